@@ -1,0 +1,280 @@
+package commands
+
+import (
+	"fmt"
+	"strconv"
+
+	commandpb "go.temporal.io/api/command/v1"
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	failurepb "go.temporal.io/api/failure/v1"
+	historypb "go.temporal.io/api/history/v1"
+)
+
+// Outcome is how a command ended: a result, or a failure to be turned into
+// a Go error by the engine's failure converter.
+type Outcome struct {
+	Result  *commonpb.Payloads
+	Failure *failurepb.Failure
+}
+
+// canceledOutcome is the outcome of a command that the workflow canceled.
+func canceledOutcome(details *commonpb.Payloads) Outcome {
+	return Outcome{Failure: &failurepb.Failure{
+		Message:     "canceled",
+		FailureInfo: &failurepb.Failure_CanceledFailureInfo{CanceledFailureInfo: &failurepb.CanceledFailureInfo{Details: details}},
+	}}
+}
+
+// machine is what the Book needs of every command machine.
+type machine interface {
+	// describe names the machine for errors, e.g. `activity "5" (type Charge)`.
+	describe() string
+	// state is where the machine stands.
+	state() State
+	// fire applies an input; false means the table has no such transition.
+	fire(in Input, arg any) bool
+}
+
+// entry is one command in the outbox or in flight.
+type entry struct {
+	cmd     *commandpb.Command
+	owner   machine
+	dropped bool // withdrawn before it was sent
+}
+
+// Book keeps a workflow execution's command machines in command order.
+//
+// The engine drives it once per workflow task: BeginTask when it reaches the
+// task's WorkflowTaskStarted event, then runs the workflow code (which adds
+// commands), then TakeCommands when the task ends. Apply feeds it every
+// history event that concerns commands.
+type Book struct {
+	outbox   []*entry // produced and not yet sent, in order
+	inflight []*entry // sent and waiting for their event, in order
+
+	activities map[int64]*Activity // by ActivityTaskScheduled event ID
+	timers     map[string]*Timer   // by timer ID
+
+	// nextEventID predicts the history event ID of the next command's event;
+	// it is also the sequence that names activities and timers, so that IDs
+	// agree with histories written by other Go SDK workers.
+	nextEventID int64
+	// versionMarkers are version marker events known (from lookahead) to
+	// come in the task being replayed, by event ID; true when an upsert of
+	// the change-version search attribute follows the marker.
+	versionMarkers map[int64]bool
+}
+
+// NewBook returns an empty Book.
+func NewBook() *Book {
+	return &Book{
+		activities:     make(map[int64]*Activity),
+		timers:         make(map[string]*Timer),
+		versionMarkers: make(map[int64]bool),
+	}
+}
+
+// BeginTask is called at a WorkflowTaskStarted event. The task's commands
+// will be recorded after its WorkflowTaskCompleted event (startedEventID+1),
+// in order; commands already produced before the event (by event callbacks)
+// come first.
+func (b *Book) BeginTask(startedEventID int64) {
+	b.nextEventID = startedEventID + 2 + int64(b.pendingCount())
+}
+
+// ExpectVersionMarker tells the Book, ahead of replaying a task, that history
+// holds a version marker at eventID (followed by a search attribute upsert
+// when upserted is true). Such markers are skipped when predicting IDs.
+func (b *Book) ExpectVersionMarker(eventID int64, upserted bool) {
+	b.versionMarkers[eventID] = upserted
+}
+
+// skipVersionMarkers advances the prediction past known version markers.
+func (b *Book) skipVersionMarkers() {
+	for {
+		upserted, ok := b.versionMarkers[b.nextEventID]
+		if !ok {
+			return
+		}
+		delete(b.versionMarkers, b.nextEventID)
+		b.nextEventID++
+		if upserted {
+			b.nextEventID++
+		}
+	}
+}
+
+// NextSeq returns the sequence number the next command will be known by (the
+// predicted event ID of its event) without consuming it.
+func (b *Book) NextSeq() int64 {
+	b.skipVersionMarkers()
+	if b.nextEventID == 0 {
+		panic("commands: a command was produced before the first WorkflowTaskStarted event")
+	}
+	return b.nextEventID
+}
+
+// add appends a command to the outbox and consumes one sequence number.
+func (b *Book) add(cmd *commandpb.Command, owner machine) *entry {
+	b.skipVersionMarkers()
+	e := &entry{cmd: cmd, owner: owner}
+	b.outbox = append(b.outbox, e)
+	b.nextEventID++
+	return e
+}
+
+// pendingCount is the number of commands that will be sent.
+func (b *Book) pendingCount() int {
+	n := 0
+	for _, e := range b.outbox {
+		if !e.dropped {
+			n++
+		}
+	}
+	return n
+}
+
+// TakeCommands returns the commands produced since the last call, in order,
+// and marks them sent: their events are expected next in history.
+func (b *Book) TakeCommands() []*commandpb.Command {
+	cmds := make([]*commandpb.Command, 0, len(b.outbox))
+	for _, e := range b.outbox {
+		if e.dropped {
+			continue
+		}
+		cmds = append(cmds, e.cmd)
+		b.inflight = append(b.inflight, e)
+		if !e.owner.fire(InSent, nil) {
+			panic(fmt.Sprintf("commands: %s cannot be sent in state %v", e.owner.describe(), e.owner.state()))
+		}
+	}
+	clear(b.outbox)
+	b.outbox = b.outbox[:0]
+	return cmds
+}
+
+// HasPendingCommands reports whether the outbox holds unsent commands.
+func (b *Book) HasPendingCommands() bool { return b.pendingCount() > 0 }
+
+// CheckAllMatched reports an error when commands sent earlier found no event
+// in history: the code produced commands the recorded run did not. next is
+// the first history event after the command events (nil at the end).
+func (b *Book) CheckAllMatched(next *historypb.HistoryEvent) error {
+	if len(b.inflight) == 0 {
+		return nil
+	}
+	e := b.inflight[0]
+	return &NondeterminismError{
+		Event:   next,
+		Command: e.cmd,
+		Reason:  "the workflow code produced " + DescribeCommand(e.cmd) + ", but history has no event for it",
+	}
+}
+
+// IsCommandEvent reports whether an event type answers a command.
+func IsCommandEvent(t enumspb.EventType) bool {
+	switch t {
+	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
+		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
+		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED,
+		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW,
+		enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED,
+		enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED,
+		enumspb.EVENT_TYPE_TIMER_STARTED,
+		enumspb.EVENT_TYPE_TIMER_CANCELED,
+		enumspb.EVENT_TYPE_MARKER_RECORDED,
+		enumspb.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED,
+		enumspb.EVENT_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED,
+		enumspb.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED,
+		enumspb.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES,
+		enumspb.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED,
+		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED,
+		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED,
+		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_REJECTED,
+		enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED,
+		enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUESTED:
+		return true
+	}
+	return false
+}
+
+// Apply feeds one history event to the machine it concerns. Command events
+// must match the oldest command in flight; other events are routed by the
+// IDs they carry. Events that concern no command are ignored (false).
+func (b *Book) Apply(ev *historypb.HistoryEvent) (handled bool, err error) {
+	if IsCommandEvent(ev.GetEventType()) {
+		return true, b.applyCommandEvent(ev)
+	}
+	var m machine
+	var in Input
+	switch ev.GetEventType() {
+	case enumspb.EVENT_TYPE_ACTIVITY_TASK_STARTED:
+		m, in = b.activities[ev.GetActivityTaskStartedEventAttributes().GetScheduledEventId()], InStarted
+	case enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
+		m, in = b.activities[ev.GetActivityTaskCompletedEventAttributes().GetScheduledEventId()], InCompleted
+	case enumspb.EVENT_TYPE_ACTIVITY_TASK_FAILED:
+		m, in = b.activities[ev.GetActivityTaskFailedEventAttributes().GetScheduledEventId()], InFailed
+	case enumspb.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT:
+		m, in = b.activities[ev.GetActivityTaskTimedOutEventAttributes().GetScheduledEventId()], InTimedOut
+	case enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCELED:
+		m, in = b.activities[ev.GetActivityTaskCanceledEventAttributes().GetScheduledEventId()], InCanceled
+	case enumspb.EVENT_TYPE_TIMER_FIRED:
+		m, in = b.timers[ev.GetTimerFiredEventAttributes().GetTimerId()], InFired
+	default:
+		return false, nil
+	}
+	if m == nil || isNilMachine(m) {
+		return true, &NondeterminismError{Event: ev, Reason: "history has " + DescribeEvent(ev) + ", but the workflow code never produced the command it answers"}
+	}
+	return true, b.fire(m, in, ev)
+}
+
+// isNilMachine catches typed nil pointers stored in the machine interface.
+func isNilMachine(m machine) bool {
+	switch v := m.(type) {
+	case *Activity:
+		return v == nil
+	case *Timer:
+		return v == nil
+	}
+	return false
+}
+
+func (b *Book) fire(m machine, in Input, ev *historypb.HistoryEvent) error {
+	if m.fire(in, ev) {
+		return nil
+	}
+	return &IllegalTransitionError{Machine: m.describe(), State: m.state(), Input: in, Event: ev}
+}
+
+// applyCommandEvent matches ev to the oldest command in flight.
+func (b *Book) applyCommandEvent(ev *historypb.HistoryEvent) error {
+	if len(b.inflight) == 0 {
+		return &NondeterminismError{Event: ev, Reason: "history has " + DescribeEvent(ev) + ", but the workflow code produced no command there"}
+	}
+	e := b.inflight[0]
+	if why := mismatch(e.cmd, ev); why != "" {
+		return &NondeterminismError{Event: ev, Command: e.cmd, Reason: why}
+	}
+	b.inflight[0] = nil
+	b.inflight = b.inflight[1:]
+	in := InInitiated
+	if isCancelCommand(e.cmd.GetCommandType()) {
+		in = InCancelRecorded
+	}
+	if err := b.fire(e.owner, in, ev); err != nil {
+		return err
+	}
+	if a, ok := e.owner.(*Activity); ok && in == InInitiated {
+		b.activities[ev.GetEventId()] = a
+	}
+	return nil
+}
+
+func isCancelCommand(t enumspb.CommandType) bool {
+	return t == enumspb.COMMAND_TYPE_REQUEST_CANCEL_ACTIVITY_TASK || t == enumspb.COMMAND_TYPE_CANCEL_TIMER
+}
+
+// seqID formats a sequence number as the string IDs carry.
+func seqID(n int64) string { return strconv.FormatInt(n, 10) }
