@@ -41,6 +41,10 @@ type entry struct {
 	cmd     *commandpb.Command
 	owner   machine
 	dropped bool // withdrawn before it was sent
+	// unmatched: history records it, but replay does not match it to an
+	// event (version and mutable side effect markers, whose presence
+	// depends on when the code first ran, as in go.temporal.io/sdk).
+	unmatched bool
 }
 
 // Book keeps a workflow execution's command machines in command order.
@@ -144,7 +148,9 @@ func (b *Book) TakeCommands() []*commandpb.Command {
 			continue
 		}
 		cmds = append(cmds, e.cmd)
-		b.inflight = append(b.inflight, e)
+		if !e.unmatched {
+			b.inflight = append(b.inflight, e)
+		}
 		if !e.owner.fire(InSent, nil) {
 			panic(fmt.Sprintf("commands: %s cannot be sent in state %v", e.owner.describe(), e.owner.state()))
 		}

@@ -43,6 +43,14 @@ func (b *Book) RecordMarker(attrs *commandpb.RecordMarkerCommandAttributes) *One
 	})
 }
 
+// RecordUnmatched adds a command whose event replay does not match: a
+// version marker, its change-version search attribute upsert, or a mutable
+// side effect marker. The engine skips their events.
+func (b *Book) RecordUnmatched(cmd *commandpb.Command) {
+	o := &OneShot{cmd: cmd}
+	b.add(cmd, o).unmatched = true
+}
+
 // UpsertSearchAttributes adds an UpsertWorkflowSearchAttributes command.
 func (b *Book) UpsertSearchAttributes(attrs *commandpb.UpsertWorkflowSearchAttributesCommandAttributes) *OneShot {
 	return b.addOneShot(&commandpb.Command{

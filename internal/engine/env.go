@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"strconv"
+	"time"
+
+	commandpb "go.temporal.io/api/command/v1"
+	commonpb "go.temporal.io/api/common/v1"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/durable-go/sdk/internal/commands"
+)
+
+// Now is the workflow's clock: the time its current workflow task started.
+func (x *Execution) Now() time.Time { return x.now }
+
+// IsReplaying reports that the code is re-running a task history recorded.
+func (x *Execution) IsReplaying() bool { return x.replaying }
+
+// Info describes the run.
+func (x *Execution) Info() *Info { return &x.info }
+
+// Options are the options the Execution was made with.
+func (x *Execution) Options() *Options { return x.opts }
+
+// NextSeq is the sequence number the next command will be known by; the
+// default ID of an activity or timer.
+func (x *Execution) NextSeq() int64 { return x.book.NextSeq() }
+
+// outcomeHandler turns a command outcome into a result or a Go error.
+func (x *Execution) outcomeHandler(done func(*commonpb.Payloads, error)) func(commands.Outcome) {
+	return func(o commands.Outcome) {
+		if o.Failure != nil {
+			done(nil, x.opts.FailureConverter.FailureToError(o.Failure))
+			return
+		}
+		done(o.Result, nil)
+	}
+}
+
+// ScheduleActivity schedules an activity. An empty ActivityId becomes the
+// command's sequence number. done runs once with the result or the error
+// (an *ActivityError, or a CanceledError when canceled before the end).
+func (x *Execution) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttributes, cancel commands.CancellationType, done func(*commonpb.Payloads, error)) *commands.Activity {
+	if attrs.ActivityId == "" {
+		attrs.ActivityId = strconv.FormatInt(x.book.NextSeq(), 10)
+	}
+	return x.book.ScheduleActivity(attrs, cancel, x.outcomeHandler(done))
+}
+
+// StartTimer starts a timer; done runs once: with nil when it fires, with
+// a CanceledError when it is canceled.
+func (x *Execution) StartTimer(d time.Duration, done func(error)) *commands.Timer {
+	attrs := &commandpb.StartTimerCommandAttributes{
+		TimerId:            strconv.FormatInt(x.book.NextSeq(), 10),
+		StartToFireTimeout: durationpb.New(d),
+	}
+	return x.book.StartTimer(attrs, x.outcomeHandler(func(_ *commonpb.Payloads, err error) { done(err) }))
+}
+
+// UpsertSearchAttributes records new search attribute values.
+func (x *Execution) UpsertSearchAttributes(sa *commonpb.SearchAttributes) {
+	x.book.UpsertSearchAttributes(&commandpb.UpsertWorkflowSearchAttributesCommandAttributes{SearchAttributes: sa})
+}
+
+// UpsertMemo records new memo values.
+func (x *Execution) UpsertMemo(memo *commonpb.Memo) {
+	x.book.ModifyProperties(&commandpb.ModifyWorkflowPropertiesCommandAttributes{UpsertedMemo: memo})
+}
+
+// CloseWorkflow records how the workflow code ended; the closing command is
+// produced after the task's other commands. Only the first call counts.
+func (x *Execution) CloseWorkflow(c Close) {
+	if x.closing == nil {
+		x.closing = &c
+	}
+}
+
+// IsClosing reports that the workflow code has ended.
+func (x *Execution) IsClosing() bool { return x.closing != nil }
+

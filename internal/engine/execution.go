@@ -1,0 +1,308 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	commandpb "go.temporal.io/api/command/v1"
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+
+	"github.com/durable-go/sdk/internal/commands"
+)
+
+// Execution is the state of one workflow run between workflow tasks: it is
+// what the sticky cache keeps, so that a run's next task applies only new
+// events.
+type Execution struct {
+	opts *Options
+	book *commands.Book
+	wf   Workflow
+	info Info
+
+	lastEventID        int64 // the last event applied
+	lastStartedEventID int64 // the last WorkflowTaskStarted applied
+	// checkAtNextTask: commands were sent and their events must all be
+	// matched before the next workflow task is scheduled.
+	checkAtNextTask bool
+
+	now       time.Time // the time of the current workflow task
+	replaying bool      // the code is re-running a task already in history
+	current   int       // workflow task events seen in this ProcessTask call
+
+	markers markerState
+	flags   sdkFlags
+
+	closing *Close // set by the code; turned into a command at task end
+	closed  bool   // the close command was produced
+
+	newCommands []*commandpb.Command // the last task's commands, to send
+	failure     error                // set when the run cannot go on
+}
+
+// NewExecution returns the state of a run that has not seen any event.
+func NewExecution(opts *Options) *Execution {
+	return &Execution{opts: opts, book: commands.NewBook(), markers: newMarkerState()}
+}
+
+// TaskResult is what a workflow task produced.
+type TaskResult struct {
+	// Commands are the new commands, in order.
+	Commands []*commandpb.Command
+	// NewFlags are SDK flags used for the first time in this task.
+	NewFlags []uint32
+	// Closed: the commands close the workflow; the run can leave the cache.
+	Closed bool
+}
+
+// TaskError is a workflow task that must be reported failed: the server
+// will retry it. The Execution must not be used again.
+type TaskError struct {
+	Cause enumspb.WorkflowTaskFailedCause
+	Err   error
+}
+
+func (e *TaskError) Error() string { return e.Err.Error() }
+func (e *TaskError) Unwrap() error { return e.Err }
+
+// LastEventID is the ID of the last event applied.
+func (x *Execution) LastEventID() int64 { return x.lastEventID }
+
+// LastStartedEventID is the ID of the last WorkflowTaskStarted applied.
+func (x *Execution) LastStartedEventID() int64 { return x.lastStartedEventID }
+
+// ProcessTask applies the events src yields, running the workflow code at
+// each workflow task, and returns the commands of the last task. Events the
+// Execution already applied are skipped, so a sticky task's events and a
+// full history both work.
+func (x *Execution) ProcessTask(src *EventSource) (*TaskResult, error) {
+	if x.failure != nil {
+		return nil, fmt.Errorf("this workflow run's state is unusable after an earlier failure: %w", x.failure)
+	}
+	x.newCommands = nil
+	res, err := x.processEvents(src)
+	if err != nil {
+		x.failure = err
+		return nil, x.classify(err)
+	}
+	return res, nil
+}
+
+func (x *Execution) processEvents(src *EventSource) (*TaskResult, error) {
+	ranLast := false
+	for {
+		ev, err := src.Next()
+		if err != nil {
+			return nil, err
+		}
+		if ev == nil {
+			break
+		}
+		if ev.GetEventId() <= x.lastEventID {
+			continue
+		}
+		if ev.GetEventId() != x.lastEventID+1 {
+			return nil, fmt.Errorf("history skips from event %d to event %d", x.lastEventID, ev.GetEventId())
+		}
+		x.lastEventID = ev.GetEventId()
+		ran, err := x.apply(ev, src)
+		if err != nil {
+			return nil, err
+		}
+		ranLast = ran && !x.replaying
+	}
+	if x.checkAtNextTask {
+		if err := x.book.CheckAllMatched(nil); err != nil {
+			return nil, err
+		}
+	}
+	res := &TaskResult{Closed: x.closed}
+	if ranLast {
+		res.Commands = x.newCommands
+		res.NewFlags = x.flags.takeNew()
+	}
+	return res, nil
+}
+
+// apply applies one event; ran reports that workflow code ran for it.
+func (x *Execution) apply(ev *historypb.HistoryEvent, src *EventSource) (ran bool, err error) {
+	switch ev.GetEventType() {
+	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
+		return false, x.start(ev)
+	case enumspb.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED:
+		return false, x.checkCommandsMatched(ev)
+	case enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED:
+		if err := x.checkCommandsMatched(ev); err != nil {
+			return false, err
+		}
+		return x.taskStarted(ev, src)
+	case enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
+		x.checkAtNextTask = true
+		return false, nil
+	case enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED, enumspb.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT:
+		return false, nil
+	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
+		a := ev.GetWorkflowExecutionSignaledEventAttributes()
+		x.workflow().Signal(a.GetSignalName(), a.GetInput(), a.GetHeader())
+		return false, nil
+	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED:
+		x.workflow().Cancel()
+		return false, nil
+	case enumspb.EVENT_TYPE_MARKER_RECORDED:
+		if x.markers.skipsMatching(ev) {
+			return false, nil
+		}
+	case enumspb.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES:
+		if x.markers.isChangeVersionUpsert(ev) {
+			return false, nil
+		}
+	}
+	x.markers.noteEvent(ev)
+	_, err = x.book.Apply(ev)
+	return false, err
+}
+
+// workflow is the run's code; history always starts with the start event.
+func (x *Execution) workflow() Workflow {
+	if x.wf == nil {
+		panic("engine: an event arrived before WorkflowExecutionStarted")
+	}
+	return x.wf
+}
+
+func (x *Execution) checkCommandsMatched(ev *historypb.HistoryEvent) error {
+	if !x.checkAtNextTask {
+		return nil
+	}
+	x.checkAtNextTask = false
+	return x.book.CheckAllMatched(ev)
+}
+
+func (x *Execution) start(ev *historypb.HistoryEvent) error {
+	a := ev.GetWorkflowExecutionStartedEventAttributes()
+	x.info.Namespace = x.opts.Namespace
+	x.info.TaskQueue = a.GetTaskQueue().GetName()
+	x.info.Started = a
+	x.info.StartedTime = ev.GetEventTime().AsTime()
+	x.now = x.info.StartedTime
+	wf, err := x.opts.NewWorkflow(a.GetWorkflowType().GetName())
+	if err != nil {
+		return err
+	}
+	x.wf = wf
+	return wf.Start(x, a)
+}
+
+// taskStarted runs the workflow code for the task that ev starts, unless
+// that attempt failed or timed out (its effects were never recorded).
+func (x *Execution) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (bool, error) {
+	next, err := src.Peek(0)
+	if err != nil {
+		return false, err
+	}
+	if next != nil && next.GetEventType() != enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED {
+		return false, nil // failed or timed out: the next attempt runs the code
+	}
+	x.lastStartedEventID = ev.GetEventId()
+	x.replaying = next != nil
+	if x.replaying {
+		if err := x.lookAhead(src); err != nil {
+			return false, err
+		}
+	}
+	x.now = ev.GetEventTime().AsTime()
+	x.book.BeginTask(ev.GetEventId())
+	if x.closed {
+		return false, fmt.Errorf("history has workflow task %d after the workflow closed", ev.GetEventId())
+	}
+	if err := x.workflow().Run(); err != nil {
+		var p Panicked
+		if !errors.As(err, &p) || !x.opts.FailWorkflowOnPanic {
+			return false, err
+		}
+		x.closing = &Close{Err: err}
+	}
+	x.finishTask()
+	x.newCommands = x.book.TakeCommands()
+	return true, nil
+}
+
+// lookAhead reads the commands that the task being replayed recorded, for
+// what the code must know before it runs: SDK flags, and the markers of side
+// effects, versions and mutable side effects.
+func (x *Execution) lookAhead(src *EventSource) error {
+	completed, err := src.Peek(0)
+	if err != nil {
+		return err
+	}
+	x.flags.setFromHistory(completed.GetWorkflowTaskCompletedEventAttributes().GetSdkMetadata().GetLangUsedFlags())
+	for k := 1; ; k++ {
+		ev, err := src.Peek(k)
+		if err != nil {
+			return err
+		}
+		if ev == nil || ev.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED ||
+			ev.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED {
+			return nil
+		}
+		if ev.GetEventType() == enumspb.EVENT_TYPE_MARKER_RECORDED {
+			if err := x.markers.preload(x, ev); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// finishTask turns the code's ending into the command that closes the
+// workflow, after every other command of the task.
+func (x *Execution) finishTask() {
+	c := x.closing
+	if c == nil || x.closed {
+		return
+	}
+	x.closed = true
+	switch {
+	case c.ContinueAsNew != nil:
+		x.book.ContinueAsNew(c.ContinueAsNew)
+	case c.Canceled:
+		x.book.CancelWorkflow(&commandpb.CancelWorkflowExecutionCommandAttributes{Details: c.Details})
+	case c.Err != nil:
+		x.book.FailWorkflow(&commandpb.FailWorkflowExecutionCommandAttributes{Failure: x.opts.FailureConverter.ErrorToFailure(c.Err)})
+	default:
+		x.book.CompleteWorkflow(&commandpb.CompleteWorkflowExecutionCommandAttributes{Result: c.Result})
+	}
+}
+
+// classify says why a task failed, in the terms the server records.
+func (x *Execution) classify(err error) error {
+	var nd *commands.NondeterminismError
+	var it *commands.IllegalTransitionError
+	cause := enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE
+	if errors.As(err, &nd) || errors.As(err, &it) {
+		cause = enumspb.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR
+	}
+	return &TaskError{Cause: cause, Err: fmt.Errorf("workflow %q (run %s, type %q): %w",
+		x.info.WorkflowID, x.info.RunID, x.info.Started.GetWorkflowType().GetName(), err)}
+}
+
+// SetRun records the run's identity, which the start event does not carry.
+func (x *Execution) SetRun(workflowID, runID string) {
+	x.info.WorkflowID, x.info.RunID = workflowID, runID
+}
+
+// Close releases the workflow code's coroutines.
+func (x *Execution) Close() {
+	if x.wf != nil {
+		x.wf.Close()
+	}
+}
+
+// Query answers a query against the run's current state.
+func (x *Execution) Query(name string, args *commonpb.Payloads, header *commonpb.Header) (*commonpb.Payloads, error) {
+	if x.wf == nil {
+		return nil, fmt.Errorf("query %q arrived before the workflow started", name)
+	}
+	return x.wf.Query(name, args, header)
+}

@@ -1,0 +1,60 @@
+package engine
+
+// SDK flags switch behaviours that changed over the Go SDK's life. A flag
+// is used for new work and recorded in WorkflowTaskCompleted's sdk_metadata,
+// so that a replay (by this SDK or go.temporal.io/sdk) of that history takes
+// the same branch. The numbers are go.temporal.io/sdk's.
+const (
+	FlagLimitChangeVersionSASize      uint32 = 1
+	FlagChildWorkflowErrorExecution   uint32 = 2
+	FlagProtocolMessageCommand        uint32 = 3
+	FlagPriorityUpdateHandling        uint32 = 4
+	FlagBlockedSelectorSignalReceive  uint32 = 5
+	FlagMemoUserDCEncode              uint32 = 7
+	FlagWorkflowNewChannelLostMessage uint32 = 8
+	FlagOrderedChildCancel            uint32 = 9
+)
+
+// sdkFlags tracks which flags history says were in use, and which this run
+// started using and must report with its next completion.
+type sdkFlags struct {
+	inHistory map[uint32]bool
+	fresh     []uint32
+}
+
+func (f *sdkFlags) setFromHistory(flags []uint32) {
+	for _, fl := range flags {
+		if f.inHistory == nil {
+			f.inHistory = make(map[uint32]bool)
+		}
+		f.inHistory[fl] = true
+	}
+}
+
+// takeNew returns the flags first used since the last call and records
+// them as in use.
+func (f *sdkFlags) takeNew() []uint32 {
+	fresh := f.fresh
+	f.fresh = nil
+	f.setFromHistory(fresh)
+	return fresh
+}
+
+// TryUseFlag reports whether the behaviour behind flag applies: always when
+// history says it was used; when replaying a task recorded without it,
+// never; otherwise it is used from now on, if the server records flags.
+func (x *Execution) TryUseFlag(flag uint32) bool {
+	if x.flags.inHistory[flag] {
+		return true
+	}
+	for _, fl := range x.flags.fresh {
+		if fl == flag {
+			return true
+		}
+	}
+	if x.replaying || !x.opts.SDKMetadataSupported {
+		return false
+	}
+	x.flags.fresh = append(x.flags.fresh, flag)
+	return true
+}

@@ -1,0 +1,102 @@
+package engine
+
+import (
+	"time"
+
+	commandpb "go.temporal.io/api/command/v1"
+	commonpb "go.temporal.io/api/common/v1"
+	failurepb "go.temporal.io/api/failure/v1"
+	historypb "go.temporal.io/api/history/v1"
+
+	"github.com/durable-go/sdk/log"
+)
+
+// Workflow is one run of workflow code as the engine drives it. Package
+// internal implements it on top of the coroutine dispatcher.
+type Workflow interface {
+	// Start prepares the root coroutine with the run's input; it does not
+	// run it. It is called at the WorkflowExecutionStarted event.
+	Start(x *Execution, started *historypb.WorkflowExecutionStartedEventAttributes) error
+	// Run resumes coroutines until every one is blocked or done. A panic in
+	// workflow code comes back as an error that implements Panicked; a
+	// coroutine that does not yield in time as a deadlock error.
+	Run() error
+	// Signal delivers a signal; it is buffered until the code reads it.
+	Signal(name string, input *commonpb.Payloads, header *commonpb.Header)
+	// Cancel delivers the request to cancel the workflow to its root context.
+	Cancel()
+	// Query runs a query handler against the current state.
+	Query(name string, args *commonpb.Payloads, header *commonpb.Header) (*commonpb.Payloads, error)
+	// StackTrace renders every coroutine's stack, for __stack_trace.
+	StackTrace() string
+	// Close unwinds every coroutine; the Workflow is not used again.
+	Close()
+}
+
+// Panicked is implemented by the error Run returns for a panic in workflow
+// code, so that WorkflowPanicPolicy can tell it from other failures.
+type Panicked interface {
+	error
+	PanicValue() any
+	PanicStack() string
+}
+
+// Factory makes the Workflow for a workflow type, or explains why it
+// cannot (an unregistered type, say).
+type Factory func(workflowType string) (Workflow, error)
+
+// PayloadConverter is the part of converter.DataConverter the engine uses.
+type PayloadConverter interface {
+	ToPayloads(value ...any) (*commonpb.Payloads, error)
+	FromPayloads(payloads *commonpb.Payloads, valuePtrs ...any) error
+}
+
+// FailureConverter is converter.FailureConverter.
+type FailureConverter interface {
+	ErrorToFailure(err error) *failurepb.Failure
+	FailureToError(failure *failurepb.Failure) error
+}
+
+// Options configure every Execution a worker or replayer runs.
+type Options struct {
+	Namespace string
+	TaskQueue string
+	Identity  string
+	// DataConverter encodes marker details; it is the worker's converter.
+	DataConverter PayloadConverter
+	// FailureConverter turns command failures into Go errors and back.
+	FailureConverter FailureConverter
+	Logger           log.Logger
+	// FailWorkflowOnPanic fails the workflow when its code panics; by
+	// default the workflow task fails and is retried, blocking the
+	// workflow until fixed code is deployed.
+	FailWorkflowOnPanic bool
+	// SDKMetadataSupported says the server records SDK flags; when false,
+	// no new flag is used.
+	SDKMetadataSupported bool
+	NewWorkflow          Factory
+}
+
+// Close is how workflow code ended: exactly one of the fields applies.
+type Close struct {
+	// Result is the result of a workflow that returned normally.
+	Result *commonpb.Payloads
+	// Err is the error the workflow returned (it fails the workflow).
+	Err error
+	// Canceled: the workflow returned a cancellation after its cancel was
+	// requested; Details are the canceled error's details.
+	Canceled bool
+	Details  *commonpb.Payloads
+	// ContinueAsNew: the workflow asked to continue as a new run.
+	ContinueAsNew *commandpb.ContinueAsNewWorkflowExecutionCommandAttributes
+}
+
+// Info is what the engine knows of the run, for workflow.GetInfo.
+type Info struct {
+	Namespace   string
+	TaskQueue   string
+	WorkflowID  string
+	RunID       string
+	Started     *historypb.WorkflowExecutionStartedEventAttributes
+	StartedTime time.Time
+}
