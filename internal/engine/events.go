@@ -62,7 +62,6 @@ func (s *EventSource) Peek(k int) (*historypb.HistoryEvent, error) {
 func (s *EventSource) Next() (*historypb.HistoryEvent, error) {
 	ev, err := s.Peek(0)
 	if ev != nil {
-		s.buf[s.pos] = nil
 		s.pos++
 	}
 	return ev, err
