@@ -78,4 +78,3 @@ func (x *Execution) CloseWorkflow(c Close) {
 
 // IsClosing reports that the workflow code has ended.
 func (x *Execution) IsClosing() bool { return x.closing != nil }
-

@@ -61,7 +61,6 @@ func (s *scripted) activity(typ string) {
 	})
 }
 
-
 func newExecution(step func(s *scripted, run int)) (*Execution, *scripted) {
 	wf := &scripted{step: step}
 	x := NewExecution(&Options{
