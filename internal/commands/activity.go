@@ -9,108 +9,88 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 )
 
-// CancellationType says what canceling a scheduled activity does; the
-// values equal workflow.ActivityCancellationType's.
-type CancellationType int
-
-const (
-	// TryCancel sends a cancel request and resolves the activity as
-	// canceled at once.
-	TryCancel CancellationType = iota
-	// WaitCancellationCompleted sends a cancel request and resolves the
-	// activity when it reports its end (canceled, completed or failed).
-	WaitCancellationCompleted
-	// Abandon resolves the activity as canceled and tells the server nothing.
-	Abandon
-)
-
 // Activity is the machine of one ScheduleActivityTask command.
+//
+// Canceling sends a RequestCancelActivityTask (a CancelRequest machine of
+// its own), even before the schedule command went out: then both go in one
+// response, as go.temporal.io/sdk does, so histories agree. Unless
+// waitForCancel is set, the activity resolves as canceled at once and
+// later events are only recorded.
 type Activity struct {
-	st         State
-	book       *Book
-	attrs      *commandpb.ScheduleActivityTaskCommandAttributes
-	cancelType CancellationType
-	onDone     func(Outcome)
-	resolved   bool
+	st            State
+	book          *Book
+	attrs         *commandpb.ScheduleActivityTaskCommandAttributes
+	waitForCancel bool
+	onDone        func(Outcome)
+	resolved      bool
 
-	command     *entry // the schedule command, until it is sent
-	cancel      *entry // the cancel request, until it is sent
-	scheduledID int64  // ActivityTaskScheduled event ID
-	startedID   int64  // ActivityTaskStarted event ID, when known
-	identity    string // worker that started it, when known
+	seq       int64          // the predicted ActivityTaskScheduled event ID
+	cancelReq *CancelRequest // the cancel request, once made
+	startedID int64          // ActivityTaskStarted event ID, when known
+	identity  string         // worker that started it, when known
 }
 
 // ActivityTable is the activity machine's transition table.
 var ActivityTable = NewTable("activity",
 	Row[*Activity]{Created, InSent, CommandSent, nil},
-	Row[*Activity]{Created, InCancel, Dropped, (*Activity).withdraw},
-	Row[*Activity]{Created, InAbandon, Dropped, (*Activity).withdraw},
+	Row[*Activity]{Created, InCancel, CanceledBeforeInitiated, (*Activity).requestCancel},
 	Row[*Activity]{CommandSent, InInitiated, Initiated, (*Activity).scheduled},
+	Row[*Activity]{CommandSent, InCancel, CanceledBeforeInitiated, (*Activity).requestCancel},
 
 	Row[*Activity]{Initiated, InStarted, Started, (*Activity).started},
 	Row[*Activity]{Initiated, InCompleted, Completed, (*Activity).completed},
 	Row[*Activity]{Initiated, InFailed, Failed, (*Activity).failed},
 	Row[*Activity]{Initiated, InTimedOut, TimedOut, (*Activity).failed},
-	Row[*Activity]{Initiated, InCancel, CancelCreated, (*Activity).requestCancel},
-	Row[*Activity]{Initiated, InAbandon, Abandoned, (*Activity).resolveCanceled},
+	Row[*Activity]{Initiated, InCancel, CanceledAfterInitiated, (*Activity).requestCancel},
 
 	Row[*Activity]{Started, InCompleted, Completed, (*Activity).completed},
 	Row[*Activity]{Started, InFailed, Failed, (*Activity).failed},
 	Row[*Activity]{Started, InTimedOut, TimedOut, (*Activity).failed},
-	Row[*Activity]{Started, InCancel, CancelCreated, (*Activity).requestCancel},
-	Row[*Activity]{Started, InAbandon, Abandoned, (*Activity).resolveCanceled},
+	Row[*Activity]{Started, InCancel, CanceledAfterInitiated, (*Activity).requestCancel},
 
-	// The activity may end while the cancel request is still unsent: the
-	// request is withdrawn, as the server would reject it.
-	Row[*Activity]{CancelCreated, InSent, CancelSent, nil},
-	Row[*Activity]{CancelCreated, InStarted, CancelCreated, (*Activity).started},
-	Row[*Activity]{CancelCreated, InCompleted, Completed, (*Activity).withdrawCancelAndComplete},
-	Row[*Activity]{CancelCreated, InFailed, Failed, (*Activity).withdrawCancelAndFail},
-	Row[*Activity]{CancelCreated, InTimedOut, TimedOut, (*Activity).withdrawCancelAndFail},
+	// Canceled before history recorded the schedule: the schedule command
+	// still goes out, and its event still comes.
+	Row[*Activity]{CanceledBeforeInitiated, InSent, CanceledBeforeInitiated, nil},
+	Row[*Activity]{CanceledBeforeInitiated, InInitiated, CanceledAfterInitiated, (*Activity).scheduled},
 
-	Row[*Activity]{CancelSent, InCancelRecorded, CancelRequested, nil},
-	Row[*Activity]{CancelSent, InStarted, CancelSent, (*Activity).started},
+	// The activity may end before the cancel request is recorded: the
+	// request is withdrawn.
+	Row[*Activity]{CanceledAfterInitiated, InStarted, CanceledAfterInitiated, (*Activity).started},
+	Row[*Activity]{CanceledAfterInitiated, InCancelRecorded, CancelRequested, nil},
+	Row[*Activity]{CanceledAfterInitiated, InCompleted, Completed, (*Activity).completed},
+	Row[*Activity]{CanceledAfterInitiated, InFailed, Failed, (*Activity).failed},
+	Row[*Activity]{CanceledAfterInitiated, InTimedOut, TimedOut, (*Activity).failed},
 
 	Row[*Activity]{CancelRequested, InStarted, CancelRequested, (*Activity).started},
 	Row[*Activity]{CancelRequested, InCompleted, Completed, (*Activity).completed},
 	Row[*Activity]{CancelRequested, InFailed, Failed, (*Activity).failed},
 	Row[*Activity]{CancelRequested, InTimedOut, TimedOut, (*Activity).failed},
 	Row[*Activity]{CancelRequested, InCanceled, Canceled, (*Activity).canceled},
-
-	// An abandoned activity's later events are recorded but change nothing.
-	Row[*Activity]{Abandoned, InStarted, Abandoned, nil},
-	Row[*Activity]{Abandoned, InCompleted, Abandoned, (*Activity).forget},
-	Row[*Activity]{Abandoned, InFailed, Abandoned, (*Activity).forget},
-	Row[*Activity]{Abandoned, InTimedOut, Abandoned, (*Activity).forget},
-	Row[*Activity]{Abandoned, InCanceled, Abandoned, (*Activity).forget},
 )
 
 // ScheduleActivity adds a ScheduleActivityTask command. attrs.ActivityId
 // must be set (by default to the decimal NextSeq). onDone runs once, when
-// the activity's outcome is known.
-func (b *Book) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttributes, cancelType CancellationType, onDone func(Outcome)) *Activity {
-	a := &Activity{book: b, attrs: attrs, cancelType: cancelType, onDone: onDone}
-	a.command = b.add(&commandpb.Command{
+// the outcome is known.
+func (b *Book) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttributes, waitForCancel bool, onDone func(Outcome)) *Activity {
+	a := &Activity{book: b, attrs: attrs, waitForCancel: waitForCancel, onDone: onDone, seq: b.NextSeq()}
+	b.add(&commandpb.Command{
 		CommandType: enumspb.COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK,
 		Attributes:  &commandpb.Command_ScheduleActivityTaskCommandAttributes{ScheduleActivityTaskCommandAttributes: attrs},
 	}, a)
+	b.activities[a.seq] = a
 	return a
 }
 
-// Cancel asks to cancel the activity, as its cancellation type says.
-// Canceling a finished activity does nothing.
-func (a *Activity) Cancel() error {
-	in := InCancel
-	if a.cancelType == Abandon {
-		in = InAbandon
+// Cancel asks to cancel the activity. Canceling an activity that has ended
+// or is already being canceled does nothing.
+func (a *Activity) Cancel() {
+	if a.st == Created {
+		// An activity canceled before it is sent must not start eagerly.
+		a.attrs.RequestEagerExecution = false
 	}
-	if a.resolved && !ActivityTable.Allows(a.st, in) {
-		return nil
+	if ActivityTable.Allows(a.st, InCancel) {
+		a.fire(InCancel, nil)
 	}
-	if !a.fire(in, nil) {
-		return &IllegalTransitionError{Machine: a.describe(), State: a.st, Input: in}
-	}
-	return nil
 }
 
 // State is where the activity stands.
@@ -132,14 +112,26 @@ func (a *Activity) resolve(o Outcome) {
 	a.onDone(o)
 }
 
-func (a *Activity) withdraw(any) {
-	a.command.dropped = true
-	a.resolve(canceledOutcome(nil))
+func (a *Activity) requestCancel(any) {
+	if !a.waitForCancel {
+		a.resolve(canceledOutcome(nil))
+	}
+	a.cancelReq = a.book.addCancelRequest(a, &commandpb.Command{
+		CommandType: enumspb.COMMAND_TYPE_REQUEST_CANCEL_ACTIVITY_TASK,
+		Attributes: &commandpb.Command_RequestCancelActivityTaskCommandAttributes{
+			RequestCancelActivityTaskCommandAttributes: &commandpb.RequestCancelActivityTaskCommandAttributes{ScheduledEventId: a.seq},
+		},
+	})
 }
 
+// scheduled checks that history put the activity where this SDK predicted:
+// later events find it by that event ID.
 func (a *Activity) scheduled(arg any) {
-	a.scheduledID = arg.(*historypb.HistoryEvent).GetEventId()
-	a.command = nil
+	if id := arg.(*historypb.HistoryEvent).GetEventId(); id != a.seq {
+		a.book.pendingErr = &NondeterminismError{Event: arg.(*historypb.HistoryEvent), Reason: fmt.Sprintf(
+			"%s was recorded at event %d, but the workflow code's commands place it at event %d: the code produced a different number of commands before it",
+			a.describe(), id, a.seq)}
+	}
 }
 
 func (a *Activity) started(arg any) {
@@ -148,15 +140,21 @@ func (a *Activity) started(arg any) {
 	a.identity = ev.GetActivityTaskStartedEventAttributes().GetIdentity()
 }
 
+// ended withdraws an unrecorded cancel request and unindexes the activity.
+func (a *Activity) ended() {
+	a.cancelReq.targetClosed()
+	delete(a.book.activities, a.seq)
+}
+
 func (a *Activity) completed(arg any) {
-	a.forget(nil)
+	a.ended()
 	a.resolve(Outcome{Result: arg.(*historypb.HistoryEvent).GetActivityTaskCompletedEventAttributes().GetResult()})
 }
 
 // failed handles ActivityTaskFailed and ActivityTaskTimedOut: the event's
 // failure becomes the cause of an activity failure.
 func (a *Activity) failed(arg any) {
-	a.forget(nil)
+	a.ended()
 	ev := arg.(*historypb.HistoryEvent)
 	if f := ev.GetActivityTaskFailedEventAttributes(); f != nil {
 		a.resolve(Outcome{Failure: a.wrap(f.GetFailure(), f.GetStartedEventId(), f.GetIdentity(), f.GetRetryState())})
@@ -167,7 +165,7 @@ func (a *Activity) failed(arg any) {
 }
 
 func (a *Activity) canceled(arg any) {
-	a.forget(nil)
+	delete(a.book.activities, a.seq)
 	c := arg.(*historypb.HistoryEvent).GetActivityTaskCanceledEventAttributes()
 	cause := canceledOutcome(c.GetDetails()).Failure
 	a.resolve(Outcome{Failure: a.wrap(cause, c.GetStartedEventId(), c.GetIdentity(), enumspb.RETRY_STATE_NON_RETRYABLE_FAILURE)})
@@ -183,7 +181,7 @@ func (a *Activity) wrap(cause *failurepb.Failure, startedID int64, identity stri
 		Message: "activity error",
 		Cause:   cause,
 		FailureInfo: &failurepb.Failure_ActivityFailureInfo{ActivityFailureInfo: &failurepb.ActivityFailureInfo{
-			ScheduledEventId: a.scheduledID,
+			ScheduledEventId: a.seq,
 			StartedEventId:   startedID,
 			Identity:         identity,
 			ActivityType:     a.attrs.GetActivityType(),
@@ -192,30 +190,3 @@ func (a *Activity) wrap(cause *failurepb.Failure, startedID int64, identity stri
 		}},
 	}
 }
-
-func (a *Activity) requestCancel(any) {
-	a.cancel = a.book.add(&commandpb.Command{
-		CommandType: enumspb.COMMAND_TYPE_REQUEST_CANCEL_ACTIVITY_TASK,
-		Attributes: &commandpb.Command_RequestCancelActivityTaskCommandAttributes{
-			RequestCancelActivityTaskCommandAttributes: &commandpb.RequestCancelActivityTaskCommandAttributes{ScheduledEventId: a.scheduledID},
-		},
-	}, a)
-	if a.cancelType == TryCancel {
-		a.resolve(canceledOutcome(nil))
-	}
-}
-
-func (a *Activity) resolveCanceled(any) { a.resolve(canceledOutcome(nil)) }
-
-func (a *Activity) withdrawCancelAndComplete(arg any) {
-	a.cancel.dropped = true
-	a.completed(arg)
-}
-
-func (a *Activity) withdrawCancelAndFail(arg any) {
-	a.cancel.dropped = true
-	a.failed(arg)
-}
-
-// forget removes a finished activity from the Book's index.
-func (a *Activity) forget(any) { delete(a.book.activities, a.scheduledID) }

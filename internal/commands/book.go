@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	commandpb "go.temporal.io/api/command/v1"
@@ -57,7 +58,7 @@ type Book struct {
 	outbox   []*entry // produced and not yet sent, in order
 	inflight []*entry // sent and waiting for their event, in order
 
-	activities map[int64]*Activity // by ActivityTaskScheduled event ID
+	activities map[int64]*Activity // by (predicted) ActivityTaskScheduled event ID
 	timers     map[string]*Timer   // by timer ID
 
 	// nextEventID predicts the history event ID of the next command's event;
@@ -68,6 +69,10 @@ type Book struct {
 	// come in the task being replayed, by event ID; true when an upsert of
 	// the change-version search attribute follows the marker.
 	versionMarkers map[int64]bool
+
+	// pendingErr is an error raised inside a transition's action, reported
+	// by the Apply that fired it.
+	pendingErr error
 }
 
 // NewBook returns an empty Book.
@@ -248,10 +253,24 @@ func isNilMachine(m machine) bool {
 }
 
 func (b *Book) fire(m machine, in Input, ev *historypb.HistoryEvent) error {
-	if m.fire(in, ev) {
-		return nil
+	if !m.fire(in, ev) {
+		return &IllegalTransitionError{Machine: m.describe(), State: m.state(), Input: in, Event: ev}
 	}
-	return &IllegalTransitionError{Machine: m.describe(), State: m.state(), Input: in, Event: ev}
+	err := b.pendingErr
+	b.pendingErr = nil
+	if it, ok := err.(*IllegalTransitionError); ok && it.Event == nil {
+		it.Event = ev
+	}
+	return err
+}
+
+// withdraw takes back a command: unsent, it is not sent; sent, its event is
+// no longer expected.
+func (b *Book) withdraw(e *entry) {
+	e.dropped = true
+	if i := slices.Index(b.inflight, e); i >= 0 {
+		b.inflight = slices.Delete(b.inflight, i, i+1)
+	}
 }
 
 // applyCommandEvent matches ev to the oldest command in flight.
@@ -265,21 +284,7 @@ func (b *Book) applyCommandEvent(ev *historypb.HistoryEvent) error {
 	}
 	b.inflight[0] = nil
 	b.inflight = b.inflight[1:]
-	in := InInitiated
-	if isCancelCommand(e.cmd.GetCommandType()) {
-		in = InCancelRecorded
-	}
-	if err := b.fire(e.owner, in, ev); err != nil {
-		return err
-	}
-	if a, ok := e.owner.(*Activity); ok && in == InInitiated {
-		b.activities[ev.GetEventId()] = a
-	}
-	return nil
-}
-
-func isCancelCommand(t enumspb.CommandType) bool {
-	return t == enumspb.COMMAND_TYPE_REQUEST_CANCEL_ACTIVITY_TASK || t == enumspb.COMMAND_TYPE_CANCEL_TIMER
+	return b.fire(e.owner, InInitiated, ev)
 }
 
 // seqID formats a sequence number as the string IDs carry.

@@ -13,7 +13,7 @@ import (
 )
 
 func schedule(b *Book, typ string) *Activity {
-	return b.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityId: seqID(b.NextSeq()), ActivityType: &commonpb.ActivityType{Name: typ}}, TryCancel, func(Outcome) {})
+	return b.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityId: seqID(b.NextSeq()), ActivityType: &commonpb.ActivityType{Name: typ}}, false, func(Outcome) {})
 }
 
 func startTimer(b *Book) *Timer {
@@ -35,17 +35,15 @@ func TestSequencePredictsEventIDs(t *testing.T) {
 	}
 }
 
-func TestSequenceSkipsDroppedAndKnownVersionMarkers(t *testing.T) {
+func TestSequenceCountsCancelsAndSkipsKnownVersionMarkers(t *testing.T) {
 	b := NewBook()
 	b.BeginTask(3)
-	tm := startTimer(b) // 5, then dropped: the number stays used
-	if err := tm.Cancel(); err != nil {
-		t.Fatal(err)
-	}
-	b.ExpectVersionMarker(6, true) // marker at 6, search attribute upsert at 7
+	tm := startTimer(b)            // 5
+	tm.Cancel()                    // CancelTimer: 6
+	b.ExpectVersionMarker(7, true) // marker at 7, search attribute upsert at 8
 	a := schedule(b, "A")
-	if a.attrs.ActivityId != "8" {
-		t.Fatalf("ID %s, want 8", a.attrs.ActivityId)
+	if a.attrs.ActivityId != "9" {
+		t.Fatalf("ID %s, want 9", a.attrs.ActivityId)
 	}
 }
 
@@ -59,9 +57,7 @@ func TestBeginTaskCountsCommandsProducedBeforeTheTask(t *testing.T) {
 	}
 	// An event callback cancels the activity before the next task starts:
 	// its cancel request will be the first command after event 9+1.
-	if err := b.activities[5].Cancel(); err != nil {
-		t.Fatal(err)
-	}
+	b.activities[5].Cancel()
 	b.BeginTask(9)
 	if got := b.NextSeq(); got != 12 {
 		t.Fatalf("next seq %d, want 12 (11 is the pending cancel)", got)
@@ -82,7 +78,7 @@ func TestMismatchMessages(t *testing.T) {
 		{"activity removed", func(b *Book) {}, scheduledEvent(5, "5", "Charge"),
 			[]string{"event 5 ActivityTaskScheduled", "produced no command"}},
 		{"different activity ID", func(b *Book) {
-			b.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityId: "custom", ActivityType: &commonpb.ActivityType{Name: "Charge"}}, TryCancel, func(Outcome) {})
+			b.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityId: "custom", ActivityType: &commonpb.ActivityType{Name: "Charge"}}, false, func(Outcome) {})
 		}, scheduledEvent(5, "5", "Charge"), []string{"activity ID differs", `"5" in history, "custom" in code`}},
 	}
 	for _, c := range cases {
@@ -147,5 +143,5 @@ func TestTableRejectsDuplicateRows(t *testing.T) {
 			t.Fatal("a table with two rows for one (state, input) must panic")
 		}
 	}()
-	NewTable("bad", Row[*Timer]{Created, InSent, CommandSent, nil}, Row[*Timer]{Created, InSent, Dropped, nil})
+	NewTable("bad", Row[*Timer]{Created, InSent, CommandSent, nil}, Row[*Timer]{Created, InSent, Fired, nil})
 }

@@ -30,12 +30,13 @@ const (
 	Initiated
 	// Started: an activity was picked up by a worker.
 	Started
-	// CancelCreated: the code asked to cancel after the command was sent; the
-	// cancel command has not been sent yet.
-	CancelCreated
-	// CancelSent: the cancel command went out; its event has not been seen.
-	CancelSent
-	// CancelRequested: the cancel command's event is in history.
+	// CanceledBeforeInitiated: the code canceled before history recorded
+	// the command; the command and the cancel request both go out.
+	CanceledBeforeInitiated
+	// CanceledAfterInitiated: the code canceled after history recorded the
+	// command; the cancel request's own event has not been seen.
+	CanceledAfterInitiated
+	// CancelRequested: history recorded the cancel request.
 	CancelRequested
 	// Completed, Failed, TimedOut, Canceled, Fired: final outcomes.
 	Completed
@@ -43,19 +44,17 @@ const (
 	TimedOut
 	Canceled
 	Fired
-	// Dropped: canceled before it was ever sent; the server never saw it.
-	Dropped
-	// Abandoned: canceled with the abandon policy; later events are ignored.
-	Abandoned
+	// Withdrawn: a cancel request whose target ended first; it is not sent.
+	Withdrawn
 	numStates
 )
 
 var stateNames = [numStates]string{
 	Created: "created", CommandSent: "command sent", Initiated: "initiated",
-	Started: "started", CancelCreated: "cancel created", CancelSent: "cancel sent",
-	CancelRequested: "cancel requested", Completed: "completed", Failed: "failed",
-	TimedOut: "timed out", Canceled: "canceled", Fired: "fired", Dropped: "dropped",
-	Abandoned: "abandoned",
+	Started: "started", CanceledBeforeInitiated: "canceled before initiated",
+	CanceledAfterInitiated: "canceled after initiated", CancelRequested: "cancel requested",
+	Completed: "completed", Failed: "failed", TimedOut: "timed out", Canceled: "canceled",
+	Fired: "fired", Withdrawn: "withdrawn",
 }
 
 func (s State) String() string {
@@ -72,8 +71,8 @@ type Input uint8
 const (
 	// InCancel: workflow code asked to cancel.
 	InCancel Input = iota
-	// InAbandon: workflow code stopped waiting, without telling the server.
-	InAbandon
+	// InTargetClosed: the command a cancel request targets has ended.
+	InTargetClosed
 	// InSent: the command (or the cancel command) was handed to the server.
 	InSent
 	// InInitiated: the event that answers the command.
@@ -84,7 +83,7 @@ const (
 	InCompleted
 	InFailed
 	InTimedOut
-	// InCancelRecorded: the event that answers a cancel command
+	// InCancelRecorded: history recorded the cancel request
 	// (ActivityTaskCancelRequested, TimerCanceled).
 	InCancelRecorded
 	// InCanceled: ActivityTaskCanceled.
@@ -95,7 +94,7 @@ const (
 )
 
 var inputNames = [numInputs]string{
-	InCancel: "cancel", InAbandon: "abandon", InSent: "command sent", InInitiated: "initiating event",
+	InCancel: "cancel", InTargetClosed: "target closed", InSent: "command sent", InInitiated: "initiating event",
 	InStarted: "started event", InCompleted: "completed event", InFailed: "failed event",
 	InTimedOut: "timed out event", InCancelRecorded: "cancel event",
 	InCanceled: "canceled event", InFired: "fired event",

@@ -75,11 +75,11 @@ type activityFixture struct {
 	next     int64 // next event ID to use
 }
 
-func newActivityFixture(t *testing.T, ct CancellationType) *activityFixture {
+func newActivityFixture(t *testing.T, waitForCancel bool) *activityFixture {
 	f := &activityFixture{t: t, book: NewBook(), next: 10}
 	f.book.BeginTask(taskStarted)
 	id := seqID(f.book.NextSeq())
-	f.act = f.book.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityId: id, ActivityType: &commonpb.ActivityType{Name: "Charge"}}, ct,
+	f.act = f.book.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityId: id, ActivityType: &commonpb.ActivityType{Name: "Charge"}}, waitForCancel,
 		func(o Outcome) { f.outcomes = append(f.outcomes, o) })
 	return f
 }
@@ -104,22 +104,15 @@ func (f *activityFixture) driveTo(s State) {
 	case Started:
 		f.driveTo(Initiated)
 		f.apply(activityEvent(InStarted, 6, 5))
-	case CancelCreated:
+	case CanceledBeforeInitiated:
+		f.act.Cancel()
+	case CanceledAfterInitiated:
 		f.driveTo(Initiated)
-		if err := f.act.Cancel(); err != nil {
-			f.t.Fatal(err)
-		}
-	case CancelSent:
-		f.driveTo(CancelCreated)
-		f.book.TakeCommands()
+		f.act.Cancel()
 	case CancelRequested:
-		f.driveTo(CancelSent)
+		f.driveTo(CanceledAfterInitiated)
+		f.book.TakeCommands()
 		f.apply(activityEvent(InCancelRecorded, 8, 5))
-	case Abandoned:
-		f.driveTo(Initiated)
-		if err := f.act.Cancel(); err != nil {
-			f.t.Fatal(err)
-		}
 	default:
 		f.t.Fatalf("no path to %v", s)
 	}
@@ -133,31 +126,30 @@ func (f *activityFixture) driveTo(s State) {
 // on the commands to send.
 func TestActivityTableRows(t *testing.T) {
 	for _, r := range ActivityTable.Rows() {
-		name := r.From.String() + "/" + r.On.String()
-		t.Run(name, func(t *testing.T) {
-			ct := WaitCancellationCompleted
-			if r.On == InAbandon || r.From == Abandoned {
-				ct = Abandon
-			}
-			f := newActivityFixture(t, ct)
+		t.Run(r.From.String()+"/"+r.On.String(), func(t *testing.T) {
+			f := newActivityFixture(t, true)
 			f.driveTo(r.From)
-			resolvedBefore := len(f.outcomes)
+			before := len(f.outcomes)
 			switch r.On {
-			case InCancel, InAbandon:
-				if err := f.act.Cancel(); err != nil {
-					t.Fatal(err)
-				}
+			case InCancel:
+				f.act.Cancel()
 			case InSent:
 				f.book.TakeCommands()
 			case InInitiated:
+				if r.From == CommandSent || r.From == CanceledBeforeInitiated {
+					f.book.TakeCommands()
+				}
 				f.apply(scheduledEvent(5, "5", "Charge"))
+			case InCancelRecorded:
+				f.book.TakeCommands()
+				f.apply(activityEvent(InCancelRecorded, 8, 5))
 			default:
 				f.apply(activityEvent(r.On, 20, 5))
 			}
 			if got := f.act.State(); got != r.To {
 				t.Fatalf("state %v, want %v", got, r.To)
 			}
-			resolved := len(f.outcomes) - resolvedBefore
+			resolved := len(f.outcomes) - before
 			switch r.To {
 			case Completed:
 				if resolved != 1 || string(f.outcomes[0].Result.GetPayloads()[0].GetData()) != `"done"` {
@@ -175,18 +167,15 @@ func TestActivityTableRows(t *testing.T) {
 				if resolved != 1 || f.outcomes[0].Failure.GetCause().GetCanceledFailureInfo() == nil {
 					t.Fatalf("want an activity failure caused by cancellation, got %v", f.outcomes)
 				}
-			case Dropped, Abandoned:
-				if r.From != Abandoned && (resolved != 1 || f.outcomes[0].Failure.GetCanceledFailureInfo() == nil) {
-					t.Fatalf("want a canceled outcome at once, got %v", f.outcomes)
-				}
-				if cmds := f.book.TakeCommands(); len(cmds) != 0 {
-					t.Fatalf("nothing must be sent, got %v", cmds)
-				}
-			case CancelCreated:
-				if r.From != CancelCreated {
+			case CanceledBeforeInitiated, CanceledAfterInitiated:
+				if r.On == InCancel {
 					cmds := f.book.TakeCommands()
-					if len(cmds) != 1 || cmds[0].GetRequestCancelActivityTaskCommandAttributes().GetScheduledEventId() != 5 {
-						t.Fatalf("want a cancel request for event 5, got %v", cmds)
+					last := cmds[len(cmds)-1]
+					if last.GetRequestCancelActivityTaskCommandAttributes().GetScheduledEventId() != 5 {
+						t.Fatalf("want a cancel request for event 5 last, got %v", cmds)
+					}
+					if r.From == Created && (len(cmds) != 2 || cmds[0].GetScheduleActivityTaskCommandAttributes() == nil) {
+						t.Fatalf("canceled before sending: the schedule and the cancel request both go out, got %v", cmds)
 					}
 				}
 			}
@@ -198,8 +187,8 @@ func TestActivityTableRows(t *testing.T) {
 }
 
 func TestActivityCancelWithdrawnWhenActivityEndsFirst(t *testing.T) {
-	f := newActivityFixture(t, WaitCancellationCompleted)
-	f.driveTo(CancelCreated)
+	f := newActivityFixture(t, true)
+	f.driveTo(CanceledAfterInitiated)
 	f.apply(activityEvent(InCompleted, 9, 5))
 	if cmds := f.book.TakeCommands(); len(cmds) != 0 {
 		t.Fatalf("the cancel request of a finished activity must not be sent, got %v", cmds)
@@ -209,11 +198,11 @@ func TestActivityCancelWithdrawnWhenActivityEndsFirst(t *testing.T) {
 	}
 }
 
-func TestActivityTryCancelResolvesAtOnce(t *testing.T) {
-	f := newActivityFixture(t, TryCancel)
-	f.driveTo(CancelCreated)
+func TestActivityWithoutWaitResolvesAtOnce(t *testing.T) {
+	f := newActivityFixture(t, false)
+	f.driveTo(CanceledAfterInitiated)
 	if len(f.outcomes) != 1 || f.outcomes[0].Failure.GetCanceledFailureInfo() == nil {
-		t.Fatalf("try-cancel must resolve as canceled at once, got %v", f.outcomes)
+		t.Fatalf("cancel without waiting must resolve as canceled at once, got %v", f.outcomes)
 	}
 	f.book.TakeCommands()
 	f.apply(activityEvent(InCancelRecorded, 8, 5))
@@ -223,21 +212,35 @@ func TestActivityTryCancelResolvesAtOnce(t *testing.T) {
 	}
 }
 
+func TestActivityCanceledBeforeSentReplaysOfficialHistory(t *testing.T) {
+	// go.temporal.io/sdk sends both commands; history then holds Scheduled,
+	// CancelRequested and Canceled (the server cancels an unstarted task).
+	f := newActivityFixture(t, true)
+	f.act.Cancel()
+	f.book.TakeCommands()
+	f.apply(scheduledEvent(5, "5", "Charge"))
+	f.apply(activityEvent(InCancelRecorded, 6, 5))
+	f.apply(activityEvent(InCanceled, 7, 5))
+	if f.act.State() != Canceled || len(f.outcomes) != 1 {
+		t.Fatalf("state %v outcomes %v", f.act.State(), f.outcomes)
+	}
+}
+
 func TestActivityIllegalPairsAreRejected(t *testing.T) {
 	// Every (state, event) pair missing from the table must be refused with
 	// an error naming the activity, never accepted silently.
 	for _, s := range []State{Initiated, Started, CancelRequested} {
-		for _, in := range []Input{InStarted, InCompleted, InFailed, InTimedOut, InCancelRecorded, InCanceled} {
+		for _, in := range []Input{InStarted, InCompleted, InFailed, InTimedOut, InCanceled} {
 			if ActivityTable.Allows(s, in) {
 				continue
 			}
-			f := newActivityFixture(t, WaitCancellationCompleted)
+			f := newActivityFixture(t, true)
 			f.driveTo(s)
 			_, err := f.book.Apply(activityEvent(in, 30, 5))
 			if err == nil {
 				t.Fatalf("%v + %v: accepted", s, in)
 			}
-			if in != InCancelRecorded && !strings.Contains(err.Error(), `activity "5"`) {
+			if !strings.Contains(err.Error(), `activity "5"`) {
 				t.Fatalf("%v + %v: error does not name the activity: %v", s, in, err)
 			}
 		}
@@ -245,7 +248,7 @@ func TestActivityIllegalPairsAreRejected(t *testing.T) {
 }
 
 func TestActivityDuplicateCompletion(t *testing.T) {
-	f := newActivityFixture(t, TryCancel)
+	f := newActivityFixture(t, false)
 	f.driveTo(Started)
 	f.apply(activityEvent(InCompleted, 7, 5))
 	_, err := f.book.Apply(activityEvent(InCompleted, 8, 5))
@@ -255,11 +258,19 @@ func TestActivityDuplicateCompletion(t *testing.T) {
 }
 
 func TestActivityEventBeforeSchedule(t *testing.T) {
-	f := newActivityFixture(t, TryCancel)
+	f := newActivityFixture(t, false)
 	f.book.TakeCommands()
-	_, err := f.book.Apply(activityEvent(InStarted, 6, 5))
-	if err == nil {
+	if _, err := f.book.Apply(activityEvent(InStarted, 6, 5)); err == nil {
 		t.Fatal("a started event before the scheduled event must be refused")
+	}
+}
+
+func TestActivityRecordedElsewhereThanPredicted(t *testing.T) {
+	f := newActivityFixture(t, false)
+	f.book.TakeCommands()
+	_, err := f.book.Apply(scheduledEvent(6, "5", "Charge"))
+	if err == nil || !strings.Contains(err.Error(), "recorded at event 6") {
+		t.Fatalf("want the misplaced activity reported, got %v", err)
 	}
 }
 
@@ -295,14 +306,11 @@ func (f *timerFixture) driveTo(s State) {
 	case Initiated:
 		f.driveTo(CommandSent)
 		f.apply(timerEvent(enumspb.EVENT_TYPE_TIMER_STARTED, 5, "5"))
-	case CancelCreated:
+	case CanceledBeforeInitiated:
+		f.timer.Cancel()
+	case CanceledAfterInitiated:
 		f.driveTo(Initiated)
-		if err := f.timer.Cancel(); err != nil {
-			f.t.Fatal(err)
-		}
-	case CancelSent:
-		f.driveTo(CancelCreated)
-		f.book.TakeCommands()
+		f.timer.Cancel()
 	default:
 		f.t.Fatalf("no path to %v", s)
 	}
@@ -316,16 +324,18 @@ func TestTimerTableRows(t *testing.T) {
 			before := len(f.outcomes)
 			switch r.On {
 			case InCancel:
-				if err := f.timer.Cancel(); err != nil {
-					t.Fatal(err)
-				}
+				f.timer.Cancel()
 			case InSent:
 				f.book.TakeCommands()
 			case InInitiated:
+				if r.From == CanceledBeforeInitiated {
+					f.book.TakeCommands()
+				}
 				f.apply(timerEvent(enumspb.EVENT_TYPE_TIMER_STARTED, 5, "5"))
 			case InFired:
 				f.apply(timerEvent(enumspb.EVENT_TYPE_TIMER_FIRED, 9, "5"))
 			case InCancelRecorded:
+				f.book.TakeCommands()
 				f.apply(timerEvent(enumspb.EVENT_TYPE_TIMER_CANCELED, 9, "5"))
 			}
 			if got := f.timer.State(); got != r.To {
@@ -336,18 +346,17 @@ func TestTimerTableRows(t *testing.T) {
 				if len(f.outcomes)-before != 1 || f.outcomes[0].Failure != nil {
 					t.Fatalf("a fired timer resolves once without failure, got %v", f.outcomes)
 				}
-			case r.To == Fired && r.From == CancelCreated:
-				if cmds := f.book.TakeCommands(); len(cmds) != 0 {
-					t.Fatalf("cancel of a fired timer must be withdrawn, got %v", cmds)
-				}
-			case r.To == Dropped:
+			case r.To == Fired && r.From == CanceledAfterInitiated:
 				if cmds := f.book.TakeCommands(); len(cmds) != 0 || len(f.outcomes) != 1 {
-					t.Fatalf("a timer canceled before sending sends nothing and resolves canceled, got %v %v", cmds, f.outcomes)
+					t.Fatalf("the cancel of a fired timer is withdrawn and the timer stays canceled, got %v %v", cmds, f.outcomes)
 				}
-			case r.To == CancelCreated:
+			case r.On == InCancel:
 				cmds := f.book.TakeCommands()
-				if len(cmds) != 1 || cmds[0].GetCancelTimerCommandAttributes().GetTimerId() != "5" || f.outcomes[0].Failure.GetCanceledFailureInfo() == nil {
+				if cmds[len(cmds)-1].GetCancelTimerCommandAttributes().GetTimerId() != "5" || f.outcomes[0].Failure.GetCanceledFailureInfo() == nil {
 					t.Fatalf("want CancelTimer 5 and a canceled outcome, got %v %v", cmds, f.outcomes)
+				}
+				if r.From == Created && len(cmds) != 2 {
+					t.Fatalf("canceled before sending: StartTimer and CancelTimer both go out, got %v", cmds)
 				}
 			}
 			if len(f.outcomes) > 1 {
@@ -389,5 +398,40 @@ func TestOneShotTableRows(t *testing.T) {
 		if m.State() != r.To {
 			t.Fatalf("%v/%v: state %v, want %v", r.From, r.On, m.State(), r.To)
 		}
+	}
+}
+
+func TestCancelRequestTableRows(t *testing.T) {
+	for _, r := range CancelRequestTable.Rows() {
+		t.Run(r.From.String()+"/"+r.On.String(), func(t *testing.T) {
+			f := newTimerFixture(t)
+			f.driveTo(CanceledAfterInitiated)
+			req := f.timer.cancelReq
+			if r.From == CommandSent {
+				f.book.TakeCommands()
+			}
+			switch r.On {
+			case InSent:
+				if cmds := f.book.TakeCommands(); len(cmds) != 1 {
+					t.Fatalf("want the CancelTimer command, got %v", cmds)
+				}
+			case InTargetClosed:
+				f.apply(timerEvent(enumspb.EVENT_TYPE_TIMER_FIRED, 9, "5"))
+				if cmds := f.book.TakeCommands(); len(cmds) != 0 {
+					t.Fatalf("a withdrawn request is not sent, got %v", cmds)
+				}
+				if err := f.book.CheckAllMatched(nil); err != nil {
+					t.Fatalf("a withdrawn request is not expected in history: %v", err)
+				}
+			case InInitiated:
+				f.apply(timerEvent(enumspb.EVENT_TYPE_TIMER_CANCELED, 9, "5"))
+				if f.timer.State() != Canceled {
+					t.Fatalf("the recorded request must reach the timer, timer is %v", f.timer.State())
+				}
+			}
+			if req.State() != r.To {
+				t.Fatalf("state %v, want %v", req.State(), r.To)
+			}
+		})
 	}
 }

@@ -8,27 +8,32 @@ import (
 )
 
 // Timer is the machine of one StartTimer command.
+//
+// Canceling resolves the timer as canceled at once and sends a CancelTimer
+// (a CancelRequest machine), even when the StartTimer has not gone out yet:
+// then both go in one response, as go.temporal.io/sdk does. If the timer
+// fires before the cancel request is recorded, the request is withdrawn.
 type Timer struct {
-	st       State
-	book     *Book
-	attrs    *commandpb.StartTimerCommandAttributes
-	onDone   func(Outcome)
-	resolved bool
-	command  *entry // the start command, until it is sent
-	cancel   *entry // the cancel command, until it is sent
+	st        State
+	book      *Book
+	attrs     *commandpb.StartTimerCommandAttributes
+	onDone    func(Outcome)
+	resolved  bool
+	cancelReq *CancelRequest
 }
 
 // TimerTable is the timer machine's transition table.
 var TimerTable = NewTable("timer",
 	Row[*Timer]{Created, InSent, CommandSent, nil},
-	Row[*Timer]{Created, InCancel, Dropped, (*Timer).withdraw},
-	Row[*Timer]{CommandSent, InInitiated, Initiated, (*Timer).started},
+	Row[*Timer]{Created, InCancel, CanceledBeforeInitiated, (*Timer).requestCancel},
+	Row[*Timer]{CommandSent, InInitiated, Initiated, nil},
+	Row[*Timer]{CommandSent, InCancel, CanceledBeforeInitiated, (*Timer).requestCancel},
 	Row[*Timer]{Initiated, InFired, Fired, (*Timer).fired},
-	Row[*Timer]{Initiated, InCancel, CancelCreated, (*Timer).requestCancel},
-	// The timer may fire before the cancel command goes out: it is withdrawn.
-	Row[*Timer]{CancelCreated, InFired, Fired, (*Timer).withdrawCancel},
-	Row[*Timer]{CancelCreated, InSent, CancelSent, nil},
-	Row[*Timer]{CancelSent, InCancelRecorded, Canceled, (*Timer).forget},
+	Row[*Timer]{Initiated, InCancel, CanceledAfterInitiated, (*Timer).requestCancel},
+	Row[*Timer]{CanceledBeforeInitiated, InSent, CanceledBeforeInitiated, nil},
+	Row[*Timer]{CanceledBeforeInitiated, InInitiated, CanceledAfterInitiated, nil},
+	Row[*Timer]{CanceledAfterInitiated, InFired, Fired, (*Timer).fired},
+	Row[*Timer]{CanceledAfterInitiated, InCancelRecorded, Canceled, (*Timer).forget},
 )
 
 // StartTimer adds a StartTimer command; attrs.TimerId must be set (by
@@ -36,7 +41,7 @@ var TimerTable = NewTable("timer",
 // when the timer fires, with a canceled failure when it is canceled.
 func (b *Book) StartTimer(attrs *commandpb.StartTimerCommandAttributes, onDone func(Outcome)) *Timer {
 	t := &Timer{book: b, attrs: attrs, onDone: onDone}
-	t.command = b.add(&commandpb.Command{
+	b.add(&commandpb.Command{
 		CommandType: enumspb.COMMAND_TYPE_START_TIMER,
 		Attributes:  &commandpb.Command_StartTimerCommandAttributes{StartTimerCommandAttributes: attrs},
 	}, t)
@@ -44,16 +49,12 @@ func (b *Book) StartTimer(attrs *commandpb.StartTimerCommandAttributes, onDone f
 	return t
 }
 
-// Cancel cancels the timer; its outcome is a canceled failure, at once.
-// Canceling a fired or canceled timer does nothing.
-func (t *Timer) Cancel() error {
-	if t.resolved {
-		return nil
+// Cancel cancels the timer; it resolves as canceled at once. Canceling a
+// fired or canceled timer does nothing.
+func (t *Timer) Cancel() {
+	if !t.resolved && TimerTable.Allows(t.st, InCancel) {
+		t.fire(InCancel, nil)
 	}
-	if !t.fire(InCancel, nil) {
-		return &IllegalTransitionError{Machine: t.describe(), State: t.st, Input: InCancel}
-	}
-	return nil
 }
 
 // State is where the timer stands.
@@ -74,32 +75,20 @@ func (t *Timer) resolve(o Outcome) {
 	}
 }
 
-func (t *Timer) withdraw(any) {
-	t.command.dropped = true
-	t.forget(nil)
-	t.resolve(canceledOutcome(nil))
-}
-
-func (t *Timer) started(any) { t.command = nil }
-
-func (t *Timer) fired(any) {
-	t.forget(nil)
-	t.resolve(Outcome{})
-}
-
 func (t *Timer) requestCancel(any) {
-	t.cancel = t.book.add(&commandpb.Command{
+	t.resolve(canceledOutcome(nil))
+	t.cancelReq = t.book.addCancelRequest(t, &commandpb.Command{
 		CommandType: enumspb.COMMAND_TYPE_CANCEL_TIMER,
 		Attributes: &commandpb.Command_CancelTimerCommandAttributes{
 			CancelTimerCommandAttributes: &commandpb.CancelTimerCommandAttributes{TimerId: t.attrs.GetTimerId()},
 		},
-	}, t)
-	t.resolve(canceledOutcome(nil))
+	})
 }
 
-func (t *Timer) withdrawCancel(any) {
-	t.cancel.dropped = true
+func (t *Timer) fired(any) {
+	t.cancelReq.targetClosed()
 	t.forget(nil)
+	t.resolve(Outcome{})
 }
 
 func (t *Timer) forget(any) { delete(t.book.timers, t.attrs.GetTimerId()) }

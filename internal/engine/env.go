@@ -39,13 +39,14 @@ func (x *Execution) outcomeHandler(done func(*commonpb.Payloads, error)) func(co
 }
 
 // ScheduleActivity schedules an activity. An empty ActivityId becomes the
-// command's sequence number. done runs once with the result or the error
-// (an *ActivityError, or a CanceledError when canceled before the end).
-func (x *Execution) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttributes, cancel commands.CancellationType, done func(*commonpb.Payloads, error)) *commands.Activity {
+// command's sequence number. done runs once with the result or the error:
+// an *ActivityError, or a CanceledError when canceled and waitForCancel is
+// false (with it, the activity's own end decides).
+func (x *Execution) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttributes, waitForCancel bool, done func(*commonpb.Payloads, error)) *commands.Activity {
 	if attrs.ActivityId == "" {
 		attrs.ActivityId = strconv.FormatInt(x.book.NextSeq(), 10)
 	}
-	return x.book.ScheduleActivity(attrs, cancel, x.outcomeHandler(done))
+	return x.book.ScheduleActivity(attrs, waitForCancel, x.outcomeHandler(done))
 }
 
 // StartTimer starts a timer; done runs once: with nil when it fires, with

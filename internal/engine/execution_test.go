@@ -13,7 +13,6 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal/commands"
 	"github.com/durable-go/sdk/internal/failure"
 )
 
@@ -52,7 +51,7 @@ func (s *scripted) Close()             {}
 
 // activity schedules an activity whose result lands in s.results.
 func (s *scripted) activity(typ string) {
-	s.x.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityType: &commonpb.ActivityType{Name: typ}}, commands.TryCancel, func(r *commonpb.Payloads, err error) {
+	s.x.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityType: &commonpb.ActivityType{Name: typ}}, false, func(r *commonpb.Payloads, err error) {
 		if err != nil {
 			s.errs = append(s.errs, err)
 			return
