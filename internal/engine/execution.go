@@ -24,6 +24,8 @@ type Execution struct {
 
 	lastEventID        int64 // the last event applied
 	lastStartedEventID int64 // the last WorkflowTaskStarted applied
+	ranCode            bool  // the workflow code has run for some task
+	queryOnly          bool  // rebuilding state to answer a query
 	// checkAtNextTask: commands were sent and their events must all be
 	// matched before the next workflow task is scheduled.
 	checkAtNextTask bool
@@ -91,7 +93,7 @@ func (x *Execution) ProcessTask(src *EventSource) (*TaskResult, error) {
 }
 
 func (x *Execution) processEvents(src *EventSource) (*TaskResult, error) {
-	ranLast := false
+	ranLast := false // the last event applied ran the code
 	for {
 		ev, err := src.Next()
 		if err != nil {
@@ -111,15 +113,22 @@ func (x *Execution) processEvents(src *EventSource) (*TaskResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		ranLast = ran && !x.replaying
+		ranLast = ran
 	}
 	if x.checkAtNextTask {
 		if err := x.book.CheckAllMatched(nil); err != nil {
 			return nil, err
 		}
 	}
+	if x.queryOnly && !ranLast && x.wf != nil && !x.closed {
+		// Events after the last task (signals, results) count for a query:
+		// let the code take them, as a replay.
+		if err := x.wf.Run(); err != nil {
+			return nil, err
+		}
+	}
 	res := &TaskResult{Closed: x.closed}
-	if ranLast {
+	if ranLast && !x.replaying {
 		res.Commands = x.newCommands
 		res.NewFlags = x.flags.takeNew()
 	}
@@ -206,13 +215,21 @@ func (x *Execution) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (b
 		return false, nil // failed or timed out: the next attempt runs the code
 	}
 	x.lastStartedEventID = ev.GetEventId()
-	x.replaying = next != nil
-	if x.replaying {
+	x.replaying = next != nil || x.queryOnly
+	if next != nil {
 		if err := x.lookAhead(src); err != nil {
 			return false, err
 		}
 	}
-	x.now = ev.GetEventTime().AsTime()
+	if t := ev.GetEventTime().AsTime(); t.After(x.now) {
+		x.now = t // workflow time never goes back
+	}
+	if !x.replaying && !x.ranCode {
+		// Like go.temporal.io/sdk, a new run announces that update
+		// acceptance and completion are sent as protocol message commands.
+		x.TryUseFlag(FlagProtocolMessageCommand)
+	}
+	x.ranCode = true
 	x.book.BeginTask(ev.GetEventId())
 	if x.closed {
 		return false, fmt.Errorf("history has workflow task %d after the workflow closed", ev.GetEventId())
@@ -286,6 +303,10 @@ func (x *Execution) classify(err error) error {
 	return &TaskError{Cause: cause, Err: fmt.Errorf("workflow %q (run %s, type %q): %w",
 		x.info.WorkflowID, x.info.RunID, x.info.Started.GetWorkflowType().GetName(), err)}
 }
+
+// QueryOnly makes the Execution rebuild state only to answer queries:
+// every task runs as a replay, so nothing new is executed or logged.
+func (x *Execution) QueryOnly() { x.queryOnly = true }
 
 // SetRun records the run's identity, which the start event does not carry.
 func (x *Execution) SetRun(workflowID, runID string) {

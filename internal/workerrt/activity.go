@@ -1,0 +1,129 @@
+package workerrt
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+)
+
+// ErrResultPending, returned by activity code, means the activity will be
+// completed later through its task token (async completion).
+var ErrResultPending = errors.New("not an error: the activity will be completed asynchronously through its task token (do not report it)")
+
+// ActivityTask is one activity execution as activity code sees it.
+type ActivityTask struct {
+	Task *workflowservice.PollActivityTaskQueueResponse
+	// Heartbeat records progress. Calls are throttled: the server sees the
+	// first one at once and the latest one at the end of each interval.
+	Heartbeat func(details *commonpb.Payloads)
+	// WorkerStop is closed when the worker begins to stop.
+	WorkerStop <-chan struct{}
+}
+
+// ActivityExecutor runs activity code: it finds the registered function
+// for the task's type, decodes the input, calls it, and encodes the result.
+type ActivityExecutor interface {
+	Execute(ctx context.Context, t *ActivityTask) (*commonpb.Payloads, error)
+}
+
+func (w *Worker) pollActivityTask(ctx context.Context) (*workflowservice.PollActivityTaskQueueResponse, bool, error) {
+	if w.limiter != nil {
+		if err := w.limiter.wait(ctx); err != nil {
+			return nil, false, nil
+		}
+	}
+	req := &workflowservice.PollActivityTaskQueueRequest{
+		Namespace: w.opts.Namespace,
+		TaskQueue: w.normalQueue(),
+		Identity:  w.opts.Identity,
+	}
+	if w.opts.TaskQueueActivitiesPerSecond > 0 {
+		req.TaskQueueMetadata = &taskqueuepb.TaskQueueMetadata{MaxTasksPerSecond: wrapperspb.Double(w.opts.TaskQueueActivitiesPerSecond)}
+	}
+	resp, err := w.opts.Service.PollActivityTaskQueue(ctx, req)
+	if err != nil {
+		if isCanceled(ctx, err) {
+			return nil, false, nil
+		}
+		return nil, false, err
+	}
+	return resp, len(resp.GetTaskToken()) > 0, nil
+}
+
+// activityDeadline is when the activity's time runs out: the earlier of
+// schedule-to-close and start-to-close.
+func activityDeadline(task *workflowservice.PollActivityTaskQueueResponse) time.Time {
+	var deadline time.Time
+	consider := func(from time.Time, d time.Duration) {
+		if d <= 0 || from.IsZero() {
+			return
+		}
+		if t := from.Add(d); deadline.IsZero() || t.Before(deadline) {
+			deadline = t
+		}
+	}
+	consider(task.GetScheduledTime().AsTime(), task.GetScheduleToCloseTimeout().AsDuration())
+	consider(task.GetStartedTime().AsTime(), task.GetStartToCloseTimeout().AsDuration())
+	return deadline
+}
+
+func (w *Worker) handleActivityTask(task *workflowservice.PollActivityTaskQueueResponse) {
+	ctx, cancel := context.WithCancelCause(w.workCtx)
+	defer cancel(nil)
+	if d := activityDeadline(task); !d.IsZero() {
+		var cancelDeadline context.CancelFunc
+		ctx, cancelDeadline = context.WithDeadline(ctx, d)
+		defer cancelDeadline()
+	}
+	hb := newHeartbeater(w, task, cancel)
+	defer hb.stop()
+	result, err := w.opts.Activities.Execute(ctx, &ActivityTask{Task: task, Heartbeat: hb.record, WorkerStop: w.stopped})
+	hb.stop()
+	if errors.Is(err, ErrResultPending) {
+		return
+	}
+	w.reportActivity(ctx, task, result, err, hb.serverCanceled())
+}
+
+// reportActivity tells the server how the activity ended.
+func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollActivityTaskQueueResponse, result *commonpb.Payloads, err error, serverCanceled bool) {
+	rctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
+	defer cancel()
+	var rerr error
+	switch {
+	case err == nil:
+		_, rerr = w.opts.Service.RespondActivityTaskCompleted(rctx, &workflowservice.RespondActivityTaskCompletedRequest{
+			TaskToken: task.GetTaskToken(), Result: result, Identity: w.opts.Identity, Namespace: w.opts.Namespace,
+		})
+	case serverCanceled && (errors.Is(err, context.Canceled) || isCanceledFailure(w, err)):
+		f := w.opts.FailureConverter.ErrorToFailure(err)
+		_, rerr = w.opts.Service.RespondActivityTaskCanceled(rctx, &workflowservice.RespondActivityTaskCanceledRequest{
+			TaskToken: task.GetTaskToken(), Details: f.GetCanceledFailureInfo().GetDetails(), Identity: w.opts.Identity, Namespace: w.opts.Namespace,
+		})
+	default:
+		if ctx.Err() == context.DeadlineExceeded {
+			// The server has timed the activity out already; a failure
+			// report would be refused.
+			w.opts.Logger.Warn("activity ran past its deadline", "ActivityID", task.GetActivityId(), "Error", err)
+			return
+		}
+		_, rerr = w.opts.Service.RespondActivityTaskFailed(rctx, &workflowservice.RespondActivityTaskFailedRequest{
+			TaskToken: task.GetTaskToken(), Failure: w.opts.FailureConverter.ErrorToFailure(err), Identity: w.opts.Identity, Namespace: w.opts.Namespace,
+		})
+	}
+	if rerr != nil {
+		w.opts.Logger.Warn("reporting an activity's outcome failed; the server will time it out and retry it",
+			"ActivityID", task.GetActivityId(), "ActivityType", task.GetActivityType().GetName(), "Error", rerr)
+	}
+}
+
+// isCanceledFailure reports an error that converts to a canceled failure
+// (a CanceledError the activity returned).
+func isCanceledFailure(w *Worker, err error) bool {
+	return w.opts.FailureConverter.ErrorToFailure(err).GetCanceledFailureInfo() != nil
+}

@@ -1,0 +1,12 @@
+// Package workerrt is the worker runtime: it long-polls a task queue for
+// workflow and activity tasks, runs them within the worker's concurrency
+// limits, keeps workflow state in the sticky cache between tasks, sends
+// heartbeats, and reports every outcome to the server.
+//
+// Nothing is acknowledged that did not happen: a task whose processing
+// fails, or that is still running when the worker stops, is reported failed
+// or left to time out, and the server retries it.
+//
+// It drives workflow code through package engine and activity code through
+// an ActivityExecutor that package internal supplies.
+package workerrt

@@ -1,0 +1,255 @@
+package workerrt
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	querypb "go.temporal.io/api/query/v1"
+	sdkpb "go.temporal.io/api/sdk/v1"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/durable-go/sdk/internal/engine"
+)
+
+// rpcTimeout bounds the calls that report a task's outcome.
+const rpcTimeout = 10 * time.Second
+
+func (w *Worker) pollWorkflowTask(ctx context.Context, queue *taskqueuepb.TaskQueue) (*workflowservice.PollWorkflowTaskQueueResponse, bool, error) {
+	resp, err := w.opts.Service.PollWorkflowTaskQueue(ctx, &workflowservice.PollWorkflowTaskQueueRequest{
+		Namespace: w.opts.Namespace,
+		TaskQueue: queue,
+		Identity:  w.opts.Identity,
+	})
+	if err != nil {
+		if isCanceled(ctx, err) {
+			return nil, false, nil
+		}
+		return nil, false, err
+	}
+	return resp, len(resp.GetTaskToken()) > 0, nil
+}
+
+// handleWorkflowTask processes a task and any task the server hands back
+// in its completion response.
+func (w *Worker) handleWorkflowTask(task *workflowservice.PollWorkflowTaskQueueResponse) {
+	for task != nil {
+		if task.GetQuery() != nil {
+			w.answerLegacyQuery(task)
+			return
+		}
+		task = w.processWorkflowTask(task)
+	}
+}
+
+// processWorkflowTask runs one workflow task and reports its outcome. It
+// returns the next task if the server sent one back.
+func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueueResponse) *workflowservice.PollWorkflowTaskQueueResponse {
+	run, src, err := w.runFor(task)
+	if err != nil {
+		w.failWorkflowTask(task, &engine.TaskError{Cause: enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE, Err: err})
+		return nil
+	}
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	res, err := run.exec.ProcessTask(src)
+	if err != nil {
+		w.evict(run)
+		w.failWorkflowTask(task, err)
+		return nil
+	}
+	req := &workflowservice.RespondWorkflowTaskCompletedRequest{
+		TaskToken:             task.GetTaskToken(),
+		Namespace:             w.opts.Namespace,
+		Identity:              w.opts.Identity,
+		Commands:              res.Commands,
+		ReturnNewWorkflowTask: true,
+		QueryResults:          answerQueries(run.exec, task.GetQueries()),
+		SdkMetadata: &sdkpb.WorkflowTaskCompletedMetadata{
+			LangUsedFlags: res.NewFlags,
+			SdkName:       w.opts.SDKName,
+			SdkVersion:    w.opts.SDKVersion,
+		},
+	}
+	if w.stickyQueue != "" {
+		req.StickyAttributes = &taskqueuepb.StickyExecutionAttributes{
+			WorkerTaskQueue:        w.stickyTaskQueue(),
+			ScheduleToStartTimeout: durationpb.New(w.opts.StickyScheduleToStartTimeout),
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
+	defer cancel()
+	resp, err := w.opts.Service.RespondWorkflowTaskCompleted(ctx, req)
+	if err != nil {
+		// The server did not take the commands: the state that produced
+		// them is not what history will say. Replay next time.
+		w.opts.Logger.Warn("reporting a workflow task's completion failed; the server will retry it",
+			"WorkflowID", task.GetWorkflowExecution().GetWorkflowId(), "RunID", run.runID, "Error", err)
+		w.evict(run)
+		return nil
+	}
+	if res.Closed || w.stickyQueue == "" {
+		w.evict(run)
+	} else {
+		w.opts.Cache.put(run)
+	}
+	return resp.GetWorkflowTask()
+}
+
+// runFor finds the state a task continues from: the cached run when the
+// task's events follow on from it, else a new run fed the full history.
+func (w *Worker) runFor(task *workflowservice.PollWorkflowTaskQueueResponse) (*cachedRun, *engine.EventSource, error) {
+	runID := task.GetWorkflowExecution().GetRunId()
+	events := task.GetHistory().GetEvents()
+	var firstID int64
+	if len(events) > 0 {
+		firstID = events[0].GetEventId()
+	}
+	fetch := w.historyFetcher(task.GetWorkflowExecution())
+	ctx := context.Background()
+	if w.opts.Cache != nil {
+		if run := w.opts.Cache.get(runID); run != nil {
+			if firstID == run.exec.LastStartedEventID()+1 && firstID > 1 {
+				return run, engine.NewEventSource(ctx, events, task.GetNextPageToken(), fetch), nil
+			}
+			w.evict(run)
+		}
+	}
+	run := &cachedRun{runID: runID, exec: engine.NewExecution(w.opts.Engine)}
+	run.exec.SetRun(task.GetWorkflowExecution().GetWorkflowId(), runID)
+	if firstID == 1 {
+		return run, engine.NewEventSource(ctx, events, task.GetNextPageToken(), fetch), nil
+	}
+	// A sticky task for a run this worker no longer holds: fetch the
+	// whole history and replay it.
+	page, next, err := fetch(ctx, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return run, engine.NewEventSource(ctx, page.GetEvents(), next, fetch), nil
+}
+
+func (w *Worker) historyFetcher(exec *commonpb.WorkflowExecution) engine.PageFetcher {
+	return func(ctx context.Context, token []byte) (*historypb.History, []byte, error) {
+		ctx, cancel := context.WithTimeout(ctx, rpcTimeout)
+		defer cancel()
+		resp, err := w.opts.Service.GetWorkflowExecutionHistory(ctx, &workflowservice.GetWorkflowExecutionHistoryRequest{
+			Namespace:     w.opts.Namespace,
+			Execution:     exec,
+			NextPageToken: token,
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		return resp.GetHistory(), resp.GetNextPageToken(), nil
+	}
+}
+
+// evict drops a run from the cache and releases its coroutines.
+func (w *Worker) evict(run *cachedRun) {
+	if w.opts.Cache != nil {
+		w.opts.Cache.remove(run)
+	}
+	run.exec.Close()
+}
+
+// failWorkflowTask reports a failed task. Like go.temporal.io/sdk, only the
+// first attempt is reported: later attempts time out, so a workflow stuck
+// on a bug does not fill its history with failures.
+func (w *Worker) failWorkflowTask(task *workflowservice.PollWorkflowTaskQueueResponse, err error) {
+	cause := enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE
+	var te *engine.TaskError
+	if errors.As(err, &te) {
+		cause = te.Cause
+	}
+	w.opts.Logger.Error("workflow task failed", "WorkflowID", task.GetWorkflowExecution().GetWorkflowId(),
+		"RunID", task.GetWorkflowExecution().GetRunId(), "Attempt", task.GetAttempt(), "Error", err)
+	if task.GetAttempt() > 1 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
+	defer cancel()
+	_, rerr := w.opts.Service.RespondWorkflowTaskFailed(ctx, &workflowservice.RespondWorkflowTaskFailedRequest{
+		TaskToken: task.GetTaskToken(),
+		Cause:     cause,
+		Failure:   w.opts.Engine.FailureConverter.ErrorToFailure(err),
+		Identity:  w.opts.Identity,
+		Namespace: w.opts.Namespace,
+	})
+	if rerr != nil {
+		w.opts.Logger.Warn("reporting a workflow task's failure failed; it will time out and be retried", "Error", rerr)
+	}
+}
+
+// answerQueries answers the queries that came with a workflow task, after
+// the task's events were applied.
+func answerQueries(exec *engine.Execution, queries map[string]*querypb.WorkflowQuery) map[string]*querypb.WorkflowQueryResult {
+	if len(queries) == 0 {
+		return nil
+	}
+	results := make(map[string]*querypb.WorkflowQueryResult, len(queries))
+	for id, q := range queries {
+		answer, err := exec.Query(q.GetQueryType(), q.GetQueryArgs(), q.GetHeader())
+		if err != nil {
+			results[id] = &querypb.WorkflowQueryResult{ResultType: enumspb.QUERY_RESULT_TYPE_FAILED, ErrorMessage: err.Error()}
+			continue
+		}
+		results[id] = &querypb.WorkflowQueryResult{ResultType: enumspb.QUERY_RESULT_TYPE_ANSWERED, Answer: answer}
+	}
+	return results
+}
+
+// answerLegacyQuery answers a query task: against the cached run when the
+// task's events follow on from it, else against a run rebuilt from the full
+// history (which is not cached: a query must not change anything).
+func (w *Worker) answerLegacyQuery(task *workflowservice.PollWorkflowTaskQueueResponse) {
+	req := &workflowservice.RespondQueryTaskCompletedRequest{TaskToken: task.GetTaskToken(), Namespace: w.opts.Namespace}
+	answer, err := w.query(task)
+	if err != nil {
+		req.CompletedType = enumspb.QUERY_RESULT_TYPE_FAILED
+		req.ErrorMessage = err.Error()
+		req.Failure = w.opts.Engine.FailureConverter.ErrorToFailure(err)
+	} else {
+		req.CompletedType = enumspb.QUERY_RESULT_TYPE_ANSWERED
+		req.QueryResult = answer
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
+	defer cancel()
+	if _, err := w.opts.Service.RespondQueryTaskCompleted(ctx, req); err != nil {
+		w.opts.Logger.Warn("answering a query failed", "Error", err)
+	}
+}
+
+func (w *Worker) query(task *workflowservice.PollWorkflowTaskQueueResponse) (*commonpb.Payloads, error) {
+	q := task.GetQuery()
+	if w.opts.Cache != nil {
+		if run := w.opts.Cache.get(task.GetWorkflowExecution().GetRunId()); run != nil {
+			run.mu.Lock()
+			defer run.mu.Unlock()
+			return run.exec.Query(q.GetQueryType(), q.GetQueryArgs(), q.GetHeader())
+		}
+	}
+	exec := engine.NewExecution(w.opts.Engine)
+	defer exec.Close()
+	exec.SetRun(task.GetWorkflowExecution().GetWorkflowId(), task.GetWorkflowExecution().GetRunId())
+	exec.QueryOnly()
+	fetch := w.historyFetcher(task.GetWorkflowExecution())
+	ctx := context.Background()
+	src := engine.NewEventSource(ctx, task.GetHistory().GetEvents(), task.GetNextPageToken(), fetch)
+	if len(task.GetHistory().GetEvents()) == 0 || task.GetHistory().GetEvents()[0].GetEventId() != 1 {
+		page, next, err := fetch(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		src = engine.NewEventSource(ctx, page.GetEvents(), next, fetch)
+	}
+	if _, err := exec.ProcessTask(src); err != nil {
+		return nil, err
+	}
+	return exec.Query(q.GetQueryType(), q.GetQueryArgs(), q.GetHeader())
+}
