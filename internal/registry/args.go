@@ -1,0 +1,102 @@
+package registry
+
+import (
+	"fmt"
+	"reflect"
+
+	commonpb "go.temporal.io/api/common/v1"
+
+	"github.com/durable-go/sdk/converter"
+)
+
+// DecodeArgs decodes payloads into values of the function's parameter
+// types (after the context), for a call.
+func (f *Func) DecodeArgs(dc converter.DataConverter, input *commonpb.Payloads, kind string) ([]reflect.Value, error) {
+	params := f.Params()
+	got := len(input.GetPayloads())
+	if t := f.Fn.Type(); t.IsVariadic() || got != len(params) {
+		if !t.IsVariadic() || got < len(params)-1 {
+			return nil, fmt.Errorf("%s %q takes %d argument(s) %s, but was called with %d", kind, f.Name, len(params), typeList(params), got)
+		}
+	}
+	values := make([]reflect.Value, len(params))
+	for i, p := range params {
+		if i >= got {
+			values[i] = reflect.Zero(p)
+			continue
+		}
+		ptr := reflect.New(p)
+		if err := dc.FromPayload(input.GetPayloads()[i], ptr.Interface()); err != nil {
+			return nil, fmt.Errorf("%s %q: argument %d (%s): %w", kind, f.Name, i+1, p, err)
+		}
+		values[i] = ptr.Elem()
+	}
+	return values, nil
+}
+
+// Results splits a call's results into the value and the error.
+func Results(out []reflect.Value) (result any, hasResult bool, err error) {
+	if e := out[len(out)-1].Interface(); e != nil {
+		err = e.(error)
+	}
+	if len(out) == 2 {
+		return out[0].Interface(), true, err
+	}
+	return nil, false, err
+}
+
+// EncodeArgs encodes call arguments, naming the one that cannot be.
+func EncodeArgs(dc converter.DataConverter, args []any) (*commonpb.Payloads, error) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	ps := &commonpb.Payloads{Payloads: make([]*commonpb.Payload, len(args))}
+	for i, a := range args {
+		p, err := dc.ToPayload(a)
+		if err != nil {
+			return nil, fmt.Errorf("argument %d (%T) cannot be encoded: %w", i+1, a, err)
+		}
+		ps.Payloads[i] = p
+	}
+	return ps, nil
+}
+
+// CheckArgs checks call arguments against a function's parameters before
+// anything is sent, so that a mismatch is reported to the caller at once.
+func CheckArgs(fn any, args []any, kind string) error {
+	t := reflect.TypeOf(fn)
+	if t == nil || t.Kind() != reflect.Func {
+		return nil // called by name: nothing to check against
+	}
+	f := &Func{Name: FunctionName(fn), Fn: reflect.ValueOf(fn)}
+	if t.NumIn() > 0 && (t.In(0) == workflowContextType || t.In(0) == contextType) {
+		f.HasContext = true
+	}
+	params := f.Params()
+	if !t.IsVariadic() && len(args) != len(params) {
+		return fmt.Errorf("%s %q takes %d argument(s) %s, but %d were given", kind, f.Name, len(params), typeList(params), len(args))
+	}
+	for i, a := range args {
+		if i >= len(params) || (t.IsVariadic() && i >= len(params)-1) {
+			break
+		}
+		if a == nil {
+			continue
+		}
+		if at := reflect.TypeOf(a); !at.AssignableTo(params[i]) {
+			return fmt.Errorf("%s %q: argument %d is %s, but the parameter is %s", kind, f.Name, i+1, at, params[i])
+		}
+	}
+	return nil
+}
+
+func typeList(ts []reflect.Type) string {
+	s := "("
+	for i, t := range ts {
+		if i > 0 {
+			s += ", "
+		}
+		s += t.String()
+	}
+	return s + ")"
+}

@@ -1,0 +1,243 @@
+// Package registry keeps the workflow and activity functions a worker or
+// replayer knows, under the names they are started by, and calls them with
+// arguments decoded from payloads.
+package registry
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/durable-go/sdk/internal/wfctx"
+)
+
+// Func is a registered workflow or activity function.
+type Func struct {
+	Name string
+	Fn   reflect.Value
+	// HasContext: the first parameter is a context (always, for workflows).
+	HasContext bool
+}
+
+// Type is the function's type.
+func (f *Func) Type() reflect.Type { return f.Fn.Type() }
+
+// Params are the types of the arguments callers pass (after the context).
+func (f *Func) Params() []reflect.Type {
+	t := f.Fn.Type()
+	var ps []reflect.Type
+	start := 0
+	if f.HasContext {
+		start = 1
+	}
+	for i := start; i < t.NumIn(); i++ {
+		ps = append(ps, t.In(i))
+	}
+	return ps
+}
+
+// Registry holds a worker's workflows and activities.
+type Registry struct {
+	mu         sync.RWMutex
+	workflows  map[string]*Func
+	activities map[string]*Func
+}
+
+// New returns an empty Registry.
+func New() *Registry {
+	return &Registry{workflows: make(map[string]*Func), activities: make(map[string]*Func)}
+}
+
+var (
+	workflowContextType = reflect.TypeFor[wfctx.Context]()
+	contextType         = reflect.TypeFor[context.Context]()
+	errorType           = reflect.TypeFor[error]()
+)
+
+// FunctionName is the name a function is registered and started by when
+// no name is given: its bare name, without package or receiver ("Charge"
+// for main.Charge and for (*Billing).Charge).
+func FunctionName(fn any) string {
+	if s, ok := fn.(string); ok {
+		return s
+	}
+	v := reflect.ValueOf(fn)
+	if v.Kind() != reflect.Func {
+		return ""
+	}
+	full := runtime.FuncForPC(v.Pointer()).Name()
+	short := full[strings.LastIndexByte(full, '.')+1:]
+	return strings.TrimSuffix(short, "-fm") // method values carry -fm
+}
+
+// RegisterWorkflow adds a workflow function under name (its function name
+// when empty).
+func (r *Registry) RegisterWorkflow(fn any, name string, allowReplace bool) error {
+	v := reflect.ValueOf(fn)
+	if err := checkWorkflowFunc(v); err != nil {
+		return fmt.Errorf("cannot register workflow %s: %w", describeFunc(fn), err)
+	}
+	if name == "" {
+		name = FunctionName(fn)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.workflows[name]; dup && !allowReplace {
+		return fmt.Errorf("workflow type %q is already registered; register it once, or set DisableAlreadyRegisteredCheck to replace it", name)
+	}
+	r.workflows[name] = &Func{Name: name, Fn: v, HasContext: true}
+	return nil
+}
+
+// RegisterActivity adds an activity function, or every exported method of
+// a struct (pointer) as activities named prefix+method.
+func (r *Registry) RegisterActivity(fn any, name string, allowReplace, skipInvalidMethods bool) error {
+	v := reflect.ValueOf(fn)
+	if v.Kind() == reflect.Func {
+		if err := checkActivityFunc(v.Type()); err != nil {
+			return fmt.Errorf("cannot register activity %s: %w", describeFunc(fn), err)
+		}
+		if name == "" {
+			name = FunctionName(fn)
+		}
+		return r.addActivity(name, v, allowReplace)
+	}
+	if v.Kind() != reflect.Pointer && v.Kind() != reflect.Struct {
+		return fmt.Errorf("cannot register activity: want a function or a struct whose methods are activities, got %T", fn)
+	}
+	t := v.Type()
+	registered := 0
+	for i := range t.NumMethod() {
+		m := t.Method(i)
+		if !m.IsExported() {
+			continue
+		}
+		mv := v.Method(i)
+		if err := checkActivityFunc(mv.Type()); err != nil {
+			if skipInvalidMethods {
+				continue
+			}
+			return fmt.Errorf("cannot register method %s of %s as an activity: %w (set SkipInvalidStructFunctions to skip such methods)", m.Name, t, err)
+		}
+		if err := r.addActivity(name+m.Name, mv, allowReplace); err != nil {
+			return err
+		}
+		registered++
+	}
+	if registered == 0 {
+		return fmt.Errorf("cannot register activities of %s: it has no exported method that can be an activity", t)
+	}
+	return nil
+}
+
+func (r *Registry) addActivity(name string, v reflect.Value, allowReplace bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.activities[name]; dup && !allowReplace {
+		return fmt.Errorf("activity type %q is already registered; register it once, or set DisableAlreadyRegisteredCheck to replace it", name)
+	}
+	r.activities[name] = &Func{Name: name, Fn: v, HasContext: v.Type().NumIn() > 0 && v.Type().In(0) == contextType}
+	return nil
+}
+
+// Workflow returns the workflow registered under name.
+func (r *Registry) Workflow(name string) (*Func, error) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if f, ok := r.workflows[name]; ok {
+		return f, nil
+	}
+	return nil, fmt.Errorf("workflow type %q is not registered with this worker (registered: %s); register it with RegisterWorkflow",
+		name, listNames(r.workflows))
+}
+
+// Activity returns the activity registered under name.
+func (r *Registry) Activity(name string) (*Func, error) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if f, ok := r.activities[name]; ok {
+		return f, nil
+	}
+	return nil, fmt.Errorf("activity type %q is not registered with this worker (registered: %s); register it with RegisterActivity",
+		name, listNames(r.activities))
+}
+
+// WorkflowNames and ActivityNames list what is registered, sorted.
+func (r *Registry) WorkflowNames() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return sortedKeys(r.workflows)
+}
+
+// ActivityNames lists the registered activity types, sorted.
+func (r *Registry) ActivityNames() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return sortedKeys(r.activities)
+}
+
+func sortedKeys(m map[string]*Func) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func listNames(m map[string]*Func) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	return strings.Join(sortedKeys(m), ", ")
+}
+
+func describeFunc(fn any) string {
+	if name := FunctionName(fn); name != "" {
+		return name
+	}
+	return fmt.Sprintf("%T", fn)
+}
+
+func checkWorkflowFunc(v reflect.Value) error {
+	if v.Kind() != reflect.Func {
+		return fmt.Errorf("want a function, got %s", v.Kind())
+	}
+	t := v.Type()
+	if t.NumIn() < 1 || t.In(0) != workflowContextType {
+		return fmt.Errorf("its first parameter must be workflow.Context, it is %s", firstParam(t))
+	}
+	return checkResults(t)
+}
+
+func checkActivityFunc(t reflect.Type) error {
+	for i := 0; i < t.NumIn() && i < 2; i++ {
+		if t.In(i) == workflowContextType {
+			return fmt.Errorf("an activity takes context.Context, not workflow.Context")
+		}
+	}
+	return checkResults(t)
+}
+
+func checkResults(t reflect.Type) error {
+	switch {
+	case t.NumOut() == 0 || t.NumOut() > 2:
+		return fmt.Errorf("it must return (result, error) or error, it returns %d values", t.NumOut())
+	case t.Out(t.NumOut()-1) != errorType:
+		return fmt.Errorf("its last result must be error, it is %s", t.Out(t.NumOut()-1))
+	case t.NumOut() == 2 && (t.Out(0).Kind() == reflect.Func || t.Out(0).Kind() == reflect.Chan):
+		return fmt.Errorf("its result type %s cannot be serialized", t.Out(0))
+	}
+	return nil
+}
+
+func firstParam(t reflect.Type) string {
+	if t.NumIn() == 0 {
+		return "missing"
+	}
+	return t.In(0).String()
+}

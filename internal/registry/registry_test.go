@@ -1,0 +1,137 @@
+package registry
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/wfctx"
+)
+
+func Greet(ctx wfctx.Context, name string, times int) (string, error) { return "", nil }
+func NoResult(ctx wfctx.Context) error                              { return nil }
+func Charge(ctx context.Context, cents int) (string, error)         { return "", nil }
+
+type Billing struct{}
+
+func (b *Billing) Refund(ctx context.Context, id string) error { return nil }
+func (b *Billing) Audit() error                                { return nil }
+func (b *Billing) Helper() int                                 { return 0 }
+
+func TestFunctionName(t *testing.T) {
+	var b *Billing
+	for fn, want := range map[string]any{"Greet": Greet, "Charge": Charge, "Refund": b.Refund, "ByName": "ByName"} {
+		if got := FunctionName(want); got != fn {
+			t.Errorf("FunctionName = %q, want %q", got, fn)
+		}
+	}
+}
+
+func TestRegisterAndLookUp(t *testing.T) {
+	r := New()
+	if err := r.RegisterWorkflow(Greet, "", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.RegisterWorkflow(NoResult, "custom", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Workflow("custom"); err != nil {
+		t.Fatal(err)
+	}
+	err := r.RegisterWorkflow(Greet, "", false)
+	if err == nil || !strings.Contains(err.Error(), `workflow type "Greet" is already registered`) {
+		t.Fatalf("duplicate registration: %v", err)
+	}
+	if err := r.RegisterWorkflow(Greet, "", true); err != nil {
+		t.Fatalf("replacing with the check disabled: %v", err)
+	}
+	_, err = r.Workflow("Missing")
+	if err == nil || !strings.Contains(err.Error(), `workflow type "Missing" is not registered with this worker (registered: Greet, custom)`) {
+		t.Fatalf("unregistered type: %v", err)
+	}
+}
+
+func TestRegisterRejectsBadSignatures(t *testing.T) {
+	r := New()
+	cases := []struct {
+		fn   any
+		act  bool
+		want string
+	}{
+		{func(ctx context.Context) error { return nil }, false, "first parameter must be workflow.Context"},
+		{func(ctx wfctx.Context) {}, false, "it must return (result, error) or error"},
+		{func(ctx wfctx.Context) (string, string) { return "", "" }, false, "last result must be error"},
+		{func(ctx wfctx.Context) error { return nil }, true, "takes context.Context, not workflow.Context"},
+		{42, true, "want a function or a struct"},
+	}
+	for _, c := range cases {
+		var err error
+		if c.act {
+			err = r.RegisterActivity(c.fn, "", false, false)
+		} else {
+			err = r.RegisterWorkflow(c.fn, "", false)
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%T: got %v, want %q", c.fn, err, c.want)
+		}
+	}
+}
+
+func TestRegisterStructActivities(t *testing.T) {
+	r := New()
+	err := r.RegisterActivity(&Billing{}, "", false, false)
+	if err == nil || !strings.Contains(err.Error(), "Helper") {
+		t.Fatalf("an invalid method must be named: %v", err)
+	}
+	r = New()
+	if err := r.RegisterActivity(&Billing{}, "billing.", false, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.ActivityNames(); strings.Join(got, ",") != "billing.Audit,billing.Refund" {
+		t.Fatalf("activities %v", got)
+	}
+	f, _ := r.Activity("billing.Refund")
+	if !f.HasContext || len(f.Params()) != 1 {
+		t.Fatalf("Refund: context %v params %v", f.HasContext, f.Params())
+	}
+}
+
+func TestDecodeArgs(t *testing.T) {
+	r := New()
+	_ = r.RegisterWorkflow(Greet, "", false)
+	f, _ := r.Workflow("Greet")
+	dc := converter.GetDefaultDataConverter()
+	in, err := EncodeArgs(dc, []any{"ann", 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals, err := f.DecodeArgs(dc, in, "workflow")
+	if err != nil || vals[0].String() != "ann" || vals[1].Int() != 3 {
+		t.Fatalf("decoded %v, %v", vals, err)
+	}
+	short, _ := EncodeArgs(dc, []any{"ann"})
+	if _, err := f.DecodeArgs(dc, short, "workflow"); err == nil || !strings.Contains(err.Error(), `workflow "Greet" takes 2 argument(s) (string, int), but was called with 1`) {
+		t.Fatalf("count mismatch: %v", err)
+	}
+	wrong, _ := EncodeArgs(dc, []any{"ann", "three"})
+	if _, err := f.DecodeArgs(dc, wrong, "workflow"); err == nil || !strings.Contains(err.Error(), `argument 2 (int)`) {
+		t.Fatalf("type mismatch: %v", err)
+	}
+}
+
+func TestEncodeAndCheckArgs(t *testing.T) {
+	_, err := EncodeArgs(converter.GetDefaultDataConverter(), []any{"ok", make(chan int)})
+	if err == nil || !strings.Contains(err.Error(), "argument 2 (chan int) cannot be encoded") {
+		t.Fatalf("unencodable argument: %v", err)
+	}
+	if err := CheckArgs(Charge, []any{10}, "activity"); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckArgs(Charge, []any{"ten"}, "activity"); err == nil || !strings.Contains(err.Error(), `activity "Charge": argument 1 is string, but the parameter is int`) {
+		t.Fatalf("wrong type: %v", err)
+	}
+	if err := CheckArgs(Greet, []any{"ann"}, "workflow"); err == nil || !strings.Contains(err.Error(), "takes 2 argument(s) (string, int), but 1 were given") {
+		t.Fatalf("wrong count: %v", err)
+	}
+}
