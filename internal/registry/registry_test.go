@@ -10,8 +10,8 @@ import (
 )
 
 func Greet(ctx wfctx.Context, name string, times int) (string, error) { return "", nil }
-func NoResult(ctx wfctx.Context) error                              { return nil }
-func Charge(ctx context.Context, cents int) (string, error)         { return "", nil }
+func NoResult(ctx wfctx.Context) error                                { return nil }
+func Charge(ctx context.Context, cents int) (string, error)           { return "", nil }
 
 type Billing struct{}
 
