@@ -1,0 +1,107 @@
+package failure
+
+import (
+	"time"
+
+	failurepb "go.temporal.io/api/failure/v1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/durable-go/sdk/converter"
+)
+
+// FailureToError converts failure and its cause chain to an error. Each
+// error keeps its part of (a copy of) the failure, so converting it back is
+// lossless, and the data converter, to decode details on demand. Failure
+// kinds without a matching Go type (Nexus ones, for now) become
+// ApplicationErrors with an empty type. Malformed content never panics:
+// at worst, decoding the details later returns an error.
+func (c *DefaultFailureConverter) FailureToError(failure *failurepb.Failure) error {
+	if failure == nil {
+		return nil
+	}
+	// One deep copy up front: the errors keep pointers into it, so later
+	// changes to the caller's proto (codec interceptors mutate in place)
+	// cannot reach them.
+	return c.decode(proto.Clone(failure).(*failurepb.Failure))
+}
+
+func (c *DefaultFailureConverter) decode(f *failurepb.Failure) error {
+	if f == nil {
+		return nil
+	}
+	message, stackTrace := c.commonAttributes(f)
+	err := c.decodeInfo(f, message, stackTrace)
+	if carrier, ok := err.(failureCarrier); ok {
+		carrier.setFailure(f)
+	}
+	return err
+}
+
+// commonAttributes returns the message and stack trace of f, decoding them
+// from the encoded attributes when present, without changing f.
+func (c *DefaultFailureConverter) commonAttributes(f *failurepb.Failure) (message, stackTrace string) {
+	if f.GetEncodedAttributes() == nil {
+		return f.GetMessage(), f.GetStackTrace()
+	}
+	attributes := &failurepb.Failure{
+		Message:           f.GetMessage(),
+		StackTrace:        f.GetStackTrace(),
+		EncodedAttributes: f.GetEncodedAttributes(),
+	}
+	converter.DecodeCommonFailureAttributes(c.dataConverter, attributes)
+	return attributes.GetMessage(), attributes.GetStackTrace()
+}
+
+func (c *DefaultFailureConverter) decodeInfo(f *failurepb.Failure, message, stackTrace string) error {
+	switch {
+	case f.GetApplicationFailureInfo() != nil:
+		info := f.GetApplicationFailureInfo()
+		if info.GetType() == panicErrorType {
+			return NewPanicError(message, stackTrace)
+		}
+		var nextRetryDelay time.Duration
+		if info.GetNextRetryDelay() != nil {
+			nextRetryDelay = info.GetNextRetryDelay().AsDuration()
+		}
+		return NewApplicationErrorWithOptions(message, info.GetType(), ApplicationErrorOptions{
+			NonRetryable:   info.GetNonRetryable(),
+			Cause:          c.decode(f.GetCause()),
+			Details:        []any{NewEncodedValues(info.GetDetails(), c.dataConverter)},
+			NextRetryDelay: nextRetryDelay,
+			Category:       ApplicationErrorCategory(info.GetCategory()),
+		})
+	case f.GetCanceledFailureInfo() != nil:
+		return NewCanceledErrorWithOptions(CanceledErrorOptions{
+			Message: message,
+			Details: []any{NewEncodedValues(f.GetCanceledFailureInfo().GetDetails(), c.dataConverter)},
+			Cause:   c.decode(f.GetCause()),
+		})
+	case f.GetTimeoutFailureInfo() != nil:
+		info := f.GetTimeoutFailureInfo()
+		return NewTimeoutError(message, info.GetTimeoutType(), c.decode(f.GetCause()),
+			NewEncodedValues(info.GetLastHeartbeatDetails(), c.dataConverter))
+	case f.GetTerminatedFailureInfo() != nil:
+		return NewTerminatedError()
+	case f.GetServerFailureInfo() != nil:
+		return NewServerError(message, f.GetServerFailureInfo().GetNonRetryable(), c.decode(f.GetCause()))
+	case f.GetResetWorkflowFailureInfo() != nil:
+		// A workflow reset fails the pending activities of the old run;
+		// their last heartbeat details become the error's details.
+		details := NewEncodedValues(f.GetResetWorkflowFailureInfo().GetLastHeartbeatDetails(), c.dataConverter)
+		return NewNonRetryableApplicationError(message, "", c.decode(f.GetCause()), details)
+	case f.GetActivityFailureInfo() != nil:
+		info := f.GetActivityFailureInfo()
+		err := NewActivityError(info.GetScheduledEventId(), info.GetStartedEventId(), info.GetIdentity(),
+			"", info.GetActivityId(), info.GetRetryState(), c.decode(f.GetCause()))
+		err.activityType = info.GetActivityType()
+		return err
+	case f.GetChildWorkflowExecutionFailureInfo() != nil:
+		info := f.GetChildWorkflowExecutionFailureInfo()
+		return NewChildWorkflowExecutionError(info.GetNamespace(),
+			info.GetWorkflowExecution().GetWorkflowId(), info.GetWorkflowExecution().GetRunId(),
+			info.GetWorkflowType().GetName(), info.GetInitiatedEventId(), info.GetStartedEventId(),
+			info.GetRetryState(), c.decode(f.GetCause()))
+	default:
+		return NewApplicationErrorWithCause(message, "", c.decode(f.GetCause()))
+	}
+}

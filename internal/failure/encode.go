@@ -1,0 +1,172 @@
+package failure
+
+import (
+	"errors"
+	"fmt"
+
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	failurepb "go.temporal.io/api/failure/v1"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/durable-go/sdk/converter"
+)
+
+// failureSource is the Failure.source of failures made by Go SDKs.
+const failureSource = "GoSDK"
+
+// DefaultFailureConverterOptions configures NewDefaultFailureConverter.
+type DefaultFailureConverterOptions struct {
+	// DataConverter encodes details and encoded attributes; the default
+	// data converter when nil.
+	DataConverter converter.DataConverter
+	// EncodeCommonAttributes moves each failure's message and stack trace
+	// into its encoded attributes payload, so that payload codecs (such as
+	// encryption) cover them. The message left in clear is "Encoded failure".
+	EncodeCommonAttributes bool
+}
+
+// DefaultFailureConverter converts errors to failure protos and back in the
+// standard shape.
+type DefaultFailureConverter struct {
+	dataConverter          converter.DataConverter
+	encodeCommonAttributes bool
+}
+
+// NewDefaultFailureConverter returns a DefaultFailureConverter.
+func NewDefaultFailureConverter(options DefaultFailureConverterOptions) *DefaultFailureConverter {
+	dc := options.DataConverter
+	if dc == nil {
+		dc = converter.GetDefaultDataConverter()
+	}
+	return &DefaultFailureConverter{dataConverter: dc, encodeCommonAttributes: options.EncodeCommonAttributes}
+}
+
+var defaultFailureConverter = NewDefaultFailureConverter(DefaultFailureConverterOptions{})
+
+// GetDefaultFailureConverter returns the failure converter the SDK uses
+// unless told otherwise.
+func GetDefaultFailureConverter() converter.FailureConverter { return defaultFailureConverter }
+
+// ErrorToFailure converts err and its cause chain to a Failure. An error
+// decoded from a failure converts back to that very failure. Errors of other
+// types become application failures named after their Go type, with the
+// message of Error(). Details that the data converter cannot encode are left
+// out, and the reason is added to the message.
+func (c *DefaultFailureConverter) ErrorToFailure(err error) *failurepb.Failure {
+	if err == nil {
+		return nil
+	}
+	if carrier, ok := err.(failureCarrier); ok && carrier.Failure() != nil {
+		return carrier.Failure()
+	}
+	f := &failurepb.Failure{Source: failureSource, Message: failureMessage(err)}
+	c.setFailureInfo(f, err)
+	f.Cause = c.ErrorToFailure(errors.Unwrap(err))
+	if c.encodeCommonAttributes {
+		// On error the attributes stay in clear, which loses nothing.
+		_ = converter.EncodeCommonFailureAttributes(c.dataConverter, f)
+	}
+	return f
+}
+
+// failureMessage is the message a failure carries for err: for the SDK's
+// own errors their message alone, without the extras Error() adds.
+func failureMessage(err error) string {
+	switch e := err.(type) {
+	case *ApplicationError:
+		return e.msg
+	case *TimeoutError:
+		return e.msg
+	case *ServerError:
+		return e.msg
+	case *ActivityError:
+		return "activity error"
+	case *ChildWorkflowExecutionError:
+		return "child workflow execution error"
+	default: // includes canceled, terminated and panic errors
+		return err.Error()
+	}
+}
+
+// setFailureInfo fills the type-specific part of f.
+func (c *DefaultFailureConverter) setFailureInfo(f *failurepb.Failure, err error) {
+	switch e := err.(type) {
+	case *ApplicationError:
+		info := &failurepb.ApplicationFailureInfo{
+			Type:         e.errType,
+			NonRetryable: e.nonRetryable,
+			Details:      c.encodeDetails(f, e.details),
+			Category:     enumspb.ApplicationErrorCategory(e.category),
+		}
+		if e.nextRetryDelay != 0 {
+			info.NextRetryDelay = durationpb.New(e.nextRetryDelay)
+		}
+		f.FailureInfo = &failurepb.Failure_ApplicationFailureInfo{ApplicationFailureInfo: info}
+	case *CanceledError:
+		f.FailureInfo = &failurepb.Failure_CanceledFailureInfo{CanceledFailureInfo: &failurepb.CanceledFailureInfo{
+			Details: c.encodeDetails(f, e.details),
+		}}
+	case *PanicError:
+		f.StackTrace = e.stackTrace
+		f.FailureInfo = &failurepb.Failure_ApplicationFailureInfo{ApplicationFailureInfo: &failurepb.ApplicationFailureInfo{
+			Type: panicErrorType,
+		}}
+	case *workflowPanicError:
+		f.StackTrace = e.stackTrace
+		f.FailureInfo = &failurepb.Failure_ApplicationFailureInfo{ApplicationFailureInfo: &failurepb.ApplicationFailureInfo{
+			Type:         panicErrorType,
+			NonRetryable: true,
+		}}
+	case *TimeoutError:
+		f.FailureInfo = &failurepb.Failure_TimeoutFailureInfo{TimeoutFailureInfo: &failurepb.TimeoutFailureInfo{
+			TimeoutType:          e.timeoutType,
+			LastHeartbeatDetails: c.encodeDetails(f, e.lastHeartbeatDetails),
+		}}
+	case *TerminatedError:
+		f.FailureInfo = &failurepb.Failure_TerminatedFailureInfo{TerminatedFailureInfo: &failurepb.TerminatedFailureInfo{}}
+	case *ServerError:
+		f.FailureInfo = &failurepb.Failure_ServerFailureInfo{ServerFailureInfo: &failurepb.ServerFailureInfo{
+			NonRetryable: e.nonRetryable,
+		}}
+	case *ActivityError:
+		f.FailureInfo = &failurepb.Failure_ActivityFailureInfo{ActivityFailureInfo: &failurepb.ActivityFailureInfo{
+			ScheduledEventId: e.scheduledEventID,
+			StartedEventId:   e.startedEventID,
+			Identity:         e.identity,
+			ActivityType:     e.activityType,
+			ActivityId:       e.activityID,
+			RetryState:       e.retryState,
+		}}
+	case *ChildWorkflowExecutionError:
+		f.FailureInfo = &failurepb.Failure_ChildWorkflowExecutionFailureInfo{ChildWorkflowExecutionFailureInfo: &failurepb.ChildWorkflowExecutionFailureInfo{
+			Namespace:         e.namespace,
+			WorkflowExecution: &commonpb.WorkflowExecution{WorkflowId: e.workflowID, RunId: e.runID},
+			WorkflowType:      &commonpb.WorkflowType{Name: e.workflowType},
+			InitiatedEventId:  e.initiatedEventID,
+			StartedEventId:    e.startedEventID,
+			RetryState:        e.retryState,
+		}}
+	default:
+		// Any other error is a retryable application error named after its
+		// Go type, so retry policies can list it as non-retryable.
+		f.FailureInfo = &failurepb.Failure_ApplicationFailureInfo{ApplicationFailureInfo: &failurepb.ApplicationFailureInfo{
+			Type: errTypeName(err),
+		}}
+	}
+}
+
+// encodeDetails encodes details for f. When they cannot be encoded the
+// failure goes without them, and its message says why: failing to report a
+// failure would be worse.
+func (c *DefaultFailureConverter) encodeDetails(f *failurepb.Failure, details errorDetails) *commonpb.Payloads {
+	if details == nil {
+		return nil
+	}
+	payloads, err := details.toPayloads(c.dataConverter)
+	if err != nil {
+		f.Message = fmt.Sprintf("%s (details could not be encoded: %v)", f.Message, err)
+		return nil
+	}
+	return payloads
+}
