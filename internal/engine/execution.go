@@ -32,7 +32,6 @@ type Execution struct {
 
 	now       time.Time // the time of the current workflow task
 	replaying bool      // the code is re-running a task already in history
-	current   int       // workflow task events seen in this ProcessTask call
 
 	markers markerState
 	flags   sdkFlags

@@ -83,8 +83,8 @@ func (c *StickyCache) Len() int {
 	return c.order.Len()
 }
 
-// clear closes and drops every run, when the worker stops.
-func (c *StickyCache) clear() {
+// Purge closes and drops every run (worker.PurgeStickyWorkflowCache).
+func (c *StickyCache) Purge() {
 	c.mu.Lock()
 	runs := c.runs
 	c.runs = make(map[string]*cachedRun)

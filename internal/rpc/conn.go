@@ -1,0 +1,106 @@
+package rpc
+
+import (
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"go.temporal.io/api/operatorservice/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/keepalive"
+)
+
+// Conn is a connection to a Temporal frontend with the workflow and
+// operator service clients on top of it. It is safe for concurrent use.
+type Conn struct {
+	opts     Options
+	cc       *grpc.ClientConn
+	workflow workflowservice.WorkflowServiceClient
+	operator operatorservice.OperatorServiceClient
+
+	// internalIsFinal stops retries of Internal once the server says its
+	// Internal errors are permanent.
+	internalIsFinal atomic.Bool
+	systemInfo      atomic.Pointer[workflowservice.GetSystemInfoResponse]
+}
+
+// NewConn sets up a connection without contacting the server; the first
+// call connects. Use Dial to fail fast when the server is unreachable.
+func NewConn(opts Options) (*Conn, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	c := &Conn{opts: opts}
+	cc, err := grpc.NewClient(opts.HostPort, c.dialOptions()...)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to Temporal server at %s: %w", opts.HostPort, err)
+	}
+	c.cc = cc
+	c.workflow = workflowservice.NewWorkflowServiceClient(cc)
+	c.operator = operatorservice.NewOperatorServiceClient(cc)
+	return c, nil
+}
+
+func (c *Conn) dialOptions() []grpc.DialOption {
+	o := c.opts
+	transport := insecure.NewCredentials()
+	if o.TLS != nil {
+		transport = credentials.NewTLS(o.TLS)
+	}
+	reconnect := backoff.DefaultConfig
+	// gRPC's default 120 s reconnect ceiling would leave workers idle long
+	// after a restarted server is back.
+	reconnect.BaseDelay = 200 * time.Millisecond
+	reconnect.MaxDelay = 10 * time.Second
+	opts := []grpc.DialOption{
+		grpc.WithTransportCredentials(transport),
+		grpc.WithDefaultCallOptions(
+			grpc.MaxCallRecvMsgSize(o.MaxMessageSize),
+			grpc.MaxCallSendMsgSize(o.MaxMessageSize),
+		),
+		// Spread calls over every address the name resolves to.
+		grpc.WithDefaultServiceConfig(`{"loadBalancingConfig": [{"round_robin":{}}]}`),
+		grpc.WithConnectParams(grpc.ConnectParams{Backoff: reconnect, MinConnectTimeout: 20 * time.Second}),
+		// Detect connections that died without being closed, which would
+		// otherwise hang long polls until their deadline.
+		grpc.WithKeepaliveParams(keepalive.ClientParameters{
+			Time:                30 * time.Second,
+			Timeout:             15 * time.Second,
+			PermitWithoutStream: true,
+		}),
+		// Outermost first: errors are converted once, after all retries;
+		// headers are computed afresh for every attempt.
+		grpc.WithChainUnaryInterceptor(
+			convertErrorsInterceptor,
+			retryInterceptor(o.Retry, &c.internalIsFinal),
+			headersInterceptor(o),
+		),
+	}
+	return append(opts, o.DialOptions...)
+}
+
+// WorkflowService returns the client for temporal.api.workflowservice.v1.
+func (c *Conn) WorkflowService() workflowservice.WorkflowServiceClient { return c.workflow }
+
+// OperatorService returns the client for temporal.api.operatorservice.v1.
+func (c *Conn) OperatorService() operatorservice.OperatorServiceClient { return c.operator }
+
+// GRPCConn returns the underlying gRPC connection.
+func (c *Conn) GRPCConn() *grpc.ClientConn { return c.cc }
+
+// HostPort returns the server address.
+func (c *Conn) HostPort() string { return c.opts.HostPort }
+
+// Namespace returns the default namespace of the connection.
+func (c *Conn) Namespace() string { return c.opts.Namespace }
+
+// Identity returns the identity to put in requests.
+func (c *Conn) Identity() string { return c.opts.Identity }
+
+// Close closes the connection; calls in flight fail with Canceled.
+func (c *Conn) Close() error { return c.cc.Close() }

@@ -1,0 +1,118 @@
+package rpc
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net"
+	"os"
+
+	"google.golang.org/grpc"
+)
+
+// Metadata keys the Temporal server reads.
+const (
+	HeaderClientName              = "client-name"
+	HeaderClientVersion           = "client-version"
+	HeaderSupportedServerVersions = "supported-server-versions"
+	HeaderNamespace               = "temporal-namespace"
+	HeaderAuthorization           = "authorization"
+)
+
+const (
+	// DefaultClientName and DefaultClientVersion are what Go SDK v1.50
+	// sends. The server checks and gates features on these values, and this
+	// SDK speaks that version's protocol, so it presents itself the same way.
+	DefaultClientName    = "temporal-go"
+	DefaultClientVersion = "1.50.0"
+	// SupportedServerVersions is the server version range this SDK accepts,
+	// sent so the server can reject a client it is too old or new for.
+	SupportedServerVersions = ">=1.0.0 <2.0.0"
+
+	// DefaultHostPort is the frontend address of a local dev server.
+	DefaultHostPort = "localhost:7233"
+	// DefaultNamespace is the namespace every dev server has.
+	DefaultNamespace = "default"
+	// DefaultMaxMessageSize bounds gRPC messages in both directions. It is
+	// far above gRPC's 4 MiB default because workflow histories and
+	// payloads can be large.
+	DefaultMaxMessageSize = 128 << 20
+)
+
+// HeadersProvider supplies extra metadata for every call, such as a token
+// that rotates. Its method set matches client.HeadersProvider.
+type HeadersProvider interface {
+	GetHeaders(ctx context.Context) (map[string]string, error)
+}
+
+// Options configure a connection. The zero value connects in plaintext to
+// DefaultHostPort and namespace DefaultNamespace.
+type Options struct {
+	// HostPort is the frontend's "host:port".
+	HostPort string
+	// Namespace is sent as the temporal-namespace header on calls whose
+	// request does not name a namespace itself.
+	Namespace string
+	// Identity names this process in requests that carry an identity. It
+	// defaults to "pid@hostname@". The connection only stores it.
+	Identity string
+	// TLS enables TLS with this configuration; nil means plaintext.
+	TLS *tls.Config
+	// APIKey, if set, is called before each attempt and its non-empty
+	// result sent as "authorization: Bearer <key>", unless the call's
+	// context or HeadersProvider already set authorization.
+	APIKey func(ctx context.Context) (string, error)
+	// HeadersProvider, if set, adds its headers to every attempt. Headers
+	// already in the call's outgoing context take precedence.
+	HeadersProvider HeadersProvider
+	// DialOptions are appended after the connection's own options, so they
+	// can override them; interceptors given here run inside ours, once per
+	// attempt.
+	DialOptions []grpc.DialOption
+	// ClientName and ClientVersion override the identification headers.
+	ClientName    string
+	ClientVersion string
+	// MaxMessageSize bounds sent and received messages; 0 means
+	// DefaultMaxMessageSize.
+	MaxMessageSize int
+	// Retry tunes retries and attempt timeouts; zero fields take the values
+	// of DefaultRetryPolicy.
+	Retry RetryPolicy
+}
+
+// withDefaults returns a copy with every unset field filled in.
+func (o Options) withDefaults() (Options, error) {
+	if o.HostPort == "" {
+		o.HostPort = DefaultHostPort
+	}
+	if _, _, err := net.SplitHostPort(o.HostPort); err != nil {
+		return o, fmt.Errorf("invalid Temporal server address %q, want host:port: %w", o.HostPort, err)
+	}
+	if o.Namespace == "" {
+		o.Namespace = DefaultNamespace
+	}
+	if o.Identity == "" {
+		o.Identity = defaultIdentity()
+	}
+	if o.ClientName == "" {
+		o.ClientName = DefaultClientName
+	}
+	if o.ClientVersion == "" {
+		o.ClientVersion = DefaultClientVersion
+	}
+	if o.MaxMessageSize == 0 {
+		o.MaxMessageSize = DefaultMaxMessageSize
+	}
+	o.Retry = o.Retry.withDefaults()
+	return o, nil
+}
+
+// defaultIdentity follows the official SDK's "pid@host@" so that tools that
+// parse identities see the familiar shape.
+func defaultIdentity() string {
+	host, err := os.Hostname()
+	if err != nil {
+		host = "unknown"
+	}
+	return fmt.Sprintf("%d@%s@", os.Getpid(), host)
+}

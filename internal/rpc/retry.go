@@ -1,0 +1,175 @@
+package rpc
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"sync/atomic"
+	"time"
+
+	"go.temporal.io/api/serviceerror"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// RetryPolicy controls the retry interceptor. Zero fields take the values
+// of DefaultRetryPolicy.
+type RetryPolicy struct {
+	// InitialInterval is the wait before the first retry.
+	InitialInterval time.Duration
+	// BackoffCoefficient multiplies the wait after each retry.
+	BackoffCoefficient float64
+	// MaximumInterval caps the wait between attempts.
+	MaximumInterval time.Duration
+	// Jitter spreads each wait by up to this fraction either way, so that
+	// many clients failing together do not retry together.
+	Jitter float64
+	// MaximumElapsed is how long to keep retrying, counted from the first
+	// failure, when the caller's context has no deadline.
+	MaximumElapsed time.Duration
+	// AttemptTimeout bounds one attempt of an ordinary call.
+	AttemptTimeout time.Duration
+	// LongPollAttemptTimeout bounds one attempt of a long poll (see
+	// IsLongPoll). It must exceed the server's long-poll timeout (about a
+	// minute) so that an idle poll ends with the server's empty answer
+	// rather than a client-side timeout.
+	LongPollAttemptTimeout time.Duration
+}
+
+// DefaultRetryPolicy returns the policy used when Options.Retry is zero.
+func DefaultRetryPolicy() RetryPolicy {
+	return RetryPolicy{
+		InitialInterval:        200 * time.Millisecond,
+		BackoffCoefficient:     2,
+		MaximumInterval:        10 * time.Second,
+		Jitter:                 0.2,
+		MaximumElapsed:         time.Minute,
+		AttemptTimeout:         10 * time.Second,
+		LongPollAttemptTimeout: 70 * time.Second,
+	}
+}
+
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	d := DefaultRetryPolicy()
+	if p.InitialInterval <= 0 {
+		p.InitialInterval = d.InitialInterval
+	}
+	if p.BackoffCoefficient < 1 {
+		p.BackoffCoefficient = d.BackoffCoefficient
+	}
+	if p.MaximumInterval <= 0 {
+		p.MaximumInterval = d.MaximumInterval
+	}
+	if p.Jitter <= 0 || p.Jitter >= 1 {
+		p.Jitter = d.Jitter
+	}
+	if p.MaximumElapsed <= 0 {
+		p.MaximumElapsed = d.MaximumElapsed
+	}
+	if p.AttemptTimeout <= 0 {
+		p.AttemptTimeout = d.AttemptTimeout
+	}
+	if p.LongPollAttemptTimeout <= 0 {
+		p.LongPollAttemptTimeout = d.LongPollAttemptTimeout
+	}
+	return p
+}
+
+type noRetriesKey struct{}
+
+// WithoutRetries marks ctx so calls made with it are attempted once. For
+// callers that run their own retry loop, and for connection checks that
+// must report the server's state now.
+func WithoutRetries(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noRetriesKey{}, true)
+}
+
+func retriesDisabled(ctx context.Context) bool {
+	v, _ := ctx.Value(noRetriesKey{}).(bool)
+	return v
+}
+
+// retryInterceptor bounds every attempt (never beyond the caller's
+// deadline) and repeats retryable failures with jittered exponential
+// backoff until the caller's deadline, or MaximumElapsed without one.
+func retryInterceptor(p RetryPolicy, internalIsFinal *atomic.Bool) grpc.UnaryClientInterceptor {
+	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		timeout := p.AttemptTimeout
+		if IsLongPoll(method, req) {
+			timeout = p.LongPollAttemptTimeout
+		}
+		callerDeadline, callerHasDeadline := ctx.Deadline()
+		var firstFailure time.Time
+		for attempt := 0; ; attempt++ {
+			attemptCtx, cancel := context.WithTimeout(ctx, timeout)
+			attemptDeadline, _ := attemptCtx.Deadline()
+			err := invoker(attemptCtx, method, req, reply, cc, opts...)
+			cancel()
+			if err == nil || retriesDisabled(ctx) || ctx.Err() != nil {
+				return err
+			}
+			if _, fromServer := status.FromError(err); !fromServer {
+				// Failed before reaching the wire, e.g. credentials could
+				// not be had: repeating at once will not help.
+				return err
+			}
+			// When our per-attempt deadline, not the caller's, was the one
+			// in force, DeadlineExceeded means this attempt got lost (the
+			// server derives its own deadlines from ours), and the caller
+			// still has time for another.
+			ownDeadline := !callerHasDeadline || attemptDeadline.Before(callerDeadline)
+			lost := ownDeadline && serviceerror.ToStatus(err).Code() == codes.DeadlineExceeded
+			if !lost && !IsRetryable(err, internalIsFinal.Load()) {
+				return err
+			}
+			now := time.Now()
+			if firstFailure.IsZero() {
+				firstFailure = now
+			}
+			wait := p.backoff(ctx, attempt, now)
+			if !p.mayWait(ctx, firstFailure, now, wait) || !sleep(ctx, wait) {
+				// Report what went wrong rather than the context's expiry.
+				return err
+			}
+		}
+	}
+}
+
+// backoff returns the jittered wait before retry number attempt+1. With a
+// caller deadline the cap shrinks to a tenth of the time left, so short
+// deadlines still get several tries.
+func (p RetryPolicy) backoff(ctx context.Context, attempt int, now time.Time) time.Duration {
+	limit := p.MaximumInterval
+	if deadline, ok := ctx.Deadline(); ok {
+		limit = min(limit, max(deadline.Sub(now)/10, p.InitialInterval))
+	}
+	wait := min(float64(p.InitialInterval)*math.Pow(p.BackoffCoefficient, float64(attempt)), float64(limit))
+	wait *= 1 + p.Jitter*(2*rand.Float64()-1)
+	return time.Duration(wait)
+}
+
+// minRetryTime is the least time left before the caller's deadline for
+// which a retry is worth starting: an attempt with only moments to run
+// would most likely end in DeadlineExceeded and hide the real failure.
+const minRetryTime = 100 * time.Millisecond
+
+// mayWait reports whether a retry after wait still fits the budget.
+func (p RetryPolicy) mayWait(ctx context.Context, firstFailure, now time.Time, wait time.Duration) bool {
+	if deadline, ok := ctx.Deadline(); ok {
+		return deadline.Sub(now.Add(wait)) >= max(wait, minRetryTime)
+	}
+	return now.Add(wait).Sub(firstFailure) <= p.MaximumElapsed
+}
+
+// sleep waits for d and reports false if ctx ends first.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

@@ -1,0 +1,15 @@
+// Package testharness gives a package's integration tests one Temporal dev
+// server for the whole test binary: call Main from TestMain, then HostPort
+// and Namespace from tests.
+//
+// Integration tests are not optional: without the temporal CLI the run
+// fails with instructions to install it, unless DURABLE_SKIP_INTEGRATION=1
+// is set, in which case tests that need the server skip.
+//
+//	func TestMain(m *testing.M) { testharness.Main(m) }
+//
+//	func TestSomething(t *testing.T) {
+//		conn, err := rpc.Dial(ctx, rpc.Options{HostPort: testharness.HostPort(t)})
+//		...
+//	}
+package testharness

@@ -1,0 +1,127 @@
+package testharness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync/atomic"
+	"testing"
+
+	"github.com/durable-go/sdk/internal/devserver"
+)
+
+// SkipEnv names the environment variable that, set to 1, skips
+// integration tests instead of failing when there is no temporal CLI.
+const SkipEnv = "DURABLE_SKIP_INTEGRATION"
+
+// Option configures Main.
+type Option func(*devserver.Options)
+
+// WithServerOptions starts the dev server with opts. Unless opts.Stderr
+// is set, the server's stderr is still shown only when tests fail.
+func WithServerOptions(opts devserver.Options) Option {
+	return func(o *devserver.Options) {
+		if opts.Stderr == nil {
+			opts.Stderr = o.Stderr
+		}
+		*o = opts
+	}
+}
+
+// harness is the state Main shares with the tests it runs.
+type harness struct {
+	server  *devserver.Server // nil when skipped
+	skipped bool
+}
+
+var active atomic.Pointer[harness]
+
+// runner is what Main needs of *testing.M.
+type runner interface{ Run() int }
+
+// Main starts one dev server, runs the tests, stops the server, and exits
+// with the tests' status (or 1 if the server could not start or stop).
+func Main(m *testing.M, opts ...Option) {
+	os.Exit(run(m, os.Stderr, opts...))
+}
+
+func run(m runner, stderr io.Writer, opts ...Option) int {
+	if skipRequested() {
+		return runWith(m, &harness{skipped: true})
+	}
+	// The server's stderr is shown only when something failed: even at
+	// level error it logs noise while shutting down.
+	serverOpts := devserver.Options{Stderr: io.Discard}
+	for _, opt := range opts {
+		opt(&serverOpts)
+	}
+	server, err := devserver.Start(context.Background(), serverOpts)
+	if err != nil {
+		fmt.Fprintf(stderr, "testharness: %v\n", err)
+		if errors.Is(err, devserver.ErrCLINotFound) {
+			fmt.Fprintf(stderr, "testharness: or set %s=1 to skip integration tests\n", SkipEnv)
+		}
+		return 1
+	}
+	code := runWith(m, &harness{server: server})
+	if code != 0 {
+		fmt.Fprintf(stderr, "testharness: dev server at %s, last stderr output:\n%s\n", server.HostPort(), server.StderrTail())
+	}
+	if err := server.Stop(); err != nil {
+		fmt.Fprintf(stderr, "testharness: stopping dev server: %v\n", err)
+		return max(code, 1)
+	}
+	return code
+}
+
+// runWith makes h visible to the tests while m runs.
+func runWith(m runner, h *harness) int {
+	prev := active.Swap(h)
+	defer active.Store(prev)
+	return m.Run()
+}
+
+func skipRequested() bool { return os.Getenv(SkipEnv) == "1" }
+
+// server returns the package's dev server, skipping t if integration tests
+// are disabled and failing it if Main is not in use.
+func server(t testing.TB) *devserver.Server {
+	t.Helper()
+	h := active.Load()
+	switch {
+	case h == nil:
+		t.Fatal("testharness: no dev server; call testharness.Main(m) from TestMain")
+	case h.skipped:
+		t.Skipf("integration test skipped: %s=1", SkipEnv)
+	}
+	return h.server
+}
+
+// HostPort returns the dev server's frontend address.
+func HostPort(t testing.TB) string {
+	t.Helper()
+	return server(t).HostPort()
+}
+
+// Namespace returns the namespace the dev server was started with.
+func Namespace(t testing.TB) string {
+	t.Helper()
+	return server(t).Namespace()
+}
+
+// RequireCLI returns the temporal binary's path for tests that start their
+// own servers. Without it, t fails with install instructions, or skips if
+// DURABLE_SKIP_INTEGRATION=1.
+func RequireCLI(t testing.TB) string {
+	t.Helper()
+	if skipRequested() {
+		t.Skipf("integration test skipped: %s=1", SkipEnv)
+	}
+	path, err := devserver.FindCLI("")
+	if err != nil {
+		t.Fatalf("%v (or set %s=1 to skip integration tests)", err, SkipEnv)
+	}
+	return path
+}

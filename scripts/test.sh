@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: installs the Temporal CLI the integration tests
+# need, checks formatting, runs go vet and staticcheck, and runs
+# `go test -race` in the root module and in every nested module. Every step
+# runs even after a failure, so one run shows everything that is wrong; the
+# script exits non-zero if anything failed and ends with a line of totals.
+set -uo pipefail
+
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+# staticcheck 2026.2.2 (module version v0.8.2) supports Go 1.26.
+staticcheck_version=v0.8.2
+
+gobin=$(go env GOBIN)
+if [ -z "$gobin" ]; then
+	gopath=$(go env GOPATH)
+	gobin="${gopath%%:*}/bin"
+fi
+export PATH="$PATH:$gobin"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+counts="$work/counts"
+: >"$counts"
+failed_steps=()
+
+step() { printf '\n==> %s\n' "$*"; }
+failed() {
+	failed_steps+=("$1")
+	echo "FAILED: $1"
+}
+
+step "Temporal CLI"
+bash scripts/install-temporal-cli.sh || failed "install temporal CLI"
+
+step "gofmt"
+unformatted=$(find . -name '*.go' -not -path './.git/*' -not -path './.cache/*' \
+	-not -path '*/vendor/*' -not -path '*/testdata/*' -print0 | xargs -0 -r gofmt -l)
+if [ -n "$unformatted" ]; then
+	echo "not gofmt-ed (run gofmt -w on them):"
+	echo "$unformatted"
+	failed "gofmt"
+fi
+
+step "staticcheck $staticcheck_version"
+have_staticcheck=false
+if command -v staticcheck >/dev/null && staticcheck -version | grep -q "(${staticcheck_version#v})"; then
+	have_staticcheck=true
+elif GOFLAGS= go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"; then
+	have_staticcheck=true
+else
+	echo "WARNING: could not install staticcheck; skipping it"
+fi
+
+if ! go build -o "$work/testsummary" ./scripts/testsummary; then
+	failed "build scripts/testsummary"
+fi
+
+# The root module first, then every nested module.
+modules=(.)
+while IFS= read -r mod; do
+	modules+=("$(dirname "$mod")")
+done < <(find . -name go.mod -not -path ./go.mod -not -path './.git/*' -not -path './.cache/*' \
+	-not -path '*/vendor/*' -not -path '*/testdata/*' | sort)
+
+for mod in "${modules[@]}"; do
+	name=${mod#./}
+	[ "$mod" = . ] && name="root module"
+	cd "$root/$mod" || { failed "cd $mod"; continue; }
+
+	step "go vet ($name)"
+	go vet ./... || failed "go vet ($name)"
+
+	if $have_staticcheck; then
+		step "staticcheck ($name)"
+		staticcheck ./... || failed "staticcheck ($name)"
+	fi
+
+	step "go test -race ($name)"
+	if [ -x "$work/testsummary" ]; then
+		go test -race -count=1 -json ./... 2>&1 | "$work/testsummary" -counts "$counts" -label "$name" ||
+			failed "go test ($name)"
+	else
+		go test -race -count=1 ./... || failed "go test ($name)"
+	fi
+done
+cd "$root"
+
+read -r passed fail skipped < <(awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}' "$counts")
+echo
+if [ ${#failed_steps[@]} -gt 0 ]; then
+	echo "failed steps: ${failed_steps[*]}"
+	echo "total: $passed passed, $fail failed, $skipped skipped"
+	exit 1
+fi
+echo "total: $passed passed, $fail failed, $skipped skipped"
