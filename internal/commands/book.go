@@ -176,10 +176,14 @@ func (b *Book) CheckAllMatched(next *historypb.HistoryEvent) error {
 		return nil
 	}
 	e := b.inflight[0]
+	where := "history ends there"
+	if next != nil {
+		where = "history goes on with " + DescribeEvent(next)
+	}
 	return &NondeterminismError{
 		Event:   next,
 		Command: e.cmd,
-		Reason:  "the workflow code produced " + DescribeCommand(e.cmd) + ", but history has no event for it",
+		Reason:  "the workflow code produced " + DescribeCommand(e.cmd) + ", but history has no event for it (" + where + ")",
 	}
 }
 

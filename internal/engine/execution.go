@@ -153,8 +153,7 @@ func (x *Execution) apply(ev *historypb.HistoryEvent, src *EventSource) (ran boo
 		return false, nil
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
 		a := ev.GetWorkflowExecutionSignaledEventAttributes()
-		x.workflow().Signal(a.GetSignalName(), a.GetInput(), a.GetHeader())
-		return false, nil
+		return false, x.workflow().Signal(a.GetSignalName(), a.GetInput(), a.GetHeader())
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED:
 		x.workflow().Cancel()
 		return false, nil

@@ -39,8 +39,9 @@ func (s *scripted) Run() error {
 	return nil
 }
 
-func (s *scripted) Signal(name string, input *commonpb.Payloads, _ *commonpb.Header) {
+func (s *scripted) Signal(name string, input *commonpb.Payloads, _ *commonpb.Header) error {
 	s.signals = append(s.signals, name+"="+string(input.GetPayloads()[0].GetData()))
+	return nil
 }
 func (s *scripted) Cancel() {}
 func (s *scripted) Query(string, *commonpb.Payloads, *commonpb.Header) (*commonpb.Payloads, error) {

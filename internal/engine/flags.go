@@ -58,3 +58,7 @@ func (x *Execution) TryUseFlag(flag uint32) bool {
 	x.flags.fresh = append(x.flags.fresh, flag)
 	return true
 }
+
+// FlagInHistory reports whether history recorded flag, without starting
+// to use it: for behaviours go.temporal.io/sdk keeps off by default.
+func (x *Execution) FlagInHistory(flag uint32) bool { return x.flags.inHistory[flag] }

@@ -21,8 +21,9 @@ type Workflow interface {
 	// workflow code comes back as an error that implements Panicked; a
 	// coroutine that does not yield in time as a deadlock error.
 	Run() error
-	// Signal delivers a signal; it is buffered until the code reads it.
-	Signal(name string, input *commonpb.Payloads, header *commonpb.Header)
+	// Signal delivers a signal; it is buffered until the code reads it. An
+	// error (a full buffer) fails the workflow task.
+	Signal(name string, input *commonpb.Payloads, header *commonpb.Header) error
 	// Cancel delivers the request to cancel the workflow to its root context.
 	Cancel()
 	// Query runs a query handler against the current state.

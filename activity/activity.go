@@ -1,0 +1,52 @@
+// Package activity is the API of activity code: information about the
+// running activity, heartbeats, and its logger.
+package activity
+
+import (
+	"context"
+
+	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/log"
+)
+
+type (
+	// Info describes the running activity.
+	Info = internal.ActivityInfo
+	// Type names an activity type.
+	Type = internal.ActivityType
+	// RegisterOptions configure an activity registration.
+	RegisterOptions = internal.RegisterActivityOptions
+)
+
+// ErrResultPending, returned by an activity, means it will be completed
+// later through Client.CompleteActivity with its task token.
+var ErrResultPending = internal.ErrResultPending
+
+// GetInfo returns information about the running activity.
+func GetInfo(ctx context.Context) Info { return internal.GetActivityInfo(ctx) }
+
+// GetLogger returns a logger tagged with the activity's identity.
+func GetLogger(ctx context.Context) log.Logger { return internal.GetActivityLogger(ctx) }
+
+// RecordHeartbeat reports progress with details a retry can read back.
+// Cancellation of the activity arrives through heartbeats.
+func RecordHeartbeat(ctx context.Context, details ...any) {
+	internal.RecordActivityHeartbeat(ctx, details...)
+}
+
+// HasHeartbeatDetails reports whether an earlier attempt recorded details.
+func HasHeartbeatDetails(ctx context.Context) bool { return internal.HasHeartbeatDetails(ctx) }
+
+// GetHeartbeatDetails decodes the previous attempt's last heartbeat details.
+func GetHeartbeatDetails(ctx context.Context, d ...any) error {
+	return internal.GetHeartbeatDetails(ctx, d...)
+}
+
+// GetWorkerStopChannel returns a channel closed when the worker begins to
+// stop, so long activities can wrap up.
+func GetWorkerStopChannel(ctx context.Context) <-chan struct{} {
+	return internal.GetWorkerStopChannel(ctx)
+}
+
+// IsActivity reports whether ctx is an activity's context.
+func IsActivity(ctx context.Context) bool { return internal.IsActivity(ctx) }

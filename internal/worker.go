@@ -1,0 +1,271 @@
+package internal
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/internal/workerrt"
+)
+
+// WorkflowPanicPolicy says what a panic in workflow code does.
+type WorkflowPanicPolicy int
+
+const (
+	// BlockWorkflow fails the workflow task; the server retries it, so the
+	// workflow waits until fixed code is deployed. The default.
+	BlockWorkflow WorkflowPanicPolicy = iota
+	// FailWorkflow fails the workflow.
+	FailWorkflow
+)
+
+// WorkerOptions configure a worker (worker.Options). Zero values take the
+// defaults of go.temporal.io/sdk.
+type WorkerOptions struct {
+	// MaxConcurrentActivityExecutionSize bounds running activities (1000).
+	MaxConcurrentActivityExecutionSize int
+	// WorkerActivitiesPerSecond bounds how fast this worker starts
+	// activities (unlimited).
+	WorkerActivitiesPerSecond float64
+	// TaskQueueActivitiesPerSecond bounds how fast the server hands out the
+	// task queue's activities, across all workers (unlimited).
+	TaskQueueActivitiesPerSecond float64
+	// MaxConcurrentWorkflowTaskExecutionSize bounds running workflow tasks (1000).
+	MaxConcurrentWorkflowTaskExecutionSize int
+	// MaxConcurrentWorkflowTaskPollers and MaxConcurrentActivityTaskPollers
+	// are the long polls kept open (2 each).
+	MaxConcurrentWorkflowTaskPollers int
+	MaxConcurrentActivityTaskPollers int
+	// EnableLoggingInReplay keeps workflow loggers talking during replay.
+	EnableLoggingInReplay bool
+	// StickyScheduleToStartTimeout is how long a workflow's next task waits
+	// for this worker before going to any worker (5s).
+	StickyScheduleToStartTimeout time.Duration
+	// WorkflowPanicPolicy says what a panic in workflow code does.
+	WorkflowPanicPolicy WorkflowPanicPolicy
+	// WorkerStopTimeout is how long Stop waits for running activities
+	// before canceling them.
+	WorkerStopTimeout time.Duration
+	// DisableWorkflowWorker polls only activity tasks.
+	DisableWorkflowWorker bool
+	// Identity names the worker to the server (pid@host@ by default).
+	Identity string
+	// DeadlockDetectionTimeout is how long workflow code may run without
+	// yielding (1s); negative disables detection.
+	DeadlockDetectionTimeout time.Duration
+}
+
+// The sticky cache is shared by the workers of a process.
+var (
+	stickyCacheMu   sync.Mutex
+	stickyCacheSize = 10000
+	stickyCache     *workerrt.StickyCache
+)
+
+// SetStickyWorkflowCacheSize sets how many workflow runs the process keeps
+// in memory between tasks (10000). Call it before starting any worker.
+func SetStickyWorkflowCacheSize(size int) {
+	stickyCacheMu.Lock()
+	defer stickyCacheMu.Unlock()
+	stickyCacheSize = size
+	stickyCache = nil
+}
+
+// PurgeStickyWorkflowCache drops every cached workflow run; their next
+// tasks replay history.
+func PurgeStickyWorkflowCache() {
+	stickyCacheMu.Lock()
+	c := stickyCache
+	stickyCacheMu.Unlock()
+	if c != nil {
+		c.Purge()
+	}
+}
+
+func sharedStickyCache() *workerrt.StickyCache {
+	stickyCacheMu.Lock()
+	defer stickyCacheMu.Unlock()
+	if stickyCache == nil {
+		stickyCache = workerrt.NewStickyCache(stickyCacheSize)
+	}
+	return stickyCache
+}
+
+// AggregatedWorker polls one task queue for workflow and activity tasks
+// and runs the functions registered with it (worker.Worker).
+type AggregatedWorker struct {
+	client    *workflowClient
+	taskQueue string
+	options   WorkerOptions
+	registry  *registry.Registry
+
+	mu      sync.Mutex
+	runtime *workerrt.Worker
+}
+
+// NewWorker returns a worker for taskQueue that uses client's connection,
+// namespace and converters. Register functions, then Start or Run it.
+func NewWorker(client Client, taskQueue string, options WorkerOptions) *AggregatedWorker {
+	wc, ok := client.(*workflowClient)
+	if !ok {
+		panic(fmt.Sprintf("worker.New: the client must come from client.Dial or client.NewLazyClient, got %T", client))
+	}
+	if taskQueue == "" {
+		panic("worker.New: the task queue name is empty")
+	}
+	return &AggregatedWorker{client: wc, taskQueue: taskQueue, options: options, registry: registry.New()}
+}
+
+// RegisterWorkflow registers a workflow function under its name.
+func (w *AggregatedWorker) RegisterWorkflow(fn any) {
+	w.RegisterWorkflowWithOptions(fn, RegisterWorkflowOptions{})
+}
+
+// RegisterWorkflowWithOptions registers a workflow function. It panics on
+// an invalid function or a duplicate name, as go.temporal.io/sdk does:
+// registration mistakes are programming errors found at startup.
+func (w *AggregatedWorker) RegisterWorkflowWithOptions(fn any, options RegisterWorkflowOptions) {
+	if err := w.registry.RegisterWorkflow(fn, options.Name, options.DisableAlreadyRegisteredCheck); err != nil {
+		panic(err)
+	}
+}
+
+// RegisterActivity registers an activity function, or the exported
+// methods of a struct as activities.
+func (w *AggregatedWorker) RegisterActivity(fn any) {
+	w.RegisterActivityWithOptions(fn, RegisterActivityOptions{})
+}
+
+// RegisterActivityWithOptions registers activities with options.
+func (w *AggregatedWorker) RegisterActivityWithOptions(fn any, options RegisterActivityOptions) {
+	if err := w.registry.RegisterActivity(fn, options.Name, options.DisableAlreadyRegisteredCheck, options.SkipInvalidStructFunctions); err != nil {
+		panic(err)
+	}
+}
+
+// RegisterWorkflowOptions configure a workflow registration
+// (workflow.RegisterOptions).
+type RegisterWorkflowOptions struct {
+	// Name is the workflow type; the function's name by default.
+	Name string
+	// DisableAlreadyRegisteredCheck allows replacing a registration.
+	DisableAlreadyRegisteredCheck bool
+}
+
+// RegisterActivityOptions configure an activity registration
+// (activity.RegisterOptions).
+type RegisterActivityOptions struct {
+	// Name is the activity type (for a struct: the prefix of its methods).
+	Name string
+	// DisableAlreadyRegisteredCheck allows replacing a registration.
+	DisableAlreadyRegisteredCheck bool
+	// SkipInvalidStructFunctions skips struct methods that cannot be
+	// activities instead of failing.
+	SkipInvalidStructFunctions bool
+}
+
+// workflowEnv is the environment of the worker's workflow runs.
+func (w *AggregatedWorker) workflowEnv() *workflowEnv {
+	deadlock := w.options.DeadlockDetectionTimeout
+	if os.Getenv("TEMPORAL_DEBUG") != "" {
+		deadlock = -1 // stepping through workflow code in a debugger
+	}
+	return &workflowEnv{
+		registry:         w.registry,
+		dc:               w.client.dataConverter,
+		fc:               w.client.failureConverter,
+		logger:           w.client.logger,
+		namespace:        w.client.namespace,
+		deadlockTimeout:  deadlock,
+		logDuringReplay:  w.options.EnableLoggingInReplay,
+		failOnPanic:      w.options.WorkflowPanicPolicy == FailWorkflow,
+		sdkMetadataFlags: true,
+	}
+}
+
+// Start begins polling; it returns once the worker runs. It fails if
+// nothing is registered.
+func (w *AggregatedWorker) Start() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.runtime != nil {
+		return errors.New("worker: already started")
+	}
+	opts := workerrt.Options{
+		Service:                      w.client.service,
+		Namespace:                    w.client.namespace,
+		TaskQueue:                    w.taskQueue,
+		Identity:                     w.options.Identity,
+		Logger:                       w.client.logger,
+		FailureConverter:             w.client.failureConverter,
+		MaxConcurrentWorkflowTasks:   w.options.MaxConcurrentWorkflowTaskExecutionSize,
+		MaxConcurrentActivities:      w.options.MaxConcurrentActivityExecutionSize,
+		WorkflowPollers:              w.options.MaxConcurrentWorkflowTaskPollers,
+		ActivityPollers:              w.options.MaxConcurrentActivityTaskPollers,
+		WorkerActivitiesPerSecond:    w.options.WorkerActivitiesPerSecond,
+		TaskQueueActivitiesPerSecond: w.options.TaskQueueActivitiesPerSecond,
+		StickyScheduleToStartTimeout: w.options.StickyScheduleToStartTimeout,
+		StopTimeout:                  w.options.WorkerStopTimeout,
+		Cache:                        sharedStickyCache(),
+		SDKName:                      SDKName,
+		SDKVersion:                   SDKVersion,
+	}
+	if opts.Identity == "" {
+		opts.Identity = w.client.identity
+	}
+	if !w.options.DisableWorkflowWorker && len(w.registry.WorkflowNames()) > 0 {
+		opts.Engine = w.workflowEnv().engineOptions(w.taskQueue, opts.Identity)
+	}
+	if len(w.registry.ActivityNames()) > 0 {
+		opts.Activities = &activityExecutor{registry: w.registry, dc: w.client.dataConverter, logger: w.client.logger,
+			namespace: w.client.namespace, taskQueue: w.taskQueue}
+	}
+	rt, err := workerrt.New(opts)
+	if err != nil {
+		return err
+	}
+	rt.Start()
+	w.runtime = rt
+	return nil
+}
+
+// Stop stops polling and waits for running tasks (see WorkerStopTimeout).
+func (w *AggregatedWorker) Stop() {
+	w.mu.Lock()
+	rt := w.runtime
+	w.mu.Unlock()
+	if rt != nil {
+		rt.Stop()
+	}
+}
+
+// Run starts the worker and stops it when interruptCh delivers.
+func (w *AggregatedWorker) Run(interruptCh <-chan any) error {
+	if err := w.Start(); err != nil {
+		return err
+	}
+	<-interruptCh
+	w.Stop()
+	return nil
+}
+
+// InterruptCh returns a channel that delivers on SIGINT or SIGTERM.
+func InterruptCh() <-chan any {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	out := make(chan any, 1)
+	go func() { out <- <-c }()
+	return out
+}
+
+// SDKName and SDKVersion identify this SDK in workflow task completions.
+const (
+	SDKName    = "durable-go"
+	SDKVersion = "0.1.0"
+)
+

@@ -1,0 +1,189 @@
+package internal
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	commandpb "go.temporal.io/api/command/v1"
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/durable-go/sdk/internal/policy"
+	"github.com/durable-go/sdk/internal/registry"
+)
+
+// ActivityOptions configure the activities a workflow schedules
+// (workflow.ActivityOptions). StartToCloseTimeout or ScheduleToCloseTimeout
+// must be set.
+type ActivityOptions struct {
+	// TaskQueue is where the activity is scheduled; the workflow's own
+	// task queue by default.
+	TaskQueue string
+	// ScheduleToCloseTimeout bounds the whole activity, retries included.
+	ScheduleToCloseTimeout time.Duration
+	// ScheduleToStartTimeout bounds the wait for a worker to pick it up.
+	ScheduleToStartTimeout time.Duration
+	// StartToCloseTimeout bounds one attempt.
+	StartToCloseTimeout time.Duration
+	// HeartbeatTimeout is the longest gap allowed between heartbeats.
+	HeartbeatTimeout time.Duration
+	// WaitForCancellation: when the activity is canceled, wait for it to
+	// end (canceled, completed or failed) instead of returning at once.
+	WaitForCancellation bool
+	// ActivityID names the activity; by default a number unique in the run.
+	ActivityID string
+	// RetryPolicy overrides the server's default retry policy.
+	RetryPolicy *policy.RetryPolicy
+	// DisableEagerExecution stops the server from handing the activity
+	// straight back to this worker.
+	DisableEagerExecution bool
+	// VersioningIntent is for build-ID versioning (deprecated upstream).
+	VersioningIntent policy.VersioningIntent
+	// Summary is shown in the UI next to the activity.
+	Summary string
+	// Priority orders the activity in its task queue.
+	Priority policy.Priority
+}
+
+type activityOptionsKey struct{}
+
+// WithActivityOptions returns a context whose activities use options.
+func WithActivityOptions(ctx Context, options ActivityOptions) Context {
+	o := options
+	return WithValue(ctx, activityOptionsKey{}, &o)
+}
+
+// GetActivityOptions returns the activity options ctx carries.
+func GetActivityOptions(ctx Context) ActivityOptions {
+	if o, ok := ctx.Value(activityOptionsKey{}).(*ActivityOptions); ok {
+		return *o
+	}
+	return ActivityOptions{}
+}
+
+// withActivityOption returns ctx with one activity option changed.
+func withActivityOption(ctx Context, change func(o *ActivityOptions)) Context {
+	o := GetActivityOptions(ctx)
+	change(&o)
+	return WithActivityOptions(ctx, o)
+}
+
+// WithTaskQueue sets the task queue of the context's activities.
+func WithTaskQueue(ctx Context, name string) Context {
+	return withActivityOption(ctx, func(o *ActivityOptions) { o.TaskQueue = name })
+}
+
+// WithScheduleToCloseTimeout sets the context's activities' schedule-to-close timeout.
+func WithScheduleToCloseTimeout(ctx Context, d time.Duration) Context {
+	return withActivityOption(ctx, func(o *ActivityOptions) { o.ScheduleToCloseTimeout = d })
+}
+
+// WithScheduleToStartTimeout sets the context's activities' schedule-to-start timeout.
+func WithScheduleToStartTimeout(ctx Context, d time.Duration) Context {
+	return withActivityOption(ctx, func(o *ActivityOptions) { o.ScheduleToStartTimeout = d })
+}
+
+// WithStartToCloseTimeout sets the context's activities' start-to-close timeout.
+func WithStartToCloseTimeout(ctx Context, d time.Duration) Context {
+	return withActivityOption(ctx, func(o *ActivityOptions) { o.StartToCloseTimeout = d })
+}
+
+// WithHeartbeatTimeout sets the context's activities' heartbeat timeout.
+func WithHeartbeatTimeout(ctx Context, d time.Duration) Context {
+	return withActivityOption(ctx, func(o *ActivityOptions) { o.HeartbeatTimeout = d })
+}
+
+// WithWaitForCancellation sets whether canceled activities are waited for.
+func WithWaitForCancellation(ctx Context, wait bool) Context {
+	return withActivityOption(ctx, func(o *ActivityOptions) { o.WaitForCancellation = wait })
+}
+
+// WithRetryPolicy sets the context's activities' retry policy.
+func WithRetryPolicy(ctx Context, retryPolicy policy.RetryPolicy) Context {
+	return withActivityOption(ctx, func(o *ActivityOptions) { o.RetryPolicy = &retryPolicy })
+}
+
+// WithPriority sets the context's activities' priority.
+func WithPriority(ctx Context, priority policy.Priority) Context {
+	return withActivityOption(ctx, func(o *ActivityOptions) { o.Priority = priority })
+}
+
+// errNoActivityTimeout explains the most common first mistake.
+var errNoActivityTimeout = errors.New("ExecuteActivity: the activity options set neither StartToCloseTimeout nor ScheduleToCloseTimeout; " +
+	"set at least one with workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: ...})")
+
+// ExecuteActivity schedules an activity (a registered function, or its
+// name) with args, and returns a Future for its result. If the activity
+// fails, the Future's error is an *ActivityError whose cause is the
+// activity's error. Canceling ctx cancels the activity.
+func ExecuteActivity(ctx Context, activity any, args ...any) Future {
+	r := runOf(ctx)
+	f := &future{}
+	name, err := activityName(activity)
+	if err == nil {
+		err = registry.CheckArgs(activity, args, "activity")
+	}
+	opts := GetActivityOptions(ctx)
+	if err == nil && opts.StartToCloseTimeout <= 0 && opts.ScheduleToCloseTimeout <= 0 {
+		err = errNoActivityTimeout
+	}
+	var input *commonpb.Payloads
+	if err == nil {
+		if input, err = registry.EncodeArgs(r.env.dc, args); err != nil {
+			err = fmt.Errorf("ExecuteActivity(%s): %w", name, err)
+		}
+	}
+	if err != nil {
+		f.Set(nil, err)
+		return f
+	}
+	taskQueue := opts.TaskQueue
+	if taskQueue == "" {
+		taskQueue = r.info.TaskQueueName
+	}
+	attrs := &commandpb.ScheduleActivityTaskCommandAttributes{
+		ActivityId:             opts.ActivityID,
+		ActivityType:           &commonpb.ActivityType{Name: name},
+		TaskQueue:              &taskqueuepb.TaskQueue{Name: taskQueue, Kind: enumspb.TASK_QUEUE_KIND_NORMAL},
+		Input:                  input,
+		ScheduleToCloseTimeout: durationpb.New(opts.ScheduleToCloseTimeout),
+		ScheduleToStartTimeout: durationpb.New(opts.ScheduleToStartTimeout),
+		StartToCloseTimeout:    durationpb.New(opts.StartToCloseTimeout),
+		HeartbeatTimeout:       durationpb.New(opts.HeartbeatTimeout),
+		RetryPolicy:            policy.RetryPolicyToProto(opts.RetryPolicy),
+		RequestEagerExecution:  false, // this worker does not execute activities eagerly
+		Priority:               policy.PriorityToProto(opts.Priority),
+	}
+	dc := r.env.dc
+	act := r.exec.ScheduleActivity(attrs, opts.WaitForCancellation, func(result *commonpb.Payloads, err error) {
+		if err != nil {
+			f.Set(nil, err)
+			return
+		}
+		f.Set(newEncodedValue(result, dc), nil)
+	})
+	onCancel(ctx, f, act.Cancel)
+	return f
+}
+
+// activityName is the type name of an activity given as a function or a
+// name.
+func activityName(activity any) (string, error) {
+	switch a := activity.(type) {
+	case string:
+		if a == "" {
+			return "", errors.New("ExecuteActivity: the activity name is empty")
+		}
+		return a, nil
+	case nil:
+		return "", errors.New("ExecuteActivity: the activity is nil; pass a function or an activity type name")
+	}
+	name := registry.FunctionName(activity)
+	if name == "" {
+		return "", fmt.Errorf("ExecuteActivity: %T is not an activity; pass a function or an activity type name", activity)
+	}
+	return name, nil
+}

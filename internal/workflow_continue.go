@@ -1,0 +1,106 @@
+package internal
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	commandpb "go.temporal.io/api/command/v1"
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/durable-go/sdk/internal/policy"
+	"github.com/durable-go/sdk/internal/registry"
+)
+
+// ContinueAsNewError, returned by a workflow function, closes the run and
+// starts a new run of the workflow with fresh history
+// (workflow.ContinueAsNewError).
+type ContinueAsNewError struct {
+	WorkflowType             *WorkflowType
+	Input                    *commonpb.Payloads
+	Header                   *commonpb.Header
+	TaskQueueName            string
+	WorkflowRunTimeout       time.Duration
+	WorkflowTaskTimeout      time.Duration
+	BackoffStartInterval     time.Duration
+	WorkflowExecutionTimeout time.Duration
+	VersioningIntent         policy.VersioningIntent
+	RetryPolicy              *policy.RetryPolicy
+}
+
+// ContinueAsNewErrorOptions configure NewContinueAsNewErrorWithOptions.
+type ContinueAsNewErrorOptions struct {
+	// RetryPolicy of the new run; the current run's by default.
+	RetryPolicy *policy.RetryPolicy
+	// BackoffStartInterval delays the new run's start.
+	BackoffStartInterval time.Duration
+}
+
+func (e *ContinueAsNewError) Error() string { return "continue as new" }
+
+// NewContinueAsNewError returns the error that continues the workflow as a
+// new run of wfn (a function or a type name) with args. The new run keeps
+// the current task queue and timeouts.
+func NewContinueAsNewError(ctx Context, wfn any, args ...any) error {
+	return NewContinueAsNewErrorWithOptions(ctx, ContinueAsNewErrorOptions{}, wfn, args...)
+}
+
+// NewContinueAsNewErrorWithOptions is NewContinueAsNewError with options.
+func NewContinueAsNewErrorWithOptions(ctx Context, options ContinueAsNewErrorOptions, wfn any, args ...any) error {
+	r := runOf(ctx)
+	name := registry.FunctionName(wfn)
+	if name == "" {
+		panic(fmt.Sprintf("NewContinueAsNewError: %T is not a workflow; pass a workflow function or type name", wfn))
+	}
+	if err := registry.CheckArgs(wfn, args, "workflow"); err != nil {
+		panic(fmt.Errorf("NewContinueAsNewError: %w", err))
+	}
+	input, err := registry.EncodeArgs(r.env.dc, args)
+	if err != nil {
+		panic(fmt.Errorf("NewContinueAsNewError(%s): %w", name, err))
+	}
+	return &ContinueAsNewError{
+		WorkflowType:         &WorkflowType{Name: name},
+		Input:                input,
+		TaskQueueName:        r.info.TaskQueueName,
+		WorkflowRunTimeout:   r.info.WorkflowRunTimeout,
+		WorkflowTaskTimeout:  r.info.WorkflowTaskTimeout,
+		BackoffStartInterval: options.BackoffStartInterval,
+		RetryPolicy:          options.RetryPolicy,
+	}
+}
+
+// IsContinueAsNewError reports whether err is, or wraps, a
+// ContinueAsNewError.
+func IsContinueAsNewError(err error) bool {
+	var can *ContinueAsNewError
+	return errors.As(err, &can)
+}
+
+// commandAttributes is the command that continues the run: the current
+// memo and search attributes carry over, as do the retry policy (unless
+// the error has one) and the task queue.
+func (e *ContinueAsNewError) commandAttributes(r *workflowRun) *commandpb.ContinueAsNewWorkflowExecutionCommandAttributes {
+	attrs := &commandpb.ContinueAsNewWorkflowExecutionCommandAttributes{
+		WorkflowType:        &commonpb.WorkflowType{Name: e.WorkflowType.Name},
+		TaskQueue:           &taskqueuepb.TaskQueue{Name: e.TaskQueueName, Kind: enumspb.TASK_QUEUE_KIND_NORMAL},
+		Input:               e.Input,
+		WorkflowRunTimeout:  durationpb.New(e.WorkflowRunTimeout),
+		WorkflowTaskTimeout: durationpb.New(e.WorkflowTaskTimeout),
+		Header:              e.Header,
+		Memo:                r.info.Memo,
+		SearchAttributes:    withoutUnset(r.info.SearchAttributes),
+	}
+	if e.BackoffStartInterval > 0 {
+		attrs.BackoffStartInterval = durationpb.New(e.BackoffStartInterval)
+	}
+	if e.RetryPolicy != nil {
+		attrs.RetryPolicy = policy.RetryPolicyToProto(e.RetryPolicy)
+	} else if r.info.RetryPolicy != nil {
+		attrs.RetryPolicy = policy.RetryPolicyToProto(r.info.RetryPolicy)
+	}
+	return attrs
+}

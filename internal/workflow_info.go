@@ -1,0 +1,85 @@
+package internal
+
+import (
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+
+	"github.com/durable-go/sdk/internal/policy"
+	"github.com/durable-go/sdk/log"
+)
+
+// WorkflowExecution identifies a workflow run (workflow.Execution).
+type WorkflowExecution struct {
+	ID    string
+	RunID string
+}
+
+// WorkflowType names a workflow type (workflow.Type).
+type WorkflowType struct {
+	Name string
+}
+
+// WorkflowInfo describes the running workflow (workflow.Info).
+type WorkflowInfo struct {
+	WorkflowExecution        WorkflowExecution
+	OriginalRunID            string
+	FirstRunID               string
+	WorkflowType             WorkflowType
+	TaskQueueName            string
+	WorkflowExecutionTimeout time.Duration
+	WorkflowRunTimeout       time.Duration
+	WorkflowTaskTimeout      time.Duration
+	Namespace                string
+	Attempt                  int32
+	WorkflowStartTime        time.Time
+	CronSchedule             string
+	ContinuedExecutionRunID  string
+	ParentWorkflowNamespace  string
+	ParentWorkflowExecution  *WorkflowExecution
+	RootWorkflowExecution    *WorkflowExecution
+	Memo                     *commonpb.Memo
+	SearchAttributes         *commonpb.SearchAttributes
+	RetryPolicy              *policy.RetryPolicy
+	Priority                 policy.Priority
+	BinaryChecksum           string
+
+	currentHistoryLength int
+}
+
+// GetBinaryChecksum returns the binary checksum of the worker running the
+// current workflow task.
+func (i *WorkflowInfo) GetBinaryChecksum() string { return i.BinaryChecksum }
+
+// GetCurrentHistoryLength returns the number of events in history as of
+// the current workflow task.
+func (i *WorkflowInfo) GetCurrentHistoryLength() int { return i.currentHistoryLength }
+
+func executionOf(e *commonpb.WorkflowExecution) *WorkflowExecution {
+	if e == nil {
+		return nil
+	}
+	return &WorkflowExecution{ID: e.GetWorkflowId(), RunID: e.GetRunId()}
+}
+
+// GetInfo returns information about the running workflow.
+func GetInfo(ctx Context) *WorkflowInfo {
+	r := runOf(ctx)
+	r.info.currentHistoryLength = int(r.exec.LastStartedEventID())
+	return r.info
+}
+
+// GetLogger returns a logger that adds the workflow's identity to every
+// message and stays silent while the workflow replays history (unless the
+// worker enables logging in replay).
+func GetLogger(ctx Context) log.Logger { return runOf(ctx).logger }
+
+// IsReplaying reports whether the workflow code is re-running a workflow
+// task that history already recorded. Use it only to skip side effects
+// such as logging or metrics, never to change what the workflow does.
+func IsReplaying(ctx Context) bool { return runOf(ctx).exec.IsReplaying() }
+
+// Now returns the workflow's current time: the time its current workflow
+// task started. It is the same on every replay; use it instead of
+// time.Now.
+func Now(ctx Context) time.Time { return runOf(ctx).exec.Now().UTC() }

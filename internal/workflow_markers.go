@@ -1,0 +1,103 @@
+package internal
+
+import (
+	"fmt"
+	"reflect"
+
+	commonpb "go.temporal.io/api/common/v1"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/engine"
+	"google.golang.org/protobuf/proto"
+)
+
+// Version is a version of workflow code for GetVersion (workflow.Version).
+type Version int
+
+// DefaultVersion is the version of code written before GetVersion was
+// called for a change.
+const DefaultVersion Version = engine.DefaultVersion
+
+// SideEffectOptions configure SideEffect (workflow.SideEffectOptions).
+type SideEffectOptions struct {
+	Summary string
+}
+
+// MutableSideEffectOptions configure MutableSideEffect.
+type MutableSideEffectOptions struct {
+	Summary string
+}
+
+// GetVersion returns the version of a code change that this run uses, so
+// that new code can replay runs started before the change:
+//
+//	v := workflow.GetVersion(ctx, "use-new-api", workflow.DefaultVersion, 1)
+//	if v == workflow.DefaultVersion { oldCode() } else { newCode() }
+//
+// A run that reaches the call for the first time records maxSupported; a
+// replay returns what was recorded, or DefaultVersion for history written
+// before the change.
+func GetVersion(ctx Context, changeID string, minSupported, maxSupported Version) Version {
+	return Version(runOf(ctx).exec.GetVersion(changeID, int(minSupported), int(maxSupported)))
+}
+
+// SideEffect runs f once and records its result in history; on replay it
+// returns the recorded result without running f. Use it for small
+// nondeterministic values (a random number, a UUID). f must not fail.
+func SideEffect(ctx Context, f func(ctx Context) any) converter.EncodedValue {
+	return SideEffectWithOptions(ctx, SideEffectOptions{}, f)
+}
+
+// SideEffectWithOptions is SideEffect with options.
+func SideEffectWithOptions(ctx Context, _ SideEffectOptions, f func(ctx Context) any) converter.EncodedValue {
+	r := runOf(ctx)
+	result, err := r.exec.SideEffect(func() (*commonpb.Payloads, error) {
+		return r.env.dc.ToPayloads(f(ctx))
+	})
+	if err != nil {
+		panic(fmt.Errorf("SideEffect: its result cannot be encoded: %w", err))
+	}
+	return newEncodedValue(result, r.env.dc)
+}
+
+// MutableSideEffect runs f and records its result whenever it differs
+// (by equals) from the value recorded last for id; on replay it returns
+// the recorded values. Use it for values that change rarely, such as
+// configuration.
+func MutableSideEffect(ctx Context, id string, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
+	return MutableSideEffectWithOptions(ctx, id, MutableSideEffectOptions{}, f, equals)
+}
+
+// MutableSideEffectWithOptions is MutableSideEffect with options.
+func MutableSideEffectWithOptions(ctx Context, id string, _ MutableSideEffectOptions, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
+	r := runOf(ctx)
+	dc := r.env.dc
+	var fresh any
+	haveFresh := false
+	compute := func() {
+		if !haveFresh {
+			fresh, haveFresh = f(ctx), true
+		}
+	}
+	result, err := r.exec.MutableSideEffect(id,
+		func() (*commonpb.Payloads, error) {
+			compute()
+			return dc.ToPayloads(fresh)
+		},
+		func(old *commonpb.Payloads) bool {
+			compute()
+			if fresh == nil {
+				p, err := dc.ToPayloads(nil)
+				return err == nil && proto.Equal(p, old)
+			}
+			prev := reflect.New(reflect.TypeOf(fresh))
+			if err := dc.FromPayloads(old, prev.Interface()); err != nil {
+				return false
+			}
+			return equals(fresh, prev.Elem().Interface())
+		})
+	if err != nil {
+		panic(fmt.Errorf("MutableSideEffect(%q): its result cannot be encoded: %w", id, err))
+	}
+	return newEncodedValue(result, dc)
+}

@@ -1,0 +1,145 @@
+package internal
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+
+	commonpb "go.temporal.io/api/common/v1"
+	historypb "go.temporal.io/api/history/v1"
+
+	"github.com/durable-go/sdk/internal/coro"
+	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/log"
+)
+
+// workflowRun is one run of a registered workflow function, as the engine
+// drives it (it implements engine.Workflow). Its state lives between
+// workflow tasks in the worker's sticky cache.
+type workflowRun struct {
+	env  *workflowEnv
+	fn   *registry.Func
+	exec *engine.Execution
+	rt   *workflowRuntime
+
+	rootCtx    Context
+	cancelRoot CancelFunc
+	input      *commonpb.Payloads
+	info       *WorkflowInfo
+	logger     log.Logger
+
+	signals signalChannels
+	queries queryHandlers
+}
+
+// runOf returns the run that ctx belongs to.
+func runOf(ctx Context) *workflowRun {
+	rt := runtimeOf(ctx)
+	if rt.run == nil {
+		panic("workflow: this call needs a workflow run (the Context is not one a worker or replayer gave a workflow)")
+	}
+	return rt.run
+}
+
+// Start prepares the root coroutine; it runs at the first workflow task.
+func (r *workflowRun) Start(x *engine.Execution, started *historypb.WorkflowExecutionStartedEventAttributes) error {
+	r.exec = x
+	r.rt = newWorkflowRuntime(coro.Options{DeadlockTimeout: r.env.deadlockTimeout})
+	r.rt.run = r
+	r.rt.startTimer = r.newTimer
+	r.info = r.env.buildInfo(x, started)
+	r.logger = r.env.runLogger(x, r.info)
+	r.input = started.GetInput()
+	r.rootCtx, r.cancelRoot = newRootContext(r.rt)
+	r.rt.startRoot(r.rootCtx, r.runRoot)
+	return nil
+}
+
+// runRoot is the root coroutine: it calls the workflow function and turns
+// its return into the command that closes the workflow.
+func (r *workflowRun) runRoot(ctx Context) {
+	// Like go.temporal.io/sdk, let the first pass end before the workflow
+	// function starts, so coroutines are created in the same order.
+	r.rt.dispatcher.Yield("starting")
+	args, err := r.fn.DecodeArgs(r.env.dc, r.input, "workflow")
+	if err != nil {
+		r.exec.CloseWorkflow(engine.Close{Err: failure.NewApplicationError(err.Error(), "ArgumentDecodingError")})
+		return
+	}
+	out := r.fn.Fn.Call(append([]reflect.Value{reflect.ValueOf(ctx)}, args...))
+	result, hasResult, err := registry.Results(out)
+	r.exec.CloseWorkflow(r.closeFor(result, hasResult, err))
+}
+
+// closeFor says how a workflow that returned (result, err) closes, as
+// go.temporal.io/sdk decides it: a cancellation anywhere in the error
+// chain cancels the workflow, a ContinueAsNewError continues it, other
+// errors fail it.
+func (r *workflowRun) closeFor(result any, hasResult bool, err error) engine.Close {
+	var canceled *failure.CanceledError
+	var can *ContinueAsNewError
+	switch {
+	case errors.As(err, &canceled):
+		var details *commonpb.Payloads
+		if f := r.env.fc.ErrorToFailure(canceled); f.GetCanceledFailureInfo() != nil {
+			details = f.GetCanceledFailureInfo().GetDetails()
+		}
+		return engine.Close{Canceled: true, Details: details}
+	case errors.As(err, &can):
+		return engine.Close{ContinueAsNew: can.commandAttributes(r)}
+	case err != nil:
+		return engine.Close{Err: err}
+	case !hasResult || result == nil:
+		return engine.Close{}
+	}
+	p, encErr := r.env.dc.ToPayloads(result)
+	if encErr != nil {
+		return engine.Close{Err: fmt.Errorf("the workflow's result (%T) cannot be encoded: %w", result, encErr)}
+	}
+	return engine.Close{Result: p}
+}
+
+// Run resumes coroutines until all are blocked.
+func (r *workflowRun) Run() error {
+	err := r.rt.dispatcher.RunUntilBlocked()
+	var p *coro.PanicError
+	if errors.As(err, &p) {
+		return &codePanic{PanicError: p}
+	}
+	return err
+}
+
+// codePanic is a panic in workflow code. It unwraps both to the panic value
+// (so a nondeterminism panic raised by the engine is recognized) and to a
+// workflow panic failure (so a failed task or workflow shows the stack).
+type codePanic struct{ *coro.PanicError }
+
+func (p *codePanic) Unwrap() []error {
+	errs := []error{failure.NewWorkflowPanicError(p.Value, p.Stack)}
+	if e, ok := p.Value.(error); ok {
+		errs = append(errs, e)
+	}
+	return errs
+}
+
+// Cancel cancels the root context: the workflow's cancellation was
+// requested.
+func (r *workflowRun) Cancel() { r.cancelRoot() }
+
+// StackTrace renders every coroutine's stack.
+func (r *workflowRun) StackTrace() string {
+	s, err := r.rt.dispatcher.StackTrace()
+	if err != nil {
+		return "stack trace unavailable: " + err.Error()
+	}
+	return s
+}
+
+// Close unwinds every coroutine.
+func (r *workflowRun) Close() {
+	if r.rt != nil {
+		_ = r.rt.dispatcher.Close()
+	}
+}

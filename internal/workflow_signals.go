@@ -1,0 +1,65 @@
+package internal
+
+import (
+	"cmp"
+	"fmt"
+
+	commonpb "go.temporal.io/api/common/v1"
+)
+
+// signalBufferSize bounds the signals a run buffers for one name before a
+// reader takes them, as in go.temporal.io/sdk.
+const signalBufferSize = 100000
+
+// SignalChannelOptions configure a signal channel.
+type SignalChannelOptions struct {
+	// Description documents the signal in the workflow's metadata.
+	Description string
+}
+
+// signalChannels are a run's signal channels by signal name, made when a
+// signal arrives or the code asks for one, whichever comes first.
+type signalChannels struct {
+	byName    map[string]*channel
+	requested map[string]string // names the code asked for, with descriptions
+}
+
+func (s *signalChannels) get(name string) *channel {
+	if s.byName == nil {
+		s.byName = make(map[string]*channel)
+	}
+	c := s.byName[name]
+	if c == nil {
+		c = newChannel(name, signalBufferSize)
+		s.byName[name] = c
+	}
+	return c
+}
+
+// Signal buffers a signal on its channel, to be decoded when received.
+func (r *workflowRun) Signal(name string, input *commonpb.Payloads, _ *commonpb.Header) error {
+	if !r.signals.get(name).SendAsync(newEncodedValue(input, r.env.dc)) {
+		return fmt.Errorf("signal %q: %d signals are waiting to be received already; the workflow must read its signals (workflow.GetSignalChannel(ctx, %q).Receive)",
+			name, signalBufferSize, name)
+	}
+	return nil
+}
+
+// GetSignalChannel returns the channel on which the workflow receives the
+// signals named signalName. Signals sent before the code asks for the
+// channel wait in it, in the order they arrived.
+func GetSignalChannel(ctx Context, signalName string) ReceiveChannel {
+	return GetSignalChannelWithOptions(ctx, signalName, SignalChannelOptions{})
+}
+
+// GetSignalChannelWithOptions is GetSignalChannel with options.
+func GetSignalChannelWithOptions(ctx Context, signalName string, options SignalChannelOptions) ReceiveChannel {
+	r := runOf(ctx)
+	if r.signals.requested == nil {
+		r.signals.requested = make(map[string]string)
+	}
+	if d, seen := r.signals.requested[signalName]; !seen || options.Description != "" {
+		r.signals.requested[signalName] = cmp.Or(options.Description, d)
+	}
+	return r.signals.get(signalName)
+}

@@ -1,0 +1,84 @@
+package internal
+
+import (
+	"fmt"
+	"time"
+
+)
+
+// TimerOptions configure a timer (workflow.TimerOptions).
+type TimerOptions struct {
+	// Summary is shown in the UI next to the timer.
+	Summary string
+}
+
+// AwaitOptions configure AwaitWithOptions (workflow.AwaitOptions).
+type AwaitOptions struct {
+	// Timeout is how long to wait for the condition.
+	Timeout time.Duration
+	// TimerOptions configure the timer that measures Timeout.
+	TimerOptions TimerOptions
+}
+
+// newTimer starts a workflow timer; canceling ctx cancels it. A duration
+// of zero is ready at once and starts no timer.
+func (r *workflowRun) newTimer(ctx Context, d time.Duration, _ string) Future {
+	f := &future{}
+	switch {
+	case d < 0:
+		f.Set(nil, fmt.Errorf("workflow timer: negative duration %v", d))
+		return f
+	case d == 0:
+		f.Set(nil, nil)
+		return f
+	}
+	if d < time.Millisecond {
+		d = time.Millisecond // the server's smallest timer
+	}
+	timer := r.exec.StartTimer(d, func(err error) { f.Set(nil, err) })
+	onCancel(ctx, f, timer.Cancel)
+	return f
+}
+
+// NewTimer returns a Future that is ready after d of workflow time, with a
+// CanceledError if ctx is canceled first.
+func NewTimer(ctx Context, d time.Duration) Future {
+	return runOf(ctx).newTimer(ctx, d, "")
+}
+
+// NewTimerWithOptions is NewTimer with options.
+func NewTimerWithOptions(ctx Context, d time.Duration, options TimerOptions) Future {
+	return runOf(ctx).newTimer(ctx, d, options.Summary)
+}
+
+// Sleep pauses the workflow for d of workflow time. It returns a
+// CanceledError if ctx is canceled first.
+func Sleep(ctx Context, d time.Duration) error {
+	return runOf(ctx).newTimer(ctx, d, "Sleep").Get(ctx, nil)
+}
+
+// AwaitWithTimeout waits until condition is true (returning true), the
+// timeout passes (false), or ctx is canceled (a CanceledError).
+func AwaitWithTimeout(ctx Context, timeout time.Duration, condition func() bool) (ok bool, err error) {
+	return AwaitWithOptions(ctx, AwaitOptions{Timeout: timeout}, condition)
+}
+
+// flagCancelAwaitTimer is go.temporal.io/sdk's flag 6: with it, Await
+// starts no timer when the condition already holds and cancels the timer
+// when the condition comes true. It is used only when history says so: by
+// default that SDK always starts the timer and never cancels it.
+const flagCancelAwaitTimer = 6
+
+// AwaitWithOptions is AwaitWithTimeout with timer options.
+func AwaitWithOptions(ctx Context, options AwaitOptions, condition func() bool) (ok bool, err error) {
+	r := runOf(ctx)
+	start := func(timerCtx Context) Future {
+		return r.newTimer(timerCtx, options.Timeout, options.TimerOptions.Summary)
+	}
+	if r.exec.FlagInHistory(flagCancelAwaitTimer) {
+		return awaitWithTimer(ctx, "AwaitWithTimeout", start, condition)
+	}
+	timer := start(ctx)
+	return awaitWithTimer(ctx, "AwaitWithTimeout", func(Context) Future { return timer }, condition)
+}
+

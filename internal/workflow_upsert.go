@@ -1,0 +1,118 @@
+package internal
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+
+	commonpb "go.temporal.io/api/common/v1"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/searchattr"
+)
+
+// UpsertSearchAttributes adds or replaces search attributes of the run.
+// Values are encoded as JSON; prefer UpsertTypedSearchAttributes, which
+// also tells the server each attribute's type.
+func UpsertSearchAttributes(ctx Context, attributes map[string]any) error {
+	if _, reserved := attributes[engine.ChangeVersionSearchAttribute]; reserved {
+		return errChangeVersionReserved
+	}
+	sa, err := searchattr.EncodeUntyped(attributes)
+	if err != nil {
+		return fmt.Errorf("UpsertSearchAttributes: %w", err)
+	}
+	return upsertSearchAttributes(ctx, sa)
+}
+
+var errChangeVersionReserved = errors.New(engine.ChangeVersionSearchAttribute + " is a reserved search attribute, set by GetVersion; use another name")
+
+// UpsertTypedSearchAttributes adds, replaces or (with ValueUnset) removes
+// search attributes of the run.
+func UpsertTypedSearchAttributes(ctx Context, updates ...searchattr.SearchAttributeUpdate) error {
+	sa, err := searchattr.Encode(searchattr.NewSearchAttributes(updates...))
+	if err != nil {
+		return fmt.Errorf("UpsertTypedSearchAttributes: %w", err)
+	}
+	if _, reserved := sa.GetIndexedFields()[engine.ChangeVersionSearchAttribute]; reserved {
+		return errChangeVersionReserved
+	}
+	return upsertSearchAttributes(ctx, sa)
+}
+
+func upsertSearchAttributes(ctx Context, sa *commonpb.SearchAttributes) error {
+	if len(sa.GetIndexedFields()) == 0 {
+		return errors.New("no search attributes to upsert")
+	}
+	r := runOf(ctx)
+	r.exec.UpsertSearchAttributes(sa)
+	r.info.SearchAttributes = mergeSearchAttributes(r.info.SearchAttributes, sa)
+	return nil
+}
+
+func mergeSearchAttributes(current, upsert *commonpb.SearchAttributes) *commonpb.SearchAttributes {
+	fields := maps.Clone(current.GetIndexedFields())
+	if fields == nil {
+		fields = make(map[string]*commonpb.Payload)
+	}
+	maps.Copy(fields, upsert.GetIndexedFields())
+	return &commonpb.SearchAttributes{IndexedFields: fields}
+}
+
+// withoutUnset drops attributes removed by an upsert (binary/null values),
+// which a new run must not receive.
+func withoutUnset(sa *commonpb.SearchAttributes) *commonpb.SearchAttributes {
+	if sa == nil {
+		return nil
+	}
+	fields := make(map[string]*commonpb.Payload, len(sa.GetIndexedFields()))
+	for k, v := range sa.GetIndexedFields() {
+		if string(v.GetMetadata()[converter.MetadataEncoding]) != converter.MetadataEncodingNil {
+			fields[k] = v
+		}
+	}
+	return &commonpb.SearchAttributes{IndexedFields: fields}
+}
+
+// GetTypedSearchAttributes returns the run's search attributes.
+func GetTypedSearchAttributes(ctx Context) searchattr.SearchAttributes {
+	sa, err := searchattr.Decode(runOf(ctx).info.SearchAttributes)
+	if err != nil {
+		GetLogger(ctx).Warn("some search attributes could not be decoded", "Error", err)
+	}
+	return sa
+}
+
+// UpsertMemo adds or replaces memo fields of the run; a nil value removes
+// the field.
+func UpsertMemo(ctx Context, memo map[string]any) error {
+	r := runOf(ctx)
+	fields := make(map[string]*commonpb.Payload, len(memo))
+	for k, v := range memo {
+		p, err := r.env.dc.ToPayload(v)
+		if err != nil {
+			return fmt.Errorf("UpsertMemo: field %q (%T) cannot be encoded: %w", k, v, err)
+		}
+		fields[k] = p
+	}
+	if len(fields) == 0 {
+		return errors.New("UpsertMemo: no memo fields to upsert")
+	}
+	m := &commonpb.Memo{Fields: fields}
+	r.exec.TryUseFlag(engine.FlagMemoUserDCEncode)
+	r.exec.UpsertMemo(m)
+	merged := maps.Clone(r.info.Memo.GetFields())
+	if merged == nil {
+		merged = make(map[string]*commonpb.Payload)
+	}
+	for k, v := range fields {
+		if v.GetData() == nil {
+			delete(merged, k)
+		} else {
+			merged[k] = v
+		}
+	}
+	r.info.Memo = &commonpb.Memo{Fields: merged}
+	return nil
+}

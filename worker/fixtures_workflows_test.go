@@ -1,0 +1,267 @@
+package worker_test
+
+// This file is the "recorded code" for the history fixtures under
+// testdata/histories. It uses only the API surface shared by
+// go.temporal.io/sdk and github.com/durable-go/sdk: replacing the import
+// prefix go.temporal.io/sdk with github.com/durable-go/sdk must yield code
+// that compiles against the durable-go SDK and replays the same histories.
+//
+// Keep every workflow deterministic. Changing a workflow here invalidates its
+// recorded fixture: re-record (see README.md) after any change.
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/durable-go/sdk/workflow"
+)
+
+// activityOptions is used by every workflow that runs activities.
+var activityOptions = workflow.ActivityOptions{
+	StartToCloseTimeout: 10 * time.Second,
+}
+
+// ---------------------------------------------------------------------------
+// Activities
+
+// Greet returns a greeting for name.
+func Greet(ctx context.Context, name string) (string, error) {
+	return "Hello, " + name + "!", nil
+}
+
+// Shout returns s in upper case.
+func Shout(ctx context.Context, s string) (string, error) {
+	return strings.ToUpper(s), nil
+}
+
+// Increment returns i+1.
+func Increment(ctx context.Context, i int) (int, error) {
+	return i + 1, nil
+}
+
+// ---------------------------------------------------------------------------
+// Workflows
+
+// ActivitiesWorkflow runs Greet(name), Shout(greeting) and Greet(shouted)
+// sequentially and returns the three results joined with " | ".
+func ActivitiesWorkflow(ctx workflow.Context, name string) (string, error) {
+	ctx = workflow.WithActivityOptions(ctx, activityOptions)
+
+	var greeting string
+	if err := workflow.ExecuteActivity(ctx, Greet, name).Get(ctx, &greeting); err != nil {
+		return "", err
+	}
+	var shouted string
+	if err := workflow.ExecuteActivity(ctx, Shout, greeting).Get(ctx, &shouted); err != nil {
+		return "", err
+	}
+	var again string
+	if err := workflow.ExecuteActivity(ctx, Greet, shouted).Get(ctx, &again); err != nil {
+		return "", err
+	}
+	return strings.Join([]string{greeting, shouted, again}, " | "), nil
+}
+
+// TimersWorkflow sleeps 1s, then races a 2s timer against a 200ms timer. The
+// 200ms timer wins and the 2s timer is cancelled through its context. It
+// returns the number of timers that fired (2).
+func TimersWorkflow(ctx workflow.Context) (int, error) {
+	count := 0
+	if err := workflow.Sleep(ctx, time.Second); err != nil {
+		return 0, err
+	}
+	count++
+
+	longCtx, cancelLong := workflow.WithCancel(ctx)
+	longTimer := workflow.NewTimer(longCtx, 2*time.Second)
+	shortTimer := workflow.NewTimer(ctx, 200*time.Millisecond)
+
+	winner := ""
+	sel := workflow.NewSelector(ctx)
+	sel.AddFuture(longTimer, func(f workflow.Future) {
+		winner = "long"
+	})
+	sel.AddFuture(shortTimer, func(f workflow.Future) {
+		if err := f.Get(ctx, nil); err == nil {
+			winner = "short"
+		}
+	})
+	sel.Select(ctx)
+	if winner != "short" {
+		return 0, errors.New("unexpected timer winner: " + winner)
+	}
+	count++
+	cancelLong()
+	return count, nil
+}
+
+// SignalsSignalName is the signal SignalsWorkflow listens on.
+const SignalsSignalName = "add"
+
+// SignalsWorkflow receives three "add" signals (string payloads) and returns
+// them in arrival order.
+func SignalsWorkflow(ctx workflow.Context) ([]string, error) {
+	ch := workflow.GetSignalChannel(ctx, SignalsSignalName)
+	var got []string
+	for len(got) < 3 {
+		var s string
+		ch.Receive(ctx, &s)
+		got = append(got, s)
+	}
+	return got, nil
+}
+
+// sideEffectCounter feeds SideEffectsWorkflow's side effects. It is only
+// read when a side effect is first executed, never on replay, so the recorded
+// values (10 and 20 in a fresh recorder process) are what replay returns.
+var sideEffectCounter atomic.Int64
+
+// SideEffectsWorkflow records a SideEffect a (10), runs Increment(a) (11),
+// records a second SideEffect c (20) and returns a + Increment(a) + c (41).
+func SideEffectsWorkflow(ctx workflow.Context) (int, error) {
+	ctx = workflow.WithActivityOptions(ctx, activityOptions)
+
+	var a int
+	if err := workflow.SideEffect(ctx, func(ctx workflow.Context) any {
+		return int(sideEffectCounter.Add(1) * 10)
+	}).Get(&a); err != nil {
+		return 0, err
+	}
+
+	var b int
+	if err := workflow.ExecuteActivity(ctx, Increment, a).Get(ctx, &b); err != nil {
+		return 0, err
+	}
+
+	var c int
+	if err := workflow.SideEffect(ctx, func(ctx workflow.Context) any {
+		return int(sideEffectCounter.Add(1) * 10)
+	}).Get(&c); err != nil {
+		return 0, err
+	}
+	return a + b + c, nil
+}
+
+// MutableSideEffectsWorkflow calls MutableSideEffect("config", ...) three
+// times with a 100ms timer between the calls. The function returns "v1" on
+// the first two calls and "v2" on the third, so two markers are recorded (the
+// second call reuses the recorded "v1"). It returns the observed values
+// joined with ",": "v1,v1,v2".
+func MutableSideEffectsWorkflow(ctx workflow.Context) (string, error) {
+	equal := func(a, b any) bool {
+		return a.(string) == b.(string)
+	}
+	var seen []string
+	for i := 0; i < 3; i++ {
+		if i > 0 {
+			if err := workflow.Sleep(ctx, 100*time.Millisecond); err != nil {
+				return "", err
+			}
+		}
+		current := "v1"
+		if i == 2 {
+			current = "v2"
+		}
+		var v string
+		if err := workflow.MutableSideEffect(ctx, "config", func(ctx workflow.Context) any {
+			return current
+		}, equal).Get(&v); err != nil {
+			return "", err
+		}
+		seen = append(seen, v)
+	}
+	return strings.Join(seen, ","), nil
+}
+
+// VersionsWorkflow branches on two GetVersion calls. Recorded fresh it takes
+// version 1 of "step-2" (Shout("versioned")) and version 2 of "step-3"
+// (Greet(<previous>)), and returns "VERSIONED / Hello, VERSIONED!".
+func VersionsWorkflow(ctx workflow.Context) (string, error) {
+	ctx = workflow.WithActivityOptions(ctx, activityOptions)
+
+	var first string
+	v := workflow.GetVersion(ctx, "step-2", workflow.DefaultVersion, 1)
+	if v == 1 {
+		if err := workflow.ExecuteActivity(ctx, Shout, "versioned").Get(ctx, &first); err != nil {
+			return "", err
+		}
+	} else {
+		if err := workflow.ExecuteActivity(ctx, Greet, "versioned").Get(ctx, &first); err != nil {
+			return "", err
+		}
+	}
+
+	var second string
+	v3 := workflow.GetVersion(ctx, "step-3", workflow.DefaultVersion, 2)
+	switch v3 {
+	case 2:
+		if err := workflow.ExecuteActivity(ctx, Greet, first).Get(ctx, &second); err != nil {
+			return "", err
+		}
+	default:
+		if err := workflow.ExecuteActivity(ctx, Shout, first).Get(ctx, &second); err != nil {
+			return "", err
+		}
+	}
+	return first + " / " + second, nil
+}
+
+// ContinueAsNewWorkflow runs Increment(n) and continues as new with n+1 while
+// n < 2; with n >= 2 it returns n. Started with 0 it produces three runs.
+func ContinueAsNewWorkflow(ctx workflow.Context, n int) (int, error) {
+	if n >= 2 {
+		return n, nil
+	}
+	ctx = workflow.WithActivityOptions(ctx, activityOptions)
+	var next int
+	if err := workflow.ExecuteActivity(ctx, Increment, n).Get(ctx, &next); err != nil {
+		return 0, err
+	}
+	return 0, workflow.NewContinueAsNewError(ctx, ContinueAsNewWorkflow, next)
+}
+
+// SequentialActivitiesWorkflow runs n sequential Increment activities,
+// feeding each result into the next, and returns the final value (n).
+func SequentialActivitiesWorkflow(ctx workflow.Context, n int) (int, error) {
+	ctx = workflow.WithActivityOptions(ctx, activityOptions)
+	v := 0
+	for i := 0; i < n; i++ {
+		if err := workflow.ExecuteActivity(ctx, Increment, v).Get(ctx, &v); err != nil {
+			return 0, err
+		}
+	}
+	return v, nil
+}
+
+// PingPongWorkflow runs two coroutines that exchange values over unbuffered
+// channels n times: A sends v on ch1, B receives it and sends v+1 on ch2, A
+// receives that as the new v. It returns the final v (n). The history is
+// tiny; the cost is all in the coroutine scheduling during (re)play.
+func PingPongWorkflow(ctx workflow.Context, n int) (int, error) {
+	ch1 := workflow.NewChannel(ctx)
+	ch2 := workflow.NewChannel(ctx)
+	done := workflow.NewChannel(ctx)
+
+	workflow.Go(ctx, func(ctx workflow.Context) { // A
+		v := 0
+		for i := 0; i < n; i++ {
+			ch1.Send(ctx, v)
+			ch2.Receive(ctx, &v)
+		}
+		done.Send(ctx, v)
+	})
+	workflow.Go(ctx, func(ctx workflow.Context) { // B
+		for i := 0; i < n; i++ {
+			var v int
+			ch1.Receive(ctx, &v)
+			ch2.Send(ctx, v+1)
+		}
+	})
+
+	var result int
+	done.Receive(ctx, &result)
+	return result, nil
+}

@@ -1,0 +1,114 @@
+// Package worker runs workflow and activity code: a Worker polls a task
+// queue of a Temporal server for tasks and executes the functions
+// registered with it; a WorkflowReplayer replays recorded histories against
+// workflow code to catch changes that would break running workflows.
+package worker
+
+import (
+	"context"
+
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/workflowservice/v1"
+
+	"github.com/durable-go/sdk/activity"
+	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/log"
+	"github.com/durable-go/sdk/workflow"
+)
+
+type (
+	// Options configure a Worker.
+	Options = internal.WorkerOptions
+	// WorkflowPanicPolicy says what a panic in workflow code does.
+	WorkflowPanicPolicy = internal.WorkflowPanicPolicy
+	// WorkflowReplayerOptions configure a WorkflowReplayer.
+	WorkflowReplayerOptions = internal.WorkflowReplayerOptions
+	// ReplayWorkflowHistoryOptions configure one replay.
+	ReplayWorkflowHistoryOptions = internal.ReplayWorkflowHistoryOptions
+)
+
+const (
+	// BlockWorkflow fails the workflow task on a panic; the server retries
+	// it until fixed code is deployed. The default.
+	BlockWorkflow = internal.BlockWorkflow
+	// FailWorkflow fails the workflow on a panic.
+	FailWorkflow = internal.FailWorkflow
+)
+
+// WorkflowRegistry registers workflows.
+type WorkflowRegistry interface {
+	RegisterWorkflow(w any)
+	RegisterWorkflowWithOptions(w any, options workflow.RegisterOptions)
+}
+
+// ActivityRegistry registers activities.
+type ActivityRegistry interface {
+	RegisterActivity(a any)
+	RegisterActivityWithOptions(a any, options activity.RegisterOptions)
+}
+
+// Registry registers workflows and activities.
+type Registry interface {
+	WorkflowRegistry
+	ActivityRegistry
+}
+
+// Worker polls a task queue and runs the workflows and activities
+// registered with it.
+type Worker interface {
+	Registry
+	// Start begins polling and returns.
+	Start() error
+	// Run starts the worker and stops it when interruptCh delivers.
+	Run(interruptCh <-chan any) error
+	// Stop stops polling and waits for running tasks.
+	Stop()
+}
+
+// New returns a worker for taskQueue that uses client's connection.
+func New(client client.Client, taskQueue string, options Options) Worker {
+	return internal.NewWorker(client, taskQueue, options)
+}
+
+// InterruptCh returns a channel that delivers on SIGINT or SIGTERM, for
+// Worker.Run.
+func InterruptCh() <-chan any { return internal.InterruptCh() }
+
+// SetStickyWorkflowCacheSize sets how many workflow runs the process keeps
+// in memory between tasks. Call it before starting any worker.
+func SetStickyWorkflowCacheSize(cacheSize int) { internal.SetStickyWorkflowCacheSize(cacheSize) }
+
+// PurgeStickyWorkflowCache drops every cached workflow run.
+func PurgeStickyWorkflowCache() { internal.PurgeStickyWorkflowCache() }
+
+// WorkflowReplayer replays recorded histories against workflow code.
+type WorkflowReplayer interface {
+	WorkflowRegistry
+	// ReplayWorkflowHistory replays one history.
+	ReplayWorkflowHistory(logger log.Logger, history *historypb.History) error
+	// ReplayWorkflowHistoryWithOptions replays one history with options.
+	ReplayWorkflowHistoryWithOptions(logger log.Logger, history *historypb.History, options ReplayWorkflowHistoryOptions) error
+	// ReplayWorkflowHistoryFromJSONFile replays the history in a JSON file
+	// written by `temporal workflow show --output json`.
+	ReplayWorkflowHistoryFromJSONFile(logger log.Logger, jsonfileName string) error
+	// ReplayPartialWorkflowHistoryFromJSONFile replays a JSON file's history
+	// up to lastEventID.
+	ReplayPartialWorkflowHistoryFromJSONFile(logger log.Logger, jsonfileName string, lastEventID int64) error
+	// ReplayWorkflowExecution fetches a run's history and replays it.
+	ReplayWorkflowExecution(ctx context.Context, service workflowservice.WorkflowServiceClient, logger log.Logger, namespace string, execution workflow.Execution) error
+	// ReplayWorkflowHistories replays many histories, returning one error
+	// per history (nil where it replays).
+	ReplayWorkflowHistories(logger log.Logger, histories ...*historypb.History) []error
+}
+
+// NewWorkflowReplayer returns a replayer with default options.
+func NewWorkflowReplayer() WorkflowReplayer {
+	r, _ := internal.NewWorkflowReplayer(internal.WorkflowReplayerOptions{})
+	return r
+}
+
+// NewWorkflowReplayerWithOptions returns a replayer with options.
+func NewWorkflowReplayerWithOptions(options WorkflowReplayerOptions) (WorkflowReplayer, error) {
+	return internal.NewWorkflowReplayer(options)
+}

@@ -1,0 +1,209 @@
+package workflow
+
+import (
+	"time"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/log"
+	"github.com/durable-go/sdk/temporal"
+)
+
+type (
+	// ActivityOptions configure the activities a workflow schedules.
+	ActivityOptions = internal.ActivityOptions
+	// Info describes the running workflow.
+	Info = internal.WorkflowInfo
+	// Execution identifies a workflow run.
+	Execution = internal.WorkflowExecution
+	// Type names a workflow type.
+	Type = internal.WorkflowType
+	// Version is a version of workflow code, for GetVersion.
+	Version = internal.Version
+	// TimerOptions configure a timer.
+	TimerOptions = internal.TimerOptions
+	// AwaitOptions configure AwaitWithOptions.
+	AwaitOptions = internal.AwaitOptions
+	// SideEffectOptions configure SideEffectWithOptions.
+	SideEffectOptions = internal.SideEffectOptions
+	// MutableSideEffectOptions configure MutableSideEffectWithOptions.
+	MutableSideEffectOptions = internal.MutableSideEffectOptions
+	// SignalChannelOptions configure GetSignalChannelWithOptions.
+	SignalChannelOptions = internal.SignalChannelOptions
+	// QueryHandlerOptions configure SetQueryHandlerWithOptions.
+	QueryHandlerOptions = internal.QueryHandlerOptions
+	// ContinueAsNewError continues the workflow as a new run when returned.
+	ContinueAsNewError = internal.ContinueAsNewError
+	// ContinueAsNewErrorOptions configure NewContinueAsNewErrorWithOptions.
+	ContinueAsNewErrorOptions = internal.ContinueAsNewErrorOptions
+	// RegisterOptions configure a workflow registration.
+	RegisterOptions = internal.RegisterWorkflowOptions
+)
+
+// DefaultVersion is GetVersion's answer for code that ran before a change.
+const DefaultVersion Version = internal.DefaultVersion
+
+// ExecuteActivity schedules an activity (a function, or its registered
+// name) and returns a Future for its result; the Future's error is an
+// *temporal.ActivityError if the activity fails. Canceling ctx cancels it.
+func ExecuteActivity(ctx Context, activity any, args ...any) Future {
+	return internal.ExecuteActivity(ctx, activity, args...)
+}
+
+// WithActivityOptions returns a context whose activities use options.
+func WithActivityOptions(ctx Context, options ActivityOptions) Context {
+	return internal.WithActivityOptions(ctx, options)
+}
+
+// GetActivityOptions returns the activity options ctx carries.
+func GetActivityOptions(ctx Context) ActivityOptions { return internal.GetActivityOptions(ctx) }
+
+// WithTaskQueue sets the task queue of the context's activities.
+func WithTaskQueue(ctx Context, name string) Context { return internal.WithTaskQueue(ctx, name) }
+
+// WithScheduleToCloseTimeout sets the context's activities' schedule-to-close timeout.
+func WithScheduleToCloseTimeout(ctx Context, d time.Duration) Context {
+	return internal.WithScheduleToCloseTimeout(ctx, d)
+}
+
+// WithScheduleToStartTimeout sets the context's activities' schedule-to-start timeout.
+func WithScheduleToStartTimeout(ctx Context, d time.Duration) Context {
+	return internal.WithScheduleToStartTimeout(ctx, d)
+}
+
+// WithStartToCloseTimeout sets the context's activities' start-to-close timeout.
+func WithStartToCloseTimeout(ctx Context, d time.Duration) Context {
+	return internal.WithStartToCloseTimeout(ctx, d)
+}
+
+// WithHeartbeatTimeout sets the context's activities' heartbeat timeout.
+func WithHeartbeatTimeout(ctx Context, d time.Duration) Context {
+	return internal.WithHeartbeatTimeout(ctx, d)
+}
+
+// WithWaitForCancellation sets whether canceled activities are waited for.
+func WithWaitForCancellation(ctx Context, wait bool) Context {
+	return internal.WithWaitForCancellation(ctx, wait)
+}
+
+// WithRetryPolicy sets the context's activities' retry policy.
+func WithRetryPolicy(ctx Context, retryPolicy temporal.RetryPolicy) Context {
+	return internal.WithRetryPolicy(ctx, retryPolicy)
+}
+
+// WithPriority sets the context's activities' priority.
+func WithPriority(ctx Context, priority temporal.Priority) Context {
+	return internal.WithPriority(ctx, priority)
+}
+
+// NewTimer returns a Future ready after d of workflow time.
+func NewTimer(ctx Context, d time.Duration) Future { return internal.NewTimer(ctx, d) }
+
+// NewTimerWithOptions is NewTimer with options.
+func NewTimerWithOptions(ctx Context, d time.Duration, options TimerOptions) Future {
+	return internal.NewTimerWithOptions(ctx, d, options)
+}
+
+// Sleep pauses the workflow for d of workflow time.
+func Sleep(ctx Context, d time.Duration) error { return internal.Sleep(ctx, d) }
+
+// Now returns the workflow's current time, the same on every replay.
+func Now(ctx Context) time.Time { return internal.Now(ctx) }
+
+// AwaitWithTimeout waits until condition holds, timeout passes or ctx is
+// canceled.
+func AwaitWithTimeout(ctx Context, timeout time.Duration, condition func() bool) (bool, error) {
+	return internal.AwaitWithTimeout(ctx, timeout, condition)
+}
+
+// AwaitWithOptions is AwaitWithTimeout with options.
+func AwaitWithOptions(ctx Context, options AwaitOptions, condition func() bool) (bool, error) {
+	return internal.AwaitWithOptions(ctx, options, condition)
+}
+
+// SideEffect runs f once and records its result; replays return the
+// recorded result.
+func SideEffect(ctx Context, f func(ctx Context) any) converter.EncodedValue {
+	return internal.SideEffect(ctx, f)
+}
+
+// SideEffectWithOptions is SideEffect with options.
+func SideEffectWithOptions(ctx Context, options SideEffectOptions, f func(ctx Context) any) converter.EncodedValue {
+	return internal.SideEffectWithOptions(ctx, options, f)
+}
+
+// MutableSideEffect records f's result whenever it changes.
+func MutableSideEffect(ctx Context, id string, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
+	return internal.MutableSideEffect(ctx, id, f, equals)
+}
+
+// MutableSideEffectWithOptions is MutableSideEffect with options.
+func MutableSideEffectWithOptions(ctx Context, id string, options MutableSideEffectOptions, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
+	return internal.MutableSideEffectWithOptions(ctx, id, options, f, equals)
+}
+
+// GetVersion returns the version of a code change this run uses.
+func GetVersion(ctx Context, changeID string, minSupported, maxSupported Version) Version {
+	return internal.GetVersion(ctx, changeID, minSupported, maxSupported)
+}
+
+// GetSignalChannel returns the channel of the signals named signalName.
+func GetSignalChannel(ctx Context, signalName string) ReceiveChannel {
+	return internal.GetSignalChannel(ctx, signalName)
+}
+
+// GetSignalChannelWithOptions is GetSignalChannel with options.
+func GetSignalChannelWithOptions(ctx Context, signalName string, options SignalChannelOptions) ReceiveChannel {
+	return internal.GetSignalChannelWithOptions(ctx, signalName, options)
+}
+
+// SetQueryHandler registers handler to answer queries of queryType.
+func SetQueryHandler(ctx Context, queryType string, handler any) error {
+	return internal.SetQueryHandler(ctx, queryType, handler)
+}
+
+// SetQueryHandlerWithOptions is SetQueryHandler with options.
+func SetQueryHandlerWithOptions(ctx Context, queryType string, handler any, options QueryHandlerOptions) error {
+	return internal.SetQueryHandlerWithOptions(ctx, queryType, handler, options)
+}
+
+// GetInfo returns information about the running workflow.
+func GetInfo(ctx Context) *Info { return internal.GetInfo(ctx) }
+
+// GetLogger returns the workflow's logger, silent during replay.
+func GetLogger(ctx Context) log.Logger { return internal.GetLogger(ctx) }
+
+// IsReplaying reports whether the code is replaying recorded history.
+func IsReplaying(ctx Context) bool { return internal.IsReplaying(ctx) }
+
+// NewContinueAsNewError returns the error that continues the workflow as a
+// new run of wfn with args.
+func NewContinueAsNewError(ctx Context, wfn any, args ...any) error {
+	return internal.NewContinueAsNewError(ctx, wfn, args...)
+}
+
+// NewContinueAsNewErrorWithOptions is NewContinueAsNewError with options.
+func NewContinueAsNewErrorWithOptions(ctx Context, options ContinueAsNewErrorOptions, wfn any, args ...any) error {
+	return internal.NewContinueAsNewErrorWithOptions(ctx, options, wfn, args...)
+}
+
+// IsContinueAsNewError reports whether err is a ContinueAsNewError.
+func IsContinueAsNewError(err error) bool { return internal.IsContinueAsNewError(err) }
+
+// UpsertSearchAttributes adds or replaces search attributes of the run.
+func UpsertSearchAttributes(ctx Context, attributes map[string]any) error {
+	return internal.UpsertSearchAttributes(ctx, attributes)
+}
+
+// UpsertTypedSearchAttributes adds, replaces or removes search attributes.
+func UpsertTypedSearchAttributes(ctx Context, updates ...temporal.SearchAttributeUpdate) error {
+	return internal.UpsertTypedSearchAttributes(ctx, updates...)
+}
+
+// GetTypedSearchAttributes returns the run's search attributes.
+func GetTypedSearchAttributes(ctx Context) temporal.SearchAttributes {
+	return internal.GetTypedSearchAttributes(ctx)
+}
+
+// UpsertMemo adds or replaces memo fields of the run.
+func UpsertMemo(ctx Context, memo map[string]any) error { return internal.UpsertMemo(ctx, memo) }
