@@ -268,4 +268,3 @@ const (
 	SDKName    = "durable-go"
 	SDKVersion = "0.1.0"
 )
-

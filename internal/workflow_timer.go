@@ -3,7 +3,6 @@ package internal
 import (
 	"fmt"
 	"time"
-
 )
 
 // TimerOptions configure a timer (workflow.TimerOptions).
@@ -81,4 +80,3 @@ func AwaitWithOptions(ctx Context, options AwaitOptions, condition func() bool) 
 	timer := start(ctx)
 	return awaitWithTimer(ctx, "AwaitWithTimeout", func(Context) Future { return timer }, condition)
 }
-

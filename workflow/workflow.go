@@ -38,6 +38,13 @@ type (
 	ContinueAsNewErrorOptions = internal.ContinueAsNewErrorOptions
 	// RegisterOptions configure a workflow registration.
 	RegisterOptions = internal.RegisterWorkflowOptions
+	// ContextPropagator carries values from a caller's context into the
+	// workflows and activities it starts, through headers.
+	ContextPropagator = internal.ContextPropagator
+	// HeaderWriter writes headers.
+	HeaderWriter = internal.HeaderWriter
+	// HeaderReader reads headers.
+	HeaderReader = internal.HeaderReader
 )
 
 // DefaultVersion is GetVersion's answer for code that ran before a change.

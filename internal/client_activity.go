@@ -1,0 +1,327 @@
+package internal
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+
+	commonpb "go.temporal.io/api/common/v1"
+	"go.temporal.io/api/workflowservice/v1"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/registry"
+)
+
+type (
+	// CompleteActivityOptions are the arguments of
+	// Client.CompleteActivityWithOptions.
+	CompleteActivityOptions struct {
+		// TaskToken identifies the activity attempt. Required.
+		TaskToken []byte
+		// Result is the activity's result when Err is nil.
+		Result any
+		// Err fails the activity, or cancels it when it is a CanceledError
+		// or context.Canceled.
+		Err error
+		// Namespace is the activity's namespace; the client's when empty.
+		Namespace string
+		// WorkflowID, ActivityType, WorkflowType and TaskQueue only feed
+		// the data converter's serialization context.
+		WorkflowID   string
+		ActivityType string
+		WorkflowType string
+		TaskQueue    string
+	}
+
+	// CompleteActivityByIDOptions are the arguments of
+	// Client.CompleteActivityByIDWithOptions.
+	CompleteActivityByIDOptions struct {
+		// Namespace, WorkflowID and ActivityID identify the activity.
+		// Required.
+		Namespace  string
+		WorkflowID string
+		// RunID selects the workflow run; the current run when empty.
+		RunID      string
+		ActivityID string
+		// Result is the activity's result when Err is nil.
+		Result any
+		// Err fails the activity, or cancels it when it is a CanceledError
+		// or context.Canceled.
+		Err error
+		// ActivityType, WorkflowType and TaskQueue only feed the data
+		// converter's serialization context.
+		ActivityType string
+		WorkflowType string
+		TaskQueue    string
+	}
+
+	// RecordActivityHeartbeatOptions are the arguments of
+	// Client.RecordActivityHeartbeatWithOptions.
+	RecordActivityHeartbeatOptions struct {
+		// TaskToken identifies the activity attempt. Required.
+		TaskToken []byte
+		// Details are recorded with the heartbeat; the next attempt can
+		// read them.
+		Details []any
+		// Namespace is the activity's namespace; the client's when empty.
+		Namespace string
+		// WorkflowID, ActivityType, WorkflowType and TaskQueue only feed
+		// the data converter's serialization context.
+		WorkflowID   string
+		ActivityType string
+		WorkflowType string
+		TaskQueue    string
+	}
+
+	// RecordActivityHeartbeatByIDOptions are the arguments of
+	// Client.RecordActivityHeartbeatByIDWithOptions.
+	RecordActivityHeartbeatByIDOptions struct {
+		// Namespace is the activity's namespace; the client's when empty.
+		Namespace string
+		// WorkflowID and ActivityID identify the activity. Required.
+		WorkflowID string
+		// RunID selects the workflow run; the current run when empty.
+		RunID      string
+		ActivityID string
+		// Details are recorded with the heartbeat; the next attempt can
+		// read them.
+		Details []any
+		// ActivityType, WorkflowType and TaskQueue only feed the data
+		// converter's serialization context.
+		ActivityType string
+		WorkflowType string
+		TaskQueue    string
+	}
+)
+
+// activityConverters are the client's converters for one activity.
+func (c *workflowClient) activityConverters(ctx context.Context, sc converter.ActivitySerializationContext) (converter.DataConverter, converter.FailureConverter) {
+	dc := c.dataConverter
+	if aware, ok := dc.(converter.ContextAware); ok {
+		dc = aware.WithContext(ctx)
+	}
+	return converter.WithDataConverterSerializationContext(dc, sc),
+		converter.WithFailureConverterSerializationContext(c.failureConverter, sc)
+}
+
+// asyncActivityOutcome says which respond call an outcome needs.
+type asyncActivityOutcome int
+
+const (
+	asyncActivityCompleted asyncActivityOutcome = iota
+	asyncActivityCanceled
+	asyncActivityFailed
+)
+
+// classifyAsyncActivityError decides, as a worker does, how an activity's
+// error is reported: nil completes it, a CanceledError or context.Canceled
+// cancels it, anything else fails it.
+func classifyAsyncActivityError(err error) asyncActivityOutcome {
+	var canceled *failure.CanceledError
+	switch {
+	case err == nil:
+		return asyncActivityCompleted
+	case errors.As(err, &canceled), errors.Is(err, context.Canceled):
+		return asyncActivityCanceled
+	}
+	return asyncActivityFailed
+}
+
+// asyncActivityCanceledDetails extracts the details of a cancellation error in wire
+// form, through the failure converter that knows how to encode them.
+func asyncActivityCanceledDetails(fc converter.FailureConverter, err error) *commonpb.Payloads {
+	var canceled *failure.CanceledError
+	if !errors.As(err, &canceled) {
+		return nil // context.Canceled carries no details
+	}
+	return fc.ErrorToFailure(canceled).GetCanceledFailureInfo().GetDetails()
+}
+
+// encodeAsyncActivityResult encodes an activity result; nil sends no result.
+func encodeAsyncActivityResult(dc converter.DataConverter, result any) (*commonpb.Payloads, error) {
+	if result == nil {
+		return nil, nil
+	}
+	payloads, err := dc.ToPayloads(result)
+	if err != nil {
+		return nil, fmt.Errorf("the activity result (%T) cannot be encoded: %w", result, err)
+	}
+	return payloads, nil
+}
+
+// CompleteActivity implements Client.
+func (c *workflowClient) CompleteActivity(ctx context.Context, taskToken []byte, result any, err error) error {
+	return c.CompleteActivityWithOptions(ctx, CompleteActivityOptions{TaskToken: taskToken, Result: result, Err: err})
+}
+
+// CompleteActivityWithOptions implements Client.
+func (c *workflowClient) CompleteActivityWithOptions(ctx context.Context, options CompleteActivityOptions) error {
+	if options.TaskToken == nil {
+		return errors.New("CompleteActivity: the task token is missing")
+	}
+	namespace := cmp.Or(options.Namespace, c.namespace)
+	dc, fc := c.activityConverters(ctx, converter.ActivitySerializationContext{
+		Namespace:    namespace,
+		WorkflowID:   options.WorkflowID,
+		WorkflowType: options.WorkflowType,
+		ActivityType: options.ActivityType,
+		TaskQueue:    options.TaskQueue,
+	})
+	if err := c.ensureInitialized(ctx); err != nil {
+		return err
+	}
+	var err error
+	switch classifyAsyncActivityError(options.Err) {
+	case asyncActivityCompleted:
+		var result *commonpb.Payloads
+		if result, err = encodeAsyncActivityResult(dc, options.Result); err != nil {
+			return fmt.Errorf("CompleteActivity: %w", err)
+		}
+		_, err = c.service.RespondActivityTaskCompleted(ctx, &workflowservice.RespondActivityTaskCompletedRequest{
+			TaskToken: options.TaskToken, Result: result, Identity: c.identity, Namespace: namespace,
+		})
+	case asyncActivityCanceled:
+		_, err = c.service.RespondActivityTaskCanceled(ctx, &workflowservice.RespondActivityTaskCanceledRequest{
+			TaskToken: options.TaskToken, Details: asyncActivityCanceledDetails(fc, options.Err), Identity: c.identity, Namespace: namespace,
+		})
+	case asyncActivityFailed:
+		_, err = c.service.RespondActivityTaskFailed(ctx, &workflowservice.RespondActivityTaskFailedRequest{
+			TaskToken: options.TaskToken, Failure: fc.ErrorToFailure(options.Err), Identity: c.identity, Namespace: namespace,
+		})
+	}
+	return wrapCallError(err, "completing activity by task token")
+}
+
+// CompleteActivityByID implements Client.
+func (c *workflowClient) CompleteActivityByID(ctx context.Context, namespace, workflowID, runID, activityID string, result any, err error) error {
+	return c.CompleteActivityByIDWithOptions(ctx, CompleteActivityByIDOptions{
+		Namespace:  namespace,
+		WorkflowID: workflowID,
+		RunID:      runID,
+		ActivityID: activityID,
+		Result:     result,
+		Err:        err,
+	})
+}
+
+// CompleteActivityByIDWithOptions implements Client.
+func (c *workflowClient) CompleteActivityByIDWithOptions(ctx context.Context, options CompleteActivityByIDOptions) error {
+	if options.Namespace == "" || options.WorkflowID == "" || options.ActivityID == "" {
+		return errors.New("CompleteActivityByID: namespace, workflow ID and activity ID are all required")
+	}
+	dc, fc := c.activityConverters(ctx, converter.ActivitySerializationContext{
+		Namespace:    options.Namespace,
+		WorkflowID:   options.WorkflowID,
+		WorkflowType: options.WorkflowType,
+		ActivityType: options.ActivityType,
+		TaskQueue:    options.TaskQueue,
+	})
+	if err := c.ensureInitialized(ctx); err != nil {
+		return err
+	}
+	o := options
+	var err error
+	switch classifyAsyncActivityError(o.Err) {
+	case asyncActivityCompleted:
+		var result *commonpb.Payloads
+		if result, err = encodeAsyncActivityResult(dc, o.Result); err != nil {
+			return fmt.Errorf("CompleteActivityByID: %w", err)
+		}
+		_, err = c.service.RespondActivityTaskCompletedById(ctx, &workflowservice.RespondActivityTaskCompletedByIdRequest{
+			Namespace: o.Namespace, WorkflowId: o.WorkflowID, RunId: o.RunID, ActivityId: o.ActivityID,
+			Result: result, Identity: c.identity,
+		})
+	case asyncActivityCanceled:
+		_, err = c.service.RespondActivityTaskCanceledById(ctx, &workflowservice.RespondActivityTaskCanceledByIdRequest{
+			Namespace: o.Namespace, WorkflowId: o.WorkflowID, RunId: o.RunID, ActivityId: o.ActivityID,
+			Details: asyncActivityCanceledDetails(fc, o.Err), Identity: c.identity,
+		})
+	case asyncActivityFailed:
+		_, err = c.service.RespondActivityTaskFailedById(ctx, &workflowservice.RespondActivityTaskFailedByIdRequest{
+			Namespace: o.Namespace, WorkflowId: o.WorkflowID, RunId: o.RunID, ActivityId: o.ActivityID,
+			Failure: fc.ErrorToFailure(o.Err), Identity: c.identity,
+		})
+	}
+	return wrapCallError(err, "completing activity %q of workflow %q (run %q)", o.ActivityID, o.WorkflowID, o.RunID)
+}
+
+// RecordActivityHeartbeat implements Client.
+func (c *workflowClient) RecordActivityHeartbeat(ctx context.Context, taskToken []byte, details ...any) error {
+	return c.RecordActivityHeartbeatWithOptions(ctx, RecordActivityHeartbeatOptions{TaskToken: taskToken, Details: details})
+}
+
+// RecordActivityHeartbeatWithOptions implements Client.
+func (c *workflowClient) RecordActivityHeartbeatWithOptions(ctx context.Context, options RecordActivityHeartbeatOptions) error {
+	namespace := cmp.Or(options.Namespace, c.namespace)
+	dc, _ := c.activityConverters(ctx, converter.ActivitySerializationContext{
+		Namespace:    namespace,
+		WorkflowID:   options.WorkflowID,
+		WorkflowType: options.WorkflowType,
+		ActivityType: options.ActivityType,
+		TaskQueue:    options.TaskQueue,
+	})
+	details, err := registry.EncodeArgs(dc, options.Details)
+	if err != nil {
+		return fmt.Errorf("RecordActivityHeartbeat: details: %w", err)
+	}
+	if err := c.ensureInitialized(ctx); err != nil {
+		return err
+	}
+	resp, err := c.service.RecordActivityTaskHeartbeat(ctx, &workflowservice.RecordActivityTaskHeartbeatRequest{
+		TaskToken: options.TaskToken, Details: details, Identity: c.identity, Namespace: namespace,
+	})
+	if err != nil {
+		return wrapCallError(err, "recording activity heartbeat by task token")
+	}
+	return asyncHeartbeatVerdict(resp.GetCancelRequested())
+}
+
+// RecordActivityHeartbeatByID implements Client.
+func (c *workflowClient) RecordActivityHeartbeatByID(ctx context.Context, namespace, workflowID, runID, activityID string, details ...any) error {
+	return c.RecordActivityHeartbeatByIDWithOptions(ctx, RecordActivityHeartbeatByIDOptions{
+		Namespace:  namespace,
+		WorkflowID: workflowID,
+		RunID:      runID,
+		ActivityID: activityID,
+		Details:    details,
+	})
+}
+
+// RecordActivityHeartbeatByIDWithOptions implements Client.
+func (c *workflowClient) RecordActivityHeartbeatByIDWithOptions(ctx context.Context, options RecordActivityHeartbeatByIDOptions) error {
+	namespace := cmp.Or(options.Namespace, c.namespace)
+	dc, _ := c.activityConverters(ctx, converter.ActivitySerializationContext{
+		Namespace:    namespace,
+		WorkflowID:   options.WorkflowID,
+		WorkflowType: options.WorkflowType,
+		ActivityType: options.ActivityType,
+		TaskQueue:    options.TaskQueue,
+	})
+	details, err := registry.EncodeArgs(dc, options.Details)
+	if err != nil {
+		return fmt.Errorf("RecordActivityHeartbeatByID: details: %w", err)
+	}
+	if err := c.ensureInitialized(ctx); err != nil {
+		return err
+	}
+	resp, err := c.service.RecordActivityTaskHeartbeatById(ctx, &workflowservice.RecordActivityTaskHeartbeatByIdRequest{
+		Namespace: namespace, WorkflowId: options.WorkflowID, RunId: options.RunID, ActivityId: options.ActivityID,
+		Details: details, Identity: c.identity,
+	})
+	if err != nil {
+		return wrapCallError(err, "recording heartbeat of activity %q of workflow %q (run %q)", options.ActivityID, options.WorkflowID, options.RunID)
+	}
+	return asyncHeartbeatVerdict(resp.GetCancelRequested())
+}
+
+// asyncHeartbeatVerdict turns the server's answer to a heartbeat into the
+// error the official client returns: a CanceledError once cancellation
+// of the activity has been requested.
+func asyncHeartbeatVerdict(cancelRequested bool) error {
+	if cancelRequested {
+		return failure.NewCanceledError()
+	}
+	return nil
+}

@@ -1,0 +1,155 @@
+package internal
+
+import (
+	"context"
+	"fmt"
+
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+)
+
+// HistoryEventIterator iterates over the events of a workflow run's
+// history, fetching pages as needed. It is not safe for concurrent use.
+type HistoryEventIterator interface {
+	// HasNext reports whether Next has an event or an error to return. It
+	// may block to fetch the next page (and, for a long poll, until new
+	// events arrive).
+	HasNext() bool
+	// Next returns the next event, or the error that ended the iteration.
+	Next() (*historypb.HistoryEvent, error)
+}
+
+// GetWorkflowHistory implements Client.
+func (c *workflowClient) GetWorkflowHistory(ctx context.Context, workflowID string, runID string, isLongPoll bool,
+	filterType enumspb.HistoryEventFilterType,
+) HistoryEventIterator {
+	return c.newHistoryIterator(ctx, workflowID, runID, isLongPoll, filterType)
+}
+
+// clientHistoryPageFunc fetches the history page that starts at token.
+type clientHistoryPageFunc func(token []byte) ([]*historypb.HistoryEvent, []byte, error)
+
+// clientHistoryIterator pages through a history with fetch.
+type clientHistoryIterator struct {
+	fetch   clientHistoryPageFunc
+	fetched bool // whether the first page has been asked for
+	events  []*historypb.HistoryEvent
+	next    int
+	token   []byte
+	err     error
+}
+
+func (c *workflowClient) newHistoryIterator(ctx context.Context, workflowID, runID string, isLongPoll bool,
+	filterType enumspb.HistoryEventFilterType,
+) *clientHistoryIterator {
+	request := &workflowservice.GetWorkflowExecutionHistoryRequest{
+		Namespace:              c.namespace,
+		Execution:              &commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID},
+		WaitNewEvent:           isLongPoll,
+		HistoryEventFilterType: filterType,
+		// A long poll waits for a running workflow, never archived.
+		SkipArchival: isLongPoll,
+	}
+	fetch := func(token []byte) ([]*historypb.HistoryEvent, []byte, error) {
+		if err := c.ensureInitialized(ctx); err != nil {
+			return nil, nil, err
+		}
+		for {
+			req := proto.CloneOf(request)
+			req.NextPageToken = token
+			resp, err := c.service.GetWorkflowExecutionHistory(ctx, req)
+			if err != nil {
+				return nil, nil, wrapCallError(err, "reading history of workflow %q (run %q)", workflowID, runID)
+			}
+			events, err := historyResponseEvents(resp, filterType)
+			if err != nil {
+				return nil, nil, fmt.Errorf("reading history of workflow %q (run %q): %w", workflowID, runID, err)
+			}
+			// A long poll that timed out on the server comes back empty,
+			// with a token to poll again from.
+			if isLongPoll && len(events) == 0 && len(resp.GetNextPageToken()) > 0 {
+				token = resp.GetNextPageToken()
+				continue
+			}
+			return events, resp.GetNextPageToken(), nil
+		}
+	}
+	return &clientHistoryIterator{fetch: fetch}
+}
+
+// historyResponseEvents returns a page's events, decoding them when the server
+// sent them serialized (RawHistory).
+func historyResponseEvents(resp *workflowservice.GetWorkflowExecutionHistoryResponse, filterType enumspb.HistoryEventFilterType) ([]*historypb.HistoryEvent, error) {
+	if len(resp.GetRawHistory()) == 0 {
+		return resp.GetHistory().GetEvents(), nil
+	}
+	var events []*historypb.HistoryEvent
+	for _, blob := range resp.GetRawHistory() {
+		batch, err := decodeRawHistoryBlob(blob)
+		if err != nil {
+			return nil, err
+		}
+		events = append(events, batch...)
+	}
+	if filterType == enumspb.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT && len(events) > 1 {
+		events = events[len(events)-1:]
+	}
+	return events, nil
+}
+
+func decodeRawHistoryBlob(blob *commonpb.DataBlob) ([]*historypb.HistoryEvent, error) {
+	if len(blob.GetData()) == 0 {
+		return nil, nil
+	}
+	var history historypb.History
+	var err error
+	switch blob.GetEncodingType() {
+	case enumspb.ENCODING_TYPE_PROTO3:
+		err = proto.Unmarshal(blob.GetData(), &history)
+	case enumspb.ENCODING_TYPE_JSON:
+		err = protojson.Unmarshal(blob.GetData(), &history)
+	default:
+		return nil, fmt.Errorf("raw history batch has unknown encoding %v", blob.GetEncodingType())
+	}
+	if err != nil {
+		return nil, fmt.Errorf("decoding raw history batch: %w", err)
+	}
+	return history.GetEvents(), nil
+}
+
+// HasNext implements HistoryEventIterator.
+func (it *clientHistoryIterator) HasNext() bool {
+	// Pages without events are skipped, however many the server sends.
+	for it.next >= len(it.events) && it.err == nil {
+		if it.fetched && len(it.token) == 0 {
+			return false
+		}
+		it.fetched = true
+		it.events, it.token, it.err = it.fetch(it.token)
+		it.next = 0
+		if it.err != nil {
+			it.events, it.token = nil, nil
+		}
+	}
+	return true
+}
+
+// Next implements HistoryEventIterator. Once it has returned an error,
+// HasNext returns false.
+func (it *clientHistoryIterator) Next() (*historypb.HistoryEvent, error) {
+	if !it.HasNext() {
+		return nil, errHistoryNoMoreEvents
+	}
+	if it.next < len(it.events) {
+		event := it.events[it.next]
+		it.next++
+		return event, nil
+	}
+	err := it.err
+	it.err = nil
+	return nil, err
+}

@@ -1,0 +1,119 @@
+package internal
+
+import (
+	"context"
+	"testing"
+
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+)
+
+func timerEvent(id int64) *historypb.HistoryEvent {
+	return &historypb.HistoryEvent{EventId: id, EventType: enumspb.EVENT_TYPE_TIMER_FIRED}
+}
+
+func collectEventIDs(t *testing.T, it HistoryEventIterator) ([]int64, error) {
+	t.Helper()
+	var ids []int64
+	for it.HasNext() {
+		e, err := it.Next()
+		if err != nil {
+			return ids, err
+		}
+		ids = append(ids, e.GetEventId())
+	}
+	return ids, nil
+}
+
+func TestHistoryIteratorPages(t *testing.T) {
+	pages := map[string]struct {
+		events []*historypb.HistoryEvent
+		next   string
+	}{
+		"":   {[]*historypb.HistoryEvent{timerEvent(1), timerEvent(2)}, "p2"},
+		"p2": {nil, "p3"}, // an empty page in the middle is skipped
+		"p3": {[]*historypb.HistoryEvent{timerEvent(3)}, ""},
+	}
+	var asked []string
+	it := &clientHistoryIterator{fetch: func(token []byte) ([]*historypb.HistoryEvent, []byte, error) {
+		asked = append(asked, string(token))
+		p := pages[string(token)]
+		return p.events, []byte(p.next), nil
+	}}
+	ids, err := collectEventIDs(t, it)
+	chkNoErr(t, err)
+	chkEqual(t, []int64{1, 2, 3}, ids)
+	chkEqual(t, []string{"", "p2", "p3"}, asked)
+
+	_, err = it.Next()
+	chkErrIs(t, err, errHistoryNoMoreEvents)
+}
+
+func TestHistoryIteratorEmptyHistoryAndErrors(t *testing.T) {
+	it := &clientHistoryIterator{fetch: func([]byte) ([]*historypb.HistoryEvent, []byte, error) { return nil, nil, nil }}
+	chkFalse(t, it.HasNext())
+
+	calls := 0
+	it = &clientHistoryIterator{fetch: func([]byte) ([]*historypb.HistoryEvent, []byte, error) {
+		calls++
+		if calls == 1 {
+			return []*historypb.HistoryEvent{timerEvent(1)}, []byte("more"), nil
+		}
+		return nil, nil, errClientTest
+	}}
+	ids, err := collectEventIDs(t, it)
+	chkEqual(t, []int64{1}, ids)
+	chkErrIs(t, err, errClientTest)
+	chkFalse(t, it.HasNext(), "the iteration ends with its error")
+}
+
+func TestGetWorkflowHistoryRequests(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	f.history["r1"] = []*workflowservice.GetWorkflowExecutionHistoryResponse{closeEventPage(timerEvent(1), timerEvent(2))}
+	c := f.client(t, ClientOptions{Namespace: "ns1"})
+
+	ids, err := collectEventIDs(t, c.GetWorkflowHistory(context.Background(), "wf", "r1", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT))
+	chkNoErr(t, err)
+	chkEqual(t, []int64{1, 2}, ids)
+	reqs := receivedRequests[*workflowservice.GetWorkflowExecutionHistoryRequest](f)
+	chkLen(t, reqs, 1)
+	chkEqual(t, "ns1", reqs[0].GetNamespace())
+	chkEqual(t, "wf", reqs[0].GetExecution().GetWorkflowId())
+	chkFalse(t, reqs[0].GetWaitNewEvent())
+	chkFalse(t, reqs[0].GetSkipArchival())
+
+	_, err = collectEventIDs(t, c.GetWorkflowHistory(context.Background(), "wf", "missing", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT))
+	var notFound *serviceerror.NotFound
+	chkErrAs(t, err, &notFound)
+}
+
+func TestRawHistoryIsDecoded(t *testing.T) {
+	batch1, err := proto.Marshal(&historypb.History{Events: []*historypb.HistoryEvent{timerEvent(1), timerEvent(2)}})
+	chkNoErr(t, err)
+	batch2, err := protojson.Marshal(&historypb.History{Events: []*historypb.HistoryEvent{timerEvent(3)}})
+	chkNoErr(t, err)
+	resp := &workflowservice.GetWorkflowExecutionHistoryResponse{RawHistory: []*commonpb.DataBlob{
+		{EncodingType: enumspb.ENCODING_TYPE_PROTO3, Data: batch1},
+		{EncodingType: enumspb.ENCODING_TYPE_JSON, Data: batch2},
+	}}
+
+	events, err := historyResponseEvents(resp, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	chkNoErr(t, err)
+	chkLen(t, events, 3)
+	chkEqual(t, int64(3), events[2].GetEventId())
+
+	events, err = historyResponseEvents(resp, enumspb.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT)
+	chkNoErr(t, err)
+	chkLen(t, events, 1, "only the close event is wanted")
+	chkEqual(t, int64(3), events[0].GetEventId())
+
+	_, err = historyResponseEvents(&workflowservice.GetWorkflowExecutionHistoryResponse{RawHistory: []*commonpb.DataBlob{
+		{EncodingType: enumspb.ENCODING_TYPE_UNSPECIFIED, Data: []byte{1}},
+	}}, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	chkErrContains(t, err, "unknown encoding")
+}

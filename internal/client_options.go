@@ -1,0 +1,332 @@
+package internal
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/encoding/gzip"
+	"google.golang.org/grpc/keepalive"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/rpc"
+	"github.com/durable-go/sdk/log"
+)
+
+const (
+	// DefaultHostPort is the address a client connects to when
+	// ClientOptions.HostPort is empty: a dev server on this machine.
+	DefaultHostPort = rpc.DefaultHostPort
+	// DefaultNamespace is the namespace a client uses when
+	// ClientOptions.Namespace is empty.
+	DefaultNamespace = rpc.DefaultNamespace
+)
+
+// Keepalive defaults, as the official SDK documents them.
+const (
+	defaultKeepAliveTime    = 30 * time.Second
+	defaultKeepAliveTimeout = 15 * time.Second
+)
+
+type (
+	// ClientOptions configure a client (client.Options).
+	ClientOptions struct {
+		// HostPort is the frontend's "host:port"; DefaultHostPort when empty.
+		HostPort string
+		// Namespace is the namespace every call of the client works in;
+		// DefaultNamespace when empty.
+		Namespace string
+		// Credentials authenticate the connection: an API key
+		// (NewAPIKeyStaticCredentials, NewAPIKeyDynamicCredentials) or a
+		// client certificate (NewMTLSCredentials).
+		Credentials Credentials
+		// Logger receives the client's log messages; a text logger on stderr
+		// when nil.
+		Logger log.Logger
+		// Identity names this process in the requests it sends and so in
+		// workflow histories; "pid@hostname@" when empty.
+		Identity string
+		// DataConverter converts arguments, results, signals, queries and
+		// memos; converter.GetDefaultDataConverter() when nil.
+		DataConverter converter.DataConverter
+		// FailureConverter converts errors to failures and back; the default
+		// failure converter when nil.
+		FailureConverter converter.FailureConverter
+		// ContextPropagators copy values from the Go context into the header
+		// of the workflows this client starts, signals and queries.
+		ContextPropagators []ContextPropagator
+		// ConnectionOptions tune the gRPC connection (TLS, keepalive,
+		// message size, dial options).
+		ConnectionOptions ConnectionOptions
+		// HeadersProvider adds gRPC headers to every request, such as an
+		// authorization token that rotates.
+		HeadersProvider HeadersProvider
+		// TrafficController is asked before every request attempt whether it
+		// may go out; meant for tests that inject failures.
+		TrafficController TrafficController
+	}
+
+	// ConnectionOptions control the gRPC connection to the server.
+	ConnectionOptions struct {
+		// TLS enables TLS with this configuration; plaintext when nil
+		// (unless API key credentials turn TLS on).
+		TLS *tls.Config
+		// TLSDisabled keeps the connection in plaintext even with API key
+		// credentials, which would otherwise enable TLS. It cannot be
+		// combined with TLS.
+		TLSDisabled bool
+		// Authority overrides the :authority pseudo-header.
+		Authority string
+		// DisableKeepAliveCheck turns off keepalive pings.
+		DisableKeepAliveCheck bool
+		// KeepAliveTime is the idle time after which the client pings the
+		// server; 30s when zero, and at least 10s.
+		KeepAliveTime time.Duration
+		// KeepAliveTimeout is how long the client waits for a ping's answer
+		// before closing the connection; 15s when zero.
+		KeepAliveTimeout time.Duration
+		// GetSystemInfoTimeout bounds the GetSystemInfo call with which Dial
+		// checks the server; 5s when zero.
+		GetSystemInfoTimeout time.Duration
+		// DisableKeepAlivePermitWithoutStream stops keepalive pings while no
+		// call is in flight.
+		DisableKeepAlivePermitWithoutStream bool
+		// MaxPayloadSize bounds gRPC messages in both directions; 128 MiB
+		// when zero.
+		MaxPayloadSize int
+		// GrpcCompression selects request compression. Unlike the official
+		// SDK, which defaults to gzip, nil means no compression here; set
+		// &GrpcCompressionGzip{} to compress.
+		GrpcCompression GrpcCompression
+		// DialOptions are applied after the client's own, so they can
+		// override them; interceptors given with grpc.WithChainUnaryInterceptor
+		// run inside the client's retry and header interceptors.
+		DialOptions []grpc.DialOption
+	}
+
+	// HeadersProvider returns gRPC headers to add to every request.
+	HeadersProvider interface {
+		GetHeaders(ctx context.Context) (map[string]string, error)
+	}
+
+	// TrafficController decides, before each request attempt, whether it
+	// may be sent. A non-nil error stops the attempt and is returned as
+	// the call's error (retryable errors are retried as usual).
+	TrafficController interface {
+		CheckCallAllowed(ctx context.Context, method string, req, reply any) error
+	}
+
+	// GrpcCompression selects gRPC request compression:
+	// &GrpcCompressionGzip{} or &GrpcCompressionNone{}.
+	GrpcCompression interface {
+		grpcCompression()
+	}
+
+	// GrpcCompressionGzip compresses requests with gzip.
+	GrpcCompressionGzip struct{}
+
+	// GrpcCompressionNone sends requests uncompressed.
+	GrpcCompressionNone struct{}
+
+	// Credentials authenticate a client; make them with
+	// NewAPIKeyStaticCredentials, NewAPIKeyDynamicCredentials or
+	// NewMTLSCredentials.
+	Credentials interface {
+		applyTo(opts *connectionSettings) error
+	}
+
+	// HeaderWriter sets header fields of an outgoing request.
+	HeaderWriter interface {
+		Set(key string, value *commonpb.Payload)
+	}
+
+	// HeaderReader reads header fields of an incoming request.
+	HeaderReader interface {
+		Get(key string) (*commonpb.Payload, bool)
+		ForEachKey(handler func(key string, value *commonpb.Payload) error) error
+	}
+
+	// ContextPropagator carries values (a tracing span, a tenant ID) from
+	// a context into the header of outgoing requests and back out of the
+	// header on the receiving side, for Go contexts and workflow contexts.
+	ContextPropagator interface {
+		// Inject writes values from a Go context into a header.
+		Inject(ctx context.Context, writer HeaderWriter) error
+		// Extract returns a Go context with values read from a header.
+		Extract(ctx context.Context, reader HeaderReader) (context.Context, error)
+		// InjectFromWorkflow writes values from a workflow context into a
+		// header.
+		InjectFromWorkflow(ctx Context, writer HeaderWriter) error
+		// ExtractToWorkflow returns a workflow context with values read from
+		// a header.
+		ExtractToWorkflow(ctx Context, reader HeaderReader) (Context, error)
+	}
+
+	// CheckHealthRequest is the request of Client.CheckHealth; it has no
+	// fields yet.
+	CheckHealthRequest struct{}
+
+	// CheckHealthResponse is the answer of a successful Client.CheckHealth;
+	// it has no fields yet.
+	CheckHealthResponse struct{}
+)
+
+func (*GrpcCompressionGzip) grpcCompression() {}
+func (*GrpcCompressionNone) grpcCompression() {}
+
+// connectionSettings is what credentials may change: TLS and the API key
+// source.
+type connectionSettings struct {
+	tls         *tls.Config
+	tlsDisabled bool
+	apiKey      func(context.Context) (string, error)
+}
+
+// apiKeyCredentials send "authorization: Bearer <key>" with every request.
+type apiKeyCredentials func(context.Context) (string, error)
+
+// NewAPIKeyStaticCredentials authenticates with a fixed API key. TLS is
+// turned on unless ConnectionOptions.TLSDisabled is set.
+func NewAPIKeyStaticCredentials(apiKey string) Credentials {
+	return apiKeyCredentials(func(context.Context) (string, error) { return apiKey, nil })
+}
+
+// NewAPIKeyDynamicCredentials authenticates with the API key that
+// getAPIKey returns, asked before every request attempt so that keys can
+// rotate. TLS is turned on unless ConnectionOptions.TLSDisabled is set.
+func NewAPIKeyDynamicCredentials(getAPIKey func(context.Context) (string, error)) Credentials {
+	return apiKeyCredentials(getAPIKey)
+}
+
+func (k apiKeyCredentials) applyTo(s *connectionSettings) error {
+	// API keys must not travel in plaintext unless the user insists.
+	if s.tls == nil && !s.tlsDisabled {
+		s.tls = &tls.Config{}
+	}
+	s.apiKey = k
+	return nil
+}
+
+// mtlsCredentials present a client certificate.
+type mtlsCredentials tls.Certificate
+
+// NewMTLSCredentials authenticates with a client certificate, enabling TLS.
+func NewMTLSCredentials(certificate tls.Certificate) Credentials {
+	return mtlsCredentials(certificate)
+}
+
+func (m mtlsCredentials) applyTo(s *connectionSettings) error {
+	switch {
+	case s.tls == nil:
+		s.tls = &tls.Config{}
+	case len(s.tls.Certificates) > 0:
+		return errors.New("cannot use mTLS credentials: ConnectionOptions.TLS already has certificates")
+	default:
+		// Do not change the caller's config.
+		s.tls = s.tls.Clone()
+	}
+	s.tls.Certificates = []tls.Certificate{tls.Certificate(m)}
+	return nil
+}
+
+// rpcOptions turns client options into connection options.
+func (o ClientOptions) rpcOptions() (rpc.Options, error) {
+	co := o.ConnectionOptions
+	if co.TLS != nil && co.TLSDisabled {
+		return rpc.Options{}, errors.New("invalid client options: ConnectionOptions.TLS and TLSDisabled are both set")
+	}
+	settings := connectionSettings{tls: co.TLS, tlsDisabled: co.TLSDisabled}
+	if o.Credentials != nil {
+		if err := o.Credentials.applyTo(&settings); err != nil {
+			return rpc.Options{}, err
+		}
+	}
+	var dialOptions []grpc.DialOption
+	if co.Authority != "" {
+		dialOptions = append(dialOptions, grpc.WithAuthority(co.Authority))
+	}
+	if params, ok := co.keepalive(); ok {
+		dialOptions = append(dialOptions, grpc.WithKeepaliveParams(params))
+	}
+	switch co.GrpcCompression.(type) {
+	case nil, *GrpcCompressionNone:
+	case *GrpcCompressionGzip:
+		dialOptions = append(dialOptions, grpc.WithDefaultCallOptions(grpc.UseCompressor(gzip.Name)))
+	default:
+		return rpc.Options{}, fmt.Errorf("invalid client options: unknown GrpcCompression %T", co.GrpcCompression)
+	}
+	if o.TrafficController != nil {
+		dialOptions = append(dialOptions, grpc.WithChainUnaryInterceptor(trafficControllerInterceptor(o.TrafficController)))
+	}
+	return rpc.Options{
+		HostPort:        o.HostPort,
+		Namespace:       o.Namespace,
+		Identity:        o.Identity,
+		TLS:             settings.tls,
+		APIKey:          settings.apiKey,
+		HeadersProvider: o.HeadersProvider,
+		DialOptions:     append(dialOptions, co.DialOptions...),
+		MaxMessageSize:  co.MaxPayloadSize,
+	}, nil
+}
+
+// keepalive returns the keepalive parameters to set, and false when the
+// connection's defaults (the same as the official SDK's) apply.
+func (co ConnectionOptions) keepalive() (keepalive.ClientParameters, bool) {
+	if co.DisableKeepAliveCheck {
+		// Zero Time means no pings at all.
+		return keepalive.ClientParameters{}, true
+	}
+	if co.KeepAliveTime == 0 && co.KeepAliveTimeout == 0 && !co.DisableKeepAlivePermitWithoutStream {
+		return keepalive.ClientParameters{}, false
+	}
+	params := keepalive.ClientParameters{
+		Time:                co.KeepAliveTime,
+		Timeout:             co.KeepAliveTimeout,
+		PermitWithoutStream: !co.DisableKeepAlivePermitWithoutStream,
+	}
+	if params.Time == 0 {
+		params.Time = defaultKeepAliveTime
+	}
+	if params.Timeout == 0 {
+		params.Timeout = defaultKeepAliveTimeout
+	}
+	return params, true
+}
+
+func trafficControllerInterceptor(tc TrafficController) grpc.UnaryClientInterceptor {
+	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		if err := tc.CheckCallAllowed(ctx, method, req, reply); err != nil {
+			return err
+		}
+		return invoker(ctx, method, req, reply, cc, opts...)
+	}
+}
+
+// clientHeaderWriter writes into a header's field map.
+type clientHeaderWriter struct{ fields map[string]*commonpb.Payload }
+
+func (w clientHeaderWriter) Set(key string, value *commonpb.Payload) { w.fields[key] = value }
+
+// clientOutgoingHeader builds the header of an outgoing request: the fields
+// given (which may be nil) plus what each propagator injects from ctx.
+// It returns nil when the header would be empty.
+func clientOutgoingHeader(ctx context.Context, given *commonpb.Header, propagators []ContextPropagator) (*commonpb.Header, error) {
+	fields := make(map[string]*commonpb.Payload, len(given.GetFields()))
+	for k, v := range given.GetFields() {
+		fields[k] = v
+	}
+	for _, p := range propagators {
+		if err := p.Inject(ctx, clientHeaderWriter{fields}); err != nil {
+			return nil, fmt.Errorf("context propagator %T failed to write the header: %w", p, err)
+		}
+	}
+	if len(fields) == 0 {
+		return nil, nil
+	}
+	return &commonpb.Header{Fields: fields}, nil
+}

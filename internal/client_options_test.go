@@ -1,0 +1,161 @@
+package internal
+
+import (
+	"context"
+	"crypto/tls"
+	"testing"
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+)
+
+func TestRPCOptionsCarryAddressNamespaceIdentityAndSize(t *testing.T) {
+	opts, err := ClientOptions{
+		HostPort:          "temporal.example:7233",
+		Namespace:         "orders",
+		Identity:          "me",
+		ConnectionOptions: ConnectionOptions{MaxPayloadSize: 1 << 20},
+	}.rpcOptions()
+	chkNoErr(t, err)
+	chkEqual(t, "temporal.example:7233", opts.HostPort)
+	chkEqual(t, "orders", opts.Namespace)
+	chkEqual(t, "me", opts.Identity)
+	chkEqual(t, 1<<20, opts.MaxMessageSize)
+	chkNil(t, opts.TLS, "plaintext unless asked")
+	chkNil(t, opts.APIKey)
+	chkEmpty(t, opts.DialOptions, "no option set, nothing to add")
+}
+
+func TestRPCOptionsRejectTLSWithTLSDisabled(t *testing.T) {
+	_, err := ClientOptions{ConnectionOptions: ConnectionOptions{TLS: &tls.Config{}, TLSDisabled: true}}.rpcOptions()
+	chkErrContains(t, err, "TLS and TLSDisabled")
+}
+
+func TestAPIKeyCredentialsTurnOnTLSUnlessDisabled(t *testing.T) {
+	opts, err := ClientOptions{Credentials: NewAPIKeyStaticCredentials("secret")}.rpcOptions()
+	chkNoErr(t, err)
+	chkNotNil(t, opts.TLS, "an API key must not travel in plaintext by default")
+	key, err := opts.APIKey(context.Background())
+	chkNoErr(t, err)
+	chkEqual(t, "secret", key)
+
+	opts, err = ClientOptions{
+		Credentials:       NewAPIKeyStaticCredentials("secret"),
+		ConnectionOptions: ConnectionOptions{TLSDisabled: true},
+	}.rpcOptions()
+	chkNoErr(t, err)
+	chkNil(t, opts.TLS)
+	chkNotNil(t, opts.APIKey)
+
+	own := &tls.Config{ServerName: "x"}
+	opts, err = ClientOptions{Credentials: NewAPIKeyStaticCredentials("k"), ConnectionOptions: ConnectionOptions{TLS: own}}.rpcOptions()
+	chkNoErr(t, err)
+	chkSame(t, own, opts.TLS, "the caller's TLS config is used as is")
+}
+
+func TestDynamicAPIKeyIsAskedEachTime(t *testing.T) {
+	n := 0
+	opts, err := ClientOptions{Credentials: NewAPIKeyDynamicCredentials(func(context.Context) (string, error) {
+		n++
+		return "key", nil
+	})}.rpcOptions()
+	chkNoErr(t, err)
+	for range 2 {
+		_, err := opts.APIKey(context.Background())
+		chkNoErr(t, err)
+	}
+	chkEqual(t, 2, n)
+}
+
+func TestMTLSCredentialsAddTheCertificateWithoutChangingTheCallersConfig(t *testing.T) {
+	cert := tls.Certificate{Certificate: [][]byte{{1, 2, 3}}}
+	opts, err := ClientOptions{Credentials: NewMTLSCredentials(cert)}.rpcOptions()
+	chkNoErr(t, err)
+	chkNotNil(t, opts.TLS)
+	chkEqual(t, []tls.Certificate{cert}, opts.TLS.Certificates)
+
+	own := &tls.Config{ServerName: "s"}
+	opts, err = ClientOptions{Credentials: NewMTLSCredentials(cert), ConnectionOptions: ConnectionOptions{TLS: own}}.rpcOptions()
+	chkNoErr(t, err)
+	chkEqual(t, "s", opts.TLS.ServerName)
+	chkLen(t, opts.TLS.Certificates, 1)
+	chkEmpty(t, own.Certificates, "the caller's config must not change")
+
+	_, err = ClientOptions{
+		Credentials:       NewMTLSCredentials(cert),
+		ConnectionOptions: ConnectionOptions{TLS: &tls.Config{Certificates: []tls.Certificate{cert}}},
+	}.rpcOptions()
+	chkErrContains(t, err, "already has certificates")
+}
+
+func TestConnectionOptionsBecomeDialOptions(t *testing.T) {
+	opts, err := ClientOptions{ConnectionOptions: ConnectionOptions{
+		Authority:       "authority",
+		KeepAliveTime:   time.Minute,
+		GrpcCompression: &GrpcCompressionGzip{},
+	}}.rpcOptions()
+	chkNoErr(t, err)
+	chkLen(t, opts.DialOptions, 3, "authority, keepalive, compression")
+
+	opts, err = ClientOptions{ConnectionOptions: ConnectionOptions{GrpcCompression: &GrpcCompressionNone{}}}.rpcOptions()
+	chkNoErr(t, err)
+	chkEmpty(t, opts.DialOptions)
+}
+
+func TestKeepaliveParameters(t *testing.T) {
+	_, set := ConnectionOptions{}.keepalive()
+	chkFalse(t, set, "defaults are the connection's own")
+
+	params, set := ConnectionOptions{DisableKeepAliveCheck: true, KeepAliveTime: time.Minute}.keepalive()
+	chkTrue(t, set)
+	chkZero(t, params.Time, "zero Time means no pings")
+
+	params, set = ConnectionOptions{KeepAliveTime: time.Minute}.keepalive()
+	chkTrue(t, set)
+	chkEqual(t, time.Minute, params.Time)
+	chkEqual(t, defaultKeepAliveTimeout, params.Timeout)
+	chkTrue(t, params.PermitWithoutStream)
+
+	params, _ = ConnectionOptions{DisableKeepAlivePermitWithoutStream: true}.keepalive()
+	chkEqual(t, defaultKeepAliveTime, params.Time)
+	chkFalse(t, params.PermitWithoutStream)
+}
+
+// stubClientPropagator writes a fixed header field, or fails.
+type stubClientPropagator struct {
+	key string
+	err error
+}
+
+func (p stubClientPropagator) Inject(_ context.Context, w HeaderWriter) error {
+	if p.err != nil {
+		return p.err
+	}
+	w.Set(p.key, &commonpb.Payload{Data: []byte(p.key)})
+	return nil
+}
+
+func (stubClientPropagator) Extract(ctx context.Context, _ HeaderReader) (context.Context, error) {
+	return ctx, nil
+}
+
+func (stubClientPropagator) InjectFromWorkflow(Context, HeaderWriter) error { return nil }
+
+func (stubClientPropagator) ExtractToWorkflow(ctx Context, _ HeaderReader) (Context, error) {
+	return ctx, nil
+}
+
+func TestOutgoingHeaderMergesGivenFieldsAndPropagators(t *testing.T) {
+	header, err := clientOutgoingHeader(context.Background(), nil, nil)
+	chkNoErr(t, err)
+	chkNil(t, header, "nothing to send")
+
+	given := &commonpb.Header{Fields: map[string]*commonpb.Payload{"given": {Data: []byte("g")}}}
+	header, err = clientOutgoingHeader(context.Background(), given, []ContextPropagator{stubClientPropagator{key: "a"}, stubClientPropagator{key: "b"}})
+	chkNoErr(t, err)
+	chkLen(t, header.GetFields(), 3)
+	chkLen(t, given.GetFields(), 1, "the caller's header is not changed")
+
+	_, err = clientOutgoingHeader(context.Background(), nil, []ContextPropagator{stubClientPropagator{err: errClientTest}})
+	chkErrIs(t, err, errClientTest)
+}

@@ -1,0 +1,228 @@
+package internal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/failure"
+)
+
+type (
+	// WorkflowRun is a handle on a workflow run, from ExecuteWorkflow,
+	// SignalWithStartWorkflow or GetWorkflow.
+	WorkflowRun interface {
+		// GetID returns the workflow ID.
+		GetID() string
+		// GetRunID returns the run ID. After Get has followed the workflow
+		// to a later run (continue-as-new, retry, cron), it is that run's.
+		GetRunID() string
+		// GetFirstExecutionRunID returns the run ID of the first run in the
+		// chain, when the start response told it; empty otherwise.
+		GetFirstExecutionRunID() string
+		// Get waits for the workflow to close, following it through
+		// continue-as-new, retries and cron runs to its last run, and
+		// decodes the result into valuePtr (nil discards it). A workflow
+		// that did not complete gives a *temporal.WorkflowExecutionError
+		// whose cause says why: the workflow's error, a CanceledError, a
+		// TerminatedError or a TimeoutError.
+		Get(ctx context.Context, valuePtr any) error
+		// GetWithOptions is Get with options.
+		GetWithOptions(ctx context.Context, valuePtr any, options WorkflowRunGetOptions) error
+	}
+
+	// WorkflowRunGetOptions are the options of WorkflowRun.GetWithOptions.
+	WorkflowRunGetOptions struct {
+		// DisableFollowingRuns makes Get report on this run only, even when
+		// it continued as new or was retried.
+		DisableFollowingRuns bool
+	}
+)
+
+// clientWorkflowRun implements WorkflowRun.
+type clientWorkflowRun struct {
+	client       *workflowClient
+	workflowID   string
+	workflowType string
+	firstRunID   string
+	dc           converter.DataConverter
+	fc           converter.FailureConverter
+
+	mu    sync.Mutex
+	runID string
+	// resolveRunID, when set, finds the current run of a handle made
+	// without a run ID; it runs once, on first need, with the context of
+	// the call that needs it (GetRunID has none and uses resolveCtx, the
+	// context GetWorkflow was given, as the official SDK does).
+	resolveRunID func(context.Context) string
+	resolveCtx   context.Context
+}
+
+func (c *workflowClient) newRun(workflowID, workflowType, runID, firstRunID string) *clientWorkflowRun {
+	return &clientWorkflowRun{
+		client:       c,
+		workflowID:   workflowID,
+		workflowType: workflowType,
+		firstRunID:   firstRunID,
+		runID:        runID,
+		dc:           c.converterFor(workflowID),
+		fc:           c.workflowFailureConverter(workflowID),
+	}
+}
+
+// GetWorkflow implements Client.
+func (c *workflowClient) GetWorkflow(ctx context.Context, workflowID string, runID string) WorkflowRun {
+	run := c.newRun(workflowID, "", runID, "")
+	if runID == "" {
+		// Pin the handle to the run that is current when first used, so
+		// that Get follows that run's chain and errors name it.
+		run.resolveCtx = ctx
+		run.resolveRunID = func(ctx context.Context) string {
+			resp, err := c.DescribeWorkflowExecution(ctx, workflowID, "")
+			if err != nil {
+				// Leave it empty: the server then picks the current run,
+				// and reports a missing workflow itself.
+				return ""
+			}
+			return resp.GetWorkflowExecutionInfo().GetExecution().GetRunId()
+		}
+	}
+	return run
+}
+
+// GetID implements WorkflowRun.
+func (r *clientWorkflowRun) GetID() string { return r.workflowID }
+
+// GetFirstExecutionRunID implements WorkflowRun.
+func (r *clientWorkflowRun) GetFirstExecutionRunID() string { return r.firstRunID }
+
+// GetRunID implements WorkflowRun.
+func (r *clientWorkflowRun) GetRunID() string { return r.currentRunID(r.resolveCtx) }
+
+func (r *clientWorkflowRun) currentRunID(ctx context.Context) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.resolveRunID != nil {
+		r.runID = r.resolveRunID(ctx)
+		r.resolveRunID = nil
+	}
+	return r.runID
+}
+
+func (r *clientWorkflowRun) setRunID(runID string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.runID = runID
+}
+
+// Get implements WorkflowRun.
+func (r *clientWorkflowRun) Get(ctx context.Context, valuePtr any) error {
+	return r.GetWithOptions(ctx, valuePtr, WorkflowRunGetOptions{})
+}
+
+// GetWithOptions implements WorkflowRun.
+func (r *clientWorkflowRun) GetWithOptions(ctx context.Context, valuePtr any, options WorkflowRunGetOptions) error {
+	if valuePtr != nil && reflect.TypeOf(valuePtr).Kind() != reflect.Pointer {
+		return fmt.Errorf("WorkflowRun.Get: valuePtr must be a pointer, not %T", valuePtr)
+	}
+	runID := r.currentRunID(ctx)
+	for {
+		event, err := r.client.closeEvent(ctx, r.workflowID, runID)
+		if err != nil {
+			return err
+		}
+		outcome, err := readRunCloseEvent(event, r.dc, r.fc)
+		if err != nil {
+			return fmt.Errorf("workflow %q run %s: %w", r.workflowID, runID, err)
+		}
+		if outcome.nextRunID != "" && !options.DisableFollowingRuns {
+			runID = outcome.nextRunID
+			r.setRunID(runID)
+			continue
+		}
+		switch {
+		case outcome.continuedAsNew != nil:
+			return continueAsNewErrorFrom(outcome.continuedAsNew)
+		case outcome.err != nil:
+			return failure.NewWorkflowExecutionError(r.workflowID, runID, r.workflowType, outcome.err)
+		case valuePtr == nil || outcome.result == nil:
+			return nil
+		}
+		return r.dc.FromPayloads(outcome.result, valuePtr)
+	}
+}
+
+// runCloseOutcome is what a run's close event says.
+type runCloseOutcome struct {
+	// result is the completed run's result.
+	result *commonpb.Payloads
+	// err is why the run did not complete: the workflow's error, or a
+	// canceled, terminated or timeout error.
+	err error
+	// nextRunID is the run that carries on the workflow (continue-as-new,
+	// retry, next cron run), if any.
+	nextRunID string
+	// continuedAsNew describes the new run when the run continued as new.
+	continuedAsNew *historypb.WorkflowExecutionContinuedAsNewEventAttributes
+}
+
+// readRunCloseEvent interprets a run's close event the way every SDK does.
+func readRunCloseEvent(event *historypb.HistoryEvent, dc converter.DataConverter, fc converter.FailureConverter) (runCloseOutcome, error) {
+	switch event.GetEventType() {
+	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
+		a := event.GetWorkflowExecutionCompletedEventAttributes()
+		return runCloseOutcome{result: a.GetResult(), nextRunID: a.GetNewExecutionRunId()}, nil
+	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
+		a := event.GetWorkflowExecutionFailedEventAttributes()
+		return runCloseOutcome{err: fc.FailureToError(a.GetFailure()), nextRunID: a.GetNewExecutionRunId()}, nil
+	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED:
+		a := event.GetWorkflowExecutionCanceledEventAttributes()
+		return runCloseOutcome{err: failure.NewCanceledError(failure.NewEncodedValues(a.GetDetails(), dc))}, nil
+	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
+		return runCloseOutcome{err: failure.NewTerminatedError()}, nil
+	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:
+		a := event.GetWorkflowExecutionTimedOutEventAttributes()
+		// The event does not say which timeout fired; the official SDK
+		// reports start-to-close, and so does this one.
+		timeout := failure.NewTimeoutError("Workflow timeout", enumspb.TIMEOUT_TYPE_START_TO_CLOSE, nil)
+		return runCloseOutcome{err: timeout, nextRunID: a.GetNewExecutionRunId()}, nil
+	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW:
+		a := event.GetWorkflowExecutionContinuedAsNewEventAttributes()
+		return runCloseOutcome{nextRunID: a.GetNewExecutionRunId(), continuedAsNew: a}, nil
+	}
+	return runCloseOutcome{}, fmt.Errorf("expected a close event, got %v", event.GetEventType())
+}
+
+// continueAsNewErrorFrom is what Get returns, as the official SDK does,
+// for a run that continued as new when it is told not to follow: the
+// error a workflow returns to continue as new, describing the new run.
+func continueAsNewErrorFrom(a *historypb.WorkflowExecutionContinuedAsNewEventAttributes) *ContinueAsNewError {
+	return &ContinueAsNewError{
+		WorkflowType:        &WorkflowType{Name: a.GetWorkflowType().GetName()},
+		Input:               a.GetInput(),
+		Header:              a.GetHeader(),
+		TaskQueueName:       a.GetTaskQueue().GetName(),
+		WorkflowRunTimeout:  a.GetWorkflowRunTimeout().AsDuration(),
+		WorkflowTaskTimeout: a.GetWorkflowTaskTimeout().AsDuration(),
+	}
+}
+
+// errRunNoCloseEvent reports a close-event poll that ended without an event,
+// which a server should never do.
+var errRunNoCloseEvent = errors.New("the server returned no close event")
+
+// closeEvent waits for a run to close and returns its close event.
+func (c *workflowClient) closeEvent(ctx context.Context, workflowID, runID string) (*historypb.HistoryEvent, error) {
+	it := c.newHistoryIterator(ctx, workflowID, runID, true, enumspb.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT)
+	if !it.HasNext() {
+		return nil, fmt.Errorf("waiting for workflow %q run %q to close: %w", workflowID, runID, errRunNoCloseEvent)
+	}
+	return it.Next()
+}

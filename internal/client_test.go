@@ -1,0 +1,480 @@
+package internal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"reflect"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	commonpb "go.temporal.io/api/common/v1"
+	"go.temporal.io/api/serviceerror"
+	workflowpb "go.temporal.io/api/workflow/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/durable-go/sdk/internal/rpc"
+)
+
+// fakeClientFrontend is a gRPC workflow service on loopback with canned
+// answers, for tests of the client's side of calls a dev server cannot
+// produce without a worker (results, continue-as-new, heartbeats).
+type fakeClientFrontend struct {
+	workflowservice.UnimplementedWorkflowServiceServer
+
+	addr string
+
+	mu       sync.Mutex
+	requests []proto.Message
+	headers  []metadata.MD
+	// history holds, per run ID, the answers to give to history reads in
+	// order; the last one repeats.
+	history map[string][]*workflowservice.GetWorkflowExecutionHistoryResponse
+	// errs holds, per method name, errors to return once each.
+	errs map[string][]error
+
+	startResponse   *workflowservice.StartWorkflowExecutionResponse
+	queryResponse   *workflowservice.QueryWorkflowResponse
+	describeRunID   string
+	cancelRequested bool
+}
+
+func startFakeClientFrontend(t *testing.T) *fakeClientFrontend {
+	t.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	chkNoErr(t, err)
+	f := &fakeClientFrontend{
+		addr:    lis.Addr().String(),
+		history: map[string][]*workflowservice.GetWorkflowExecutionHistoryResponse{},
+		errs:    map[string][]error{},
+	}
+	srv := grpc.NewServer(grpc.UnaryInterceptor(f.record))
+	workflowservice.RegisterWorkflowServiceServer(srv, f)
+	go func() { _ = srv.Serve(lis) }()
+	t.Cleanup(srv.Stop)
+	return f
+}
+
+// client returns a lazy client of the fake, closed with the test.
+func (f *fakeClientFrontend) client(t *testing.T, options ClientOptions) *workflowClient {
+	t.Helper()
+	options.HostPort = f.addr
+	c, err := NewLazyClient(options)
+	chkNoErr(t, err)
+	t.Cleanup(c.Close)
+	return c.(*workflowClient)
+}
+
+// record keeps every request and its headers, and returns queued errors.
+func (f *fakeClientFrontend) record(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	f.mu.Lock()
+	f.requests = append(f.requests, req.(proto.Message))
+	f.headers = append(f.headers, md)
+	name := info.FullMethod[len("/temporal.api.workflowservice.v1.WorkflowService/"):]
+	var err error
+	if queued := f.errs[name]; len(queued) > 0 {
+		err, f.errs[name] = queued[0], queued[1:]
+	}
+	f.mu.Unlock()
+	if err == nil {
+		var resp any
+		resp, err = handler(ctx, req)
+		if err == nil {
+			return resp, nil
+		}
+	}
+	// serviceerror types carry their gRPC status in a way gRPC servers do
+	// not look for; convert, as the Temporal server does.
+	return nil, serviceerror.ToStatus(err).Err()
+}
+
+func (f *fakeClientFrontend) failNext(method string, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.errs[method] = append(f.errs[method], err)
+}
+
+// received returns the requests of type T, in order.
+func receivedRequests[T proto.Message](f *fakeClientFrontend) []T {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []T
+	for _, r := range f.requests {
+		if t, ok := r.(T); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (f *fakeClientFrontend) GetSystemInfo(context.Context, *workflowservice.GetSystemInfoRequest) (*workflowservice.GetSystemInfoResponse, error) {
+	return &workflowservice.GetSystemInfoResponse{}, nil
+}
+
+func (f *fakeClientFrontend) DescribeNamespace(_ context.Context, req *workflowservice.DescribeNamespaceRequest) (*workflowservice.DescribeNamespaceResponse, error) {
+	if req.GetNamespace() == "missing" {
+		return nil, serviceerror.NewNamespaceNotFound("missing")
+	}
+	return &workflowservice.DescribeNamespaceResponse{}, nil
+}
+
+func (f *fakeClientFrontend) GetWorkflowExecutionHistory(_ context.Context, req *workflowservice.GetWorkflowExecutionHistoryRequest) (*workflowservice.GetWorkflowExecutionHistoryResponse, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	queue := f.history[req.GetExecution().GetRunId()]
+	if len(queue) == 0 {
+		return nil, serviceerror.NewNotFound("no such run")
+	}
+	resp := queue[0]
+	if len(queue) > 1 {
+		f.history[req.GetExecution().GetRunId()] = queue[1:]
+	}
+	return resp, nil
+}
+
+// set changes the fake's canned answers safely while it serves.
+func (f *fakeClientFrontend) set(change func(f *fakeClientFrontend)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	change(f)
+}
+
+func (f *fakeClientFrontend) StartWorkflowExecution(context.Context, *workflowservice.StartWorkflowExecutionRequest) (*workflowservice.StartWorkflowExecutionResponse, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.startResponse, nil
+}
+
+func (f *fakeClientFrontend) DescribeWorkflowExecution(_ context.Context, req *workflowservice.DescribeWorkflowExecutionRequest) (*workflowservice.DescribeWorkflowExecutionResponse, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return &workflowservice.DescribeWorkflowExecutionResponse{WorkflowExecutionInfo: &workflowpb.WorkflowExecutionInfo{
+		Execution: &commonpb.WorkflowExecution{WorkflowId: req.GetExecution().GetWorkflowId(), RunId: f.describeRunID},
+	}}, nil
+}
+
+func (f *fakeClientFrontend) QueryWorkflow(context.Context, *workflowservice.QueryWorkflowRequest) (*workflowservice.QueryWorkflowResponse, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.queryResponse, nil
+}
+
+func (f *fakeClientFrontend) RespondActivityTaskCompleted(context.Context, *workflowservice.RespondActivityTaskCompletedRequest) (*workflowservice.RespondActivityTaskCompletedResponse, error) {
+	return &workflowservice.RespondActivityTaskCompletedResponse{}, nil
+}
+
+func (f *fakeClientFrontend) RespondActivityTaskCanceled(context.Context, *workflowservice.RespondActivityTaskCanceledRequest) (*workflowservice.RespondActivityTaskCanceledResponse, error) {
+	return &workflowservice.RespondActivityTaskCanceledResponse{}, nil
+}
+
+func (f *fakeClientFrontend) RespondActivityTaskFailed(context.Context, *workflowservice.RespondActivityTaskFailedRequest) (*workflowservice.RespondActivityTaskFailedResponse, error) {
+	return &workflowservice.RespondActivityTaskFailedResponse{}, nil
+}
+
+func (f *fakeClientFrontend) RespondActivityTaskCompletedById(context.Context, *workflowservice.RespondActivityTaskCompletedByIdRequest) (*workflowservice.RespondActivityTaskCompletedByIdResponse, error) {
+	return &workflowservice.RespondActivityTaskCompletedByIdResponse{}, nil
+}
+
+func (f *fakeClientFrontend) RespondActivityTaskCanceledById(context.Context, *workflowservice.RespondActivityTaskCanceledByIdRequest) (*workflowservice.RespondActivityTaskCanceledByIdResponse, error) {
+	return &workflowservice.RespondActivityTaskCanceledByIdResponse{}, nil
+}
+
+func (f *fakeClientFrontend) RespondActivityTaskFailedById(context.Context, *workflowservice.RespondActivityTaskFailedByIdRequest) (*workflowservice.RespondActivityTaskFailedByIdResponse, error) {
+	return &workflowservice.RespondActivityTaskFailedByIdResponse{}, nil
+}
+
+func (f *fakeClientFrontend) RecordActivityTaskHeartbeat(context.Context, *workflowservice.RecordActivityTaskHeartbeatRequest) (*workflowservice.RecordActivityTaskHeartbeatResponse, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return &workflowservice.RecordActivityTaskHeartbeatResponse{CancelRequested: f.cancelRequested}, nil
+}
+
+func (f *fakeClientFrontend) RecordActivityTaskHeartbeatById(context.Context, *workflowservice.RecordActivityTaskHeartbeatByIdRequest) (*workflowservice.RecordActivityTaskHeartbeatByIdResponse, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return &workflowservice.RecordActivityTaskHeartbeatByIdResponse{CancelRequested: f.cancelRequested}, nil
+}
+
+func (f *fakeClientFrontend) GetSearchAttributes(context.Context, *workflowservice.GetSearchAttributesRequest) (*workflowservice.GetSearchAttributesResponse, error) {
+	return &workflowservice.GetSearchAttributesResponse{}, nil
+}
+
+func TestDialChecksTheNamespace(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	c, err := DialClient(context.Background(), ClientOptions{HostPort: f.addr, Namespace: "orders"})
+	chkNoErr(t, err)
+	c.Close()
+
+	_, err = DialClient(context.Background(), ClientOptions{HostPort: f.addr, Namespace: "missing"})
+	var notFound *rpc.NamespaceNotFoundError
+	chkErrAs(t, err, &notFound)
+	chkEqual(t, "missing", notFound.Namespace)
+}
+
+func TestDialToleratesANamespaceItMayNotDescribe(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	f.failNext("DescribeNamespace", serviceerror.NewPermissionDenied("scoped key", ""))
+	c, err := DialClient(context.Background(), ClientOptions{HostPort: f.addr})
+	chkNoErr(t, err)
+	c.Close()
+}
+
+func TestDialReportsABadOptionBeforeConnecting(t *testing.T) {
+	_, err := DialClient(context.Background(), ClientOptions{HostPort: "no-port"})
+	chkErrContains(t, err, "want host:port")
+}
+
+func TestClientsSharingAConnectionCloseItWithTheLast(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	first, err := NewLazyClient(ClientOptions{HostPort: f.addr})
+	chkNoErr(t, err)
+	second, err := NewClientFromExisting(context.Background(), first, ClientOptions{Namespace: "other", Identity: "second"})
+	chkNoErr(t, err)
+	chkSame(t, first.(*workflowClient).conn, second.(*workflowClient).conn)
+	chkEqual(t, "other", second.(*workflowClient).namespace)
+	chkEqual(t, "second", second.(*workflowClient).identity)
+
+	first.Close()
+	first.Close() // a second Close of the same client must not count
+	_, err = second.GetSearchAttributes(context.Background())
+	chkNoErr(t, err, "the connection stays open for the second client")
+	f.mu.Lock()
+	md := f.headers[len(f.headers)-1]
+	f.mu.Unlock()
+	chkEqual(t, []string{"other"}, md.Get(rpc.HeaderNamespace), "the namespace header is the client's own")
+
+	second.Close()
+	_, err = second.GetSearchAttributes(context.Background())
+	chkErr(t, err, "the last Close closes the connection")
+
+	_, err = NewClientFromExisting(context.Background(), second, ClientOptions{})
+	chkErrContains(t, err, "existing client is closed")
+}
+
+func TestNewClientFromExistingChecksADifferentNamespace(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	base := f.client(t, ClientOptions{})
+	_, err := NewClientFromExisting(context.Background(), base, ClientOptions{Namespace: "missing"})
+	var notFound *rpc.NamespaceNotFoundError
+	chkErrAs(t, err, &notFound)
+
+	_, err = NewClientFromExisting(context.Background(), nil, ClientOptions{})
+	chkErrContains(t, err, "existing client must come from")
+}
+
+func TestExecuteWorkflowReturnsTheRunHoldingTheID(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	c := f.client(t, ClientOptions{})
+	f.failNext("StartWorkflowExecution", serviceerror.NewWorkflowExecutionAlreadyStarted("started", "", "running-run"))
+	run, err := c.ExecuteWorkflow(context.Background(), StartWorkflowOptions{ID: "wf", TaskQueue: "q"}, "W")
+	chkNoErr(t, err)
+	chkEqual(t, "running-run", run.GetRunID())
+
+	f.failNext("StartWorkflowExecution", serviceerror.NewWorkflowExecutionAlreadyStarted("started", "", "running-run"))
+	_, err = c.ExecuteWorkflow(context.Background(), StartWorkflowOptions{ID: "wf", TaskQueue: "q", WorkflowExecutionErrorWhenAlreadyStarted: true}, "W")
+	var alreadyStarted *serviceerror.WorkflowExecutionAlreadyStarted
+	chkErrAs(t, err, &alreadyStarted)
+	chkErrContains(t, err, `ID "wf"`, "the error says which workflow")
+	chkTrue(t, errors.As(err, &alreadyStarted))
+}
+
+func TestExecuteWorkflowGeneratesAnID(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	f.set(func(f *fakeClientFrontend) {
+		f.startResponse = &workflowservice.StartWorkflowExecutionResponse{RunId: "r1"}
+	})
+	c := f.client(t, ClientOptions{})
+	run, err := c.ExecuteWorkflow(context.Background(), StartWorkflowOptions{TaskQueue: "q"}, "W")
+	chkNoErr(t, err)
+	chkNotEmpty(t, run.GetID())
+	chkEqual(t, "r1", run.GetRunID())
+	reqs := receivedRequests[*workflowservice.StartWorkflowExecutionRequest](f)
+	chkLen(t, reqs, 1)
+	chkEqual(t, run.GetID(), reqs[0].GetWorkflowId())
+}
+
+type staticHeaders map[string]string
+
+func (h staticHeaders) GetHeaders(context.Context) (map[string]string, error) { return h, nil }
+
+// blockingController refuses every call to one method.
+type blockingController struct{ method string }
+
+func (b blockingController) CheckCallAllowed(_ context.Context, method string, _, _ any) error {
+	if strings.HasSuffix(method, "/"+b.method) {
+		return serviceerror.NewPermissionDenied("blocked by the test", "")
+	}
+	return nil
+}
+
+func TestHeadersProviderAndTrafficControllerApplyToCalls(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	c := f.client(t, ClientOptions{
+		HeadersProvider:   staticHeaders{"x-tenant": "acme"},
+		TrafficController: blockingController{method: "GetSearchAttributes"},
+	})
+	_, err := c.DescribeWorkflowExecution(context.Background(), "wf", "")
+	chkNoErr(t, err)
+	f.mu.Lock()
+	md := f.headers[len(f.headers)-1]
+	f.mu.Unlock()
+	chkEqual(t, []string{"acme"}, md.Get("x-tenant"))
+
+	_, err = c.GetSearchAttributes(context.Background())
+	var denied *serviceerror.PermissionDenied
+	chkErrAs(t, err, &denied)
+	chkLen(t, receivedRequests[*workflowservice.GetSearchAttributesRequest](f), 0, "the call never left")
+}
+
+// The checks below stand in for testify, whose dependencies go.sum does
+// not list yet. Each reports the caller's line; failing checks of errors
+// stop the test, the others let it go on.
+
+var errClientTest = errors.New("client test error")
+
+func chkNoErr(t testing.TB, err error, msg ...any) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("unexpected error: %v %s", err, fmt.Sprint(msg...))
+	}
+}
+
+func chkErr(t testing.TB, err error, msg ...any) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("expected an error %s", fmt.Sprint(msg...))
+	}
+}
+
+func chkErrContains(t testing.TB, err error, substr string, msg ...any) {
+	t.Helper()
+	if err == nil || !strings.Contains(err.Error(), substr) {
+		t.Fatalf("expected an error containing %q, got %v %s", substr, err, fmt.Sprint(msg...))
+	}
+}
+
+func chkErrAs(t testing.TB, err error, target any) {
+	t.Helper()
+	if !errors.As(err, target) {
+		t.Fatalf("expected an error of type %T, got %T: %v", target, err, err)
+	}
+}
+
+func chkErrIs(t testing.TB, err, target error) {
+	t.Helper()
+	if !errors.Is(err, target) {
+		t.Fatalf("expected an error wrapping %v, got %v", target, err)
+	}
+}
+
+func chkEqual(t testing.TB, want, got any, msg ...any) {
+	t.Helper()
+	if !reflect.DeepEqual(want, got) {
+		t.Errorf("want %#v, got %#v %s", want, got, fmt.Sprint(msg...))
+	}
+}
+
+func chkNotEqual(t testing.TB, notWant, got any, msg ...any) {
+	t.Helper()
+	if reflect.DeepEqual(notWant, got) {
+		t.Errorf("did not want %#v %s", got, fmt.Sprint(msg...))
+	}
+}
+
+func chkSame(t testing.TB, want, got any, msg ...any) {
+	t.Helper()
+	if want != got {
+		t.Errorf("want the same pointer %p, got %p %s", want, got, fmt.Sprint(msg...))
+	}
+}
+
+func chkTrue(t testing.TB, cond bool, msg ...any) {
+	t.Helper()
+	if !cond {
+		t.Errorf("expected true %s", fmt.Sprint(msg...))
+	}
+}
+
+func chkFalse(t testing.TB, cond bool, msg ...any) {
+	t.Helper()
+	if cond {
+		t.Errorf("expected false %s", fmt.Sprint(msg...))
+	}
+}
+
+// chkLen fails the test at once: later lines usually index the value.
+func chkLen(t testing.TB, value any, n int, msg ...any) {
+	t.Helper()
+	if l := reflect.ValueOf(value).Len(); l != n {
+		t.Fatalf("want length %d, got %d (%#v) %s", n, l, value, fmt.Sprint(msg...))
+	}
+}
+
+func chkIsNil(value any) bool {
+	if value == nil {
+		return true
+	}
+	v := reflect.ValueOf(value)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Interface, reflect.Chan:
+		return v.IsNil()
+	}
+	return false
+}
+
+func chkNil(t testing.TB, value any, msg ...any) {
+	t.Helper()
+	if !chkIsNil(value) {
+		t.Errorf("want nil, got %#v %s", value, fmt.Sprint(msg...))
+	}
+}
+
+// chkNotNil fails the test at once: later lines usually use the value.
+func chkNotNil(t testing.TB, value any, msg ...any) {
+	t.Helper()
+	if chkIsNil(value) {
+		t.Fatalf("want a value, got nil %s", fmt.Sprint(msg...))
+	}
+}
+
+func chkEmpty(t testing.TB, value any, msg ...any) {
+	t.Helper()
+	if !chkIsNil(value) && reflect.ValueOf(value).Len() != 0 {
+		t.Errorf("want empty, got %#v %s", value, fmt.Sprint(msg...))
+	}
+}
+
+func chkNotEmpty(t testing.TB, value any, msg ...any) {
+	t.Helper()
+	if chkIsNil(value) || reflect.ValueOf(value).Len() == 0 {
+		t.Errorf("want a non-empty value, got %#v %s", value, fmt.Sprint(msg...))
+	}
+}
+
+func chkZero(t testing.TB, value any, msg ...any) {
+	t.Helper()
+	if !reflect.ValueOf(value).IsZero() {
+		t.Errorf("want the zero value, got %#v %s", value, fmt.Sprint(msg...))
+	}
+}
+
+func chkContains[K comparable, V any](t testing.TB, m map[K]V, key K, msg ...any) {
+	t.Helper()
+	if _, ok := m[key]; !ok {
+		t.Errorf("want key %v in %v %s", key, m, fmt.Sprint(msg...))
+	}
+}
+
+func chkRegexp(t testing.TB, pattern, s string) {
+	t.Helper()
+	if !regexp.MustCompile(pattern).MatchString(s) {
+		t.Errorf("%q does not match %s", s, pattern)
+	}
+}

@@ -1,0 +1,594 @@
+package internal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	querypb "go.temporal.io/api/query/v1"
+	sdkpb "go.temporal.io/api/sdk/v1"
+	"go.temporal.io/api/serviceerror"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/policy"
+	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/internal/searchattr"
+)
+
+type (
+	// StartWorkflowOptions configure a workflow started by
+	// Client.ExecuteWorkflow or Client.SignalWithStartWorkflow.
+	StartWorkflowOptions struct {
+		// ID is the workflow ID, unique among the namespace's running
+		// workflows; a random UUID when empty.
+		ID string
+		// TaskQueue is the task queue the workflow's worker polls. Required.
+		TaskQueue string
+		// WorkflowExecutionTimeout bounds the whole workflow, retries,
+		// cron runs and continue-as-new included; unlimited when zero.
+		WorkflowExecutionTimeout time.Duration
+		// WorkflowRunTimeout bounds a single run; the execution timeout when
+		// zero.
+		WorkflowRunTimeout time.Duration
+		// WorkflowTaskTimeout bounds each workflow task; 10s when zero.
+		WorkflowTaskTimeout time.Duration
+		// WorkflowIDConflictPolicy says what happens when a workflow with
+		// this ID is running: fail (the default), use the running one,
+		// or terminate it and start anew.
+		WorkflowIDConflictPolicy enumspb.WorkflowIdConflictPolicy
+		// WorkflowIDReusePolicy says whether this ID may be used again once
+		// an earlier workflow with it has closed: allowed by default.
+		WorkflowIDReusePolicy enumspb.WorkflowIdReusePolicy
+		// WorkflowExecutionErrorWhenAlreadyStarted makes ExecuteWorkflow
+		// return *serviceerror.WorkflowExecutionAlreadyStarted when the ID
+		// is in use, rather than the run that uses it.
+		WorkflowExecutionErrorWhenAlreadyStarted bool
+		// RetryPolicy makes the server retry the workflow when it fails;
+		// no retries when nil.
+		RetryPolicy *policy.RetryPolicy
+		// CronSchedule starts the workflow on a cron schedule ("*/5 * * * *"),
+		// a new run each time; schedules are usually the better choice.
+		CronSchedule string
+		// Memo is information stored with the workflow and shown when it
+		// is listed or described, not indexed.
+		Memo map[string]any
+		// SearchAttributes are indexed attributes by name, untyped.
+		//
+		// Deprecated: use TypedSearchAttributes.
+		SearchAttributes map[string]any
+		// TypedSearchAttributes are indexed attributes to list workflows by.
+		// Only one of the two forms may be set.
+		TypedSearchAttributes searchattr.SearchAttributes
+		// EnableEagerStart asks for the first workflow task to go straight
+		// to a worker in this process. This client has no such worker yet,
+		// so the workflow starts normally, as the official SDK does when no
+		// local worker can take it.
+		EnableEagerStart bool
+		// StartDelay postpones the first workflow task; a signal sent with
+		// SignalWithStartWorkflow does not cut it short.
+		StartDelay time.Duration
+		// StaticSummary is a one-line summary shown in the UI.
+		StaticSummary string
+		// StaticDetails is a longer description shown in the UI.
+		StaticDetails string
+		// Priority orders the workflow's tasks relative to others.
+		Priority policy.Priority
+	}
+
+	// CancelWorkflowOptions say which workflow CancelWorkflowWithOptions
+	// cancels, and why.
+	CancelWorkflowOptions struct {
+		// WorkflowID is required.
+		WorkflowID string
+		// RunID selects a run; the current run when empty.
+		RunID string
+		// FirstExecutionRunID, if set, makes the request fail unless the
+		// run's chain started with this run.
+		FirstExecutionRunID string
+		// Reason is recorded in the cancel-requested event.
+		Reason string
+	}
+
+	// TerminateWorkflowOptions say which workflow
+	// TerminateWorkflowWithOptions terminates, and why.
+	TerminateWorkflowOptions struct {
+		// WorkflowID is required.
+		WorkflowID string
+		// RunID selects a run; the current run when empty.
+		RunID string
+		// FirstExecutionRunID, if set, makes the request fail unless the
+		// run's chain started with this run.
+		FirstExecutionRunID string
+		// Reason is recorded in the terminated event.
+		Reason string
+		// Details are recorded in the terminated event.
+		Details []any
+	}
+
+	// QueryWorkflowWithOptionsRequest is the request of
+	// Client.QueryWorkflowWithOptions.
+	QueryWorkflowWithOptionsRequest struct {
+		// WorkflowID is required.
+		WorkflowID string
+		// RunID selects a run; the current run when empty.
+		RunID string
+		// QueryType is the query's name. Required.
+		QueryType string
+		// Args are the query's arguments.
+		Args []any
+		// QueryRejectCondition rejects the query, rather than running it,
+		// when the workflow is closed (NOT_OPEN) or did not complete
+		// successfully (NOT_COMPLETED_CLEANLY).
+		QueryRejectCondition enumspb.QueryRejectCondition
+		// Header is sent with the query, with what the client's context
+		// propagators add.
+		Header *commonpb.Header
+	}
+
+	// QueryWorkflowWithOptionsResponse is the answer of
+	// Client.QueryWorkflowWithOptions: a result or a rejection.
+	QueryWorkflowWithOptionsResponse struct {
+		// QueryResult is the query handler's answer, unless rejected.
+		QueryResult converter.EncodedValue
+		// QueryRejected says why the query was rejected, with the
+		// workflow's status.
+		QueryRejected *querypb.QueryRejected
+	}
+)
+
+// workflowStartParams are the parts of a start request that ExecuteWorkflow and
+// SignalWithStartWorkflow share, already encoded.
+type workflowStartParams struct {
+	options          StartWorkflowOptions
+	workflowType     string
+	input            *commonpb.Payloads
+	memo             *commonpb.Memo
+	searchAttributes *commonpb.SearchAttributes
+	header           *commonpb.Header
+	userMetadata     *sdkpb.UserMetadata
+	dc               converter.DataConverter
+}
+
+// newWorkflowStartParams checks the options and the workflow's arguments and
+// encodes everything the start request carries. options.ID must be set.
+func (c *workflowClient) newWorkflowStartParams(ctx context.Context, options StartWorkflowOptions, workflow any, args []any) (*workflowStartParams, error) {
+	if options.TaskQueue == "" {
+		return nil, errStartMissingTaskQueue
+	}
+	workflowType, err := clientWorkflowTypeName(workflow)
+	if err != nil {
+		return nil, err
+	}
+	if err := registry.CheckArgs(workflow, args, "workflow"); err != nil {
+		return nil, err
+	}
+	p := &workflowStartParams{options: options, workflowType: workflowType, dc: c.workflowDataConverter(ctx, options.ID)}
+	if p.input, err = registry.EncodeArgs(p.dc, args); err != nil {
+		return nil, fmt.Errorf("workflow %q: %w", workflowType, err)
+	}
+	if p.memo, err = encodeStartMemo(p.dc, options.Memo); err != nil {
+		return nil, err
+	}
+	if p.searchAttributes, err = searchattr.EncodeForStart(options.SearchAttributes, options.TypedSearchAttributes); err != nil {
+		return nil, err
+	}
+	if p.header, err = clientOutgoingHeader(ctx, nil, c.propagators); err != nil {
+		return nil, err
+	}
+	if p.userMetadata, err = encodeStartUserMetadata(p.dc, options.StaticSummary, options.StaticDetails); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// clientWorkflowTypeName is the type name of a workflow given as a function or
+// as a name.
+func clientWorkflowTypeName(workflow any) (string, error) {
+	switch w := workflow.(type) {
+	case string:
+		if w == "" {
+			return "", errors.New("the workflow type name is empty")
+		}
+		return w, nil
+	case nil:
+		return "", errors.New("no workflow given: pass a workflow function or a workflow type name")
+	}
+	if reflect.TypeOf(workflow).Kind() != reflect.Func {
+		return "", fmt.Errorf("a workflow must be a function or a workflow type name, not %T", workflow)
+	}
+	return registry.FunctionName(workflow), nil
+}
+
+// encodeStartMemo encodes memo values with the client's data converter, falling
+// back to the default one for values it refuses, as the official SDK does.
+func encodeStartMemo(dc converter.DataConverter, memo map[string]any) (*commonpb.Memo, error) {
+	if memo == nil {
+		return nil, nil
+	}
+	fields := make(map[string]*commonpb.Payload, len(memo))
+	for key, value := range memo {
+		payload, err := dc.ToPayload(value)
+		if err != nil {
+			var fallbackErr error
+			if payload, fallbackErr = converter.GetDefaultDataConverter().ToPayload(value); fallbackErr != nil {
+				return nil, fmt.Errorf("memo %q (%T) cannot be encoded: %w", key, value, err)
+			}
+		}
+		fields[key] = payload
+	}
+	return &commonpb.Memo{Fields: fields}, nil
+}
+
+// encodeStartUserMetadata encodes the summary and details shown in the UI.
+func encodeStartUserMetadata(dc converter.DataConverter, summary, details string) (*sdkpb.UserMetadata, error) {
+	if summary == "" && details == "" {
+		return nil, nil
+	}
+	metadata := &sdkpb.UserMetadata{}
+	var err error
+	if summary != "" {
+		if metadata.Summary, err = dc.ToPayload(summary); err != nil {
+			return nil, fmt.Errorf("StaticSummary cannot be encoded: %w", err)
+		}
+	}
+	if details != "" {
+		if metadata.Details, err = dc.ToPayload(details); err != nil {
+			return nil, fmt.Errorf("StaticDetails cannot be encoded: %w", err)
+		}
+	}
+	return metadata, nil
+}
+
+// workflowDataConverter is the client's data converter as it applies to
+// one workflow: told the Go context (converter.ContextAware) and the
+// workflow it converts for.
+func (c *workflowClient) workflowDataConverter(ctx context.Context, workflowID string) converter.DataConverter {
+	dc := c.dataConverter
+	if aware, ok := dc.(converter.ContextAware); ok {
+		dc = aware.WithContext(ctx)
+	}
+	return clientSerializationContext(dc, c.namespace, workflowID)
+}
+
+// converterFor is the client's data converter for one workflow, outside
+// any call (to decode results that arrive later).
+func (c *workflowClient) converterFor(workflowID string) converter.DataConverter {
+	return clientSerializationContext(c.dataConverter, c.namespace, workflowID)
+}
+
+func clientSerializationContext(dc converter.DataConverter, namespace, workflowID string) converter.DataConverter {
+	return converter.WithDataConverterSerializationContext(dc, converter.WorkflowSerializationContext{
+		Namespace:  namespace,
+		WorkflowID: workflowID,
+	})
+}
+
+// workflowFailureConverter is the client's failure converter for one
+// workflow.
+func (c *workflowClient) workflowFailureConverter(workflowID string) converter.FailureConverter {
+	return converter.WithFailureConverterSerializationContext(c.failureConverter, converter.WorkflowSerializationContext{
+		Namespace:  c.namespace,
+		WorkflowID: workflowID,
+	})
+}
+
+// clientOptionalDuration sends zero as "unset", as the official SDK does.
+func clientOptionalDuration(d time.Duration) *durationpb.Duration {
+	if d == 0 {
+		return nil
+	}
+	return durationpb.New(d)
+}
+
+func (p *workflowStartParams) taskQueue() *taskqueuepb.TaskQueue {
+	return &taskqueuepb.TaskQueue{Name: p.options.TaskQueue, Kind: enumspb.TASK_QUEUE_KIND_NORMAL}
+}
+
+// startRequest builds the StartWorkflowExecution request.
+func (c *workflowClient) startRequest(p *workflowStartParams) *workflowservice.StartWorkflowExecutionRequest {
+	o := p.options
+	return &workflowservice.StartWorkflowExecutionRequest{
+		Namespace:                c.namespace,
+		WorkflowId:               o.ID,
+		WorkflowType:             &commonpb.WorkflowType{Name: p.workflowType},
+		TaskQueue:                p.taskQueue(),
+		Input:                    p.input,
+		WorkflowExecutionTimeout: durationpb.New(o.WorkflowExecutionTimeout),
+		WorkflowRunTimeout:       durationpb.New(o.WorkflowRunTimeout),
+		WorkflowTaskTimeout:      durationpb.New(o.WorkflowTaskTimeout),
+		Identity:                 c.identity,
+		RequestId:                newClientUUID(),
+		WorkflowIdReusePolicy:    o.WorkflowIDReusePolicy,
+		WorkflowIdConflictPolicy: o.WorkflowIDConflictPolicy,
+		RetryPolicy:              policy.RetryPolicyToProto(o.RetryPolicy),
+		CronSchedule:             o.CronSchedule,
+		Memo:                     p.memo,
+		SearchAttributes:         p.searchAttributes,
+		Header:                   p.header,
+		WorkflowStartDelay:       clientOptionalDuration(o.StartDelay),
+		UserMetadata:             p.userMetadata,
+		Priority:                 policy.PriorityToProto(o.Priority),
+	}
+}
+
+// signalWithStartRequest builds the SignalWithStartWorkflowExecution
+// request.
+func (c *workflowClient) signalWithStartRequest(p *workflowStartParams, signalName string, signalInput *commonpb.Payloads) *workflowservice.SignalWithStartWorkflowExecutionRequest {
+	o := p.options
+	return &workflowservice.SignalWithStartWorkflowExecutionRequest{
+		Namespace:                c.namespace,
+		WorkflowId:               o.ID,
+		WorkflowType:             &commonpb.WorkflowType{Name: p.workflowType},
+		TaskQueue:                p.taskQueue(),
+		Input:                    p.input,
+		WorkflowExecutionTimeout: durationpb.New(o.WorkflowExecutionTimeout),
+		WorkflowRunTimeout:       durationpb.New(o.WorkflowRunTimeout),
+		WorkflowTaskTimeout:      durationpb.New(o.WorkflowTaskTimeout),
+		Identity:                 c.identity,
+		RequestId:                newClientUUID(),
+		WorkflowIdReusePolicy:    o.WorkflowIDReusePolicy,
+		WorkflowIdConflictPolicy: o.WorkflowIDConflictPolicy,
+		SignalName:               signalName,
+		SignalInput:              signalInput,
+		RetryPolicy:              policy.RetryPolicyToProto(o.RetryPolicy),
+		CronSchedule:             o.CronSchedule,
+		Memo:                     p.memo,
+		SearchAttributes:         p.searchAttributes,
+		Header:                   p.header,
+		WorkflowStartDelay:       clientOptionalDuration(o.StartDelay),
+		UserMetadata:             p.userMetadata,
+		Priority:                 policy.PriorityToProto(o.Priority),
+	}
+}
+
+// ExecuteWorkflow implements Client.
+func (c *workflowClient) ExecuteWorkflow(ctx context.Context, options StartWorkflowOptions, workflow any, args ...any) (WorkflowRun, error) {
+	if options.ID == "" {
+		options.ID = newClientUUID()
+	}
+	p, err := c.newWorkflowStartParams(ctx, options, workflow, args)
+	if err != nil {
+		return nil, fmt.Errorf("ExecuteWorkflow: %w", err)
+	}
+	if err := c.ensureInitialized(ctx); err != nil {
+		return nil, err
+	}
+	resp, err := c.service.StartWorkflowExecution(ctx, c.startRequest(p))
+	runID, firstRunID := resp.GetRunId(), resp.GetFirstExecutionRunId()
+	var alreadyStarted *serviceerror.WorkflowExecutionAlreadyStarted
+	switch {
+	case errors.As(err, &alreadyStarted) && !options.WorkflowExecutionErrorWhenAlreadyStarted:
+		// The caller gets the run that holds the ID.
+		runID, firstRunID = alreadyStarted.RunId, alreadyStarted.FirstExecutionRunId
+	case err != nil:
+		return nil, wrapCallError(err, "starting workflow %q (ID %q)", p.workflowType, options.ID)
+	case firstRunID == "" && resp.GetStarted():
+		// Servers that predate the field leave it out; a run just started
+		// begins its own chain.
+		firstRunID = runID
+	}
+	return c.newRun(options.ID, p.workflowType, runID, firstRunID), nil
+}
+
+// SignalWithStartWorkflow implements Client.
+func (c *workflowClient) SignalWithStartWorkflow(ctx context.Context, workflowID string, signalName string, signalArg any,
+	options StartWorkflowOptions, workflow any, workflowArgs ...any,
+) (WorkflowRun, error) {
+	if options.ID != "" && options.ID != workflowID {
+		return nil, fmt.Errorf("SignalWithStartWorkflow: StartWorkflowOptions.ID %q differs from workflowID %q: leave it empty or make them equal", options.ID, workflowID)
+	}
+	options.ID = workflowID
+	if options.ID == "" {
+		options.ID = newClientUUID()
+	}
+	p, err := c.newWorkflowStartParams(ctx, options, workflow, workflowArgs)
+	if err != nil {
+		return nil, fmt.Errorf("SignalWithStartWorkflow: %w", err)
+	}
+	signalInput, err := p.dc.ToPayloads(signalArg)
+	if err != nil {
+		return nil, fmt.Errorf("SignalWithStartWorkflow: signal %q argument (%T) cannot be encoded: %w", signalName, signalArg, err)
+	}
+	if err := c.ensureInitialized(ctx); err != nil {
+		return nil, err
+	}
+	resp, err := c.service.SignalWithStartWorkflowExecution(ctx, c.signalWithStartRequest(p, signalName, signalInput))
+	if err != nil {
+		return nil, wrapCallError(err, "signal-with-start of workflow %q (ID %q), signal %q", p.workflowType, options.ID, signalName)
+	}
+	return c.newRun(options.ID, p.workflowType, resp.GetRunId(), resp.GetFirstExecutionRunId()), nil
+}
+
+// SignalWorkflow implements Client.
+func (c *workflowClient) SignalWorkflow(ctx context.Context, workflowID string, runID string, signalName string, arg any) error {
+	input, err := c.workflowDataConverter(ctx, workflowID).ToPayloads(arg)
+	if err != nil {
+		return fmt.Errorf("SignalWorkflow: signal %q argument (%T) cannot be encoded: %w", signalName, arg, err)
+	}
+	header, err := clientOutgoingHeader(ctx, nil, c.propagators)
+	if err != nil {
+		return err
+	}
+	if err := c.ensureInitialized(ctx); err != nil {
+		return err
+	}
+	_, err = c.service.SignalWorkflowExecution(ctx, &workflowservice.SignalWorkflowExecutionRequest{
+		Namespace:         c.namespace,
+		WorkflowExecution: &commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID},
+		SignalName:        signalName,
+		Input:             input,
+		Identity:          c.identity,
+		RequestId:         newClientUUID(),
+		Header:            header,
+	})
+	return wrapCallError(err, "signaling workflow %q (run %q) with %q", workflowID, runID, signalName)
+}
+
+// CancelWorkflow implements Client.
+func (c *workflowClient) CancelWorkflow(ctx context.Context, workflowID string, runID string) error {
+	return c.CancelWorkflowWithOptions(ctx, CancelWorkflowOptions{WorkflowID: workflowID, RunID: runID})
+}
+
+// CancelWorkflowWithOptions implements Client.
+func (c *workflowClient) CancelWorkflowWithOptions(ctx context.Context, options CancelWorkflowOptions) error {
+	if err := c.ensureInitialized(ctx); err != nil {
+		return err
+	}
+	_, err := c.service.RequestCancelWorkflowExecution(ctx, &workflowservice.RequestCancelWorkflowExecutionRequest{
+		Namespace:           c.namespace,
+		WorkflowExecution:   &commonpb.WorkflowExecution{WorkflowId: options.WorkflowID, RunId: options.RunID},
+		Identity:            c.identity,
+		RequestId:           newClientUUID(),
+		FirstExecutionRunId: options.FirstExecutionRunID,
+		Reason:              options.Reason,
+	})
+	return wrapCallError(err, "canceling workflow %q (run %q)", options.WorkflowID, options.RunID)
+}
+
+// TerminateWorkflow implements Client.
+func (c *workflowClient) TerminateWorkflow(ctx context.Context, workflowID string, runID string, reason string, details ...any) error {
+	return c.TerminateWorkflowWithOptions(ctx, TerminateWorkflowOptions{
+		WorkflowID: workflowID,
+		RunID:      runID,
+		Reason:     reason,
+		Details:    details,
+	})
+}
+
+// TerminateWorkflowWithOptions implements Client.
+func (c *workflowClient) TerminateWorkflowWithOptions(ctx context.Context, options TerminateWorkflowOptions) error {
+	details, err := registry.EncodeArgs(c.workflowDataConverter(ctx, options.WorkflowID), options.Details)
+	if err != nil {
+		return fmt.Errorf("TerminateWorkflow: details: %w", err)
+	}
+	if err := c.ensureInitialized(ctx); err != nil {
+		return err
+	}
+	_, err = c.service.TerminateWorkflowExecution(ctx, &workflowservice.TerminateWorkflowExecutionRequest{
+		Namespace:           c.namespace,
+		WorkflowExecution:   &commonpb.WorkflowExecution{WorkflowId: options.WorkflowID, RunId: options.RunID},
+		Reason:              options.Reason,
+		Details:             details,
+		Identity:            c.identity,
+		FirstExecutionRunId: options.FirstExecutionRunID,
+	})
+	return wrapCallError(err, "terminating workflow %q (run %q)", options.WorkflowID, options.RunID)
+}
+
+// QueryWorkflow implements Client.
+func (c *workflowClient) QueryWorkflow(ctx context.Context, workflowID string, runID string, queryType string, args ...any) (converter.EncodedValue, error) {
+	resp, err := c.QueryWorkflowWithOptions(ctx, &QueryWorkflowWithOptionsRequest{
+		WorkflowID: workflowID,
+		RunID:      runID,
+		QueryType:  queryType,
+		Args:       args,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if resp.QueryRejected != nil {
+		return nil, failure.NewQueryRejectedError(resp.QueryRejected)
+	}
+	return resp.QueryResult, nil
+}
+
+// QueryWorkflowWithOptions implements Client.
+func (c *workflowClient) QueryWorkflowWithOptions(ctx context.Context, request *QueryWorkflowWithOptionsRequest) (*QueryWorkflowWithOptionsResponse, error) {
+	dc := c.workflowDataConverter(ctx, request.WorkflowID)
+	args, err := registry.EncodeArgs(dc, request.Args)
+	if err != nil {
+		return nil, fmt.Errorf("query %q: %w", request.QueryType, err)
+	}
+	header, err := clientOutgoingHeader(ctx, request.Header, c.propagators)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.ensureInitialized(ctx); err != nil {
+		return nil, err
+	}
+	resp, err := c.service.QueryWorkflow(ctx, &workflowservice.QueryWorkflowRequest{
+		Namespace: c.namespace,
+		Execution: &commonpb.WorkflowExecution{WorkflowId: request.WorkflowID, RunId: request.RunID},
+		Query: &querypb.WorkflowQuery{
+			QueryType: request.QueryType,
+			QueryArgs: args,
+			Header:    header,
+		},
+		QueryRejectCondition: request.QueryRejectCondition,
+	})
+	if err != nil {
+		return nil, wrapCallError(err, "querying workflow %q (run %q) with %q", request.WorkflowID, request.RunID, request.QueryType)
+	}
+	if resp.GetQueryRejected() != nil {
+		return &QueryWorkflowWithOptionsResponse{QueryRejected: resp.GetQueryRejected()}, nil
+	}
+	return &QueryWorkflowWithOptionsResponse{QueryResult: newClientEncodedValue(resp.GetQueryResult(), dc)}, nil
+}
+
+// ResetWorkflowExecution implements Client.
+func (c *workflowClient) ResetWorkflowExecution(ctx context.Context, request *workflowservice.ResetWorkflowExecutionRequest) (*workflowservice.ResetWorkflowExecutionResponse, error) {
+	if err := c.ensureInitialized(ctx); err != nil {
+		return nil, err
+	}
+	if request.GetNamespace() == "" {
+		request.Namespace = c.namespace
+	}
+	if request.GetRequestId() == "" {
+		request.RequestId = newClientUUID()
+	}
+	resp, err := c.service.ResetWorkflowExecution(ctx, request)
+	if err != nil {
+		return nil, wrapCallError(err, "resetting workflow %q (run %q)",
+			request.GetWorkflowExecution().GetWorkflowId(), request.GetWorkflowExecution().GetRunId())
+	}
+	return resp, nil
+}
+
+// clientEncodedValue is a converter.EncodedValue: payloads and the converter
+// that decodes them.
+type clientEncodedValue struct {
+	payloads *commonpb.Payloads
+	dc       converter.DataConverter
+}
+
+// newClientEncodedValue wraps payloads; dc defaults to the default converter.
+func newClientEncodedValue(payloads *commonpb.Payloads, dc converter.DataConverter) converter.EncodedValue {
+	if dc == nil {
+		dc = converter.GetDefaultDataConverter()
+	}
+	return &clientEncodedValue{payloads: payloads, dc: dc}
+}
+
+// HasValue reports whether there is a payload.
+func (v *clientEncodedValue) HasValue() bool { return len(v.payloads.GetPayloads()) > 0 }
+
+// Get decodes the first payload into valuePtr.
+func (v *clientEncodedValue) Get(valuePtr any) error {
+	if !v.HasValue() {
+		return failure.ErrNoData
+	}
+	return v.dc.FromPayloads(v.payloads, valuePtr)
+}
+
+// Payloads returns the payloads as received (converter.ValuesPayloads).
+func (v *clientEncodedValue) Payloads() *commonpb.Payloads { return v.payloads }
+
+// NewValue wraps payloads returned by the server (a query result, say) for
+// decoding with the default data converter.
+func NewValue(payloads *commonpb.Payloads) converter.EncodedValue {
+	return newClientEncodedValue(payloads, nil)
+}
+
+// NewValues wraps payloads returned by the server (heartbeat details in a
+// description, say) for decoding with the default data converter.
+func NewValues(payloads *commonpb.Payloads) converter.EncodedValues {
+	return failure.NewEncodedValues(payloads, nil)
+}

@@ -1,0 +1,246 @@
+// Package internal implements the SDK behind its public packages, which
+// are thin facades over it.
+//
+// # Deterministic workflow runtime
+//
+// Workflow code must make the same decisions in the same order every time
+// it is replayed, so it runs on coroutines (Go, GoNamed) scheduled by a
+// dispatcher (package coro) and synchronizes with the primitives of this
+// package instead of goroutines, Go channels, select and locks. The rules
+// below are part of the replay contract: changing one changes the commands
+// existing workflows produce. They follow the official Go SDK's observable
+// behaviour.
+//
+// Scheduling. One coroutine runs at a time, until it blocks or returns.
+// The dispatcher gives every coroutine one turn per pass, in creation
+// order (the root coroutine, named "root", first), and repeats passes until
+// none makes progress. A coroutine created by Go takes its first turn
+// later in the same pass. A blocked coroutine whose wait is over resumes
+// at its turn: in the same pass if it comes after the coroutine that woke
+// it, else in the next pass. Coroutines woken by one event therefore run
+// in creation order, not in the order they started waiting.
+//
+// Channels. Values are received in the order they were sent. Blocked
+// receivers are served in the order they started waiting, and so are
+// blocked senders. A Send to a channel with a waiting receiver hands the
+// value over and returns at once; the receiver runs at its turn. Len
+// counts buffered values and blocked senders.
+//
+// Closed channels. Receive returns the values still buffered, then false
+// at once without touching valuePtr. Send and SendAsync panic. Close wakes
+// every blocked receiver, in waiting order, with false; a sender blocked
+// at Close panics when it resumes, unless a receiver draining the buffer
+// took its value first. Closing twice is allowed.
+//
+// Selector. Select checks its cases in the order they were added and runs
+// the function of the first one ready. If none is ready it runs the
+// default function, if any, else it blocks and runs the function of the
+// case whose event happens first. A receive case's function must receive
+// the value itself: Select puts the value it found back at the head of the
+// channel. A future case fires at most once per Selector, and a receive
+// case that finds its channel closed when Select starts fires (more false)
+// once and is then skipped by that Selector.
+//
+// Cancellation. Canceling a context closes its Done channel, waking its
+// waiters in the order they started waiting, then cancels its children in
+// the order they were created. Await, Mutex.Lock and Semaphore.Acquire
+// return a CanceledError once ctx is canceled, unless their condition
+// holds. Receive, Send, Select, Future.Get and WaitGroup.Wait do not watch
+// ctx: to stop waiting on cancellation, add ctx.Done() to a Selector.
+//
+// Futures. Setting a future wakes the Select cases waiting for it in the
+// order they were added to their Selectors, then sets the futures chained
+// to it in chain order.
+//
+// Locks. When a Mutex or Semaphore is released, the first waiter to have
+// its turn (creation order) takes it, not the first that asked.
+package internal
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/durable-go/sdk/internal/coro"
+	"github.com/durable-go/sdk/internal/failure"
+)
+
+// workflowRuntime is the state shared by all coroutines of one workflow run.
+// The run's root context carries it, so every Context derived from that
+// context reaches it (see runtimeOf).
+//
+// It holds only what the deterministic primitives need. The engine adds
+// its own fields here: the event-handling environment, timers, activities,
+// signal channels, query and update handlers, the logger.
+type workflowRuntime struct {
+	dispatcher *coro.Dispatcher
+
+	channelSeq  int // names NewChannel channels "chan-N"
+	selectorSeq int // names NewSelector selectors "selector-N"
+	waiters     waiterPool
+
+	// run is the workflow run the runtime belongs to; nil in tests of the
+	// primitives alone.
+	run *workflowRun
+
+	// startTimer starts a workflow timer that fires after d; canceling ctx
+	// cancels it. The engine sets it; ReceiveWithTimeout needs it.
+	startTimer func(ctx Context, d time.Duration, summary string) Future
+}
+
+// newWorkflowRuntime returns the runtime of one workflow run, with no
+// coroutine yet.
+func newWorkflowRuntime(opts coro.Options) *workflowRuntime {
+	return &workflowRuntime{dispatcher: coro.New(opts)}
+}
+
+// runtimeKey is the context key of the *workflowRuntime.
+type runtimeKey struct{}
+
+// runtimeOf returns the runtime that ctx belongs to. It panics if ctx was
+// not derived from a workflow's root context: blocking workflow calls make
+// sense only in workflow code.
+func runtimeOf(ctx Context) *workflowRuntime {
+	if ctx != nil {
+		if rt, ok := ctx.Value(runtimeKey{}).(*workflowRuntime); ok && rt != nil {
+			return rt
+		}
+	}
+	panic(fmt.Sprintf("workflow: %T is not a workflow Context; pass the Context the workflow function received, or one derived from it", ctx))
+}
+
+// errNoTimers is the panic value of a timer-based call in a runtime without
+// an engine (unit tests of this package).
+var errNoTimers = errors.New("workflow: this workflow runtime has no timers (no engine attached)")
+
+func (rt *workflowRuntime) newTimer(ctx Context, d time.Duration, summary string) Future {
+	if rt.startTimer == nil {
+		panic(errNoTimers)
+	}
+	return rt.startTimer(ctx, d, summary)
+}
+
+// startRoot creates the root coroutine, named "root" as in the official
+// SDK, which runs fn with ctx. It runs at the next RunUntilBlocked.
+func (rt *workflowRuntime) startRoot(ctx Context, fn func(ctx Context)) {
+	rt.dispatcher.Spawn("root", func() { fn(ctx) })
+}
+
+// Go starts f in a new coroutine. It has the semantics of a go statement,
+// but the coroutine runs only when the ones created before it have
+// blocked, in the deterministic order described in the package doc. Use it
+// instead of the go statement in workflow code.
+func Go(ctx Context, f func(ctx Context)) {
+	GoNamed(ctx, "", f)
+}
+
+// GoNamed is Go with a name shown in stack traces (the __stack_trace
+// query) and in panic and deadlock reports. Without a name a coroutine is
+// named by its creation number: the root coroutine is "root", the next
+// one "2", and so on.
+func GoNamed(ctx Context, name string, f func(ctx Context)) {
+	d := runtimeOf(ctx).dispatcher
+	if name == "" {
+		name = strconv.Itoa(d.Created() + 1)
+	}
+	d.Spawn(name, func() { f(ctx) })
+}
+
+// Await blocks the calling coroutine until condition returns true, or
+// until ctx is canceled, when it returns a CanceledError. condition is
+// evaluated first at once, then once per pass of the dispatcher while the
+// coroutine waits (after other coroutines have had their turn), always in
+// the waiting coroutine. It must not block and should not have side
+// effects. If condition holds and ctx is canceled, Await returns nil.
+func Await(ctx Context, condition func() bool) error {
+	d := runtimeOf(ctx).dispatcher
+	if condition() {
+		return nil
+	}
+	if isCanceled(ctx) {
+		return failure.NewCanceledError("Await context canceled")
+	}
+	satisfied := false
+	d.Poll("Await", func() bool {
+		if condition() {
+			satisfied = true
+			return true
+		}
+		return isCanceled(ctx)
+	})
+	if satisfied {
+		return nil
+	}
+	return failure.NewCanceledError("Await context canceled")
+}
+
+// awaitWithTimer is the body of AwaitWithTimeout and AwaitWithOptions
+// (added with the engine's timers): it waits like Await, but also gives up
+// when the timer fires, returning false and no error. It calls startTimer
+// only if condition is not already true, with a child of ctx that it
+// cancels when the condition comes true first. functionName names the
+// caller in the CanceledError and in stack traces.
+func awaitWithTimer(ctx Context, functionName string, startTimer func(timerCtx Context) Future, condition func() bool) (ok bool, err error) {
+	d := runtimeOf(ctx).dispatcher
+	if condition() {
+		return true, nil
+	}
+	timerCtx, cancelTimer := WithCancel(ctx)
+	timer := startTimer(timerCtx)
+	canceledError := func() error { return failure.NewCanceledError("%s context canceled", functionName) }
+	if isCanceled(ctx) {
+		return false, canceledError()
+	}
+	if timer.IsReady() {
+		return false, nil
+	}
+	satisfied := false
+	d.Poll(functionName, func() bool {
+		if condition() {
+			satisfied = true
+			return true
+		}
+		return isCanceled(ctx) || timer.IsReady()
+	})
+	switch {
+	case satisfied:
+		cancelTimer()
+		return true, nil
+	case isCanceled(ctx):
+		return false, canceledError()
+	}
+	return false, nil
+}
+
+// isCanceled reports whether ctx's Done channel is closed, the way the
+// official SDK checks it (a context without a Done channel never is).
+func isCanceled(ctx Context) bool {
+	done := ctx.Done()
+	if done == nil {
+		return false
+	}
+	_, more := done.ReceiveAsyncWithMoreFlag(nil)
+	return !more
+}
+
+// RunStandalone runs root as the root coroutine of a new workflow runtime
+// that has no engine behind it (no timers, activities or signals), until
+// every coroutine has returned or is blocked, then closes the runtime. It
+// returns a panic or deadlock as the dispatcher reports it, and an error
+// if coroutines were left blocked. It exists for benchmarks and tests of
+// the deterministic primitives from outside this package.
+func RunStandalone(root func(ctx Context)) error {
+	rt := newWorkflowRuntime(coro.Options{})
+	ctx, _ := newRootContext(rt)
+	rt.startRoot(ctx, root)
+	err := rt.dispatcher.RunUntilBlocked()
+	done := rt.dispatcher.Done()
+	if closeErr := rt.dispatcher.Close(); err == nil {
+		err = closeErr
+	}
+	if err == nil && !done {
+		err = errors.New("workflow: coroutines are still blocked with nothing left to wake them")
+	}
+	return err
+}
