@@ -11,6 +11,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/durable-go/sdk/internal/commands"
+	"github.com/durable-go/sdk/internal/failure"
 )
 
 // Execution is the state of one workflow run between workflow tasks: it is
@@ -237,7 +238,8 @@ func (x *Execution) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (b
 		if !errors.As(err, &p) || !x.opts.FailWorkflowOnPanic {
 			return false, err
 		}
-		x.closing = &Close{Err: err}
+		x.closing = &Close{Err: failure.NewApplicationErrorWithCause(
+			"Workflow failed on panic due to FailWorkflow workflow panic policy", "", PanicFailure(err))}
 	}
 	x.finishTask()
 	x.newCommands = x.book.TakeCommands()
@@ -288,6 +290,17 @@ func (x *Execution) finishTask() {
 	default:
 		x.book.CompleteWorkflow(&commandpb.CompleteWorkflowExecutionCommandAttributes{Result: c.Result})
 	}
+}
+
+// PanicFailure is the error to report for a failed task or workflow: for a
+// panic in workflow code, a workflow panic error that carries the panic's
+// message and stack (sent as a PanicError failure); else err itself.
+func PanicFailure(err error) error {
+	var p Panicked
+	if errors.As(err, &p) {
+		return failure.NewWorkflowPanicError(p.PanicValue(), p.PanicStack())
+	}
+	return err
 }
 
 // classify says why a task failed, in the terms the server records.

@@ -177,7 +177,7 @@ func (w *Worker) failWorkflowTask(task *workflowservice.PollWorkflowTaskQueueRes
 	_, rerr := w.opts.Service.RespondWorkflowTaskFailed(ctx, &workflowservice.RespondWorkflowTaskFailedRequest{
 		TaskToken: task.GetTaskToken(),
 		Cause:     cause,
-		Failure:   w.opts.Engine.FailureConverter.ErrorToFailure(err),
+		Failure:   w.opts.Engine.FailureConverter.ErrorToFailure(engine.PanicFailure(err)),
 		Identity:  w.opts.Identity,
 		Namespace: w.opts.Namespace,
 	})

@@ -1,0 +1,112 @@
+package worker_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/temporal"
+	"github.com/durable-go/sdk/worker"
+	"github.com/durable-go/sdk/workflow"
+)
+
+func callsMissingActivity(ctx workflow.Context) error {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 5 * time.Second, RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1},
+	})
+	return workflow.ExecuteActivity(ctx, "NoSuchActivity").Get(ctx, nil)
+}
+
+func callsActivityBadly(ctx workflow.Context) error {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 5 * time.Second})
+	return workflow.ExecuteActivity(ctx, Greet, 42).Get(ctx, nil) // Greet takes a string
+}
+
+func callsActivityWithoutTimeout(ctx workflow.Context) error {
+	return workflow.ExecuteActivity(ctx, Greet, "x").Get(ctx, nil)
+}
+
+func TestBadInputGivesClearErrors(t *testing.T) {
+	c := dial(t)
+	ctx := testCtx(t)
+	tq, _ := startWorker(t, c, worker.Options{}, func(w worker.Worker) {
+		w.RegisterWorkflow(callsMissingActivity)
+		w.RegisterWorkflow(callsActivityBadly)
+		w.RegisterWorkflow(callsActivityWithoutTimeout)
+		w.RegisterWorkflow(ActivitiesWorkflow)
+		w.RegisterActivity(Greet)
+	})
+	start := func(wf any, args ...any) (client.WorkflowRun, error) {
+		return c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: tq}, wf, args...)
+	}
+	mustFail := func(t *testing.T, err error, want ...string) {
+		t.Helper()
+		if err == nil {
+			t.Fatal("want an error")
+		}
+		for _, w := range want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("error %q lacks %q", err, w)
+			}
+		}
+	}
+
+	t.Run("unregistered workflow type", func(t *testing.T) {
+		run, err := start("NoSuchWorkflow")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.TerminateWorkflow(ctx, run.GetID(), "", "test done")
+		waitFor(t, "the failed workflow task", func() bool {
+			for _, e := range history(t, c, run.GetID()) {
+				if a := e.GetWorkflowTaskFailedEventAttributes(); a != nil {
+					return strings.Contains(a.GetFailure().GetMessage(), `workflow type "NoSuchWorkflow" is not registered with this worker`)
+				}
+			}
+			return false
+		})
+	})
+	t.Run("unregistered activity type", func(t *testing.T) {
+		run, err := start(callsMissingActivity)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = run.Get(ctx, nil)
+		var actErr *temporal.ActivityError
+		if !errors.As(err, &actErr) {
+			t.Fatalf("want an ActivityError, got %v", err)
+		}
+		mustFail(t, err, `activity type "NoSuchActivity" is not registered with this worker (registered: Greet)`)
+	})
+	t.Run("activity arguments that do not match", func(t *testing.T) {
+		run, err := start(callsActivityBadly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustFail(t, run.Get(ctx, nil), `activity "Greet": argument 1 is int, but the parameter is string`)
+	})
+	t.Run("activity without a timeout", func(t *testing.T) {
+		run, err := start(callsActivityWithoutTimeout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustFail(t, run.Get(ctx, nil), "set neither StartToCloseTimeout nor ScheduleToCloseTimeout")
+	})
+	t.Run("workflow arguments that do not match", func(t *testing.T) {
+		_, err := start(ActivitiesWorkflow, 1, 2)
+		mustFail(t, err, `workflow "ActivitiesWorkflow" takes 1 argument(s) (string), but 2 were given`)
+	})
+	t.Run("workflow started by name with input of the wrong type", func(t *testing.T) {
+		run, err := start("ActivitiesWorkflow", 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustFail(t, run.Get(ctx, nil), `workflow "ActivitiesWorkflow": argument 1 (string)`, "cannot be decoded")
+	})
+	t.Run("a value that cannot be encoded", func(t *testing.T) {
+		_, err := start("ActivitiesWorkflow", make(chan int))
+		mustFail(t, err, "argument 1 (chan int) cannot be encoded")
+	})
+}

@@ -1,0 +1,126 @@
+package worker_test
+
+import (
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+
+	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/temporal"
+	"github.com/durable-go/sdk/worker"
+	"github.com/durable-go/sdk/workflow"
+)
+
+// threeSteps counts how often its code starts: each replay from the start
+// of history runs it again.
+var threeStepsStarts atomic.Int32
+
+func threeSteps(ctx workflow.Context) (int, error) {
+	threeStepsStarts.Add(1)
+	for i := 0; i < 3; i++ {
+		if err := workflow.Sleep(ctx, 200*time.Millisecond); err != nil {
+			return 0, err
+		}
+	}
+	return 3, nil
+}
+
+func TestStickyCacheAvoidsReplay(t *testing.T) {
+	c := dial(t)
+	ctx := testCtx(t)
+	tq, _ := startWorker(t, c, worker.Options{}, func(w worker.Worker) { w.RegisterWorkflow(threeSteps) })
+	threeStepsStarts.Store(0)
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: tq}, threeSteps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := threeStepsStarts.Load(); n != 1 {
+		t.Fatalf("a cached workflow runs its code once over 4 tasks; it started %d times", n)
+	}
+}
+
+func TestEvictedWorkflowReplaysCorrectly(t *testing.T) {
+	c := dial(t)
+	ctx := testCtx(t)
+	tq, _ := startWorker(t, c, worker.Options{}, func(w worker.Worker) { w.RegisterWorkflow(threeSteps) })
+	threeStepsStarts.Store(0)
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: tq}, threeSteps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Evict after the first task: the next task must replay from history.
+	waitFor(t, "the first timer", func() bool {
+		return countEvents(history(t, c, run.GetID()), enumspb.EVENT_TYPE_TIMER_STARTED) >= 1
+	})
+	worker.PurgeStickyWorkflowCache()
+	var n int
+	if err := run.Get(ctx, &n); err != nil || n != 3 {
+		t.Fatalf("result %d, %v", n, err)
+	}
+	if starts := threeStepsStarts.Load(); starts < 2 {
+		t.Fatalf("an evicted workflow must be replayed, its code started %d times", starts)
+	}
+	if failed := countEvents(history(t, c, run.GetID()), enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED); failed != 0 {
+		t.Fatalf("replay after eviction must not fail any task, %d failed", failed)
+	}
+}
+
+var panicWorkflowRuns atomic.Int32
+
+// panicky panics on its first run only, so the retried task succeeds.
+func panicky(ctx workflow.Context) (string, error) {
+	if panicWorkflowRuns.Add(1) == 1 {
+		panic("first run panics")
+	}
+	return "recovered", nil
+}
+
+func alwaysPanics(ctx workflow.Context) error { panic("broken workflow code") }
+
+func TestWorkflowPanicFailsTheTaskByDefault(t *testing.T) {
+	c := dial(t)
+	ctx := testCtx(t)
+	tq, _ := startWorker(t, c, worker.Options{}, func(w worker.Worker) { w.RegisterWorkflow(panicky) })
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: tq, WorkflowTaskTimeout: time.Second}, panicky)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s string
+	if err := run.Get(ctx, &s); err != nil || s != "recovered" {
+		t.Fatalf("the retried task must succeed: %q, %v", s, err)
+	}
+	events := history(t, c, run.GetID())
+	var failed bool
+	for _, e := range events {
+		if a := e.GetWorkflowTaskFailedEventAttributes(); a != nil {
+			failed = a.GetCause() == enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE &&
+				strings.Contains(a.GetFailure().GetMessage(), "first run panics") &&
+				strings.Contains(a.GetFailure().GetStackTrace(), "panicky")
+		}
+	}
+	if !failed {
+		t.Fatal("history must hold the failed task with the panic message and stack")
+	}
+}
+
+func TestWorkflowPanicFailsTheWorkflowOnRequest(t *testing.T) {
+	c := dial(t)
+	ctx := testCtx(t)
+	tq, _ := startWorker(t, c, worker.Options{WorkflowPanicPolicy: worker.FailWorkflow}, func(w worker.Worker) { w.RegisterWorkflow(alwaysPanics) })
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: tq}, alwaysPanics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = run.Get(ctx, nil)
+	var panicErr *temporal.PanicError
+	if err == nil || !strings.Contains(err.Error(), "broken workflow code") {
+		t.Fatalf("the workflow must fail with the panic, got %v", err)
+	}
+	_ = panicErr
+}
