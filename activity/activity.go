@@ -5,6 +5,7 @@ package activity
 import (
 	"context"
 
+	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/log"
 )
@@ -50,3 +51,6 @@ func GetWorkerStopChannel(ctx context.Context) <-chan struct{} {
 
 // IsActivity reports whether ctx is an activity's context.
 func IsActivity(ctx context.Context) bool { return internal.IsActivity(ctx) }
+
+// GetClient returns the client of the worker running the activity.
+func GetClient(ctx context.Context) client.Client { return internal.GetActivityClient(ctx) }

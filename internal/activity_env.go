@@ -57,6 +57,7 @@ type activityEnv struct {
 	dc               converter.DataConverter
 	logger           log.Logger
 	workerStop       <-chan struct{}
+	client           Client
 }
 
 type activityEnvKey struct{}
@@ -67,6 +68,10 @@ func activityEnvOf(ctx context.Context) *activityEnv {
 	}
 	panic("activity: this call needs the context an activity function received; it is not an activity context")
 }
+
+// GetActivityClient returns the client of the worker running the
+// activity, to start or signal workflows from it.
+func GetActivityClient(ctx context.Context) Client { return activityEnvOf(ctx).client }
 
 // IsActivity reports whether ctx is an activity's context.
 func IsActivity(ctx context.Context) bool {

@@ -23,6 +23,7 @@ type activityExecutor struct {
 	logger    log.Logger
 	namespace string
 	taskQueue string
+	client    Client
 }
 
 // Execute runs one activity attempt.
@@ -40,7 +41,7 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	logger := log.With(e.logger, "ActivityID", info.ActivityID, "ActivityType", info.ActivityType.Name,
 		"Attempt", info.Attempt, "WorkflowID", info.WorkflowExecution.ID, "RunID", info.WorkflowExecution.RunID)
 	env := &activityEnv{info: info, heartbeat: t.Heartbeat, heartbeatDetails: t.Task.GetHeartbeatDetails(),
-		dc: e.dc, logger: logger, workerStop: t.WorkerStop}
+		dc: e.dc, logger: logger, workerStop: t.WorkerStop, client: e.client}
 	ctx = context.WithValue(ctx, activityEnvKey{}, env)
 	args, err := fn.DecodeArgs(e.dc, t.Task.GetInput(), "activity")
 	if err != nil {

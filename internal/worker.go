@@ -223,7 +223,7 @@ func (w *AggregatedWorker) Start() error {
 	}
 	if len(w.registry.ActivityNames()) > 0 {
 		opts.Activities = &activityExecutor{registry: w.registry, dc: w.client.dataConverter, logger: w.client.logger,
-			namespace: w.client.namespace, taskQueue: w.taskQueue}
+			namespace: w.client.namespace, taskQueue: w.taskQueue, client: w.client}
 	}
 	rt, err := workerrt.New(opts)
 	if err != nil {

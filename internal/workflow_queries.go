@@ -131,5 +131,5 @@ func (r *workflowRun) metadata() *sdkpb.WorkflowMetadata {
 	byName := func(a, b *sdkpb.WorkflowInteractionDefinition) int { return strings.Compare(a.Name, b.Name) }
 	slices.SortFunc(def.QueryDefinitions, byName)
 	slices.SortFunc(def.SignalDefinitions, byName)
-	return &sdkpb.WorkflowMetadata{Definition: def}
+	return &sdkpb.WorkflowMetadata{Definition: def, CurrentDetails: r.currentDetails}
 }

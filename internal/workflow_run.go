@@ -30,8 +30,9 @@ type workflowRun struct {
 	info       *WorkflowInfo
 	logger     log.Logger
 
-	signals signalChannels
-	queries queryHandlers
+	signals        signalChannels
+	queries        queryHandlers
+	currentDetails string // SetCurrentDetails, shown in the metadata query
 }
 
 // runOf returns the run that ctx belongs to.

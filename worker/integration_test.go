@@ -15,12 +15,19 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/internal/devserver"
 	"github.com/durable-go/sdk/internal/testharness"
 	"github.com/durable-go/sdk/worker"
 	"github.com/durable-go/sdk/workflow"
 )
 
-func TestMain(m *testing.M) { testharness.Main(m) }
+const customKeywordName = "DurableTestKeyword"
+
+func TestMain(m *testing.M) {
+	testharness.Main(m, testharness.WithServerOptions(devserver.Options{
+		SearchAttributes: map[string]string{customKeywordName: "Keyword"},
+	}))
+}
 
 var seq atomic.Int64
 
@@ -177,5 +184,36 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestLongHistoryIsPagedAndReplays runs a workflow whose history spans
+// several pages, evicts it midway so a task must fetch the whole history
+// page by page, and replays the finished history from the server.
+func TestLongHistoryIsPagedAndReplays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 250 activities")
+	}
+	c := dial(t)
+	ctx := testCtx(t)
+	tq, _ := startWorker(t, c, worker.Options{}, registerFixtures)
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: tq}, SequentialActivitiesWorkflow, 250)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "more than a page of history", func() bool {
+		return len(history(t, c, run.GetID())) > 1050
+	})
+	worker.PurgeStickyWorkflowCache()
+	var n int
+	if err := run.Get(ctx, &n); err != nil || n != 250 {
+		t.Fatalf("result %d, %v", n, err)
+	}
+	events := history(t, c, run.GetID())
+	if countEvents(events, enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED) != 0 {
+		t.Fatal("no task may fail")
+	}
+	if err := newReplayer().ReplayWorkflowExecution(ctx, c.WorkflowService(), nil, "default", workflow.Execution{ID: run.GetID()}); err != nil {
+		t.Fatal(err)
 	}
 }

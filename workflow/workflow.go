@@ -214,3 +214,24 @@ func GetTypedSearchAttributes(ctx Context) temporal.SearchAttributes {
 
 // UpsertMemo adds or replaces memo fields of the run.
 func UpsertMemo(ctx Context, memo map[string]any) error { return internal.UpsertMemo(ctx, memo) }
+
+// GetLastCompletionResult decodes the previous cron or retry run's result.
+func GetLastCompletionResult(ctx Context, d ...any) error {
+	return internal.GetLastCompletionResult(ctx, d...)
+}
+
+// HasLastCompletionResult reports whether the previous run left a result.
+func HasLastCompletionResult(ctx Context) bool { return internal.HasLastCompletionResult(ctx) }
+
+// GetLastError returns the previous retry or cron run's failure, or nil.
+func GetLastError(ctx Context) error { return internal.GetLastError(ctx) }
+
+// GetUnhandledSignalNames lists the signals received by the server but not
+// yet by the workflow code.
+func GetUnhandledSignalNames(ctx Context) []string { return internal.GetUnhandledSignalNames(ctx) }
+
+// SetCurrentDetails describes what the workflow is doing now, for the UI.
+func SetCurrentDetails(ctx Context, details string) { internal.SetCurrentDetails(ctx, details) }
+
+// GetCurrentDetails returns what SetCurrentDetails set.
+func GetCurrentDetails(ctx Context) string { return internal.GetCurrentDetails(ctx) }

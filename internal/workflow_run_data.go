@@ -1,0 +1,55 @@
+package internal
+
+import (
+	"slices"
+
+	"github.com/durable-go/sdk/internal/failure"
+)
+
+// GetLastCompletionResult decodes the result of the previous run of a
+// cron or retried workflow into d; ErrNoData when there is none.
+func GetLastCompletionResult(ctx Context, d ...any) error {
+	r := runOf(ctx)
+	p := r.exec.Info().Started.GetLastCompletionResult()
+	if len(p.GetPayloads()) == 0 {
+		return failure.ErrNoData
+	}
+	return r.env.dc.FromPayloads(p, d...)
+}
+
+// HasLastCompletionResult reports whether the previous run of a cron or
+// retried workflow left a result.
+func HasLastCompletionResult(ctx Context) bool {
+	return len(runOf(ctx).exec.Info().Started.GetLastCompletionResult().GetPayloads()) > 0
+}
+
+// GetLastError returns the failure of the previous run of a retried or
+// cron workflow, or nil.
+func GetLastError(ctx Context) error {
+	r := runOf(ctx)
+	f := r.exec.Info().Started.GetContinuedFailure()
+	if f == nil {
+		return nil
+	}
+	return r.env.fc.FailureToError(f)
+}
+
+// GetUnhandledSignalNames lists, sorted, the signals that arrived and were
+// not received yet.
+func GetUnhandledSignalNames(ctx Context) []string {
+	var names []string
+	for name, c := range runOf(ctx).signals.byName {
+		if c.Len() > 0 {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// SetCurrentDetails sets a description of what the workflow is doing now,
+// shown in the UI (the workflow's metadata).
+func SetCurrentDetails(ctx Context, details string) { runOf(ctx).currentDetails = details }
+
+// GetCurrentDetails returns what SetCurrentDetails set.
+func GetCurrentDetails(ctx Context) string { return runOf(ctx).currentDetails }
