@@ -1,0 +1,203 @@
+package compat
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	officialclient "go.temporal.io/sdk/client"
+	officiallog "go.temporal.io/sdk/log"
+	officialworker "go.temporal.io/sdk/worker"
+	officialworkflow "go.temporal.io/sdk/workflow"
+
+	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/internal/testharness"
+	"github.com/durable-go/sdk/worker"
+	"github.com/durable-go/sdk/workflow"
+)
+
+func TestMain(m *testing.M) { testharness.Main(m) }
+
+// workflowPairs are the same workflows in both SDKs, under one type name.
+var workflowPairs = []struct {
+	name           string
+	ours, official any
+}{
+	{"ActivitiesWorkflow", ActivitiesWorkflowOurs, ActivitiesWorkflowOfficial},
+	{"TimersWorkflow", TimersWorkflowOurs, TimersWorkflowOfficial},
+	{"SignalsWorkflow", SignalsWorkflowOurs, SignalsWorkflowOfficial},
+	{"SideEffectsWorkflow", SideEffectsWorkflowOurs, SideEffectsWorkflowOfficial},
+	{"MutableSideEffectsWorkflow", MutableSideEffectsWorkflowOurs, MutableSideEffectsWorkflowOfficial},
+	{"VersionsWorkflow", VersionsWorkflowOurs, VersionsWorkflowOfficial},
+	{"ContinueAsNewWorkflow", ContinueAsNewWorkflowOurs, ContinueAsNewWorkflowOfficial},
+	{"SequentialActivitiesWorkflow", SequentialActivitiesWorkflowOurs, SequentialActivitiesWorkflowOfficial},
+	{"PingPongWorkflow", PingPongWorkflowOurs, PingPongWorkflowOfficial},
+}
+
+// runs are the executions each test starts: workflow type and arguments.
+var runs = []struct {
+	name    string
+	args    []any
+	signals []string
+}{
+	{"ActivitiesWorkflow", []any{"Temporal"}, nil},
+	{"TimersWorkflow", nil, nil},
+	{"SignalsWorkflow", nil, []string{"one", "two", "three"}},
+	{"SideEffectsWorkflow", nil, nil},
+	{"MutableSideEffectsWorkflow", nil, nil},
+	{"VersionsWorkflow", nil, nil},
+	{"ContinueAsNewWorkflow", []any{0}, nil},
+	{"SequentialActivitiesWorkflow", []any{5}, nil},
+	{"PingPongWorkflow", []any{50}, nil},
+}
+
+func registerOurs(w worker.Worker) {
+	for _, p := range workflowPairs {
+		w.RegisterWorkflowWithOptions(p.ours, workflow.RegisterOptions{Name: p.name})
+	}
+	w.RegisterActivity(Greet)
+	w.RegisterActivity(Shout)
+	w.RegisterActivity(Increment)
+}
+
+func registerOfficial(w officialworker.Worker) {
+	for _, p := range workflowPairs {
+		w.RegisterWorkflowWithOptions(p.official, officialworkflow.RegisterOptions{Name: p.name})
+	}
+	w.RegisterActivity(Greet)
+	w.RegisterActivity(Shout)
+	w.RegisterActivity(Increment)
+}
+
+type quiet struct{}
+
+func (quiet) Debug(string, ...any) {}
+func (quiet) Info(string, ...any)  {}
+func (quiet) Warn(string, ...any)  {}
+func (quiet) Error(string, ...any) {}
+
+var _ officiallog.Logger = quiet{}
+
+func dialBoth(t *testing.T) (client.Client, officialclient.Client) {
+	t.Helper()
+	hp := testharness.HostPort(t)
+	c, err := client.Dial(client.Options{HostPort: hp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	oc, err := officialclient.Dial(officialclient.Options{HostPort: hp, Logger: quiet{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(oc.Close)
+	return c, oc
+}
+
+// execute runs every workflow of runs on the task queue and returns the
+// IDs of their (first) runs.
+func execute(t *testing.T, c client.Client, taskQueue string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var ids []string
+	for i, r := range runs {
+		id := fmt.Sprintf("%s-%s-%d-%d", t.Name(), r.name, i, time.Now().UnixNano())
+		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: taskQueue}, r.name, r.args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range r.signals {
+			if err := c.SignalWorkflow(ctx, id, "", SignalsSignalName, s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := run.Get(ctx, nil); err != nil {
+			t.Fatalf("%s: %v", r.name, err)
+		}
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+func fullHistory(t *testing.T, c client.Client, id string) *historypb.History {
+	t.Helper()
+	it := c.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	h := &historypb.History{}
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Events = append(h.Events, ev)
+	}
+	return h
+}
+
+// TestHistoriesWrittenHereReplayOnTheOfficialSDK runs the workflows on this
+// SDK's worker and replays the histories with go.temporal.io/sdk's
+// replayer, running the official builds of the same workflows.
+func TestHistoriesWrittenHereReplayOnTheOfficialSDK(t *testing.T) {
+	c, _ := dialBoth(t)
+	tq := fmt.Sprintf("ours-%d", time.Now().UnixNano())
+	w := worker.New(c, tq, worker.Options{})
+	registerOurs(w)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	replayer := officialworker.NewWorkflowReplayer()
+	for _, p := range workflowPairs {
+		replayer.RegisterWorkflowWithOptions(p.official, officialworkflow.RegisterOptions{Name: p.name})
+	}
+	for i, id := range execute(t, c, tq) {
+		if err := replayer.ReplayWorkflowHistory(quiet{}, fullHistory(t, c, id)); err != nil {
+			t.Errorf("%s: the official replayer rejects this SDK's history: %v", runs[i].name, err)
+		}
+	}
+}
+
+// TestWorkersOfBothSDKsShareATaskQueue runs the workflows on a task queue
+// served by a worker of each SDK, with no sticky cache, so that workflow
+// tasks of one run go to both: each replays what the other recorded.
+func TestWorkersOfBothSDKsShareATaskQueue(t *testing.T) {
+	c, oc := dialBoth(t)
+	worker.SetStickyWorkflowCacheSize(0)
+	officialworker.SetStickyWorkflowCacheSize(0)
+	defer worker.SetStickyWorkflowCacheSize(10000)
+	tq := fmt.Sprintf("mixed-%d", time.Now().UnixNano())
+	w := worker.New(c, tq, worker.Options{Identity: "durable-go-worker"})
+	registerOurs(w)
+	ow := officialworker.New(oc, tq, officialworker.Options{Identity: "official-worker"})
+	registerOfficial(ow)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	if err := ow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer ow.Stop()
+	both := 0
+	for i, id := range execute(t, c, tq) {
+		seen := map[string]bool{}
+		for _, ev := range fullHistory(t, c, id).GetEvents() {
+			if a := ev.GetWorkflowTaskCompletedEventAttributes(); a != nil {
+				seen[a.GetIdentity()] = true
+			}
+			if a := ev.GetWorkflowTaskFailedEventAttributes(); a != nil {
+				t.Errorf("%s: a workflow task failed on %s: %s", runs[i].name, a.GetIdentity(), a.GetFailure().GetMessage())
+			}
+		}
+		if seen["durable-go-worker"] && seen["official-worker"] {
+			both++
+		}
+	}
+	if both == 0 {
+		t.Fatal("no run had workflow tasks completed by both workers; the test did not mix them")
+	}
+	t.Logf("%d of %d runs had workflow tasks completed by both SDKs' workers", both, len(runs))
+}
