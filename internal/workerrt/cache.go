@@ -49,8 +49,13 @@ func (c *StickyCache) put(r *cachedRun) {
 		return
 	}
 	c.mu.Lock()
+	if c.runs[r.runID] == r {
+		c.order.MoveToFront(r.elem)
+		c.mu.Unlock()
+		return
+	}
 	var evicted *cachedRun
-	if old := c.runs[r.runID]; old != nil && old != r {
+	if old := c.runs[r.runID]; old != nil {
 		c.order.Remove(old.elem)
 		evicted = old
 	}

@@ -1,0 +1,107 @@
+package workerrt
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/durable-go/sdk/internal/logging"
+)
+
+// heartbeatService records heartbeats and answers as told.
+type heartbeatService struct {
+	workflowservice.WorkflowServiceClient
+	mu       sync.Mutex
+	details  []string
+	cancel   bool
+	notFound bool
+}
+
+func (s *heartbeatService) RecordActivityTaskHeartbeat(_ context.Context, req *workflowservice.RecordActivityTaskHeartbeatRequest, _ ...grpc.CallOption) (*workflowservice.RecordActivityTaskHeartbeatResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.details = append(s.details, string(req.GetDetails().GetPayloads()[0].GetData()))
+	if s.notFound {
+		return nil, serviceerror.NewNotFound("activity not found")
+	}
+	return &workflowservice.RecordActivityTaskHeartbeatResponse{CancelRequested: s.cancel}, nil
+}
+
+func (s *heartbeatService) sent() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.details...)
+}
+
+func details(s string) *commonpb.Payloads {
+	return &commonpb.Payloads{Payloads: []*commonpb.Payload{{Data: []byte(s)}}}
+}
+
+func newTestHeartbeater(svc *heartbeatService, timeout time.Duration) (*heartbeater, *error) {
+	w := &Worker{opts: Options{Service: svc, Logger: logging.NewDefaultLogger()}}
+	task := &workflowservice.PollActivityTaskQueueResponse{HeartbeatTimeout: durationpb.New(timeout)}
+	var cause error
+	return newHeartbeater(w, task, func(err error) { cause = err }), &cause
+}
+
+func TestHeartbeatsAreThrottled(t *testing.T) {
+	svc := &heartbeatService{}
+	hb, _ := newTestHeartbeater(svc, 250*time.Millisecond) // interval 200ms
+	defer hb.stop()
+	hb.record(details("1")) // sent at once
+	hb.record(details("2")) // superseded within the interval
+	hb.record(details("3")) // sent at the interval's end
+	if got := svc.sent(); len(got) != 1 || got[0] != "1" {
+		t.Fatalf("first heartbeat must go at once, alone: %v", got)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(svc.sent()) < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := svc.sent(); len(got) != 2 || got[1] != "3" {
+		t.Fatalf("the latest details must follow at the interval's end: %v", got)
+	}
+}
+
+func TestHeartbeatResponseCancelsTheActivity(t *testing.T) {
+	svc := &heartbeatService{cancel: true}
+	hb, cause := newTestHeartbeater(svc, time.Second)
+	defer hb.stop()
+	hb.record(details("x"))
+	if !errors.Is(*cause, errCanceledByServer) || !hb.serverCanceled() {
+		t.Fatalf("a cancel request must cancel the activity, cause %v", *cause)
+	}
+	gone := &heartbeatService{notFound: true}
+	hb2, cause2 := newTestHeartbeater(gone, time.Second)
+	defer hb2.stop()
+	hb2.record(details("x"))
+	if !errors.Is(*cause2, errActivityGone) || hb2.serverCanceled() {
+		t.Fatalf("an activity the server no longer knows must be canceled, cause %v", *cause2)
+	}
+}
+
+func TestActivityDeadlineIsTheEarlierTimeout(t *testing.T) {
+	scheduled := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	task := &workflowservice.PollActivityTaskQueueResponse{
+		ScheduledTime:          timestamppb.New(scheduled),
+		StartedTime:            timestamppb.New(scheduled.Add(time.Minute)),
+		ScheduleToCloseTimeout: durationpb.New(time.Hour),
+		StartToCloseTimeout:    durationpb.New(10 * time.Minute),
+	}
+	if got, want := activityDeadline(task), scheduled.Add(11*time.Minute); !got.Equal(want) {
+		t.Fatalf("deadline %v, want %v", got, want)
+	}
+	task.StartToCloseTimeout = nil
+	if got, want := activityDeadline(task), scheduled.Add(time.Hour); !got.Equal(want) {
+		t.Fatalf("deadline %v, want %v", got, want)
+	}
+}
