@@ -128,8 +128,16 @@ func TestWorkflowFeatures(t *testing.T) {
 	if _, ok := desc.GetWorkflowExecutionInfo().GetSearchAttributes().GetIndexedFields()[customKeywordName]; !ok {
 		t.Fatalf("search attributes %v", desc.GetWorkflowExecutionInfo().GetSearchAttributes())
 	}
-	// Evict, so the next task replays the steps: they must not log again.
+	// Evict, so the next query and task replay the steps: they must not
+	// log again, and the query must see the same state.
 	worker.PurgeStickyWorkflowCache()
+	v, err = c.QueryWorkflow(ctx, run.GetID(), "", "__temporal_workflow_metadata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Get(&md); err != nil || md.GetCurrentDetails() != "waiting for release" {
+		t.Fatalf("a query answered by replaying history: %v, %v", &md, err)
+	}
 	if err := c.SignalWorkflow(ctx, run.GetID(), "", "release", nil); err != nil {
 		t.Fatal(err)
 	}
