@@ -8,12 +8,23 @@ import (
 )
 
 // cachedRun is a workflow run whose state stays in memory between tasks.
-// Its mutex serializes the run's workflow tasks and queries.
+// Its mutex serializes the run's workflow tasks and queries, and guards
+// closed: a task that finds its run closed (evicted meanwhile) starts over
+// from the full history.
 type cachedRun struct {
-	mu    sync.Mutex
-	runID string
-	exec  *engine.Execution
-	elem  *list.Element
+	mu     sync.Mutex
+	runID  string
+	exec   *engine.Execution
+	closed bool
+	elem   *list.Element
+}
+
+// closeLocked releases the run's coroutines; r.mu must be held.
+func (r *cachedRun) closeLocked() {
+	if !r.closed {
+		r.closed = true
+		r.exec.Close()
+	}
 }
 
 // StickyCache is an LRU of workflow runs, bounded in size, shared by the
@@ -43,9 +54,9 @@ func (c *StickyCache) get(runID string) *cachedRun {
 }
 
 // put caches a run, evicting the least recently used one if full. The
-// evicted run is closed once no task holds it.
+// evicted run is closed once no task holds it. The caller holds r.mu.
 func (c *StickyCache) put(r *cachedRun) {
-	if c.size <= 0 {
+	if c.size <= 0 || r.closed {
 		return
 	}
 	c.mu.Lock()
@@ -100,8 +111,9 @@ func (c *StickyCache) Purge() {
 	}
 }
 
+// closeRun closes a run once no task or query holds it.
 func closeRun(r *cachedRun) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.exec.Close()
+	r.closeLocked()
 }

@@ -51,12 +51,19 @@ func (w *Worker) handleWorkflowTask(task *workflowservice.PollWorkflowTaskQueueR
 // returns the next task if the server sent one back.
 func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueueResponse) *workflowservice.PollWorkflowTaskQueueResponse {
 	run, src, err := w.runFor(task)
+	if err == nil {
+		run.mu.Lock()
+		defer run.mu.Unlock()
+		if run.closed {
+			// The cache evicted the run between lookup and lock: rebuild
+			// it from the full history (a new run no one else holds).
+			run, src, err = w.newRun(task, true)
+		}
+	}
 	if err != nil {
 		w.failWorkflowTask(task, &engine.TaskError{Cause: enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE, Err: err})
 		return nil
 	}
-	run.mu.Lock()
-	defer run.mu.Unlock()
 	res, err := run.exec.ProcessTask(src)
 	if err != nil {
 		w.evict(run)
@@ -110,23 +117,31 @@ func (w *Worker) runFor(task *workflowservice.PollWorkflowTaskQueueResponse) (*c
 	if len(events) > 0 {
 		firstID = events[0].GetEventId()
 	}
-	fetch := w.historyFetcher(task.GetWorkflowExecution())
-	ctx := context.Background()
 	if w.opts.Cache != nil {
 		if run := w.opts.Cache.get(runID); run != nil {
 			if firstID == run.exec.LastStartedEventID()+1 && firstID > 1 {
-				return run, engine.NewEventSource(ctx, events, task.GetNextPageToken(), fetch), nil
+				fetch := w.historyFetcher(task.GetWorkflowExecution())
+				return run, engine.NewEventSource(context.Background(), events, task.GetNextPageToken(), fetch), nil
 			}
-			w.evict(run)
+			// Stale: the task does not follow on from the cached state.
+			w.opts.Cache.remove(run)
+			go closeRun(run)
 		}
 	}
-	run := &cachedRun{runID: runID, exec: engine.NewExecution(w.opts.Engine)}
-	run.exec.SetRun(task.GetWorkflowExecution().GetWorkflowId(), runID)
-	if firstID == 1 {
-		return run, engine.NewEventSource(ctx, events, task.GetNextPageToken(), fetch), nil
+	return w.newRun(task, firstID != 1)
+}
+
+// newRun makes a run that will replay the task's history from the start,
+// fetching it all first when the task holds only its tail.
+func (w *Worker) newRun(task *workflowservice.PollWorkflowTaskQueueResponse, fetchAll bool) (*cachedRun, *engine.EventSource, error) {
+	exec := task.GetWorkflowExecution()
+	run := &cachedRun{runID: exec.GetRunId(), exec: engine.NewExecution(w.opts.Engine)}
+	run.exec.SetRun(exec.GetWorkflowId(), exec.GetRunId())
+	fetch := w.historyFetcher(exec)
+	ctx := context.Background()
+	if !fetchAll {
+		return run, engine.NewEventSource(ctx, task.GetHistory().GetEvents(), task.GetNextPageToken(), fetch), nil
 	}
-	// A sticky task for a run this worker no longer holds: fetch the
-	// whole history and replay it.
 	page, next, err := fetch(ctx, nil)
 	if err != nil {
 		return nil, nil, err
@@ -150,12 +165,13 @@ func (w *Worker) historyFetcher(exec *commonpb.WorkflowExecution) engine.PageFet
 	}
 }
 
-// evict drops a run from the cache and releases its coroutines.
+// evict drops a run from the cache and releases its coroutines; the
+// caller holds run.mu.
 func (w *Worker) evict(run *cachedRun) {
 	if w.opts.Cache != nil {
 		w.opts.Cache.remove(run)
 	}
-	run.exec.Close()
+	run.closeLocked()
 }
 
 // failWorkflowTask reports a failed task. Like go.temporal.io/sdk, only the
@@ -230,8 +246,11 @@ func (w *Worker) query(task *workflowservice.PollWorkflowTaskQueueResponse) (*co
 	if w.opts.Cache != nil {
 		if run := w.opts.Cache.get(task.GetWorkflowExecution().GetRunId()); run != nil {
 			run.mu.Lock()
-			defer run.mu.Unlock()
-			return run.exec.Query(q.GetQueryType(), q.GetQueryArgs(), q.GetHeader())
+			if !run.closed {
+				defer run.mu.Unlock()
+				return run.exec.Query(q.GetQueryType(), q.GetQueryArgs(), q.GetHeader())
+			}
+			run.mu.Unlock()
 		}
 	}
 	exec := engine.NewExecution(w.opts.Engine)
