@@ -58,6 +58,10 @@ type activityEnv struct {
 	logger           log.Logger
 	workerStop       <-chan struct{}
 	client           Client
+
+	// outbound is where the activity package's calls go: the interceptors'
+	// chain, which ends at the activity's activityRoot.
+	outbound ActivityOutboundInterceptor
 }
 
 type activityEnvKey struct{}
@@ -71,7 +75,7 @@ func activityEnvOf(ctx context.Context) *activityEnv {
 
 // GetActivityClient returns the client of the worker running the
 // activity, to start or signal workflows from it.
-func GetActivityClient(ctx context.Context) Client { return activityEnvOf(ctx).client }
+func GetActivityClient(ctx context.Context) Client { return activityEnvOf(ctx).outbound.GetClient(ctx) }
 
 // IsActivity reports whether ctx is an activity's context.
 func IsActivity(ctx context.Context) bool {
@@ -80,45 +84,38 @@ func IsActivity(ctx context.Context) bool {
 }
 
 // GetActivityInfo returns information about the running activity.
-func GetActivityInfo(ctx context.Context) ActivityInfo { return activityEnvOf(ctx).info }
+func GetActivityInfo(ctx context.Context) ActivityInfo {
+	return activityEnvOf(ctx).outbound.GetInfo(ctx)
+}
 
 // GetActivityLogger returns a logger tagged with the activity's identity.
-func GetActivityLogger(ctx context.Context) log.Logger { return activityEnvOf(ctx).logger }
+func GetActivityLogger(ctx context.Context) log.Logger {
+	return activityEnvOf(ctx).outbound.GetLogger(ctx)
+}
 
 // GetWorkerStopChannel returns a channel closed when the worker running
 // the activity begins to stop.
-func GetWorkerStopChannel(ctx context.Context) <-chan struct{} { return activityEnvOf(ctx).workerStop }
+func GetWorkerStopChannel(ctx context.Context) <-chan struct{} {
+	return activityEnvOf(ctx).outbound.GetWorkerStopChannel(ctx)
+}
 
 // RecordActivityHeartbeat reports progress, with details a retry can read
 // back (GetHeartbeatDetails). Heartbeats are throttled; cancellation of the
 // activity arrives through them, canceling ctx.
 func RecordActivityHeartbeat(ctx context.Context, details ...any) {
-	env := activityEnvOf(ctx)
-	var p *commonpb.Payloads
-	if len(details) > 0 {
-		var err error
-		if p, err = env.dc.ToPayloads(details...); err != nil {
-			env.logger.Error("heartbeat details cannot be encoded; sending the heartbeat without them", "Error", err)
-			p = nil
-		}
-	}
-	env.heartbeat(p)
+	activityEnvOf(ctx).outbound.RecordHeartbeat(ctx, details...)
 }
 
 // HasHeartbeatDetails reports whether an earlier attempt recorded
 // heartbeat details.
 func HasHeartbeatDetails(ctx context.Context) bool {
-	return len(activityEnvOf(ctx).heartbeatDetails.GetPayloads()) > 0
+	return activityEnvOf(ctx).outbound.HasHeartbeatDetails(ctx)
 }
 
 // GetHeartbeatDetails decodes the details of the previous attempt's last
 // heartbeat.
 func GetHeartbeatDetails(ctx context.Context, d ...any) error {
-	env := activityEnvOf(ctx)
-	if len(env.heartbeatDetails.GetPayloads()) == 0 {
-		return errNoHeartbeatDetails
-	}
-	return env.dc.FromPayloads(env.heartbeatDetails, d...)
+	return activityEnvOf(ctx).outbound.GetHeartbeatDetails(ctx, d...)
 }
 
 var errNoHeartbeatDetails = errors.New("no heartbeat details: the previous attempt recorded none (check HasHeartbeatDetails first)")

@@ -3,8 +3,6 @@ package internal
 import (
 	"context"
 	"fmt"
-	"reflect"
-	"runtime/debug"
 
 	commonpb "go.temporal.io/api/common/v1"
 
@@ -18,12 +16,14 @@ import (
 // activityExecutor runs registered activity functions for the worker
 // runtime (workerrt.ActivityExecutor).
 type activityExecutor struct {
-	registry  *registry.Registry
-	dc        converter.DataConverter
-	logger    log.Logger
-	namespace string
-	taskQueue string
-	client    Client
+	registry     *registry.Registry
+	dc           converter.DataConverter
+	logger       log.Logger
+	namespace    string
+	taskQueue    string
+	client       Client
+	interceptors []WorkerInterceptor
+	propagators  []ContextPropagator
 }
 
 // Execute runs one activity attempt.
@@ -43,34 +43,27 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	env := &activityEnv{info: info, heartbeat: t.Heartbeat, heartbeatDetails: t.Task.GetHeartbeatDetails(),
 		dc: e.dc, logger: logger, workerStop: t.WorkerStop, client: e.client}
 	ctx = context.WithValue(ctx, activityEnvKey{}, env)
+	ctx, inbound, err := e.interceptActivity(ctx, env, fn, t.Task.GetHeader())
+	if err != nil {
+		return nil, failure.NewApplicationError(fmt.Sprintf("%s: %v", describeActivity(info), err), "InterceptorError")
+	}
 	args, err := fn.DecodeArgs(e.dc, t.Task.GetInput(), "activity")
 	if err != nil {
 		return nil, failure.NewApplicationError(err.Error(), "ArgumentDecodingError")
 	}
-	if fn.HasContext {
-		args = append([]reflect.Value{reflect.ValueOf(ctx)}, args...)
-	}
-	result, hasResult, err := callActivity(fn.Fn, args)
+	result, err := runActivity(ctx, inbound, registry.Interfaces(args))
 	if err != nil {
 		return nil, err
 	}
-	if !hasResult || result == nil {
+	if result == nil {
 		return nil, nil
+	}
+	if p, ok := result.(*commonpb.Payloads); ok {
+		return p, nil // already encoded, by an interceptor
 	}
 	p, err := e.dc.ToPayloads(result)
 	if err != nil {
 		return nil, failure.NewApplicationError(fmt.Sprintf("%s: its result (%T) cannot be encoded: %v", describeActivity(info), result, err), "ResultEncodingError")
 	}
 	return p, nil
-}
-
-// callActivity calls an activity function, turning a panic into a
-// PanicError that the workflow sees as the activity's failure.
-func callActivity(fn reflect.Value, args []reflect.Value) (result any, hasResult bool, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			result, hasResult, err = nil, false, failure.NewPanicError(p, string(debug.Stack()))
-		}
-	}()
-	return registry.Results(fn.Call(args))
 }

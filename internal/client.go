@@ -163,6 +163,11 @@ type workflowClient struct {
 	propagators      []ContextPropagator
 	logger           log.Logger
 
+	// interceptor is where the workflow calls go: the interceptors'
+	// chain, which ends at the client's clientRoot.
+	interceptor        ClientOutboundInterceptor
+	workerInterceptors []WorkerInterceptor
+
 	closeOnce sync.Once
 	closed    atomic.Bool
 }
@@ -288,6 +293,7 @@ func newWorkflowClient(options ClientOptions, shared *clientSharedConn) (*workfl
 	if c.logger == nil {
 		c.logger = logging.NewDefaultLogger()
 	}
+	c.interceptClient(options.Interceptors)
 	return c, nil
 }
 

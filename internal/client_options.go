@@ -57,8 +57,14 @@ type (
 		// failure converter when nil.
 		FailureConverter converter.FailureConverter
 		// ContextPropagators copy values from the Go context into the header
-		// of the workflows this client starts, signals and queries.
+		// of the workflows this client starts, signals and queries, and on
+		// the worker side out of headers into the contexts of workflows and
+		// activities.
 		ContextPropagators []ContextPropagator
+		// Interceptors wrap the client's workflow calls, the first
+		// outermost. Those that are also WorkerInterceptors wrap the
+		// workflows and activities of the workers made from this client.
+		Interceptors []ClientInterceptor
 		// ConnectionOptions tune the gRPC connection (TLS, keepalive,
 		// message size, dial options).
 		ConnectionOptions ConnectionOptions

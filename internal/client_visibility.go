@@ -90,6 +90,15 @@ func decodeOptionalString(dc converter.DataConverter, payload *commonpb.Payload)
 
 // DescribeWorkflow implements Client.
 func (c *workflowClient) DescribeWorkflow(ctx context.Context, workflowID, runID string) (*WorkflowExecutionDescription, error) {
+	out, err := c.interceptor.DescribeWorkflow(ctx, &ClientDescribeWorkflowInput{WorkflowID: workflowID, RunID: runID})
+	if err != nil {
+		return nil, err
+	}
+	return out.Response, nil
+}
+
+// describeWorkflow is DescribeWorkflow at the end of the interceptor chain.
+func (c *workflowClient) describeWorkflow(ctx context.Context, workflowID, runID string) (*WorkflowExecutionDescription, error) {
 	resp, err := c.DescribeWorkflowExecution(ctx, workflowID, runID)
 	if err != nil {
 		return nil, err

@@ -11,7 +11,6 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	querypb "go.temporal.io/api/query/v1"
 	sdkpb "go.temporal.io/api/sdk/v1"
-	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -180,7 +179,7 @@ func (c *workflowClient) newWorkflowStartParams(ctx context.Context, options Sta
 	if p.searchAttributes, err = searchattr.EncodeForStart(options.SearchAttributes, options.TypedSearchAttributes); err != nil {
 		return nil, err
 	}
-	if p.header, err = clientOutgoingHeader(ctx, nil, c.propagators); err != nil {
+	if p.header, err = clientOutgoingHeader(ctx, headerOf(ctx), c.propagators); err != nil {
 		return nil, err
 	}
 	if p.userMetadata, err = encodeStartUserMetadata(p.dc, options.StaticSummary, options.StaticDetails); err != nil {
@@ -349,33 +348,35 @@ func (c *workflowClient) signalWithStartRequest(p *workflowStartParams, signalNa
 	}
 }
 
-// ExecuteWorkflow implements Client.
+// ExecuteWorkflow implements Client. The workflow and its arguments are
+// checked here; the start request is sent at the end of the interceptor
+// chain (clientRoot).
 func (c *workflowClient) ExecuteWorkflow(ctx context.Context, options StartWorkflowOptions, workflow any, args ...any) (WorkflowRun, error) {
 	if options.ID == "" {
 		options.ID = newClientUUID()
 	}
-	p, err := c.newWorkflowStartParams(ctx, options, workflow, args)
+	workflowType, err := clientCheckedWorkflowType(workflow, args)
 	if err != nil {
 		return nil, fmt.Errorf("ExecuteWorkflow: %w", err)
 	}
-	if err := c.ensureInitialized(ctx); err != nil {
-		return nil, err
+	return c.interceptor.ExecuteWorkflow(contextWithNewHeader(ctx), &ClientExecuteWorkflowInput{
+		Options:      &options,
+		WorkflowType: workflowType,
+		Args:         args,
+	})
+}
+
+// clientCheckedWorkflowType is the type name of a workflow given as a
+// function or a name, once its arguments are checked against the function.
+func clientCheckedWorkflowType(workflow any, args []any) (string, error) {
+	workflowType, err := clientWorkflowTypeName(workflow)
+	if err != nil {
+		return "", err
 	}
-	resp, err := c.service.StartWorkflowExecution(ctx, c.startRequest(p))
-	runID, firstRunID := resp.GetRunId(), resp.GetFirstExecutionRunId()
-	var alreadyStarted *serviceerror.WorkflowExecutionAlreadyStarted
-	switch {
-	case errors.As(err, &alreadyStarted) && !options.WorkflowExecutionErrorWhenAlreadyStarted:
-		// The caller gets the run that holds the ID.
-		runID, firstRunID = alreadyStarted.RunId, alreadyStarted.FirstExecutionRunId
-	case err != nil:
-		return nil, wrapCallError(err, "starting workflow %q (ID %q)", p.workflowType, options.ID)
-	case firstRunID == "" && resp.GetStarted():
-		// Servers that predate the field leave it out; a run just started
-		// begins its own chain.
-		firstRunID = runID
+	if err := registry.CheckArgs(workflow, args, "workflow"); err != nil {
+		return "", err
 	}
-	return c.newRun(options.ID, p.workflowType, runID, firstRunID), nil
+	return workflowType, nil
 }
 
 // SignalWithStartWorkflow implements Client.
@@ -389,47 +390,27 @@ func (c *workflowClient) SignalWithStartWorkflow(ctx context.Context, workflowID
 	if options.ID == "" {
 		options.ID = newClientUUID()
 	}
-	p, err := c.newWorkflowStartParams(ctx, options, workflow, workflowArgs)
+	workflowType, err := clientCheckedWorkflowType(workflow, workflowArgs)
 	if err != nil {
 		return nil, fmt.Errorf("SignalWithStartWorkflow: %w", err)
 	}
-	signalInput, err := p.dc.ToPayloads(signalArg)
-	if err != nil {
-		return nil, fmt.Errorf("SignalWithStartWorkflow: signal %q argument (%T) cannot be encoded: %w", signalName, signalArg, err)
-	}
-	if err := c.ensureInitialized(ctx); err != nil {
-		return nil, err
-	}
-	resp, err := c.service.SignalWithStartWorkflowExecution(ctx, c.signalWithStartRequest(p, signalName, signalInput))
-	if err != nil {
-		return nil, wrapCallError(err, "signal-with-start of workflow %q (ID %q), signal %q", p.workflowType, options.ID, signalName)
-	}
-	return c.newRun(options.ID, p.workflowType, resp.GetRunId(), resp.GetFirstExecutionRunId()), nil
+	return c.interceptor.SignalWithStartWorkflow(contextWithNewHeader(ctx), &ClientSignalWithStartWorkflowInput{
+		SignalName:   signalName,
+		SignalArg:    signalArg,
+		Options:      &options,
+		WorkflowType: workflowType,
+		Args:         workflowArgs,
+	})
 }
 
 // SignalWorkflow implements Client.
 func (c *workflowClient) SignalWorkflow(ctx context.Context, workflowID string, runID string, signalName string, arg any) error {
-	input, err := c.workflowDataConverter(ctx, workflowID).ToPayloads(arg)
-	if err != nil {
-		return fmt.Errorf("SignalWorkflow: signal %q argument (%T) cannot be encoded: %w", signalName, arg, err)
-	}
-	header, err := clientOutgoingHeader(ctx, nil, c.propagators)
-	if err != nil {
-		return err
-	}
-	if err := c.ensureInitialized(ctx); err != nil {
-		return err
-	}
-	_, err = c.service.SignalWorkflowExecution(ctx, &workflowservice.SignalWorkflowExecutionRequest{
-		Namespace:         c.namespace,
-		WorkflowExecution: &commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID},
-		SignalName:        signalName,
-		Input:             input,
-		Identity:          c.identity,
-		RequestId:         newClientUUID(),
-		Header:            header,
+	return c.interceptor.SignalWorkflow(contextWithNewHeader(ctx), &ClientSignalWorkflowInput{
+		WorkflowID: workflowID,
+		RunID:      runID,
+		SignalName: signalName,
+		Arg:        arg,
 	})
-	return wrapCallError(err, "signaling workflow %q (run %q) with %q", workflowID, runID, signalName)
 }
 
 // CancelWorkflow implements Client.
@@ -439,18 +420,12 @@ func (c *workflowClient) CancelWorkflow(ctx context.Context, workflowID string, 
 
 // CancelWorkflowWithOptions implements Client.
 func (c *workflowClient) CancelWorkflowWithOptions(ctx context.Context, options CancelWorkflowOptions) error {
-	if err := c.ensureInitialized(ctx); err != nil {
-		return err
-	}
-	_, err := c.service.RequestCancelWorkflowExecution(ctx, &workflowservice.RequestCancelWorkflowExecutionRequest{
-		Namespace:           c.namespace,
-		WorkflowExecution:   &commonpb.WorkflowExecution{WorkflowId: options.WorkflowID, RunId: options.RunID},
-		Identity:            c.identity,
-		RequestId:           newClientUUID(),
-		FirstExecutionRunId: options.FirstExecutionRunID,
+	return c.interceptor.CancelWorkflow(ctx, &ClientCancelWorkflowInput{
+		WorkflowID:          options.WorkflowID,
+		RunID:               options.RunID,
+		FirstExecutionRunID: options.FirstExecutionRunID,
 		Reason:              options.Reason,
 	})
-	return wrapCallError(err, "canceling workflow %q (run %q)", options.WorkflowID, options.RunID)
 }
 
 // TerminateWorkflow implements Client.
@@ -465,72 +440,43 @@ func (c *workflowClient) TerminateWorkflow(ctx context.Context, workflowID strin
 
 // TerminateWorkflowWithOptions implements Client.
 func (c *workflowClient) TerminateWorkflowWithOptions(ctx context.Context, options TerminateWorkflowOptions) error {
-	details, err := registry.EncodeArgs(c.workflowDataConverter(ctx, options.WorkflowID), options.Details)
-	if err != nil {
-		return fmt.Errorf("TerminateWorkflow: details: %w", err)
-	}
-	if err := c.ensureInitialized(ctx); err != nil {
-		return err
-	}
-	_, err = c.service.TerminateWorkflowExecution(ctx, &workflowservice.TerminateWorkflowExecutionRequest{
-		Namespace:           c.namespace,
-		WorkflowExecution:   &commonpb.WorkflowExecution{WorkflowId: options.WorkflowID, RunId: options.RunID},
+	return c.interceptor.TerminateWorkflow(ctx, &ClientTerminateWorkflowInput{
+		WorkflowID:          options.WorkflowID,
+		RunID:               options.RunID,
+		FirstExecutionRunID: options.FirstExecutionRunID,
 		Reason:              options.Reason,
-		Details:             details,
-		Identity:            c.identity,
-		FirstExecutionRunId: options.FirstExecutionRunID,
+		Details:             options.Details,
 	})
-	return wrapCallError(err, "terminating workflow %q (run %q)", options.WorkflowID, options.RunID)
 }
 
 // QueryWorkflow implements Client.
 func (c *workflowClient) QueryWorkflow(ctx context.Context, workflowID string, runID string, queryType string, args ...any) (converter.EncodedValue, error) {
-	resp, err := c.QueryWorkflowWithOptions(ctx, &QueryWorkflowWithOptionsRequest{
+	return c.interceptor.QueryWorkflow(contextWithNewHeader(ctx), &ClientQueryWorkflowInput{
 		WorkflowID: workflowID,
 		RunID:      runID,
 		QueryType:  queryType,
 		Args:       args,
 	})
-	if err != nil {
-		return nil, err
-	}
-	if resp.QueryRejected != nil {
-		return nil, failure.NewQueryRejectedError(resp.QueryRejected)
-	}
-	return resp.QueryResult, nil
 }
 
-// QueryWorkflowWithOptions implements Client.
+// QueryWorkflowWithOptions implements Client. The request's header starts
+// the query's header, which interceptors may add to.
 func (c *workflowClient) QueryWorkflowWithOptions(ctx context.Context, request *QueryWorkflowWithOptionsRequest) (*QueryWorkflowWithOptionsResponse, error) {
-	dc := c.workflowDataConverter(ctx, request.WorkflowID)
-	args, err := registry.EncodeArgs(dc, request.Args)
-	if err != nil {
-		return nil, fmt.Errorf("query %q: %w", request.QueryType, err)
-	}
-	header, err := clientOutgoingHeader(ctx, request.Header, c.propagators)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.ensureInitialized(ctx); err != nil {
-		return nil, err
-	}
-	resp, err := c.service.QueryWorkflow(ctx, &workflowservice.QueryWorkflowRequest{
-		Namespace: c.namespace,
-		Execution: &commonpb.WorkflowExecution{WorkflowId: request.WorkflowID, RunId: request.RunID},
-		Query: &querypb.WorkflowQuery{
-			QueryType: request.QueryType,
-			QueryArgs: args,
-			Header:    header,
-		},
+	result, err := c.interceptor.QueryWorkflow(contextWithHeader(ctx, request.Header), &ClientQueryWorkflowInput{
+		WorkflowID:           request.WorkflowID,
+		RunID:                request.RunID,
+		QueryType:            request.QueryType,
+		Args:                 request.Args,
 		QueryRejectCondition: request.QueryRejectCondition,
 	})
-	if err != nil {
-		return nil, wrapCallError(err, "querying workflow %q (run %q) with %q", request.WorkflowID, request.RunID, request.QueryType)
+	var rejected *failure.QueryRejectedError
+	switch {
+	case errors.As(err, &rejected):
+		return &QueryWorkflowWithOptionsResponse{QueryRejected: rejected.QueryRejected()}, nil
+	case err != nil:
+		return nil, err
 	}
-	if resp.GetQueryRejected() != nil {
-		return &QueryWorkflowWithOptionsResponse{QueryRejected: resp.GetQueryRejected()}, nil
-	}
-	return &QueryWorkflowWithOptionsResponse{QueryResult: newClientEncodedValue(resp.GetQueryResult(), dc)}, nil
+	return &QueryWorkflowWithOptionsResponse{QueryResult: result}, nil
 }
 
 // ResetWorkflowExecution implements Client.

@@ -140,7 +140,18 @@ func Go(ctx Context, f func(ctx Context)) {
 // named by its creation number: the root coroutine is "root", the next
 // one "2", and so on.
 func GoNamed(ctx Context, name string, f func(ctx Context)) {
-	d := runtimeOf(ctx).dispatcher
+	rt := runtimeOf(ctx)
+	if rt.run != nil {
+		rt.run.outbound.Go(ctx, name, f)
+		return
+	}
+	rt.spawn(ctx, name, f)
+}
+
+// spawn creates a coroutine that runs f with ctx: what Go does at the end
+// of the interceptor chain.
+func (rt *workflowRuntime) spawn(ctx Context, name string, f func(ctx Context)) {
+	d := rt.dispatcher
 	if name == "" {
 		name = strconv.Itoa(d.Created() + 1)
 	}
@@ -154,22 +165,39 @@ func GoNamed(ctx Context, name string, f func(ctx Context)) {
 // the waiting coroutine. It must not block and should not have side
 // effects. If condition holds and ctx is canceled, Await returns nil.
 func Await(ctx Context, condition func() bool) error {
-	d := runtimeOf(ctx).dispatcher
-	if condition() {
-		return nil
+	rt := runtimeOf(ctx)
+	if rt.run != nil {
+		return rt.run.outbound.Await(ctx, condition)
 	}
-	if isCanceled(ctx) {
-		return failure.NewCanceledError("Await context canceled")
+	// A runtime without a run (tests of the primitives) has no chain. The
+	// wait is here, not in a helper, so that stacks show Await itself.
+	w := &awaitCheck{ctx: ctx, condition: condition}
+	if !w.over() {
+		rt.dispatcher.Poll("Await", w.over)
 	}
-	satisfied := false
-	d.Poll("Await", func() bool {
-		if condition() {
-			satisfied = true
-			return true
-		}
-		return isCanceled(ctx)
-	})
-	if satisfied {
+	return w.result()
+}
+
+// awaitCheck is Await's test: the condition, then ctx's cancellation.
+type awaitCheck struct {
+	ctx       Context
+	condition func() bool
+	satisfied bool
+}
+
+// over reports whether the wait is over, noting whether the condition
+// held.
+func (w *awaitCheck) over() bool {
+	if w.condition() {
+		w.satisfied = true
+		return true
+	}
+	return isCanceled(w.ctx)
+}
+
+// result is what Await returns once the wait is over.
+func (w *awaitCheck) result() error {
+	if w.satisfied {
 		return nil
 	}
 	return failure.NewCanceledError("Await context canceled")

@@ -37,6 +37,12 @@ type WorkflowReplayerOptions struct {
 	// DisableDeadlockDetection lets workflow code run without yielding,
 	// e.g. under a debugger.
 	DisableDeadlockDetection bool
+	// ContextPropagators read the headers of the recorded start, signals
+	// and queries into workflow contexts, as the worker's did.
+	ContextPropagators []ContextPropagator
+	// Interceptors wrap the replayed workflows, the first outermost, as
+	// a worker's would.
+	Interceptors []WorkerInterceptor
 }
 
 // ReplayWorkflowHistoryOptions configure one replay.
@@ -163,6 +169,8 @@ func (r *WorkflowReplayer) replay(ctx context.Context, logger log.Logger, events
 		namespace:       replayNamespace,
 		deadlockTimeout: deadlock,
 		logDuringReplay: r.options.EnableLoggingInReplay,
+		interceptors:    r.options.Interceptors,
+		propagators:     r.options.ContextPropagators,
 	}
 	x := engine.NewExecution(env.engineOptions("", "replayer"))
 	defer x.Close()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -58,6 +59,10 @@ type WorkerOptions struct {
 	// DeadlockDetectionTimeout is how long workflow code may run without
 	// yielding (1s); negative disables detection.
 	DeadlockDetectionTimeout time.Duration
+	// Interceptors wrap the worker's workflows and activities, the first
+	// outermost. The client's interceptors that are also WorkerInterceptors
+	// come before them.
+	Interceptors []WorkerInterceptor
 }
 
 // The sticky cache is shared by the workers of a process.
@@ -185,7 +190,15 @@ func (w *AggregatedWorker) workflowEnv() *workflowEnv {
 		logDuringReplay:  w.options.EnableLoggingInReplay,
 		failOnPanic:      w.options.WorkflowPanicPolicy == FailWorkflow,
 		sdkMetadataFlags: true,
+		interceptors:     w.interceptors(),
+		propagators:      w.client.propagators,
 	}
+}
+
+// interceptors are the client's worker interceptors, then the worker's
+// own, as in go.temporal.io/sdk.
+func (w *AggregatedWorker) interceptors() []WorkerInterceptor {
+	return slices.Concat(w.client.workerInterceptors, w.options.Interceptors)
 }
 
 // Start begins polling; it returns once the worker runs. It fails if
@@ -223,7 +236,8 @@ func (w *AggregatedWorker) Start() error {
 	}
 	if len(w.registry.ActivityNames()) > 0 {
 		opts.Activities = &activityExecutor{registry: w.registry, dc: w.client.dataConverter, logger: w.client.logger,
-			namespace: w.client.namespace, taskQueue: w.taskQueue, client: w.client}
+			namespace: w.client.namespace, taskQueue: w.taskQueue, client: w.client,
+			interceptors: w.interceptors(), propagators: w.client.propagators}
 	}
 	rt, err := workerrt.New(opts)
 	if err != nil {

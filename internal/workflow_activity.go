@@ -121,13 +121,32 @@ var errNoActivityTimeout = errors.New("ExecuteActivity: the activity options set
 // activity's error. Canceling ctx cancels the activity.
 func ExecuteActivity(ctx Context, activity any, args ...any) Future {
 	r := runOf(ctx)
-	f := &future{}
 	name, err := activityName(activity)
 	if err == nil {
 		err = registry.CheckArgs(activity, args, "activity")
 	}
+	if err != nil {
+		f := &future{}
+		f.Set(nil, err)
+		return f
+	}
+	if r.env.carriesHeaders() {
+		ctx = workflowContextWithNewHeader(ctx)
+	}
+	if !r.intercepted {
+		return r.executeActivity(ctx, name, args)
+	}
+	return r.outbound.ExecuteActivity(ctx, name, passArgs(args)...)
+}
+
+// executeActivity schedules the activity named name: ExecuteActivity at
+// the end of the interceptor chain. The header interceptors wrote to ctx
+// goes with it.
+func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Future {
+	f := &future{}
 	opts := GetActivityOptions(ctx)
-	if err == nil && opts.StartToCloseTimeout <= 0 && opts.ScheduleToCloseTimeout <= 0 {
+	var err error
+	if opts.StartToCloseTimeout <= 0 && opts.ScheduleToCloseTimeout <= 0 {
 		err = errNoActivityTimeout
 	}
 	var input *commonpb.Payloads
@@ -135,6 +154,10 @@ func ExecuteActivity(ctx Context, activity any, args ...any) Future {
 		if input, err = registry.EncodeArgs(r.env.dc, args); err != nil {
 			err = fmt.Errorf("ExecuteActivity(%s): %w", name, err)
 		}
+	}
+	var header *commonpb.Header
+	if err == nil && r.env.carriesHeaders() {
+		header, err = workflowOutgoingHeader(ctx, r.env.propagators)
 	}
 	if err != nil {
 		f.Set(nil, err)
@@ -148,6 +171,7 @@ func ExecuteActivity(ctx Context, activity any, args ...any) Future {
 		ActivityId:             opts.ActivityID,
 		ActivityType:           &commonpb.ActivityType{Name: name},
 		TaskQueue:              &taskqueuepb.TaskQueue{Name: taskQueue, Kind: enumspb.TASK_QUEUE_KIND_NORMAL},
+		Header:                 header,
 		Input:                  input,
 		ScheduleToCloseTimeout: durationpb.New(opts.ScheduleToCloseTimeout),
 		ScheduleToStartTimeout: durationpb.New(opts.ScheduleToStartTimeout),

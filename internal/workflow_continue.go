@@ -45,12 +45,33 @@ func (e *ContinueAsNewError) Error() string { return "continue as new" }
 // new run of wfn (a function or a type name) with args. The new run keeps
 // the current task queue and timeouts.
 func NewContinueAsNewError(ctx Context, wfn any, args ...any) error {
-	return NewContinueAsNewErrorWithOptions(ctx, ContinueAsNewErrorOptions{}, wfn, args...)
+	r := runOf(ctx)
+	if r.env.carriesHeaders() {
+		ctx = workflowContextWithNewHeader(ctx)
+	}
+	if !r.intercepted {
+		return r.newContinueAsNewError(ctx, wfn, args)
+	}
+	return r.outbound.NewContinueAsNewError(ctx, wfn, passArgs(args)...)
 }
 
 // NewContinueAsNewErrorWithOptions is NewContinueAsNewError with options.
 func NewContinueAsNewErrorWithOptions(ctx Context, options ContinueAsNewErrorOptions, wfn any, args ...any) error {
-	r := runOf(ctx)
+	err := NewContinueAsNewError(ctx, wfn, args...)
+	var can *ContinueAsNewError
+	if errors.As(err, &can) {
+		if options.RetryPolicy != nil {
+			can.RetryPolicy = options.RetryPolicy
+		}
+		can.BackoffStartInterval = options.BackoffStartInterval
+	}
+	return err
+}
+
+// newContinueAsNewError is NewContinueAsNewError at the end of the
+// interceptor chain. The header interceptors wrote to ctx goes to the new
+// run.
+func (r *workflowRun) newContinueAsNewError(ctx Context, wfn any, args []any) error {
 	name := registry.FunctionName(wfn)
 	if name == "" {
 		panic(fmt.Sprintf("NewContinueAsNewError: %T is not a workflow; pass a workflow function or type name", wfn))
@@ -62,14 +83,19 @@ func NewContinueAsNewErrorWithOptions(ctx Context, options ContinueAsNewErrorOpt
 	if err != nil {
 		panic(fmt.Errorf("NewContinueAsNewError(%s): %w", name, err))
 	}
+	var header *commonpb.Header
+	if r.env.carriesHeaders() {
+		if header, err = workflowOutgoingHeader(ctx, r.env.propagators); err != nil {
+			return err
+		}
+	}
 	return &ContinueAsNewError{
-		WorkflowType:         &WorkflowType{Name: name},
-		Input:                input,
-		TaskQueueName:        r.info.TaskQueueName,
-		WorkflowRunTimeout:   r.info.WorkflowRunTimeout,
-		WorkflowTaskTimeout:  r.info.WorkflowTaskTimeout,
-		BackoffStartInterval: options.BackoffStartInterval,
-		RetryPolicy:          options.RetryPolicy,
+		WorkflowType:        &WorkflowType{Name: name},
+		Input:               input,
+		Header:              header,
+		TaskQueueName:       r.info.TaskQueueName,
+		WorkflowRunTimeout:  r.info.WorkflowRunTimeout,
+		WorkflowTaskTimeout: r.info.WorkflowTaskTimeout,
 	}
 }
 

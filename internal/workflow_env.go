@@ -25,6 +25,18 @@ type workflowEnv struct {
 	logDuringReplay  bool
 	failOnPanic      bool
 	sdkMetadataFlags bool
+
+	// interceptors wrap every run, the first outermost; propagators carry
+	// values through headers (see carriesHeaders).
+	interceptors []WorkerInterceptor
+	propagators  []ContextPropagator
+}
+
+// carriesHeaders reports whether headers matter to the runs: only
+// interceptors and propagators read or write them. Without either, runs
+// skip the header bookkeeping, which keeps workflow calls free of it.
+func (e *workflowEnv) carriesHeaders() bool {
+	return len(e.interceptors) > 0 || len(e.propagators) > 0
 }
 
 // engineOptions are the engine options of the worker's runs.

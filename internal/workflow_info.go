@@ -63,8 +63,10 @@ func executionOf(e *commonpb.WorkflowExecution) *WorkflowExecution {
 }
 
 // GetInfo returns information about the running workflow.
-func GetInfo(ctx Context) *WorkflowInfo {
-	r := runOf(ctx)
+func GetInfo(ctx Context) *WorkflowInfo { return runOf(ctx).outbound.GetInfo(ctx) }
+
+// workflowInfo is GetInfo at the end of the interceptor chain.
+func (r *workflowRun) workflowInfo() *WorkflowInfo {
 	r.info.currentHistoryLength = int(r.exec.LastStartedEventID())
 	return r.info
 }
@@ -72,14 +74,14 @@ func GetInfo(ctx Context) *WorkflowInfo {
 // GetLogger returns a logger that adds the workflow's identity to every
 // message and stays silent while the workflow replays history (unless the
 // worker enables logging in replay).
-func GetLogger(ctx Context) log.Logger { return runOf(ctx).logger }
+func GetLogger(ctx Context) log.Logger { return runOf(ctx).outbound.GetLogger(ctx) }
 
 // IsReplaying reports whether the workflow code is re-running a workflow
 // task that history already recorded. Use it only to skip side effects
 // such as logging or metrics, never to change what the workflow does.
-func IsReplaying(ctx Context) bool { return runOf(ctx).exec.IsReplaying() }
+func IsReplaying(ctx Context) bool { return runOf(ctx).outbound.IsReplaying(ctx) }
 
 // Now returns the workflow's current time: the time its current workflow
 // task started. It is the same on every replay; use it instead of
 // time.Now.
-func Now(ctx Context) time.Time { return runOf(ctx).exec.Now().UTC() }
+func Now(ctx Context) time.Time { return runOf(ctx).outbound.Now(ctx) }

@@ -38,19 +38,23 @@ type MutableSideEffectOptions struct {
 // replay returns what was recorded, or DefaultVersion for history written
 // before the change.
 func GetVersion(ctx Context, changeID string, minSupported, maxSupported Version) Version {
-	return Version(runOf(ctx).exec.GetVersion(changeID, int(minSupported), int(maxSupported)))
+	return runOf(ctx).outbound.GetVersion(ctx, changeID, minSupported, maxSupported)
 }
 
 // SideEffect runs f once and records its result in history; on replay it
 // returns the recorded result without running f. Use it for small
 // nondeterministic values (a random number, a UUID). f must not fail.
 func SideEffect(ctx Context, f func(ctx Context) any) converter.EncodedValue {
-	return SideEffectWithOptions(ctx, SideEffectOptions{}, f)
+	return runOf(ctx).outbound.SideEffect(ctx, f)
 }
 
 // SideEffectWithOptions is SideEffect with options.
-func SideEffectWithOptions(ctx Context, _ SideEffectOptions, f func(ctx Context) any) converter.EncodedValue {
-	r := runOf(ctx)
+func SideEffectWithOptions(ctx Context, options SideEffectOptions, f func(ctx Context) any) converter.EncodedValue {
+	return runOf(ctx).outbound.SideEffectWithOptions(ctx, options, f)
+}
+
+// sideEffect is SideEffect at the end of the interceptor chain.
+func (r *workflowRun) sideEffect(ctx Context, f func(ctx Context) any) converter.EncodedValue {
 	result, err := r.exec.SideEffect(func() (*commonpb.Payloads, error) {
 		return r.env.dc.ToPayloads(f(ctx))
 	})
@@ -65,12 +69,17 @@ func SideEffectWithOptions(ctx Context, _ SideEffectOptions, f func(ctx Context)
 // the recorded values. Use it for values that change rarely, such as
 // configuration.
 func MutableSideEffect(ctx Context, id string, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
-	return MutableSideEffectWithOptions(ctx, id, MutableSideEffectOptions{}, f, equals)
+	return runOf(ctx).outbound.MutableSideEffect(ctx, id, f, equals)
 }
 
 // MutableSideEffectWithOptions is MutableSideEffect with options.
-func MutableSideEffectWithOptions(ctx Context, id string, _ MutableSideEffectOptions, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
-	r := runOf(ctx)
+func MutableSideEffectWithOptions(ctx Context, id string, options MutableSideEffectOptions, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
+	return runOf(ctx).outbound.MutableSideEffectWithOptions(ctx, id, options, f, equals)
+}
+
+// mutableSideEffect is MutableSideEffect at the end of the interceptor
+// chain.
+func (r *workflowRun) mutableSideEffect(ctx Context, id string, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
 	dc := r.env.dc
 	var fresh any
 	haveFresh := false

@@ -3,7 +3,6 @@ package internal
 import (
 	"fmt"
 	"reflect"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -41,11 +40,17 @@ var errorType = reflect.TypeFor[error]()
 // handler is a function of any serializable arguments that returns
 // (result, error); it must not change workflow state or block.
 func SetQueryHandler(ctx Context, queryType string, handler any) error {
-	return SetQueryHandlerWithOptions(ctx, queryType, handler, QueryHandlerOptions{})
+	return runOf(ctx).outbound.SetQueryHandler(ctx, queryType, handler)
 }
 
 // SetQueryHandlerWithOptions is SetQueryHandler with options.
 func SetQueryHandlerWithOptions(ctx Context, queryType string, handler any, options QueryHandlerOptions) error {
+	return runOf(ctx).outbound.SetQueryHandlerWithOptions(ctx, queryType, handler, options)
+}
+
+// setQueryHandler is SetQueryHandlerWithOptions at the end of the
+// interceptor chain.
+func (r *workflowRun) setQueryHandler(queryType string, handler any, options QueryHandlerOptions) error {
 	if strings.HasPrefix(queryType, "__") {
 		return fmt.Errorf("query type %q is reserved: names starting with __ belong to the SDK", queryType)
 	}
@@ -57,7 +62,6 @@ func SetQueryHandlerWithOptions(ctx Context, queryType string, handler any, opti
 	if t.NumOut() != 2 || t.Out(1) != errorType {
 		return fmt.Errorf("query handler for %q must return (result, error), it returns %d values", queryType, t.NumOut())
 	}
-	r := runOf(ctx)
 	if r.queries == nil {
 		r.queries = make(queryHandlers)
 	}
@@ -65,8 +69,10 @@ func SetQueryHandlerWithOptions(ctx Context, queryType string, handler any, opti
 	return nil
 }
 
-// Query answers a query against the run's current state.
-func (r *workflowRun) Query(queryType string, args *commonpb.Payloads, _ *commonpb.Header) (*commonpb.Payloads, error) {
+// Query answers a query against the run's current state. Built-in
+// queries are answered here; the others go through the run's inbound
+// interceptors to their handlers, with arguments decoded for the handler.
+func (r *workflowRun) Query(queryType string, args *commonpb.Payloads, header *commonpb.Header) (*commonpb.Payloads, error) {
 	switch queryType {
 	case QueryTypeStackTrace:
 		return r.env.dc.ToPayloads(r.StackTrace())
@@ -77,31 +83,33 @@ func (r *workflowRun) Query(queryType string, args *commonpb.Payloads, _ *common
 	}
 	h := r.queries[queryType]
 	if h == nil {
-		return nil, fmt.Errorf("unknown queryType %s. KnownQueryTypes=[%s]", queryType, strings.Join(r.queryTypes(), " "))
+		return nil, r.unknownQuery(queryType)
 	}
 	values, err := h.fn.DecodeArgs(r.env.dc, args, "query")
 	if err != nil {
 		return nil, err
 	}
-	out, err := callQueryHandler(h.fn.Fn, values)
+	result, err := r.handleQuery(header, &HandleQueryInput{QueryType: queryType, Args: registry.Interfaces(values)})
 	if err != nil {
 		return nil, err
 	}
-	if e := out[1].Interface(); e != nil {
-		return nil, e.(error)
-	}
-	return r.env.dc.ToPayloads(out[0].Interface())
+	return r.env.dc.ToPayloads(result)
 }
 
-// callQueryHandler calls a handler, turning a panic into an error: a bad
-// query must not break the worker.
-func callQueryHandler(fn reflect.Value, args []reflect.Value) (out []reflect.Value, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("query handler panicked: %v\n%s", p, debug.Stack())
-		}
-	}()
-	return fn.Call(args), nil
+func (r *workflowRun) unknownQuery(queryType string) error {
+	return fmt.Errorf("unknown queryType %s. KnownQueryTypes=[%s]", queryType, strings.Join(r.queryTypes(), " "))
+}
+
+// handleQuery calls the inbound chain, turning a panic (of a handler, an
+// interceptor or a propagator) into an error: a bad query must not break
+// the worker.
+func (r *workflowRun) handleQuery(header *commonpb.Header, in *HandleQueryInput) (result any, err error) {
+	defer recoverInto(&err, "query handler")
+	ctx, err := r.incomingContext(header)
+	if err != nil {
+		return nil, err
+	}
+	return r.inbound.HandleQuery(ctx, in)
 }
 
 // queryTypes lists the built-in query types, then the run's, sorted.

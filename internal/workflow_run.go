@@ -3,7 +3,6 @@ package internal
 import (
 	"errors"
 	"fmt"
-	"reflect"
 
 	commonpb "go.temporal.io/api/common/v1"
 	historypb "go.temporal.io/api/history/v1"
@@ -33,6 +32,15 @@ type workflowRun struct {
 	signals        signalChannels
 	queries        queryHandlers
 	currentDetails string // SetCurrentDetails, shown in the metadata query
+
+	// inbound is where the start, signals and queries enter the run;
+	// outbound is where the workflow package's calls go. Both end at the
+	// run's workflowRoot, directly when there are no interceptors.
+	inbound  WorkflowInboundInterceptor
+	outbound WorkflowOutboundInterceptor
+	// intercepted: the worker has interceptors, so outbound is not just
+	// the root (see passArgs).
+	intercepted bool
 }
 
 // runOf returns the run that ctx belongs to.
@@ -54,7 +62,10 @@ func (r *workflowRun) Start(x *engine.Execution, started *historypb.WorkflowExec
 	r.logger = r.env.runLogger(x, r.info)
 	r.input = started.GetInput()
 	r.rootCtx, r.cancelRoot = newRootContext(r.rt)
-	r.rt.startRoot(r.rootCtx, r.runRoot)
+	if err := r.initInterceptors(started.GetHeader()); err != nil {
+		return err
+	}
+	r.outbound.Go(r.rootCtx, "root", r.runRoot)
 	return nil
 }
 
@@ -69,16 +80,15 @@ func (r *workflowRun) runRoot(ctx Context) {
 		r.exec.CloseWorkflow(engine.Close{Err: failure.NewApplicationError(err.Error(), "ArgumentDecodingError")})
 		return
 	}
-	out := r.fn.Fn.Call(append([]reflect.Value{reflect.ValueOf(ctx)}, args...))
-	result, hasResult, err := registry.Results(out)
-	r.exec.CloseWorkflow(r.closeFor(result, hasResult, err))
+	result, err := r.inbound.ExecuteWorkflow(ctx, &ExecuteWorkflowInput{Args: registry.Interfaces(args)})
+	r.exec.CloseWorkflow(r.closeFor(result, err))
 }
 
 // closeFor says how a workflow that returned (result, err) closes, as
 // go.temporal.io/sdk decides it: a cancellation anywhere in the error
 // chain cancels the workflow, a ContinueAsNewError continues it, other
 // errors fail it.
-func (r *workflowRun) closeFor(result any, hasResult bool, err error) engine.Close {
+func (r *workflowRun) closeFor(result any, err error) engine.Close {
 	var canceled *failure.CanceledError
 	var can *ContinueAsNewError
 	switch {
@@ -92,7 +102,7 @@ func (r *workflowRun) closeFor(result any, hasResult bool, err error) engine.Clo
 		return engine.Close{ContinueAsNew: can.commandAttributes(r)}
 	case err != nil:
 		return engine.Close{Err: err}
-	case !hasResult || result == nil:
+	case result == nil:
 		return engine.Close{}
 	}
 	p, encErr := r.env.dc.ToPayloads(result)

@@ -10,6 +10,25 @@ import (
 // cron or retried workflow into d; ErrNoData when there is none.
 func GetLastCompletionResult(ctx Context, d ...any) error {
 	r := runOf(ctx)
+	if !r.intercepted {
+		return r.lastCompletionResult(d)
+	}
+	return r.outbound.GetLastCompletionResult(ctx, passArgs(d)...)
+}
+
+// HasLastCompletionResult reports whether the previous run of a cron or
+// retried workflow left a result.
+func HasLastCompletionResult(ctx Context) bool {
+	return runOf(ctx).outbound.HasLastCompletionResult(ctx)
+}
+
+// GetLastError returns the failure of the previous run of a retried or
+// cron workflow, or nil.
+func GetLastError(ctx Context) error { return runOf(ctx).outbound.GetLastError(ctx) }
+
+// lastCompletionResult is GetLastCompletionResult at the end of the
+// interceptor chain.
+func (r *workflowRun) lastCompletionResult(d []any) error {
 	p := r.exec.Info().Started.GetLastCompletionResult()
 	if len(p.GetPayloads()) == 0 {
 		return failure.ErrNoData
@@ -17,16 +36,14 @@ func GetLastCompletionResult(ctx Context, d ...any) error {
 	return r.env.dc.FromPayloads(p, d...)
 }
 
-// HasLastCompletionResult reports whether the previous run of a cron or
-// retried workflow left a result.
-func HasLastCompletionResult(ctx Context) bool {
-	return len(runOf(ctx).exec.Info().Started.GetLastCompletionResult().GetPayloads()) > 0
+// hasLastCompletionResult is HasLastCompletionResult at the end of the
+// interceptor chain.
+func (r *workflowRun) hasLastCompletionResult() bool {
+	return len(r.exec.Info().Started.GetLastCompletionResult().GetPayloads()) > 0
 }
 
-// GetLastError returns the failure of the previous run of a retried or
-// cron workflow, or nil.
-func GetLastError(ctx Context) error {
-	r := runOf(ctx)
+// lastError is GetLastError at the end of the interceptor chain.
+func (r *workflowRun) lastError() error {
 	f := r.exec.Info().Started.GetContinuedFailure()
 	if f == nil {
 		return nil

@@ -36,8 +36,21 @@ func (s *signalChannels) get(name string) *channel {
 	return c
 }
 
-// Signal buffers a signal on its channel, to be decoded when received.
-func (r *workflowRun) Signal(name string, input *commonpb.Payloads, _ *commonpb.Header) error {
+// Signal delivers a signal through the run's inbound interceptors, which
+// end by buffering it on its channel. A panic in an interceptor or a
+// propagator fails the workflow task rather than the worker.
+func (r *workflowRun) Signal(name string, input *commonpb.Payloads, header *commonpb.Header) (err error) {
+	defer recoverInto(&err, "a workflow interceptor or context propagator handling a signal")
+	ctx, err := r.incomingContext(header)
+	if err != nil {
+		return fmt.Errorf("signal %q: %w", name, err)
+	}
+	return r.inbound.HandleSignal(ctx, &HandleSignalInput{SignalName: name, Arg: input})
+}
+
+// bufferSignal buffers a signal on its channel, to be decoded when
+// received.
+func (r *workflowRun) bufferSignal(name string, input *commonpb.Payloads) error {
 	if !r.signals.get(name).SendAsync(newEncodedValue(input, r.env.dc)) {
 		return fmt.Errorf("signal %q: %d signals are waiting to be received already; the workflow must read its signals (workflow.GetSignalChannel(ctx, %q).Receive)",
 			name, signalBufferSize, name)
@@ -49,12 +62,17 @@ func (r *workflowRun) Signal(name string, input *commonpb.Payloads, _ *commonpb.
 // signals named signalName. Signals sent before the code asks for the
 // channel wait in it, in the order they arrived.
 func GetSignalChannel(ctx Context, signalName string) ReceiveChannel {
-	return GetSignalChannelWithOptions(ctx, signalName, SignalChannelOptions{})
+	return runOf(ctx).outbound.GetSignalChannel(ctx, signalName)
 }
 
 // GetSignalChannelWithOptions is GetSignalChannel with options.
 func GetSignalChannelWithOptions(ctx Context, signalName string, options SignalChannelOptions) ReceiveChannel {
-	r := runOf(ctx)
+	return runOf(ctx).outbound.GetSignalChannelWithOptions(ctx, signalName, options)
+}
+
+// signalChannel is GetSignalChannelWithOptions at the end of the
+// interceptor chain.
+func (r *workflowRun) signalChannel(signalName string, options SignalChannelOptions) ReceiveChannel {
 	if r.signals.requested == nil {
 		r.signals.requested = make(map[string]string)
 	}

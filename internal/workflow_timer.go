@@ -42,24 +42,24 @@ func (r *workflowRun) newTimer(ctx Context, d time.Duration, _ string) Future {
 // NewTimer returns a Future that is ready after d of workflow time, with a
 // CanceledError if ctx is canceled first.
 func NewTimer(ctx Context, d time.Duration) Future {
-	return runOf(ctx).newTimer(ctx, d, "")
+	return runOf(ctx).outbound.NewTimer(ctx, d)
 }
 
 // NewTimerWithOptions is NewTimer with options.
 func NewTimerWithOptions(ctx Context, d time.Duration, options TimerOptions) Future {
-	return runOf(ctx).newTimer(ctx, d, options.Summary)
+	return runOf(ctx).outbound.NewTimerWithOptions(ctx, d, options)
 }
 
 // Sleep pauses the workflow for d of workflow time. It returns a
 // CanceledError if ctx is canceled first.
 func Sleep(ctx Context, d time.Duration) error {
-	return runOf(ctx).newTimer(ctx, d, "Sleep").Get(ctx, nil)
+	return runOf(ctx).outbound.Sleep(ctx, d)
 }
 
 // AwaitWithTimeout waits until condition is true (returning true), the
 // timeout passes (false), or ctx is canceled (a CanceledError).
 func AwaitWithTimeout(ctx Context, timeout time.Duration, condition func() bool) (ok bool, err error) {
-	return AwaitWithOptions(ctx, AwaitOptions{Timeout: timeout}, condition)
+	return runOf(ctx).outbound.AwaitWithTimeout(ctx, timeout, condition)
 }
 
 // flagCancelAwaitTimer is go.temporal.io/sdk's flag 6: with it, Await
@@ -70,7 +70,11 @@ const flagCancelAwaitTimer = 6
 
 // AwaitWithOptions is AwaitWithTimeout with timer options.
 func AwaitWithOptions(ctx Context, options AwaitOptions, condition func() bool) (ok bool, err error) {
-	r := runOf(ctx)
+	return runOf(ctx).outbound.AwaitWithOptions(ctx, options, condition)
+}
+
+// awaitWithOptions is AwaitWithOptions at the end of the interceptor chain.
+func (r *workflowRun) awaitWithOptions(ctx Context, options AwaitOptions, condition func() bool) (ok bool, err error) {
 	start := func(timerCtx Context) Future {
 		return r.newTimer(timerCtx, options.Timeout, options.TimerOptions.Summary)
 	}

@@ -16,6 +16,24 @@ import (
 // Values are encoded as JSON; prefer UpsertTypedSearchAttributes, which
 // also tells the server each attribute's type.
 func UpsertSearchAttributes(ctx Context, attributes map[string]any) error {
+	return runOf(ctx).outbound.UpsertSearchAttributes(ctx, attributes)
+}
+
+// UpsertTypedSearchAttributes adds, replaces or (with ValueUnset) removes
+// search attributes of the run.
+func UpsertTypedSearchAttributes(ctx Context, updates ...searchattr.SearchAttributeUpdate) error {
+	r := runOf(ctx)
+	if !r.intercepted {
+		return r.upsertTypedSearchAttributes(updates)
+	}
+	return r.outbound.UpsertTypedSearchAttributes(ctx, passArgs(updates)...)
+}
+
+var errChangeVersionReserved = errors.New(engine.ChangeVersionSearchAttribute + " is a reserved search attribute, set by GetVersion; use another name")
+
+// upsertUntypedSearchAttributes is UpsertSearchAttributes at the end of
+// the interceptor chain.
+func (r *workflowRun) upsertUntypedSearchAttributes(attributes map[string]any) error {
 	if _, reserved := attributes[engine.ChangeVersionSearchAttribute]; reserved {
 		return errChangeVersionReserved
 	}
@@ -23,14 +41,12 @@ func UpsertSearchAttributes(ctx Context, attributes map[string]any) error {
 	if err != nil {
 		return fmt.Errorf("UpsertSearchAttributes: %w", err)
 	}
-	return upsertSearchAttributes(ctx, sa)
+	return r.upsertSearchAttributes(sa)
 }
 
-var errChangeVersionReserved = errors.New(engine.ChangeVersionSearchAttribute + " is a reserved search attribute, set by GetVersion; use another name")
-
-// UpsertTypedSearchAttributes adds, replaces or (with ValueUnset) removes
-// search attributes of the run.
-func UpsertTypedSearchAttributes(ctx Context, updates ...searchattr.SearchAttributeUpdate) error {
+// upsertTypedSearchAttributes is UpsertTypedSearchAttributes at the end of
+// the interceptor chain.
+func (r *workflowRun) upsertTypedSearchAttributes(updates []searchattr.SearchAttributeUpdate) error {
 	sa, err := searchattr.Encode(searchattr.NewSearchAttributes(updates...))
 	if err != nil {
 		return fmt.Errorf("UpsertTypedSearchAttributes: %w", err)
@@ -38,14 +54,13 @@ func UpsertTypedSearchAttributes(ctx Context, updates ...searchattr.SearchAttrib
 	if _, reserved := sa.GetIndexedFields()[engine.ChangeVersionSearchAttribute]; reserved {
 		return errChangeVersionReserved
 	}
-	return upsertSearchAttributes(ctx, sa)
+	return r.upsertSearchAttributes(sa)
 }
 
-func upsertSearchAttributes(ctx Context, sa *commonpb.SearchAttributes) error {
+func (r *workflowRun) upsertSearchAttributes(sa *commonpb.SearchAttributes) error {
 	if len(sa.GetIndexedFields()) == 0 {
 		return errors.New("no search attributes to upsert")
 	}
-	r := runOf(ctx)
 	r.exec.UpsertSearchAttributes(sa)
 	r.info.SearchAttributes = mergeSearchAttributes(r.info.SearchAttributes, sa)
 	return nil
@@ -77,9 +92,15 @@ func withoutUnset(sa *commonpb.SearchAttributes) *commonpb.SearchAttributes {
 
 // GetTypedSearchAttributes returns the run's search attributes.
 func GetTypedSearchAttributes(ctx Context) searchattr.SearchAttributes {
-	sa, err := searchattr.Decode(runOf(ctx).info.SearchAttributes)
+	return runOf(ctx).outbound.GetTypedSearchAttributes(ctx)
+}
+
+// typedSearchAttributes is GetTypedSearchAttributes at the end of the
+// interceptor chain.
+func (r *workflowRun) typedSearchAttributes() searchattr.SearchAttributes {
+	sa, err := searchattr.Decode(r.info.SearchAttributes)
 	if err != nil {
-		GetLogger(ctx).Warn("some search attributes could not be decoded", "Error", err)
+		r.logger.Warn("some search attributes could not be decoded", "Error", err)
 	}
 	return sa
 }
@@ -87,7 +108,11 @@ func GetTypedSearchAttributes(ctx Context) searchattr.SearchAttributes {
 // UpsertMemo adds or replaces memo fields of the run; a nil value removes
 // the field.
 func UpsertMemo(ctx Context, memo map[string]any) error {
-	r := runOf(ctx)
+	return runOf(ctx).outbound.UpsertMemo(ctx, memo)
+}
+
+// upsertMemo is UpsertMemo at the end of the interceptor chain.
+func (r *workflowRun) upsertMemo(memo map[string]any) error {
 	fields := make(map[string]*commonpb.Payload, len(memo))
 	for k, v := range memo {
 		p, err := r.env.dc.ToPayload(v)

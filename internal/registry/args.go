@@ -100,3 +100,35 @@ func typeList(ts []reflect.Type) string {
 	}
 	return s + ")"
 }
+
+// Interfaces turns decoded arguments into the values interceptors see.
+func Interfaces(values []reflect.Value) []any {
+	args := make([]any, len(values))
+	for i, v := range values {
+		args[i] = v.Interface()
+	}
+	return args
+}
+
+// ArgValues turns arguments back into values for a call of the function
+// (after its context). A nil argument becomes the zero value of its
+// parameter, which reflect cannot infer from nil.
+func (f *Func) ArgValues(args []any) []reflect.Value {
+	params := f.Params()
+	values := make([]reflect.Value, len(args))
+	for i, a := range args {
+		if a != nil {
+			values[i] = reflect.ValueOf(a)
+			continue
+		}
+		switch {
+		case i < len(params):
+			values[i] = reflect.Zero(params[i])
+		case len(params) > 0 && f.Fn.Type().IsVariadic():
+			values[i] = reflect.Zero(params[len(params)-1].Elem())
+		default:
+			values[i] = reflect.Zero(reflect.TypeFor[any]()) // too many arguments: Call reports it
+		}
+	}
+	return values
+}

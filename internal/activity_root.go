@@ -1,0 +1,117 @@
+package internal
+
+import (
+	"context"
+	"reflect"
+	"runtime/debug"
+
+	commonpb "go.temporal.io/api/common/v1"
+
+	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/log"
+)
+
+// activityRoot is the end of an activity attempt's interceptor chains: as
+// the innermost inbound interceptor it calls the activity function, as the
+// last outbound interceptor it answers the activity package's calls from
+// the attempt's activityEnv.
+type activityRoot struct {
+	env *activityEnv
+	fn  *registry.Func
+}
+
+var (
+	_ ActivityInboundInterceptor  = (*activityRoot)(nil)
+	_ ActivityOutboundInterceptor = (*activityRoot)(nil)
+)
+
+// interceptActivity builds an attempt's chains from the worker's
+// interceptors, the first one outermost, and lets them Init. It returns
+// where the attempt enters, and ctx with the header the attempt arrived
+// with and what the propagators extract from it. ctx must carry env. A
+// panic in an interceptor or a propagator is an error: it must not take
+// the worker down.
+func (e *activityExecutor) interceptActivity(ctx context.Context, env *activityEnv, fn *registry.Func, header *commonpb.Header) (_ context.Context, inbound ActivityInboundInterceptor, err error) {
+	root := &activityRoot{env: env, fn: fn}
+	env.outbound, inbound = root, root
+	if len(e.interceptors) == 0 && len(e.propagators) == 0 {
+		return ctx, root, nil
+	}
+	defer recoverInto(&err, "an activity interceptor or context propagator")
+	for i := len(e.interceptors) - 1; i >= 0; i-- {
+		inbound = e.interceptors[i].InterceptActivity(ctx, inbound)
+	}
+	if err := inbound.Init(root); err != nil {
+		return nil, nil, err
+	}
+	ctx, err = contextWithIncomingHeader(ctx, header, e.propagators)
+	return ctx, inbound, err
+}
+
+// runActivity runs the attempt through its inbound chain. A panic, in the
+// activity or an interceptor, becomes a PanicError that the workflow sees
+// as the activity's failure.
+func runActivity(ctx context.Context, inbound ActivityInboundInterceptor, args []any) (result any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			result, err = nil, failure.NewPanicError(p, string(debug.Stack()))
+		}
+	}()
+	return inbound.ExecuteActivity(ctx, &ExecuteActivityInput{Args: args})
+}
+
+// Init takes the outermost outbound interceptor, where the activity
+// package's calls go.
+func (a *activityRoot) Init(outbound ActivityOutboundInterceptor) error {
+	a.env.outbound = outbound
+	return nil
+}
+
+// ExecuteActivity calls the activity function, without the header, which
+// belongs to the interceptors.
+func (a *activityRoot) ExecuteActivity(ctx context.Context, in *ExecuteActivityInput) (any, error) {
+	args := a.fn.ArgValues(in.Args)
+	if a.fn.HasContext {
+		args = append([]reflect.Value{reflect.ValueOf(contextWithoutHeader(ctx))}, args...)
+	}
+	result, _, err := registry.Results(a.fn.Fn.Call(args))
+	return result, err
+}
+
+func (a *activityRoot) GetInfo(context.Context) ActivityInfo { return a.env.info }
+
+func (a *activityRoot) GetLogger(context.Context) log.Logger { return a.env.logger }
+
+func (a *activityRoot) GetWorkerStopChannel(context.Context) <-chan struct{} {
+	return a.env.workerStop
+}
+
+func (a *activityRoot) GetClient(context.Context) Client { return a.env.client }
+
+func (a *activityRoot) RecordHeartbeat(_ context.Context, details ...any) {
+	env := a.env
+	var p *commonpb.Payloads
+	if len(details) > 0 {
+		var err error
+		if p, err = env.dc.ToPayloads(details...); err != nil {
+			env.logger.Error("heartbeat details cannot be encoded; sending the heartbeat without them", "Error", err)
+			p = nil
+		}
+	}
+	env.heartbeat(p)
+}
+
+func (a *activityRoot) HasHeartbeatDetails(context.Context) bool {
+	return len(a.env.heartbeatDetails.GetPayloads()) > 0
+}
+
+func (a *activityRoot) GetHeartbeatDetails(_ context.Context, d ...any) error {
+	if len(a.env.heartbeatDetails.GetPayloads()) == 0 {
+		return errNoHeartbeatDetails
+	}
+	return a.env.dc.FromPayloads(a.env.heartbeatDetails, d...)
+}
+
+func (*activityRoot) mustEmbedActivityInboundInterceptorBase()  {}
+func (*activityRoot) mustEmbedActivityOutboundInterceptorBase() {}

@@ -1,0 +1,148 @@
+package internal
+
+import (
+	"context"
+
+	enumspb "go.temporal.io/api/enums/v1"
+
+	"github.com/durable-go/sdk/converter"
+)
+
+// ClientOutboundInterceptor sees the workflow calls a client makes
+// (interceptor.ClientOutboundInterceptor). The last one of the chain sends
+// the request. Implementations embed ClientOutboundInterceptorBase.
+type ClientOutboundInterceptor interface {
+	// ExecuteWorkflow intercepts Client.ExecuteWorkflow. Header(ctx) is the
+	// header the workflow starts with: write to it here.
+	ExecuteWorkflow(ctx context.Context, in *ClientExecuteWorkflowInput) (WorkflowRun, error)
+	// SignalWorkflow intercepts Client.SignalWorkflow. Header(ctx) is the
+	// signal's header.
+	SignalWorkflow(ctx context.Context, in *ClientSignalWorkflowInput) error
+	// SignalWithStartWorkflow intercepts Client.SignalWithStartWorkflow.
+	// Header(ctx) is the header of both the start and the signal.
+	SignalWithStartWorkflow(ctx context.Context, in *ClientSignalWithStartWorkflowInput) (WorkflowRun, error)
+	// CancelWorkflow intercepts Client.CancelWorkflow and
+	// CancelWorkflowWithOptions.
+	CancelWorkflow(ctx context.Context, in *ClientCancelWorkflowInput) error
+	// TerminateWorkflow intercepts Client.TerminateWorkflow and
+	// TerminateWorkflowWithOptions.
+	TerminateWorkflow(ctx context.Context, in *ClientTerminateWorkflowInput) error
+	// QueryWorkflow intercepts Client.QueryWorkflow and
+	// QueryWorkflowWithOptions. Header(ctx) is the query's header. A
+	// rejected query is an error that QueryWorkflowWithOptions turns back
+	// into its response.
+	QueryWorkflow(ctx context.Context, in *ClientQueryWorkflowInput) (converter.EncodedValue, error)
+	// DescribeWorkflow intercepts Client.DescribeWorkflow.
+	DescribeWorkflow(ctx context.Context, in *ClientDescribeWorkflowInput) (*ClientDescribeWorkflowOutput, error)
+
+	mustEmbedClientOutboundInterceptorBase()
+}
+
+// ClientExecuteWorkflowInput is the input of ClientOutboundInterceptor.ExecuteWorkflow.
+type ClientExecuteWorkflowInput struct {
+	// Options are the start options; ID is already set.
+	Options      *StartWorkflowOptions
+	WorkflowType string
+	Args         []any
+}
+
+// ClientSignalWorkflowInput is the input of ClientOutboundInterceptor.SignalWorkflow.
+type ClientSignalWorkflowInput struct {
+	WorkflowID string
+	RunID      string
+	SignalName string
+	Arg        any
+}
+
+// ClientSignalWithStartWorkflowInput is the input of
+// ClientOutboundInterceptor.SignalWithStartWorkflow.
+type ClientSignalWithStartWorkflowInput struct {
+	SignalName string
+	SignalArg  any
+	// Options are the start options; ID is already set.
+	Options      *StartWorkflowOptions
+	WorkflowType string
+	Args         []any
+}
+
+// ClientCancelWorkflowInput is the input of ClientOutboundInterceptor.CancelWorkflow.
+type ClientCancelWorkflowInput struct {
+	WorkflowID          string
+	RunID               string
+	FirstExecutionRunID string
+	Reason              string
+}
+
+// ClientTerminateWorkflowInput is the input of ClientOutboundInterceptor.TerminateWorkflow.
+type ClientTerminateWorkflowInput struct {
+	WorkflowID          string
+	RunID               string
+	FirstExecutionRunID string
+	Reason              string
+	Details             []any
+}
+
+// ClientQueryWorkflowInput is the input of ClientOutboundInterceptor.QueryWorkflow.
+type ClientQueryWorkflowInput struct {
+	WorkflowID           string
+	RunID                string
+	QueryType            string
+	Args                 []any
+	QueryRejectCondition enumspb.QueryRejectCondition
+}
+
+// ClientDescribeWorkflowInput is the input of ClientOutboundInterceptor.DescribeWorkflow.
+type ClientDescribeWorkflowInput struct {
+	WorkflowID string
+	RunID      string
+}
+
+// ClientDescribeWorkflowOutput is the result of ClientOutboundInterceptor.DescribeWorkflow.
+type ClientDescribeWorkflowOutput struct {
+	Response *WorkflowExecutionDescription
+}
+
+// ClientOutboundInterceptorBase passes every call on to Next: embed it and
+// override the methods that matter.
+type ClientOutboundInterceptorBase struct {
+	Next ClientOutboundInterceptor
+}
+
+var _ ClientOutboundInterceptor = &ClientOutboundInterceptorBase{}
+
+// ExecuteWorkflow calls Next.ExecuteWorkflow.
+func (c *ClientOutboundInterceptorBase) ExecuteWorkflow(ctx context.Context, in *ClientExecuteWorkflowInput) (WorkflowRun, error) {
+	return c.Next.ExecuteWorkflow(ctx, in)
+}
+
+// SignalWorkflow calls Next.SignalWorkflow.
+func (c *ClientOutboundInterceptorBase) SignalWorkflow(ctx context.Context, in *ClientSignalWorkflowInput) error {
+	return c.Next.SignalWorkflow(ctx, in)
+}
+
+// SignalWithStartWorkflow calls Next.SignalWithStartWorkflow.
+func (c *ClientOutboundInterceptorBase) SignalWithStartWorkflow(ctx context.Context, in *ClientSignalWithStartWorkflowInput) (WorkflowRun, error) {
+	return c.Next.SignalWithStartWorkflow(ctx, in)
+}
+
+// CancelWorkflow calls Next.CancelWorkflow.
+func (c *ClientOutboundInterceptorBase) CancelWorkflow(ctx context.Context, in *ClientCancelWorkflowInput) error {
+	return c.Next.CancelWorkflow(ctx, in)
+}
+
+// TerminateWorkflow calls Next.TerminateWorkflow.
+func (c *ClientOutboundInterceptorBase) TerminateWorkflow(ctx context.Context, in *ClientTerminateWorkflowInput) error {
+	return c.Next.TerminateWorkflow(ctx, in)
+}
+
+// QueryWorkflow calls Next.QueryWorkflow.
+func (c *ClientOutboundInterceptorBase) QueryWorkflow(ctx context.Context, in *ClientQueryWorkflowInput) (converter.EncodedValue, error) {
+	return c.Next.QueryWorkflow(ctx, in)
+}
+
+// DescribeWorkflow calls Next.DescribeWorkflow.
+func (c *ClientOutboundInterceptorBase) DescribeWorkflow(ctx context.Context, in *ClientDescribeWorkflowInput) (*ClientDescribeWorkflowOutput, error) {
+	return c.Next.DescribeWorkflow(ctx, in)
+}
+
+func (*ClientOutboundInterceptorBase) mustEmbedClientOutboundInterceptorBase() {}

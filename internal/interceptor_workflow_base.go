@@ -1,0 +1,194 @@
+package internal
+
+import (
+	"time"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/searchattr"
+	"github.com/durable-go/sdk/log"
+)
+
+// WorkflowInboundInterceptorBase passes every call on to Next: embed it
+// and override the methods that matter.
+type WorkflowInboundInterceptorBase struct {
+	Next WorkflowInboundInterceptor
+}
+
+var _ WorkflowInboundInterceptor = &WorkflowInboundInterceptorBase{}
+
+// Init calls Next.Init.
+func (w *WorkflowInboundInterceptorBase) Init(outbound WorkflowOutboundInterceptor) error {
+	return w.Next.Init(outbound)
+}
+
+// ExecuteWorkflow calls Next.ExecuteWorkflow.
+func (w *WorkflowInboundInterceptorBase) ExecuteWorkflow(ctx Context, in *ExecuteWorkflowInput) (any, error) {
+	return w.Next.ExecuteWorkflow(ctx, in)
+}
+
+// HandleSignal calls Next.HandleSignal.
+func (w *WorkflowInboundInterceptorBase) HandleSignal(ctx Context, in *HandleSignalInput) error {
+	return w.Next.HandleSignal(ctx, in)
+}
+
+// HandleQuery calls Next.HandleQuery.
+func (w *WorkflowInboundInterceptorBase) HandleQuery(ctx Context, in *HandleQueryInput) (any, error) {
+	return w.Next.HandleQuery(ctx, in)
+}
+
+func (*WorkflowInboundInterceptorBase) mustEmbedWorkflowInboundInterceptorBase() {}
+
+// WorkflowOutboundInterceptorBase passes every call on to Next: embed it
+// and override the methods that matter.
+type WorkflowOutboundInterceptorBase struct {
+	Next WorkflowOutboundInterceptor
+}
+
+var _ WorkflowOutboundInterceptor = &WorkflowOutboundInterceptorBase{}
+
+// Go calls Next.Go.
+func (w *WorkflowOutboundInterceptorBase) Go(ctx Context, name string, f func(ctx Context)) Context {
+	return w.Next.Go(ctx, name, f)
+}
+
+// Await calls Next.Await.
+func (w *WorkflowOutboundInterceptorBase) Await(ctx Context, condition func() bool) error {
+	return w.Next.Await(ctx, condition)
+}
+
+// AwaitWithTimeout calls Next.AwaitWithTimeout.
+func (w *WorkflowOutboundInterceptorBase) AwaitWithTimeout(ctx Context, timeout time.Duration, condition func() bool) (bool, error) {
+	return w.Next.AwaitWithTimeout(ctx, timeout, condition)
+}
+
+// AwaitWithOptions calls Next.AwaitWithOptions.
+func (w *WorkflowOutboundInterceptorBase) AwaitWithOptions(ctx Context, options AwaitOptions, condition func() bool) (bool, error) {
+	return w.Next.AwaitWithOptions(ctx, options, condition)
+}
+
+// ExecuteActivity calls Next.ExecuteActivity.
+func (w *WorkflowOutboundInterceptorBase) ExecuteActivity(ctx Context, activityType string, args ...any) Future {
+	return w.Next.ExecuteActivity(ctx, activityType, args...)
+}
+
+// GetInfo calls Next.GetInfo.
+func (w *WorkflowOutboundInterceptorBase) GetInfo(ctx Context) *WorkflowInfo {
+	return w.Next.GetInfo(ctx)
+}
+
+// GetTypedSearchAttributes calls Next.GetTypedSearchAttributes.
+func (w *WorkflowOutboundInterceptorBase) GetTypedSearchAttributes(ctx Context) searchattr.SearchAttributes {
+	return w.Next.GetTypedSearchAttributes(ctx)
+}
+
+// GetLogger calls Next.GetLogger.
+func (w *WorkflowOutboundInterceptorBase) GetLogger(ctx Context) log.Logger {
+	return w.Next.GetLogger(ctx)
+}
+
+// Now calls Next.Now.
+func (w *WorkflowOutboundInterceptorBase) Now(ctx Context) time.Time {
+	return w.Next.Now(ctx)
+}
+
+// NewTimer calls Next.NewTimer.
+func (w *WorkflowOutboundInterceptorBase) NewTimer(ctx Context, d time.Duration) Future {
+	return w.Next.NewTimer(ctx, d)
+}
+
+// NewTimerWithOptions calls Next.NewTimerWithOptions.
+func (w *WorkflowOutboundInterceptorBase) NewTimerWithOptions(ctx Context, d time.Duration, options TimerOptions) Future {
+	return w.Next.NewTimerWithOptions(ctx, d, options)
+}
+
+// Sleep calls Next.Sleep.
+func (w *WorkflowOutboundInterceptorBase) Sleep(ctx Context, d time.Duration) error {
+	return w.Next.Sleep(ctx, d)
+}
+
+// GetSignalChannel calls Next.GetSignalChannel.
+func (w *WorkflowOutboundInterceptorBase) GetSignalChannel(ctx Context, signalName string) ReceiveChannel {
+	return w.Next.GetSignalChannel(ctx, signalName)
+}
+
+// GetSignalChannelWithOptions calls Next.GetSignalChannelWithOptions.
+func (w *WorkflowOutboundInterceptorBase) GetSignalChannelWithOptions(ctx Context, signalName string, options SignalChannelOptions) ReceiveChannel {
+	return w.Next.GetSignalChannelWithOptions(ctx, signalName, options)
+}
+
+// SideEffect calls Next.SideEffect.
+func (w *WorkflowOutboundInterceptorBase) SideEffect(ctx Context, f func(ctx Context) any) converter.EncodedValue {
+	return w.Next.SideEffect(ctx, f)
+}
+
+// SideEffectWithOptions calls Next.SideEffectWithOptions.
+func (w *WorkflowOutboundInterceptorBase) SideEffectWithOptions(ctx Context, options SideEffectOptions, f func(ctx Context) any) converter.EncodedValue {
+	return w.Next.SideEffectWithOptions(ctx, options, f)
+}
+
+// MutableSideEffect calls Next.MutableSideEffect.
+func (w *WorkflowOutboundInterceptorBase) MutableSideEffect(ctx Context, id string, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
+	return w.Next.MutableSideEffect(ctx, id, f, equals)
+}
+
+// MutableSideEffectWithOptions calls Next.MutableSideEffectWithOptions.
+func (w *WorkflowOutboundInterceptorBase) MutableSideEffectWithOptions(ctx Context, id string, options MutableSideEffectOptions, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
+	return w.Next.MutableSideEffectWithOptions(ctx, id, options, f, equals)
+}
+
+// GetVersion calls Next.GetVersion.
+func (w *WorkflowOutboundInterceptorBase) GetVersion(ctx Context, changeID string, minSupported, maxSupported Version) Version {
+	return w.Next.GetVersion(ctx, changeID, minSupported, maxSupported)
+}
+
+// SetQueryHandler calls Next.SetQueryHandler.
+func (w *WorkflowOutboundInterceptorBase) SetQueryHandler(ctx Context, queryType string, handler any) error {
+	return w.Next.SetQueryHandler(ctx, queryType, handler)
+}
+
+// SetQueryHandlerWithOptions calls Next.SetQueryHandlerWithOptions.
+func (w *WorkflowOutboundInterceptorBase) SetQueryHandlerWithOptions(ctx Context, queryType string, handler any, options QueryHandlerOptions) error {
+	return w.Next.SetQueryHandlerWithOptions(ctx, queryType, handler, options)
+}
+
+// IsReplaying calls Next.IsReplaying.
+func (w *WorkflowOutboundInterceptorBase) IsReplaying(ctx Context) bool {
+	return w.Next.IsReplaying(ctx)
+}
+
+// HasLastCompletionResult calls Next.HasLastCompletionResult.
+func (w *WorkflowOutboundInterceptorBase) HasLastCompletionResult(ctx Context) bool {
+	return w.Next.HasLastCompletionResult(ctx)
+}
+
+// GetLastCompletionResult calls Next.GetLastCompletionResult.
+func (w *WorkflowOutboundInterceptorBase) GetLastCompletionResult(ctx Context, d ...any) error {
+	return w.Next.GetLastCompletionResult(ctx, d...)
+}
+
+// GetLastError calls Next.GetLastError.
+func (w *WorkflowOutboundInterceptorBase) GetLastError(ctx Context) error {
+	return w.Next.GetLastError(ctx)
+}
+
+// NewContinueAsNewError calls Next.NewContinueAsNewError.
+func (w *WorkflowOutboundInterceptorBase) NewContinueAsNewError(ctx Context, wfn any, args ...any) error {
+	return w.Next.NewContinueAsNewError(ctx, wfn, args...)
+}
+
+// UpsertSearchAttributes calls Next.UpsertSearchAttributes.
+func (w *WorkflowOutboundInterceptorBase) UpsertSearchAttributes(ctx Context, attributes map[string]any) error {
+	return w.Next.UpsertSearchAttributes(ctx, attributes)
+}
+
+// UpsertTypedSearchAttributes calls Next.UpsertTypedSearchAttributes.
+func (w *WorkflowOutboundInterceptorBase) UpsertTypedSearchAttributes(ctx Context, attributes ...searchattr.SearchAttributeUpdate) error {
+	return w.Next.UpsertTypedSearchAttributes(ctx, attributes...)
+}
+
+// UpsertMemo calls Next.UpsertMemo.
+func (w *WorkflowOutboundInterceptorBase) UpsertMemo(ctx Context, memo map[string]any) error {
+	return w.Next.UpsertMemo(ctx, memo)
+}
+
+func (*WorkflowOutboundInterceptorBase) mustEmbedWorkflowOutboundInterceptorBase() {}
