@@ -54,3 +54,9 @@ func IsActivity(ctx context.Context) bool { return internal.IsActivity(ctx) }
 
 // GetClient returns the client of the worker running the activity.
 func GetClient(ctx context.Context) client.Client { return internal.GetActivityClient(ctx) }
+
+// GetMetricsHandler returns the worker client's metrics handler, tagged
+// with the activity's type, task queue and namespace.
+func GetMetricsHandler(ctx context.Context) client.MetricsHandler {
+	return internal.GetActivityMetricsHandler(ctx)
+}

@@ -58,6 +58,7 @@ type activityEnv struct {
 	logger           log.Logger
 	workerStop       <-chan struct{}
 	client           Client
+	metrics          MetricsHandler
 
 	// outbound is where the activity package's calls go: the interceptors'
 	// chain, which ends at the activity's activityRoot.
@@ -76,6 +77,12 @@ func activityEnvOf(ctx context.Context) *activityEnv {
 // GetActivityClient returns the client of the worker running the
 // activity, to start or signal workflows from it.
 func GetActivityClient(ctx context.Context) Client { return activityEnvOf(ctx).outbound.GetClient(ctx) }
+
+// GetActivityMetricsHandler returns the metrics handler of the worker's
+// client, tagged with the activity's identity.
+func GetActivityMetricsHandler(ctx context.Context) MetricsHandler {
+	return activityEnvOf(ctx).outbound.GetMetricsHandler(ctx)
+}
 
 // IsActivity reports whether ctx is an activity's context.
 func IsActivity(ctx context.Context) bool {

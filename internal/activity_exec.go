@@ -24,6 +24,14 @@ type activityExecutor struct {
 	client       Client
 	interceptors []WorkerInterceptor
 	propagators  []ContextPropagator
+	metrics      MetricsHandler
+}
+
+func workflowTypeName(info ActivityInfo) string {
+	if info.WorkflowType == nil {
+		return ""
+	}
+	return info.WorkflowType.Name
 }
 
 // Execute runs one activity attempt.
@@ -41,7 +49,9 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	logger := log.With(e.logger, "ActivityID", info.ActivityID, "ActivityType", info.ActivityType.Name,
 		"Attempt", info.Attempt, "WorkflowID", info.WorkflowExecution.ID, "RunID", info.WorkflowExecution.RunID)
 	env := &activityEnv{info: info, heartbeat: t.Heartbeat, heartbeatDetails: t.Task.GetHeartbeatDetails(),
-		dc: e.dc, logger: logger, workerStop: t.WorkerStop, client: e.client}
+		dc: e.dc, logger: logger, workerStop: t.WorkerStop, client: e.client,
+		metrics: e.metrics.WithTags(map[string]string{"namespace": e.namespace, "task_queue": e.taskQueue,
+			"activity_type": info.ActivityType.Name, "workflow_type": workflowTypeName(info)})}
 	ctx = context.WithValue(ctx, activityEnvKey{}, env)
 	ctx, inbound, err := e.interceptActivity(ctx, env, fn, t.Task.GetHeader())
 	if err != nil {

@@ -83,6 +83,8 @@ func (a *activityRoot) GetInfo(context.Context) ActivityInfo { return a.env.info
 
 func (a *activityRoot) GetLogger(context.Context) log.Logger { return a.env.logger }
 
+func (a *activityRoot) GetMetricsHandler(context.Context) MetricsHandler { return a.env.metrics }
+
 func (a *activityRoot) GetWorkerStopChannel(context.Context) <-chan struct{} {
 	return a.env.workerStop
 }

@@ -162,6 +162,7 @@ type workflowClient struct {
 	failureConverter converter.FailureConverter
 	propagators      []ContextPropagator
 	logger           log.Logger
+	metrics          MetricsHandler
 
 	// interceptor is where the workflow calls go: the interceptors'
 	// chain, which ends at the client's clientRoot.
@@ -283,12 +284,16 @@ func newWorkflowClient(options ClientOptions, shared *clientSharedConn) (*workfl
 		failureConverter: options.FailureConverter,
 		propagators:      options.ContextPropagators,
 		logger:           options.Logger,
+		metrics:          options.MetricsHandler,
 	}
 	if c.dataConverter == nil {
 		c.dataConverter = converter.GetDefaultDataConverter()
 	}
 	if c.failureConverter == nil {
 		c.failureConverter = failure.GetDefaultFailureConverter()
+	}
+	if c.metrics == nil {
+		c.metrics = MetricsNopHandler
 	}
 	if c.logger == nil {
 		c.logger = logging.NewDefaultLogger()

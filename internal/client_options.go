@@ -47,6 +47,10 @@ type (
 		// Logger receives the client's log messages; a text logger on stderr
 		// when nil.
 		Logger log.Logger
+		// MetricsHandler receives the metrics that workflows and activities
+		// record (workflow.GetMetricsHandler, activity.GetMetricsHandler);
+		// MetricsNopHandler when nil.
+		MetricsHandler MetricsHandler
 		// Identity names this process in the requests it sends and so in
 		// workflow histories; "pid@hostname@" when empty.
 		Identity string

@@ -35,6 +35,8 @@ type ActivityOutboundInterceptor interface {
 	GetInfo(ctx context.Context) ActivityInfo
 	// GetLogger intercepts activity.GetLogger.
 	GetLogger(ctx context.Context) log.Logger
+	// GetMetricsHandler intercepts activity.GetMetricsHandler.
+	GetMetricsHandler(ctx context.Context) MetricsHandler
 	// RecordHeartbeat intercepts activity.RecordHeartbeat.
 	RecordHeartbeat(ctx context.Context, details ...any)
 	// HasHeartbeatDetails intercepts activity.HasHeartbeatDetails.
@@ -80,6 +82,11 @@ var _ ActivityOutboundInterceptor = &ActivityOutboundInterceptorBase{}
 // GetInfo calls Next.GetInfo.
 func (a *ActivityOutboundInterceptorBase) GetInfo(ctx context.Context) ActivityInfo {
 	return a.Next.GetInfo(ctx)
+}
+
+// GetMetricsHandler calls Next.GetMetricsHandler.
+func (a *ActivityOutboundInterceptorBase) GetMetricsHandler(ctx context.Context) MetricsHandler {
+	return a.Next.GetMetricsHandler(ctx)
 }
 
 // GetLogger calls Next.GetLogger.

@@ -81,6 +81,8 @@ type WorkflowOutboundInterceptor interface {
 	GetTypedSearchAttributes(ctx Context) searchattr.SearchAttributes
 	// GetLogger intercepts workflow.GetLogger.
 	GetLogger(ctx Context) log.Logger
+	// GetMetricsHandler intercepts workflow.GetMetricsHandler.
+	GetMetricsHandler(ctx Context) MetricsHandler
 	// Now intercepts workflow.Now.
 	Now(ctx Context) time.Time
 	// NewTimer intercepts workflow.NewTimer.

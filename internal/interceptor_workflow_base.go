@@ -81,6 +81,11 @@ func (w *WorkflowOutboundInterceptorBase) GetTypedSearchAttributes(ctx Context) 
 	return w.Next.GetTypedSearchAttributes(ctx)
 }
 
+// GetMetricsHandler calls Next.GetMetricsHandler.
+func (w *WorkflowOutboundInterceptorBase) GetMetricsHandler(ctx Context) MetricsHandler {
+	return w.Next.GetMetricsHandler(ctx)
+}
+
 // GetLogger calls Next.GetLogger.
 func (w *WorkflowOutboundInterceptorBase) GetLogger(ctx Context) log.Logger {
 	return w.Next.GetLogger(ctx)

@@ -165,6 +165,7 @@ func (r *WorkflowReplayer) replay(ctx context.Context, logger log.Logger, events
 		registry:        r.registry,
 		dc:              r.options.DataConverter,
 		fc:              r.options.FailureConverter,
+		metrics:         MetricsNopHandler,
 		logger:          logger,
 		namespace:       replayNamespace,
 		deadlockTimeout: deadlock,

@@ -184,6 +184,7 @@ func (w *AggregatedWorker) workflowEnv() *workflowEnv {
 		registry:         w.registry,
 		dc:               w.client.dataConverter,
 		fc:               w.client.failureConverter,
+		metrics:          w.client.metrics,
 		logger:           w.client.logger,
 		namespace:        w.client.namespace,
 		deadlockTimeout:  deadlock,
@@ -235,7 +236,7 @@ func (w *AggregatedWorker) Start() error {
 		opts.Engine = w.workflowEnv().engineOptions(w.taskQueue, opts.Identity)
 	}
 	if len(w.registry.ActivityNames()) > 0 {
-		opts.Activities = &activityExecutor{registry: w.registry, dc: w.client.dataConverter, logger: w.client.logger,
+		opts.Activities = &activityExecutor{registry: w.registry, dc: w.client.dataConverter, logger: w.client.logger, metrics: w.client.metrics,
 			namespace: w.client.namespace, taskQueue: w.taskQueue, client: w.client,
 			interceptors: w.interceptors(), propagators: w.client.propagators}
 	}

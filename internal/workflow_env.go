@@ -20,6 +20,7 @@ type workflowEnv struct {
 	dc               converter.DataConverter
 	fc               converter.FailureConverter
 	logger           log.Logger
+	metrics          MetricsHandler
 	namespace        string
 	deadlockTimeout  time.Duration // 0: the dispatcher's default; <0: disabled
 	logDuringReplay  bool

@@ -76,6 +76,13 @@ func (r *workflowRun) workflowInfo() *WorkflowInfo {
 // worker enables logging in replay).
 func GetLogger(ctx Context) log.Logger { return runOf(ctx).outbound.GetLogger(ctx) }
 
+// GetMetricsHandler returns the metrics handler of the worker's client,
+// tagged with the workflow's identity; it records nothing while the
+// workflow replays history.
+func GetMetricsHandler(ctx Context) MetricsHandler {
+	return runOf(ctx).outbound.GetMetricsHandler(ctx)
+}
+
 // IsReplaying reports whether the workflow code is re-running a workflow
 // task that history already recorded. Use it only to skip side effects
 // such as logging or metrics, never to change what the workflow does.

@@ -45,6 +45,8 @@ func (w *workflowRoot) GetTypedSearchAttributes(Context) searchattr.SearchAttrib
 
 func (w *workflowRoot) GetLogger(Context) log.Logger { return w.run.logger }
 
+func (w *workflowRoot) GetMetricsHandler(Context) MetricsHandler { return w.run.metrics }
+
 func (w *workflowRoot) Now(Context) time.Time { return w.run.exec.Now().UTC() }
 
 func (w *workflowRoot) NewTimer(ctx Context, d time.Duration) Future {

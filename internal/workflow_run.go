@@ -28,6 +28,7 @@ type workflowRun struct {
 	input      *commonpb.Payloads
 	info       *WorkflowInfo
 	logger     log.Logger
+	metrics    MetricsHandler
 
 	signals        signalChannels
 	queries        queryHandlers
@@ -60,6 +61,9 @@ func (r *workflowRun) Start(x *engine.Execution, started *historypb.WorkflowExec
 	r.rt.startTimer = r.newTimer
 	r.info = r.env.buildInfo(x, started)
 	r.logger = r.env.runLogger(x, r.info)
+	r.metrics = replayAwareMetrics{next: r.env.metrics.WithTags(map[string]string{
+		"namespace": r.info.Namespace, "task_queue": r.info.TaskQueueName, "workflow_type": r.info.WorkflowType.Name,
+	}), isReplaying: x.IsReplaying}
 	r.input = started.GetInput()
 	r.rootCtx, r.cancelRoot = newRootContext(r.rt)
 	if err := r.initInterceptors(started.GetHeader()); err != nil {

@@ -3,6 +3,7 @@ package workflow
 import (
 	"time"
 
+	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/log"
@@ -235,3 +236,8 @@ func SetCurrentDetails(ctx Context, details string) { internal.SetCurrentDetails
 
 // GetCurrentDetails returns what SetCurrentDetails set.
 func GetCurrentDetails(ctx Context) string { return internal.GetCurrentDetails(ctx) }
+
+// GetMetricsHandler returns the worker client's metrics handler, tagged
+// with the workflow's type, task queue and namespace; it records nothing
+// while the workflow replays history.
+func GetMetricsHandler(ctx Context) client.MetricsHandler { return internal.GetMetricsHandler(ctx) }
