@@ -49,8 +49,12 @@ func (m recordingMetrics) Counter(name string) client.MetricsCounter {
 		m.counts[key] += d
 	})
 }
-func (m recordingMetrics) Gauge(string) client.MetricsGauge { return client.MetricsNopHandler.Gauge("") }
-func (m recordingMetrics) Timer(string) client.MetricsTimer { return client.MetricsNopHandler.Timer("") }
+func (m recordingMetrics) Gauge(string) client.MetricsGauge {
+	return client.MetricsNopHandler.Gauge("")
+}
+func (m recordingMetrics) Timer(string) client.MetricsTimer {
+	return client.MetricsNopHandler.Timer("")
+}
 
 func (m recordingMetrics) get(key string) int64 {
 	m.mu.Lock()
