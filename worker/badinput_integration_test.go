@@ -110,3 +110,32 @@ func TestBadInputGivesClearErrors(t *testing.T) {
 		mustFail(t, err, "argument 1 (chan int) cannot be encoded")
 	})
 }
+
+// blocksNatively sleeps with the Go clock, which workflow code must not do.
+func blocksNatively(ctx workflow.Context) error {
+	time.Sleep(500 * time.Millisecond)
+	return nil
+}
+
+func TestDeadlockDetectionFailsTheTask(t *testing.T) {
+	c := dial(t)
+	ctx := testCtx(t)
+	tq, _ := startWorker(t, c, worker.Options{DeadlockDetectionTimeout: 100 * time.Millisecond}, func(w worker.Worker) {
+		w.RegisterWorkflow(blocksNatively)
+	})
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: tq}, blocksNatively)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.TerminateWorkflow(ctx, run.GetID(), "", "test done")
+	waitFor(t, "the deadlock report", func() bool {
+		for _, e := range history(t, c, run.GetID()) {
+			if a := e.GetWorkflowTaskFailedEventAttributes(); a != nil {
+				m := a.GetFailure().GetMessage()
+				return strings.Contains(m, "potential deadlock detected") && strings.Contains(m, `coroutine "root"`) &&
+					strings.Contains(a.GetFailure().GetStackTrace()+m, "blocksNatively")
+			}
+		}
+		return false
+	})
+}

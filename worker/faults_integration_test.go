@@ -146,3 +146,61 @@ func TestWorkerStoppedMidActivityLosesNothing(t *testing.T) {
 		t.Fatalf("the retry must complete the workflow: %q, %v", s, err)
 	}
 }
+
+var gracefulStarted = make(chan struct{}, 1)
+
+// finishesInASecond takes a second unless canceled.
+func finishesInASecond(ctx context.Context) (string, error) {
+	gracefulStarted <- struct{}{}
+	select {
+	case <-time.After(time.Second):
+		return "finished", nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+func gracefulWorkflow(ctx workflow.Context) (string, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
+	var s string
+	err := workflow.ExecuteActivity(ctx, finishesInASecond).Get(ctx, &s)
+	return s, err
+}
+
+// TestGracefulStopLetsActivitiesFinish stops a worker whose activity is
+// running: with a stop timeout longer than the activity, Stop waits for it,
+// and its result is reported.
+func TestGracefulStopLetsActivitiesFinish(t *testing.T) {
+	c := dial(t)
+	ctx := testCtx(t)
+	tq := unique(t, "tq")
+	w := worker.New(c, tq, worker.Options{WorkerStopTimeout: 10 * time.Second})
+	w.RegisterWorkflow(gracefulWorkflow)
+	w.RegisterActivity(finishesInASecond)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: tq}, gracefulWorkflow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-gracefulStarted
+	stopped := time.Now()
+	w.Stop()
+	if waited := time.Since(stopped); waited < 500*time.Millisecond {
+		t.Fatalf("Stop returned after %v, before the running activity finished", waited)
+	}
+	// A new worker finishes the workflow with the result the stopped one
+	// reported.
+	second := worker.New(c, tq, worker.Options{})
+	second.RegisterWorkflow(gracefulWorkflow)
+	second.RegisterActivity(finishesInASecond)
+	if err := second.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer second.Stop()
+	var s string
+	if err := run.Get(ctx, &s); err != nil || s != "finished" {
+		t.Fatalf("result %q, %v", s, err)
+	}
+}
