@@ -231,3 +231,48 @@ func TestActivityRetriedByPolicy(t *testing.T) {
 		t.Fatalf("flaky ran %d times, want 3", flakyAttempts.Load())
 	}
 }
+
+// resumesFromHeartbeat records progress, fails its first attempt, and on
+// the retry returns the progress the first attempt recorded.
+func resumesFromHeartbeat(ctx context.Context) (string, error) {
+	if activity.GetInfo(ctx).Attempt == 1 {
+		activity.RecordHeartbeat(ctx, "page-7")
+		time.Sleep(100 * time.Millisecond)
+		return "", errors.New("crashed mid-way")
+	}
+	if !activity.HasHeartbeatDetails(ctx) {
+		return "", errors.New("the retry sees no heartbeat details")
+	}
+	var progress string
+	if err := activity.GetHeartbeatDetails(ctx, &progress); err != nil {
+		return "", err
+	}
+	return "resumed from " + progress, nil
+}
+
+func heartbeatRetryWorkflow(ctx workflow.Context) (string, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 10 * time.Second, HeartbeatTimeout: 5 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 100 * time.Millisecond, MaximumAttempts: 3},
+	})
+	var s string
+	err := workflow.ExecuteActivity(ctx, resumesFromHeartbeat).Get(ctx, &s)
+	return s, err
+}
+
+func TestRetryReadsTheLastHeartbeatDetails(t *testing.T) {
+	c := dial(t)
+	ctx := testCtx(t)
+	tq, _ := startWorker(t, c, worker.Options{}, func(w worker.Worker) {
+		w.RegisterWorkflow(heartbeatRetryWorkflow)
+		w.RegisterActivity(resumesFromHeartbeat)
+	})
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: tq}, heartbeatRetryWorkflow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s string
+	if err := run.Get(ctx, &s); err != nil || s != "resumed from page-7" {
+		t.Fatalf("result %q, %v", s, err)
+	}
+}
