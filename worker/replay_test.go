@@ -147,3 +147,24 @@ func readHistory(t *testing.T, file string) *historypb.History {
 	}
 	return h
 }
+
+// TestFixtureWorkflowsAreTheRecordedCode guards the claim that the replayed
+// workflows are the recorded code with only the import prefix changed:
+// fixtures_workflows_test.go must be tools/recordhistories/workflows.go
+// with its package clause and import path rewritten.
+func TestFixtureWorkflowsAreTheRecordedCode(t *testing.T) {
+	recorded, err := os.ReadFile("../tools/recordhistories/workflows.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, err := os.ReadFile("fixtures_workflows_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(string(recorded), "package main", "package worker_test", 1)
+	want = strings.ReplaceAll(want, `"go.temporal.io/sdk/workflow"`, `"github.com/durable-go/sdk/workflow"`)
+	if want != string(ours) {
+		t.Fatal("worker/fixtures_workflows_test.go has drifted from tools/recordhistories/workflows.go; regenerate it: " +
+			`sed -e 's/^package main/package worker_test/' -e 's#"go.temporal.io/sdk/workflow"#"github.com/durable-go/sdk/workflow"#' tools/recordhistories/workflows.go > worker/fixtures_workflows_test.go`)
+	}
+}
