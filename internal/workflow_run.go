@@ -3,6 +3,7 @@ package internal
 import (
 	"errors"
 	"fmt"
+	"reflect"
 
 	commonpb "go.temporal.io/api/common/v1"
 	historypb "go.temporal.io/api/history/v1"
@@ -25,7 +26,8 @@ type workflowRun struct {
 
 	rootCtx    Context
 	cancelRoot CancelFunc
-	input      *commonpb.Payloads
+	args       []reflect.Value // the decoded input, until the root coroutine takes it
+	argsErr    error
 	info       *WorkflowInfo
 	logger     log.Logger
 	metrics    MetricsHandler
@@ -64,7 +66,9 @@ func (r *workflowRun) Start(x *engine.Execution, started *historypb.WorkflowExec
 	r.metrics = replayAwareMetrics{next: r.env.metrics.WithTags(map[string]string{
 		"namespace": r.info.Namespace, "task_queue": r.info.TaskQueueName, "workflow_type": r.info.WorkflowType.Name,
 	}), isReplaying: x.IsReplaying}
-	r.input = started.GetInput()
+	// Decoded here rather than in the root coroutine: decoding needs deep
+	// stacks, and a coroutine's stack stays as large as it ever grew.
+	r.args, r.argsErr = r.fn.DecodeArgs(r.env.dc, started.GetInput(), "workflow")
 	r.rootCtx, r.cancelRoot = newRootContext(r.rt)
 	if err := r.initInterceptors(started.GetHeader()); err != nil {
 		return err
@@ -79,7 +83,8 @@ func (r *workflowRun) runRoot(ctx Context) {
 	// Like go.temporal.io/sdk, let the first pass end before the workflow
 	// function starts, so coroutines are created in the same order.
 	r.rt.dispatcher.Yield("starting")
-	args, err := r.fn.DecodeArgs(r.env.dc, r.input, "workflow")
+	args, err := r.args, r.argsErr
+	r.args = nil
 	if err != nil {
 		r.exec.CloseWorkflow(engine.Close{Err: failure.NewApplicationError(err.Error(), "ArgumentDecodingError")})
 		return
