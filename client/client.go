@@ -3,8 +3,10 @@ package client
 import (
 	"context"
 	"crypto/tls"
+	"io"
 
 	commonpb "go.temporal.io/api/common/v1"
+	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
@@ -193,4 +195,13 @@ func NewValue(data *commonpb.Payloads) converter.EncodedValue {
 // workflow description, say) for decoding with the default data converter.
 func NewValues(data *commonpb.Payloads) converter.EncodedValues {
 	return internal.NewValues(data)
+}
+
+// HistoryJSONOptions configure HistoryFromJSON.
+type HistoryJSONOptions = internal.HistoryJSONOptions
+
+// HistoryFromJSON reads a workflow history in the JSON that `temporal
+// workflow show --output json` writes, for the replayer.
+func HistoryFromJSON(r io.Reader, options HistoryJSONOptions) (*historypb.History, error) {
+	return internal.HistoryFromJSON(r, options)
 }

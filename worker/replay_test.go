@@ -9,7 +9,7 @@ import (
 
 	historypb "go.temporal.io/api/history/v1"
 
-	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/worker"
 	"github.com/durable-go/sdk/workflow"
@@ -141,7 +141,7 @@ func readHistory(t *testing.T, file string) *historypb.History {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	h, err := internal.HistoryFromJSON(f, internal.HistoryJSONOptions{})
+	h, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

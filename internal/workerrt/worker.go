@@ -154,8 +154,9 @@ func (w *Worker) Stop() {
 		}
 		w.stopPoll()
 		w.polling.Wait()
-		if !w.running.waitFor(w.opts.StopTimeout) {
-			w.opts.Logger.Warn("worker stop timeout passed; canceling running activities", "TaskQueue", w.opts.TaskQueue)
+		if !w.running.waitFor(w.opts.StopTimeout) && w.opts.StopTimeout > 0 {
+			w.opts.Logger.Warn("the worker stop timeout passed with tasks still running; canceling running activities",
+				"TaskQueue", w.opts.TaskQueue, "StopTimeout", w.opts.StopTimeout)
 		}
 		w.stopWork()
 		w.running.Wait()

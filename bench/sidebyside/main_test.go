@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/durable-go/sdk/internal/testharness"
+)
+
+// TestMain lets the test binary be the benchmark's child process too: the
+// program re-executes its own binary with -child.
+func TestMain(m *testing.M) {
+	if cfg, ok := childArg(os.Args[1:]); ok {
+		os.Exit(childMain(cfg))
+	}
+	os.Exit(m.Run())
+}
+
+// TestTinyRun runs the whole program with tiny counts against a dev server
+// it starts: every workload, both SDKs, profiles for missed targets. It
+// fails without the temporal CLI unless DURABLE_SKIP_INTEGRATION=1.
+func TestTinyRun(t *testing.T) {
+	cli := testharness.RequireCLI(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	profiles := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{
+		"-temporal", cli,
+		"-latency-runs", "5", "-workflows", "5", "-memory-workflows", "5", "-scale-workflows", "5",
+		"-scale-activities", "1,4", "-concurrency", "5", "-warmup", "1",
+		"-replay-time", "0", "-replay-iters", "1", "-timeout", "90s",
+		"-profile", profiles,
+	}, &stdout, &stderr)
+	out := stdout.String()
+	t.Logf("output:\n%s", out)
+	if code != 0 {
+		t.Fatalf("exit code %d; stderr:\n%s", code, stderr.String())
+	}
+	for _, w := range []string{"latency", "throughput", "replay", "dispatcher", "memory", "scale x1", "scale x4"} {
+		// A line with the workload, two figures, a ratio.
+		re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(w) + `\s+\S.*\s[-0-9.]+\s*(<=|>=)?`)
+		if !re.MatchString(out) {
+			t.Errorf("no line for workload %q", w)
+		}
+	}
+	if strings.Contains(out, "error") {
+		t.Errorf("a workload failed")
+	}
+	if !regexp.MustCompile(`round 1: \d+ of \d+ targets met`).MatchString(out) {
+		t.Errorf("no summary of the targets")
+	}
+	// Every profile the output names exists.
+	for _, m := range regexp.MustCompile(`profile of ours, [^:]+: (\S+?)[,;]`).FindAllStringSubmatch(out, -1) {
+		if _, err := os.Stat(m[1]); err != nil {
+			t.Errorf("profile %s: %v", m[1], err)
+		}
+	}
+}
+
+func TestQuickKeepsExplicitFlags(t *testing.T) {
+	c, err := parseFlags([]string{"-quick", "-workflows", "7"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.workflows != 7 || c.latencyRuns >= 300 || c.memoryWorkflows >= 2000 {
+		t.Errorf("-quick -workflows 7: workflows %d, latency runs %d, memory workflows %d", c.workflows, c.latencyRuns, c.memoryWorkflows)
+	}
+	if _, err := parseFlags([]string{"-only", "nope"}, &bytes.Buffer{}); err == nil {
+		t.Error("-only nope: no error")
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	var d []time.Duration
+	for i := 1; i <= 100; i++ {
+		d = append(d, time.Duration(i))
+	}
+	for p, want := range map[float64]time.Duration{0.5: 50, 0.9: 90, 0.99: 99, 1: 100} {
+		if got := percentile(d, p); got != want {
+			t.Errorf("p%v = %v, want %v", p, got, want)
+		}
+	}
+	if got := percentile(d[:1], 0.99); got != 1 {
+		t.Errorf("p99 of one = %v", got)
+	}
+}

@@ -1,0 +1,471 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// bench runs the workloads against one dev server.
+type bench struct {
+	cfg       *config
+	hostPort  string
+	namespace string
+	stdout    io.Writer
+	stderr    io.Writer
+	starters  map[string]starter
+}
+
+// sideRun is one SDK's run of one workload.
+type sideRun struct {
+	side      string
+	taskQueue string
+	// cpuProfile, when set, receives a CPU profile of the worker (or
+	// replayer) over the measured part; heapProfile a heap profile at the
+	// memory workload's measuring point (and a goroutine profile beside it).
+	cpuProfile  string
+	heapProfile string
+}
+
+// figures are one side's results, by metric key.
+type figures map[string]float64
+
+// workload is one line group of the report.
+type workload struct {
+	name    string // as printed, e.g. "scale x4"
+	group   string // as -only names it, e.g. "scale"
+	run     func(ctx context.Context, r *sideRun) (figures, error)
+	metrics []metric
+	// profile is the kind of profile that shows where our side's time or
+	// memory goes: "cpu" or "heap".
+	profile string
+}
+
+func (b *bench) dial() error {
+	b.starters = map[string]starter{}
+	logger := quietLogger(b.stderr)
+	for side, dial := range map[string]func(string, string, *slog.Logger) (starter, error){
+		sideOurs: newOursStarter, sideOfficial: newOfficialStarter,
+	} {
+		s, err := dial(b.hostPort, b.namespace, logger)
+		if err != nil {
+			b.close()
+			return fmt.Errorf("connecting the %s client: %w", side, err)
+		}
+		b.starters[side] = s
+	}
+	return nil
+}
+
+// logf reports progress on stderr with -v.
+func (b *bench) logf(format string, args ...any) {
+	if b.cfg.verbose {
+		fmt.Fprintf(b.stderr, "sidebyside: "+format+"\n", args...)
+	}
+}
+
+func (b *bench) close() {
+	for _, s := range b.starters {
+		s.close()
+	}
+}
+
+func (b *bench) workloads() []workload {
+	c := b.cfg
+	ws := []workload{
+		{name: "latency", group: "latency", profile: "cpu", run: b.latency, metrics: []metric{
+			{key: "p50", label: "start-to-result p50", unit: unitDuration, target: &target{atMost: true, ratio: 1.0}},
+			{key: "p90", label: "start-to-result p90", unit: unitDuration},
+			{key: "p99", label: "start-to-result p99", unit: unitDuration},
+			{key: "cpu", label: "worker CPU / workflow", unit: unitDuration},
+		}},
+		{name: "throughput", group: "throughput", profile: "cpu", run: b.throughputOf(1, c.workflows), metrics: throughputMetrics()},
+		{name: "replay", group: "replay", profile: "cpu", run: b.replayOf(c.replayFile, sequentialName), metrics: []metric{
+			{key: "cpu", label: "CPU / replay", unit: unitDuration, target: &target{atMost: true, ratio: 0.2}},
+			{key: "alloc", label: "allocated / replay", unit: unitBytes},
+		}},
+		{name: "dispatcher", group: "dispatcher", profile: "cpu", run: b.replayOf(c.dispatcherFile, pingPongName), metrics: []metric{
+			{key: "cpu", label: "CPU / replay", unit: unitDuration, target: &target{atMost: true, ratio: 0.1}},
+			{key: "alloc", label: "allocated / replay", unit: unitBytes},
+		}},
+		{name: "memory", group: "memory", profile: "heap", run: b.memory, metrics: []metric{
+			{key: "total", label: "heap+stack / workflow", unit: unitBytes, target: &target{atMost: true, ratio: 0.5}},
+			{key: "heap", label: "heap / workflow", unit: unitBytes},
+			{key: "stack", label: "stack / workflow", unit: unitBytes},
+			{key: "goroutines", label: "goroutines / workflow", unit: unitCount},
+			{key: "retained", label: "kept after completion / wf", unit: unitBytes},
+		}},
+	}
+	for _, n := range c.scaleActivities {
+		ws = append(ws, workload{name: fmt.Sprintf("scale x%d", n), group: "scale", profile: "cpu",
+			run: b.throughputOf(n, c.scaleWorkflows), metrics: throughputMetrics()})
+	}
+	if c.only != nil {
+		ws = slices.DeleteFunc(ws, func(w workload) bool { return !c.only[w.group] })
+	}
+	return ws
+}
+
+func throughputMetrics() []metric {
+	return []metric{
+		{key: "rate", label: "workflows / second", unit: unitRate, target: &target{atMost: false, ratio: 1.0}},
+		{key: "cpu", label: "worker CPU / workflow", unit: unitDuration, target: &target{atMost: true, ratio: 0.5}},
+		{key: "cores", label: "worker CPU / wall time", unit: unitCount},
+	}
+}
+
+// cacheSize is the sticky cache size of every worker, on both sides: room
+// for every workflow of the memory workload.
+func (b *bench) cacheSize() int { return max(10000, 2*b.cfg.memoryWorkflows) }
+
+func (b *bench) startWorker(ctx context.Context, r *sideRun) (*child, error) {
+	cfg := childConfig{Side: r.side, HostPort: b.hostPort, Namespace: b.namespace, TaskQueue: r.taskQueue, CacheSize: b.cacheSize()}
+	if r.heapProfile != "" {
+		cfg.MemProfileRate = 4096
+	}
+	return startChild(ctx, cfg, b.stderr)
+}
+
+// measure runs f and returns the worker's CPU time and the wall time it
+// took, with a CPU profile around it if r asks for one.
+func measure(ctx context.Context, c *child, r *sideRun, f func() error) (cpu, wall time.Duration, err error) {
+	if r.cpuProfile != "" {
+		if _, err := c.call(ctx, request{Op: "cpuprofile-start", Path: r.cpuProfile}); err != nil {
+			return 0, 0, err
+		}
+	}
+	s0, err := c.snap(ctx, false)
+	if err != nil {
+		return 0, 0, err
+	}
+	t0 := time.Now()
+	if err := f(); err != nil {
+		return 0, 0, err
+	}
+	wall = time.Since(t0)
+	s1, err := c.snap(ctx, false)
+	if err != nil {
+		return 0, 0, err
+	}
+	if r.cpuProfile != "" {
+		if _, err := c.call(ctx, request{Op: "cpuprofile-stop"}); err != nil {
+			return 0, 0, err
+		}
+	}
+	return s1.CPU - s0.CPU, wall, nil
+}
+
+// runMany calls f(ctx, i) for i in [0, n) from conc goroutines; the first
+// error cancels the rest and is returned.
+func runMany(ctx context.Context, n, conc int, f func(ctx context.Context, i int) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(conc, n) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				if err := f(ctx, i); err != nil {
+					cancel(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return ctx.Err()
+}
+
+// execute starts a SequentialActivitiesWorkflow of n activities and waits
+// for its result.
+func (b *bench) execute(ctx context.Context, r *sideRun, id string, n int) error {
+	run, err := b.starters[r.side].start(ctx, id, r.taskQueue, sequentialName, n)
+	if err != nil {
+		return fmt.Errorf("starting %s: %w", id, err)
+	}
+	var v int
+	if err := run.Get(ctx, &v); err != nil {
+		return fmt.Errorf("result of %s: %w", id, err)
+	}
+	if v != n {
+		return fmt.Errorf("result of %s: got %d, want %d", id, v, n)
+	}
+	return nil
+}
+
+// latency runs one-activity workflows one after the other and takes the
+// percentiles of their start-to-result times.
+func (b *bench) latency(ctx context.Context, r *sideRun) (figures, error) {
+	c, err := b.startWorker(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	defer c.kill()
+	for i := range b.cfg.warmup {
+		if err := b.execute(ctx, r, fmt.Sprintf("%s-warmup-%d", r.taskQueue, i), 1); err != nil {
+			return nil, err
+		}
+	}
+	n := b.cfg.latencyRuns
+	times := make([]time.Duration, n)
+	cpu, _, err := measure(ctx, c, r, func() error {
+		for i := range n {
+			t0 := time.Now()
+			if err := b.execute(ctx, r, fmt.Sprintf("%s-%d", r.taskQueue, i), 1); err != nil {
+				return err
+			}
+			times[i] = time.Since(t0)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.stop(ctx); err != nil {
+		return nil, err
+	}
+	slices.Sort(times)
+	return figures{
+		"p50": float64(percentile(times, 0.50)),
+		"p90": float64(percentile(times, 0.90)),
+		"p99": float64(percentile(times, 0.99)),
+		"cpu": float64(cpu) / float64(n),
+	}, nil
+}
+
+// percentile is the nearest-rank percentile of sorted times.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	i := int(float64(len(sorted))*p+0.999999) - 1
+	return sorted[min(max(i, 0), len(sorted)-1)]
+}
+
+// throughputOf returns the workload that runs n workflows of activities
+// activities each from the concurrent starters, each starter waiting for
+// its workflow's result before starting the next.
+func (b *bench) throughputOf(activities, n int) func(context.Context, *sideRun) (figures, error) {
+	return func(ctx context.Context, r *sideRun) (figures, error) {
+		c, err := b.startWorker(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		defer c.kill()
+		conc := b.cfg.concurrency
+		warm := min(b.cfg.warmup*5, conc)
+		if err := runMany(ctx, warm, conc, func(ctx context.Context, i int) error {
+			return b.execute(ctx, r, fmt.Sprintf("%s-warmup-%d", r.taskQueue, i), activities)
+		}); err != nil {
+			return nil, err
+		}
+		cpu, wall, err := measure(ctx, c, r, func() error {
+			return runMany(ctx, n, conc, func(ctx context.Context, i int) error {
+				return b.execute(ctx, r, fmt.Sprintf("%s-%d", r.taskQueue, i), activities)
+			})
+		})
+		if err != nil {
+			return nil, err
+		}
+		if err := c.stop(ctx); err != nil {
+			return nil, err
+		}
+		return figures{
+			"rate":  float64(n) / wall.Seconds(),
+			"cpu":   float64(cpu) / float64(n),
+			"cores": cpu.Seconds() / wall.Seconds(),
+		}, nil
+	}
+}
+
+// replayOf returns the workload that replays a recorded history in a
+// fresh child process.
+func (b *bench) replayOf(file, workflowType string) func(context.Context, *sideRun) (figures, error) {
+	return func(ctx context.Context, r *sideRun) (figures, error) {
+		c, err := startChild(ctx, childConfig{Side: r.side}, b.stderr)
+		if err != nil {
+			return nil, err
+		}
+		defer c.kill()
+		resp, err := c.call(ctx, request{Op: "replay", History: filepath.Join(b.cfg.histories, file), Workflow: workflowType,
+			MinTime: b.cfg.replayTime, MinIters: b.cfg.replayIters, Path: r.cpuProfile})
+		if err != nil {
+			return nil, err
+		}
+		if err := c.stop(ctx); err != nil {
+			return nil, err
+		}
+		res := resp.Replay
+		return figures{
+			"cpu":   float64(res.CPU) / float64(res.Iters),
+			"alloc": float64(res.Alloc) / float64(res.Iters),
+		}, nil
+	}
+}
+
+// memory starts workflows that wait for a signal, waits until each has
+// completed its first workflow task (so it sits in the sticky cache), and
+// measures the worker's heap, stacks and goroutines before and after;
+// then it signals them all and waits for them to complete.
+func (b *bench) memory(ctx context.Context, r *sideRun) (figures, error) {
+	c, err := b.startWorker(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	defer c.kill()
+	// Warm up: a few complete before the first reading.
+	warm, err := b.startWaiting(ctx, c, r, r.taskQueue+"-warmup", max(b.cfg.warmup, 1))
+	if err == nil {
+		err = b.release(ctx, r, warm)
+	}
+	if err != nil {
+		return nil, err
+	}
+	n := b.cfg.memoryWorkflows
+	before, err := c.snap(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	cached, err := b.startWaiting(ctx, c, r, r.taskQueue, n)
+	if err != nil {
+		return nil, err
+	}
+	b.logf("memory, %s: %d workflows cached after %s", r.side, n, time.Since(t0).Round(time.Millisecond))
+	after, err := c.snap(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	if r.heapProfile != "" {
+		if _, err := c.call(ctx, request{Op: "profile", Profile: "heap", Path: r.heapProfile}); err != nil {
+			return nil, err
+		}
+		goroutines := strings.TrimSuffix(r.heapProfile, filepath.Ext(r.heapProfile)) + ".goroutines.txt"
+		if _, err := c.call(ctx, request{Op: "profile", Profile: "goroutine", Debug: 1, Path: goroutines}); err != nil {
+			return nil, err
+		}
+	}
+	t0 = time.Now()
+	if err := b.release(ctx, r, cached); err != nil {
+		return nil, err
+	}
+	b.logf("memory, %s: %d workflows signaled and completed in %s", r.side, n, time.Since(t0).Round(time.Millisecond))
+	final, err := c.snap(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.stop(ctx); err != nil {
+		return nil, err
+	}
+	per := func(a, b uint64) float64 { return (float64(a) - float64(b)) / float64(n) }
+	return figures{
+		"heap":       per(after.HeapInuse, before.HeapInuse),
+		"stack":      per(after.StackInuse, before.StackInuse),
+		"total":      per(after.HeapInuse+after.StackInuse, before.HeapInuse+before.StackInuse),
+		"goroutines": float64(after.Goroutines-before.Goroutines) / float64(n),
+		"retained":   per(final.HeapInuse+final.StackInuse, before.HeapInuse+before.StackInuse),
+	}, nil
+}
+
+// waiting are started WaitSignalWorkflow runs.
+type waiting struct {
+	ids  []string
+	runs []getter
+}
+
+// startWaiting starts n WaitSignalWorkflows and returns once each has
+// completed its first workflow task with none pending.
+func (b *bench) startWaiting(ctx context.Context, c *child, r *sideRun, prefix string, n int) (*waiting, error) {
+	s0, err := c.snap(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	st := b.starters[r.side]
+	w := &waiting{ids: make([]string, n), runs: make([]getter, n)}
+	if err := runMany(ctx, n, b.cfg.concurrency, func(ctx context.Context, i int) error {
+		w.ids[i] = fmt.Sprintf("%s-%d", prefix, i)
+		run, err := st.start(ctx, w.ids[i], r.taskQueue, waitSignalName)
+		if err != nil {
+			return fmt.Errorf("starting %s: %w", w.ids[i], err)
+		}
+		w.runs[i] = run
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	// Wait until the worker has entered every workflow function before
+	// describing them: describing all of them again and again would load
+	// the server while it dispatches their tasks.
+	for {
+		s, err := c.snap(ctx, false)
+		if err != nil {
+			return nil, err
+		}
+		if s.Entered-s0.Entered >= int64(n) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for the worker to run %d workflows (it entered %d): %w", n, s.Entered-s0.Entered, ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	err = runMany(ctx, n, b.cfg.concurrency, func(ctx context.Context, i int) error {
+		return waitFirstTask(ctx, st, w.ids[i])
+	})
+	return w, err
+}
+
+// release signals the workflows and waits for them to complete. Each
+// starter signals one and waits for its result before signaling the next:
+// signaling all at once would queue more sticky tasks than the server
+// dispatches within the sticky schedule-to-start timeout, and they would
+// time out to the normal queue.
+func (b *bench) release(ctx context.Context, r *sideRun, w *waiting) error {
+	st := b.starters[r.side]
+	return runMany(ctx, len(w.ids), b.cfg.concurrency, func(ctx context.Context, i int) error {
+		if err := st.signal(ctx, w.ids[i], releaseSignal, "done"); err != nil {
+			return fmt.Errorf("signaling %s: %w", w.ids[i], err)
+		}
+		var s string
+		if err := w.runs[i].Get(ctx, &s); err != nil {
+			return fmt.Errorf("result of %s: %w", w.ids[i], err)
+		}
+		if s != "done" {
+			return fmt.Errorf("result of %s: got %q, want %q", w.ids[i], s, "done")
+		}
+		return nil
+	})
+}
+
+// waitFirstTask polls until the workflow has completed its first workflow
+// task and has none pending.
+func waitFirstTask(ctx context.Context, st starter, id string) error {
+	for {
+		resp, err := st.describe(ctx, id)
+		if err != nil {
+			return fmt.Errorf("describing %s: %w", id, err)
+		}
+		// Started, task scheduled, task started, task completed.
+		if resp.GetPendingWorkflowTask() == nil && resp.GetWorkflowExecutionInfo().GetHistoryLength() >= 4 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for the first workflow task of %s: %w", id, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
