@@ -124,3 +124,64 @@ func TestWorkflowPanicFailsTheWorkflowOnRequest(t *testing.T) {
 	}
 	_ = panicErr
 }
+
+// greetThenWait runs Greet, then waits for a signal.
+func greetThenWait(ctx workflow.Context) error {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 10 * time.Second})
+	if err := workflow.ExecuteActivity(ctx, Greet, "x").Get(ctx, nil); err != nil {
+		return err
+	}
+	workflow.GetSignalChannel(ctx, "go").Receive(ctx, nil)
+	return nil
+}
+
+// shoutThenWait is an incompatible change of greetThenWait.
+func shoutThenWait(ctx workflow.Context) error {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 10 * time.Second})
+	if err := workflow.ExecuteActivity(ctx, Shout, "x").Get(ctx, nil); err != nil {
+		return err
+	}
+	workflow.GetSignalChannel(ctx, "go").Receive(ctx, nil)
+	return nil
+}
+
+// TestIncompatibleDeployFailsTasksAsNondeterministic deploys changed code
+// for a running workflow: its next task, replayed by the new code, fails
+// with the nondeterminism cause and a message that names the difference.
+func TestIncompatibleDeployFailsTasksAsNondeterministic(t *testing.T) {
+	c := dial(t)
+	ctx := testCtx(t)
+	tq := unique(t, "tq")
+	old := worker.New(c, tq, worker.Options{})
+	old.RegisterWorkflowWithOptions(greetThenWait, workflow.RegisterOptions{Name: "Deployed"})
+	old.RegisterActivity(Greet)
+	if err := old.Start(); err != nil {
+		t.Fatal(err)
+	}
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: tq}, "Deployed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.TerminateWorkflow(ctx, run.GetID(), "", "test done")
+	waitFor(t, "the activity to complete", func() bool {
+		return countEvents(history(t, c, run.GetID()), enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) == 1
+	})
+	old.Stop()
+	worker.PurgeStickyWorkflowCache()
+	_, _ = startWorkerOn(t, c, tq, func(w worker.Worker) {
+		w.RegisterWorkflowWithOptions(shoutThenWait, workflow.RegisterOptions{Name: "Deployed"})
+		w.RegisterActivity(Shout)
+	})
+	if err := c.SignalWorkflow(ctx, run.GetID(), "", "go", nil); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the nondeterministic task failure", func() bool {
+		for _, e := range history(t, c, run.GetID()) {
+			if a := e.GetWorkflowTaskFailedEventAttributes(); a != nil {
+				return a.GetCause() == enumspb.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR &&
+					strings.Contains(a.GetFailure().GetMessage(), `activity type differs ("Greet" in history, "Shout" in code)`)
+			}
+		}
+		return false
+	})
+}

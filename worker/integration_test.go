@@ -60,6 +60,18 @@ func startWorker(t *testing.T, c client.Client, opts worker.Options, register fu
 	return taskQueue, w
 }
 
+// startWorkerOn starts a worker on an existing task queue.
+func startWorkerOn(t *testing.T, c client.Client, taskQueue string, register func(w worker.Worker)) (string, worker.Worker) {
+	t.Helper()
+	w := worker.New(c, taskQueue, worker.Options{})
+	register(w)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	return taskQueue, w
+}
+
 func testCtx(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
