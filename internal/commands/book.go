@@ -165,9 +165,6 @@ func (b *Book) TakeCommands() []*commandpb.Command {
 	return cmds
 }
 
-// HasPendingCommands reports whether the outbox holds unsent commands.
-func (b *Book) HasPendingCommands() bool { return b.pendingCount() > 0 }
-
 // CheckAllMatched reports an error when commands sent earlier found no event
 // in history: the code produced commands the recorded run did not. next is
 // the first history event after the command events (nil at the end).

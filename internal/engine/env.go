@@ -20,9 +20,6 @@ func (x *Execution) IsReplaying() bool { return x.replaying }
 // Info describes the run.
 func (x *Execution) Info() *Info { return &x.info }
 
-// Options are the options the Execution was made with.
-func (x *Execution) Options() *Options { return x.opts }
-
 // NextSeq is the sequence number the next command will be known by; the
 // default ID of an activity or timer.
 func (x *Execution) NextSeq() int64 { return x.book.NextSeq() }
@@ -76,6 +73,3 @@ func (x *Execution) CloseWorkflow(c Close) {
 		x.closing = &c
 	}
 }
-
-// IsClosing reports that the workflow code has ended.
-func (x *Execution) IsClosing() bool { return x.closing != nil }
