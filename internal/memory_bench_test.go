@@ -61,7 +61,7 @@ func BenchmarkCachedWorkflowMemory(b *testing.B) {
 		execs := make([]*engine.Execution, 0, runs)
 		heap0, stack0 := measure()
 		for range runs {
-			x := engine.NewExecution(env.engineOptions("tq", "bench"))
+			x := engine.NewExecution(env.engineOptions())
 			if _, err := x.ProcessTask(engine.NewEventSource(context.Background(), firstTask("waitsForASignal", input), nil, nil)); err != nil {
 				b.Fatal(err)
 			}

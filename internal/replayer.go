@@ -173,7 +173,7 @@ func (r *WorkflowReplayer) replay(ctx context.Context, logger log.Logger, events
 		interceptors:    r.options.Interceptors,
 		propagators:     r.options.ContextPropagators,
 	}
-	x := engine.NewExecution(env.engineOptions("", "replayer"))
+	x := engine.NewExecution(env.engineOptions())
 	defer x.Close()
 	if original.ID == "" {
 		original.ID = "ReplayId"

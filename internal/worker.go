@@ -233,7 +233,7 @@ func (w *AggregatedWorker) Start() error {
 		opts.Identity = w.client.identity
 	}
 	if !w.options.DisableWorkflowWorker && len(w.registry.WorkflowNames()) > 0 {
-		opts.Engine = w.workflowEnv().engineOptions(w.taskQueue, opts.Identity)
+		opts.Engine = w.workflowEnv().engineOptions()
 	}
 	if len(w.registry.ActivityNames()) > 0 {
 		opts.Activities = &activityExecutor{registry: w.registry, dc: w.client.dataConverter, logger: w.client.logger, metrics: w.client.metrics,

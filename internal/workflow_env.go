@@ -41,11 +41,9 @@ func (e *workflowEnv) carriesHeaders() bool {
 }
 
 // engineOptions are the engine options of the worker's runs.
-func (e *workflowEnv) engineOptions(taskQueue, identity string) *engine.Options {
+func (e *workflowEnv) engineOptions() *engine.Options {
 	return &engine.Options{
 		Namespace:            e.namespace,
-		TaskQueue:            taskQueue,
-		Identity:             identity,
 		DataConverter:        e.dc,
 		FailureConverter:     e.fc,
 		Logger:               e.logger,

@@ -61,8 +61,6 @@ type FailureConverter interface {
 // Options configure every Execution a worker or replayer runs.
 type Options struct {
 	Namespace string
-	TaskQueue string
-	Identity  string
 	// DataConverter encodes marker details; it is the worker's converter.
 	DataConverter PayloadConverter
 	// FailureConverter turns command failures into Go errors and back.
