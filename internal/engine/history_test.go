@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"reflect"
 	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
@@ -31,32 +32,10 @@ func newHistory(workflowType string) *historyBuilder {
 func (h *historyBuilder) add(t enumspb.EventType, attrs any) *historypb.HistoryEvent {
 	h.now = h.now.Add(time.Second)
 	ev := &historypb.HistoryEvent{EventId: int64(len(h.events) + 1), EventType: t, EventTime: timestamppb.New(h.now)}
-	switch a := attrs.(type) {
-	case nil:
-	case *historypb.HistoryEvent_WorkflowExecutionStartedEventAttributes:
-		ev.Attributes = a
-	case *historypb.HistoryEvent_WorkflowTaskCompletedEventAttributes:
-		ev.Attributes = a
-	case *historypb.HistoryEvent_ActivityTaskScheduledEventAttributes:
-		ev.Attributes = a
-	case *historypb.HistoryEvent_ActivityTaskStartedEventAttributes:
-		ev.Attributes = a
-	case *historypb.HistoryEvent_ActivityTaskCompletedEventAttributes:
-		ev.Attributes = a
-	case *historypb.HistoryEvent_TimerStartedEventAttributes:
-		ev.Attributes = a
-	case *historypb.HistoryEvent_TimerFiredEventAttributes:
-		ev.Attributes = a
-	case *historypb.HistoryEvent_MarkerRecordedEventAttributes:
-		ev.Attributes = a
-	case *historypb.HistoryEvent_WorkflowExecutionSignaledEventAttributes:
-		ev.Attributes = a
-	case *historypb.HistoryEvent_WorkflowExecutionCompletedEventAttributes:
-		ev.Attributes = a
-	case *historypb.HistoryEvent_UpsertWorkflowSearchAttributesEventAttributes:
-		ev.Attributes = a
-	default:
-		panic("historyBuilder: unsupported attributes")
+	if attrs != nil {
+		// Every attributes wrapper (HistoryEvent_XxxEventAttributes) fits
+		// the Attributes oneof; reflection spares a case per event type.
+		reflect.ValueOf(&ev.Attributes).Elem().Set(reflect.ValueOf(attrs))
 	}
 	h.events = append(h.events, ev)
 	return ev
