@@ -2,14 +2,14 @@ package internal
 
 import (
 	"context"
-	"fmt"
 
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/workflowservice/v1"
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/durable-go/sdk/internal/rpc"
 )
 
 // HistoryEventIterator iterates over the events of a workflow run's
@@ -61,64 +61,20 @@ func (c *workflowClient) newHistoryIterator(ctx context.Context, workflowID, run
 		for {
 			req := proto.CloneOf(request)
 			req.NextPageToken = token
-			resp, err := c.service.GetWorkflowExecutionHistory(ctx, req)
+			events, next, err := rpc.HistoryPage(ctx, c.service, req)
 			if err != nil {
 				return nil, nil, wrapCallError(err, "reading history of workflow %q (run %q)", workflowID, runID)
 			}
-			events, err := historyResponseEvents(resp, filterType)
-			if err != nil {
-				return nil, nil, fmt.Errorf("reading history of workflow %q (run %q): %w", workflowID, runID, err)
-			}
 			// A long poll that timed out on the server comes back empty,
 			// with a token to poll again from.
-			if isLongPoll && len(events) == 0 && len(resp.GetNextPageToken()) > 0 {
-				token = resp.GetNextPageToken()
+			if isLongPoll && len(events) == 0 && len(next) > 0 {
+				token = next
 				continue
 			}
-			return events, resp.GetNextPageToken(), nil
+			return events, next, nil
 		}
 	}
 	return &clientHistoryIterator{fetch: fetch}
-}
-
-// historyResponseEvents returns a page's events, decoding them when the server
-// sent them serialized (RawHistory).
-func historyResponseEvents(resp *workflowservice.GetWorkflowExecutionHistoryResponse, filterType enumspb.HistoryEventFilterType) ([]*historypb.HistoryEvent, error) {
-	if len(resp.GetRawHistory()) == 0 {
-		return resp.GetHistory().GetEvents(), nil
-	}
-	var events []*historypb.HistoryEvent
-	for _, blob := range resp.GetRawHistory() {
-		batch, err := decodeRawHistoryBlob(blob)
-		if err != nil {
-			return nil, err
-		}
-		events = append(events, batch...)
-	}
-	if filterType == enumspb.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT && len(events) > 1 {
-		events = events[len(events)-1:]
-	}
-	return events, nil
-}
-
-func decodeRawHistoryBlob(blob *commonpb.DataBlob) ([]*historypb.HistoryEvent, error) {
-	if len(blob.GetData()) == 0 {
-		return nil, nil
-	}
-	var history historypb.History
-	var err error
-	switch blob.GetEncodingType() {
-	case enumspb.ENCODING_TYPE_PROTO3:
-		err = proto.Unmarshal(blob.GetData(), &history)
-	case enumspb.ENCODING_TYPE_JSON:
-		err = protojson.Unmarshal(blob.GetData(), &history)
-	default:
-		return nil, fmt.Errorf("raw history batch has unknown encoding %v", blob.GetEncodingType())
-	}
-	if err != nil {
-		return nil, fmt.Errorf("decoding raw history batch: %w", err)
-	}
-	return history.GetEvents(), nil
 }
 
 // HasNext implements HistoryEventIterator.

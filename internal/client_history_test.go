@@ -4,13 +4,10 @@ import (
 	"context"
 	"testing"
 
-	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
-	"google.golang.org/protobuf/encoding/protojson"
-	"google.golang.org/protobuf/proto"
 )
 
 func timerEvent(id int64) *historypb.HistoryEvent {
@@ -90,30 +87,4 @@ func TestGetWorkflowHistoryRequests(t *testing.T) {
 	_, err = collectEventIDs(t, c.GetWorkflowHistory(context.Background(), "wf", "missing", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT))
 	var notFound *serviceerror.NotFound
 	chkErrAs(t, err, &notFound)
-}
-
-func TestRawHistoryIsDecoded(t *testing.T) {
-	batch1, err := proto.Marshal(&historypb.History{Events: []*historypb.HistoryEvent{timerEvent(1), timerEvent(2)}})
-	chkNoErr(t, err)
-	batch2, err := protojson.Marshal(&historypb.History{Events: []*historypb.HistoryEvent{timerEvent(3)}})
-	chkNoErr(t, err)
-	resp := &workflowservice.GetWorkflowExecutionHistoryResponse{RawHistory: []*commonpb.DataBlob{
-		{EncodingType: enumspb.ENCODING_TYPE_PROTO3, Data: batch1},
-		{EncodingType: enumspb.ENCODING_TYPE_JSON, Data: batch2},
-	}}
-
-	events, err := historyResponseEvents(resp, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	chkNoErr(t, err)
-	chkLen(t, events, 3)
-	chkEqual(t, int64(3), events[2].GetEventId())
-
-	events, err = historyResponseEvents(resp, enumspb.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT)
-	chkNoErr(t, err)
-	chkLen(t, events, 1, "only the close event is wanted")
-	chkEqual(t, int64(3), events[0].GetEventId())
-
-	_, err = historyResponseEvents(&workflowservice.GetWorkflowExecutionHistoryResponse{RawHistory: []*commonpb.DataBlob{
-		{EncodingType: enumspb.ENCODING_TYPE_UNSPECIFIED, Data: []byte{1}},
-	}}, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	chkErrContains(t, err, "unknown encoding")
 }

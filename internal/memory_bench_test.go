@@ -14,8 +14,6 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/engine"
-	"github.com/durable-go/sdk/internal/failure"
-	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/internal/registry"
 )
 
@@ -46,8 +44,7 @@ func BenchmarkCachedWorkflowMemory(b *testing.B) {
 		b.Fatal(err)
 	}
 	dc := converter.GetDefaultDataConverter()
-	env := &workflowEnv{registry: reg, dc: dc, fc: failure.GetDefaultFailureConverter(), logger: logging.NewDefaultLogger(),
-		metrics: MetricsNopHandler, namespace: "default", sdkMetadataFlags: true}
+	env := newWorkflowEnv(reg, workflowEnvOptions{DataConverter: dc, Namespace: "default", SDKMetadataFlags: true})
 	input, _ := dc.ToPayloads("ann")
 	const runs = 2000
 	measure := func() (heap, stack uint64) {
@@ -62,7 +59,7 @@ func BenchmarkCachedWorkflowMemory(b *testing.B) {
 		heap0, stack0 := measure()
 		for range runs {
 			x := engine.NewExecution(env.engineOptions())
-			if _, err := x.ProcessTask(engine.NewEventSource(context.Background(), firstTask("waitsForASignal", input), nil, nil)); err != nil {
+			if _, err := x.ProcessTask(engine.Task{Events: engine.NewEventSource(context.Background(), firstTask("waitsForASignal", input), nil, nil)}); err != nil {
 				b.Fatal(err)
 			}
 			execs = append(execs, x)

@@ -16,9 +16,9 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/engine"
-	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -62,12 +62,6 @@ type WorkflowReplayer struct {
 
 // NewWorkflowReplayer returns a replayer with the given options.
 func NewWorkflowReplayer(options WorkflowReplayerOptions) (*WorkflowReplayer, error) {
-	if options.DataConverter == nil {
-		options.DataConverter = converter.GetDefaultDataConverter()
-	}
-	if options.FailureConverter == nil {
-		options.FailureConverter = failure.NewDefaultFailureConverter(failure.DefaultFailureConverterOptions{DataConverter: options.DataConverter})
-	}
 	return &WorkflowReplayer{registry: registry.New(), options: options}, nil
 }
 
@@ -133,19 +127,10 @@ func (r *WorkflowReplayer) ReplayPartialWorkflowHistoryFromJSONFile(logger log.L
 // ReplayWorkflowExecution fetches a run's history from the server, page by
 // page, and replays it.
 func (r *WorkflowReplayer) ReplayWorkflowExecution(ctx context.Context, service workflowservice.WorkflowServiceClient, logger log.Logger, namespace string, execution WorkflowExecution) error {
-	exec := &commonpb.WorkflowExecution{WorkflowId: execution.ID, RunId: execution.RunID}
-	fetch := func(ctx context.Context, token []byte) (*historypb.History, []byte, error) {
-		resp, err := service.GetWorkflowExecutionHistory(ctx, &workflowservice.GetWorkflowExecutionHistoryRequest{
-			Namespace: namespace, Execution: exec, NextPageToken: token,
-		})
-		if err != nil {
-			return nil, nil, err
-		}
-		return resp.GetHistory(), resp.GetNextPageToken(), nil
-	}
+	fetch := rpc.HistoryPages(service, namespace, &commonpb.WorkflowExecution{WorkflowId: execution.ID, RunId: execution.RunID})
 	first, next, err := fetch(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("replay: fetching the history of workflow %q (run %s): %w", execution.ID, execution.RunID, err)
+		return fmt.Errorf("replay: %w", err)
 	}
 	return r.replay(ctx, logger, first.GetEvents(), next, fetch, execution)
 }
@@ -161,18 +146,16 @@ func (r *WorkflowReplayer) replay(ctx context.Context, logger log.Logger, events
 	if r.options.DisableDeadlockDetection {
 		deadlock = -1
 	}
-	env := &workflowEnv{
-		registry:        r.registry,
-		dc:              r.options.DataConverter,
-		fc:              r.options.FailureConverter,
-		metrics:         MetricsNopHandler,
-		logger:          logger,
-		namespace:       replayNamespace,
-		deadlockTimeout: deadlock,
-		logDuringReplay: r.options.EnableLoggingInReplay,
-		interceptors:    r.options.Interceptors,
-		propagators:     r.options.ContextPropagators,
-	}
+	env := newWorkflowEnv(r.registry, workflowEnvOptions{
+		DataConverter:    r.options.DataConverter,
+		FailureConverter: r.options.FailureConverter,
+		Logger:           logger,
+		Namespace:        replayNamespace,
+		DeadlockTimeout:  deadlock,
+		LogDuringReplay:  r.options.EnableLoggingInReplay,
+		Interceptors:     r.options.Interceptors,
+		Propagators:      r.options.ContextPropagators,
+	})
 	x := engine.NewExecution(env.engineOptions())
 	defer x.Close()
 	if original.ID == "" {
@@ -182,7 +165,7 @@ func (r *WorkflowReplayer) replay(ctx context.Context, logger log.Logger, events
 		original.RunID = events[0].GetWorkflowExecutionStartedEventAttributes().GetOriginalExecutionRunId()
 	}
 	x.SetRun(original.ID, original.RunID)
-	if _, err := x.ProcessTask(engine.NewEventSource(ctx, events, token, fetch)); err != nil {
+	if _, err := x.ProcessTask(engine.Task{Events: engine.NewEventSource(ctx, events, token, fetch)}); err != nil {
 		return err
 	}
 	return nil

@@ -176,24 +176,19 @@ type RegisterActivityOptions struct {
 
 // workflowEnv is the environment of the worker's workflow runs.
 func (w *AggregatedWorker) workflowEnv() *workflowEnv {
-	deadlock := w.options.DeadlockDetectionTimeout
-	if os.Getenv("TEMPORAL_DEBUG") != "" {
-		deadlock = -1 // stepping through workflow code in a debugger
-	}
-	return &workflowEnv{
-		registry:         w.registry,
-		dc:               w.client.dataConverter,
-		fc:               w.client.failureConverter,
-		metrics:          w.client.metrics,
-		logger:           w.client.logger,
-		namespace:        w.client.namespace,
-		deadlockTimeout:  deadlock,
-		logDuringReplay:  w.options.EnableLoggingInReplay,
-		failOnPanic:      w.options.WorkflowPanicPolicy == FailWorkflow,
-		sdkMetadataFlags: true,
-		interceptors:     w.interceptors(),
-		propagators:      w.client.propagators,
-	}
+	return newWorkflowEnv(w.registry, workflowEnvOptions{
+		DataConverter:    w.client.dataConverter,
+		FailureConverter: w.client.failureConverter,
+		Logger:           w.client.logger,
+		Metrics:          w.client.metrics,
+		Namespace:        w.client.namespace,
+		DeadlockTimeout:  w.options.DeadlockDetectionTimeout,
+		LogDuringReplay:  w.options.EnableLoggingInReplay,
+		FailOnPanic:      w.options.WorkflowPanicPolicy == FailWorkflow,
+		SDKMetadataFlags: true,
+		Interceptors:     w.interceptors(),
+		Propagators:      w.client.propagators,
+	})
 }
 
 // interceptors are the client's worker interceptors, then the worker's

@@ -1,20 +1,81 @@
 package internal
 
 import (
+	"os"
 	"time"
 
 	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/log"
 )
 
-// workflowEnv is what every workflow run of one worker (or replayer)
-// shares: the registered functions and the options they run with.
+// workflowEnvOptions are what a driver of the engine (a worker, a replayer,
+// the test environment) chooses for the workflow runs it drives. Zero
+// values take the defaults of newWorkflowEnv.
+type workflowEnvOptions struct {
+	DataConverter    converter.DataConverter    // the default converter
+	FailureConverter converter.FailureConverter // the default, over DataConverter
+	Logger           log.Logger                 // the default logger
+	Metrics          MetricsHandler             // none
+	Namespace        string
+	// DeadlockTimeout is how long workflow code may run without yielding:
+	// 0 is the dispatcher's default, negative disables detection (as does
+	// the TEMPORAL_DEBUG environment variable, for stepping through
+	// workflow code in a debugger).
+	DeadlockTimeout time.Duration
+	LogDuringReplay bool
+	FailOnPanic     bool
+	// SDKMetadataFlags: the server records SDK flags, so new runs may use
+	// them. Off for replay, where no new flag may appear.
+	SDKMetadataFlags bool
+	Interceptors     []WorkerInterceptor
+	Propagators      []ContextPropagator
+}
+
+// newWorkflowEnv is the one way to build what drives the engine: the
+// worker, the replayer and the test environment each call it with their
+// registry and options.
+func newWorkflowEnv(reg *registry.Registry, o workflowEnvOptions) *workflowEnv {
+	if o.DataConverter == nil {
+		o.DataConverter = converter.GetDefaultDataConverter()
+	}
+	if o.FailureConverter == nil {
+		o.FailureConverter = failure.NewDefaultFailureConverter(failure.DefaultFailureConverterOptions{DataConverter: o.DataConverter})
+	}
+	if o.Logger == nil {
+		o.Logger = logging.NewDefaultLogger()
+	}
+	if o.Metrics == nil {
+		o.Metrics = MetricsNopHandler
+	}
+	if os.Getenv("TEMPORAL_DEBUG") != "" {
+		o.DeadlockTimeout = -1
+	}
+	return &workflowEnv{
+		registry:         reg,
+		dc:               o.DataConverter,
+		fc:               o.FailureConverter,
+		logger:           o.Logger,
+		metrics:          o.Metrics,
+		namespace:        o.Namespace,
+		deadlockTimeout:  o.DeadlockTimeout,
+		logDuringReplay:  o.LogDuringReplay,
+		failOnPanic:      o.FailOnPanic,
+		sdkMetadataFlags: o.SDKMetadataFlags,
+		interceptors:     o.Interceptors,
+		propagators:      o.Propagators,
+	}
+}
+
+// workflowEnv is what every workflow run of one worker (or replayer, or
+// test environment) shares: the registered functions and the options they
+// run with. Build it with newWorkflowEnv.
 type workflowEnv struct {
 	registry         *registry.Registry
 	dc               converter.DataConverter

@@ -3,6 +3,8 @@ package internal
 import (
 	"fmt"
 	"time"
+
+	"github.com/durable-go/sdk/internal/engine"
 )
 
 // TimerOptions configure a timer (workflow.TimerOptions).
@@ -20,8 +22,9 @@ type AwaitOptions struct {
 }
 
 // newTimer starts a workflow timer; canceling ctx cancels it. A duration
-// of zero is ready at once and starts no timer.
-func (r *workflowRun) newTimer(ctx Context, d time.Duration, _ string) Future {
+// of zero is ready at once and starts no timer. The summary is shown in
+// the UI beside the timer.
+func (r *workflowRun) newTimer(ctx Context, d time.Duration, summary string) Future {
 	f := &future{}
 	switch {
 	case d < 0:
@@ -34,7 +37,11 @@ func (r *workflowRun) newTimer(ctx Context, d time.Duration, _ string) Future {
 	if d < time.Millisecond {
 		d = time.Millisecond // the server's smallest timer
 	}
-	timer := r.exec.StartTimer(d, func(err error) { f.Set(nil, err) })
+	timer, err := r.exec.StartTimer(d, summary, func(err error) { f.Set(nil, err) })
+	if err != nil {
+		f.Set(nil, err)
+		return f
+	}
 	onCancel(ctx, f, timer.Cancel)
 	return f
 }
@@ -62,12 +69,6 @@ func AwaitWithTimeout(ctx Context, timeout time.Duration, condition func() bool)
 	return runOf(ctx).outbound.AwaitWithTimeout(ctx, timeout, condition)
 }
 
-// flagCancelAwaitTimer is go.temporal.io/sdk's flag 6: with it, Await
-// starts no timer when the condition already holds and cancels the timer
-// when the condition comes true. It is used only when history says so: by
-// default that SDK always starts the timer and never cancels it.
-const flagCancelAwaitTimer = 6
-
 // AwaitWithOptions is AwaitWithTimeout with timer options.
 func AwaitWithOptions(ctx Context, options AwaitOptions, condition func() bool) (ok bool, err error) {
 	return runOf(ctx).outbound.AwaitWithOptions(ctx, options, condition)
@@ -78,7 +79,9 @@ func (r *workflowRun) awaitWithOptions(ctx Context, options AwaitOptions, condit
 	start := func(timerCtx Context) Future {
 		return r.newTimer(timerCtx, options.Timeout, options.TimerOptions.Summary)
 	}
-	if r.exec.FlagInHistory(flagCancelAwaitTimer) {
+	// By default go.temporal.io/sdk always starts the timer and never
+	// cancels it; a history that used the flag says otherwise.
+	if r.exec.FlagInHistory(engine.FlagCancelAwaitTimer) {
 		return awaitWithTimer(ctx, "AwaitWithTimeout", start, condition)
 	}
 	timer := start(ctx)

@@ -30,6 +30,88 @@ type Activity struct {
 	identity  string         // worker that started it, when known
 }
 
+// The activity's commands and events, for the Book.
+var (
+	scheduleActivityKind = register(&Kind{
+		Command:  enumspb.COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK,
+		Recorded: enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED,
+		Identity: []Field{
+			{Name: "activity ID",
+				InCommand: func(c *commandpb.Command) string { return c.GetScheduleActivityTaskCommandAttributes().GetActivityId() },
+				InEvent: func(e *historypb.HistoryEvent) string {
+					return e.GetActivityTaskScheduledEventAttributes().GetActivityId()
+				}},
+			{Name: "activity type", Same: sameTypeName,
+				InCommand: func(c *commandpb.Command) string {
+					return c.GetScheduleActivityTaskCommandAttributes().GetActivityType().GetName()
+				},
+				InEvent: func(e *historypb.HistoryEvent) string {
+					return e.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName()
+				}},
+		},
+		Follow: []Follow{
+			{enumspb.EVENT_TYPE_ACTIVITY_TASK_STARTED, InStarted, func(e *historypb.HistoryEvent) Key {
+				return Key{ID: e.GetActivityTaskStartedEventAttributes().GetScheduledEventId()}
+			}},
+			{enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, InCompleted, func(e *historypb.HistoryEvent) Key {
+				return Key{ID: e.GetActivityTaskCompletedEventAttributes().GetScheduledEventId()}
+			}},
+			{enumspb.EVENT_TYPE_ACTIVITY_TASK_FAILED, InFailed, func(e *historypb.HistoryEvent) Key {
+				return Key{ID: e.GetActivityTaskFailedEventAttributes().GetScheduledEventId()}
+			}},
+			{enumspb.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT, InTimedOut, func(e *historypb.HistoryEvent) Key {
+				return Key{ID: e.GetActivityTaskTimedOutEventAttributes().GetScheduledEventId()}
+			}},
+			{enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCELED, InCanceled, func(e *historypb.HistoryEvent) Key {
+				return Key{ID: e.GetActivityTaskCanceledEventAttributes().GetScheduledEventId()}
+			}},
+		},
+		Describe: func(c *commandpb.Command) string {
+			a := c.GetScheduleActivityTaskCommandAttributes()
+			return fmt.Sprintf("activity %q, type %q", a.GetActivityId(), a.GetActivityType().GetName())
+		},
+		DescribeEvent: describeActivityEvent,
+	})
+
+	requestCancelActivityKind = register(&Kind{
+		Command:  enumspb.COMMAND_TYPE_REQUEST_CANCEL_ACTIVITY_TASK,
+		Recorded: enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED,
+		Identity: []Field{{Name: "scheduled event ID",
+			InCommand: func(c *commandpb.Command) string {
+				return seqID(c.GetRequestCancelActivityTaskCommandAttributes().GetScheduledEventId())
+			},
+			InEvent: func(e *historypb.HistoryEvent) string {
+				return seqID(e.GetActivityTaskCancelRequestedEventAttributes().GetScheduledEventId())
+			}}},
+		Describe: func(c *commandpb.Command) string {
+			return fmt.Sprintf("of the activity scheduled at event %d", c.GetRequestCancelActivityTaskCommandAttributes().GetScheduledEventId())
+		},
+		DescribeEvent: describeActivityEvent,
+	})
+)
+
+func describeActivityEvent(ev *historypb.HistoryEvent) string {
+	if a := ev.GetActivityTaskScheduledEventAttributes(); a != nil {
+		return fmt.Sprintf("activity %q, type %q", a.GetActivityId(), a.GetActivityType().GetName())
+	}
+	var scheduled int64
+	switch a := ev.GetAttributes().(type) {
+	case *historypb.HistoryEvent_ActivityTaskStartedEventAttributes:
+		scheduled = a.ActivityTaskStartedEventAttributes.GetScheduledEventId()
+	case *historypb.HistoryEvent_ActivityTaskCompletedEventAttributes:
+		scheduled = a.ActivityTaskCompletedEventAttributes.GetScheduledEventId()
+	case *historypb.HistoryEvent_ActivityTaskFailedEventAttributes:
+		scheduled = a.ActivityTaskFailedEventAttributes.GetScheduledEventId()
+	case *historypb.HistoryEvent_ActivityTaskTimedOutEventAttributes:
+		scheduled = a.ActivityTaskTimedOutEventAttributes.GetScheduledEventId()
+	case *historypb.HistoryEvent_ActivityTaskCanceledEventAttributes:
+		scheduled = a.ActivityTaskCanceledEventAttributes.GetScheduledEventId()
+	case *historypb.HistoryEvent_ActivityTaskCancelRequestedEventAttributes:
+		scheduled = a.ActivityTaskCancelRequestedEventAttributes.GetScheduledEventId()
+	}
+	return fmt.Sprintf("of the activity scheduled at event %d", scheduled)
+}
+
 // ActivityTable is the activity machine's transition table.
 var ActivityTable = NewTable("activity",
 	Row[*Activity]{Created, InSent, CommandSent, nil},
@@ -74,10 +156,10 @@ var ActivityTable = NewTable("activity",
 func (b *Book) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttributes, waitForCancel bool, onDone func(Outcome)) *Activity {
 	a := &Activity{book: b, attrs: attrs, waitForCancel: waitForCancel, onDone: onDone, seq: b.NextSeq()}
 	b.add(&commandpb.Command{
-		CommandType: enumspb.COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK,
+		CommandType: scheduleActivityKind.Command,
 		Attributes:  &commandpb.Command_ScheduleActivityTaskCommandAttributes{ScheduleActivityTaskCommandAttributes: attrs},
 	}, a)
-	b.activities[a.seq] = a
+	b.route(a.key(), a)
 	return a
 }
 
@@ -89,7 +171,7 @@ func (a *Activity) Cancel() {
 		a.attrs.RequestEagerExecution = false
 	}
 	if ActivityTable.Allows(a.st, InCancel) {
-		a.fire(InCancel, nil)
+		_, _ = a.fire(InCancel, nil) // canceling cannot fail
 	}
 }
 
@@ -98,7 +180,13 @@ func (a *Activity) State() State { return a.st }
 
 func (a *Activity) state() State { return a.st }
 
-func (a *Activity) fire(in Input, arg any) bool { return ActivityTable.fire(a, &a.st, in, arg) }
+func (a *Activity) fire(in Input, ev *historypb.HistoryEvent) (bool, error) {
+	return ActivityTable.fire(a, &a.st, in, ev)
+}
+
+// key is how the activity's later events find it: by the ID of its
+// ActivityTaskScheduled event.
+func (a *Activity) key() Key { return Key{ID: a.seq} }
 
 func (a *Activity) describe() string {
 	return fmt.Sprintf("activity %q (type %q)", a.attrs.GetActivityId(), a.attrs.GetActivityType().GetName())
@@ -112,63 +200,67 @@ func (a *Activity) resolve(o Outcome) {
 	a.onDone(o)
 }
 
-func (a *Activity) requestCancel(any) {
+func (a *Activity) requestCancel(*historypb.HistoryEvent) error {
 	if !a.waitForCancel {
 		a.resolve(canceledOutcome(nil))
 	}
 	a.cancelReq = a.book.addCancelRequest(a, &commandpb.Command{
-		CommandType: enumspb.COMMAND_TYPE_REQUEST_CANCEL_ACTIVITY_TASK,
+		CommandType: requestCancelActivityKind.Command,
 		Attributes: &commandpb.Command_RequestCancelActivityTaskCommandAttributes{
 			RequestCancelActivityTaskCommandAttributes: &commandpb.RequestCancelActivityTaskCommandAttributes{ScheduledEventId: a.seq},
 		},
 	})
+	return nil
 }
 
 // scheduled checks that history put the activity where this SDK predicted:
 // later events find it by that event ID.
-func (a *Activity) scheduled(arg any) {
-	if id := arg.(*historypb.HistoryEvent).GetEventId(); id != a.seq {
-		a.book.pendingErr = &NondeterminismError{Event: arg.(*historypb.HistoryEvent), Reason: fmt.Sprintf(
+func (a *Activity) scheduled(ev *historypb.HistoryEvent) error {
+	if id := ev.GetEventId(); id != a.seq {
+		return &NondeterminismError{Event: ev, Reason: fmt.Sprintf(
 			"%s was recorded at event %d, but the workflow code's commands place it at event %d: the code produced a different number of commands before it",
 			a.describe(), id, a.seq)}
 	}
+	return nil
 }
 
-func (a *Activity) started(arg any) {
-	ev := arg.(*historypb.HistoryEvent)
+func (a *Activity) started(ev *historypb.HistoryEvent) error {
 	a.startedID = ev.GetEventId()
 	a.identity = ev.GetActivityTaskStartedEventAttributes().GetIdentity()
+	return nil
 }
 
 // ended withdraws an unrecorded cancel request and unindexes the activity.
 func (a *Activity) ended() {
 	a.cancelReq.targetClosed()
-	delete(a.book.activities, a.seq)
+	a.book.unroute(a.key())
 }
 
-func (a *Activity) completed(arg any) {
+func (a *Activity) completed(ev *historypb.HistoryEvent) error {
 	a.ended()
-	a.resolve(Outcome{Result: arg.(*historypb.HistoryEvent).GetActivityTaskCompletedEventAttributes().GetResult()})
+	a.resolve(Outcome{Result: ev.GetActivityTaskCompletedEventAttributes().GetResult()})
+	return nil
 }
 
 // failed handles ActivityTaskFailed and ActivityTaskTimedOut: the event's
 // failure becomes the cause of an activity failure.
-func (a *Activity) failed(arg any) {
+func (a *Activity) failed(ev *historypb.HistoryEvent) error {
 	a.ended()
-	ev := arg.(*historypb.HistoryEvent)
 	if f := ev.GetActivityTaskFailedEventAttributes(); f != nil {
 		a.resolve(Outcome{Failure: a.wrap(f.GetFailure(), f.GetStartedEventId(), f.GetIdentity(), f.GetRetryState())})
-		return
+		return nil
 	}
 	t := ev.GetActivityTaskTimedOutEventAttributes()
 	a.resolve(Outcome{Failure: a.wrap(t.GetFailure(), t.GetStartedEventId(), a.identity, t.GetRetryState())})
+	return nil
 }
 
-func (a *Activity) canceled(arg any) {
-	delete(a.book.activities, a.seq)
-	c := arg.(*historypb.HistoryEvent).GetActivityTaskCanceledEventAttributes()
+func (a *Activity) canceled(ev *historypb.HistoryEvent) error {
+	a.book.unroute(a.key())
+	c := ev.GetActivityTaskCanceledEventAttributes()
 	cause := canceledOutcome(c.GetDetails()).Failure
 	a.resolve(Outcome{Failure: a.wrap(cause, c.GetStartedEventId(), c.GetIdentity(), enumspb.RETRY_STATE_NON_RETRYABLE_FAILURE)})
+	return nil
 }
 
 // wrap makes the failure an activity failure about this activity, which

@@ -7,7 +7,6 @@ import (
 
 	commandpb "go.temporal.io/api/command/v1"
 	commonpb "go.temporal.io/api/common/v1"
-	enumspb "go.temporal.io/api/enums/v1"
 	failurepb "go.temporal.io/api/failure/v1"
 	historypb "go.temporal.io/api/history/v1"
 )
@@ -34,7 +33,8 @@ type machine interface {
 	// state is where the machine stands.
 	state() State
 	// fire applies an input; false means the table has no such transition.
-	fire(in Input, arg any) bool
+	// The error is the transition action's.
+	fire(in Input, ev *historypb.HistoryEvent) (bool, error)
 }
 
 // entry is one command in the outbox or in flight.
@@ -58,8 +58,9 @@ type Book struct {
 	outbox   []*entry // produced and not yet sent, in order
 	inflight []*entry // sent and waiting for their event, in order
 
-	activities map[int64]*Activity // by (predicted) ActivityTaskScheduled event ID
-	timers     map[string]*Timer   // by timer ID
+	// routes finds the machine of a follow-up event by the key the event
+	// carries (see Kind.Follow).
+	routes map[Key]machine
 
 	// nextEventID predicts the history event ID of the next command's event;
 	// it is also the sequence that names activities and timers, so that IDs
@@ -69,17 +70,12 @@ type Book struct {
 	// come in the task being replayed, by event ID; true when an upsert of
 	// the change-version search attribute follows the marker.
 	versionMarkers map[int64]bool
-
-	// pendingErr is an error raised inside a transition's action, reported
-	// by the Apply that fired it.
-	pendingErr error
 }
 
 // NewBook returns an empty Book.
 func NewBook() *Book {
 	return &Book{
-		activities:     make(map[int64]*Activity),
-		timers:         make(map[string]*Timer),
+		routes:         make(map[Key]machine),
 		versionMarkers: make(map[int64]bool),
 	}
 }
@@ -156,7 +152,7 @@ func (b *Book) TakeCommands() []*commandpb.Command {
 		if !e.unmatched {
 			b.inflight = append(b.inflight, e)
 		}
-		if !e.owner.fire(InSent, nil) {
+		if ok, _ := e.owner.fire(InSent, nil); !ok {
 			panic(fmt.Sprintf("commands: %s cannot be sent in state %v", e.owner.describe(), e.owner.state()))
 		}
 	}
@@ -184,83 +180,33 @@ func (b *Book) CheckAllMatched(next *historypb.HistoryEvent) error {
 	}
 }
 
-// IsCommandEvent reports whether an event type answers a command.
-func IsCommandEvent(t enumspb.EventType) bool {
-	switch t {
-	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
-		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
-		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED,
-		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW,
-		enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED,
-		enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED,
-		enumspb.EVENT_TYPE_TIMER_STARTED,
-		enumspb.EVENT_TYPE_TIMER_CANCELED,
-		enumspb.EVENT_TYPE_MARKER_RECORDED,
-		enumspb.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED,
-		enumspb.EVENT_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED,
-		enumspb.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED,
-		enumspb.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES,
-		enumspb.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED,
-		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED,
-		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED,
-		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_REJECTED,
-		enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED,
-		enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUESTED:
-		return true
-	}
-	return false
-}
-
-// Apply feeds one history event to the machine it concerns. Command events
-// must match the oldest command in flight; other events are routed by the
-// IDs they carry. Events that concern no command are ignored (false).
+// Apply feeds one history event to the machine it concerns. Events that
+// record commands must match the oldest command in flight; follow-up
+// events find their machine by the key they carry. Events no kind owns are
+// not the Book's (handled is false).
 func (b *Book) Apply(ev *historypb.HistoryEvent) (handled bool, err error) {
 	if IsCommandEvent(ev.GetEventType()) {
 		return true, b.applyCommandEvent(ev)
 	}
-	var m machine
-	var in Input
-	switch ev.GetEventType() {
-	case enumspb.EVENT_TYPE_ACTIVITY_TASK_STARTED:
-		m, in = b.activities[ev.GetActivityTaskStartedEventAttributes().GetScheduledEventId()], InStarted
-	case enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
-		m, in = b.activities[ev.GetActivityTaskCompletedEventAttributes().GetScheduledEventId()], InCompleted
-	case enumspb.EVENT_TYPE_ACTIVITY_TASK_FAILED:
-		m, in = b.activities[ev.GetActivityTaskFailedEventAttributes().GetScheduledEventId()], InFailed
-	case enumspb.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT:
-		m, in = b.activities[ev.GetActivityTaskTimedOutEventAttributes().GetScheduledEventId()], InTimedOut
-	case enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCELED:
-		m, in = b.activities[ev.GetActivityTaskCanceledEventAttributes().GetScheduledEventId()], InCanceled
-	case enumspb.EVENT_TYPE_TIMER_FIRED:
-		m, in = b.timers[ev.GetTimerFiredEventAttributes().GetTimerId()], InFired
-	default:
+	f := followerOf(ev.GetEventType())
+	if f == nil {
 		return false, nil
 	}
-	if m == nil || isNilMachine(m) {
+	m := b.routes[f.follow.Route(ev)]
+	if m == nil {
 		return true, &NondeterminismError{Event: ev, Reason: "history has " + DescribeEvent(ev) + ", but the workflow code never produced the command it answers"}
 	}
-	return true, b.fire(m, in, ev)
+	return true, b.fire(m, f.follow.Input, ev)
 }
 
-// isNilMachine catches typed nil pointers stored in the machine interface.
-func isNilMachine(m machine) bool {
-	switch v := m.(type) {
-	case *Activity:
-		return v == nil
-	case *Timer:
-		return v == nil
-	}
-	return false
-}
+// route makes key find m; unroute forgets it once m takes no more events.
+func (b *Book) route(key Key, m machine) { b.routes[key] = m }
+func (b *Book) unroute(key Key)          { delete(b.routes, key) }
 
 func (b *Book) fire(m machine, in Input, ev *historypb.HistoryEvent) error {
-	if !m.fire(in, ev) {
+	ok, err := m.fire(in, ev)
+	if !ok {
 		return &IllegalTransitionError{Machine: m.describe(), State: m.state(), Input: in, Event: ev}
-	}
-	err := b.pendingErr
-	b.pendingErr = nil
-	if it, ok := err.(*IllegalTransitionError); ok && it.Event == nil {
-		it.Event = ev
 	}
 	return err
 }

@@ -17,7 +17,7 @@ func schedule(b *Book, typ string) *Activity {
 }
 
 func startTimer(b *Book) *Timer {
-	return b.StartTimer(&commandpb.StartTimerCommandAttributes{TimerId: seqID(b.NextSeq()), StartToFireTimeout: durationpb.New(time.Minute)}, func(Outcome) {})
+	return b.StartTimer(&commandpb.StartTimerCommandAttributes{TimerId: seqID(b.NextSeq()), StartToFireTimeout: durationpb.New(time.Minute)}, nil, func(Outcome) {})
 }
 
 func TestSequencePredictsEventIDs(t *testing.T) {
@@ -57,7 +57,7 @@ func TestBeginTaskCountsCommandsProducedBeforeTheTask(t *testing.T) {
 	}
 	// An event callback cancels the activity before the next task starts:
 	// its cancel request will be the first command after event 9+1.
-	b.activities[5].Cancel()
+	b.routes[Key{ID: 5}].(*Activity).Cancel()
 	b.BeginTask(9)
 	if got := b.NextSeq(); got != 12 {
 		t.Fatalf("next seq %d, want 12 (11 is the pending cancel)", got)

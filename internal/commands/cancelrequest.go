@@ -2,12 +2,15 @@ package commands
 
 import (
 	commandpb "go.temporal.io/api/command/v1"
+	historypb "go.temporal.io/api/history/v1"
 )
 
-// CancelRequest is the machine of a RequestCancelActivityTask or CancelTimer
-// command. It is its own command, in command order; when history records
-// it, it tells its target. If the target ends first, the request is
-// withdrawn: it is not sent, or no longer expected in history.
+// CancelRequest is the machine of a command that cancels another command
+// of the same workflow: RequestCancelActivityTask or CancelTimer (each
+// declared with its target's kind). It is its own command, in command
+// order; when history records it, it tells its target. If the target ends
+// first, the request is withdrawn: it is not sent, or no longer expected in
+// history.
 type CancelRequest struct {
 	st     State
 	book   *Book
@@ -34,8 +37,8 @@ func (c *CancelRequest) State() State { return c.st }
 
 func (c *CancelRequest) state() State { return c.st }
 
-func (c *CancelRequest) fire(in Input, arg any) bool {
-	return CancelRequestTable.fire(c, &c.st, in, arg)
+func (c *CancelRequest) fire(in Input, ev *historypb.HistoryEvent) (bool, error) {
+	return CancelRequestTable.fire(c, &c.st, in, ev)
 }
 
 func (c *CancelRequest) describe() string { return DescribeCommand(c.entry.cmd) }
@@ -43,16 +46,21 @@ func (c *CancelRequest) describe() string { return DescribeCommand(c.entry.cmd) 
 // targetClosed withdraws the request if history has not recorded it yet.
 func (c *CancelRequest) targetClosed() {
 	if c != nil && CancelRequestTable.Allows(c.st, InTargetClosed) {
-		c.fire(InTargetClosed, nil)
+		_, _ = c.fire(InTargetClosed, nil) // withdrawing cannot fail
 	}
 }
 
-func (c *CancelRequest) withdraw(any) { c.book.withdraw(c.entry) }
+func (c *CancelRequest) withdraw(*historypb.HistoryEvent) error {
+	c.book.withdraw(c.entry)
+	return nil
+}
 
 // tellTarget passes the recorded request on. The target's table decides
-// whether it can take it; a refusal is reported by the Book.
-func (c *CancelRequest) tellTarget(arg any) {
-	if !c.target.fire(InCancelRecorded, arg) {
-		c.book.pendingErr = &IllegalTransitionError{Machine: c.target.describe(), State: c.target.state(), Input: InCancelRecorded}
+// whether it can take it.
+func (c *CancelRequest) tellTarget(ev *historypb.HistoryEvent) error {
+	ok, err := c.target.fire(InCancelRecorded, ev)
+	if !ok {
+		return &IllegalTransitionError{Machine: c.target.describe(), State: c.target.state(), Input: InCancelRecorded, Event: ev}
 	}
+	return err
 }

@@ -1,18 +1,31 @@
 // Package commands holds one small state machine per workflow command kind
-// (activity, timer, marker, search attributes, properties, workflow
-// completion) and the Book that keeps them in command order.
+// (activity, timer, cancel request, and the one-shot commands: markers,
+// search attribute and memo upserts, workflow completion) and the Book that
+// keeps them in command order.
 //
 // Workflow code creates machines through the Book; each machine produces the
 // command the server must receive, and later consumes the history events
-// that concern it. Events that answer commands (ActivityTaskScheduled,
+// that concern it. Events that record commands (ActivityTaskScheduled,
 // TimerStarted, MarkerRecorded, ...) are matched to commands in the order the
-// code produced them; a mismatch is a NondeterminismError.
+// code produced them; a mismatch is a NondeterminismError. Later events
+// (ActivityTaskCompleted, TimerFired, ...) find their machine by a key they
+// carry.
+//
+// Everything about a command kind lives in its machine's file: the machine,
+// its transition table (a Table of Rows, read like a diagram), and its Kind,
+// the descriptor that tells the Book which command and events it owns, how
+// an event finds its machine, and how the command and its events are
+// described and compared. Adding a kind is adding a file.
 //
 // The package knows only the API protos. Turning failures into Go errors,
 // running workflow code and reading history pages belong to the engine.
 package commands
 
-import "fmt"
+import (
+	"fmt"
+
+	historypb "go.temporal.io/api/history/v1"
+)
 
 // State is where a machine stands. All machines share one set of state
 // names so that errors read the same for every command kind.
@@ -26,9 +39,10 @@ const (
 	// initiating event has not been seen yet.
 	CommandSent
 	// Initiated: the command's own event is in history (ActivityTaskScheduled,
-	// TimerStarted, MarkerRecorded, ...).
+	// TimerStarted, MarkerRecorded, StartChildWorkflowExecutionInitiated, ...).
 	Initiated
-	// Started: an activity was picked up by a worker.
+	// Started: an activity was picked up by a worker; a child workflow
+	// started.
 	Started
 	// CanceledBeforeInitiated: the code canceled before history recorded
 	// the command; the command and the cancel request both go out.
@@ -38,11 +52,13 @@ const (
 	CanceledAfterInitiated
 	// CancelRequested: history recorded the cancel request.
 	CancelRequested
-	// Completed, Failed, TimedOut, Canceled, Fired: final outcomes.
+	// Completed, Failed, TimedOut, Canceled, Terminated, Fired: final
+	// outcomes.
 	Completed
 	Failed
 	TimedOut
 	Canceled
+	Terminated
 	Fired
 	// Withdrawn: a cancel request whose target ended first; it is not sent.
 	Withdrawn
@@ -54,7 +70,7 @@ var stateNames = [numStates]string{
 	Started: "started", CanceledBeforeInitiated: "canceled before initiated",
 	CanceledAfterInitiated: "canceled after initiated", CancelRequested: "cancel requested",
 	Completed: "completed", Failed: "failed", TimedOut: "timed out", Canceled: "canceled",
-	Fired: "fired", Withdrawn: "withdrawn",
+	Terminated: "terminated", Fired: "fired", Withdrawn: "withdrawn",
 }
 
 func (s State) String() string {
@@ -65,7 +81,9 @@ func (s State) String() string {
 }
 
 // Input is what drives a machine: a request from workflow code, the
-// workflow task boundary, or a history event.
+// workflow task boundary, or a history event. The set covers every command
+// kind of the protocol, so that a new kind's file names its events with
+// these words and needs no change here.
 type Input uint8
 
 const (
@@ -75,19 +93,26 @@ const (
 	InTargetClosed
 	// InSent: the command (or the cancel command) was handed to the server.
 	InSent
-	// InInitiated: the event that answers the command.
+	// InInitiated: the event that records the command.
 	InInitiated
-	// InStarted: ActivityTaskStarted.
+	// InInitiationFailed: the server could not carry the command out
+	// (StartChildWorkflowExecutionFailed, SignalExternalWorkflowExecutionFailed,
+	// RequestCancelExternalWorkflowExecutionFailed).
+	InInitiationFailed
+	// InStarted: ActivityTaskStarted, ChildWorkflowExecutionStarted.
 	InStarted
-	// InCompleted, InFailed, InTimedOut: final activity events.
+	// InCompleted, InFailed, InTimedOut: final events (for signals and
+	// cancels of other workflows, InCompleted is their delivery).
 	InCompleted
 	InFailed
 	InTimedOut
 	// InCancelRecorded: history recorded the cancel request
 	// (ActivityTaskCancelRequested, TimerCanceled).
 	InCancelRecorded
-	// InCanceled: ActivityTaskCanceled.
+	// InCanceled: ActivityTaskCanceled, ChildWorkflowExecutionCanceled.
 	InCanceled
+	// InTerminated: ChildWorkflowExecutionTerminated.
+	InTerminated
 	// InFired: TimerFired.
 	InFired
 	numInputs
@@ -95,9 +120,9 @@ const (
 
 var inputNames = [numInputs]string{
 	InCancel: "cancel", InTargetClosed: "target closed", InSent: "command sent", InInitiated: "initiating event",
-	InStarted: "started event", InCompleted: "completed event", InFailed: "failed event",
-	InTimedOut: "timed out event", InCancelRecorded: "cancel event",
-	InCanceled: "canceled event", InFired: "fired event",
+	InInitiationFailed: "initiation failed event", InStarted: "started event", InCompleted: "completed event",
+	InFailed: "failed event", InTimedOut: "timed out event", InCancelRecorded: "cancel event",
+	InCanceled: "canceled event", InTerminated: "terminated event", InFired: "fired event",
 }
 
 func (i Input) String() string {
@@ -107,14 +132,19 @@ func (i Input) String() string {
 	return fmt.Sprintf("input(%d)", uint8(i))
 }
 
+// Action is what a transition does besides changing state. It receives the
+// history event that drove the transition (nil for inputs from code and
+// task boundaries) and returns an error when the event contradicts what the
+// machine knows, such as an event recorded at another ID than predicted.
+type Action[M any] func(m M, ev *historypb.HistoryEvent) error
+
 // Row is one transition: in state From, input On moves the machine to To
-// and runs Do (which may be nil). Do receives the machine and the input's
-// argument (a history event, or nil for code and task inputs).
+// and runs Do (which may be nil).
 type Row[M any] struct {
 	From State
 	On   Input
 	To   State
-	Do   func(m M, arg any)
+	Do   Action[M]
 }
 
 // Table is a machine kind's complete transition table. Any (state, input)
@@ -142,18 +172,19 @@ func NewTable[M any](kind string, rows ...Row[M]) *Table[M] {
 func (t *Table[M]) Rows() []Row[M] { return t.rows }
 
 // fire applies input to a machine in state *s. It reports false, leaving
-// the state alone, when the table has no such transition.
-func (t *Table[M]) fire(m M, s *State, in Input, arg any) bool {
+// the state alone, when the table has no such transition; otherwise the
+// state changes and the row's action runs, and its error is returned.
+func (t *Table[M]) fire(m M, s *State, in Input, ev *historypb.HistoryEvent) (bool, error) {
 	i := t.index[*s][in]
 	if i == 0 {
-		return false
+		return false, nil
 	}
 	r := &t.rows[i-1]
 	*s = r.To
 	if r.Do != nil {
-		r.Do(m, arg)
+		return true, r.Do(m, ev)
 	}
-	return true
+	return true, nil
 }
 
 // Allows reports whether the table has a transition for (s, in).

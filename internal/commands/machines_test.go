@@ -285,7 +285,7 @@ type timerFixture struct {
 func newTimerFixture(t *testing.T) *timerFixture {
 	f := &timerFixture{t: t, book: NewBook()}
 	f.book.BeginTask(taskStarted)
-	f.timer = f.book.StartTimer(&commandpb.StartTimerCommandAttributes{TimerId: seqID(f.book.NextSeq()), StartToFireTimeout: durationpb.New(time.Second)},
+	f.timer = f.book.StartTimer(&commandpb.StartTimerCommandAttributes{TimerId: seqID(f.book.NextSeq()), StartToFireTimeout: durationpb.New(time.Second)}, nil,
 		func(o Outcome) { f.outcomes = append(f.outcomes, o) })
 	return f
 }

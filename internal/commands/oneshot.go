@@ -1,8 +1,11 @@
 package commands
 
 import (
+	"fmt"
+
 	commandpb "go.temporal.io/api/command/v1"
 	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
 )
 
 // OneShot is the machine of a command that is done once its event is in
@@ -13,6 +16,48 @@ type OneShot struct {
 	st  State
 	cmd *commandpb.Command
 }
+
+// The one-shot commands and their events, for the Book. A marker is known
+// by its name; the others by their type alone.
+var (
+	recordMarkerKind = register(&Kind{
+		Command:  enumspb.COMMAND_TYPE_RECORD_MARKER,
+		Recorded: enumspb.EVENT_TYPE_MARKER_RECORDED,
+		Identity: []Field{{Name: "marker name",
+			InCommand: func(c *commandpb.Command) string { return c.GetRecordMarkerCommandAttributes().GetMarkerName() },
+			InEvent:   func(e *historypb.HistoryEvent) string { return e.GetMarkerRecordedEventAttributes().GetMarkerName() }}},
+		Describe: func(c *commandpb.Command) string {
+			return fmt.Sprintf("marker %q", c.GetRecordMarkerCommandAttributes().GetMarkerName())
+		},
+		DescribeEvent: func(e *historypb.HistoryEvent) string {
+			return fmt.Sprintf("marker %q", e.GetMarkerRecordedEventAttributes().GetMarkerName())
+		},
+	})
+	upsertSearchAttributesKind = register(&Kind{
+		Command:  enumspb.COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES,
+		Recorded: enumspb.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES,
+	})
+	modifyPropertiesKind = register(&Kind{
+		Command:  enumspb.COMMAND_TYPE_MODIFY_WORKFLOW_PROPERTIES,
+		Recorded: enumspb.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED,
+	})
+	completeWorkflowKind = register(&Kind{
+		Command:  enumspb.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION,
+		Recorded: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
+	})
+	failWorkflowKind = register(&Kind{
+		Command:  enumspb.COMMAND_TYPE_FAIL_WORKFLOW_EXECUTION,
+		Recorded: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
+	})
+	cancelWorkflowKind = register(&Kind{
+		Command:  enumspb.COMMAND_TYPE_CANCEL_WORKFLOW_EXECUTION,
+		Recorded: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED,
+	})
+	continueAsNewKind = register(&Kind{
+		Command:  enumspb.COMMAND_TYPE_CONTINUE_AS_NEW_WORKFLOW_EXECUTION,
+		Recorded: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW,
+	})
+)
 
 // OneShotTable is the transition table shared by one-shot commands.
 var OneShotTable = NewTable("one-shot command",
@@ -25,7 +70,9 @@ func (o *OneShot) State() State { return o.st }
 
 func (o *OneShot) state() State { return o.st }
 
-func (o *OneShot) fire(in Input, arg any) bool { return OneShotTable.fire(o, &o.st, in, arg) }
+func (o *OneShot) fire(in Input, ev *historypb.HistoryEvent) (bool, error) {
+	return OneShotTable.fire(o, &o.st, in, ev)
+}
 
 func (o *OneShot) describe() string { return DescribeCommand(o.cmd) }
 
@@ -38,7 +85,7 @@ func (b *Book) addOneShot(cmd *commandpb.Command) *OneShot {
 // RecordMarker adds a RecordMarker command.
 func (b *Book) RecordMarker(attrs *commandpb.RecordMarkerCommandAttributes) *OneShot {
 	return b.addOneShot(&commandpb.Command{
-		CommandType: enumspb.COMMAND_TYPE_RECORD_MARKER,
+		CommandType: recordMarkerKind.Command,
 		Attributes:  &commandpb.Command_RecordMarkerCommandAttributes{RecordMarkerCommandAttributes: attrs},
 	})
 }
@@ -54,7 +101,7 @@ func (b *Book) RecordUnmatched(cmd *commandpb.Command) {
 // UpsertSearchAttributes adds an UpsertWorkflowSearchAttributes command.
 func (b *Book) UpsertSearchAttributes(attrs *commandpb.UpsertWorkflowSearchAttributesCommandAttributes) *OneShot {
 	return b.addOneShot(&commandpb.Command{
-		CommandType: enumspb.COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES,
+		CommandType: upsertSearchAttributesKind.Command,
 		Attributes:  &commandpb.Command_UpsertWorkflowSearchAttributesCommandAttributes{UpsertWorkflowSearchAttributesCommandAttributes: attrs},
 	})
 }
@@ -62,7 +109,7 @@ func (b *Book) UpsertSearchAttributes(attrs *commandpb.UpsertWorkflowSearchAttri
 // ModifyProperties adds a ModifyWorkflowProperties command (memo upsert).
 func (b *Book) ModifyProperties(attrs *commandpb.ModifyWorkflowPropertiesCommandAttributes) *OneShot {
 	return b.addOneShot(&commandpb.Command{
-		CommandType: enumspb.COMMAND_TYPE_MODIFY_WORKFLOW_PROPERTIES,
+		CommandType: modifyPropertiesKind.Command,
 		Attributes:  &commandpb.Command_ModifyWorkflowPropertiesCommandAttributes{ModifyWorkflowPropertiesCommandAttributes: attrs},
 	})
 }
@@ -70,7 +117,7 @@ func (b *Book) ModifyProperties(attrs *commandpb.ModifyWorkflowPropertiesCommand
 // CompleteWorkflow adds a CompleteWorkflowExecution command.
 func (b *Book) CompleteWorkflow(attrs *commandpb.CompleteWorkflowExecutionCommandAttributes) *OneShot {
 	return b.addOneShot(&commandpb.Command{
-		CommandType: enumspb.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION,
+		CommandType: completeWorkflowKind.Command,
 		Attributes:  &commandpb.Command_CompleteWorkflowExecutionCommandAttributes{CompleteWorkflowExecutionCommandAttributes: attrs},
 	})
 }
@@ -78,7 +125,7 @@ func (b *Book) CompleteWorkflow(attrs *commandpb.CompleteWorkflowExecutionComman
 // FailWorkflow adds a FailWorkflowExecution command.
 func (b *Book) FailWorkflow(attrs *commandpb.FailWorkflowExecutionCommandAttributes) *OneShot {
 	return b.addOneShot(&commandpb.Command{
-		CommandType: enumspb.COMMAND_TYPE_FAIL_WORKFLOW_EXECUTION,
+		CommandType: failWorkflowKind.Command,
 		Attributes:  &commandpb.Command_FailWorkflowExecutionCommandAttributes{FailWorkflowExecutionCommandAttributes: attrs},
 	})
 }
@@ -86,7 +133,7 @@ func (b *Book) FailWorkflow(attrs *commandpb.FailWorkflowExecutionCommandAttribu
 // CancelWorkflow adds a CancelWorkflowExecution command.
 func (b *Book) CancelWorkflow(attrs *commandpb.CancelWorkflowExecutionCommandAttributes) *OneShot {
 	return b.addOneShot(&commandpb.Command{
-		CommandType: enumspb.COMMAND_TYPE_CANCEL_WORKFLOW_EXECUTION,
+		CommandType: cancelWorkflowKind.Command,
 		Attributes:  &commandpb.Command_CancelWorkflowExecutionCommandAttributes{CancelWorkflowExecutionCommandAttributes: attrs},
 	})
 }
@@ -94,7 +141,7 @@ func (b *Book) CancelWorkflow(attrs *commandpb.CancelWorkflowExecutionCommandAtt
 // ContinueAsNew adds a ContinueAsNewWorkflowExecution command.
 func (b *Book) ContinueAsNew(attrs *commandpb.ContinueAsNewWorkflowExecutionCommandAttributes) *OneShot {
 	return b.addOneShot(&commandpb.Command{
-		CommandType: enumspb.COMMAND_TYPE_CONTINUE_AS_NEW_WORKFLOW_EXECUTION,
+		CommandType: continueAsNewKind.Command,
 		Attributes:  &commandpb.Command_ContinueAsNewWorkflowExecutionCommandAttributes{ContinueAsNewWorkflowExecutionCommandAttributes: attrs},
 	})
 }

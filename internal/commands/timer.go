@@ -5,6 +5,8 @@ import (
 
 	commandpb "go.temporal.io/api/command/v1"
 	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	sdkpb "go.temporal.io/api/sdk/v1"
 )
 
 // Timer is the machine of one StartTimer command.
@@ -20,6 +22,57 @@ type Timer struct {
 	onDone    func(Outcome)
 	resolved  bool
 	cancelReq *CancelRequest
+}
+
+// The timer's commands and events, for the Book. Timer events find their
+// timer by its ID.
+var (
+	startTimerKind = register(&Kind{
+		Command:  enumspb.COMMAND_TYPE_START_TIMER,
+		Recorded: enumspb.EVENT_TYPE_TIMER_STARTED,
+		Identity: []Field{timerIDField(
+			func(c *commandpb.Command) string { return c.GetStartTimerCommandAttributes().GetTimerId() },
+			func(e *historypb.HistoryEvent) string { return e.GetTimerStartedEventAttributes().GetTimerId() })},
+		Follow: []Follow{
+			{enumspb.EVENT_TYPE_TIMER_FIRED, InFired, func(e *historypb.HistoryEvent) Key {
+				return Key{Name: e.GetTimerFiredEventAttributes().GetTimerId()}
+			}},
+		},
+		Describe: func(c *commandpb.Command) string {
+			a := c.GetStartTimerCommandAttributes()
+			return fmt.Sprintf("timer %q, %v", a.GetTimerId(), a.GetStartToFireTimeout().AsDuration())
+		},
+		DescribeEvent: describeTimerEvent,
+	})
+
+	cancelTimerKind = register(&Kind{
+		Command:  enumspb.COMMAND_TYPE_CANCEL_TIMER,
+		Recorded: enumspb.EVENT_TYPE_TIMER_CANCELED,
+		Identity: []Field{timerIDField(
+			func(c *commandpb.Command) string { return c.GetCancelTimerCommandAttributes().GetTimerId() },
+			func(e *historypb.HistoryEvent) string { return e.GetTimerCanceledEventAttributes().GetTimerId() })},
+		Describe: func(c *commandpb.Command) string {
+			return fmt.Sprintf("timer %q", c.GetCancelTimerCommandAttributes().GetTimerId())
+		},
+		DescribeEvent: describeTimerEvent,
+	})
+)
+
+func timerIDField(inCommand func(*commandpb.Command) string, inEvent func(*historypb.HistoryEvent) string) Field {
+	return Field{Name: "timer ID", InCommand: inCommand, InEvent: inEvent}
+}
+
+func describeTimerEvent(ev *historypb.HistoryEvent) string {
+	switch a := ev.GetAttributes().(type) {
+	case *historypb.HistoryEvent_TimerStartedEventAttributes:
+		t := a.TimerStartedEventAttributes
+		return fmt.Sprintf("timer %q, %v", t.GetTimerId(), t.GetStartToFireTimeout().AsDuration())
+	case *historypb.HistoryEvent_TimerFiredEventAttributes:
+		return fmt.Sprintf("timer %q", a.TimerFiredEventAttributes.GetTimerId())
+	case *historypb.HistoryEvent_TimerCanceledEventAttributes:
+		return fmt.Sprintf("timer %q", a.TimerCanceledEventAttributes.GetTimerId())
+	}
+	return "timer"
 }
 
 // TimerTable is the timer machine's transition table.
@@ -39,13 +92,15 @@ var TimerTable = NewTable("timer",
 // StartTimer adds a StartTimer command; attrs.TimerId must be set (by
 // default to the decimal NextSeq). onDone runs once: with an empty Outcome
 // when the timer fires, with a canceled failure when it is canceled.
-func (b *Book) StartTimer(attrs *commandpb.StartTimerCommandAttributes, onDone func(Outcome)) *Timer {
+// metadata (the timer's summary) may be nil.
+func (b *Book) StartTimer(attrs *commandpb.StartTimerCommandAttributes, metadata *sdkpb.UserMetadata, onDone func(Outcome)) *Timer {
 	t := &Timer{book: b, attrs: attrs, onDone: onDone}
 	b.add(&commandpb.Command{
-		CommandType: enumspb.COMMAND_TYPE_START_TIMER,
-		Attributes:  &commandpb.Command_StartTimerCommandAttributes{StartTimerCommandAttributes: attrs},
+		CommandType:  startTimerKind.Command,
+		Attributes:   &commandpb.Command_StartTimerCommandAttributes{StartTimerCommandAttributes: attrs},
+		UserMetadata: metadata,
 	}, t)
-	b.timers[attrs.GetTimerId()] = t
+	b.route(t.key(), t)
 	return t
 }
 
@@ -53,7 +108,7 @@ func (b *Book) StartTimer(attrs *commandpb.StartTimerCommandAttributes, onDone f
 // fired or canceled timer does nothing.
 func (t *Timer) Cancel() {
 	if !t.resolved && TimerTable.Allows(t.st, InCancel) {
-		t.fire(InCancel, nil)
+		_, _ = t.fire(InCancel, nil) // canceling cannot fail
 	}
 }
 
@@ -62,7 +117,11 @@ func (t *Timer) State() State { return t.st }
 
 func (t *Timer) state() State { return t.st }
 
-func (t *Timer) fire(in Input, arg any) bool { return TimerTable.fire(t, &t.st, in, arg) }
+func (t *Timer) fire(in Input, ev *historypb.HistoryEvent) (bool, error) {
+	return TimerTable.fire(t, &t.st, in, ev)
+}
+
+func (t *Timer) key() Key { return Key{Name: t.attrs.GetTimerId()} }
 
 func (t *Timer) describe() string {
 	return fmt.Sprintf("timer %q (%v)", t.attrs.GetTimerId(), t.attrs.GetStartToFireTimeout().AsDuration())
@@ -75,20 +134,25 @@ func (t *Timer) resolve(o Outcome) {
 	}
 }
 
-func (t *Timer) requestCancel(any) {
+func (t *Timer) requestCancel(*historypb.HistoryEvent) error {
 	t.resolve(canceledOutcome(nil))
 	t.cancelReq = t.book.addCancelRequest(t, &commandpb.Command{
-		CommandType: enumspb.COMMAND_TYPE_CANCEL_TIMER,
+		CommandType: cancelTimerKind.Command,
 		Attributes: &commandpb.Command_CancelTimerCommandAttributes{
 			CancelTimerCommandAttributes: &commandpb.CancelTimerCommandAttributes{TimerId: t.attrs.GetTimerId()},
 		},
 	})
+	return nil
 }
 
-func (t *Timer) fired(any) {
+func (t *Timer) fired(*historypb.HistoryEvent) error {
 	t.cancelReq.targetClosed()
-	t.forget(nil)
+	t.book.unroute(t.key())
 	t.resolve(Outcome{})
+	return nil
 }
 
-func (t *Timer) forget(any) { delete(t.book.timers, t.attrs.GetTimerId()) }
+func (t *Timer) forget(*historypb.HistoryEvent) error {
+	t.book.unroute(t.key())
+	return nil
+}

@@ -40,13 +40,13 @@ func BenchmarkCachedWorkflowTask(b *testing.B) {
 	x, _ := newExecution(func(s *scripted, run int) { s.activity("Charge") })
 	h := newHistory("Greet")
 	h.task()
-	if _, err := x.ProcessTask(NewEventSource(context.Background(), h.events, nil, nil)); err != nil {
+	if _, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), h.events, nil, nil)}); err != nil {
 		b.Fatal(err)
 	}
 	result := payloads("ok")
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := x.ProcessTask(NewEventSource(context.Background(), nextTaskEvents(x.LastEventID(), result), nil, nil))
+		res, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), nextTaskEvents(x.LastEventID(), result), nil, nil)})
 		if err != nil || len(res.Commands) != 1 {
 			b.Fatalf("%v %v", res, err)
 		}

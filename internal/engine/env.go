@@ -1,11 +1,13 @@
 package engine
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 
 	commandpb "go.temporal.io/api/command/v1"
 	commonpb "go.temporal.io/api/common/v1"
+	sdkpb "go.temporal.io/api/sdk/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/durable-go/sdk/internal/commands"
@@ -47,13 +49,31 @@ func (x *Execution) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskComman
 }
 
 // StartTimer starts a timer; done runs once: with nil when it fires, with
-// a CanceledError when it is canceled.
-func (x *Execution) StartTimer(d time.Duration, done func(error)) *commands.Timer {
+// a CanceledError when it is canceled. A summary, when given, goes with the
+// command as its user metadata, for the UI.
+func (x *Execution) StartTimer(d time.Duration, summary string, done func(error)) (*commands.Timer, error) {
+	metadata, err := x.userMetadata(summary)
+	if err != nil {
+		return nil, err
+	}
 	attrs := &commandpb.StartTimerCommandAttributes{
 		TimerId:            strconv.FormatInt(x.book.NextSeq(), 10),
 		StartToFireTimeout: durationpb.New(d),
 	}
-	return x.book.StartTimer(attrs, x.outcomeHandler(func(_ *commonpb.Payloads, err error) { done(err) }))
+	return x.book.StartTimer(attrs, metadata, x.outcomeHandler(func(_ *commonpb.Payloads, err error) { done(err) })), nil
+}
+
+// userMetadata encodes a command's summary with the data converter, as
+// go.temporal.io/sdk does; nil when there is none.
+func (x *Execution) userMetadata(summary string) (*sdkpb.UserMetadata, error) {
+	if summary == "" {
+		return nil, nil
+	}
+	p, err := x.opts.DataConverter.ToPayload(summary)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the summary %q: %w", summary, err)
+	}
+	return &sdkpb.UserMetadata{Summary: p}, nil
 }
 
 // UpsertSearchAttributes records new search attribute values.

@@ -9,6 +9,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
+	protocolpb "go.temporal.io/api/protocol/v1"
 
 	"github.com/durable-go/sdk/internal/commands"
 	"github.com/durable-go/sdk/internal/failure"
@@ -49,10 +50,22 @@ func NewExecution(opts *Options) *Execution {
 	return &Execution{opts: opts, book: commands.NewBook(), markers: newMarkerState()}
 }
 
+// Task is one workflow task as the engine sees it: its history events (the
+// whole history, or the new events of a sticky task) and the protocol
+// messages (update requests) the server delivered with it.
+type Task struct {
+	Events   *EventSource
+	Messages []*protocolpb.Message
+}
+
 // TaskResult is what a workflow task produced.
 type TaskResult struct {
 	// Commands are the new commands, in order.
 	Commands []*commandpb.Command
+	// Messages are the protocol messages that answer the task's (update
+	// acceptances, rejections and outcomes); a ProtocolMessage command
+	// among Commands places each in command order.
+	Messages []*protocolpb.Message
 	// NewFlags are SDK flags used for the first time in this task.
 	NewFlags []uint32
 	// Closed: the commands close the workflow; the run can leave the cache.
@@ -75,16 +88,22 @@ func (x *Execution) LastEventID() int64 { return x.lastEventID }
 // LastStartedEventID is the ID of the last WorkflowTaskStarted applied.
 func (x *Execution) LastStartedEventID() int64 { return x.lastStartedEventID }
 
-// ProcessTask applies the events src yields, running the workflow code at
-// each workflow task, and returns the commands of the last task. Events the
+// ProcessTask applies the task's events, running the workflow code at each
+// workflow task, and returns the commands of the last task. Events the
 // Execution already applied are skipped, so a sticky task's events and a
 // full history both work.
-func (x *Execution) ProcessTask(src *EventSource) (*TaskResult, error) {
+func (x *Execution) ProcessTask(t Task) (*TaskResult, error) {
 	if x.failure != nil {
 		return nil, fmt.Errorf("this workflow run's state is unusable after an earlier failure: %w", x.failure)
 	}
 	x.newCommands = nil
-	res, err := x.processEvents(src)
+	if len(t.Messages) > 0 && x.opts.Logger != nil {
+		// Updates are not supported yet: their requests are left
+		// unanswered, and the server times them out.
+		x.opts.Logger.Warn("ignoring protocol messages (workflow updates are not supported by this SDK yet)",
+			"WorkflowID", x.info.WorkflowID, "RunID", x.info.RunID, "Messages", len(t.Messages))
+	}
+	res, err := x.processEvents(t.Events)
 	if err != nil {
 		x.failure = err
 		return nil, x.classify(err)
@@ -162,12 +181,18 @@ func (x *Execution) apply(ev *historypb.HistoryEvent, src *EventSource) (ran boo
 		if x.markers.skipsMatching(ev) {
 			return false, nil
 		}
+		if err := x.markers.checkSupported(ev); err != nil {
+			return false, err
+		}
 	case enumspb.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES:
 		if x.markers.isChangeVersionUpsert(ev) {
 			return false, nil
 		}
 	}
 	x.markers.noteEvent(ev)
+	if !commands.Owns(ev.GetEventType()) {
+		return false, checkInformational(ev)
+	}
 	_, err = x.book.Apply(ev)
 	return false, err
 }
@@ -307,6 +332,8 @@ func PanicFailure(err error) error {
 func (x *Execution) classify(err error) error {
 	var nd *commands.NondeterminismError
 	var it *commands.IllegalTransitionError
+	// An UnsupportedEventError is an unhandled failure: the code may be
+	// right, and a worker of another SDK may replay it.
 	cause := enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE
 	if errors.As(err, &nd) || errors.As(err, &it) {
 		cause = enumspb.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR

@@ -80,7 +80,7 @@ func newExecution(step func(s *scripted, run int)) (*Execution, *scripted) {
 
 func process(t *testing.T, x *Execution, events []*historypb.HistoryEvent) *TaskResult {
 	t.Helper()
-	res, err := x.ProcessTask(NewEventSource(context.Background(), events, nil, nil))
+	res, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), events, nil, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestReplayOfClosedHistoryChecksTheCompletion(t *testing.T) {
 			s.activity("Charge")
 		}
 	})
-	_, err := y.ProcessTask(NewEventSource(context.Background(), h.events, nil, nil))
+	_, err := y.ProcessTask(Task{Events: NewEventSource(context.Background(), h.events, nil, nil)})
 	assertNondeterminism(t, err, "event 11 WorkflowExecutionCompleted", "produced no command")
 }
 
@@ -194,7 +194,7 @@ func TestReplayDetectsChangedCode(t *testing.T) {
 		"activity removed": {func(s *scripted, run int) {}, []string{"event 5 ActivityTaskScheduled", "produced no command"}},
 		"timer instead of activity": {func(s *scripted, run int) {
 			if run == 1 {
-				s.x.StartTimer(time.Second, func(error) {})
+				s.x.StartTimer(time.Second, "", func(error) {})
 			}
 		}, []string{"event 5 ActivityTaskScheduled", "StartTimer"}},
 		"activity added": {func(s *scripted, run int) {
@@ -207,9 +207,9 @@ func TestReplayDetectsChangedCode(t *testing.T) {
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			x, _ := newExecution(c.step)
-			_, err := x.ProcessTask(NewEventSource(context.Background(), h.events, nil, nil))
+			_, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), h.events, nil, nil)})
 			assertNondeterminism(t, err, c.want...)
-			if _, err := x.ProcessTask(NewEventSource(context.Background(), nil, nil, nil)); err == nil {
+			if _, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), nil, nil, nil)}); err == nil {
 				t.Fatal("an Execution that failed must refuse further tasks")
 			}
 		})
@@ -247,7 +247,7 @@ func TestUnregisteredWorkflowType(t *testing.T) {
 	h := newHistory("Unknown")
 	h.task()
 	x, _ := newExecution(oneActivityThenComplete)
-	_, err := x.ProcessTask(NewEventSource(context.Background(), h.events, nil, nil))
+	_, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), h.events, nil, nil)})
 	var te *TaskError
 	if !errors.As(err, &te) || te.Cause != enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE || !strings.Contains(err.Error(), "Unknown is not registered") {
 		t.Fatalf("want an unhandled-failure task error naming the type, got %v", err)
@@ -273,7 +273,7 @@ func TestHistoryIsFetchedPageByPage(t *testing.T) {
 		return &historypb.History{Events: pages[i]}, next, nil
 	}
 	x, _ := newExecution(oneActivityThenComplete)
-	res, err := x.ProcessTask(NewEventSource(context.Background(), pages[0], []byte{1}, fetch))
+	res, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), pages[0], []byte{1}, fetch)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestTimerIDsAndFiring(t *testing.T) {
 	fired := false
 	x, _ := newExecution(func(s *scripted, run int) {
 		if run == 1 {
-			s.x.StartTimer(time.Minute, func(err error) { fired = err == nil })
+			s.x.StartTimer(time.Minute, "", func(err error) { fired = err == nil })
 		}
 	})
 	process(t, x, h.events)

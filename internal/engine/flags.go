@@ -5,11 +5,16 @@ package engine
 // so that a replay (by this SDK or go.temporal.io/sdk) of that history takes
 // the same branch. The numbers are go.temporal.io/sdk's.
 const (
-	FlagLimitChangeVersionSASize      uint32 = 1
-	FlagChildWorkflowErrorExecution   uint32 = 2
-	FlagProtocolMessageCommand        uint32 = 3
-	FlagPriorityUpdateHandling        uint32 = 4
-	FlagBlockedSelectorSignalReceive  uint32 = 5
+	FlagLimitChangeVersionSASize     uint32 = 1
+	FlagChildWorkflowErrorExecution  uint32 = 2
+	FlagProtocolMessageCommand       uint32 = 3
+	FlagPriorityUpdateHandling       uint32 = 4
+	FlagBlockedSelectorSignalReceive uint32 = 5
+	// FlagCancelAwaitTimer: Await starts no timer when the condition
+	// already holds and cancels the timer when it comes true.
+	// go.temporal.io/sdk keeps it off by default: it is used only when
+	// history says so (see FlagInHistory).
+	FlagCancelAwaitTimer              uint32 = 6
 	FlagMemoUserDCEncode              uint32 = 7
 	FlagWorkflowNewChannelLostMessage uint32 = 8
 	FlagOrderedChildCancel            uint32 = 9

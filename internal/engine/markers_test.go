@@ -119,7 +119,7 @@ func TestGetVersion(t *testing.T) {
 				err = r.(error)
 			}
 		}()
-		_, err = w.ProcessTask(NewEventSource(t.Context(), h.events, nil, nil))
+		_, err = w.ProcessTask(Task{Events: NewEventSource(t.Context(), h.events, nil, nil)})
 		return err
 	}()
 	if err == nil || !strings.Contains(err.Error(), `GetVersion("fix-1"): history recorded version 1, but the code supports only versions 2 to 3`) {
@@ -138,7 +138,7 @@ func TestMutableSideEffect(t *testing.T) {
 		}
 		got = append(got, string(r.GetPayloads()[0].GetData()))
 		if run == 1 {
-			s.x.StartTimer(1, func(error) {})
+			s.x.StartTimer(1, "", func(error) {})
 		}
 	}
 	h := newHistory("Greet")

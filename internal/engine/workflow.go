@@ -48,6 +48,7 @@ type Factory func(workflowType string) (Workflow, error)
 
 // PayloadConverter is the part of converter.DataConverter the engine uses.
 type PayloadConverter interface {
+	ToPayload(value any) (*commonpb.Payload, error)
 	ToPayloads(value ...any) (*commonpb.Payloads, error)
 	FromPayloads(payloads *commonpb.Payloads, valuePtrs ...any) error
 }

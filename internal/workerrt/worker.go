@@ -19,7 +19,7 @@ import (
 // Options configure a worker runtime. Zero values take the defaults of
 // go.temporal.io/sdk's worker.
 type Options struct {
-	Service   workflowservice.WorkflowServiceClient
+	Service   Service
 	Namespace string
 	TaskQueue string
 	Identity  string

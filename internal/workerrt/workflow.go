@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/rpc"
 )
 
 // rpcTimeout bounds the calls that report a task's outcome.
@@ -64,7 +65,7 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 		w.failWorkflowTask(task, &engine.TaskError{Cause: enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE, Err: err})
 		return nil
 	}
-	res, err := run.exec.ProcessTask(src)
+	res, err := run.exec.ProcessTask(engine.Task{Events: src, Messages: task.GetMessages()})
 	if err != nil {
 		w.evict(run)
 		w.failWorkflowTask(task, err)
@@ -75,6 +76,7 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 		Namespace:             w.opts.Namespace,
 		Identity:              w.opts.Identity,
 		Commands:              res.Commands,
+		Messages:              res.Messages,
 		ReturnNewWorkflowTask: true,
 		QueryResults:          answerQueries(run.exec, task.GetQueries()),
 		SdkMetadata: &sdkpb.WorkflowTaskCompletedMetadata{
@@ -150,18 +152,11 @@ func (w *Worker) newRun(task *workflowservice.PollWorkflowTaskQueueResponse, fet
 }
 
 func (w *Worker) historyFetcher(exec *commonpb.WorkflowExecution) engine.PageFetcher {
+	fetch := rpc.HistoryPages(w.opts.Service, w.opts.Namespace, exec)
 	return func(ctx context.Context, token []byte) (*historypb.History, []byte, error) {
 		ctx, cancel := context.WithTimeout(ctx, rpcTimeout)
 		defer cancel()
-		resp, err := w.opts.Service.GetWorkflowExecutionHistory(ctx, &workflowservice.GetWorkflowExecutionHistoryRequest{
-			Namespace:     w.opts.Namespace,
-			Execution:     exec,
-			NextPageToken: token,
-		})
-		if err != nil {
-			return nil, nil, err
-		}
-		return resp.GetHistory(), resp.GetNextPageToken(), nil
+		return fetch(ctx, token)
 	}
 }
 
@@ -267,7 +262,7 @@ func (w *Worker) query(task *workflowservice.PollWorkflowTaskQueueResponse) (*co
 		}
 		src = engine.NewEventSource(ctx, page.GetEvents(), next, fetch)
 	}
-	if _, err := exec.ProcessTask(src); err != nil {
+	if _, err := exec.ProcessTask(engine.Task{Events: src}); err != nil {
 		return nil, err
 	}
 	return exec.Query(q.GetQueryType(), q.GetQueryArgs(), q.GetHeader())

@@ -1,0 +1,84 @@
+package engine
+
+import (
+	"fmt"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+
+	"github.com/durable-go/sdk/internal/commands"
+)
+
+// UnsupportedEventError is a history event of a feature this SDK does not
+// implement yet. It is not non-determinism: the workflow code may well be
+// right, but this SDK cannot replay it.
+type UnsupportedEventError struct {
+	Event *historypb.HistoryEvent
+	// Feature names what the event belongs to, e.g. "child workflows";
+	// empty for an event type this SDK does not know at all.
+	Feature string
+}
+
+func (e *UnsupportedEventError) Error() string {
+	if e.Feature == "" {
+		return fmt.Sprintf("history has %s, an event type this SDK does not know: the history was written by a newer server or SDK; upgrade this SDK",
+			commands.DescribeEvent(e.Event))
+	}
+	return fmt.Sprintf("history has %s, which belongs to %s: this SDK does not support %s yet (the README lists what is not supported); run this workflow on a worker of go.temporal.io/sdk",
+		commands.DescribeEvent(e.Event), e.Feature, e.Feature)
+}
+
+// informational are the events that change nothing the workflow code can
+// see: the engine applies them by skipping them.
+var informational = map[enumspb.EventType]bool{
+	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:                 true,
+	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:                  true,
+	enumspb.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED_EXTERNALLY:       true,
+	enumspb.EVENT_TYPE_ACTIVITY_PROPERTIES_MODIFIED_EXTERNALLY:       true,
+	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_OPTIONS_UPDATED:            true,
+	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_PAUSED:                     true,
+	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UNPAUSED:                   true,
+	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIME_SKIPPING_TRANSITIONED: true,
+}
+
+// unsupportedFeatures names the feature of each event type that no command
+// kind owns yet. When a feature lands, its kind owns the events and they
+// leave this table.
+var unsupportedFeatures = map[enumspb.EventType]string{
+	enumspb.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED:             "child workflows",
+	enumspb.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_FAILED:                "child workflows",
+	enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED:                     "child workflows",
+	enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED:                   "child workflows",
+	enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_FAILED:                      "child workflows",
+	enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_CANCELED:                    "child workflows",
+	enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_TIMED_OUT:                   "child workflows",
+	enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_TERMINATED:                  "child workflows",
+	enumspb.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED:         "signals to other workflows",
+	enumspb.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED:            "signals to other workflows",
+	enumspb.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED:                 "signals to other workflows",
+	enumspb.EVENT_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED: "cancel requests to other workflows",
+	enumspb.EVENT_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION_FAILED:    "cancel requests to other workflows",
+	enumspb.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_CANCEL_REQUESTED:         "cancel requests to other workflows",
+	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ADMITTED:                   "workflow updates",
+	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED:                   "workflow updates",
+	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_REJECTED:                   "workflow updates",
+	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED:                  "workflow updates",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED:                            "Nexus operations",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_STARTED:                              "Nexus operations",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_COMPLETED:                            "Nexus operations",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED:                               "Nexus operations",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCELED:                             "Nexus operations",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_TIMED_OUT:                            "Nexus operations",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUESTED:                     "Nexus operations",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUEST_COMPLETED:             "Nexus operations",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUEST_FAILED:                "Nexus operations",
+}
+
+// checkInformational accepts an event that no command kind owns and the
+// engine does not handle itself only if it changes nothing for the code.
+func checkInformational(ev *historypb.HistoryEvent) error {
+	if informational[ev.GetEventType()] {
+		return nil
+	}
+	return &UnsupportedEventError{Event: ev, Feature: unsupportedFeatures[ev.GetEventType()]}
+}
