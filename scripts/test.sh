@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: installs the Temporal CLI the integration tests
-# need, checks formatting, runs go vet and staticcheck, and runs
+# need, checks formatting and that go.mod files are tidy, runs go vet and
+# staticcheck, and runs
 # `go test -race` in the root module and in every nested module. Every step
 # runs even after a failure, so one run shows everything that is wrong; the
 # script exits non-zero if anything failed and ends with a line of totals.
@@ -68,6 +69,10 @@ for mod in "${modules[@]}"; do
 	name=${mod#./}
 	[ "$mod" = . ] && name="root module"
 	cd "$root/$mod" || { failed "cd $mod"; continue; }
+
+	step "go mod tidy ($name)"
+	# -diff changes nothing; it prints what tidy would change and fails.
+	go mod tidy -diff || failed "go mod tidy ($name): run go mod tidy in $mod"
 
 	step "go vet ($name)"
 	go vet ./... || failed "go vet ($name)"
