@@ -8,6 +8,7 @@ import (
 
 	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/grpc"
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/failure"
@@ -172,23 +173,40 @@ func (c *workflowClient) CompleteActivityWithOptions(ctx context.Context, option
 	if err := c.ensureInitialized(ctx); err != nil {
 		return err
 	}
+	return completeActivityByToken(ctx, c.service, namespace, c.identity, dc, fc, options.TaskToken, options.Result, options.Err)
+}
+
+// activityCompleter is the part of the service that completes activities
+// by task token: the client's connection, or the test environment's
+// in-memory server.
+type activityCompleter interface {
+	RespondActivityTaskCompleted(ctx context.Context, in *workflowservice.RespondActivityTaskCompletedRequest, opts ...grpc.CallOption) (*workflowservice.RespondActivityTaskCompletedResponse, error)
+	RespondActivityTaskFailed(ctx context.Context, in *workflowservice.RespondActivityTaskFailedRequest, opts ...grpc.CallOption) (*workflowservice.RespondActivityTaskFailedResponse, error)
+	RespondActivityTaskCanceled(ctx context.Context, in *workflowservice.RespondActivityTaskCanceledRequest, opts ...grpc.CallOption) (*workflowservice.RespondActivityTaskCanceledResponse, error)
+}
+
+// completeActivityByToken reports an asynchronously completed activity:
+// its result, its failure, or its cancellation, by what activityErr is.
+func completeActivityByToken(ctx context.Context, service activityCompleter, namespace, identity string, dc converter.DataConverter, fc converter.FailureConverter,
+	token []byte, activityResult any, activityErr error,
+) error {
 	var err error
-	switch classifyAsyncActivityError(options.Err) {
+	switch classifyAsyncActivityError(activityErr) {
 	case asyncActivityCompleted:
 		var result *commonpb.Payloads
-		if result, err = encodeAsyncActivityResult(dc, options.Result); err != nil {
+		if result, err = encodeAsyncActivityResult(dc, activityResult); err != nil {
 			return fmt.Errorf("CompleteActivity: %w", err)
 		}
-		_, err = c.service.RespondActivityTaskCompleted(ctx, &workflowservice.RespondActivityTaskCompletedRequest{
-			TaskToken: options.TaskToken, Result: result, Identity: c.identity, Namespace: namespace,
+		_, err = service.RespondActivityTaskCompleted(ctx, &workflowservice.RespondActivityTaskCompletedRequest{
+			TaskToken: token, Result: result, Identity: identity, Namespace: namespace,
 		})
 	case asyncActivityCanceled:
-		_, err = c.service.RespondActivityTaskCanceled(ctx, &workflowservice.RespondActivityTaskCanceledRequest{
-			TaskToken: options.TaskToken, Details: asyncActivityCanceledDetails(fc, options.Err), Identity: c.identity, Namespace: namespace,
+		_, err = service.RespondActivityTaskCanceled(ctx, &workflowservice.RespondActivityTaskCanceledRequest{
+			TaskToken: token, Details: asyncActivityCanceledDetails(fc, activityErr), Identity: identity, Namespace: namespace,
 		})
 	case asyncActivityFailed:
-		_, err = c.service.RespondActivityTaskFailed(ctx, &workflowservice.RespondActivityTaskFailedRequest{
-			TaskToken: options.TaskToken, Failure: fc.ErrorToFailure(options.Err), Identity: c.identity, Namespace: namespace,
+		_, err = service.RespondActivityTaskFailed(ctx, &workflowservice.RespondActivityTaskFailedRequest{
+			TaskToken: token, Failure: fc.ErrorToFailure(activityErr), Identity: identity, Namespace: namespace,
 		})
 	}
 	return wrapCallError(err, "completing activity by task token")

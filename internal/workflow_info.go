@@ -4,6 +4,7 @@ import (
 	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
+	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/log"
@@ -45,6 +46,48 @@ type WorkflowInfo struct {
 	BinaryChecksum           string
 
 	currentHistoryLength int
+	// taskStarted is the current workflow task's WorkflowTaskStarted: the
+	// server's suggestions and the history's size.
+	taskStarted *historypb.WorkflowTaskStartedEventAttributes
+}
+
+// ContinueAsNewSuggestedReason says why the server suggests continuing as
+// new (workflow.ContinueAsNewSuggestedReason); the values are the API's.
+type ContinueAsNewSuggestedReason int
+
+// The reasons the server gives.
+const (
+	ContinueAsNewSuggestedReasonUnspecified          = iota
+	ContinueAsNewSuggestedReasonHistorySizeTooLarge  = 1
+	ContinueAsNewSuggestedReasonTooManyHistoryEvents = 2
+	ContinueAsNewSuggestedReasonTooManyUpdates       = 3
+)
+
+// GetContinueAsNewSuggested reports whether the server suggests that the
+// workflow continue as new (its history grows large), as of the current
+// workflow task.
+func (i *WorkflowInfo) GetContinueAsNewSuggested() bool {
+	return i.taskStarted.GetSuggestContinueAsNew()
+}
+
+// GetContinueAsNewSuggestedReasons says why the server suggests continuing
+// as new.
+func (i *WorkflowInfo) GetContinueAsNewSuggestedReasons() []ContinueAsNewSuggestedReason {
+	var reasons []ContinueAsNewSuggestedReason
+	for _, r := range i.taskStarted.GetSuggestContinueAsNewReasons() {
+		reasons = append(reasons, ContinueAsNewSuggestedReason(r))
+	}
+	return reasons
+}
+
+// GetCurrentHistorySize returns the size of the history in bytes as of the
+// current workflow task.
+func (i *WorkflowInfo) GetCurrentHistorySize() int { return int(i.taskStarted.GetHistorySizeBytes()) }
+
+// GetTargetWorkerDeploymentVersionChanged reports whether the server says
+// the workflow's target worker deployment version changed.
+func (i *WorkflowInfo) GetTargetWorkerDeploymentVersionChanged() bool {
+	return i.taskStarted.GetTargetWorkerDeploymentVersionChanged()
 }
 
 // GetBinaryChecksum returns the binary checksum of the worker running the
@@ -68,6 +111,7 @@ func GetInfo(ctx Context) *WorkflowInfo { return runOf(ctx).outbound.GetInfo(ctx
 // workflowInfo is GetInfo at the end of the interceptor chain.
 func (r *workflowRun) workflowInfo() *WorkflowInfo {
 	r.info.currentHistoryLength = int(r.exec.LastStartedEventID())
+	r.info.taskStarted = r.exec.Info().TaskStarted
 	return r.info
 }
 

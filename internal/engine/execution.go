@@ -239,6 +239,7 @@ func (x *Execution) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (b
 		return false, nil // failed or timed out: the next attempt runs the code
 	}
 	x.lastStartedEventID = ev.GetEventId()
+	x.info.TaskStarted = ev.GetWorkflowTaskStartedEventAttributes()
 	x.replaying = next != nil || x.queryOnly
 	if next != nil {
 		if err := x.lookAhead(src); err != nil {

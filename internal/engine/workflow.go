@@ -99,4 +99,6 @@ type Info struct {
 	RunID       string
 	Started     *historypb.WorkflowExecutionStartedEventAttributes
 	StartedTime time.Time
+	// TaskStarted is the WorkflowTaskStarted of the task the code runs in.
+	TaskStarted *historypb.WorkflowTaskStartedEventAttributes
 }

@@ -76,6 +76,9 @@ func (w *Worker) handleActivityTask(task *workflowservice.PollActivityTaskQueueR
 	ctx, cancel := context.WithCancelCause(w.workCtx)
 	defer cancel(nil)
 	if d := activityDeadline(task); !d.IsZero() {
+		if w.opts.WallTime != nil {
+			d = w.opts.WallTime(d)
+		}
 		var cancelDeadline context.CancelFunc
 		ctx, cancelDeadline = context.WithDeadline(ctx, d)
 		defer cancelDeadline()

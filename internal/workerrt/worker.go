@@ -47,6 +47,11 @@ type Options struct {
 	// canceling them.
 	StopTimeout time.Duration
 
+	// WallTime converts the server's times (an activity's start, from which
+	// its deadline is computed) to wall-clock time; nil when they are wall
+	// time already. The test environment's server runs a virtual clock.
+	WallTime func(time.Time) time.Time
+
 	// SDKName and SDKVersion go into workflow task completions.
 	SDKName, SDKVersion string
 }
@@ -162,6 +167,10 @@ func (w *Worker) Stop() {
 		w.running.Wait()
 	})
 }
+
+// StickyQueue is the name of the worker's sticky task queue ("" without
+// a cache).
+func (w *Worker) StickyQueue() string { return w.stickyQueue }
 
 func (w *Worker) normalQueue() *taskqueuepb.TaskQueue {
 	return &taskqueuepb.TaskQueue{Name: w.opts.TaskQueue, Kind: enumspb.TASK_QUEUE_KIND_NORMAL}

@@ -1,0 +1,442 @@
+package testserver
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	commandpb "go.temporal.io/api/command/v1"
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	failurepb "go.temporal.io/api/failure/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
+)
+
+// activity is a scheduled activity between its ActivityTaskScheduled event
+// and its outcome, across its attempts.
+type activity struct {
+	run         *run
+	scheduledID int64
+	attrs       *historypb.ActivityTaskScheduledEventAttributes
+	queue       string
+
+	attempt         int32
+	state           activityState
+	firstScheduled  time.Time
+	attemptSchedule time.Time
+	started         time.Time
+	identity        string
+	token           []byte // the current attempt's, once started
+	details         *commonpb.Payloads
+	lastFailure     *failurepb.Failure
+	cancelRequested int64 // the ActivityTaskCancelRequested event ID
+
+	// Timers on the clock, set while they apply.
+	scheduleToStart, scheduleToClose, startToClose, heartbeat, backoff *Timer
+}
+
+type activityState uint8
+
+const (
+	activityScheduled activityState = iota // waiting for a worker; in flight
+	activityStarted                        // running on a worker; in flight
+	activityBackoff                        // waiting to retry; not in flight
+)
+
+// Server defaults for a retry policy's unset fields, as the Temporal
+// server applies them.
+const (
+	defaultInitialInterval    = time.Second
+	defaultBackoffCoefficient = 2.0
+	defaultMaxIntervalFactor  = 100
+)
+
+// scheduleActivity makes an ActivityTaskScheduled event with the timeouts
+// and retry policy the server fills in; once written, the task is queued.
+func (s *Server) scheduleActivity(r *run, completedID int64, c *commandpb.ScheduleActivityTaskCommandAttributes) (*historypb.HistoryEvent, func(int64)) {
+	taskQueue := c.GetTaskQueue()
+	if taskQueue.GetName() == "" {
+		taskQueue = r.started.GetTaskQueue()
+	}
+	attrs := &historypb.ActivityTaskScheduledEventAttributes{
+		ActivityId: c.GetActivityId(), ActivityType: c.GetActivityType(), TaskQueue: taskQueue, Header: c.GetHeader(), Input: c.GetInput(),
+		ScheduleToCloseTimeout: c.GetScheduleToCloseTimeout(), ScheduleToStartTimeout: c.GetScheduleToStartTimeout(),
+		StartToCloseTimeout: c.GetStartToCloseTimeout(), HeartbeatTimeout: c.GetHeartbeatTimeout(),
+		WorkflowTaskCompletedEventId: completedID, RetryPolicy: withRetryDefaults(c.GetRetryPolicy()), Priority: c.GetPriority(),
+	}
+	normalizeActivityTimeouts(attrs, r.started.GetWorkflowRunTimeout().AsDuration())
+	ev := newEvent(enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED, &historypb.HistoryEvent_ActivityTaskScheduledEventAttributes{ActivityTaskScheduledEventAttributes: attrs})
+	return ev, func(id int64) {
+		queue := taskQueue.GetName()
+		if s.opts.ActivityQueue != "" {
+			queue = s.opts.ActivityQueue
+		}
+		now := s.clock.Now()
+		a := &activity{run: r, scheduledID: id, attrs: attrs, queue: queue, attempt: 1, firstScheduled: now}
+		r.activities[id] = a
+		if d := attrs.GetScheduleToCloseTimeout().AsDuration(); d > 0 {
+			a.scheduleToClose = s.clock.AfterFunc(d, func() { s.timeOutActivity(a, 0, enumspb.TIMEOUT_TYPE_SCHEDULE_TO_CLOSE) })
+		}
+		s.queueAttempt(a)
+	}
+}
+
+// normalizeActivityTimeouts fills in timeouts the way the server does: the
+// schedule-to-close timeout bounds the others, and is the workflow's run
+// timeout (or unbounded) when unset.
+func normalizeActivityTimeouts(a *historypb.ActivityTaskScheduledEventAttributes, runTimeout time.Duration) {
+	scheduleToClose := a.GetScheduleToCloseTimeout().AsDuration()
+	startToClose := a.GetStartToCloseTimeout().AsDuration()
+	if scheduleToClose <= 0 {
+		scheduleToClose = runTimeout
+	}
+	if scheduleToClose > 0 && (startToClose <= 0 || startToClose > scheduleToClose) {
+		startToClose = scheduleToClose
+	}
+	scheduleToStart := a.GetScheduleToStartTimeout().AsDuration()
+	if scheduleToClose > 0 && (scheduleToStart <= 0 || scheduleToStart > scheduleToClose) {
+		scheduleToStart = scheduleToClose
+	}
+	heartbeat := a.GetHeartbeatTimeout().AsDuration()
+	if startToClose > 0 && heartbeat > startToClose {
+		heartbeat = startToClose
+	}
+	a.ScheduleToCloseTimeout, a.StartToCloseTimeout = durationOf(scheduleToClose), durationOf(startToClose)
+	a.ScheduleToStartTimeout, a.HeartbeatTimeout = durationOf(scheduleToStart), durationOf(heartbeat)
+}
+
+func withRetryDefaults(p *commonpb.RetryPolicy) *commonpb.RetryPolicy {
+	p = proto.CloneOf(p)
+	if p == nil {
+		p = &commonpb.RetryPolicy{}
+	}
+	if p.GetInitialInterval().AsDuration() <= 0 {
+		p.InitialInterval = durationOf(defaultInitialInterval)
+	}
+	if p.GetBackoffCoefficient() < 1 {
+		p.BackoffCoefficient = defaultBackoffCoefficient
+	}
+	if p.GetMaximumInterval().AsDuration() <= 0 {
+		p.MaximumInterval = durationOf(defaultMaxIntervalFactor * p.GetInitialInterval().AsDuration())
+	}
+	return p
+}
+
+// queueAttempt puts the activity's current attempt on its task queue.
+func (s *Server) queueAttempt(a *activity) {
+	a.state = activityScheduled
+	a.attemptSchedule = s.clock.Now()
+	s.clock.Busy(1)
+	queueOf(s.activityQueues, a.queue).push(a)
+	if d := a.attrs.GetScheduleToStartTimeout().AsDuration(); d > 0 {
+		attempt := a.attempt
+		a.scheduleToStart = s.clock.AfterFunc(d, func() { s.timeOutActivity(a, attempt, enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START) })
+	}
+}
+
+// PollActivityTaskQueue hands out the next activity task of a task queue,
+// waiting for one until ctx ends.
+func (s *Server) PollActivityTaskQueue(ctx context.Context, req *workflowservice.PollActivityTaskQueueRequest) (*workflowservice.PollActivityTaskQueueResponse, error) {
+	var resp *workflowservice.PollActivityTaskQueueResponse
+	poll(ctx, s, s.activityQueues, req.GetTaskQueue().GetName(), func(a *activity) bool {
+		if a.run.activities[a.scheduledID] != a || a.state != activityScheduled {
+			return false
+		}
+		resp = s.startActivity(a, req.GetIdentity())
+		return true
+	})
+	if resp == nil {
+		return &workflowservice.PollActivityTaskQueueResponse{}, nil
+	}
+	return resp, nil
+}
+
+func (s *Server) startActivity(a *activity, identity string) *workflowservice.PollActivityTaskQueueResponse {
+	a.state = activityStarted
+	a.started = s.clock.Now()
+	a.identity = identity
+	a.token = s.newToken(a)
+	s.clock.Stop(a.scheduleToStart)
+	attempt := a.attempt
+	if d := a.attrs.GetStartToCloseTimeout().AsDuration(); d > 0 {
+		a.startToClose = s.clock.AfterFunc(d+s.opts.ActivityTimeoutGracePeriod, func() { s.timeOutActivity(a, attempt, enumspb.TIMEOUT_TYPE_START_TO_CLOSE) })
+	}
+	s.armHeartbeat(a)
+	r := a.run
+	return &workflowservice.PollActivityTaskQueueResponse{
+		TaskToken: a.token, WorkflowNamespace: s.opts.Namespace,
+		WorkflowType: r.started.GetWorkflowType(), WorkflowExecution: proto.CloneOf(r.execution),
+		ActivityType: a.attrs.GetActivityType(), ActivityId: a.attrs.GetActivityId(), Header: a.attrs.GetHeader(), Input: a.attrs.GetInput(),
+		HeartbeatDetails: a.details, ScheduledTime: timestamppb.New(a.firstScheduled), CurrentAttemptScheduledTime: timestamppb.New(a.attemptSchedule),
+		StartedTime: timestamppb.New(a.started), Attempt: a.attempt,
+		ScheduleToCloseTimeout: a.attrs.GetScheduleToCloseTimeout(), StartToCloseTimeout: a.attrs.GetStartToCloseTimeout(),
+		HeartbeatTimeout: a.attrs.GetHeartbeatTimeout(), RetryPolicy: a.attrs.GetRetryPolicy(), Priority: a.attrs.GetPriority(),
+	}
+}
+
+func (s *Server) armHeartbeat(a *activity) {
+	s.clock.Stop(a.heartbeat)
+	if d := a.attrs.GetHeartbeatTimeout().AsDuration(); d > 0 {
+		attempt := a.attempt
+		a.heartbeat = s.clock.AfterFunc(d, func() { s.timeOutActivity(a, attempt, enumspb.TIMEOUT_TYPE_HEARTBEAT) })
+	}
+}
+
+// runningActivity finds the started attempt a token names.
+func (s *Server) runningActivity(token []byte) (*activity, error) {
+	a, err := tokenTask[*activity](s, token)
+	if err != nil {
+		return nil, err
+	}
+	if a.state != activityStarted || string(a.token) != string(token) || a.run.activities[a.scheduledID] != a {
+		return nil, serviceerror.NewNotFound("the activity attempt is no longer current: it timed out, or its workflow closed")
+	}
+	return a, nil
+}
+
+// RecordActivityTaskHeartbeat keeps a running activity alive and tells it
+// whether its cancellation was requested.
+func (s *Server) RecordActivityTaskHeartbeat(_ context.Context, req *workflowservice.RecordActivityTaskHeartbeatRequest) (*workflowservice.RecordActivityTaskHeartbeatResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, err := s.runningActivity(req.GetTaskToken())
+	if err != nil {
+		return nil, err
+	}
+	a.details = req.GetDetails()
+	s.armHeartbeat(a)
+	return &workflowservice.RecordActivityTaskHeartbeatResponse{CancelRequested: a.cancelRequested != 0}, nil
+}
+
+// RespondActivityTaskCompleted records an activity's result.
+func (s *Server) RespondActivityTaskCompleted(_ context.Context, req *workflowservice.RespondActivityTaskCompletedRequest) (*workflowservice.RespondActivityTaskCompletedResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, err := s.runningActivity(req.GetTaskToken())
+	if err != nil {
+		return nil, err
+	}
+	startedID := s.finishActivity(a, true, req.GetIdentity())
+	s.deliver(a.run, enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, &historypb.HistoryEvent_ActivityTaskCompletedEventAttributes{
+		ActivityTaskCompletedEventAttributes: &historypb.ActivityTaskCompletedEventAttributes{
+			Result: req.GetResult(), ScheduledEventId: a.scheduledID, StartedEventId: startedID, Identity: req.GetIdentity()}}, true)
+	return &workflowservice.RespondActivityTaskCompletedResponse{}, nil
+}
+
+// RespondActivityTaskFailed retries the activity when its retry policy
+// allows, else records the failure.
+func (s *Server) RespondActivityTaskFailed(_ context.Context, req *workflowservice.RespondActivityTaskFailedRequest) (*workflowservice.RespondActivityTaskFailedResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, err := s.runningActivity(req.GetTaskToken())
+	if err != nil {
+		return nil, err
+	}
+	if req.GetLastHeartbeatDetails() != nil {
+		a.details = req.GetLastHeartbeatDetails()
+	}
+	s.failAttempt(a, req.GetFailure(), req.GetIdentity())
+	return &workflowservice.RespondActivityTaskFailedResponse{}, nil
+}
+
+// RespondActivityTaskCanceled records an activity that stopped because its
+// cancellation was requested.
+func (s *Server) RespondActivityTaskCanceled(_ context.Context, req *workflowservice.RespondActivityTaskCanceledRequest) (*workflowservice.RespondActivityTaskCanceledResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, err := s.runningActivity(req.GetTaskToken())
+	if err != nil {
+		return nil, err
+	}
+	startedID := s.finishActivity(a, true, req.GetIdentity())
+	s.deliver(a.run, enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCELED, &historypb.HistoryEvent_ActivityTaskCanceledEventAttributes{
+		ActivityTaskCanceledEventAttributes: &historypb.ActivityTaskCanceledEventAttributes{
+			Details: req.GetDetails(), LatestCancelRequestedEventId: a.cancelRequested, ScheduledEventId: a.scheduledID,
+			StartedEventId: startedID, Identity: req.GetIdentity()}}, true)
+	return &workflowservice.RespondActivityTaskCanceledResponse{}, nil
+}
+
+// failAttempt ends the current attempt with failure: a retry after the
+// policy's backoff, or the activity's final failure.
+func (s *Server) failAttempt(a *activity, f *failurepb.Failure, identity string) {
+	retry, backoff := s.retryDecision(a, f)
+	if retry == enumspb.RETRY_STATE_IN_PROGRESS {
+		s.stopAttemptTimers(a)
+		if a.state == activityStarted || a.state == activityScheduled {
+			s.clock.Busy(-1)
+		}
+		if a.state == activityScheduled {
+			queueOf(s.activityQueues, a.queue).remove(func(q *activity) bool { return q == a })
+		}
+		delete(s.tokens, string(a.token))
+		a.state, a.lastFailure = activityBackoff, f
+		a.backoff = s.clock.AfterFunc(backoff, func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if a.run.activities[a.scheduledID] != a || a.state != activityBackoff {
+				return
+			}
+			a.attempt++
+			s.queueAttempt(a)
+		})
+		return
+	}
+	wasStarted := a.state == activityStarted
+	startedID := s.finishActivity(a, wasStarted, identity)
+	if f.GetTimeoutFailureInfo() != nil {
+		s.deliver(a.run, enumspb.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT, &historypb.HistoryEvent_ActivityTaskTimedOutEventAttributes{
+			ActivityTaskTimedOutEventAttributes: &historypb.ActivityTaskTimedOutEventAttributes{
+				Failure: f, ScheduledEventId: a.scheduledID, StartedEventId: startedID, RetryState: retry}}, true)
+		return
+	}
+	s.deliver(a.run, enumspb.EVENT_TYPE_ACTIVITY_TASK_FAILED, &historypb.HistoryEvent_ActivityTaskFailedEventAttributes{
+		ActivityTaskFailedEventAttributes: &historypb.ActivityTaskFailedEventAttributes{
+			Failure: f, ScheduledEventId: a.scheduledID, StartedEventId: startedID, Identity: identity, RetryState: retry}}, true)
+}
+
+// retryDecision applies the activity's retry policy to a failed attempt:
+// IN_PROGRESS and the backoff when it retries, else why it does not.
+func (s *Server) retryDecision(a *activity, f *failurepb.Failure) (enumspb.RetryState, time.Duration) {
+	p := a.attrs.GetRetryPolicy()
+	if t := f.GetTimeoutFailureInfo(); t != nil {
+		if tt := t.GetTimeoutType(); tt == enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START || tt == enumspb.TIMEOUT_TYPE_SCHEDULE_TO_CLOSE {
+			return enumspb.RETRY_STATE_TIMEOUT, 0
+		}
+	}
+	if app := f.GetApplicationFailureInfo(); app != nil {
+		if app.GetNonRetryable() || slices.Contains(p.GetNonRetryableErrorTypes(), app.GetType()) {
+			return enumspb.RETRY_STATE_NON_RETRYABLE_FAILURE, 0
+		}
+	}
+	if max := p.GetMaximumAttempts(); max > 0 && a.attempt >= max {
+		return enumspb.RETRY_STATE_MAXIMUM_ATTEMPTS_REACHED, 0
+	}
+	backoff := time.Duration(float64(p.GetInitialInterval().AsDuration()) * math.Pow(p.GetBackoffCoefficient(), float64(a.attempt-1)))
+	if maxInterval := p.GetMaximumInterval().AsDuration(); backoff > maxInterval || backoff <= 0 {
+		backoff = maxInterval
+	}
+	if next := f.GetApplicationFailureInfo().GetNextRetryDelay().AsDuration(); next > 0 {
+		backoff = next
+	}
+	if d := a.attrs.GetScheduleToCloseTimeout().AsDuration(); d > 0 && s.clock.Now().Add(backoff).After(a.firstScheduled.Add(d)) {
+		return enumspb.RETRY_STATE_TIMEOUT, 0
+	}
+	return enumspb.RETRY_STATE_IN_PROGRESS, backoff
+}
+
+// timeOutActivity handles a timeout of attempt (0: of the whole activity).
+func (s *Server) timeOutActivity(a *activity, attempt int32, t enumspb.TimeoutType) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a.run.activities[a.scheduledID] != a || (attempt != 0 && attempt != a.attempt) || a.state == activityBackoff && attempt != 0 {
+		return
+	}
+	f := &failurepb.Failure{
+		Message: fmt.Sprintf("activity %s timeout", timeoutName(t)),
+		Source:  "Server",
+		FailureInfo: &failurepb.Failure_TimeoutFailureInfo{TimeoutFailureInfo: &failurepb.TimeoutFailureInfo{
+			TimeoutType: t, LastHeartbeatDetails: a.details}},
+		Cause: a.lastFailure,
+	}
+	s.failAttempt(a, f, a.identity)
+}
+
+func timeoutName(t enumspb.TimeoutType) string {
+	switch t {
+	case enumspb.TIMEOUT_TYPE_START_TO_CLOSE:
+		return "StartToClose"
+	case enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START:
+		return "ScheduleToStart"
+	case enumspb.TIMEOUT_TYPE_SCHEDULE_TO_CLOSE:
+		return "ScheduleToClose"
+	case enumspb.TIMEOUT_TYPE_HEARTBEAT:
+		return "Heartbeat"
+	}
+	return t.String()
+}
+
+func (s *Server) stopAttemptTimers(a *activity) {
+	for _, t := range []*Timer{a.scheduleToStart, a.startToClose, a.heartbeat, a.backoff} {
+		s.clock.Stop(t)
+	}
+}
+
+// finishActivity forgets the activity and, when an attempt started, writes
+// its ActivityTaskStarted event (the server writes it with the outcome).
+// It returns that event's ID.
+func (s *Server) finishActivity(a *activity, started bool, identity string) int64 {
+	s.stopAttemptTimers(a)
+	s.clock.Stop(a.scheduleToClose)
+	if a.state != activityBackoff {
+		s.clock.Busy(-1)
+	}
+	if a.state == activityScheduled {
+		queueOf(s.activityQueues, a.queue).remove(func(q *activity) bool { return q == a })
+	}
+	delete(a.run.activities, a.scheduledID)
+	delete(s.tokens, string(a.token))
+	if !started {
+		return 0
+	}
+	if identity == "" {
+		identity = a.identity
+	}
+	ev := newEvent(enumspb.EVENT_TYPE_ACTIVITY_TASK_STARTED, &historypb.HistoryEvent_ActivityTaskStartedEventAttributes{
+		ActivityTaskStartedEventAttributes: &historypb.ActivityTaskStartedEventAttributes{
+			ScheduledEventId: a.scheduledID, Identity: identity, RequestId: string(a.token), Attempt: a.attempt, LastFailure: a.lastFailure}})
+	ev.EventTime = timestamppb.New(a.started)
+	r := a.run
+	if r.wft != nil && r.wft.startedID != 0 {
+		r.buffer = append(r.buffer, ev)
+		return startedIDPending
+	}
+	s.writeEvent(r, ev)
+	return ev.GetEventId()
+}
+
+// startedIDPending stands for the ID of an ActivityTaskStarted event that
+// waits in the buffer with its outcome; writeEvent puts in the real one.
+const startedIDPending = -1
+
+// dropActivity forgets an activity of a closed run.
+func (s *Server) dropActivity(a *activity) {
+	s.stopAttemptTimers(a)
+	s.clock.Stop(a.scheduleToClose)
+	if a.state != activityBackoff {
+		s.clock.Busy(-1)
+	}
+	if a.state == activityScheduled {
+		queueOf(s.activityQueues, a.queue).remove(func(q *activity) bool { return q == a })
+	}
+	delete(a.run.activities, a.scheduledID)
+	delete(s.tokens, string(a.token))
+}
+
+// requestCancelActivity makes an ActivityTaskCancelRequested event. An
+// activity that is not running is canceled at once (its
+// ActivityTaskCanceled follows the task's command events); a running one
+// learns of it from its next heartbeat.
+func (s *Server) requestCancelActivity(r *run, completedID, scheduledID int64) (*historypb.HistoryEvent, func(int64)) {
+	a := r.activities[scheduledID]
+	if a == nil {
+		return nil, nil // it ended while the task ran: nothing to cancel
+	}
+	ev := newEvent(enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED, &historypb.HistoryEvent_ActivityTaskCancelRequestedEventAttributes{
+		ActivityTaskCancelRequestedEventAttributes: &historypb.ActivityTaskCancelRequestedEventAttributes{ScheduledEventId: scheduledID, WorkflowTaskCompletedEventId: completedID}})
+	return ev, func(id int64) {
+		a.cancelRequested = id
+		if a.state == activityStarted {
+			return
+		}
+		s.finishActivity(a, false, "")
+		s.deliver(r, enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCELED, &historypb.HistoryEvent_ActivityTaskCanceledEventAttributes{
+			ActivityTaskCanceledEventAttributes: &historypb.ActivityTaskCanceledEventAttributes{
+				LatestCancelRequestedEventId: id, ScheduledEventId: scheduledID}}, true)
+	}
+}

@@ -1,0 +1,518 @@
+package testserver
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
+)
+
+// Options configure a Server.
+type Options struct {
+	Namespace string
+	// Clock is the virtual clock; the server counts its work in flight on
+	// it.
+	Clock *Clock
+	// ActivityQueue, when set, receives every activity task, whatever task
+	// queue its command names: the test environment runs every activity on
+	// its one worker.
+	ActivityQueue string
+	// ActivityTimeoutGracePeriod is added to start-to-close timeouts, to
+	// let activities react to their context's deadline first.
+	ActivityTimeoutGracePeriod time.Duration
+	// OnEvent, when set, sees every event written to a history, in order,
+	// with the server's lock held: it must not call the server.
+	OnEvent func(execution *commonpb.WorkflowExecution, ev *historypb.HistoryEvent)
+	// OnWorkflowTaskFailed, when set, is told of every failed workflow
+	// task, with the server's lock held.
+	OnWorkflowTaskFailed func(execution *commonpb.WorkflowExecution, attrs *historypb.WorkflowTaskFailedEventAttributes)
+}
+
+// Server is the in-memory history service. It is safe for concurrent use.
+type Server struct {
+	opts  Options
+	clock *Clock
+
+	mu     sync.Mutex
+	runs   map[string]*run // by run ID
+	latest map[string]*run // by workflow ID: the newest run
+	// workflowQueues and activityQueues hold scheduled tasks by task
+	// queue name.
+	workflowQueues map[string]*taskQueue[*workflowTask]
+	activityQueues map[string]*taskQueue[*activity]
+	// tokens find the task a token was issued for.
+	tokens    map[string]any
+	nextToken int
+}
+
+// New returns an empty server.
+func New(opts Options) *Server {
+	if opts.Namespace == "" {
+		opts.Namespace = "default"
+	}
+	return &Server{
+		opts: opts, clock: opts.Clock,
+		runs: make(map[string]*run), latest: make(map[string]*run),
+		workflowQueues: make(map[string]*taskQueue[*workflowTask]),
+		activityQueues: make(map[string]*taskQueue[*activity]),
+		tokens:         make(map[string]any),
+	}
+}
+
+// run is one workflow run: its history and what is in flight for it.
+type run struct {
+	execution *commonpb.WorkflowExecution
+	started   *historypb.WorkflowExecutionStartedEventAttributes
+	history   []*historypb.HistoryEvent
+	closed    bool
+	closedCh  chan struct{} // closed with the run
+
+	wft *workflowTask // the scheduled or started workflow task
+	// buffer holds events that arrived while a workflow task ran; they are
+	// written after the task's own events. wftNeeded: one of them, or a
+	// request, calls for a new workflow task.
+	buffer    []*historypb.HistoryEvent
+	wftNeeded bool
+	// lastStartedID is the WorkflowTaskStarted of the last completed task:
+	// a sticky task carries only the events after it.
+	lastStartedID int64
+	stickyQueue   string
+	// lastStarted is the last ActivityTaskStarted written: its outcome is
+	// always the next activity event (see fillStartedID).
+	lastStarted int64
+
+	activities map[int64]*activity // by scheduled event ID
+	timers     map[string]*runTimer
+	runTimeout *Timer
+
+	// taskStarted fills in what the next WorkflowTaskStarted events say of
+	// the run (continue-as-new suggestions, history size), when set.
+	taskStarted func(*historypb.WorkflowTaskStartedEventAttributes)
+}
+
+type runTimer struct {
+	startedID int64
+	timer     *Timer
+}
+
+// taskQueue is a FIFO of scheduled tasks that pollers wait on.
+type taskQueue[T any] struct {
+	items []T
+	ready chan struct{} // closed and replaced when an item is added
+}
+
+func queueOf[T any](m map[string]*taskQueue[T], name string) *taskQueue[T] {
+	q := m[name]
+	if q == nil {
+		q = &taskQueue[T]{ready: make(chan struct{})}
+		m[name] = q
+	}
+	return q
+}
+
+func (q *taskQueue[T]) push(item T) {
+	q.items = append(q.items, item)
+	close(q.ready)
+	q.ready = make(chan struct{})
+}
+
+func (q *taskQueue[T]) remove(match func(T) bool) {
+	for i, it := range q.items {
+		if match(it) {
+			q.items = append(q.items[:i], q.items[i+1:]...)
+			return
+		}
+	}
+}
+
+// poll waits for an item of queue name, takes it with take (under the
+// lock; take may refuse an item that went stale by returning false), or
+// returns the zero value when ctx ends first, as an empty long poll does.
+func poll[T any](ctx context.Context, s *Server, m map[string]*taskQueue[T], name string, take func(T) bool) T {
+	for {
+		s.mu.Lock()
+		q := queueOf(m, name)
+		for len(q.items) > 0 {
+			it := q.items[0]
+			var zero T
+			q.items[0] = zero
+			q.items = q.items[1:]
+			if take(it) {
+				s.mu.Unlock()
+				return it
+			}
+		}
+		ready := q.ready
+		s.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			var zero T
+			return zero
+		case <-ready:
+		}
+	}
+}
+
+func (s *Server) newToken(task any) []byte {
+	s.nextToken++
+	t := "task-" + strconv.Itoa(s.nextToken)
+	s.tokens[t] = task
+	return []byte(t)
+}
+
+func tokenTask[T any](s *Server, token []byte) (T, error) {
+	t, ok := s.tokens[string(token)].(T)
+	if !ok {
+		var zero T
+		return zero, serviceerror.NewNotFound("the task is no longer known to the server: it completed, failed, timed out or its workflow closed")
+	}
+	return t, nil
+}
+
+// now is the virtual time, as events carry it.
+func (s *Server) now() *timestamppb.Timestamp { return timestamppb.New(s.clock.Now()) }
+
+// write appends an event to a run's history now.
+func (s *Server) write(r *run, t enumspb.EventType, attrs any) *historypb.HistoryEvent {
+	ev := newEvent(t, attrs)
+	s.writeEvent(r, ev)
+	return ev
+}
+
+func (s *Server) writeEvent(r *run, ev *historypb.HistoryEvent) {
+	ev.EventId = int64(len(r.history) + 1)
+	if ev.EventTime == nil {
+		ev.EventTime = s.now()
+	}
+	fillStartedID(r, ev)
+	r.history = append(r.history, ev)
+	if s.opts.OnEvent != nil {
+		s.opts.OnEvent(r.execution, ev)
+	}
+}
+
+// fillStartedID links an activity's outcome to its ActivityTaskStarted
+// event when both waited in the buffer: the started event's ID is known
+// only once it is written.
+func fillStartedID(r *run, ev *historypb.HistoryEvent) {
+	if a := ev.GetActivityTaskStartedEventAttributes(); a != nil {
+		r.lastStarted = ev.GetEventId()
+		return
+	}
+	switch a := ev.GetAttributes().(type) {
+	case *historypb.HistoryEvent_ActivityTaskCompletedEventAttributes:
+		if a.ActivityTaskCompletedEventAttributes.StartedEventId == startedIDPending {
+			a.ActivityTaskCompletedEventAttributes.StartedEventId = r.lastStarted
+		}
+	case *historypb.HistoryEvent_ActivityTaskFailedEventAttributes:
+		if a.ActivityTaskFailedEventAttributes.StartedEventId == startedIDPending {
+			a.ActivityTaskFailedEventAttributes.StartedEventId = r.lastStarted
+		}
+	case *historypb.HistoryEvent_ActivityTaskTimedOutEventAttributes:
+		if a.ActivityTaskTimedOutEventAttributes.StartedEventId == startedIDPending {
+			a.ActivityTaskTimedOutEventAttributes.StartedEventId = r.lastStarted
+		}
+	case *historypb.HistoryEvent_ActivityTaskCanceledEventAttributes:
+		if a.ActivityTaskCanceledEventAttributes.StartedEventId == startedIDPending {
+			a.ActivityTaskCanceledEventAttributes.StartedEventId = r.lastStarted
+		}
+	}
+}
+
+// deliver adds an event that did not come from the run's own commands (a
+// signal, an activity's outcome, a timer firing): while a workflow task
+// runs, it waits in the buffer. needsTask asks for a workflow task.
+func (s *Server) deliver(r *run, t enumspb.EventType, attrs any, needsTask bool) {
+	if r.closed {
+		return
+	}
+	ev := newEvent(t, attrs)
+	ev.EventTime = s.now()
+	if r.wft != nil && r.wft.startedID != 0 {
+		r.buffer = append(r.buffer, ev)
+		r.wftNeeded = r.wftNeeded || needsTask
+		return
+	}
+	s.writeEvent(r, ev)
+	if needsTask {
+		s.scheduleWorkflowTask(r)
+	}
+}
+
+// flushBuffer writes the events that waited for a workflow task to end,
+// and schedules the next task if one is needed.
+func (s *Server) flushBuffer(r *run, force bool) {
+	buffered, needed := r.buffer, r.wftNeeded || force
+	r.buffer, r.wftNeeded = nil, false
+	if r.closed {
+		return
+	}
+	for _, ev := range buffered {
+		s.writeEvent(r, ev)
+	}
+	if needed {
+		s.scheduleWorkflowTask(r)
+	}
+}
+
+// StartWorkflow starts a run with the given start attributes (task queue,
+// type, input, timeouts, ...). An empty runID gets a made-up one. It fails
+// when a run of workflowID is still open.
+func (s *Server) StartWorkflow(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes) (*commonpb.WorkflowExecution, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if prev := s.latest[workflowID]; prev != nil && !prev.closed {
+		return nil, serviceerror.NewWorkflowExecutionAlreadyStarted(
+			fmt.Sprintf("workflow %q is already running", workflowID), "", prev.execution.GetRunId())
+	}
+	if attrs.GetTaskQueue().GetName() == "" {
+		return nil, serviceerror.NewInvalidArgument("a workflow needs a task queue to start")
+	}
+	return s.startLocked(workflowID, runID, proto.CloneOf(attrs)).execution, nil
+}
+
+func (s *Server) startLocked(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes) *run {
+	if runID == "" {
+		runID = fmt.Sprintf("%s-run-%d", workflowID, len(s.runs)+1)
+	}
+	if attrs.OriginalExecutionRunId == "" {
+		attrs.OriginalExecutionRunId = runID
+	}
+	if attrs.FirstExecutionRunId == "" {
+		attrs.FirstExecutionRunId = runID
+	}
+	if attrs.Attempt == 0 {
+		attrs.Attempt = 1
+	}
+	if attrs.WorkflowTaskTimeout == nil {
+		attrs.WorkflowTaskTimeout = durationOf(10 * time.Second)
+	}
+	r := &run{
+		execution:  &commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID},
+		started:    attrs,
+		closedCh:   make(chan struct{}),
+		activities: make(map[int64]*activity),
+		timers:     make(map[string]*runTimer),
+	}
+	s.runs[runID] = r
+	s.latest[workflowID] = r
+	s.write(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, &historypb.HistoryEvent_WorkflowExecutionStartedEventAttributes{WorkflowExecutionStartedEventAttributes: attrs})
+	timeout := attrs.GetWorkflowRunTimeout().AsDuration()
+	if et := attrs.GetWorkflowExecutionTimeout().AsDuration(); et > 0 && (timeout == 0 || et < timeout) {
+		timeout = et
+	}
+	if timeout > 0 {
+		r.runTimeout = s.clock.AfterFunc(timeout, func() { s.timeOutRun(r) })
+	}
+	if backoff := attrs.GetFirstWorkflowTaskBackoff().AsDuration(); backoff > 0 {
+		s.clock.AfterFunc(backoff, func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.scheduleWorkflowTask(r)
+		})
+		return r
+	}
+	s.scheduleWorkflowTask(r)
+	return r
+}
+
+// SetTaskStarted sets what the workflow tasks of a run report in their
+// WorkflowTaskStarted events beyond the server's own fields (the test
+// environment's SetContinueAsNewSuggested and friends).
+func (s *Server) SetTaskStarted(execution *commonpb.WorkflowExecution, fill func(*historypb.WorkflowTaskStartedEventAttributes)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, err := s.runLocked(execution)
+	if err != nil {
+		return err
+	}
+	r.taskStarted = fill
+	return nil
+}
+
+func (s *Server) timeOutRun(r *run) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.closed {
+		return
+	}
+	s.write(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT, &historypb.HistoryEvent_WorkflowExecutionTimedOutEventAttributes{
+		WorkflowExecutionTimedOutEventAttributes: &historypb.WorkflowExecutionTimedOutEventAttributes{RetryState: enumspb.RETRY_STATE_TIMEOUT}})
+	s.closeRun(r)
+}
+
+// closeRun ends everything in flight for a closed run.
+func (s *Server) closeRun(r *run) {
+	r.closed = true
+	r.buffer, r.wftNeeded = nil, false
+	if r.wft != nil {
+		s.dropWorkflowTask(r.wft)
+	}
+	for _, a := range r.activities {
+		s.dropActivity(a)
+	}
+	for _, t := range r.timers {
+		s.clock.Stop(t.timer)
+	}
+	r.timers = nil
+	s.clock.Stop(r.runTimeout)
+	close(r.closedCh)
+}
+
+// runLocked finds a run; an empty run ID means the workflow's newest run.
+func (s *Server) runLocked(execution *commonpb.WorkflowExecution) (*run, error) {
+	var r *run
+	if id := execution.GetRunId(); id != "" {
+		r = s.runs[id]
+	} else {
+		r = s.latest[execution.GetWorkflowId()]
+	}
+	if r == nil || r.execution.GetWorkflowId() != execution.GetWorkflowId() {
+		return nil, serviceerror.NewNotFound(fmt.Sprintf("workflow %q (run %q) not found", execution.GetWorkflowId(), execution.GetRunId()))
+	}
+	return r, nil
+}
+
+func (s *Server) openRunLocked(execution *commonpb.WorkflowExecution) (*run, error) {
+	r, err := s.runLocked(execution)
+	if err != nil {
+		return nil, err
+	}
+	if r.closed {
+		return nil, serviceerror.NewNotFound(fmt.Sprintf("workflow %q (run %s) has already completed", r.execution.GetWorkflowId(), r.execution.GetRunId()))
+	}
+	return r, nil
+}
+
+// Signal delivers a signal. With skipTask it is written without asking for
+// a workflow task: the workflow sees it with the next task something else
+// causes.
+func (s *Server) Signal(execution *commonpb.WorkflowExecution, name string, input *commonpb.Payloads, header *commonpb.Header, identity string, skipTask bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, err := s.openRunLocked(execution)
+	if err != nil {
+		return err
+	}
+	s.deliver(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED, &historypb.HistoryEvent_WorkflowExecutionSignaledEventAttributes{
+		WorkflowExecutionSignaledEventAttributes: &historypb.WorkflowExecutionSignaledEventAttributes{
+			SignalName: name, Input: input, Header: header, Identity: identity}}, !skipTask)
+	return nil
+}
+
+// RequestCancel asks the workflow to cancel itself.
+func (s *Server) RequestCancel(execution *commonpb.WorkflowExecution, identity string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, err := s.openRunLocked(execution)
+	if err != nil {
+		return err
+	}
+	s.deliver(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED, &historypb.HistoryEvent_WorkflowExecutionCancelRequestedEventAttributes{
+		WorkflowExecutionCancelRequestedEventAttributes: &historypb.WorkflowExecutionCancelRequestedEventAttributes{Identity: identity}}, true)
+	return nil
+}
+
+// Terminate closes the run at once.
+func (s *Server) Terminate(execution *commonpb.WorkflowExecution, reason string, details *commonpb.Payloads, identity string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, err := s.openRunLocked(execution)
+	if err != nil {
+		return err
+	}
+	if r.wft != nil && r.wft.startedID != 0 {
+		s.failWorkflowTaskLocked(r, enumspb.WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND, nil, identity)
+	}
+	s.write(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED, &historypb.HistoryEvent_WorkflowExecutionTerminatedEventAttributes{
+		WorkflowExecutionTerminatedEventAttributes: &historypb.WorkflowExecutionTerminatedEventAttributes{Reason: reason, Details: details, Identity: identity}})
+	s.closeRun(r)
+	return nil
+}
+
+// History returns a copy of a run's history.
+func (s *Server) History(execution *commonpb.WorkflowExecution) (*historypb.History, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, err := s.runLocked(execution)
+	if err != nil {
+		return nil, err
+	}
+	return &historypb.History{Events: cloneEvents(r.history)}, nil
+}
+
+// Closed returns a channel closed when the run closes, and the run's
+// resolved identity.
+func (s *Server) Closed(execution *commonpb.WorkflowExecution) (<-chan struct{}, *commonpb.WorkflowExecution, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, err := s.runLocked(execution)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.closedCh, proto.CloneOf(r.execution), nil
+}
+
+// ForgetStickyQueue sends the runs that were sticky to queue back to
+// their normal task queue, with full histories: its worker is gone.
+func (s *Server) ForgetStickyQueue(queue string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.runs {
+		if r.stickyQueue != queue {
+			continue
+		}
+		r.stickyQueue = ""
+		if wft := r.wft; wft != nil && wft.startedID == 0 && wft.queue == queue {
+			queueOf(s.workflowQueues, queue).remove(func(t *workflowTask) bool { return t == wft })
+			wft.queue, wft.sticky = r.started.GetTaskQueue().GetName(), false
+			queueOf(s.workflowQueues, wft.queue).push(wft)
+		}
+	}
+	queueOf(s.workflowQueues, queue).items = nil
+}
+
+// GetWorkflowExecutionHistory returns a run's whole history in one page,
+// as the worker reads it to rebuild a run.
+func (s *Server) GetWorkflowExecutionHistory(_ context.Context, req *workflowservice.GetWorkflowExecutionHistoryRequest) (*workflowservice.GetWorkflowExecutionHistoryResponse, error) {
+	h, err := s.History(req.GetExecution())
+	if err != nil {
+		return nil, err
+	}
+	if req.GetHistoryEventFilterType() == enumspb.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT {
+		n := len(h.Events)
+		if n == 0 || !isCloseEvent(h.Events[n-1].GetEventType()) {
+			h.Events = nil
+		} else {
+			h.Events = h.Events[n-1:]
+		}
+	}
+	return &workflowservice.GetWorkflowExecutionHistoryResponse{History: h}, nil
+}
+
+func isCloseEvent(t enumspb.EventType) bool {
+	switch t {
+	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
+		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED,
+		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW:
+		return true
+	}
+	return false
+}
+
+func cloneEvents(events []*historypb.HistoryEvent) []*historypb.HistoryEvent {
+	out := make([]*historypb.HistoryEvent, len(events))
+	for i, ev := range events {
+		out[i] = proto.CloneOf(ev)
+	}
+	return out
+}

@@ -1,0 +1,421 @@
+package testserver
+
+import (
+	"context"
+	"fmt"
+
+	commandpb "go.temporal.io/api/command/v1"
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	failurepb "go.temporal.io/api/failure/v1"
+	historypb "go.temporal.io/api/history/v1"
+	querypb "go.temporal.io/api/query/v1"
+	"go.temporal.io/api/serviceerror"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+// workflowTask is a scheduled or started workflow task, or a query task
+// (query set), which writes no events.
+type workflowTask struct {
+	run         *run
+	scheduledID int64
+	startedID   int64
+	attempt     int32
+	queue       string
+	sticky      bool
+	token       []byte
+	query       *pendingQuery
+}
+
+// pendingQuery is a query waiting for the worker's answer.
+type pendingQuery struct {
+	request *querypb.WorkflowQuery
+	answer  chan *workflowservice.RespondQueryTaskCompletedRequest
+}
+
+// scheduleWorkflowTask schedules the run's next workflow task, unless one
+// is scheduled already; while one runs, the next is scheduled when it
+// ends.
+func (s *Server) scheduleWorkflowTask(r *run) {
+	s.scheduleWorkflowTaskAttempt(r, 1)
+}
+
+func (s *Server) scheduleWorkflowTaskAttempt(r *run, attempt int32) {
+	if r.closed {
+		return
+	}
+	if r.wft != nil {
+		if r.wft.startedID != 0 {
+			r.wftNeeded = true
+		}
+		return
+	}
+	queue, kind := r.started.GetTaskQueue().GetName(), enumspb.TASK_QUEUE_KIND_NORMAL
+	if r.stickyQueue != "" {
+		queue, kind = r.stickyQueue, enumspb.TASK_QUEUE_KIND_STICKY
+	}
+	ev := s.write(r, enumspb.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED, &historypb.HistoryEvent_WorkflowTaskScheduledEventAttributes{
+		WorkflowTaskScheduledEventAttributes: &historypb.WorkflowTaskScheduledEventAttributes{
+			TaskQueue:           &taskqueuepb.TaskQueue{Name: queue, Kind: kind, NormalName: r.started.GetTaskQueue().GetName()},
+			StartToCloseTimeout: r.started.GetWorkflowTaskTimeout(),
+			Attempt:             attempt,
+		}})
+	r.wft = &workflowTask{run: r, scheduledID: ev.GetEventId(), attempt: attempt, queue: queue, sticky: kind == enumspb.TASK_QUEUE_KIND_STICKY}
+	s.clock.Busy(1)
+	queueOf(s.workflowQueues, queue).push(r.wft)
+}
+
+// dropWorkflowTask forgets a task whose run closed.
+func (s *Server) dropWorkflowTask(t *workflowTask) {
+	if t.startedID == 0 {
+		queueOf(s.workflowQueues, t.queue).remove(func(q *workflowTask) bool { return q == t })
+	}
+	delete(s.tokens, string(t.token))
+	if t.run.wft == t {
+		t.run.wft = nil
+	}
+	if t.query != nil {
+		close(t.query.answer)
+	}
+	s.clock.Busy(-1)
+}
+
+// PollWorkflowTaskQueue hands out the next workflow or query task of a
+// task queue, waiting for one until ctx ends (then the response is empty,
+// as a long poll that timed out).
+func (s *Server) PollWorkflowTaskQueue(ctx context.Context, req *workflowservice.PollWorkflowTaskQueueRequest) (*workflowservice.PollWorkflowTaskQueueResponse, error) {
+	var resp *workflowservice.PollWorkflowTaskQueueResponse
+	poll(ctx, s, s.workflowQueues, req.GetTaskQueue().GetName(), func(t *workflowTask) bool {
+		if t.run.closed && t.query == nil {
+			return false
+		}
+		resp = s.startWorkflowTask(t, req.GetIdentity())
+		return true
+	})
+	if resp == nil {
+		return &workflowservice.PollWorkflowTaskQueueResponse{}, nil
+	}
+	return resp, nil
+}
+
+// startWorkflowTask records that a worker took t and builds its task.
+func (s *Server) startWorkflowTask(t *workflowTask, identity string) *workflowservice.PollWorkflowTaskQueueResponse {
+	r := t.run
+	t.token = s.newToken(t)
+	resp := &workflowservice.PollWorkflowTaskQueueResponse{
+		TaskToken:                  t.token,
+		WorkflowExecution:          proto.CloneOf(r.execution),
+		WorkflowType:               proto.CloneOf(r.started.GetWorkflowType()),
+		Attempt:                    t.attempt,
+		WorkflowExecutionTaskQueue: proto.CloneOf(r.started.GetTaskQueue()),
+		ScheduledTime:              s.now(),
+		StartedTime:                s.now(),
+	}
+	if t.query != nil {
+		// A query task carries no events: the worker answers from the run
+		// it caches, or rebuilds the run from the history it fetches.
+		resp.Query = t.query.request
+		resp.History = &historypb.History{}
+		return resp
+	}
+	attrs := &historypb.WorkflowTaskStartedEventAttributes{ScheduledEventId: t.scheduledID, Identity: identity, RequestId: string(t.token)}
+	if r.taskStarted != nil {
+		r.taskStarted(attrs)
+	}
+	attrs.HistorySizeBytes = historySize(r.history)
+	ev := s.write(r, enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED, &historypb.HistoryEvent_WorkflowTaskStartedEventAttributes{WorkflowTaskStartedEventAttributes: attrs})
+	t.startedID = ev.GetEventId()
+	resp.StartedEventId = t.startedID
+	resp.PreviousStartedEventId = r.lastStartedID
+	events := r.history
+	if t.sticky && r.lastStartedID > 0 {
+		events = r.history[r.lastStartedID:] // the events after the previous task's WorkflowTaskStarted
+	}
+	resp.History = &historypb.History{Events: cloneEvents(events)}
+	return resp
+}
+
+func historySize(events []*historypb.HistoryEvent) int64 {
+	var n int
+	for _, ev := range events {
+		n += proto.Size(ev)
+	}
+	return int64(n)
+}
+
+// startedTask finds the started workflow task a token names.
+func (s *Server) startedTask(token []byte) (*workflowTask, error) {
+	t, err := tokenTask[*workflowTask](s, token)
+	if err != nil {
+		return nil, err
+	}
+	if t.query != nil || t.run.wft != t || t.startedID == 0 || t.run.closed {
+		return nil, serviceerror.NewNotFound("the workflow task is no longer current")
+	}
+	return t, nil
+}
+
+// RespondWorkflowTaskCompleted writes the task's completion and its
+// commands' events, then what arrived while it ran.
+func (s *Server) RespondWorkflowTaskCompleted(_ context.Context, req *workflowservice.RespondWorkflowTaskCompletedRequest) (*workflowservice.RespondWorkflowTaskCompletedResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, err := s.startedTask(req.GetTaskToken())
+	if err != nil {
+		return nil, err
+	}
+	r := t.run
+	if why, cause := s.checkCommands(r, req.GetCommands()); why != "" {
+		s.failWorkflowTaskLocked(r, cause, &failurepb.Failure{Message: why, Source: "TestServer"}, req.GetIdentity())
+		return nil, serviceerror.NewInvalidArgument(why)
+	}
+	completed := s.write(r, enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, &historypb.HistoryEvent_WorkflowTaskCompletedEventAttributes{
+		WorkflowTaskCompletedEventAttributes: &historypb.WorkflowTaskCompletedEventAttributes{
+			ScheduledEventId: t.scheduledID, StartedEventId: t.startedID, Identity: req.GetIdentity(),
+			SdkMetadata: req.GetSdkMetadata(), MeteringMetadata: req.GetMeteringMetadata(),
+		}})
+	r.lastStartedID = t.startedID
+	r.stickyQueue = ""
+	if sa := req.GetStickyAttributes(); sa.GetWorkerTaskQueue().GetName() != "" {
+		r.stickyQueue = sa.GetWorkerTaskQueue().GetName()
+	}
+	// The task stays current while its commands apply, so that events they
+	// cause (an unstarted activity's cancellation) are buffered and written
+	// after every command's own event, where the SDK predicts them.
+	for _, cmd := range req.GetCommands() {
+		s.applyCommand(r, completed.GetEventId(), cmd, req.GetIdentity())
+	}
+	if r.wft == t { // closing the run dropped it already
+		r.wft = nil
+		delete(s.tokens, string(t.token))
+		s.clock.Busy(-1)
+	}
+	s.flushBuffer(r, req.GetForceCreateNewWorkflowTask())
+	return &workflowservice.RespondWorkflowTaskCompletedResponse{}, nil
+}
+
+// checkCommands refuses, as the server does, commands it cannot carry out
+// and a workflow that closes while new events wait for it.
+func (s *Server) checkCommands(r *run, cmds []*commandpb.Command) (why string, cause enumspb.WorkflowTaskFailedCause) {
+	for i, cmd := range cmds {
+		switch cmd.GetCommandType() {
+		case enumspb.COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK, enumspb.COMMAND_TYPE_REQUEST_CANCEL_ACTIVITY_TASK,
+			enumspb.COMMAND_TYPE_START_TIMER, enumspb.COMMAND_TYPE_CANCEL_TIMER, enumspb.COMMAND_TYPE_RECORD_MARKER,
+			enumspb.COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES, enumspb.COMMAND_TYPE_MODIFY_WORKFLOW_PROPERTIES:
+		case enumspb.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION, enumspb.COMMAND_TYPE_FAIL_WORKFLOW_EXECUTION,
+			enumspb.COMMAND_TYPE_CANCEL_WORKFLOW_EXECUTION, enumspb.COMMAND_TYPE_CONTINUE_AS_NEW_WORKFLOW_EXECUTION:
+			if i != len(cmds)-1 {
+				return fmt.Sprintf("%v must be the last command of a workflow task", cmd.GetCommandType()), enumspb.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND
+			}
+			if r.wftNeeded {
+				return "the workflow tried to close while new events waited for it (UnhandledCommand): it runs again with them",
+					enumspb.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND
+			}
+		default:
+			return fmt.Sprintf("the test environment does not support %v commands yet", cmd.GetCommandType()),
+				enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE
+		}
+	}
+	return "", 0
+}
+
+// applyCommand writes a command's event and starts what it asks for.
+func (s *Server) applyCommand(r *run, completedID int64, cmd *commandpb.Command, identity string) {
+	if r.closed {
+		return
+	}
+	var ev *historypb.HistoryEvent
+	var then func(id int64) // runs once the event has its ID
+	switch cmd.GetCommandType() {
+	case enumspb.COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK:
+		ev, then = s.scheduleActivity(r, completedID, cmd.GetScheduleActivityTaskCommandAttributes())
+	case enumspb.COMMAND_TYPE_REQUEST_CANCEL_ACTIVITY_TASK:
+		ev, then = s.requestCancelActivity(r, completedID, cmd.GetRequestCancelActivityTaskCommandAttributes().GetScheduledEventId())
+	case enumspb.COMMAND_TYPE_START_TIMER:
+		ev, then = s.startTimer(r, completedID, cmd.GetStartTimerCommandAttributes())
+	case enumspb.COMMAND_TYPE_CANCEL_TIMER:
+		ev = s.cancelTimer(r, completedID, cmd.GetCancelTimerCommandAttributes().GetTimerId(), identity)
+	case enumspb.COMMAND_TYPE_RECORD_MARKER:
+		a := cmd.GetRecordMarkerCommandAttributes()
+		ev = newEvent(enumspb.EVENT_TYPE_MARKER_RECORDED, &historypb.HistoryEvent_MarkerRecordedEventAttributes{MarkerRecordedEventAttributes: &historypb.MarkerRecordedEventAttributes{
+			MarkerName: a.GetMarkerName(), Details: a.GetDetails(), Header: a.GetHeader(), Failure: a.GetFailure(), WorkflowTaskCompletedEventId: completedID}})
+	case enumspb.COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES:
+		ev = newEvent(enumspb.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES, &historypb.HistoryEvent_UpsertWorkflowSearchAttributesEventAttributes{
+			UpsertWorkflowSearchAttributesEventAttributes: &historypb.UpsertWorkflowSearchAttributesEventAttributes{
+				SearchAttributes: cmd.GetUpsertWorkflowSearchAttributesCommandAttributes().GetSearchAttributes(), WorkflowTaskCompletedEventId: completedID}})
+	case enumspb.COMMAND_TYPE_MODIFY_WORKFLOW_PROPERTIES:
+		ev = newEvent(enumspb.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED, &historypb.HistoryEvent_WorkflowPropertiesModifiedEventAttributes{
+			WorkflowPropertiesModifiedEventAttributes: &historypb.WorkflowPropertiesModifiedEventAttributes{
+				UpsertedMemo: cmd.GetModifyWorkflowPropertiesCommandAttributes().GetUpsertedMemo(), WorkflowTaskCompletedEventId: completedID}})
+	case enumspb.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION:
+		ev = newEvent(enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED, &historypb.HistoryEvent_WorkflowExecutionCompletedEventAttributes{
+			WorkflowExecutionCompletedEventAttributes: &historypb.WorkflowExecutionCompletedEventAttributes{
+				Result: cmd.GetCompleteWorkflowExecutionCommandAttributes().GetResult(), WorkflowTaskCompletedEventId: completedID}})
+	case enumspb.COMMAND_TYPE_FAIL_WORKFLOW_EXECUTION:
+		ev = newEvent(enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED, &historypb.HistoryEvent_WorkflowExecutionFailedEventAttributes{
+			WorkflowExecutionFailedEventAttributes: &historypb.WorkflowExecutionFailedEventAttributes{
+				Failure: cmd.GetFailWorkflowExecutionCommandAttributes().GetFailure(), RetryState: enumspb.RETRY_STATE_RETRY_POLICY_NOT_SET,
+				WorkflowTaskCompletedEventId: completedID}})
+	case enumspb.COMMAND_TYPE_CANCEL_WORKFLOW_EXECUTION:
+		ev = newEvent(enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED, &historypb.HistoryEvent_WorkflowExecutionCanceledEventAttributes{
+			WorkflowExecutionCanceledEventAttributes: &historypb.WorkflowExecutionCanceledEventAttributes{
+				Details: cmd.GetCancelWorkflowExecutionCommandAttributes().GetDetails(), WorkflowTaskCompletedEventId: completedID}})
+	case enumspb.COMMAND_TYPE_CONTINUE_AS_NEW_WORKFLOW_EXECUTION:
+		s.continueAsNew(r, completedID, cmd.GetContinueAsNewWorkflowExecutionCommandAttributes())
+		return
+	}
+	if ev == nil {
+		return
+	}
+	ev.UserMetadata = cmd.GetUserMetadata()
+	s.writeEvent(r, ev)
+	if then != nil {
+		then(ev.GetEventId())
+	}
+	if isCloseEvent(ev.GetEventType()) {
+		s.closeRun(r)
+	}
+}
+
+// continueAsNew closes the run and starts its next one.
+func (s *Server) continueAsNew(r *run, completedID int64, a *commandpb.ContinueAsNewWorkflowExecutionCommandAttributes) {
+	prev := r.started
+	taskQueue := a.GetTaskQueue()
+	if taskQueue.GetName() == "" {
+		taskQueue = prev.GetTaskQueue()
+	}
+	runTimeout, taskTimeout := a.GetWorkflowRunTimeout(), a.GetWorkflowTaskTimeout()
+	if runTimeout.AsDuration() == 0 {
+		runTimeout = prev.GetWorkflowRunTimeout()
+	}
+	if taskTimeout.AsDuration() == 0 {
+		taskTimeout = prev.GetWorkflowTaskTimeout()
+	}
+	newRunID := fmt.Sprintf("%s-run-%d", r.execution.GetWorkflowId(), len(s.runs)+1)
+	s.write(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW, &historypb.HistoryEvent_WorkflowExecutionContinuedAsNewEventAttributes{
+		WorkflowExecutionContinuedAsNewEventAttributes: &historypb.WorkflowExecutionContinuedAsNewEventAttributes{
+			NewExecutionRunId: newRunID, WorkflowType: a.GetWorkflowType(), TaskQueue: taskQueue, Input: a.GetInput(),
+			WorkflowRunTimeout: runTimeout, WorkflowTaskTimeout: taskTimeout, WorkflowTaskCompletedEventId: completedID,
+			BackoffStartInterval: a.GetBackoffStartInterval(), Initiator: a.GetInitiator(),
+			LastCompletionResult: a.GetLastCompletionResult(), Header: a.GetHeader(), Memo: a.GetMemo(),
+			SearchAttributes: a.GetSearchAttributes(),
+		}})
+	s.closeRun(r)
+	next := &historypb.WorkflowExecutionStartedEventAttributes{
+		WorkflowType: a.GetWorkflowType(), TaskQueue: taskQueue, Input: a.GetInput(), Header: a.GetHeader(),
+		WorkflowRunTimeout: runTimeout, WorkflowTaskTimeout: taskTimeout, WorkflowExecutionTimeout: prev.GetWorkflowExecutionTimeout(),
+		ContinuedExecutionRunId: r.execution.GetRunId(), Initiator: a.GetInitiator(), ContinuedFailure: a.GetFailure(),
+		LastCompletionResult: a.GetLastCompletionResult(), FirstExecutionRunId: prev.GetFirstExecutionRunId(),
+		RetryPolicy: a.GetRetryPolicy(), Memo: a.GetMemo(), SearchAttributes: a.GetSearchAttributes(),
+		Identity: prev.GetIdentity(), Priority: prev.GetPriority(),
+		ParentWorkflowNamespace: prev.GetParentWorkflowNamespace(), ParentWorkflowExecution: prev.GetParentWorkflowExecution(),
+		RootWorkflowExecution: prev.GetRootWorkflowExecution(), FirstWorkflowTaskBackoff: a.GetBackoffStartInterval(),
+	}
+	s.startLocked(r.execution.GetWorkflowId(), newRunID, next)
+}
+
+// RespondWorkflowTaskFailed records a failed workflow task and schedules
+// its next attempt.
+func (s *Server) RespondWorkflowTaskFailed(_ context.Context, req *workflowservice.RespondWorkflowTaskFailedRequest) (*workflowservice.RespondWorkflowTaskFailedResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, err := s.startedTask(req.GetTaskToken())
+	if err != nil {
+		return nil, err
+	}
+	s.failWorkflowTaskLocked(t.run, req.GetCause(), req.GetFailure(), req.GetIdentity())
+	return &workflowservice.RespondWorkflowTaskFailedResponse{}, nil
+}
+
+func (s *Server) failWorkflowTaskLocked(r *run, cause enumspb.WorkflowTaskFailedCause, failure *failurepb.Failure, identity string) {
+	t := r.wft
+	attrs := &historypb.WorkflowTaskFailedEventAttributes{
+		ScheduledEventId: t.scheduledID, StartedEventId: t.startedID, Cause: cause, Failure: failure, Identity: identity,
+	}
+	s.write(r, enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED, &historypb.HistoryEvent_WorkflowTaskFailedEventAttributes{WorkflowTaskFailedEventAttributes: attrs})
+	r.wft = nil
+	delete(s.tokens, string(t.token))
+	s.clock.Busy(-1)
+	r.stickyQueue = "" // the worker dropped the run's state
+	if s.opts.OnWorkflowTaskFailed != nil {
+		s.opts.OnWorkflowTaskFailed(proto.CloneOf(r.execution), attrs)
+	}
+	if cause == enumspb.WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND {
+		return // the run is closing
+	}
+	next := t.attempt + 1
+	if cause == enumspb.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND {
+		next = 1 // not the worker's fault: a fresh task with the new events
+	}
+	buffered := r.buffer
+	r.buffer, r.wftNeeded = nil, false
+	for _, ev := range buffered {
+		s.writeEvent(r, ev)
+	}
+	s.scheduleWorkflowTaskAttempt(r, next)
+}
+
+// Query asks the worker a question about a run's state and waits for the
+// answer, or for ctx to end.
+func (s *Server) Query(ctx context.Context, execution *commonpb.WorkflowExecution, query *querypb.WorkflowQuery) (*commonpb.Payloads, error) {
+	s.mu.Lock()
+	r, err := s.runLocked(execution)
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	queue := r.started.GetTaskQueue().GetName()
+	if r.stickyQueue != "" && !r.closed {
+		queue = r.stickyQueue
+	}
+	q := &pendingQuery{request: query, answer: make(chan *workflowservice.RespondQueryTaskCompletedRequest, 1)}
+	t := &workflowTask{run: r, queue: queue, query: q}
+	s.clock.Busy(1)
+	queueOf(s.workflowQueues, queue).push(t)
+	s.mu.Unlock()
+
+	select {
+	case <-ctx.Done():
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		select {
+		case ans, ok := <-q.answer:
+			if ok {
+				return queryResult(ans)
+			}
+		default:
+			queueOf(s.workflowQueues, queue).remove(func(q *workflowTask) bool { return q == t })
+			delete(s.tokens, string(t.token))
+			s.clock.Busy(-1)
+		}
+		return nil, ctx.Err()
+	case ans, ok := <-q.answer:
+		if !ok {
+			return nil, serviceerror.NewNotFound("the query was dropped")
+		}
+		return queryResult(ans)
+	}
+}
+
+func queryResult(ans *workflowservice.RespondQueryTaskCompletedRequest) (*commonpb.Payloads, error) {
+	if ans.GetCompletedType() == enumspb.QUERY_RESULT_TYPE_FAILED {
+		return nil, serviceerror.NewQueryFailedWithFailure(ans.GetErrorMessage(), ans.GetFailure())
+	}
+	return ans.GetQueryResult(), nil
+}
+
+// RespondQueryTaskCompleted delivers a query's answer.
+func (s *Server) RespondQueryTaskCompleted(_ context.Context, req *workflowservice.RespondQueryTaskCompletedRequest) (*workflowservice.RespondQueryTaskCompletedResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, err := tokenTask[*workflowTask](s, req.GetTaskToken())
+	if err != nil || t.query == nil {
+		return nil, serviceerror.NewNotFound("no such query task")
+	}
+	delete(s.tokens, string(t.token))
+	s.clock.Busy(-1)
+	t.query.answer <- req
+	return &workflowservice.RespondQueryTaskCompletedResponse{}, nil
+}

@@ -1,0 +1,119 @@
+package internal
+
+import (
+	"sync"
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+
+	"github.com/durable-go/sdk/internal/logging"
+	"github.com/durable-go/sdk/log"
+)
+
+// WorkflowTestSuite makes test environments that share its logger,
+// metrics handler, context propagators and header (testsuite.WorkflowTestSuite).
+// Embed it in a testify suite.
+type WorkflowTestSuite struct {
+	mu          sync.Mutex
+	logger      log.Logger
+	metrics     MetricsHandler
+	propagators []ContextPropagator
+	header      *commonpb.Header
+	noAliasing  bool
+}
+
+// NewTestWorkflowEnvironment returns a new environment to run one workflow
+// in, on the SDK's own engine and an in-memory server.
+func (s *WorkflowTestSuite) NewTestWorkflowEnvironment() *TestWorkflowEnvironment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return newTestWorkflowEnvironment(s)
+}
+
+// NewTestActivityEnvironment returns a new environment to run activities
+// in.
+func (s *WorkflowTestSuite) NewTestActivityEnvironment() *TestActivityEnvironment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return newTestActivityEnvironment(s)
+}
+
+// SetLogger sets the logger of environments made after it.
+func (s *WorkflowTestSuite) SetLogger(logger log.Logger) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.logger = logger
+}
+
+// GetLogger returns the suite's logger (the default logger when none was
+// set).
+func (s *WorkflowTestSuite) GetLogger() log.Logger {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.logger == nil {
+		s.logger = logging.NewDefaultLogger()
+	}
+	return s.logger
+}
+
+// SetMetricsHandler sets the metrics handler of environments made after it.
+func (s *WorkflowTestSuite) SetMetricsHandler(metricsHandler MetricsHandler) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.metrics = metricsHandler
+}
+
+// SetContextPropagators sets the context propagators of environments made
+// after it.
+func (s *WorkflowTestSuite) SetContextPropagators(propagators []ContextPropagator) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.propagators = propagators
+}
+
+// SetHeader sets the header that workflows and activities of environments
+// made after it start with.
+func (s *WorkflowTestSuite) SetHeader(header *commonpb.Header) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.header = header
+}
+
+// SetDisableRegistrationAliasing is accepted for compatibility: this SDK
+// registers functions under their own names, with no alias to disable.
+func (s *WorkflowTestSuite) SetDisableRegistrationAliasing(disable bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.noAliasing = disable
+}
+
+// testSuiteDefaults are what an environment takes from its suite.
+type testSuiteDefaults struct {
+	logger      log.Logger
+	metrics     MetricsHandler
+	propagators []ContextPropagator
+	header      *commonpb.Header
+}
+
+func (s *WorkflowTestSuite) defaults() testSuiteDefaults {
+	logger := s.logger
+	if logger == nil {
+		logger = logging.NewDefaultLogger()
+	}
+	metrics := s.metrics
+	if metrics == nil {
+		metrics = MetricsNopHandler
+	}
+	return testSuiteDefaults{logger: logger, metrics: metrics, propagators: s.propagators, header: s.header}
+}
+
+// The defaults of the test environment, as in go.temporal.io/sdk.
+const (
+	testNamespace        = "default-test-namespace"
+	testTaskQueue        = "default-test-taskqueue"
+	testWorkflowID       = "default-test-workflow-id"
+	testRunID            = "default-test-run-id"
+	testIdentity         = "test-identity"
+	defaultTestTimeout   = 3 * time.Second
+	testWorkflowTaskTime = 10 * time.Second
+)

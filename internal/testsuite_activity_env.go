@@ -1,0 +1,272 @@
+package internal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/policy"
+	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/internal/workerrt"
+)
+
+// TestActivityEnvironment runs activity functions on their own, through
+// the worker's activity executor: interceptors, argument decoding, result
+// encoding and error conversion as on a worker (testsuite.TestActivityEnvironment).
+// Activities run with no time limit unless SetTestTimeout sets one.
+type TestActivityEnvironment struct {
+	mu            sync.Mutex
+	suite         testSuiteDefaults
+	registry      *registry.Registry
+	workerOptions WorkerOptions
+	dc            converter.DataConverter
+	fc            converter.FailureConverter
+	propagators   []ContextPropagator
+	header        *commonpb.Header
+	identity      string
+	timeout       time.Duration
+	details       *commonpb.Payloads
+	workerStop    chan struct{}
+	onHeartbeat   func(*ActivityInfo, converter.EncodedValues)
+	inWorkflow    bool
+}
+
+func newTestActivityEnvironment(s *WorkflowTestSuite) *TestActivityEnvironment {
+	d := s.defaults()
+	return &TestActivityEnvironment{suite: d, registry: registry.New(), dc: converter.GetDefaultDataConverter(),
+		propagators: d.propagators, header: d.header, identity: testIdentity}
+}
+
+// RegisterActivity registers an activity function, or a struct's methods.
+func (t *TestActivityEnvironment) RegisterActivity(a any) {
+	t.RegisterActivityWithOptions(a, RegisterActivityOptions{})
+}
+
+// RegisterActivityWithOptions registers activities with options.
+func (t *TestActivityEnvironment) RegisterActivityWithOptions(a any, options RegisterActivityOptions) {
+	if err := t.registry.RegisterActivity(a, options.Name, options.DisableAlreadyRegisteredCheck, options.SkipInvalidStructFunctions); err != nil {
+		panic(err)
+	}
+}
+
+// SetWorkerOptions sets the worker options activities run with
+// (interceptors among them).
+func (t *TestActivityEnvironment) SetWorkerOptions(options WorkerOptions) *TestActivityEnvironment {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.workerOptions = options
+	return t
+}
+
+// SetDataConverter sets the data converter.
+func (t *TestActivityEnvironment) SetDataConverter(dataConverter converter.DataConverter) *TestActivityEnvironment {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.dc = dataConverter
+	return t
+}
+
+// SetFailureConverter sets the failure converter.
+func (t *TestActivityEnvironment) SetFailureConverter(failureConverter converter.FailureConverter) *TestActivityEnvironment {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.fc = failureConverter
+	return t
+}
+
+// SetIdentity sets the worker identity activities see.
+func (t *TestActivityEnvironment) SetIdentity(identity string) *TestActivityEnvironment {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.identity = identity
+	return t
+}
+
+// SetContextPropagators sets the context propagators.
+func (t *TestActivityEnvironment) SetContextPropagators(propagators []ContextPropagator) *TestActivityEnvironment {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.propagators = propagators
+	return t
+}
+
+// SetHeader sets the header activities arrive with.
+func (t *TestActivityEnvironment) SetHeader(header *commonpb.Header) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.header = header
+}
+
+// SetTestTimeout bounds, in wall time, how long one activity may run; by
+// default there is no bound.
+func (t *TestActivityEnvironment) SetTestTimeout(idleTimeout time.Duration) *TestActivityEnvironment {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.timeout = idleTimeout
+	return t
+}
+
+// SetHeartbeatDetails sets the details of an earlier attempt's heartbeat,
+// which activity.GetHeartbeatDetails returns.
+func (t *TestActivityEnvironment) SetHeartbeatDetails(details any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	p, err := t.dc.ToPayloads(details)
+	if err != nil {
+		panic(fmt.Sprintf("SetHeartbeatDetails: %T cannot be encoded: %v", details, err))
+	}
+	t.details = p
+}
+
+// SetWorkerStopChannel sets the channel activity.GetWorkerStopChannel
+// returns.
+func (t *TestActivityEnvironment) SetWorkerStopChannel(c chan struct{}) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.workerStop = c
+}
+
+// SetOnActivityHeartbeatListener sets a function called with every
+// heartbeat's details.
+func (t *TestActivityEnvironment) SetOnActivityHeartbeatListener(listener func(activityInfo *ActivityInfo, details converter.EncodedValues)) *TestActivityEnvironment {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.onHeartbeat = listener
+	return t
+}
+
+// SetExecuteActivitiesInWorkflow makes ExecuteActivity run the activity
+// from a workflow, in a test workflow environment, so that it sees a real
+// workflow's identity and the server's timeouts and retries apply.
+func (t *TestActivityEnvironment) SetExecuteActivitiesInWorkflow(executeActivitiesInWorkflow bool) *TestActivityEnvironment {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.inWorkflow = executeActivitiesInWorkflow
+	return t
+}
+
+// ExecuteActivity runs an activity, given as a registered function (it is
+// registered if it is not) or a name, with args, and returns its result or
+// its error as a workflow would see it.
+func (t *TestActivityEnvironment) ExecuteActivity(activityFn any, args ...any) (converter.EncodedValue, error) {
+	name := registry.FunctionName(activityFn)
+	if reflect.TypeOf(activityFn).Kind() == reflect.Func {
+		if _, err := t.registry.Activity(name); err != nil {
+			if err := t.registry.RegisterActivity(activityFn, "", false, false); err != nil {
+				return nil, err
+			}
+		}
+		if err := registry.CheckArgs(activityFn, args, "activity"); err != nil {
+			return nil, err
+		}
+	}
+	t.mu.Lock()
+	if t.fc == nil {
+		t.fc = failure.NewDefaultFailureConverter(failure.DefaultFailureConverterOptions{DataConverter: t.dc})
+	}
+	inWorkflow := t.inWorkflow
+	t.mu.Unlock()
+	if inWorkflow {
+		return t.executeInWorkflow(name, args)
+	}
+	return t.execute(name, args)
+}
+
+func (t *TestActivityEnvironment) execute(name string, args []any) (converter.EncodedValue, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	input, err := registry.EncodeArgs(t.dc, args)
+	if err != nil {
+		return nil, fmt.Errorf("activity %q: %w", name, err)
+	}
+	now := time.Now()
+	task := &workflowservice.PollActivityTaskQueueResponse{
+		TaskToken: []byte(fmt.Sprintf("test-activity-%s-%d", name, now.UnixNano())), WorkflowNamespace: testNamespace,
+		ActivityType: &commonpb.ActivityType{Name: name}, ActivityId: "0", Input: input, Header: t.header, HeartbeatDetails: t.details,
+		ScheduledTime: timestamppb.New(now), CurrentAttemptScheduledTime: timestamppb.New(now), StartedTime: timestamppb.New(now), Attempt: 1,
+	}
+	ctx := context.Background()
+	if t.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, t.timeout)
+		defer cancel()
+		task.StartToCloseTimeout = durationpb.New(t.timeout)
+	}
+	stop := t.workerStop
+	if stop == nil {
+		stop = make(chan struct{})
+	}
+	onHeartbeat, dc := t.onHeartbeat, t.dc
+	heartbeat := func(details *commonpb.Payloads) {
+		if onHeartbeat != nil {
+			info := activityInfoOf(&workerrt.ActivityTask{Task: task}, testNamespace)
+			onHeartbeat(&info, failure.NewEncodedValues(details, dc))
+		}
+	}
+	exec := &activityExecutor{registry: t.registry, dc: t.dc, logger: t.suite.logger, metrics: t.suite.metrics,
+		namespace: testNamespace, taskQueue: testTaskQueue, interceptors: t.workerOptions.Interceptors, propagators: t.propagators}
+	result, err := exec.Execute(ctx, &workerrt.ActivityTask{Task: task, Heartbeat: heartbeat, WorkerStop: stop})
+	if errors.Is(err, ErrResultPending) {
+		return nil, err
+	}
+	if err != nil {
+		// As a workflow would see it: through the failure converter.
+		return nil, t.fc.FailureToError(t.fc.ErrorToFailure(err))
+	}
+	return newEncodedValue(result, t.dc), nil
+}
+
+// executeInWorkflow runs the activity from a workflow in a test workflow
+// environment.
+func (t *TestActivityEnvironment) executeInWorkflow(name string, args []any) (converter.EncodedValue, error) {
+	t.mu.Lock()
+	wenv := (&WorkflowTestSuite{logger: t.suite.logger, metrics: t.suite.metrics, propagators: t.propagators, header: t.header}).NewTestWorkflowEnvironment()
+	wenv.registry = t.registry
+	wenv.SetDataConverter(t.dc).SetFailureConverter(t.fc).SetWorkerOptions(t.workerOptions).SetIdentity(t.identity)
+	timeout := t.timeout
+	t.mu.Unlock()
+	if timeout <= 0 {
+		timeout = 10 * time.Minute // on the virtual clock: only a stuck activity reaches it
+	}
+	// The result passes through the workflow undecoded.
+	runner := func(ctx Context) (*converter.RawValue, error) {
+		ctx = WithActivityOptions(ctx, ActivityOptions{StartToCloseTimeout: timeout, RetryPolicy: &policy.RetryPolicy{MaximumAttempts: 1}})
+		f := ExecuteActivity(ctx, name, args...)
+		if err := f.Get(ctx, nil); err != nil {
+			return nil, err
+		}
+		var raw converter.RawValue
+		if err := f.Get(ctx, &raw); err != nil {
+			return nil, nil // no result
+		}
+		return &raw, nil
+	}
+	wenv.RegisterWorkflowWithOptions(runner, RegisterWorkflowOptions{Name: "TestActivityEnvironmentWorkflow"})
+	wenv.ExecuteWorkflow("TestActivityEnvironmentWorkflow")
+	var raw converter.RawValue
+	if err := wenv.GetWorkflowResult(&raw); err != nil {
+		var wee *failure.WorkflowExecutionError
+		if errors.As(err, &wee) {
+			err = errors.Unwrap(wee)
+		}
+		var ae *failure.ActivityError
+		if errors.As(err, &ae) {
+			err = errors.Unwrap(ae)
+		}
+		return nil, err
+	}
+	if raw.Payload() == nil {
+		return newEncodedValue(nil, t.dc), nil
+	}
+	return newEncodedValue(&commonpb.Payloads{Payloads: []*commonpb.Payload{raw.Payload()}}, t.dc), nil
+}

@@ -1,0 +1,367 @@
+package internal
+
+import (
+	"context"
+	"errors"
+	"math"
+	"reflect"
+	"sync"
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+	historypb "go.temporal.io/api/history/v1"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/searchattr"
+)
+
+// testInterceptor is the test environment's own worker interceptor, the
+// outermost: it answers the workflow calls that have mock expectations and
+// tells the listeners about activities. Mocks of workflow calls are asked
+// only when the code first runs, never in replay, so that a replay (after
+// the run left the cache, or to answer a query) sees what history
+// recorded and does not use up expectations.
+type testInterceptor struct {
+	WorkerInterceptorBase
+	env *TestWorkflowEnvironment
+}
+
+func (i *testInterceptor) InterceptWorkflow(_ Context, next WorkflowInboundInterceptor) WorkflowInboundInterceptor {
+	return &testWorkflowInbound{WorkflowInboundInterceptorBase: WorkflowInboundInterceptorBase{Next: next}, env: i.env}
+}
+
+func (i *testInterceptor) InterceptActivity(_ context.Context, next ActivityInboundInterceptor) ActivityInboundInterceptor {
+	return &testActivityInbound{ActivityInboundInterceptorBase: ActivityInboundInterceptorBase{Next: next}, env: i.env}
+}
+
+type testWorkflowInbound struct {
+	WorkflowInboundInterceptorBase
+	env *TestWorkflowEnvironment
+}
+
+func (w *testWorkflowInbound) Init(outbound WorkflowOutboundInterceptor) error {
+	return w.Next.Init(&testWorkflowOutbound{WorkflowOutboundInterceptorBase: WorkflowOutboundInterceptorBase{Next: outbound}, env: w.env})
+}
+
+type testWorkflowOutbound struct {
+	WorkflowOutboundInterceptorBase
+	env *TestWorkflowEnvironment
+}
+
+// mocked reports whether a workflow call should ask the mock.
+func (w *testWorkflowOutbound) mocked(ctx Context, method string) bool {
+	return !w.Next.IsReplaying(ctx) && w.env.hasExpectation(method)
+}
+
+func (w *testWorkflowOutbound) GetVersion(ctx Context, changeID string, minSupported, maxSupported Version) Version {
+	if w.Next.IsReplaying(ctx) {
+		if w.env.hasExpectation(mockMethodGetVersion+"_"+changeID) || w.env.hasExpectation(mockMethodGetVersion+"_"+anyMockArgument) {
+			// History holds the mocked choice, whatever the code supports.
+			return w.Next.GetVersion(ctx, changeID, DefaultVersion, math.MaxInt32)
+		}
+		return w.Next.GetVersion(ctx, changeID, minSupported, maxSupported)
+	}
+	for _, method := range []string{mockMethodGetVersion + "_" + changeID, mockMethodGetVersion + "_" + anyMockArgument} {
+		if !w.env.hasExpectation(method) {
+			continue
+		}
+		ret := w.env.workflowMock.MethodCalled(method, changeID, minSupported, maxSupported)
+		v := mockValue[Version]("GetVersion", ret, changeID, minSupported, maxSupported)
+		return w.Next.GetVersion(ctx, changeID, v, v) // recorded as the run's choice
+	}
+	return w.Next.GetVersion(ctx, changeID, minSupported, maxSupported)
+}
+
+// anyMockArgument is mock.Anything, as OnGetVersion(mock.Anything, ...)
+// names the method.
+const anyMockArgument = "mock.Anything"
+
+func (w *testWorkflowOutbound) SideEffect(ctx Context, f func(ctx Context) any) converter.EncodedValue {
+	return w.SideEffectWithOptions(ctx, SideEffectOptions{}, f)
+}
+
+func (w *testWorkflowOutbound) SideEffectWithOptions(ctx Context, options SideEffectOptions, f func(ctx Context) any) converter.EncodedValue {
+	if w.mocked(ctx, mockMethodSideEffect) {
+		ret := w.env.workflowMock.MethodCalled(mockMethodSideEffect)
+		v := mockValue[any]("SideEffect", ret)
+		f = func(Context) any { return v }
+	}
+	return w.Next.SideEffectWithOptions(ctx, options, f)
+}
+
+func (w *testWorkflowOutbound) MutableSideEffect(ctx Context, id string, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
+	return w.MutableSideEffectWithOptions(ctx, id, MutableSideEffectOptions{}, f, equals)
+}
+
+func (w *testWorkflowOutbound) MutableSideEffectWithOptions(ctx Context, id string, options MutableSideEffectOptions, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
+	if w.mocked(ctx, mockMethodMutableSideEffect) {
+		ret := w.env.workflowMock.MethodCalled(mockMethodMutableSideEffect, id)
+		v := mockValue[any]("MutableSideEffect", ret, id)
+		f = func(Context) any { return v }
+	}
+	return w.Next.MutableSideEffectWithOptions(ctx, id, options, f, equals)
+}
+
+func (w *testWorkflowOutbound) UpsertSearchAttributes(ctx Context, attributes map[string]any) error {
+	if w.mocked(ctx, mockMethodUpsertSearchAttributes) {
+		if err := mockError(w.env.workflowMock.MethodCalled(mockMethodUpsertSearchAttributes, attributes)); err != nil {
+			return err
+		}
+	}
+	return w.Next.UpsertSearchAttributes(ctx, attributes)
+}
+
+func (w *testWorkflowOutbound) UpsertTypedSearchAttributes(ctx Context, updates ...searchattr.SearchAttributeUpdate) error {
+	if w.mocked(ctx, mockMethodUpsertTypedSearchAttributes) {
+		if err := mockError(w.env.workflowMock.MethodCalled(mockMethodUpsertTypedSearchAttributes, searchattr.NewSearchAttributes(updates...))); err != nil {
+			return err
+		}
+	}
+	return w.Next.UpsertTypedSearchAttributes(ctx, updates...)
+}
+
+func (w *testWorkflowOutbound) UpsertMemo(ctx Context, memo map[string]any) error {
+	if w.mocked(ctx, mockMethodUpsertMemo) {
+		if err := mockError(w.env.workflowMock.MethodCalled(mockMethodUpsertMemo, memo)); err != nil {
+			return err
+		}
+	}
+	return w.Next.UpsertMemo(ctx, memo)
+}
+
+func (w *testWorkflowOutbound) GetInfo(ctx Context) *WorkflowInfo {
+	info := w.Next.GetInfo(ctx)
+	w.env.mu.Lock()
+	length := w.env.historyLengthOverride
+	w.env.mu.Unlock()
+	if length <= 0 {
+		return info
+	}
+	copied := *info
+	copied.currentHistoryLength = length
+	return &copied
+}
+
+// mockValue is the one value a mock of a workflow call returned, or what
+// the function it returned computes from args.
+func mockValue[T any](what string, ret []any, args ...any) T {
+	if len(ret) != 1 {
+		panic(what + " mock: give Return exactly one value")
+	}
+	v := ret[0]
+	if f, ok := asFunc(v); ok {
+		v = f(args)
+	}
+	t, ok := v.(T)
+	if !ok {
+		var zero T
+		panic(what + " mock: Return gave " + typeName(v) + ", want " + typeName(zero))
+	}
+	return t
+}
+
+// mockError is the error, if any, a mock of a workflow call returned.
+func mockError(ret []any) error {
+	for _, r := range ret {
+		if err, ok := r.(error); ok {
+			return err
+		}
+	}
+	return nil
+}
+
+type testActivityInbound struct {
+	ActivityInboundInterceptorBase
+	env *TestWorkflowEnvironment
+}
+
+func (a *testActivityInbound) Init(outbound ActivityOutboundInterceptor) error {
+	return a.Next.Init(&testActivityOutbound{ActivityOutboundInterceptorBase: ActivityOutboundInterceptorBase{Next: outbound}, env: a.env})
+}
+
+func (a *testActivityInbound) ExecuteActivity(ctx context.Context, in *ExecuteActivityInput) (any, error) {
+	l := &a.env.listeners
+	info := GetActivityInfo(ctx)
+	dc := a.env.dc
+	if f := l.get().activityStarted; f != nil {
+		p, _ := dc.ToPayloads(in.Args...)
+		f(&info, ctx, failure.NewEncodedValues(p, dc))
+	}
+	result, err := a.Next.ExecuteActivity(ctx, in)
+	var canceled *failure.CanceledError
+	if errors.As(err, &canceled) {
+		if f := l.get().activityCanceled; f != nil {
+			f(&info)
+		}
+	} else if f := l.get().activityCompleted; f != nil && !errors.Is(err, ErrResultPending) {
+		var p *commonpb.Payloads
+		if result != nil {
+			p, _ = dc.ToPayloads(result)
+		}
+		f(&info, newEncodedValue(p, dc), err)
+	}
+	return result, err
+}
+
+type testActivityOutbound struct {
+	ActivityOutboundInterceptorBase
+	env *TestWorkflowEnvironment
+}
+
+func (a *testActivityOutbound) RecordHeartbeat(ctx context.Context, details ...any) {
+	if f := a.env.listeners.get().activityHeartbeat; f != nil {
+		info := a.Next.GetInfo(ctx)
+		p, _ := a.env.dc.ToPayloads(details...)
+		f(&info, failure.NewEncodedValues(p, a.env.dc))
+	}
+	a.Next.RecordHeartbeat(ctx, details...)
+}
+
+func (a *testActivityOutbound) GetWorkerStopChannel(ctx context.Context) <-chan struct{} {
+	a.env.mu.Lock()
+	c := a.env.workerStop
+	a.env.mu.Unlock()
+	if c != nil {
+		return c
+	}
+	return a.Next.GetWorkerStopChannel(ctx)
+}
+
+// testListeners are the callbacks SetOnXxxListener set. Timer callbacks
+// follow the history the server writes; they run on a goroutine of their
+// own, in event order, so that they may call the environment.
+type testListeners struct {
+	mu      sync.Mutex
+	set     listenerSet
+	queue   []*historypb.HistoryEvent
+	wake    chan struct{} // signaled when queue grows or running ends
+	running bool
+	done    chan struct{}
+}
+
+type listenerSet struct {
+	activityStarted   func(*ActivityInfo, context.Context, converter.EncodedValues)
+	activityCompleted func(*ActivityInfo, converter.EncodedValue, error)
+	activityCanceled  func(*ActivityInfo)
+	activityHeartbeat func(*ActivityInfo, converter.EncodedValues)
+	timerScheduled    func(timerID string, duration time.Duration)
+	timerFired        func(timerID string)
+	timerCanceled     func(timerID string)
+}
+
+func (l *testListeners) get() listenerSet {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.set
+}
+
+func (l *testListeners) update(f func(*listenerSet)) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f(&l.set)
+}
+
+// start runs the goroutine that delivers timer events.
+func (l *testListeners) start() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.running {
+		return
+	}
+	l.running, l.wake, l.done = true, make(chan struct{}, 1), make(chan struct{})
+	go l.deliver(l.wake, l.done)
+}
+
+func (l *testListeners) deliver(wake <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	for {
+		l.mu.Lock()
+		batch, running := l.queue, l.running
+		l.queue = nil
+		set := l.set
+		l.mu.Unlock()
+		for _, ev := range batch {
+			switch {
+			case ev.GetTimerStartedEventAttributes() != nil && set.timerScheduled != nil:
+				a := ev.GetTimerStartedEventAttributes()
+				set.timerScheduled(a.GetTimerId(), a.GetStartToFireTimeout().AsDuration())
+			case ev.GetTimerFiredEventAttributes() != nil && set.timerFired != nil:
+				set.timerFired(ev.GetTimerFiredEventAttributes().GetTimerId())
+			case ev.GetTimerCanceledEventAttributes() != nil && set.timerCanceled != nil:
+				set.timerCanceled(ev.GetTimerCanceledEventAttributes().GetTimerId())
+			}
+		}
+		if len(batch) > 0 {
+			continue
+		}
+		if !running {
+			return
+		}
+		<-wake
+	}
+}
+
+// onEvent is the server's OnEvent: it holds the server's lock, so it only
+// queues the event.
+func (l *testListeners) onEvent(_ *commonpb.WorkflowExecution, ev *historypb.HistoryEvent) {
+	if ev.GetTimerStartedEventAttributes() == nil && ev.GetTimerFiredEventAttributes() == nil && ev.GetTimerCanceledEventAttributes() == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.running || (l.set.timerScheduled == nil && l.set.timerFired == nil && l.set.timerCanceled == nil) {
+		return
+	}
+	l.queue = append(l.queue, ev)
+	l.signal()
+}
+
+func (l *testListeners) signal() {
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// drain delivers the events queued so far and ends the goroutine (start
+// makes a new one).
+func (l *testListeners) drain() {
+	l.mu.Lock()
+	if !l.running {
+		l.mu.Unlock()
+		return
+	}
+	l.running = false
+	l.signal()
+	done := l.done
+	l.mu.Unlock()
+	<-done
+}
+
+// asFunc turns a function a mock returned into one that takes the call's
+// arguments.
+func asFunc(v any) (func(args []any) any, bool) {
+	f := reflect.ValueOf(v)
+	if f.Kind() != reflect.Func || f.Type().NumOut() != 1 {
+		return nil, false
+	}
+	return func(args []any) any {
+		in := make([]reflect.Value, f.Type().NumIn())
+		for i := range in {
+			if i < len(args) && args[i] != nil {
+				in[i] = reflect.ValueOf(args[i]).Convert(f.Type().In(i))
+			} else {
+				in[i] = reflect.Zero(f.Type().In(i))
+			}
+		}
+		return f.Call(in)[0].Interface()
+	}, true
+}
+
+func typeName(v any) string {
+	if v == nil {
+		return "nil"
+	}
+	return reflect.TypeOf(v).String()
+}

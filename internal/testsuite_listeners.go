@@ -1,0 +1,56 @@
+package internal
+
+import (
+	"context"
+	"time"
+
+	"github.com/durable-go/sdk/converter"
+)
+
+// SetOnActivityStartedListener sets a function called as each activity
+// attempt starts, with its context and arguments.
+func (e *TestWorkflowEnvironment) SetOnActivityStartedListener(listener func(activityInfo *ActivityInfo, ctx context.Context, args converter.EncodedValues)) *TestWorkflowEnvironment {
+	e.listeners.update(func(s *listenerSet) { s.activityStarted = listener })
+	return e
+}
+
+// SetOnActivityCompletedListener sets a function called as each activity
+// attempt ends (but for cancellations), with its result or error.
+func (e *TestWorkflowEnvironment) SetOnActivityCompletedListener(listener func(activityInfo *ActivityInfo, result converter.EncodedValue, err error)) *TestWorkflowEnvironment {
+	e.listeners.update(func(s *listenerSet) { s.activityCompleted = listener })
+	return e
+}
+
+// SetOnActivityCanceledListener sets a function called when an activity
+// attempt ends canceled.
+func (e *TestWorkflowEnvironment) SetOnActivityCanceledListener(listener func(activityInfo *ActivityInfo)) *TestWorkflowEnvironment {
+	e.listeners.update(func(s *listenerSet) { s.activityCanceled = listener })
+	return e
+}
+
+// SetOnActivityHeartbeatListener sets a function called with every
+// heartbeat's details.
+func (e *TestWorkflowEnvironment) SetOnActivityHeartbeatListener(listener func(activityInfo *ActivityInfo, details converter.EncodedValues)) *TestWorkflowEnvironment {
+	e.listeners.update(func(s *listenerSet) { s.activityHeartbeat = listener })
+	return e
+}
+
+// SetOnTimerScheduledListener sets a function called when a timer starts
+// (its TimerStarted event is written).
+func (e *TestWorkflowEnvironment) SetOnTimerScheduledListener(listener func(timerID string, duration time.Duration)) *TestWorkflowEnvironment {
+	e.listeners.update(func(s *listenerSet) { s.timerScheduled = listener })
+	return e
+}
+
+// SetOnTimerFiredListener sets a function called when a timer fires.
+func (e *TestWorkflowEnvironment) SetOnTimerFiredListener(listener func(timerID string)) *TestWorkflowEnvironment {
+	e.listeners.update(func(s *listenerSet) { s.timerFired = listener })
+	return e
+}
+
+// SetOnTimerCanceledListener sets a function called when a timer is
+// canceled.
+func (e *TestWorkflowEnvironment) SetOnTimerCanceledListener(listener func(timerID string)) *TestWorkflowEnvironment {
+	e.listeners.update(func(s *listenerSet) { s.timerCanceled = listener })
+	return e
+}

@@ -1,0 +1,854 @@
+package internal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	querypb "go.temporal.io/api/query/v1"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/policy"
+	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/internal/searchattr"
+	"github.com/durable-go/sdk/internal/testserver"
+	"github.com/durable-go/sdk/internal/workerrt"
+)
+
+// TestWorkflowEnvironment runs one workflow, with its activities real or
+// mocked, on the SDK's own worker runtime and engine against an in-memory
+// server whose clock skips ahead whenever the workflow waits
+// (testsuite.TestWorkflowEnvironment). Its history is a real one: GetHistory
+// returns it, and worker.NewWorkflowReplayer replays it.
+type TestWorkflowEnvironment struct {
+	mu       sync.Mutex
+	suite    testSuiteDefaults
+	registry *registry.Registry
+
+	// activityMock and workflowMock hold the expectations set with
+	// OnActivity and the OnXxx calls about workflow code.
+	activityMock mock.Mock
+	workflowMock mock.Mock
+	mockedNames  map[string]bool // activity types with expectations
+
+	workerOptions WorkerOptions
+	startOptions  StartWorkflowOptions
+	dc            converter.DataConverter
+	fc            converter.FailureConverter
+	propagators   []ContextPropagator
+	header        *commonpb.Header
+	identity      string
+	testTimeout   time.Duration
+	runTimeout    time.Duration
+	gracePeriod   time.Duration
+	workerStop    chan struct{}
+
+	lastCompletionResult *commonpb.Payloads
+	lastError            error
+	memo                 map[string]any
+	searchAttributes     map[string]any
+	typedSearchAttrs     *searchattr.SearchAttributes
+	continuedRunID       string
+	taskStarted          historypb.WorkflowTaskStartedEventAttributes // suggestions for WorkflowTaskStarted
+	// historyLengthOverride and historySizeOverride replace what the
+	// workflow's info reports, when positive.
+	historyLengthOverride int
+	historySizeOverride   int
+
+	listeners testListeners
+
+	clock  *testserver.Clock
+	server *testserver.Server
+
+	// The run, once ExecuteWorkflow started it.
+	execution    *commonpb.WorkflowExecution
+	workflowType string
+	executed     bool
+	running      *workerrt.Worker // while ExecuteWorkflow runs
+	completed    bool
+	result       *commonpb.Payloads
+	err          error
+	endEarly     chan error // a failed workflow task or a stuck workflow ends the test
+	preStart     []func()   // signals and cancels asked for before the start
+}
+
+func newTestWorkflowEnvironment(s *WorkflowTestSuite) *TestWorkflowEnvironment {
+	d := s.defaults()
+	e := &TestWorkflowEnvironment{
+		suite:       d,
+		registry:    registry.New(),
+		mockedNames: make(map[string]bool),
+		dc:          converter.GetDefaultDataConverter(),
+		propagators: d.propagators,
+		header:      d.header,
+		identity:    testIdentity,
+		testTimeout: defaultTestTimeout,
+		clock:       testserver.NewClock(time.Now()),
+		endEarly:    make(chan error, 1),
+	}
+	if os.Getenv("TEMPORAL_DEBUG") != "" {
+		e.testTimeout = 24 * time.Hour // stepping through code in a debugger
+	}
+	return e
+}
+
+// RegisterWorkflow registers a workflow function.
+func (e *TestWorkflowEnvironment) RegisterWorkflow(w any) {
+	e.RegisterWorkflowWithOptions(w, RegisterWorkflowOptions{})
+}
+
+// RegisterWorkflowWithOptions registers a workflow function with options.
+func (e *TestWorkflowEnvironment) RegisterWorkflowWithOptions(w any, options RegisterWorkflowOptions) {
+	if err := e.registry.RegisterWorkflow(w, options.Name, options.DisableAlreadyRegisteredCheck); err != nil {
+		panic(err)
+	}
+}
+
+// RegisterActivity registers an activity function, or a struct's methods.
+func (e *TestWorkflowEnvironment) RegisterActivity(a any) {
+	e.RegisterActivityWithOptions(a, RegisterActivityOptions{})
+}
+
+// RegisterActivityWithOptions registers activities with options.
+func (e *TestWorkflowEnvironment) RegisterActivityWithOptions(a any, options RegisterActivityOptions) {
+	if err := e.registry.RegisterActivity(a, options.Name, options.DisableAlreadyRegisteredCheck, options.SkipInvalidStructFunctions); err != nil {
+		panic(err)
+	}
+}
+
+// SetStartTime sets the workflow's start time, on the virtual clock.
+func (e *TestWorkflowEnvironment) SetStartTime(startTime time.Time) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.mustNotHaveStarted("SetStartTime")
+	e.clock = testserver.NewClock(startTime)
+}
+
+// Now is the current time on the environment's virtual clock.
+func (e *TestWorkflowEnvironment) Now() time.Time { return e.clock.Now() }
+
+// SetWorkerOptions sets the options of the worker that runs the workflow.
+func (e *TestWorkflowEnvironment) SetWorkerOptions(options WorkerOptions) *TestWorkflowEnvironment {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.workerOptions = options
+	return e
+}
+
+// SetStartWorkflowOptions sets the options the workflow starts with: its
+// ID, task queue, timeouts, memo, search attributes, retry policy.
+func (e *TestWorkflowEnvironment) SetStartWorkflowOptions(options StartWorkflowOptions) *TestWorkflowEnvironment {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.startOptions = options
+	return e
+}
+
+// SetDataConverter sets the data converter of workflows and activities.
+func (e *TestWorkflowEnvironment) SetDataConverter(dataConverter converter.DataConverter) *TestWorkflowEnvironment {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.dc = dataConverter
+	return e
+}
+
+// SetFailureConverter sets the failure converter.
+func (e *TestWorkflowEnvironment) SetFailureConverter(failureConverter converter.FailureConverter) *TestWorkflowEnvironment {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.fc = failureConverter
+	return e
+}
+
+// SetContextPropagators sets the context propagators.
+func (e *TestWorkflowEnvironment) SetContextPropagators(propagators []ContextPropagator) *TestWorkflowEnvironment {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.propagators = propagators
+	return e
+}
+
+// SetHeader sets the header the workflow starts with.
+func (e *TestWorkflowEnvironment) SetHeader(header *commonpb.Header) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.header = header
+}
+
+// SetIdentity sets the identity of the worker.
+func (e *TestWorkflowEnvironment) SetIdentity(identity string) *TestWorkflowEnvironment {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.identity = identity
+	return e
+}
+
+// SetWorkerStopChannel sets the channel activity.GetWorkerStopChannel
+// returns to activities.
+func (e *TestWorkflowEnvironment) SetWorkerStopChannel(c chan struct{}) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.workerStop = c
+}
+
+// SetTestTimeout sets how long, in wall time, the environment waits while
+// the workflow is blocked with nothing scheduled to wake it (no timer,
+// activity or delayed callback) before it ends the test with an error that
+// shows where the workflow's coroutines are blocked (3s).
+func (e *TestWorkflowEnvironment) SetTestTimeout(idleTimeout time.Duration) *TestWorkflowEnvironment {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.testTimeout = idleTimeout
+	return e
+}
+
+// SetWorkflowRunTimeout sets the workflow's run timeout, on the virtual
+// clock.
+func (e *TestWorkflowEnvironment) SetWorkflowRunTimeout(runTimeout time.Duration) *TestWorkflowEnvironment {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.runTimeout = runTimeout
+	return e
+}
+
+// SetActivityTimeoutGracePeriod adds time to activities' start-to-close
+// timeouts, so that an activity can react to its context's deadline
+// before the server times it out.
+func (e *TestWorkflowEnvironment) SetActivityTimeoutGracePeriod(gracePeriod time.Duration) *TestWorkflowEnvironment {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.gracePeriod = gracePeriod
+	return e
+}
+
+// SetLastCompletionResult sets what workflow.GetLastCompletionResult
+// returns, as for a cron run.
+func (e *TestWorkflowEnvironment) SetLastCompletionResult(result any) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	p, err := e.dc.ToPayloads(result)
+	if err != nil {
+		panic(fmt.Sprintf("SetLastCompletionResult: %v cannot be encoded: %v", result, err))
+	}
+	e.lastCompletionResult = p
+}
+
+// SetLastError sets what workflow.GetLastError returns.
+func (e *TestWorkflowEnvironment) SetLastError(err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.lastError = err
+}
+
+// SetMemoOnStart sets the memo the workflow starts with.
+func (e *TestWorkflowEnvironment) SetMemoOnStart(memo map[string]any) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, err := encodeStartMemo(e.dc, memo); err != nil {
+		return err
+	}
+	e.memo = memo
+	return nil
+}
+
+// SetSearchAttributesOnStart sets the search attributes the workflow
+// starts with.
+func (e *TestWorkflowEnvironment) SetSearchAttributesOnStart(searchAttributes map[string]any) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, err := searchattr.EncodeForStart(searchAttributes, searchattr.SearchAttributes{}); err != nil {
+		return err
+	}
+	e.searchAttributes = searchAttributes
+	return nil
+}
+
+// SetTypedSearchAttributesOnStart sets the typed search attributes the
+// workflow starts with.
+func (e *TestWorkflowEnvironment) SetTypedSearchAttributesOnStart(searchAttributes searchattr.SearchAttributes) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, err := searchattr.EncodeForStart(nil, searchAttributes); err != nil {
+		return err
+	}
+	e.typedSearchAttrs = &searchAttributes
+	return nil
+}
+
+// SetContinuedExecutionRunID sets the run the workflow continues, as
+// WorkflowInfo.ContinuedExecutionRunID reports it.
+func (e *TestWorkflowEnvironment) SetContinuedExecutionRunID(runID string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.continuedRunID = runID
+}
+
+// SetContinueAsNewSuggested sets what the workflow's tasks report as the
+// server's suggestion to continue as new.
+func (e *TestWorkflowEnvironment) SetContinueAsNewSuggested(suggest bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.taskStarted.SuggestContinueAsNew = suggest
+}
+
+// SetContinueAsNewSuggestedReasons sets the reasons the workflow's tasks
+// give for suggesting to continue as new.
+func (e *TestWorkflowEnvironment) SetContinueAsNewSuggestedReasons(reasons []ContinueAsNewSuggestedReason) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.taskStarted.SuggestContinueAsNewReasons = nil
+	for _, r := range reasons {
+		e.taskStarted.SuggestContinueAsNewReasons = append(e.taskStarted.SuggestContinueAsNewReasons, enumspb.SuggestContinueAsNewReason(r))
+	}
+}
+
+// SetCurrentHistoryLength sets the history length the workflow's tasks
+// report.
+func (e *TestWorkflowEnvironment) SetCurrentHistoryLength(length int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.historyLengthOverride = length
+}
+
+// SetCurrentHistorySize sets the history size in bytes the workflow's
+// tasks report.
+func (e *TestWorkflowEnvironment) SetCurrentHistorySize(size int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.historySizeOverride = size
+}
+
+// SetTargetWorkerDeploymentVersionChanged sets what the workflow's tasks
+// report of a change of target worker deployment version.
+func (e *TestWorkflowEnvironment) SetTargetWorkerDeploymentVersionChanged(changed bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.taskStarted.TargetWorkerDeploymentVersionChanged = changed
+}
+
+func (e *TestWorkflowEnvironment) mustNotHaveStarted(what string) {
+	if e.executed {
+		panic(what + " must be called before ExecuteWorkflow")
+	}
+}
+
+// RegisterDelayedCallback runs callback once delay has passed on the
+// virtual clock, counted from the workflow's start (or from now, once it
+// runs). Callbacks run one at a time while the workflow is blocked; they
+// typically signal, query or cancel it.
+func (e *TestWorkflowEnvironment) RegisterDelayedCallback(callback func(), delay time.Duration) {
+	e.clock.AfterFunc(delay, callback)
+}
+
+// ExecuteWorkflow runs the workflow to its end: it registers workflowFn if
+// needed, starts it with args, and returns when it completes, fails, times
+// out, continues as new, or can make no more progress. Use
+// IsWorkflowCompleted, GetWorkflowResult and GetWorkflowError then.
+func (e *TestWorkflowEnvironment) ExecuteWorkflow(workflowFn any, args ...any) {
+	e.mu.Lock()
+	if e.executed {
+		e.mu.Unlock()
+		panic("ExecuteWorkflow may be called once per TestWorkflowEnvironment: make a new one for the next run")
+	}
+	e.executed = true
+	e.mu.Unlock()
+	if err := e.start(workflowFn, args); err != nil {
+		e.finish(nil, err)
+		return
+	}
+	e.runUntilClosed()
+}
+
+// start registers the workflow, builds the server, and starts the run.
+func (e *TestWorkflowEnvironment) start(workflowFn any, args []any) error {
+	typeName, err := clientWorkflowTypeName(workflowFn)
+	if err != nil {
+		return err
+	}
+	if reflect.TypeOf(workflowFn).Kind() == reflect.Func {
+		if _, err := e.registry.Workflow(typeName); err != nil {
+			if err := e.registry.RegisterWorkflow(workflowFn, "", false); err != nil {
+				return err
+			}
+		}
+		if err := registry.CheckArgs(workflowFn, args, "workflow"); err != nil {
+			return err
+		}
+	}
+	if e.fc == nil {
+		e.fc = failure.NewDefaultFailureConverter(failure.DefaultFailureConverterOptions{DataConverter: e.dc})
+	}
+	attrs, err := e.startAttributes(typeName, args)
+	if err != nil {
+		return err
+	}
+	e.workflowType = typeName
+	e.server = testserver.New(testserver.Options{
+		Namespace: testNamespace, Clock: e.clock, ActivityQueue: attrs.GetTaskQueue().GetName(),
+		ActivityTimeoutGracePeriod: e.gracePeriod,
+		OnEvent:                    e.listeners.onEvent,
+		OnWorkflowTaskFailed:       e.workflowTaskFailed,
+	})
+	workflowID, runID := e.startOptions.ID, testRunID
+	if workflowID == "" {
+		workflowID = testWorkflowID
+	}
+	e.execution = &commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID}
+	e.listeners.start()
+	if _, err := e.server.StartWorkflow(workflowID, runID, attrs); err != nil {
+		return err
+	}
+	fill := e.taskStartedFill()
+	if err := e.server.SetTaskStarted(e.execution, fill); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	pre := e.preStart
+	e.preStart = nil
+	e.mu.Unlock()
+	for _, f := range pre {
+		f()
+	}
+	return nil
+}
+
+// startAttributes is the WorkflowExecutionStarted of the run.
+func (e *TestWorkflowEnvironment) startAttributes(typeName string, args []any) (*historypb.WorkflowExecutionStartedEventAttributes, error) {
+	o := e.startOptions
+	input, err := registry.EncodeArgs(e.dc, args)
+	if err != nil {
+		return nil, fmt.Errorf("workflow %q: %w", typeName, err)
+	}
+	memo := o.Memo
+	if e.memo != nil {
+		memo = e.memo
+	}
+	encodedMemo, err := encodeStartMemo(e.dc, memo)
+	if err != nil {
+		return nil, err
+	}
+	sa, typed := o.SearchAttributes, o.TypedSearchAttributes
+	if e.searchAttributes != nil {
+		sa = e.searchAttributes
+	}
+	if e.typedSearchAttrs != nil {
+		typed = *e.typedSearchAttrs
+	}
+	encodedSA, err := searchattr.EncodeForStart(sa, typed)
+	if err != nil {
+		return nil, err
+	}
+	taskQueue := o.TaskQueue
+	if taskQueue == "" {
+		taskQueue = testTaskQueue
+	}
+	runTimeout := o.WorkflowRunTimeout
+	if e.runTimeout > 0 {
+		runTimeout = e.runTimeout
+	}
+	attrs := &historypb.WorkflowExecutionStartedEventAttributes{
+		WorkflowType:             &commonpb.WorkflowType{Name: typeName},
+		TaskQueue:                &taskqueuepb.TaskQueue{Name: taskQueue, Kind: enumspb.TASK_QUEUE_KIND_NORMAL},
+		Input:                    input,
+		WorkflowExecutionTimeout: durationOrNil(o.WorkflowExecutionTimeout),
+		WorkflowRunTimeout:       durationOrNil(runTimeout),
+		WorkflowTaskTimeout:      durationOrNil(testWorkflowTaskTime),
+		Identity:                 e.identity,
+		Header:                   e.header,
+		Memo:                     encodedMemo,
+		SearchAttributes:         encodedSA,
+		LastCompletionResult:     e.lastCompletionResult,
+		ContinuedExecutionRunId:  e.continuedRunID,
+		RetryPolicy:              policy.RetryPolicyToProto(o.RetryPolicy),
+		CronSchedule:             o.CronSchedule,
+		Priority:                 policy.PriorityToProto(o.Priority),
+		Attempt:                  1,
+	}
+	if e.lastError != nil {
+		attrs.ContinuedFailure = e.fc.ErrorToFailure(e.lastError)
+	}
+	return attrs, nil
+}
+
+// taskStartedFill fills what the run's WorkflowTaskStarted events report
+// from the environment's Set calls.
+func (e *TestWorkflowEnvironment) taskStartedFill() func(*historypb.WorkflowTaskStartedEventAttributes) {
+	e.mu.Lock()
+	want := historypb.WorkflowTaskStartedEventAttributes{
+		SuggestContinueAsNew:                 e.taskStarted.SuggestContinueAsNew,
+		SuggestContinueAsNewReasons:          e.taskStarted.SuggestContinueAsNewReasons,
+		TargetWorkerDeploymentVersionChanged: e.taskStarted.TargetWorkerDeploymentVersionChanged,
+	}
+	size := e.historySizeOverride
+	e.mu.Unlock()
+	return func(a *historypb.WorkflowTaskStartedEventAttributes) {
+		a.SuggestContinueAsNew = want.SuggestContinueAsNew
+		a.SuggestContinueAsNewReasons = want.SuggestContinueAsNewReasons
+		a.TargetWorkerDeploymentVersionChanged = want.TargetWorkerDeploymentVersionChanged
+		if size > 0 {
+			a.HistorySizeBytes = int64(size)
+		}
+	}
+}
+
+// runUntilClosed runs the worker and the clock until the run closes, a
+// workflow task fails, or nothing can make progress.
+func (e *TestWorkflowEnvironment) runUntilClosed() {
+	closed, _, err := e.server.Closed(e.execution)
+	if err != nil {
+		e.finish(nil, err)
+		return
+	}
+	w, err := e.startWorker()
+	if err != nil {
+		e.finish(nil, err)
+		return
+	}
+	e.clock.Start(e.testTimeout, e.stuck)
+	var early error
+	select {
+	case <-closed:
+	case early = <-e.endEarly:
+	}
+	e.clock.StopRunning()
+	e.stopWorker(w)
+	e.finish(w, early)
+}
+
+// startWorker starts a worker runtime on the in-memory server.
+func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
+	if err := e.installActivityMocks(); err != nil {
+		return nil, err
+	}
+	wo := e.workerOptions
+	env := newWorkflowEnv(e.registry, workflowEnvOptions{
+		DataConverter:    e.dc,
+		FailureConverter: e.fc,
+		Logger:           e.suite.logger,
+		Metrics:          e.suite.metrics,
+		Namespace:        testNamespace,
+		DeadlockTimeout:  wo.DeadlockDetectionTimeout,
+		LogDuringReplay:  wo.EnableLoggingInReplay,
+		FailOnPanic:      wo.WorkflowPanicPolicy == FailWorkflow,
+		SDKMetadataFlags: true,
+		Interceptors:     e.interceptors(),
+		Propagators:      e.propagators,
+	})
+	taskQueue := e.startOptions.TaskQueue
+	if taskQueue == "" {
+		taskQueue = testTaskQueue
+	}
+	opts := workerrt.Options{
+		Service:                    testserver.Local{S: e.server},
+		Namespace:                  testNamespace,
+		TaskQueue:                  taskQueue,
+		Identity:                   e.identity,
+		Logger:                     e.suite.logger,
+		FailureConverter:           e.fc,
+		Engine:                     env.engineOptions(),
+		MaxConcurrentActivities:    wo.MaxConcurrentActivityExecutionSize,
+		MaxConcurrentWorkflowTasks: wo.MaxConcurrentWorkflowTaskExecutionSize,
+		Cache:                      workerrt.NewStickyCache(testStickyCacheSize),
+		WallTime:                   e.clock.ToWall,
+		SDKName:                    SDKName,
+		SDKVersion:                 SDKVersion,
+	}
+	opts.Activities = &activityExecutor{registry: e.registry, dc: e.dc, logger: e.suite.logger, metrics: e.suite.metrics,
+		namespace: testNamespace, taskQueue: taskQueue, interceptors: env.interceptors, propagators: e.propagators}
+	rt, err := workerrt.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	rt.Start()
+	e.mu.Lock()
+	e.running = rt
+	e.mu.Unlock()
+	return rt, nil
+}
+
+// testStickyCacheSize keeps every run of a test cached, as a worker would.
+const testStickyCacheSize = 1000
+
+func (e *TestWorkflowEnvironment) stopWorker(w *workerrt.Worker) {
+	w.Stop()
+	e.server.ForgetStickyQueue(w.StickyQueue())
+	e.mu.Lock()
+	e.running = nil
+	e.mu.Unlock()
+	e.listeners.drain()
+}
+
+// interceptors are the environment's own (mocks of workflow calls,
+// listeners), outermost, then the worker's.
+func (e *TestWorkflowEnvironment) interceptors() []WorkerInterceptor {
+	own := &testInterceptor{env: e}
+	return append([]WorkerInterceptor{own}, e.workerOptions.Interceptors...)
+}
+
+// workflowTaskFailed ends the test when a task of the workflow fails: a
+// panic, a deadlock or non-determinism, which on a server would block the
+// workflow until fixed code is deployed.
+func (e *TestWorkflowEnvironment) workflowTaskFailed(execution *commonpb.WorkflowExecution, attrs *historypb.WorkflowTaskFailedEventAttributes) {
+	if execution.GetWorkflowId() != e.execution.GetWorkflowId() || attrs.GetCause() == enumspb.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND {
+		return
+	}
+	err := e.fc.FailureToError(attrs.GetFailure())
+	select {
+	case e.endEarly <- err:
+	default:
+	}
+}
+
+// stuck ends the test when the workflow is blocked and nothing is
+// scheduled that could wake it.
+func (e *TestWorkflowEnvironment) stuck() {
+	stack := "(unavailable)"
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if p, err := e.server.Query(ctx, e.execution, &querypb.WorkflowQuery{QueryType: QueryTypeStackTrace}); err == nil {
+		var s string
+		if e.dc.FromPayloads(p, &s) == nil {
+			stack = s
+		}
+	}
+	err := fmt.Errorf("test timeout: workflow %q made no progress for %v of wall time and nothing is scheduled that could wake it "+
+		"(no timer, activity, signal or delayed callback); its coroutines are blocked here:\n%s", e.workflowType, e.testTimeout, stack)
+	select {
+	case e.endEarly <- err:
+	default:
+	}
+}
+
+// finish records how the run ended.
+func (e *TestWorkflowEnvironment) finish(w *workerrt.Worker, early error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.completed = true
+	if early != nil {
+		e.err = failure.NewWorkflowExecutionError(e.executionID(), e.runID(), e.workflowType, early)
+		return
+	}
+	h, err := e.server.History(e.execution)
+	if err != nil || len(h.GetEvents()) == 0 {
+		e.err = fmt.Errorf("reading the workflow's history: %w", err)
+		return
+	}
+	last := h.GetEvents()[len(h.GetEvents())-1]
+	outcome, err := readRunCloseEvent(last, e.dc, e.fc)
+	switch {
+	case err != nil:
+		e.err = err
+	case outcome.continuedAsNew != nil:
+		e.err = failure.NewWorkflowExecutionError(e.executionID(), e.runID(), e.workflowType, continueAsNewErrorFrom(outcome.continuedAsNew))
+	case outcome.err != nil:
+		e.err = failure.NewWorkflowExecutionError(e.executionID(), e.runID(), e.workflowType, outcome.err)
+	default:
+		e.result = outcome.result
+	}
+}
+
+func (e *TestWorkflowEnvironment) executionID() string { return e.execution.GetWorkflowId() }
+func (e *TestWorkflowEnvironment) runID() string       { return e.execution.GetRunId() }
+
+// IsWorkflowCompleted reports whether the workflow ended.
+func (e *TestWorkflowEnvironment) IsWorkflowCompleted() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.completed
+}
+
+// GetWorkflowResult decodes the workflow's result into valuePtr, or
+// returns the workflow's error.
+func (e *TestWorkflowEnvironment) GetWorkflowResult(valuePtr any) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.completed {
+		panic("GetWorkflowResult: the workflow has not completed (call ExecuteWorkflow first)")
+	}
+	if e.err != nil || e.result == nil || valuePtr == nil {
+		return e.err
+	}
+	return e.dc.FromPayloads(e.result, valuePtr)
+}
+
+// GetWorkflowResultByID is GetWorkflowResult for the workflow with
+// workflowID (the test's workflow; child workflows are not supported yet).
+func (e *TestWorkflowEnvironment) GetWorkflowResultByID(workflowID string, valuePtr any) error {
+	if err := e.checkWorkflowID(workflowID); err != nil {
+		return err
+	}
+	return e.GetWorkflowResult(valuePtr)
+}
+
+// GetWorkflowError returns the workflow's error: a *WorkflowExecutionError
+// whose cause is what the workflow returned (or a PanicError, a
+// CanceledError, a TimeoutError, a ContinueAsNewError).
+func (e *TestWorkflowEnvironment) GetWorkflowError() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.err
+}
+
+// GetWorkflowErrorByID is GetWorkflowError for the workflow with
+// workflowID.
+func (e *TestWorkflowEnvironment) GetWorkflowErrorByID(workflowID string) error {
+	if err := e.checkWorkflowID(workflowID); err != nil {
+		return err
+	}
+	return e.GetWorkflowError()
+}
+
+func (e *TestWorkflowEnvironment) checkWorkflowID(workflowID string) error {
+	if e.execution == nil || workflowID != e.execution.GetWorkflowId() {
+		return fmt.Errorf("workflow %q not found in this test environment", workflowID)
+	}
+	return nil
+}
+
+// GetHistory returns the history the run wrote, event for event what a
+// server would have written: a test can inspect it, or replay it with
+// worker.NewWorkflowReplayer.
+func (e *TestWorkflowEnvironment) GetHistory() (*historypb.History, error) {
+	if e.server == nil {
+		return nil, errors.New("GetHistory: the workflow has not started (call ExecuteWorkflow first)")
+	}
+	return e.server.History(e.execution)
+}
+
+// whenStarted runs f now if the workflow started, else right after it
+// starts.
+func (e *TestWorkflowEnvironment) whenStarted(f func()) {
+	e.mu.Lock()
+	if e.server == nil {
+		e.preStart = append(e.preStart, f)
+		e.mu.Unlock()
+		return
+	}
+	e.mu.Unlock()
+	f()
+}
+
+// SignalWorkflow sends a signal to the workflow. Sent before
+// ExecuteWorkflow, it is delivered as the workflow starts.
+func (e *TestWorkflowEnvironment) SignalWorkflow(name string, input any) {
+	e.signal(name, input, false)
+}
+
+// SignalWorkflowSkippingWorkflowTask sends a signal without running the
+// workflow for it: the workflow sees it with its next task.
+func (e *TestWorkflowEnvironment) SignalWorkflowSkippingWorkflowTask(name string, input any) {
+	e.signal(name, input, true)
+}
+
+func (e *TestWorkflowEnvironment) signal(name string, input any, skipTask bool) {
+	p, err := e.dc.ToPayloads(input)
+	if err != nil {
+		panic(fmt.Sprintf("SignalWorkflow(%q): the input (%T) cannot be encoded: %v", name, input, err))
+	}
+	e.whenStarted(func() {
+		if err := e.server.Signal(e.execution, name, p, e.header, e.identity, skipTask); err != nil {
+			e.suite.logger.Warn("SignalWorkflow: the signal was not delivered", "Signal", name, "Error", err)
+		}
+	})
+}
+
+// SignalWorkflowByID sends a signal to the workflow with workflowID.
+func (e *TestWorkflowEnvironment) SignalWorkflowByID(workflowID, signalName string, input any) error {
+	p, err := e.dc.ToPayloads(input)
+	if err != nil {
+		return fmt.Errorf("SignalWorkflowByID(%q): the input (%T) cannot be encoded: %w", signalName, input, err)
+	}
+	if e.server == nil {
+		return errors.New("SignalWorkflowByID: no workflow has started (call it from a delayed callback)")
+	}
+	return e.server.Signal(&commonpb.WorkflowExecution{WorkflowId: workflowID}, signalName, p, e.header, e.identity, false)
+}
+
+// CancelWorkflow requests the workflow's cancellation.
+func (e *TestWorkflowEnvironment) CancelWorkflow() {
+	e.whenStarted(func() {
+		if err := e.server.RequestCancel(e.execution, e.identity); err != nil {
+			e.suite.logger.Warn("CancelWorkflow: the cancellation was not delivered", "Error", err)
+		}
+	})
+}
+
+// CancelWorkflowByID requests the cancellation of a workflow.
+func (e *TestWorkflowEnvironment) CancelWorkflowByID(workflowID string, runID string) {
+	e.whenStarted(func() {
+		if err := e.server.RequestCancel(&commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID}, e.identity); err != nil {
+			e.suite.logger.Warn("CancelWorkflowByID: the cancellation was not delivered", "WorkflowID", workflowID, "Error", err)
+		}
+	})
+}
+
+// QueryWorkflow asks the workflow a query and waits for the answer; after
+// the workflow ended, its final state answers.
+func (e *TestWorkflowEnvironment) QueryWorkflow(queryType string, args ...any) (converter.EncodedValue, error) {
+	if e.execution == nil {
+		return nil, errors.New("QueryWorkflow: the workflow has not started (call ExecuteWorkflow first, or query from a delayed callback)")
+	}
+	return e.QueryWorkflowByID(e.execution.GetWorkflowId(), queryType, args...)
+}
+
+// QueryWorkflowByID queries the workflow with workflowID.
+func (e *TestWorkflowEnvironment) QueryWorkflowByID(workflowID, queryType string, args ...any) (converter.EncodedValue, error) {
+	input, err := registry.EncodeArgs(e.dc, args)
+	if err != nil {
+		return nil, fmt.Errorf("query %q: %w", queryType, err)
+	}
+	if e.server == nil {
+		return nil, errors.New("QueryWorkflowByID: no workflow has started")
+	}
+	e.mu.Lock()
+	running := e.running != nil
+	e.mu.Unlock()
+	if !running {
+		// The run ended: a worker rebuilds its state from history to
+		// answer, as a worker of a real server would.
+		w, err := e.startWorker()
+		if err != nil {
+			return nil, err
+		}
+		defer e.stopWorker(w)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), queryTimeout)
+	defer cancel()
+	p, err := e.server.Query(ctx, &commonpb.WorkflowExecution{WorkflowId: workflowID},
+		&querypb.WorkflowQuery{QueryType: queryType, QueryArgs: input, Header: e.header})
+	if err != nil {
+		return nil, err
+	}
+	return newEncodedValue(p, e.dc), nil
+}
+
+// queryTimeout bounds, in wall time, how long a query waits for the
+// worker: a query never waits for the workflow's own progress.
+const queryTimeout = 10 * time.Second
+
+// CompleteActivity completes an activity that returned
+// activity.ErrResultPending, by its task token.
+func (e *TestWorkflowEnvironment) CompleteActivity(taskToken []byte, result any, err error) error {
+	if e.server == nil {
+		return errors.New("CompleteActivity: no workflow has started")
+	}
+	return completeActivityByToken(context.Background(), testserver.Local{S: e.server}, testNamespace, e.identity, e.dc, e.fc, taskToken, result, err)
+}
+
+func durationOrNil(d time.Duration) *durationpb.Duration {
+	if d <= 0 {
+		return nil
+	}
+	return durationpb.New(d)
+}
