@@ -239,17 +239,15 @@ func (t *TestActivityEnvironment) executeInWorkflow(name string, args []any) (co
 		timeout = 10 * time.Minute // on the virtual clock: only a stuck activity reaches it
 	}
 	// The result passes through the workflow undecoded.
-	runner := func(ctx Context) (*converter.RawValue, error) {
+	runner := func(ctx Context) (converter.RawValue, error) {
 		ctx = WithActivityOptions(ctx, ActivityOptions{StartToCloseTimeout: timeout, RetryPolicy: &policy.RetryPolicy{MaximumAttempts: 1}})
 		f := ExecuteActivity(ctx, name, args...)
-		if err := f.Get(ctx, nil); err != nil {
-			return nil, err
-		}
 		var raw converter.RawValue
-		if err := f.Get(ctx, &raw); err != nil {
-			return nil, nil // no result
+		if err := f.Get(ctx, nil); err != nil {
+			return raw, err
 		}
-		return &raw, nil
+		_ = f.Get(ctx, &raw) // an error: the activity has no result
+		return raw, nil
 	}
 	wenv.RegisterWorkflowWithOptions(runner, RegisterWorkflowOptions{Name: "TestActivityEnvironmentWorkflow"})
 	wenv.ExecuteWorkflow("TestActivityEnvironmentWorkflow")
