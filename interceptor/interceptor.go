@@ -109,6 +109,10 @@ type (
 	// ClientDescribeWorkflowOutput is the result of
 	// ClientOutboundInterceptor.DescribeWorkflow.
 	ClientDescribeWorkflowOutput = internal.ClientDescribeWorkflowOutput
+
+	// ScheduleClientCreateInput is the input of
+	// ClientOutboundInterceptor.CreateSchedule.
+	ScheduleClientCreateInput = internal.ScheduleClientCreateInput
 )
 
 // Header returns the header of the call ctx belongs to, to read or write:

@@ -126,6 +126,8 @@ type Client interface {
 	// CheckHealth asks the server's gRPC health service whether the
 	// workflow service is serving.
 	CheckHealth(ctx context.Context, request *CheckHealthRequest) (*CheckHealthResponse, error)
+	// ScheduleClient returns the client of the namespace's schedules.
+	ScheduleClient() ScheduleClient
 	// WorkflowService returns the raw gRPC client of the workflow service,
 	// sharing the client's connection, headers and retries.
 	WorkflowService() workflowservice.WorkflowServiceClient

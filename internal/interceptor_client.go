@@ -34,6 +34,9 @@ type ClientOutboundInterceptor interface {
 	QueryWorkflow(ctx context.Context, in *ClientQueryWorkflowInput) (converter.EncodedValue, error)
 	// DescribeWorkflow intercepts Client.DescribeWorkflow.
 	DescribeWorkflow(ctx context.Context, in *ClientDescribeWorkflowInput) (*ClientDescribeWorkflowOutput, error)
+	// CreateSchedule intercepts ScheduleClient.Create. Header(ctx) is the
+	// header of the workflows the schedule starts.
+	CreateSchedule(ctx context.Context, in *ScheduleClientCreateInput) (ScheduleHandle, error)
 
 	mustEmbedClientOutboundInterceptorBase()
 }
@@ -143,6 +146,11 @@ func (c *ClientOutboundInterceptorBase) QueryWorkflow(ctx context.Context, in *C
 // DescribeWorkflow calls Next.DescribeWorkflow.
 func (c *ClientOutboundInterceptorBase) DescribeWorkflow(ctx context.Context, in *ClientDescribeWorkflowInput) (*ClientDescribeWorkflowOutput, error) {
 	return c.Next.DescribeWorkflow(ctx, in)
+}
+
+// CreateSchedule calls Next.CreateSchedule.
+func (c *ClientOutboundInterceptorBase) CreateSchedule(ctx context.Context, in *ScheduleClientCreateInput) (ScheduleHandle, error) {
+	return c.Next.CreateSchedule(ctx, in)
 }
 
 func (*ClientOutboundInterceptorBase) mustEmbedClientOutboundInterceptorBase() {}
