@@ -23,6 +23,8 @@ const (
 	// DefaultClientName and DefaultClientVersion are what Go SDK v1.50
 	// sends. The server checks and gates features on these values, and this
 	// SDK speaks that version's protocol, so it presents itself the same way.
+	// DefaultClientVersion is the one definition of the version: the
+	// temporal package exports it as temporal.SDKVersion.
 	DefaultClientName    = "temporal-go"
 	DefaultClientVersion = "1.50.0"
 	// SupportedServerVersions is the server version range this SDK accepts,
