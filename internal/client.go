@@ -120,6 +120,9 @@ type Client interface {
 	DescribeWorkflowExecution(ctx context.Context, workflowID, runID string) (*workflowservice.DescribeWorkflowExecutionResponse, error)
 	// DescribeTaskQueue returns the pollers a task queue has seen recently.
 	DescribeTaskQueue(ctx context.Context, taskQueue string, taskQueueType enumspb.TaskQueueType) (*workflowservice.DescribeTaskQueueResponse, error)
+	// DescribeTaskQueueEnhanced describes a task queue by build ID and
+	// task type: pollers, backlog, rates and reachability, as asked.
+	DescribeTaskQueueEnhanced(ctx context.Context, options DescribeTaskQueueEnhancedOptions) (TaskQueueDescription, error)
 	// ResetWorkflowExecution resets a workflow to an earlier workflow task,
 	// terminating its current run; a request ID is generated if missing.
 	ResetWorkflowExecution(ctx context.Context, request *workflowservice.ResetWorkflowExecutionRequest) (*workflowservice.ResetWorkflowExecutionResponse, error)
