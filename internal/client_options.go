@@ -47,9 +47,11 @@ type (
 		// Logger receives the client's log messages; a text logger on stderr
 		// when nil.
 		Logger log.Logger
-		// MetricsHandler receives the metrics that workflows and activities
-		// record (workflow.GetMetricsHandler, activity.GetMetricsHandler);
-		// MetricsNopHandler when nil.
+		// MetricsHandler receives the SDK's own metrics (the request
+		// metrics of every call to the server: temporal_request,
+		// temporal_long_request, ...) and those that workflows and
+		// activities record (workflow.GetMetricsHandler,
+		// activity.GetMetricsHandler); MetricsNopHandler when nil.
 		MetricsHandler MetricsHandler
 		// Identity names this process in the requests it sends and so in
 		// workflow histories; "pid@hostname@" when empty.
@@ -78,6 +80,9 @@ type (
 		// TrafficController is asked before every request attempt whether it
 		// may go out; meant for tests that inject failures.
 		TrafficController TrafficController
+		// DisableErrorCodeMetricTags leaves the status_code tag off the
+		// request failure metrics (temporal_request_failure, ...).
+		DisableErrorCodeMetricTags bool
 	}
 
 	// ConnectionOptions control the gRPC connection to the server.
@@ -272,15 +277,22 @@ func (o ClientOptions) rpcOptions() (rpc.Options, error) {
 	if o.TrafficController != nil {
 		dialOptions = append(dialOptions, grpc.WithChainUnaryInterceptor(trafficControllerInterceptor(o.TrafficController)))
 	}
+	namespace := o.Namespace
+	if namespace == "" {
+		namespace = DefaultNamespace
+	}
+	perCall, perAttempt := requestMetricsInterceptors(o.MetricsHandler, namespace, o.DisableErrorCodeMetricTags)
 	return rpc.Options{
-		HostPort:        o.HostPort,
-		Namespace:       o.Namespace,
-		Identity:        o.Identity,
-		TLS:             settings.tls,
-		APIKey:          settings.apiKey,
-		HeadersProvider: o.HeadersProvider,
-		DialOptions:     append(dialOptions, co.DialOptions...),
-		MaxMessageSize:  co.MaxPayloadSize,
+		CallInterceptors:    perCall,
+		AttemptInterceptors: perAttempt,
+		HostPort:            o.HostPort,
+		Namespace:           o.Namespace,
+		Identity:            o.Identity,
+		TLS:                 settings.tls,
+		APIKey:              settings.apiKey,
+		HeadersProvider:     o.HeadersProvider,
+		DialOptions:         append(dialOptions, co.DialOptions...),
+		MaxMessageSize:      co.MaxPayloadSize,
 	}, nil
 }
 

@@ -73,14 +73,16 @@ func (c *Conn) dialOptions() []grpc.DialOption {
 			Timeout:             15 * time.Second,
 			PermitWithoutStream: true,
 		}),
-		// Outermost first: errors are converted once, after all retries;
-		// headers are computed afresh for every attempt.
-		grpc.WithChainUnaryInterceptor(
-			convertErrorsInterceptor,
-			retryInterceptor(o.Retry, &c.internalIsFinal),
-			headersInterceptor(o),
-		),
 	}
+	// Outermost first: errors are converted once, after all retries (so
+	// the call interceptors still see gRPC statuses); headers are computed
+	// afresh for every attempt.
+	chain := []grpc.UnaryClientInterceptor{convertErrorsInterceptor}
+	chain = append(chain, o.CallInterceptors...)
+	chain = append(chain, retryInterceptor(o.Retry, &c.internalIsFinal))
+	chain = append(chain, o.AttemptInterceptors...)
+	chain = append(chain, headersInterceptor(o))
+	opts = append(opts, grpc.WithChainUnaryInterceptor(chain...))
 	return append(opts, o.DialOptions...)
 }
 

@@ -71,6 +71,12 @@ type Options struct {
 	// can override them; interceptors given here run inside ours, once per
 	// attempt.
 	DialOptions []grpc.DialOption
+	// CallInterceptors run once per call, outside the retries: they see
+	// the call's outcome after every attempt, as the caller does (the
+	// SDK's request metrics).
+	CallInterceptors []grpc.UnaryClientInterceptor
+	// AttemptInterceptors run once per attempt, inside the retries.
+	AttemptInterceptors []grpc.UnaryClientInterceptor
 	// ClientName and ClientVersion override the identification headers.
 	ClientName    string
 	ClientVersion string
