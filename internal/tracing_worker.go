@@ -1,0 +1,263 @@
+package internal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	commonpb "go.temporal.io/api/common/v1"
+
+	"github.com/durable-go/sdk/log"
+)
+
+// The worker side of the tracing interceptor. Activities are traced as
+// any Go code is. Workflow code replays: a span started there while the
+// workflow replays history would repeat one that the first execution
+// already reported, so workflow spans are only started live.
+//
+// RunWorkflow is the span of the workflow code's execution on the worker
+// that starts the run live. It ends when the code returns, or when that
+// worker drops the run from its cache (the coroutines unwind), so it is
+// reported once. A worker that rebuilds the run by replay starts none: the
+// spans it starts after the replay hang under the client's span from the
+// start header, the one RunWorkflow hangs under too.
+
+// InterceptActivity traces the activity's execution.
+func (t *tracingInterceptor) InterceptActivity(_ context.Context, next ActivityInboundInterceptor) ActivityInboundInterceptor {
+	return &tracingActivityInbound{ActivityInboundInterceptorBase: ActivityInboundInterceptorBase{Next: next}, root: t}
+}
+
+// InterceptWorkflow traces the workflow run.
+func (t *tracingInterceptor) InterceptWorkflow(_ Context, next WorkflowInboundInterceptor) WorkflowInboundInterceptor {
+	return &tracingWorkflowInbound{WorkflowInboundInterceptorBase: WorkflowInboundInterceptorBase{Next: next}, root: t}
+}
+
+// tracingActivityInbound traces an activity attempt as
+// RunActivity:<activity type>, under the workflow's StartActivity span.
+type tracingActivityInbound struct {
+	ActivityInboundInterceptorBase
+	root *tracingInterceptor
+}
+
+// Init wraps the outbound interceptor, for span-aware loggers.
+func (a *tracingActivityInbound) Init(outbound ActivityOutboundInterceptor) error {
+	return a.Next.Init(&tracingActivityOutbound{ActivityOutboundInterceptorBase: ActivityOutboundInterceptorBase{Next: outbound}, root: a.root})
+}
+
+// ExecuteActivity runs the activity inside its span.
+func (a *tracingActivityInbound) ExecuteActivity(ctx context.Context, in *ExecuteActivityInput) (any, error) {
+	info := GetActivityInfo(ctx)
+	span, ctx, err := a.root.startInContext(ctx, spanOp{
+		operation: "RunActivity", name: info.ActivityType.Name,
+		tags: map[string]string{
+			tracingTagWorkflowID: info.WorkflowExecution.ID,
+			tracingTagRunID:      info.WorkflowExecution.RunID,
+			tracingTagActivityID: info.ActivityID,
+		},
+		time: info.StartedTime, dependedOn: true,
+		header: Header(ctx), fromHeader: true,
+	})
+	if err != nil {
+		return nil, err
+	}
+	result, err := a.Next.ExecuteActivity(ctx, in)
+	finishSpan(span, err)
+	return result, err
+}
+
+// tracingActivityOutbound gives activity code a logger that names its span.
+type tracingActivityOutbound struct {
+	ActivityOutboundInterceptorBase
+	root *tracingInterceptor
+}
+
+// GetLogger adds the span to the activity's logger.
+func (a *tracingActivityOutbound) GetLogger(ctx context.Context) log.Logger {
+	if span := a.root.tracer.SpanFromContext(ctx); span != nil {
+		return a.root.tracer.GetLogger(a.Next.GetLogger(ctx), span)
+	}
+	return a.Next.GetLogger(ctx)
+}
+
+// tracingWorkflowInbound traces a workflow run's execution, signals and
+// queries.
+type tracingWorkflowInbound struct {
+	WorkflowInboundInterceptorBase
+	root *tracingInterceptor
+	// parent is what the run's spans hang under when their context has
+	// none: RunWorkflow when this worker started the run live, otherwise
+	// the span of the start header.
+	parent TracerSpanRef
+	// startSpan is the start header's span field, passed on to the next
+	// run when the workflow continues as new after a replay.
+	startSpan *commonpb.Payload
+	// spansStarted counts the inbound calls that may start a span, replay
+	// included, so that idempotency keys are the same on every execution.
+	spansStarted int
+}
+
+// idempotencyKey names the next inbound span of the run.
+func (w *tracingWorkflowInbound) idempotencyKey(info *WorkflowInfo) string {
+	w.spansStarted++
+	return fmt.Sprintf("%s/%s/%s/%d", info.Namespace, info.WorkflowExecution.ID, info.WorkflowExecution.RunID, w.spansStarted)
+}
+
+// Init wraps the outbound interceptor, to trace the workflow's calls.
+func (w *tracingWorkflowInbound) Init(outbound WorkflowOutboundInterceptor) error {
+	return w.Next.Init(&tracingWorkflowOutbound{WorkflowOutboundInterceptorBase: WorkflowOutboundInterceptorBase{Next: outbound}, inbound: w})
+}
+
+// ExecuteWorkflow runs the workflow code, inside a RunWorkflow span when
+// the run starts live here.
+func (w *tracingWorkflowInbound) ExecuteWorkflow(ctx Context, in *ExecuteWorkflowInput) (any, error) {
+	info := GetInfo(ctx)
+	key := w.idempotencyKey(info)
+	header := WorkflowHeader(ctx)
+	w.startSpan = header[w.root.options.HeaderKey]
+	if IsReplaying(ctx) {
+		parent, err := w.root.readHeader(header)
+		if err != nil && !w.root.options.AllowInvalidParentSpans {
+			return nil, err
+		}
+		w.parent = parent
+		return w.Next.ExecuteWorkflow(ctx, in)
+	}
+	span, err := w.root.start(spanOp{
+		operation: "RunWorkflow", name: info.WorkflowType.Name,
+		tags: map[string]string{
+			tracingTagWorkflowID: info.WorkflowExecution.ID,
+			tracingTagRunID:      info.WorkflowExecution.RunID,
+		},
+		time: info.WorkflowStartTime, idempotencyKey: key,
+		header: header, fromHeader: true,
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	w.parent = span
+	// Deferred, so that the span also ends when the run is dropped from
+	// the cache and its coroutines unwind.
+	var spanErr error
+	defer func() { finishSpan(span, spanErr) }()
+	result, err := w.Next.ExecuteWorkflow(WithValue(ctx, w.root.options.SpanContextKey, span), in)
+	var continued *ContinueAsNewError
+	if !errors.As(err, &continued) {
+		spanErr = err
+	}
+	return result, err
+}
+
+// HandleSignal traces a signal's delivery as HandleSignal:<signal name>,
+// under the sender's span.
+func (w *tracingWorkflowInbound) HandleSignal(ctx Context, in *HandleSignalInput) error {
+	info := GetInfo(ctx)
+	key := w.idempotencyKey(info)
+	if w.root.options.DisableSignalTracing || IsReplaying(ctx) {
+		return w.Next.HandleSignal(ctx, in)
+	}
+	span, err := w.root.start(spanOp{
+		operation: "HandleSignal", name: in.SignalName,
+		tags: map[string]string{
+			tracingTagWorkflowID: info.WorkflowExecution.ID,
+			tracingTagRunID:      info.WorkflowExecution.RunID,
+		},
+		idempotencyKey: key,
+		header:         WorkflowHeader(ctx), fromHeader: true,
+	}, w.parent)
+	if err != nil {
+		return err
+	}
+	err = w.Next.HandleSignal(WithValue(ctx, w.root.options.SpanContextKey, span), in)
+	finishSpan(span, err)
+	return err
+}
+
+// HandleQuery traces a query's answer as HandleQuery:<query type>, under
+// the sender's span. Queries are not in history, so their spans take no
+// idempotency key: one would not be the same on every execution.
+func (w *tracingWorkflowInbound) HandleQuery(ctx Context, in *HandleQueryInput) (any, error) {
+	if w.root.options.DisableQueryTracing || IsReplaying(ctx) {
+		return w.Next.HandleQuery(ctx, in)
+	}
+	info := GetInfo(ctx)
+	span, err := w.root.start(spanOp{
+		operation: "HandleQuery", name: in.QueryType,
+		tags: map[string]string{
+			tracingTagWorkflowID: info.WorkflowExecution.ID,
+			tracingTagRunID:      info.WorkflowExecution.RunID,
+		},
+		header: WorkflowHeader(ctx), fromHeader: true,
+	}, w.parent)
+	if err != nil {
+		return nil, err
+	}
+	result, err := w.Next.HandleQuery(WithValue(ctx, w.root.options.SpanContextKey, span), in)
+	finishSpan(span, err)
+	return result, err
+}
+
+// tracingWorkflowOutbound traces the calls workflow code makes.
+type tracingWorkflowOutbound struct {
+	WorkflowOutboundInterceptorBase
+	inbound *tracingWorkflowInbound
+}
+
+// current is the span that workflow code running with ctx is under.
+func (w *tracingWorkflowOutbound) current(ctx Context) TracerSpanRef {
+	if span, ok := ctx.Value(w.inbound.root.options.SpanContextKey).(TracerSpan); ok {
+		return span
+	}
+	return w.inbound.parent
+}
+
+// ExecuteActivity traces the scheduling of an activity as
+// StartActivity:<activity type>, and sends the span with it.
+func (w *tracingWorkflowOutbound) ExecuteActivity(ctx Context, activityType string, args ...any) Future {
+	if w.Next.IsReplaying(ctx) {
+		return w.Next.ExecuteActivity(ctx, activityType, args...)
+	}
+	info := w.Next.GetInfo(ctx)
+	span, err := w.inbound.root.start(spanOp{
+		operation: "StartActivity", name: activityType,
+		tags: map[string]string{
+			tracingTagWorkflowID: info.WorkflowExecution.ID,
+			tracingTagRunID:      info.WorkflowExecution.RunID,
+		},
+		dependedOn: true,
+		header:     WorkflowHeader(ctx), toHeader: true,
+	}, w.current(ctx))
+	if err != nil {
+		future, settable := NewFuture(ctx)
+		settable.SetError(err)
+		return future
+	}
+	defer finishSpan(span, nil)
+	return w.Next.ExecuteActivity(WithValue(ctx, w.inbound.root.options.SpanContextKey, span), activityType, args...)
+}
+
+// GetLogger adds the current span to the workflow's logger.
+func (w *tracingWorkflowOutbound) GetLogger(ctx Context) log.Logger {
+	if ref := w.current(ctx); ref != nil {
+		return w.inbound.root.tracer.GetLogger(w.Next.GetLogger(ctx), ref)
+	}
+	return w.Next.GetLogger(ctx)
+}
+
+// NewContinueAsNewError passes the current span on to the next run, so
+// that its trace continues this one's.
+func (w *tracingWorkflowOutbound) NewContinueAsNewError(ctx Context, wfn any, args ...any) error {
+	err := w.Next.NewContinueAsNewError(ctx, wfn, args...)
+	var continued *ContinueAsNewError
+	if w.Next.IsReplaying(ctx) || !errors.As(err, &continued) {
+		return err
+	}
+	header := WorkflowHeader(ctx)
+	if span, ok := w.current(ctx).(TracerSpan); ok {
+		if writeErr := w.inbound.root.writeHeader(header, span); writeErr != nil {
+			return fmt.Errorf("continuing as new: %w", writeErr)
+		}
+	} else if w.inbound.startSpan != nil && header != nil {
+		header[w.inbound.root.options.HeaderKey] = w.inbound.startSpan
+	}
+	return err
+}
