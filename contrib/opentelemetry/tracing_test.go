@@ -228,7 +228,7 @@ func TestOneTraceThroughWorkflowActivitiesSignalAndQuery(t *testing.T) {
 func attributes(span sdktrace.ReadOnlySpan) map[string]string {
 	out := map[string]string{}
 	for _, kv := range span.Attributes() {
-		out[string(kv.Key)] = kv.Value.Emit()
+		out[string(kv.Key)] = kv.Value.AsString()
 	}
 	return out
 }
