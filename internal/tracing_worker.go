@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
 
@@ -20,7 +21,9 @@ import (
 // worker drops the run from its cache (the coroutines unwind), so it is
 // reported once. A worker that rebuilds the run by replay starts none: the
 // spans it starts after the replay hang under the client's span from the
-// start header, the one RunWorkflow hangs under too.
+// start header, the one RunWorkflow hangs under too. Signals delivered
+// before the code starts (signal-with-start) are traced when it starts, by
+// the worker that starts it live.
 
 // InterceptActivity traces the activity's execution.
 func (t *tracingInterceptor) InterceptActivity(_ context.Context, next ActivityInboundInterceptor) ActivityInboundInterceptor {
@@ -94,6 +97,12 @@ type tracingWorkflowInbound struct {
 	// spansStarted counts the inbound calls that may start a span, replay
 	// included, so that idempotency keys are the same on every execution.
 	spansStarted int
+	// codeStarted is set once ExecuteWorkflow runs. Signals delivered
+	// before (signal-with-start) wait in earlySignals until then: only
+	// when the code starts is it known whether the run is live or
+	// replayed.
+	codeStarted  bool
+	earlySignals []spanOp
 }
 
 // idempotencyKey names the next inbound span of the run.
@@ -114,6 +123,9 @@ func (w *tracingWorkflowInbound) ExecuteWorkflow(ctx Context, in *ExecuteWorkflo
 	key := w.idempotencyKey(info)
 	header := WorkflowHeader(ctx)
 	w.startSpan = header[w.root.options.HeaderKey]
+	w.codeStarted = true
+	early := w.earlySignals
+	w.earlySignals = nil
 	if IsReplaying(ctx) {
 		parent, err := w.root.readHeader(header)
 		if err != nil && !w.root.options.AllowInvalidParentSpans {
@@ -135,6 +147,14 @@ func (w *tracingWorkflowInbound) ExecuteWorkflow(ctx Context, in *ExecuteWorkflo
 		return nil, err
 	}
 	w.parent = span
+	for _, op := range early {
+		signalSpan, err := w.root.start(op, span)
+		if err != nil {
+			finishSpan(span, err)
+			return nil, err
+		}
+		finishSpan(signalSpan, nil)
+	}
 	// Deferred, so that the span also ends when the run is dropped from
 	// the cache and its coroutines unwind.
 	var spanErr error
@@ -152,10 +172,10 @@ func (w *tracingWorkflowInbound) ExecuteWorkflow(ctx Context, in *ExecuteWorkflo
 func (w *tracingWorkflowInbound) HandleSignal(ctx Context, in *HandleSignalInput) error {
 	info := GetInfo(ctx)
 	key := w.idempotencyKey(info)
-	if w.root.options.DisableSignalTracing || IsReplaying(ctx) {
+	if w.root.options.DisableSignalTracing {
 		return w.Next.HandleSignal(ctx, in)
 	}
-	span, err := w.root.start(spanOp{
+	op := spanOp{
 		operation: "HandleSignal", name: in.SignalName,
 		tags: map[string]string{
 			tracingTagWorkflowID: info.WorkflowExecution.ID,
@@ -163,7 +183,16 @@ func (w *tracingWorkflowInbound) HandleSignal(ctx Context, in *HandleSignalInput
 		},
 		idempotencyKey: key,
 		header:         WorkflowHeader(ctx), fromHeader: true,
-	}, w.parent)
+	}
+	if !w.codeStarted {
+		op.time = time.Now()
+		w.earlySignals = append(w.earlySignals, op)
+		return w.Next.HandleSignal(ctx, in)
+	}
+	if IsReplaying(ctx) {
+		return w.Next.HandleSignal(ctx, in)
+	}
+	span, err := w.root.start(op, w.parent)
 	if err != nil {
 		return err
 	}

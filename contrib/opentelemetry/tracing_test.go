@@ -225,6 +225,81 @@ func TestOneTraceThroughWorkflowActivitiesSignalAndQuery(t *testing.T) {
 	}
 }
 
+// releaseActivity lets gatedActivity return; gateEntered says it started.
+// Each test run makes them anew, before its worker starts.
+var gateEntered, releaseActivity chan struct{}
+
+func gatedActivity(ctx context.Context) error {
+	gateEntered <- struct{}{}
+	select {
+	case <-releaseActivity:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// signaledWorkflow takes the signal it was started with, then runs an
+// activity.
+func signaledWorkflow(ctx workflow.Context) error {
+	workflow.GetSignalChannel(ctx, "proceed").Receive(ctx, nil)
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 20 * time.Second})
+	return workflow.ExecuteActivity(ctx, gatedActivity).Get(ctx, nil)
+}
+
+// TestSignalWithStartTracedOnceAcrossReplay: the signal of a
+// signal-with-start arrives before the workflow code starts; replaying
+// the run after an eviction does not trace it again.
+func TestSignalWithStartTracedOnceAcrossReplay(t *testing.T) {
+	gateEntered, releaseActivity = make(chan struct{}, 1), make(chan struct{})
+	recorder := tracetest.NewSpanRecorder()
+	provider := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(recorder))
+	tracing, err := opentelemetry.NewTracingInterceptor(opentelemetry.TracerOptions{Tracer: provider.Tracer("test")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.Dial(client.Options{HostPort: testharness.HostPort(t), Interceptors: []interceptor.ClientInterceptor{tracing}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	taskQueue := unique(t, "tq")
+	w := worker.New(c, taskQueue, worker.Options{})
+	w.RegisterWorkflow(signaledWorkflow)
+	w.RegisterActivity(gatedActivity)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	run, err := c.SignalWithStartWorkflow(ctx, unique(t, "wf"), "proceed", nil, client.StartWorkflowOptions{TaskQueue: taskQueue}, signaledWorkflow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-gateEntered:
+	case <-ctx.Done():
+		t.Fatal("the activity never started")
+	}
+	// The activity's completion is the next task: the run replays for it.
+	worker.PurgeStickyWorkflowCache()
+	close(releaseActivity)
+	if err := run.Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	ended := spans(recorder.Ended())
+	want := []string{"HandleSignal:proceed", "RunActivity:gatedActivity", "RunWorkflow:signaledWorkflow", "SignalWithStartWorkflow:signaledWorkflow", "StartActivity:gatedActivity"}
+	if got := ended.names(); !slices.Equal(got, want) {
+		t.Fatalf("spans\n%v\nwant each once\n%v", got, want)
+	}
+	sent := ended.one(t, "SignalWithStartWorkflow:signaledWorkflow")
+	requireParent(t, ended.one(t, "RunWorkflow:signaledWorkflow"), sent)
+	requireParent(t, ended.one(t, "HandleSignal:proceed"), sent)
+	requireParent(t, ended.one(t, "StartActivity:gatedActivity"), ended.one(t, "RunWorkflow:signaledWorkflow"))
+	requireParent(t, ended.one(t, "RunActivity:gatedActivity"), ended.one(t, "StartActivity:gatedActivity"))
+}
+
 func attributes(span sdktrace.ReadOnlySpan) map[string]string {
 	out := map[string]string{}
 	for _, kv := range span.Attributes() {
