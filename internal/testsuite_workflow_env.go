@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"reflect"
 	"sync"
@@ -65,6 +66,9 @@ type TestWorkflowEnvironment struct {
 	// workflow's info reports, when positive.
 	historyLengthOverride int
 	historySizeOverride   int
+	// activityQueues binds activity types to the task queues they may run
+	// on (SetActivityTaskQueue).
+	activityQueues map[string]map[string]bool
 
 	listeners testListeners
 
@@ -395,7 +399,7 @@ func (e *TestWorkflowEnvironment) start(workflowFn any, args []any) error {
 	}
 	e.workflowType = typeName
 	e.server = testserver.New(testserver.Options{
-		Namespace: testNamespace, Clock: e.clock, ActivityQueue: attrs.GetTaskQueue().GetName(),
+		Namespace: testNamespace, Clock: e.clock, ActivityQueue: e.activityQueue(attrs.GetTaskQueue().GetName()),
 		ActivityTimeoutGracePeriod: e.gracePeriod,
 		OnEvent:                    e.listeners.onEvent,
 		OnWorkflowTaskFailed:       e.workflowTaskFailed,
@@ -479,6 +483,41 @@ func (e *TestWorkflowEnvironment) startAttributes(typeName string, args []any) (
 		attrs.ContinuedFailure = e.fc.ErrorToFailure(e.lastError)
 	}
 	return attrs, nil
+}
+
+// activityQueue routes every activity to the environment's worker, but
+// for those bound to other task queues by SetActivityTaskQueue: those wait
+// on the queue their command names, where no worker polls, as on a server.
+func (e *TestWorkflowEnvironment) activityQueue(workerQueue string) func(activityType, taskQueue string) string {
+	e.mu.Lock()
+	bound := maps.Clone(e.activityQueues)
+	e.mu.Unlock()
+	return func(activityType, taskQueue string) string {
+		if queues, ok := bound[activityType]; ok && !queues[taskQueue] {
+			return taskQueue
+		}
+		return workerQueue
+	}
+}
+
+// SetActivityTaskQueue binds activities (functions or names) to a task
+// queue: from then on they run only when scheduled on it (or on another
+// queue they are bound to). By default an activity runs whatever task
+// queue it is scheduled on.
+func (e *TestWorkflowEnvironment) SetActivityTaskQueue(taskQueue string, activityFns ...any) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.mustNotHaveStarted("SetActivityTaskQueue")
+	if e.activityQueues == nil {
+		e.activityQueues = make(map[string]map[string]bool)
+	}
+	for _, fn := range activityFns {
+		name := registry.FunctionName(fn)
+		if e.activityQueues[name] == nil {
+			e.activityQueues[name] = make(map[string]bool)
+		}
+		e.activityQueues[name][taskQueue] = true
+	}
 }
 
 // taskStartedFill fills what the run's WorkflowTaskStarted events report
@@ -570,6 +609,7 @@ func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.server.ServeQueues(taskQueue, rt.StickyQueue())
 	rt.Start()
 	e.mu.Lock()
 	e.running = rt

@@ -46,6 +46,17 @@ type (
 	HeaderWriter = internal.HeaderWriter
 	// HeaderReader reads headers.
 	HeaderReader = internal.HeaderReader
+	// ContinueAsNewSuggestedReason says why the server suggests that the
+	// workflow continue as new (Info.GetContinueAsNewSuggestedReasons).
+	ContinueAsNewSuggestedReason = internal.ContinueAsNewSuggestedReason
+)
+
+// The reasons the server gives for suggesting to continue as new.
+const (
+	ContinueAsNewSuggestedReasonUnspecified          = internal.ContinueAsNewSuggestedReasonUnspecified
+	ContinueAsNewSuggestedReasonHistorySizeTooLarge  = internal.ContinueAsNewSuggestedReasonHistorySizeTooLarge
+	ContinueAsNewSuggestedReasonTooManyHistoryEvents = internal.ContinueAsNewSuggestedReasonTooManyHistoryEvents
+	ContinueAsNewSuggestedReasonTooManyUpdates       = internal.ContinueAsNewSuggestedReasonTooManyUpdates
 )
 
 // DefaultVersion is GetVersion's answer for code that ran before a change.

@@ -36,6 +36,7 @@ type activity struct {
 	details         *commonpb.Payloads
 	lastFailure     *failurepb.Failure
 	cancelRequested int64 // the ActivityTaskCancelRequested event ID
+	counted         bool  // the attempt counts as work in flight
 
 	// Timers on the clock, set while they apply.
 	scheduleToStart, scheduleToClose, startToClose, heartbeat, backoff *Timer
@@ -74,8 +75,8 @@ func (s *Server) scheduleActivity(r *run, completedID int64, c *commandpb.Schedu
 	ev := newEvent(enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED, &historypb.HistoryEvent_ActivityTaskScheduledEventAttributes{ActivityTaskScheduledEventAttributes: attrs})
 	return ev, func(id int64) {
 		queue := taskQueue.GetName()
-		if s.opts.ActivityQueue != "" {
-			queue = s.opts.ActivityQueue
+		if s.opts.ActivityQueue != nil {
+			queue = s.opts.ActivityQueue(c.GetActivityType().GetName(), queue)
 		}
 		now := s.clock.Now()
 		a := &activity{run: r, scheduledID: id, attrs: attrs, queue: queue, attempt: 1, firstScheduled: now}
@@ -132,7 +133,7 @@ func withRetryDefaults(p *commonpb.RetryPolicy) *commonpb.RetryPolicy {
 func (s *Server) queueAttempt(a *activity) {
 	a.state = activityScheduled
 	a.attemptSchedule = s.clock.Now()
-	s.clock.Busy(1)
+	a.counted = s.inFlight(a.queue)
 	queueOf(s.activityQueues, a.queue).push(a)
 	if d := a.attrs.GetScheduleToStartTimeout().AsDuration(); d > 0 {
 		attempt := a.attempt
@@ -268,9 +269,7 @@ func (s *Server) failAttempt(a *activity, f *failurepb.Failure, identity string)
 	retry, backoff := s.retryDecision(a, f)
 	if retry == enumspb.RETRY_STATE_IN_PROGRESS {
 		s.stopAttemptTimers(a)
-		if a.state == activityStarted || a.state == activityScheduled {
-			s.clock.Busy(-1)
-		}
+		s.release(&a.counted)
 		if a.state == activityScheduled {
 			queueOf(s.activityQueues, a.queue).remove(func(q *activity) bool { return q == a })
 		}
@@ -373,9 +372,7 @@ func (s *Server) stopAttemptTimers(a *activity) {
 func (s *Server) finishActivity(a *activity, started bool, identity string) int64 {
 	s.stopAttemptTimers(a)
 	s.clock.Stop(a.scheduleToClose)
-	if a.state != activityBackoff {
-		s.clock.Busy(-1)
-	}
+	s.release(&a.counted)
 	if a.state == activityScheduled {
 		queueOf(s.activityQueues, a.queue).remove(func(q *activity) bool { return q == a })
 	}
@@ -408,9 +405,7 @@ const startedIDPending = -1
 func (s *Server) dropActivity(a *activity) {
 	s.stopAttemptTimers(a)
 	s.clock.Stop(a.scheduleToClose)
-	if a.state != activityBackoff {
-		s.clock.Busy(-1)
-	}
+	s.release(&a.counted)
 	if a.state == activityScheduled {
 		queueOf(s.activityQueues, a.queue).remove(func(q *activity) bool { return q == a })
 	}

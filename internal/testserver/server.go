@@ -22,10 +22,10 @@ type Options struct {
 	// Clock is the virtual clock; the server counts its work in flight on
 	// it.
 	Clock *Clock
-	// ActivityQueue, when set, receives every activity task, whatever task
-	// queue its command names: the test environment runs every activity on
-	// its one worker.
-	ActivityQueue string
+	// ActivityQueue, when set, says which task queue receives an activity
+	// task: the test environment runs activities on its one worker,
+	// whatever task queue their command names.
+	ActivityQueue func(activityType, taskQueue string) string
 	// ActivityTimeoutGracePeriod is added to start-to-close timeouts, to
 	// let activities react to their context's deadline first.
 	ActivityTimeoutGracePeriod time.Duration
@@ -52,6 +52,39 @@ type Server struct {
 	// tokens find the task a token was issued for.
 	tokens    map[string]any
 	nextToken int
+	// served are the task queues a worker polls (nil: all). Only their
+	// tasks count as work in flight: a task no worker will take must not
+	// stop the clock from skipping ahead.
+	served map[string]bool
+}
+
+// ServeQueues says which task queues a worker polls; tasks scheduled on
+// others from then on wait without counting as work in flight.
+func (s *Server) ServeQueues(names ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.served = make(map[string]bool)
+	for _, n := range names {
+		s.served[n] = true
+	}
+}
+
+// inFlight counts a task scheduled on queue as work in flight, if a worker
+// polls queue; it reports whether it did, for release.
+func (s *Server) inFlight(queue string) bool {
+	if s.served != nil && !s.served[queue] {
+		return false
+	}
+	s.clock.Busy(1)
+	return true
+}
+
+// release undoes inFlight.
+func (s *Server) release(counted *bool) {
+	if *counted {
+		s.clock.Busy(-1)
+		*counted = false
+	}
 }
 
 // New returns an empty server.

@@ -27,6 +27,7 @@ type workflowTask struct {
 	sticky      bool
 	token       []byte
 	query       *pendingQuery
+	counted     bool // counted as work in flight
 }
 
 // pendingQuery is a query waiting for the worker's answer.
@@ -63,7 +64,7 @@ func (s *Server) scheduleWorkflowTaskAttempt(r *run, attempt int32) {
 			Attempt:             attempt,
 		}})
 	r.wft = &workflowTask{run: r, scheduledID: ev.GetEventId(), attempt: attempt, queue: queue, sticky: kind == enumspb.TASK_QUEUE_KIND_STICKY}
-	s.clock.Busy(1)
+	r.wft.counted = s.inFlight(queue)
 	queueOf(s.workflowQueues, queue).push(r.wft)
 }
 
@@ -79,7 +80,7 @@ func (s *Server) dropWorkflowTask(t *workflowTask) {
 	if t.query != nil {
 		close(t.query.answer)
 	}
-	s.clock.Busy(-1)
+	s.release(&t.counted)
 }
 
 // PollWorkflowTaskQueue hands out the next workflow or query task of a
@@ -190,7 +191,7 @@ func (s *Server) RespondWorkflowTaskCompleted(_ context.Context, req *workflowse
 	if r.wft == t { // closing the run dropped it already
 		r.wft = nil
 		delete(s.tokens, string(t.token))
-		s.clock.Busy(-1)
+		s.release(&t.counted)
 	}
 	s.flushBuffer(r, req.GetForceCreateNewWorkflowTask())
 	return &workflowservice.RespondWorkflowTaskCompletedResponse{}, nil
@@ -337,7 +338,7 @@ func (s *Server) failWorkflowTaskLocked(r *run, cause enumspb.WorkflowTaskFailed
 	s.write(r, enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED, &historypb.HistoryEvent_WorkflowTaskFailedEventAttributes{WorkflowTaskFailedEventAttributes: attrs})
 	r.wft = nil
 	delete(s.tokens, string(t.token))
-	s.clock.Busy(-1)
+	s.release(&t.counted)
 	r.stickyQueue = "" // the worker dropped the run's state
 	if s.opts.OnWorkflowTaskFailed != nil {
 		s.opts.OnWorkflowTaskFailed(proto.CloneOf(r.execution), attrs)
@@ -372,7 +373,7 @@ func (s *Server) Query(ctx context.Context, execution *commonpb.WorkflowExecutio
 	}
 	q := &pendingQuery{request: query, answer: make(chan *workflowservice.RespondQueryTaskCompletedRequest, 1)}
 	t := &workflowTask{run: r, queue: queue, query: q}
-	s.clock.Busy(1)
+	t.counted = s.inFlight(queue)
 	queueOf(s.workflowQueues, queue).push(t)
 	s.mu.Unlock()
 
@@ -388,7 +389,7 @@ func (s *Server) Query(ctx context.Context, execution *commonpb.WorkflowExecutio
 		default:
 			queueOf(s.workflowQueues, queue).remove(func(q *workflowTask) bool { return q == t })
 			delete(s.tokens, string(t.token))
-			s.clock.Busy(-1)
+			s.release(&t.counted)
 		}
 		return nil, ctx.Err()
 	case ans, ok := <-q.answer:
@@ -415,7 +416,7 @@ func (s *Server) RespondQueryTaskCompleted(_ context.Context, req *workflowservi
 		return nil, serviceerror.NewNotFound("no such query task")
 	}
 	delete(s.tokens, string(t.token))
-	s.clock.Busy(-1)
+	s.release(&t.counted)
 	t.query.answer <- req
 	return &workflowservice.RespondQueryTaskCompletedResponse{}, nil
 }
