@@ -34,28 +34,10 @@ func TestTrustedPackagesAreNotFollowed(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), a, "example.com/trusting")
 }
 
-func TestTrustFlag(t *testing.T) {
-	a := determinism.New(determinism.Config{})
-	if a.Flags.Lookup("trust") != nil {
-		t.Fatal("an analyzer made by New takes its configuration, not flags")
-	}
-	flagged := determinism.Analyzer.Flags.Lookup("trust")
-	if flagged == nil {
-		t.Fatal("Analyzer has no -trust flag")
-	}
-	if err := flagged.Value.Set("example.com/a, example.com/b/..."); err != nil {
-		t.Fatal(err)
-	}
-	defer flagged.Value.Set("") //nolint:errcheck // restores nothing: the list only grows
-	if got := flagged.Value.String(); got != "example.com/a,example.com/b/..." {
-		t.Fatalf("-trust = %q", got)
-	}
-}
-
 func TestResultNamesTheWorkflows(t *testing.T) {
 	results := analysistest.Run(t, analysistest.TestData(), determinism.Analyzer, "example.com/registrar")
 	wants := map[string][]string{
-		"example.com/registrar": {"Start.func1", "(*Workflows).Run"},
+		"example.com/registrar":                              {"Start.func1", "(*Workflows).Run"},
 		"example.com/registrar [example.com/registrar.test]": {"Start.func1", "(*Workflows).Run", "TestWorkflow.func1"},
 	}
 	for _, r := range results {
