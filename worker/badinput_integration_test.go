@@ -112,6 +112,8 @@ func TestBadInputGivesClearErrors(t *testing.T) {
 }
 
 // blocksNatively sleeps with the Go clock, which workflow code must not do.
+//
+//workflowcheck:ignore the deadlock test needs a workflow that blocks natively
 func blocksNatively(ctx workflow.Context) error {
 	time.Sleep(500 * time.Millisecond)
 	return nil

@@ -19,7 +19,7 @@ import (
 var threeStepsStarts atomic.Int32
 
 func threeSteps(ctx workflow.Context) (int, error) {
-	threeStepsStarts.Add(1)
+	threeStepsStarts.Add(1) //workflowcheck:ignore the test counts how often replays run this code
 	for i := 0; i < 3; i++ {
 		if err := workflow.Sleep(ctx, 200*time.Millisecond); err != nil {
 			return 0, err
@@ -75,7 +75,7 @@ var panicWorkflowRuns atomic.Int32
 
 // panicky panics on its first run only, so the retried task succeeds.
 func panicky(ctx workflow.Context) (string, error) {
-	if panicWorkflowRuns.Add(1) == 1 {
+	if panicWorkflowRuns.Add(1) == 1 { //workflowcheck:ignore the test panics on the first run only
 		panic("first run panics")
 	}
 	return "recovered", nil

@@ -100,9 +100,11 @@ func isWorkflowContext(t types.Type) bool {
 	if !ok || named.Obj().Name() != "Context" || named.Obj().Pkg() == nil {
 		return false
 	}
+	// The alias workflow.Context leads into the SDK's internal packages,
+	// where the type is declared.
 	path := named.Obj().Pkg().Path()
 	m := sdkModule(path)
-	return m != "" && (path == m+"/workflow" || path == m+"/internal")
+	return m != "" && (path == m+"/workflow" || path == m+"/internal" || strings.HasPrefix(path, m+"/internal/"))
 }
 
 // sdkWorkflowFunc reports whether fn is the workflow-package function name
