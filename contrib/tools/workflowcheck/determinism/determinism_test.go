@@ -1,6 +1,7 @@
 package determinism_test
 
 import (
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -53,4 +54,9 @@ func TestResultNamesTheWorkflows(t *testing.T) {
 	if len(wants) > 0 {
 		t.Errorf("no result for %v", wants)
 	}
+}
+
+func TestWorkflowsOfTheSameModuleAreReportedWhereTheyAre(t *testing.T) {
+	dir := filepath.Join(analysistest.TestData(), "modular")
+	analysistest.Run(t, dir, determinism.Analyzer, "example.com/modular/...")
 }

@@ -30,6 +30,8 @@ func MapsWorkflow(ctx workflow.Context, m map[string]int, f map[float64]float64)
 	n += reflectKeys(m)
 	n += partialEffectsBeforeExit(m)
 	n += readsCarried(m)
+	n += conflictingFlags(m)
+	n += len(genericKeys(m))
 	// Accepted: the same effects in any order.
 	n += len(sortedKeys(m)) + len(slicesSortedKeys(m)) + len(sortedValues(m))
 	n += len(filteredSortedKeys(m)) + len(sortedMapsKeys(m)) + len(collectedSorted(m))
@@ -332,4 +334,24 @@ func deterministicKeys(m map[string]int) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+func conflictingFlags(m map[string]int) int {
+	flag := 0
+	for _, v := range m { // want `range over a map`
+		if v > 0 {
+			flag = 1
+		} else {
+			flag = 2
+		}
+	}
+	return flag
+}
+
+func genericKeys[M ~map[string]V, V any](m M) []string {
+	var keys []string
+	for k := range m { // want `range over a map: its iteration order is random: MapsWorkflow -> genericKeys`
+		keys = append(keys, k)
+	}
+	return keys
 }

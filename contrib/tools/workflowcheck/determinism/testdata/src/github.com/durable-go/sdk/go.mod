@@ -1,0 +1,3 @@
+module github.com/durable-go/sdk
+
+go 1.26
