@@ -145,7 +145,6 @@ type funcNode struct {
 	// literals counts the function literals written directly inside, to
 	// name them as the Go toolchain does.
 	literals int
-	parent   *funcNode
 
 	findings []localFinding
 	edges    []edge
@@ -259,7 +258,7 @@ func (a *pkgAnalysis) literalNode(lit *ast.FuncLit, parent *funcNode) *funcNode 
 		return n
 	}
 	sig, _ := a.pass.TypesInfo.TypeOf(lit).(*types.Signature)
-	n := &funcNode{sig: sig, body: lit.Body, parent: parent}
+	n := &funcNode{sig: sig, body: lit.Body}
 	if parent != nil {
 		parent.literals++
 		sep := ".func"

@@ -39,7 +39,7 @@ func TestResultNamesTheWorkflows(t *testing.T) {
 	results := analysistest.Run(t, analysistest.TestData(), determinism.Analyzer, "example.com/registrar")
 	wants := map[string][]string{
 		"example.com/registrar":                              {"Start.func1", "(*Workflows).Run"},
-		"example.com/registrar [example.com/registrar.test]": {"Start.func1", "(*Workflows).Run", "TestWorkflow.func1"},
+		"example.com/registrar [example.com/registrar.test]": {"Start.func1", "(*Workflows).Run", "TestWorkflow.func1", "TestLiteralNames.func2"},
 	}
 	for _, r := range results {
 		want, ok := wants[r.Action.Package.ID]

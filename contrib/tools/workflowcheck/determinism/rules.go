@@ -202,7 +202,7 @@ var stdlibRules = map[string]stdlibRule{
 		"Scanf":   hintIO,
 		"Scanln":  hintIO,
 	}},
-	"log": {hint: hintLogger},
+	"log": {hint: hintLogger, except: []string{"New"}}, // a Logger writes where it is told
 	"log/slog": {hint: hintLogger, only: map[string]string{
 		"Debug": "", "DebugContext": "", "Info": "", "InfoContext": "",
 		"Warn": "", "WarnContext": "", "Error": "", "ErrorContext": "",

@@ -48,12 +48,18 @@ func (s *scanner) report(pos token.Pos, what, hint string) {
 }
 
 func (s *scanner) visit(n ast.Node) bool {
-	if n == nil || s.a.ignores.covers(n.Pos()) {
+	if n == nil {
+		return false
+	}
+	if s.a.ignores.covers(n.Pos()) {
+		s.skipLiterals(n)
 		return false
 	}
 	switch n := n.(type) {
 	case *ast.FuncLit:
-		if !s.exempt[n] {
+		if s.exempt[n] {
+			s.node.literals++
+		} else {
 			lit := s.a.literalNode(n, s.node)
 			s.node.edges = append(s.node.edges, edge{pos: n.Pos(), to: lit, inline: true})
 		}
@@ -85,6 +91,18 @@ func (s *scanner) visit(n ast.Node) bool {
 		s.ident(n)
 	}
 	return true
+}
+
+// skipLiterals counts the function literals directly inside code that is
+// not scanned, so that the literals after them keep the toolchain's names.
+func (s *scanner) skipLiterals(n ast.Node) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			s.node.literals++
+			return false
+		}
+		return true
+	})
 }
 
 // markSelectCases keeps the channel operations of a select's cases from

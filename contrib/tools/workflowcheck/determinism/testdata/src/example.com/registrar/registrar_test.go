@@ -19,3 +19,15 @@ func TestWorkflow(t *testing.T) { // want TestWorkflow:"nondeterministic"
 	env.ExecuteWorkflow("x")
 	t.Log(time.Since(start))
 }
+
+// Literals are named as the toolchain names them, counting the callbacks
+// that are not workflow code.
+func TestLiteralNames(t *testing.T) { // want TestLiteralNames:"nondeterministic"
+	_ = workflow.SideEffect(nil, func(ctx workflow.Context) any { return 1 })
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	env.RegisterWorkflow(func(ctx workflow.Context) error {
+		time.Sleep(time.Second) // want `time.Sleep called: TestLiteralNames.func2;`
+		return nil
+	})
+}
