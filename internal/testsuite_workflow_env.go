@@ -536,7 +536,7 @@ func (e *TestWorkflowEnvironment) taskStartedFill() func(*historypb.WorkflowTask
 		a.SuggestContinueAsNewReasons = want.SuggestContinueAsNewReasons
 		a.TargetWorkerDeploymentVersionChanged = want.TargetWorkerDeploymentVersionChanged
 		if size > 0 {
-			a.HistorySizeBytes = int64(size)
+			a.HistorySizeBytes = int64(size) // the server fills in the real size otherwise
 		}
 	}
 }

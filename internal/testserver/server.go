@@ -119,6 +119,7 @@ type run struct {
 	// a sticky task carries only the events after it.
 	lastStartedID int64
 	stickyQueue   string
+	historyBytes int64 // the size of history, for WorkflowTaskStarted
 	// lastStarted is the last ActivityTaskStarted written: its outcome is
 	// always the next activity event (see fillStartedID).
 	lastStarted int64
@@ -228,6 +229,7 @@ func (s *Server) writeEvent(r *run, ev *historypb.HistoryEvent) {
 	}
 	fillStartedID(r, ev)
 	r.history = append(r.history, ev)
+	r.historyBytes += int64(proto.Size(ev))
 	if s.opts.OnEvent != nil {
 		s.opts.OnEvent(r.execution, ev)
 	}

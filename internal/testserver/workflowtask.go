@@ -125,7 +125,9 @@ func (s *Server) startWorkflowTask(t *workflowTask, identity string) *workflowse
 	if r.taskStarted != nil {
 		r.taskStarted(attrs)
 	}
-	attrs.HistorySizeBytes = historySize(r.history)
+	if attrs.HistorySizeBytes == 0 {
+		attrs.HistorySizeBytes = r.historyBytes
+	}
 	ev := s.write(r, enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED, &historypb.HistoryEvent_WorkflowTaskStartedEventAttributes{WorkflowTaskStartedEventAttributes: attrs})
 	t.startedID = ev.GetEventId()
 	resp.StartedEventId = t.startedID
@@ -136,14 +138,6 @@ func (s *Server) startWorkflowTask(t *workflowTask, identity string) *workflowse
 	}
 	resp.History = &historypb.History{Events: cloneEvents(events)}
 	return resp
-}
-
-func historySize(events []*historypb.HistoryEvent) int64 {
-	var n int
-	for _, ev := range events {
-		n += proto.Size(ev)
-	}
-	return int64(n)
 }
 
 // startedTask finds the started workflow task a token names.
