@@ -30,13 +30,7 @@ func (e *TestWorkflowEnvironment) wrap(call *mock.Call) *MockCallWrapper {
 	call.Run(func(args mock.Arguments) {
 		if w.after != nil {
 			if d := w.after(); d > 0 {
-				var done <-chan struct{}
-				if len(args) > 0 {
-					if ctx, ok := args[0].(context.Context); ok {
-						done = ctx.Done()
-					}
-				}
-				e.clock.Sleep(d, done)
+				e.sleepInMock(args, d)
 			}
 		}
 		if w.runFn != nil {
@@ -44,6 +38,23 @@ func (e *TestWorkflowEnvironment) wrap(call *mock.Call) *MockCallWrapper {
 		}
 	})
 	return w
+}
+
+// sleepInMock waits d on the virtual clock for a mock call. An activity's
+// attempt stops counting as work in flight meanwhile, so the clock can
+// skip over the wait.
+func (e *TestWorkflowEnvironment) sleepInMock(args mock.Arguments, d time.Duration) {
+	var done <-chan struct{}
+	if len(args) > 0 {
+		if ctx, ok := args[0].(context.Context); ok {
+			done = ctx.Done()
+			if IsActivity(ctx) {
+				e.server.SleepAttempt(GetActivityInfo(ctx).TaskToken, d, done)
+				return
+			}
+		}
+	}
+	e.clock.Sleep(d, done)
 }
 
 // Once makes the expectation match once.

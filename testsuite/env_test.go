@@ -3,6 +3,7 @@ package testsuite_test
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -459,4 +460,43 @@ func TestEnvironmentsInParallel(t *testing.T) {
 			require.Equal(t, time.Duration(i+1)*time.Hour, waited.Round(time.Second))
 		})
 	}
+}
+
+func TestNoGoroutineOutlivesATest(t *testing.T) {
+	// Not parallel: it counts the process's goroutines.
+	settle := func(limit int) int {
+		n := runtime.NumGoroutine()
+		for deadline := time.Now().Add(2 * time.Second); n > limit && time.Now().Before(deadline); n = runtime.NumGoroutine() {
+			time.Sleep(10 * time.Millisecond)
+		}
+		return n
+	}
+	before := settle(0)
+	for range 20 {
+		var s testsuite.WorkflowTestSuite
+		env := s.NewTestWorkflowEnvironment()
+		env.OnActivity(Charge, mock.Anything, mock.Anything, mock.Anything).After(50*time.Second).Return("ok", nil)
+		env.RegisterDelayedCallback(func() { _, _ = env.QueryWorkflow("__stack_trace") }, 30*time.Second)
+		env.ExecuteWorkflow(ChargeWithRetries, "4242")
+		require.NoError(t, env.GetWorkflowError())
+		_, err := env.QueryWorkflow("__stack_trace") // a worker runs again to answer, and stops
+		require.NoError(t, err)
+	}
+	if after := settle(before); after > before {
+		buf := make([]byte, 1<<20)
+		t.Fatalf("%d goroutines before, %d after 20 tests:\n%s", before, after, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+func (s *EnvSuite) TestAMockSlowerThanItsTimeoutTimesOut() {
+	// Each attempt's mock takes 2 minutes of a 1-minute start-to-close
+	// timeout: five attempts time out, on the virtual clock.
+	s.env.OnActivity(Charge, mock.Anything, mock.Anything, mock.Anything).After(2*time.Minute).Return("late", nil)
+	wall := time.Now()
+	s.env.ExecuteWorkflow(ChargeWithRetries, "4242")
+	var timeout *temporal.TimeoutError
+	s.Require().True(errors.As(s.env.GetWorkflowError(), &timeout), "got %v", s.env.GetWorkflowError())
+	s.Equal(enumspb.TIMEOUT_TYPE_START_TO_CLOSE, timeout.TimeoutType())
+	s.env.AssertNumberOfCalls(s.T(), "Charge", 5)
+	s.Less(time.Since(wall), 5*time.Second)
 }

@@ -201,6 +201,46 @@ func (s *Server) runningActivity(token []byte) (*activity, error) {
 	return a, nil
 }
 
+// SleepAttempt blocks the running attempt that token names for d of
+// virtual time, during which the attempt does not count as work in
+// flight, so that the clock may skip over it (a mocked activity's delay).
+// It returns early, false, when done is closed.
+func (s *Server) SleepAttempt(token []byte, d time.Duration, done <-chan struct{}) bool {
+	s.mu.Lock()
+	a, err := s.runningActivity(token)
+	if err != nil {
+		s.mu.Unlock()
+		return s.clock.Sleep(d, done)
+	}
+	woke := make(chan struct{})
+	resume := func() {
+		if a.state == activityStarted && string(a.token) == string(token) && !a.counted {
+			a.counted = s.inFlight(a.queue)
+		}
+	}
+	s.release(&a.counted)
+	t := s.clock.AfterFunc(d, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		resume() // in flight again before the clock looks for idleness
+		close(woke)
+	})
+	s.mu.Unlock()
+	select {
+	case <-woke:
+		return true
+	case <-done:
+		if !s.clock.Stop(t) {
+			<-woke // it fired meanwhile
+			return false
+		}
+		s.mu.Lock()
+		resume()
+		s.mu.Unlock()
+		return false
+	}
+}
+
 // RecordActivityTaskHeartbeat keeps a running activity alive and tells it
 // whether its cancellation was requested.
 func (s *Server) RecordActivityTaskHeartbeat(_ context.Context, req *workflowservice.RecordActivityTaskHeartbeatRequest) (*workflowservice.RecordActivityTaskHeartbeatResponse, error) {
@@ -341,7 +381,9 @@ func (s *Server) timeOutActivity(a *activity, attempt int32, t enumspb.TimeoutTy
 		Source:  "Server",
 		FailureInfo: &failurepb.Failure_TimeoutFailureInfo{TimeoutFailureInfo: &failurepb.TimeoutFailureInfo{
 			TimeoutType: t, LastHeartbeatDetails: a.details}},
-		Cause: a.lastFailure,
+	}
+	if a.lastFailure.GetTimeoutFailureInfo() == nil {
+		f.Cause = a.lastFailure // what failed the attempt before, if it did not time out too
 	}
 	s.failAttempt(a, f, a.identity)
 }
