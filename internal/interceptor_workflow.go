@@ -75,6 +75,16 @@ type WorkflowOutboundInterceptor interface {
 	// activity's type name. WorkflowHeader(ctx) is the header sent with
 	// the activity: write to it here.
 	ExecuteActivity(ctx Context, activityType string, args ...any) Future
+	// ExecuteChildWorkflow intercepts workflow.ExecuteChildWorkflow, given
+	// the child's type name.
+	ExecuteChildWorkflow(ctx Context, childWorkflowType string, args ...any) ChildWorkflowFuture
+	// SignalExternalWorkflow intercepts workflow.SignalExternalWorkflow.
+	SignalExternalWorkflow(ctx Context, workflowID, runID, signalName string, arg any) Future
+	// SignalChildWorkflow intercepts ChildWorkflowFuture.SignalChildWorkflow.
+	SignalChildWorkflow(ctx Context, workflowID, signalName string, arg any) Future
+	// RequestCancelExternalWorkflow intercepts
+	// workflow.RequestCancelExternalWorkflow.
+	RequestCancelExternalWorkflow(ctx Context, workflowID, runID string) Future
 	// GetInfo intercepts workflow.GetInfo.
 	GetInfo(ctx Context) *WorkflowInfo
 	// GetTypedSearchAttributes intercepts workflow.GetTypedSearchAttributes.

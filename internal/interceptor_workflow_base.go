@@ -66,6 +66,26 @@ func (w *WorkflowOutboundInterceptorBase) AwaitWithOptions(ctx Context, options 
 	return w.Next.AwaitWithOptions(ctx, options, condition)
 }
 
+// ExecuteChildWorkflow calls Next.ExecuteChildWorkflow.
+func (w *WorkflowOutboundInterceptorBase) ExecuteChildWorkflow(ctx Context, childWorkflowType string, args ...any) ChildWorkflowFuture {
+	return w.Next.ExecuteChildWorkflow(ctx, childWorkflowType, args...)
+}
+
+// SignalExternalWorkflow calls Next.SignalExternalWorkflow.
+func (w *WorkflowOutboundInterceptorBase) SignalExternalWorkflow(ctx Context, workflowID, runID, signalName string, arg any) Future {
+	return w.Next.SignalExternalWorkflow(ctx, workflowID, runID, signalName, arg)
+}
+
+// SignalChildWorkflow calls Next.SignalChildWorkflow.
+func (w *WorkflowOutboundInterceptorBase) SignalChildWorkflow(ctx Context, workflowID, signalName string, arg any) Future {
+	return w.Next.SignalChildWorkflow(ctx, workflowID, signalName, arg)
+}
+
+// RequestCancelExternalWorkflow calls Next.RequestCancelExternalWorkflow.
+func (w *WorkflowOutboundInterceptorBase) RequestCancelExternalWorkflow(ctx Context, workflowID, runID string) Future {
+	return w.Next.RequestCancelExternalWorkflow(ctx, workflowID, runID)
+}
+
 // ExecuteActivity calls Next.ExecuteActivity.
 func (w *WorkflowOutboundInterceptorBase) ExecuteActivity(ctx Context, activityType string, args ...any) Future {
 	return w.Next.ExecuteActivity(ctx, activityType, args...)

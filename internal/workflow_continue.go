@@ -89,13 +89,16 @@ func (r *workflowRun) newContinueAsNewError(ctx Context, wfn any, args []any) er
 			return err
 		}
 	}
+	// Task queue and timeouts come from the context's workflow options,
+	// the current run's by default, as in go.temporal.io/sdk.
+	opts := GetChildWorkflowOptions(ctx)
 	return &ContinueAsNewError{
 		WorkflowType:        &WorkflowType{Name: name},
 		Input:               input,
 		Header:              header,
-		TaskQueueName:       r.info.TaskQueueName,
-		WorkflowRunTimeout:  r.info.WorkflowRunTimeout,
-		WorkflowTaskTimeout: r.info.WorkflowTaskTimeout,
+		TaskQueueName:       opts.TaskQueue,
+		WorkflowRunTimeout:  opts.WorkflowRunTimeout,
+		WorkflowTaskTimeout: opts.WorkflowTaskTimeout,
 	}
 }
 

@@ -37,6 +37,22 @@ func (w *workflowRoot) ExecuteActivity(ctx Context, activityType string, args ..
 	return w.run.executeActivity(ctx, activityType, args)
 }
 
+func (w *workflowRoot) ExecuteChildWorkflow(ctx Context, childWorkflowType string, args ...any) ChildWorkflowFuture {
+	return w.run.executeChildWorkflow(ctx, childWorkflowType, args)
+}
+
+func (w *workflowRoot) SignalExternalWorkflow(ctx Context, workflowID, runID, signalName string, arg any) Future {
+	return w.run.signalExternal(ctx, workflowID, runID, signalName, arg, false)
+}
+
+func (w *workflowRoot) SignalChildWorkflow(ctx Context, workflowID, signalName string, arg any) Future {
+	return w.run.signalExternal(ctx, workflowID, "", signalName, arg, true)
+}
+
+func (w *workflowRoot) RequestCancelExternalWorkflow(ctx Context, workflowID, runID string) Future {
+	return w.run.requestCancelExternal(ctx, workflowID, runID)
+}
+
 func (w *workflowRoot) GetInfo(Context) *WorkflowInfo { return w.run.workflowInfo() }
 
 func (w *workflowRoot) GetTypedSearchAttributes(Context) searchattr.SearchAttributes {

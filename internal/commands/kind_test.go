@@ -59,7 +59,7 @@ func TestTwoKindsCannotClaimOneEvent(t *testing.T) {
 func TestUnownedEventsAreNotTheBooks(t *testing.T) {
 	b := NewBook()
 	b.BeginTask(3)
-	handled, err := b.Apply(&historypb.HistoryEvent{EventId: 5, EventType: enumspb.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED})
+	handled, err := b.Apply(&historypb.HistoryEvent{EventId: 5, EventType: enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED})
 	if handled || err != nil {
 		t.Fatalf("an event no kind owns is left to the engine, got %v, %v", handled, err)
 	}

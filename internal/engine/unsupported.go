@@ -14,7 +14,6 @@ import (
 // right, but this SDK cannot replay it.
 type UnsupportedEventError struct {
 	Event *historypb.HistoryEvent
-	// Feature names what the event belongs to, e.g. "child workflows";
 	// empty for an event type this SDK does not know at all.
 	Feature string
 }
@@ -45,33 +44,19 @@ var informational = map[enumspb.EventType]bool{
 // kind owns yet. When a feature lands, its kind owns the events and they
 // leave this table.
 var unsupportedFeatures = map[enumspb.EventType]string{
-	enumspb.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED:             "child workflows",
-	enumspb.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_FAILED:                "child workflows",
-	enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED:                     "child workflows",
-	enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED:                   "child workflows",
-	enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_FAILED:                      "child workflows",
-	enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_CANCELED:                    "child workflows",
-	enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_TIMED_OUT:                   "child workflows",
-	enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_TERMINATED:                  "child workflows",
-	enumspb.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED:         "signals to other workflows",
-	enumspb.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED:            "signals to other workflows",
-	enumspb.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED:                 "signals to other workflows",
-	enumspb.EVENT_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED: "cancel requests to other workflows",
-	enumspb.EVENT_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION_FAILED:    "cancel requests to other workflows",
-	enumspb.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_CANCEL_REQUESTED:         "cancel requests to other workflows",
-	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ADMITTED:                   "workflow updates",
-	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED:                   "workflow updates",
-	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_REJECTED:                   "workflow updates",
-	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED:                  "workflow updates",
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED:                            "Nexus operations",
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_STARTED:                              "Nexus operations",
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_COMPLETED:                            "Nexus operations",
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED:                               "Nexus operations",
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCELED:                             "Nexus operations",
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_TIMED_OUT:                            "Nexus operations",
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUESTED:                     "Nexus operations",
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUEST_COMPLETED:             "Nexus operations",
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUEST_FAILED:                "Nexus operations",
+	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ADMITTED:       "workflow updates",
+	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED:       "workflow updates",
+	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_REJECTED:       "workflow updates",
+	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED:      "workflow updates",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED:                "Nexus operations",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_STARTED:                  "Nexus operations",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_COMPLETED:                "Nexus operations",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED:                   "Nexus operations",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCELED:                 "Nexus operations",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_TIMED_OUT:                "Nexus operations",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUESTED:         "Nexus operations",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUEST_COMPLETED: "Nexus operations",
+	enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUEST_FAILED:    "Nexus operations",
 }
 
 // checkInformational accepts an event that no command kind owns and the

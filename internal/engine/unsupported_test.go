@@ -29,9 +29,7 @@ func TestEventsOfUnsupportedFeaturesAreReportedAsUnsupported(t *testing.T) {
 		events  []*historypb.HistoryEvent
 		feature string
 	}{
-		{"child workflow", unsupportedHistory(enumspb.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED,
-			&historypb.HistoryEvent_StartChildWorkflowExecutionInitiatedEventAttributes{StartChildWorkflowExecutionInitiatedEventAttributes: &historypb.StartChildWorkflowExecutionInitiatedEventAttributes{
-				WorkflowId: "child", WorkflowType: &commonpb.WorkflowType{Name: "Child"}}}), "child workflows"},
+		{"nexus operation", unsupportedHistory(enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED, nil), "Nexus operations"},
 		{"update", unsupportedHistory(enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED, nil), "workflow updates"},
 		{"local activity marker", unsupportedHistory(enumspb.EVENT_TYPE_MARKER_RECORDED,
 			&historypb.HistoryEvent_MarkerRecordedEventAttributes{MarkerRecordedEventAttributes: &historypb.MarkerRecordedEventAttributes{MarkerName: MarkerLocalActivity}}), "local activities"},

@@ -119,7 +119,7 @@ type run struct {
 	// a sticky task carries only the events after it.
 	lastStartedID int64
 	stickyQueue   string
-	historyBytes int64 // the size of history, for WorkflowTaskStarted
+	historyBytes  int64 // the size of history, for WorkflowTaskStarted
 	// lastStarted is the last ActivityTaskStarted written: its outcome is
 	// always the next activity event (see fillStartedID).
 	lastStarted int64

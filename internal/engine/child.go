@@ -1,0 +1,116 @@
+//lint:file-ignore SA1019 the deprecated namespace, control and inherit_build_id fields are what go.temporal.io/sdk sends and histories record.
+
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	commandpb "go.temporal.io/api/command/v1"
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	sdkpb "go.temporal.io/api/sdk/v1"
+
+	"github.com/durable-go/sdk/internal/commands"
+	"github.com/durable-go/sdk/internal/failure"
+)
+
+// DefaultChildWorkflowID is the ID of a child started without one, as
+// go.temporal.io/sdk makes it: the run's original run ID and the
+// command's sequence number.
+func (x *Execution) DefaultChildWorkflowID() string {
+	return x.info.Started.GetOriginalExecutionRunId() + "_" + strconv.FormatInt(x.book.NextSeq(), 10)
+}
+
+// StartChildWorkflow starts a child workflow. started runs once, when the
+// child started (with its run) or could not (with a
+// ChildWorkflowExecutionError); done runs once, with the child's result or
+// its error (a ChildWorkflowExecutionError whose cause says why).
+func (x *Execution) StartChildWorkflow(attrs *commandpb.StartChildWorkflowExecutionCommandAttributes, summary, details string,
+	started func(execution *commonpb.WorkflowExecution, err error), done func(*commonpb.Payloads, error),
+) (*commands.ChildWorkflow, error) {
+	metadata, err := x.userMetadata(summary)
+	if err != nil {
+		return nil, err
+	}
+	if details != "" {
+		p, err := x.opts.DataConverter.ToPayload(details)
+		if err != nil {
+			return nil, fmt.Errorf("encoding the details %q: %w", details, err)
+		}
+		if metadata == nil {
+			metadata = &sdkpb.UserMetadata{}
+		}
+		metadata.Details = p
+	}
+	var startErr error
+	var child *commands.ChildWorkflow
+	calls := commands.ChildCallbacks{
+		Started: func(runID string, cause enumspb.StartChildWorkflowExecutionFailedCause) {
+			if runID == "" {
+				startErr = failure.NewChildWorkflowExecutionError(attrs.GetNamespace(), attrs.GetWorkflowId(), "",
+					attrs.GetWorkflowType().GetName(), x.childInitiatedID(child), 0, enumspb.RETRY_STATE_NON_RETRYABLE_FAILURE, startFailure(cause))
+				started(nil, startErr)
+				return
+			}
+			started(&commonpb.WorkflowExecution{WorkflowId: attrs.GetWorkflowId(), RunId: runID}, nil)
+		},
+		Done: func(o commands.Outcome) {
+			if startErr != nil {
+				done(nil, startErr)
+				return
+			}
+			x.outcomeHandler(done)(o)
+		},
+	}
+	child = x.book.StartChildWorkflow(attrs, metadata, calls)
+	return child, nil
+}
+
+func (x *Execution) childInitiatedID(c *commands.ChildWorkflow) int64 {
+	if c == nil {
+		return 0
+	}
+	return c.InitiatedEventID()
+}
+
+// startFailure is the cause of a child workflow that did not start, as
+// go.temporal.io/sdk reports it.
+func startFailure(cause enumspb.StartChildWorkflowExecutionFailedCause) error {
+	switch cause {
+	case enumspb.START_CHILD_WORKFLOW_EXECUTION_FAILED_CAUSE_WORKFLOW_ALREADY_EXISTS:
+		return &failure.ChildWorkflowExecutionAlreadyStartedError{}
+	case enumspb.START_CHILD_WORKFLOW_EXECUTION_FAILED_CAUSE_NAMESPACE_NOT_FOUND:
+		return &failure.NamespaceNotFoundError{}
+	}
+	return fmt.Errorf("unable to start child workflow for unknown cause: %v", cause)
+}
+
+// SignalExternalWorkflow signals another workflow (or, with
+// attrs.ChildWorkflowOnly, a child). done runs once: with nil when the
+// signal was delivered, else with why not.
+func (x *Execution) SignalExternalWorkflow(attrs *commandpb.SignalExternalWorkflowExecutionCommandAttributes, done func(error)) {
+	x.book.SignalExternal(attrs, func(o commands.ExternalOutcome) { done(externalError("signal", o)) })
+}
+
+// RequestCancelExternalWorkflow asks another workflow to cancel itself.
+// done runs once: with nil when the request was delivered, else with why
+// not.
+func (x *Execution) RequestCancelExternalWorkflow(attrs *commandpb.RequestCancelExternalWorkflowExecutionCommandAttributes, done func(error)) {
+	x.book.CancelExternal(attrs, func(o commands.ExternalOutcome) { done(externalError("cancel", o)) })
+}
+
+// externalError is the error of a signal or cancel request that failed, as
+// go.temporal.io/sdk reports it.
+func externalError(what string, o commands.ExternalOutcome) error {
+	switch {
+	case !o.Failed:
+		return nil
+	case o.NotFound:
+		return &failure.UnknownExternalWorkflowExecutionError{}
+	case o.NamespaceNotFound:
+		return &failure.NamespaceNotFoundError{}
+	}
+	return errors.New("unable to " + what + " external workflow for unknown cause: " + o.Cause)
+}

@@ -1,0 +1,366 @@
+//lint:file-ignore SA1019 the deprecated namespace, control and inherit_build_id fields are what go.temporal.io/sdk sends and histories record.
+
+package internal
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	commandpb "go.temporal.io/api/command/v1"
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/policy"
+	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/internal/searchattr"
+)
+
+// ChildWorkflowOptions configure the child workflows a workflow starts
+// (workflow.ChildWorkflowOptions). Zero values take the server's defaults,
+// or the parent's task queue.
+type ChildWorkflowOptions struct {
+	// Namespace of the child; the parent's by default.
+	Namespace string
+	// WorkflowID of the child; by default the parent's original run ID and
+	// a sequence number, the same on every replay.
+	WorkflowID string
+	// TaskQueue of the child; the parent's by default.
+	TaskQueue                string
+	WorkflowExecutionTimeout time.Duration
+	WorkflowRunTimeout       time.Duration
+	WorkflowTaskTimeout      time.Duration
+	// WaitForCancellation is kept for compatibility: canceling a child
+	// always waits for its close, as in go.temporal.io/sdk's worker.
+	WaitForCancellation   bool
+	WorkflowIDReusePolicy enumspb.WorkflowIdReusePolicy
+	RetryPolicy           *policy.RetryPolicy
+	CronSchedule          string
+	Memo                  map[string]any
+	SearchAttributes      map[string]any
+	TypedSearchAttributes searchattr.SearchAttributes
+	// ParentClosePolicy says what becomes of the child when the parent
+	// closes first: terminated (the server's default), canceled, or
+	// abandoned.
+	ParentClosePolicy enumspb.ParentClosePolicy
+	VersioningIntent  policy.VersioningIntent
+	// StaticSummary and StaticDetails are shown in the UI.
+	StaticSummary string
+	StaticDetails string
+	Priority      policy.Priority
+}
+
+type childOptionsKey struct{}
+
+// WithChildOptions returns a context whose child workflows (and continue
+// as new, for task queue and timeouts) use options. An empty namespace or
+// task queue keeps the context's, as in go.temporal.io/sdk; the other
+// fields replace the context's.
+func WithChildOptions(ctx Context, options ChildWorkflowOptions) Context {
+	o := options
+	current := GetChildWorkflowOptions(ctx)
+	if o.Namespace == "" {
+		o.Namespace = current.Namespace
+	}
+	if o.TaskQueue == "" {
+		o.TaskQueue = current.TaskQueue
+	}
+	return WithValue(ctx, childOptionsKey{}, &o)
+}
+
+// GetChildWorkflowOptions returns the child workflow options ctx carries:
+// by default the workflow's own namespace, task queue and timeouts.
+func GetChildWorkflowOptions(ctx Context) ChildWorkflowOptions {
+	if o, ok := ctx.Value(childOptionsKey{}).(*ChildWorkflowOptions); ok {
+		return *o
+	}
+	// Computed rather than stored in every root context: most workflows
+	// start no child.
+	rt, ok := ctx.Value(runtimeKey{}).(*workflowRuntime)
+	if !ok || rt == nil || rt.run == nil || rt.run.info == nil {
+		return ChildWorkflowOptions{}
+	}
+	info := rt.run.info
+	return ChildWorkflowOptions{
+		Namespace:                info.Namespace,
+		TaskQueue:                info.TaskQueueName,
+		WorkflowExecutionTimeout: info.WorkflowExecutionTimeout,
+		WorkflowRunTimeout:       info.WorkflowRunTimeout,
+		WorkflowTaskTimeout:      info.WorkflowTaskTimeout,
+	}
+}
+
+func withChildOption(ctx Context, change func(o *ChildWorkflowOptions)) Context {
+	o := GetChildWorkflowOptions(ctx)
+	change(&o)
+	return WithValue(ctx, childOptionsKey{}, &o)
+}
+
+// WithWorkflowNamespace sets the namespace of the context's child workflows.
+func WithWorkflowNamespace(ctx Context, name string) Context {
+	return withChildOption(ctx, func(o *ChildWorkflowOptions) { o.Namespace = name })
+}
+
+// WithWorkflowID sets the workflow ID of the context's next child.
+func WithWorkflowID(ctx Context, workflowID string) Context {
+	return withChildOption(ctx, func(o *ChildWorkflowOptions) { o.WorkflowID = workflowID })
+}
+
+// WithWorkflowTaskQueue sets the task queue of the context's child
+// workflows and continue-as-new.
+func WithWorkflowTaskQueue(ctx Context, name string) Context {
+	return withChildOption(ctx, func(o *ChildWorkflowOptions) { o.TaskQueue = name })
+}
+
+// WithWorkflowRunTimeout sets the run timeout of the context's child
+// workflows and continue-as-new.
+func WithWorkflowRunTimeout(ctx Context, d time.Duration) Context {
+	return withChildOption(ctx, func(o *ChildWorkflowOptions) { o.WorkflowRunTimeout = d })
+}
+
+// WithWorkflowTaskTimeout sets the workflow task timeout of the context's
+// child workflows and continue-as-new.
+func WithWorkflowTaskTimeout(ctx Context, d time.Duration) Context {
+	return withChildOption(ctx, func(o *ChildWorkflowOptions) { o.WorkflowTaskTimeout = d })
+}
+
+// WithWorkflowVersioningIntent sets the versioning intent of the context's
+// child workflows.
+func WithWorkflowVersioningIntent(ctx Context, intent policy.VersioningIntent) Context {
+	return withChildOption(ctx, func(o *ChildWorkflowOptions) { o.VersioningIntent = intent })
+}
+
+// WithWorkflowPriority sets the priority of the context's child workflows.
+func WithWorkflowPriority(ctx Context, priority policy.Priority) Context {
+	return withChildOption(ctx, func(o *ChildWorkflowOptions) { o.Priority = priority })
+}
+
+// ChildWorkflowFuture is the future of a child workflow's result
+// (workflow.ChildWorkflowFuture).
+type ChildWorkflowFuture interface {
+	Future
+	// GetChildWorkflowExecution returns a Future of the child's
+	// WorkflowExecution, ready once the child started (or could not).
+	GetChildWorkflowExecution() Future
+	// SignalChildWorkflow signals the child, once it started.
+	SignalChildWorkflow(ctx Context, signalName string, data any) Future
+}
+
+// childFuture is the result future of a child with its execution future.
+type childFuture struct {
+	*future
+	execution *future
+}
+
+func (f *childFuture) GetChildWorkflowExecution() Future { return f.execution }
+
+func (f *childFuture) SignalChildWorkflow(ctx Context, signalName string, data any) Future {
+	var child WorkflowExecution
+	if err := f.execution.Get(ctx, &child); err != nil {
+		return f.execution
+	}
+	r := runOf(ctx)
+	if r.env.carriesHeaders() {
+		ctx = workflowContextWithNewHeader(ctx)
+	}
+	return r.outbound.SignalChildWorkflow(ctx, child.ID, signalName, data)
+}
+
+func failedChild(err error) ChildWorkflowFuture {
+	f := &childFuture{future: &future{}, execution: &future{}}
+	f.execution.Set(nil, err)
+	f.Set(nil, err)
+	return f
+}
+
+// ExecuteChildWorkflow starts a child workflow (a function or its type
+// name) with args and returns the future of its result; its error is a
+// *ChildWorkflowExecutionError if the child fails, times out, is canceled
+// or terminated, or cannot start. Canceling ctx cancels the child (once it
+// started), and the future then waits for the child to close.
+func ExecuteChildWorkflow(ctx Context, childWorkflow any, args ...any) ChildWorkflowFuture {
+	r := runOf(ctx)
+	name, err := childWorkflowName(childWorkflow)
+	if err == nil {
+		err = registry.CheckArgs(childWorkflow, args, "child workflow")
+	}
+	if err != nil {
+		return failedChild(err)
+	}
+	if r.env.carriesHeaders() {
+		ctx = workflowContextWithNewHeader(ctx)
+	}
+	return r.outbound.ExecuteChildWorkflow(ctx, name, passArgs(args)...)
+}
+
+func childWorkflowName(wf any) (string, error) {
+	switch w := wf.(type) {
+	case string:
+		if w == "" {
+			return "", errors.New("ExecuteChildWorkflow: the workflow type name is empty")
+		}
+		return w, nil
+	case nil:
+		return "", errors.New("ExecuteChildWorkflow: the workflow is nil; pass a workflow function or a type name")
+	}
+	name := registry.FunctionName(wf)
+	if name == "" {
+		return "", fmt.Errorf("ExecuteChildWorkflow: %T is not a workflow; pass a workflow function or a type name", wf)
+	}
+	return name, nil
+}
+
+// executeChildWorkflow is ExecuteChildWorkflow at the end of the
+// interceptor chain.
+func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any) ChildWorkflowFuture {
+	if err := ctx.Err(); err != nil {
+		return failedChild(err) // canceled before it could start, as in go.temporal.io/sdk
+	}
+	f := &childFuture{future: &future{}, execution: &future{}}
+	opts := GetChildWorkflowOptions(ctx)
+	workflowID := opts.WorkflowID
+	if workflowID == "" {
+		workflowID = r.exec.DefaultChildWorkflowID()
+	}
+	attrs, err := r.childCommand(ctx, name, workflowID, opts, args)
+	if err != nil {
+		return failedChild(err)
+	}
+	dc := r.env.dc
+	child, err := r.exec.StartChildWorkflow(attrs, opts.StaticSummary, opts.StaticDetails,
+		func(execution *commonpb.WorkflowExecution, err error) {
+			if err != nil {
+				f.execution.Set(nil, err)
+				return
+			}
+			f.execution.Set(WorkflowExecution{ID: execution.GetWorkflowId(), RunID: execution.GetRunId()}, nil)
+		},
+		func(result *commonpb.Payloads, err error) {
+			if err != nil {
+				f.Set(nil, err)
+				return
+			}
+			f.Set(newEncodedValue(result, dc), nil)
+		})
+	if err != nil {
+		return failedChild(err)
+	}
+	onCancel(ctx, f.future, child.Cancel)
+	return f
+}
+
+// childCommand is the StartChildWorkflowExecution of a child.
+func (r *workflowRun) childCommand(ctx Context, name, workflowID string, opts ChildWorkflowOptions, args []any) (*commandpb.StartChildWorkflowExecutionCommandAttributes, error) {
+	input, err := registry.EncodeArgs(r.env.dc, args)
+	if err != nil {
+		return nil, fmt.Errorf("ExecuteChildWorkflow(%s): %w", name, err)
+	}
+	var header *commonpb.Header
+	if r.env.carriesHeaders() {
+		if header, err = workflowOutgoingHeader(ctx, r.env.propagators); err != nil {
+			return nil, err
+		}
+	}
+	// Like go.temporal.io/sdk (flag 7), memo values are encoded with the
+	// worker's data converter.
+	r.exec.TryUseFlag(engine.FlagMemoUserDCEncode)
+	memo, err := encodeStartMemo(r.env.dc, opts.Memo)
+	if err != nil {
+		return nil, fmt.Errorf("ExecuteChildWorkflow(%s): %w", name, err)
+	}
+	sa, err := searchattr.EncodeForStart(opts.SearchAttributes, opts.TypedSearchAttributes)
+	if err != nil {
+		return nil, fmt.Errorf("ExecuteChildWorkflow(%s): %w", name, err)
+	}
+	taskQueue := opts.TaskQueue
+	if taskQueue == "" {
+		taskQueue = r.info.TaskQueueName
+	}
+	attrs := &commandpb.StartChildWorkflowExecutionCommandAttributes{
+		Namespace:                opts.Namespace,
+		WorkflowId:               workflowID,
+		WorkflowType:             &commonpb.WorkflowType{Name: name},
+		TaskQueue:                &taskqueuepb.TaskQueue{Name: taskQueue, Kind: enumspb.TASK_QUEUE_KIND_NORMAL},
+		Input:                    input,
+		WorkflowExecutionTimeout: durationpb.New(opts.WorkflowExecutionTimeout),
+		WorkflowRunTimeout:       durationpb.New(opts.WorkflowRunTimeout),
+		WorkflowTaskTimeout:      durationpb.New(opts.WorkflowTaskTimeout),
+		ParentClosePolicy:        opts.ParentClosePolicy,
+		WorkflowIdReusePolicy:    opts.WorkflowIDReusePolicy,
+		RetryPolicy:              policy.RetryPolicyToProto(opts.RetryPolicy),
+		CronSchedule:             opts.CronSchedule,
+		Header:                   header,
+		Memo:                     memo,
+		SearchAttributes:         sa,
+		InheritBuildId:           opts.VersioningIntent == policy.VersioningIntentInheritBuildID || opts.VersioningIntent == policy.VersioningIntentCompatible,
+		Priority:                 policy.PriorityToProto(opts.Priority),
+	}
+	return attrs, nil
+}
+
+// SignalExternalWorkflow signals a workflow run (the current run of
+// workflowID when runID is empty). The future is ready once the signal was
+// delivered, or failed: an *UnknownExternalWorkflowExecutionError when
+// there is no such workflow.
+func SignalExternalWorkflow(ctx Context, workflowID, runID, signalName string, arg any) Future {
+	r := runOf(ctx)
+	if r.env.carriesHeaders() {
+		ctx = workflowContextWithNewHeader(ctx)
+	}
+	return r.outbound.SignalExternalWorkflow(ctx, workflowID, runID, signalName, arg)
+}
+
+// signalExternal is SignalExternalWorkflow and SignalChildWorkflow at the
+// end of the interceptor chain.
+func (r *workflowRun) signalExternal(ctx Context, workflowID, runID, signalName string, arg any, childOnly bool) Future {
+	f := &future{}
+	if workflowID == "" {
+		f.Set(nil, errors.New("SignalExternalWorkflow: the workflow ID is empty"))
+		return f
+	}
+	input, err := r.env.dc.ToPayloads(arg)
+	if err != nil {
+		f.Set(nil, fmt.Errorf("SignalExternalWorkflow(%s): the argument (%T) cannot be encoded: %w", signalName, arg, err))
+		return f
+	}
+	var header *commonpb.Header
+	if r.env.carriesHeaders() {
+		if header, err = workflowOutgoingHeader(ctx, r.env.propagators); err != nil {
+			f.Set(nil, err)
+			return f
+		}
+	}
+	r.exec.SignalExternalWorkflow(&commandpb.SignalExternalWorkflowExecutionCommandAttributes{
+		Namespace:         GetChildWorkflowOptions(ctx).Namespace,
+		Execution:         &commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID},
+		SignalName:        signalName,
+		Input:             input,
+		ChildWorkflowOnly: childOnly,
+		Header:            header,
+	}, func(err error) { f.Set(nil, err) })
+	return f
+}
+
+// RequestCancelExternalWorkflow asks a workflow run (the current run of
+// workflowID when runID is empty) to cancel itself. The future is ready
+// once the request was delivered, or failed.
+func RequestCancelExternalWorkflow(ctx Context, workflowID, runID string) Future {
+	return runOf(ctx).outbound.RequestCancelExternalWorkflow(ctx, workflowID, runID)
+}
+
+func (r *workflowRun) requestCancelExternal(ctx Context, workflowID, runID string) Future {
+	f := &future{}
+	if workflowID == "" {
+		f.Set(nil, errors.New("RequestCancelExternalWorkflow: the workflow ID is empty"))
+		return f
+	}
+	r.exec.RequestCancelExternalWorkflow(&commandpb.RequestCancelExternalWorkflowExecutionCommandAttributes{
+		Namespace:  GetChildWorkflowOptions(ctx).Namespace,
+		WorkflowId: workflowID,
+		RunId:      runID,
+	}, func(err error) { f.Set(nil, err) })
+	return f
+}
