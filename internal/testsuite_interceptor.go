@@ -46,7 +46,8 @@ func (w *testWorkflowInbound) Init(outbound WorkflowOutboundInterceptor) error {
 
 type testWorkflowOutbound struct {
 	WorkflowOutboundInterceptorBase
-	env *TestWorkflowEnvironment
+	env           *TestWorkflowEnvironment
+	externalCalls int // mocked signals and cancels so far in this run
 }
 
 // mocked reports whether a workflow call should ask the mock.
@@ -245,6 +246,9 @@ type listenerSet struct {
 	activityCompleted func(*ActivityInfo, converter.EncodedValue, error)
 	activityCanceled  func(*ActivityInfo)
 	activityHeartbeat func(*ActivityInfo, converter.EncodedValues)
+	childStarted      func(*WorkflowInfo, Context, converter.EncodedValues)
+	childCompleted    func(*WorkflowInfo, converter.EncodedValue, error)
+	childCanceled     func(*WorkflowInfo)
 	timerScheduled    func(timerID string, duration time.Duration)
 	timerFired        func(timerID string)
 	timerCanceled     func(timerID string)

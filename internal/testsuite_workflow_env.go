@@ -71,6 +71,11 @@ type TestWorkflowEnvironment struct {
 	activityQueues map[string]map[string]bool
 
 	listeners testListeners
+	children  childMocks
+	external  externalCalls
+	// noDetachedChildWait: ExecuteWorkflow does not wait for children left
+	// running by the abandon or request-cancel parent close policies.
+	noDetachedChildWait bool
 
 	clock  *testserver.Clock
 	server *testserver.Server
@@ -400,6 +405,8 @@ func (e *TestWorkflowEnvironment) start(workflowFn any, args []any) error {
 	e.workflowType = typeName
 	e.server = testserver.New(testserver.Options{
 		Namespace: testNamespace, Clock: e.clock, ActivityQueue: e.activityQueue(attrs.GetTaskQueue().GetName()),
+		WorkflowQueue:              func(string) string { return attrs.GetTaskQueue().GetName() },
+		StartChild:                 e.askChildMock,
 		ActivityTimeoutGracePeriod: e.gracePeriod,
 		OnEvent:                    e.listeners.onEvent,
 		OnWorkflowTaskFailed:       e.workflowTaskFailed,
@@ -558,6 +565,7 @@ func (e *TestWorkflowEnvironment) runUntilClosed() {
 	var early error
 	select {
 	case <-closed:
+		early = e.waitForDetachedChildren()
 	case early = <-e.endEarly:
 	}
 	e.clock.StopRunning()
@@ -565,9 +573,33 @@ func (e *TestWorkflowEnvironment) runUntilClosed() {
 	e.finish(w, early)
 }
 
+// waitForDetachedChildren waits, unless told not to, until every run the
+// workflow left behind closed: children under the abandon or
+// request-cancel parent close policy.
+func (e *TestWorkflowEnvironment) waitForDetachedChildren() error {
+	e.mu.Lock()
+	skip := e.noDetachedChildWait
+	e.mu.Unlock()
+	for !skip {
+		open := e.server.OpenRuns()
+		if len(open) == 0 {
+			return nil
+		}
+		select {
+		case <-open[0]:
+		case err := <-e.endEarly:
+			return err
+		}
+	}
+	return nil
+}
+
 // startWorker starts a worker runtime on the in-memory server.
 func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 	if err := e.installActivityMocks(); err != nil {
+		return nil, err
+	}
+	if err := e.installWorkflowMocks(); err != nil {
 		return nil, err
 	}
 	wo := e.workerOptions
@@ -723,12 +755,42 @@ func (e *TestWorkflowEnvironment) GetWorkflowResult(valuePtr any) error {
 }
 
 // GetWorkflowResultByID is GetWorkflowResult for the workflow with
-// workflowID (the test's workflow; child workflows are not supported yet).
+// workflowID: the test's workflow, or one of its children.
 func (e *TestWorkflowEnvironment) GetWorkflowResultByID(workflowID string, valuePtr any) error {
-	if err := e.checkWorkflowID(workflowID); err != nil {
+	if e.execution != nil && workflowID == e.execution.GetWorkflowId() {
+		return e.GetWorkflowResult(valuePtr)
+	}
+	result, err := e.outcomeOf(workflowID)
+	if err != nil || result == nil || valuePtr == nil {
 		return err
 	}
-	return e.GetWorkflowResult(valuePtr)
+	return e.dc.FromPayloads(result, valuePtr)
+}
+
+// outcomeOf reads how another workflow of the test (a child) ended.
+func (e *TestWorkflowEnvironment) outcomeOf(workflowID string) (*commonpb.Payloads, error) {
+	if e.server == nil {
+		return nil, fmt.Errorf("workflow %q not found: no workflow has started", workflowID)
+	}
+	h, err := e.server.History(&commonpb.WorkflowExecution{WorkflowId: workflowID})
+	if err != nil {
+		return nil, err
+	}
+	events := h.GetEvents()
+	last := events[len(events)-1]
+	outcome, err := readRunCloseEvent(last, e.dc, e.fc)
+	if err != nil {
+		return nil, fmt.Errorf("workflow %q has not completed", workflowID)
+	}
+	runID := events[0].GetWorkflowExecutionStartedEventAttributes().GetOriginalExecutionRunId()
+	typ := events[0].GetWorkflowExecutionStartedEventAttributes().GetWorkflowType().GetName()
+	switch {
+	case outcome.continuedAsNew != nil:
+		return nil, failure.NewWorkflowExecutionError(workflowID, runID, typ, continueAsNewErrorFrom(outcome.continuedAsNew))
+	case outcome.err != nil:
+		return nil, failure.NewWorkflowExecutionError(workflowID, runID, typ, outcome.err)
+	}
+	return outcome.result, nil
 }
 
 // GetWorkflowError returns the workflow's error: a *WorkflowExecutionError
@@ -741,19 +803,13 @@ func (e *TestWorkflowEnvironment) GetWorkflowError() error {
 }
 
 // GetWorkflowErrorByID is GetWorkflowError for the workflow with
-// workflowID.
+// workflowID: the test's workflow, or one of its children.
 func (e *TestWorkflowEnvironment) GetWorkflowErrorByID(workflowID string) error {
-	if err := e.checkWorkflowID(workflowID); err != nil {
-		return err
+	if e.execution != nil && workflowID == e.execution.GetWorkflowId() {
+		return e.GetWorkflowError()
 	}
-	return e.GetWorkflowError()
-}
-
-func (e *TestWorkflowEnvironment) checkWorkflowID(workflowID string) error {
-	if e.execution == nil || workflowID != e.execution.GetWorkflowId() {
-		return fmt.Errorf("workflow %q not found in this test environment", workflowID)
-	}
-	return nil
+	_, err := e.outcomeOf(workflowID)
+	return err
 }
 
 // GetHistory returns the history the run wrote, event for event what a

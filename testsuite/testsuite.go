@@ -39,3 +39,7 @@ type (
 	// call: what it returns, how often, after how long.
 	MockCallWrapper = internal.MockCallWrapper
 )
+
+// ErrMockStartChildWorkflowFailed, returned by a child workflow's mock,
+// makes the child fail to start, as if its workflow ID were taken.
+var ErrMockStartChildWorkflowFailed = internal.ErrMockStartChildWorkflowFailed

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the tests check the deprecated control field go.temporal.io/sdk still sends.
+
 package commands
 
 import (

@@ -12,6 +12,8 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
+
+	commandpb "go.temporal.io/api/command/v1"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 )
@@ -32,6 +34,14 @@ type Options struct {
 	// OnEvent, when set, sees every event written to a history, in order,
 	// with the server's lock held: it must not call the server.
 	OnEvent func(execution *commonpb.WorkflowExecution, ev *historypb.HistoryEvent)
+	// WorkflowQueue, when set, says which task queue receives a run's
+	// workflow tasks: the test environment runs every workflow, children
+	// included, on its one worker.
+	WorkflowQueue func(taskQueue string) string
+	// StartChild, when set, decides whether a child may start: false makes
+	// it fail to start, as if its workflow ID were taken (a mocked start
+	// failure). It runs with the server's lock held.
+	StartChild func(*commandpb.StartChildWorkflowExecutionCommandAttributes) bool
 	// OnWorkflowTaskFailed, when set, is told of every failed workflow
 	// task, with the server's lock held.
 	OnWorkflowTaskFailed func(execution *commonpb.WorkflowExecution, attrs *historypb.WorkflowTaskFailedEventAttributes)
@@ -127,6 +137,11 @@ type run struct {
 	activities map[int64]*activity // by scheduled event ID
 	timers     map[string]*runTimer
 	runTimeout *Timer
+
+	// parent links a child's run to its parent; children are the open
+	// children this run started.
+	parent   *parentLink
+	children []*run
 
 	// taskStarted fills in what the next WorkflowTaskStarted events say of
 	// the run (continue-as-new suggestions, history size), when set.
@@ -385,8 +400,11 @@ func (s *Server) timeOutRun(r *run) {
 	s.closeRun(r)
 }
 
-// closeRun ends everything in flight for a closed run.
+// closeRun ends everything in flight for a run whose close event was just
+// written, tells its parent, and applies its children's parent close
+// policies.
 func (s *Server) closeRun(r *run) {
+	closeEvent := r.history[len(r.history)-1]
 	r.closed = true
 	r.buffer, r.wftNeeded = nil, false
 	if r.wft != nil {
@@ -401,6 +419,8 @@ func (s *Server) closeRun(r *run) {
 	r.timers = nil
 	s.clock.Stop(r.runTimeout)
 	close(r.closedCh)
+	s.childClosed(r, closeEvent)
+	s.applyParentClosePolicy(r)
 }
 
 // runLocked finds a run; an empty run ID means the workflow's newest run.
@@ -465,13 +485,17 @@ func (s *Server) Terminate(execution *commonpb.WorkflowExecution, reason string,
 	if err != nil {
 		return err
 	}
+	s.terminateLocked(r, reason, identity)
+	return nil
+}
+
+func (s *Server) terminateLocked(r *run, reason, identity string) {
 	if r.wft != nil && r.wft.startedID != 0 {
 		s.failWorkflowTaskLocked(r, enumspb.WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND, nil, identity)
 	}
 	s.write(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED, &historypb.HistoryEvent_WorkflowExecutionTerminatedEventAttributes{
-		WorkflowExecutionTerminatedEventAttributes: &historypb.WorkflowExecutionTerminatedEventAttributes{Reason: reason, Details: details, Identity: identity}})
+		WorkflowExecutionTerminatedEventAttributes: &historypb.WorkflowExecutionTerminatedEventAttributes{Reason: reason, Identity: identity}})
 	s.closeRun(r)
-	return nil
 }
 
 // History returns a copy of a run's history.
@@ -497,6 +521,19 @@ func (s *Server) Closed(execution *commonpb.WorkflowExecution) (<-chan struct{},
 	return r.closedCh, proto.CloneOf(r.execution), nil
 }
 
+// OpenRuns returns the closed channels of the runs still open.
+func (s *Server) OpenRuns() []<-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var open []<-chan struct{}
+	for _, r := range s.runs {
+		if !r.closed {
+			open = append(open, r.closedCh)
+		}
+	}
+	return open
+}
+
 // ForgetStickyQueue sends the runs that were sticky to queue back to
 // their normal task queue, with full histories: its worker is gone.
 func (s *Server) ForgetStickyQueue(queue string) {
@@ -509,7 +546,7 @@ func (s *Server) ForgetStickyQueue(queue string) {
 		r.stickyQueue = ""
 		if wft := r.wft; wft != nil && wft.startedID == 0 && wft.queue == queue {
 			queueOf(s.workflowQueues, queue).remove(func(t *workflowTask) bool { return t == wft })
-			wft.queue, wft.sticky = r.started.GetTaskQueue().GetName(), false
+			wft.queue, wft.sticky = s.workflowQueue(r), false
 			queueOf(s.workflowQueues, wft.queue).push(wft)
 		}
 	}

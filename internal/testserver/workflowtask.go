@@ -53,19 +53,31 @@ func (s *Server) scheduleWorkflowTaskAttempt(r *run, attempt int32) {
 		}
 		return
 	}
-	queue, kind := r.started.GetTaskQueue().GetName(), enumspb.TASK_QUEUE_KIND_NORMAL
+	queue, kind := s.workflowQueue(r), enumspb.TASK_QUEUE_KIND_NORMAL
 	if r.stickyQueue != "" {
 		queue, kind = r.stickyQueue, enumspb.TASK_QUEUE_KIND_STICKY
 	}
+	recorded := &taskqueuepb.TaskQueue{Name: queue, Kind: kind, NormalName: r.started.GetTaskQueue().GetName()}
+	if kind == enumspb.TASK_QUEUE_KIND_NORMAL {
+		recorded = proto.CloneOf(r.started.GetTaskQueue()) // the queue the workflow names, wherever it is served
+	}
 	ev := s.write(r, enumspb.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED, &historypb.HistoryEvent_WorkflowTaskScheduledEventAttributes{
 		WorkflowTaskScheduledEventAttributes: &historypb.WorkflowTaskScheduledEventAttributes{
-			TaskQueue:           &taskqueuepb.TaskQueue{Name: queue, Kind: kind, NormalName: r.started.GetTaskQueue().GetName()},
+			TaskQueue:           recorded,
 			StartToCloseTimeout: r.started.GetWorkflowTaskTimeout(),
 			Attempt:             attempt,
 		}})
 	r.wft = &workflowTask{run: r, scheduledID: ev.GetEventId(), attempt: attempt, queue: queue, sticky: kind == enumspb.TASK_QUEUE_KIND_STICKY}
 	r.wft.counted = s.inFlight(queue)
 	queueOf(s.workflowQueues, queue).push(r.wft)
+}
+
+// workflowQueue is the normal task queue of a run's workflow tasks.
+func (s *Server) workflowQueue(r *run) string {
+	if s.opts.WorkflowQueue != nil {
+		return s.opts.WorkflowQueue(r.started.GetTaskQueue().GetName())
+	}
+	return r.started.GetTaskQueue().GetName()
 }
 
 // dropWorkflowTask forgets a task whose run closed.
@@ -198,7 +210,9 @@ func (s *Server) checkCommands(r *run, cmds []*commandpb.Command) (why string, c
 		switch cmd.GetCommandType() {
 		case enumspb.COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK, enumspb.COMMAND_TYPE_REQUEST_CANCEL_ACTIVITY_TASK,
 			enumspb.COMMAND_TYPE_START_TIMER, enumspb.COMMAND_TYPE_CANCEL_TIMER, enumspb.COMMAND_TYPE_RECORD_MARKER,
-			enumspb.COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES, enumspb.COMMAND_TYPE_MODIFY_WORKFLOW_PROPERTIES:
+			enumspb.COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES, enumspb.COMMAND_TYPE_MODIFY_WORKFLOW_PROPERTIES,
+			enumspb.COMMAND_TYPE_START_CHILD_WORKFLOW_EXECUTION, enumspb.COMMAND_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION,
+			enumspb.COMMAND_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION:
 		case enumspb.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION, enumspb.COMMAND_TYPE_FAIL_WORKFLOW_EXECUTION,
 			enumspb.COMMAND_TYPE_CANCEL_WORKFLOW_EXECUTION, enumspb.COMMAND_TYPE_CONTINUE_AS_NEW_WORKFLOW_EXECUTION:
 			if i != len(cmds)-1 {
@@ -232,6 +246,12 @@ func (s *Server) applyCommand(r *run, completedID int64, cmd *commandpb.Command,
 		ev, then = s.startTimer(r, completedID, cmd.GetStartTimerCommandAttributes())
 	case enumspb.COMMAND_TYPE_CANCEL_TIMER:
 		ev = s.cancelTimer(r, completedID, cmd.GetCancelTimerCommandAttributes().GetTimerId(), identity)
+	case enumspb.COMMAND_TYPE_START_CHILD_WORKFLOW_EXECUTION:
+		ev, then = s.startChild(r, completedID, cmd.GetStartChildWorkflowExecutionCommandAttributes())
+	case enumspb.COMMAND_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION:
+		ev, then = s.signalExternal(r, completedID, cmd.GetSignalExternalWorkflowExecutionCommandAttributes())
+	case enumspb.COMMAND_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION:
+		ev, then = s.cancelExternal(r, completedID, cmd.GetRequestCancelExternalWorkflowExecutionCommandAttributes())
 	case enumspb.COMMAND_TYPE_RECORD_MARKER:
 		a := cmd.GetRecordMarkerCommandAttributes()
 		ev = newEvent(enumspb.EVENT_TYPE_MARKER_RECORDED, &historypb.HistoryEvent_MarkerRecordedEventAttributes{MarkerRecordedEventAttributes: &historypb.MarkerRecordedEventAttributes{
@@ -308,7 +328,11 @@ func (s *Server) continueAsNew(r *run, completedID int64, a *commandpb.ContinueA
 		ParentWorkflowNamespace: prev.GetParentWorkflowNamespace(), ParentWorkflowExecution: prev.GetParentWorkflowExecution(),
 		RootWorkflowExecution: prev.GetRootWorkflowExecution(), FirstWorkflowTaskBackoff: a.GetBackoffStartInterval(),
 	}
-	s.startLocked(r.execution.GetWorkflowId(), newRunID, next)
+	nextRun := s.startLocked(r.execution.GetWorkflowId(), newRunID, next)
+	if link := r.parent; link != nil { // the child's chain goes on; its parent waits for its end
+		nextRun.parent = link
+		link.parent.children = append(link.parent.children, nextRun)
+	}
 }
 
 // RespondWorkflowTaskFailed records a failed workflow task and schedules
@@ -361,7 +385,7 @@ func (s *Server) Query(ctx context.Context, execution *commonpb.WorkflowExecutio
 		s.mu.Unlock()
 		return nil, err
 	}
-	queue := r.started.GetTaskQueue().GetName()
+	queue := s.workflowQueue(r)
 	if r.stickyQueue != "" && !r.closed {
 		queue = r.stickyQueue
 	}

@@ -1,0 +1,342 @@
+package internal
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+	commandpb "go.temporal.io/api/command/v1"
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/registry"
+)
+
+// ErrMockStartChildWorkflowFailed, returned by a child workflow's mock,
+// makes the child fail to start, as if its workflow ID were taken
+// (testsuite.ErrMockStartChildWorkflowFailed).
+var ErrMockStartChildWorkflowFailed = fmt.Errorf("start child workflow failed: %v", enumspb.START_CHILD_WORKFLOW_EXECUTION_FAILED_CAUSE_WORKFLOW_ALREADY_EXISTS)
+
+// childMocks holds what the mocks of child workflows answered when the
+// children started, until their code asks.
+type childMocks struct {
+	mu      sync.Mutex
+	mocked  map[string]bool        // workflow types with expectations
+	answers map[string]childAnswer // by child workflow ID
+	matched *MockCallWrapper       // the expectation the last call matched
+}
+
+type childAnswer struct {
+	ret   mock.Arguments
+	after time.Duration
+}
+
+// OnWorkflow sets an expectation for a child workflow, given as its
+// function or its type name, with matchers for its arguments: the first
+// matches the child's context (use mock.Anything). Return gives the
+// child's results, or a function of the workflow's signature;
+// ErrMockStartChildWorkflowFailed makes the child fail to start. The mock
+// is asked when the child starts; the child then runs on the worker,
+// returning what the mock said (after After's delay, on the workflow
+// clock), so its history is a real child's.
+func (e *TestWorkflowEnvironment) OnWorkflow(workflow any, args ...any) *MockCallWrapper {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.mustNotHaveStarted("OnWorkflow")
+	var name string
+	switch w := workflow.(type) {
+	case string:
+		name = w
+	default:
+		if reflect.TypeOf(workflow).Kind() != reflect.Func {
+			panic(fmt.Sprintf("OnWorkflow: the workflow must be a function or a name, not %T", workflow))
+		}
+		name = registry.FunctionName(workflow)
+		if _, err := e.registry.Workflow(name); err != nil {
+			if err := e.registry.RegisterWorkflow(workflow, "", true); err != nil {
+				panic(err)
+			}
+		}
+	}
+	if e.children.mocked == nil {
+		e.children.mocked = make(map[string]bool)
+		e.children.answers = make(map[string]childAnswer)
+	}
+	e.children.mocked[name] = true
+	w := &MockCallWrapper{call: e.workflowMock.On(name, args...), env: e}
+	w.call.Run(func(args mock.Arguments) {
+		e.children.matched = w
+		if w.runFn != nil {
+			w.runFn(args)
+		}
+	})
+	return w
+}
+
+// installWorkflowMocks replaces each mocked workflow's function in the
+// registry by one of the same signature that returns what the mock
+// answered when the child started.
+func (e *TestWorkflowEnvironment) installWorkflowMocks() error {
+	e.children.mu.Lock()
+	defer e.children.mu.Unlock()
+	for name := range e.children.mocked {
+		fnType := reflect.TypeOf(func(Context) error { return nil })
+		if fn, err := e.registry.Workflow(name); err == nil {
+			fnType = fn.Fn.Type()
+		} else if t := e.returnFuncType(name); t != nil {
+			fnType = t
+		}
+		name := name
+		mocked := reflect.MakeFunc(fnType, func(in []reflect.Value) []reflect.Value {
+			return e.runWorkflowMock(name, fnType, in)
+		})
+		if err := e.registry.RegisterWorkflow(mocked.Interface(), name, true); err != nil {
+			return fmt.Errorf("mocking workflow %q: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// returnFuncType is the signature of a workflow mocked by name whose
+// first expectation returns a function.
+func (e *TestWorkflowEnvironment) returnFuncType(name string) reflect.Type {
+	for _, c := range e.workflowMock.ExpectedCalls {
+		if c.Method == name && len(c.ReturnArguments) == 1 {
+			if t := reflect.TypeOf(c.ReturnArguments[0]); t != nil && t.Kind() == reflect.Func {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// askChildMock is the server's StartChild hook: it asks the mock of a
+// mocked child type as the child starts, and keeps the answer for the
+// child's code. false refuses the start.
+func (e *TestWorkflowEnvironment) askChildMock(a *commandpb.StartChildWorkflowExecutionCommandAttributes) bool {
+	name := a.GetWorkflowType().GetName()
+	e.children.mu.Lock()
+	defer e.children.mu.Unlock()
+	if !e.children.mocked[name] {
+		return true
+	}
+	args := []any{nil} // the child's context does not exist yet
+	if fn, err := e.registry.Workflow(name); err == nil {
+		values, err := fn.DecodeArgs(e.dc, a.GetInput(), "child workflow")
+		if err != nil {
+			panic(fmt.Sprintf("OnWorkflow(%q): %v", name, err))
+		}
+		args = append(args, registry.Interfaces(values)...)
+	}
+	e.children.matched = nil
+	ret := e.workflowMock.MethodCalled(name, args...)
+	var after time.Duration
+	if w := e.children.matched; w != nil && w.after != nil {
+		after = w.after()
+	}
+	for _, r := range ret {
+		if err, ok := r.(error); ok && errors.Is(err, ErrMockStartChildWorkflowFailed) {
+			return false
+		}
+	}
+	e.children.answers[a.GetWorkflowId()] = childAnswer{ret: ret, after: after}
+	return true
+}
+
+// runWorkflowMock is the code of a mocked workflow: it waits the mock's
+// delay and returns its answer.
+func (e *TestWorkflowEnvironment) runWorkflowMock(name string, fnType reflect.Type, in []reflect.Value) []reflect.Value {
+	ctx := in[0].Interface().(Context)
+	id := GetInfo(ctx).WorkflowExecution.ID
+	e.children.mu.Lock()
+	answer, ok := e.children.answers[id]
+	e.children.mu.Unlock()
+	if !ok {
+		// Not started as a child (the test's own workflow is mocked): ask
+		// now, once.
+		args := make([]any, len(in))
+		for i, v := range in {
+			args[i] = v.Interface()
+		}
+		answer = childAnswer{ret: e.workflowMock.MethodCalled(name, args...)}
+		e.children.mu.Lock()
+		e.children.answers[id] = answer
+		e.children.mu.Unlock()
+	}
+	if answer.after > 0 {
+		if err := Sleep(ctx, answer.after); err != nil {
+			out := make([]reflect.Value, fnType.NumOut())
+			for i := range out {
+				out[i] = reflect.Zero(fnType.Out(i))
+			}
+			out[len(out)-1] = reflect.ValueOf(&err).Elem()
+			return out
+		}
+	}
+	return mockResults(fmt.Sprintf("workflow %q", name), fnType, in, answer.ret)
+}
+
+// AssertWorkflowCalled asserts that a child workflow was started with the
+// arguments.
+func (e *TestWorkflowEnvironment) AssertWorkflowCalled(t mock.TestingT, workflowName string, arguments ...any) bool {
+	return e.workflowMock.AssertCalled(t, workflowName, arguments...)
+}
+
+// AssertWorkflowNotCalled asserts that no child workflow was started with
+// the arguments.
+func (e *TestWorkflowEnvironment) AssertWorkflowNotCalled(t mock.TestingT, workflowName string, arguments ...any) bool {
+	return e.workflowMock.AssertNotCalled(t, workflowName, arguments...)
+}
+
+// AssertWorkflowNumberOfCalls asserts how often a child workflow was
+// started.
+func (e *TestWorkflowEnvironment) AssertWorkflowNumberOfCalls(t mock.TestingT, workflowName string, expectedCalls int) bool {
+	return e.workflowMock.AssertNumberOfCalls(t, workflowName, expectedCalls)
+}
+
+// SetDetachedChildWait says whether ExecuteWorkflow, once the workflow
+// ended, waits for the children it left running under the abandon or
+// request-cancel parent close policies (true, the default).
+func (e *TestWorkflowEnvironment) SetDetachedChildWait(detachedChildWait bool) *TestWorkflowEnvironment {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.noDetachedChildWait = !detachedChildWait
+	return e
+}
+
+// SetOnChildWorkflowStartedListener sets a function called as each child
+// workflow starts, with its info, context and arguments.
+func (e *TestWorkflowEnvironment) SetOnChildWorkflowStartedListener(listener func(workflowInfo *WorkflowInfo, ctx Context, args converter.EncodedValues)) *TestWorkflowEnvironment {
+	e.listeners.update(func(s *listenerSet) { s.childStarted = listener })
+	return e
+}
+
+// SetOnChildWorkflowCompletedListener sets a function called as each child
+// workflow returns (but for cancellations), with its result or error.
+func (e *TestWorkflowEnvironment) SetOnChildWorkflowCompletedListener(listener func(workflowInfo *WorkflowInfo, result converter.EncodedValue, err error)) *TestWorkflowEnvironment {
+	e.listeners.update(func(s *listenerSet) { s.childCompleted = listener })
+	return e
+}
+
+// SetOnChildWorkflowCanceledListener sets a function called when a child
+// workflow ends canceled.
+func (e *TestWorkflowEnvironment) SetOnChildWorkflowCanceledListener(listener func(workflowInfo *WorkflowInfo)) *TestWorkflowEnvironment {
+	e.listeners.update(func(s *listenerSet) { s.childCanceled = listener })
+	return e
+}
+
+// OnSignalExternalWorkflow sets an expectation for a signal the workflow
+// sends to another workflow; a mocked signal is not sent, and its future
+// gets the mock's error.
+func (e *TestWorkflowEnvironment) OnSignalExternalWorkflow(namespace, workflowID, runID, signalName, arg any) *MockCallWrapper {
+	return e.wrap(e.workflowMock.On(mockMethodSignalExternalWorkflow, namespace, workflowID, runID, signalName, arg))
+}
+
+// OnRequestCancelExternalWorkflow sets an expectation for a cancel request
+// the workflow sends to another workflow; a mocked request is not sent,
+// and its future gets the mock's error.
+func (e *TestWorkflowEnvironment) OnRequestCancelExternalWorkflow(namespace, workflowID, runID string) *MockCallWrapper {
+	return e.wrap(e.workflowMock.On(mockMethodRequestCancelExternalWorkflow, namespace, workflowID, runID))
+}
+
+// The mock method names of signals and cancels to other workflows, as
+// go.temporal.io/sdk names them.
+const (
+	mockMethodSignalExternalWorkflow        = "workflow.SignalExternalWorkflow"
+	mockMethodRequestCancelExternalWorkflow = "workflow.RequestCancelExternalWorkflow"
+)
+
+// externalCalls remembers, per run, what the mocks of its signals and
+// cancel requests answered: mocked calls send no command, so a replay of
+// the run must give each call its recorded answer rather than ask again.
+type externalCalls struct {
+	mu      sync.Mutex
+	answers map[string][]error // by run ID, in call order
+}
+
+func (x *externalCalls) record(runID string, err error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.answers == nil {
+		x.answers = make(map[string][]error)
+	}
+	x.answers[runID] = append(x.answers[runID], err)
+}
+
+func (x *externalCalls) recorded(runID string, i int) (error, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if i < len(x.answers[runID]) {
+		return x.answers[runID][i], true
+	}
+	return nil, false
+}
+
+// mockedExternal answers a mocked signal or cancel request: in replay what
+// it answered the first time, else the mock's error.
+func (w *testWorkflowOutbound) mockedExternal(ctx Context, method string, args ...any) (Future, bool) {
+	if !w.env.hasExpectation(method) {
+		return nil, false
+	}
+	runID := w.Next.GetInfo(ctx).WorkflowExecution.RunID
+	i := w.externalCalls
+	w.externalCalls++
+	f := &future{}
+	if w.Next.IsReplaying(ctx) {
+		if err, ok := w.env.external.recorded(runID, i); ok {
+			f.Set(nil, err)
+			return f, true
+		}
+	}
+	err := mockError(w.env.workflowMock.MethodCalled(method, args...))
+	w.env.external.record(runID, err)
+	f.Set(nil, err)
+	return f, true
+}
+
+func (w *testWorkflowOutbound) SignalExternalWorkflow(ctx Context, workflowID, runID, signalName string, arg any) Future {
+	ns := GetChildWorkflowOptions(ctx).Namespace
+	if f, ok := w.mockedExternal(ctx, mockMethodSignalExternalWorkflow, ns, workflowID, runID, signalName, arg); ok {
+		return f
+	}
+	return w.Next.SignalExternalWorkflow(ctx, workflowID, runID, signalName, arg)
+}
+
+func (w *testWorkflowOutbound) RequestCancelExternalWorkflow(ctx Context, workflowID, runID string) Future {
+	ns := GetChildWorkflowOptions(ctx).Namespace
+	if f, ok := w.mockedExternal(ctx, mockMethodRequestCancelExternalWorkflow, ns, workflowID, runID); ok {
+		return f
+	}
+	return w.Next.RequestCancelExternalWorkflow(ctx, workflowID, runID)
+}
+
+// ExecuteWorkflow tells the child listeners about children.
+func (w *testWorkflowInbound) ExecuteWorkflow(ctx Context, in *ExecuteWorkflowInput) (any, error) {
+	info := GetInfo(ctx)
+	isChild := info.ParentWorkflowExecution != nil
+	set := w.env.listeners.get()
+	if isChild && set.childStarted != nil && !IsReplaying(ctx) {
+		p, _ := w.env.dc.ToPayloads(in.Args...)
+		set.childStarted(info, ctx, failure.NewEncodedValues(p, w.env.dc))
+	}
+	result, err := w.Next.ExecuteWorkflow(ctx, in)
+	if isChild && !IsReplaying(ctx) {
+		var canceled *failure.CanceledError
+		switch {
+		case errors.As(err, &canceled) && set.childCanceled != nil:
+			set.childCanceled(info)
+		case !errors.As(err, &canceled) && set.childCompleted != nil:
+			var p *commonpb.Payloads
+			if result != nil {
+				p, _ = w.env.dc.ToPayloads(result)
+			}
+			set.childCompleted(info, newEncodedValue(p, w.env.dc), err)
+		}
+	}
+	return result, err
+}
