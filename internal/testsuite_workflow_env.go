@@ -581,7 +581,7 @@ func (e *TestWorkflowEnvironment) waitForDetachedChildren() error {
 	skip := e.noDetachedChildWait
 	e.mu.Unlock()
 	for !skip {
-		open := e.server.OpenRuns()
+		open := e.server.OpenChildren()
 		if len(open) == 0 {
 			return nil
 		}

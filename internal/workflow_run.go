@@ -108,6 +108,7 @@ func (r *workflowRun) closeFor(result any, err error) engine.Close {
 		}
 		return engine.Close{Canceled: true, Details: details}
 	case errors.As(err, &can):
+		r.warnOfUnreadSignals()
 		return engine.Close{ContinueAsNew: can.commandAttributes(r)}
 	case err != nil:
 		return engine.Close{Err: err}

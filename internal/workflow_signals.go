@@ -3,6 +3,9 @@ package internal
 import (
 	"cmp"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	commonpb "go.temporal.io/api/common/v1"
 )
@@ -80,4 +83,22 @@ func (r *workflowRun) signalChannel(signalName string, options SignalChannelOpti
 		r.signals.requested[signalName] = cmp.Or(options.Description, d)
 	}
 	return r.signals.get(signalName)
+}
+
+// warnOfUnreadSignals logs the signals a run that continues as new leaves
+// unread in its channels: they are lost with the run. (go.temporal.io/sdk
+// loses them silently; a workflow drains them with ReceiveAsync and passes
+// them to the next run.)
+func (r *workflowRun) warnOfUnreadSignals() {
+	var unread []string
+	for _, name := range slices.Sorted(maps.Keys(r.signals.byName)) {
+		if n := r.signals.byName[name].Len(); n > 0 {
+			unread = append(unread, fmt.Sprintf("%s (%d)", name, n))
+		}
+	}
+	if len(unread) > 0 {
+		r.logger.Warn("the workflow continues as new with signals it has not received: they are lost with this run; "+
+			"drain them with ReceiveAsync and pass them to the next run before returning the ContinueAsNewError",
+			"UnreadSignals", strings.Join(unread, ", "))
+	}
 }

@@ -2,12 +2,17 @@ package testsuite_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
+	"testing"
 	"time"
 
 	"github.com/stretchr/testify/mock"
+	"github.com/stretchr/testify/require"
 
 	"github.com/durable-go/sdk/temporal"
+	"github.com/durable-go/sdk/testsuite"
 	"github.com/durable-go/sdk/worker"
 	"github.com/durable-go/sdk/workflow"
 )
@@ -109,4 +114,61 @@ func (s *EnvSuite) TestActivityBoundToItsTaskQueueRuns() {
 	var r string
 	s.NoError(s.env.GetWorkflowResult(&r))
 	s.Equal("Hello, billing!", r)
+}
+
+// capturingLogger keeps the warnings it is given.
+type capturingLogger struct {
+	mu    sync.Mutex
+	warns []string
+}
+
+func (l *capturingLogger) Debug(string, ...any) {}
+func (l *capturingLogger) Info(string, ...any)  {}
+func (l *capturingLogger) Error(string, ...any) {}
+func (l *capturingLogger) Warn(msg string, keyvals ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.warns = append(l.warns, fmt.Sprint(append([]any{msg}, keyvals...)...))
+}
+
+// ForgetsSignals continues as new without reading its signals, as the
+// docs' sliding-window sample did.
+func ForgetsSignals(ctx workflow.Context, round int) error {
+	if err := workflow.Sleep(ctx, time.Hour); err != nil {
+		return err
+	}
+	return workflow.NewContinueAsNewError(ctx, ForgetsSignals, round+1)
+}
+
+func TestContinuingAsNewWithUnreadSignalsIsLogged(t *testing.T) {
+	logger := &capturingLogger{}
+	var s testsuite.WorkflowTestSuite
+	s.SetLogger(logger)
+	env := s.NewTestWorkflowEnvironment()
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow("ReportCompletion", 7)
+		env.SignalWorkflow("ReportCompletion", 8)
+	}, time.Minute)
+	env.ExecuteWorkflow(ForgetsSignals, 1)
+	var can *workflow.ContinueAsNewError
+	require.True(t, errors.As(env.GetWorkflowError(), &can))
+	logger.mu.Lock()
+	defer logger.mu.Unlock()
+	found := false
+	for _, w := range logger.warns {
+		found = found || strings.Contains(w, "ReportCompletion (2)")
+	}
+	require.True(t, found, "want a warning naming the unread signals, got %v", logger.warns)
+}
+
+func (s *EnvSuite) TestQueriesAcceptExtraArguments() {
+	s.env.RegisterDelayedCallback(func() {
+		v, err := s.env.QueryWorkflow("seen", "an argument the handler does not take")
+		s.NoError(err)
+		var seen []string
+		s.NoError(v.Get(&seen))
+		s.env.SignalWorkflow("item", "done")
+	}, time.Minute)
+	s.env.ExecuteWorkflow(Collector)
+	s.NoError(s.env.GetWorkflowError())
 }

@@ -196,7 +196,20 @@ func GetLogger(ctx Context) log.Logger { return internal.GetLogger(ctx) }
 func IsReplaying(ctx Context) bool { return internal.IsReplaying(ctx) }
 
 // NewContinueAsNewError returns the error that continues the workflow as a
-// new run of wfn with args.
+// new run of wfn with args; the workflow returns it.
+//
+// Signals still waiting in their channels are lost with the run (the SDK
+// logs a warning naming them). Drain them, and hand them to the next run:
+//
+//	var pending []string
+//	for {
+//		var s string
+//		if !signals.ReceiveAsync(&s) {
+//			break
+//		}
+//		pending = append(pending, s)
+//	}
+//	return workflow.NewContinueAsNewError(ctx, MyWorkflow, state, pending)
 func NewContinueAsNewError(ctx Context, wfn any, args ...any) error {
 	return internal.NewContinueAsNewError(ctx, wfn, args...)
 }

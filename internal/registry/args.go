@@ -10,15 +10,13 @@ import (
 )
 
 // DecodeArgs decodes payloads into values of the function's parameter
-// types (after the context), for a call.
+// types (after the context), for a call. Like go.temporal.io/sdk, it is
+// lenient about the count, so that a caller of an older or newer
+// signature still gets through: extra payloads are dropped, and missing
+// ones leave their parameters' zero values.
 func (f *Func) DecodeArgs(dc converter.DataConverter, input *commonpb.Payloads, kind string) ([]reflect.Value, error) {
 	params := f.Params()
 	got := len(input.GetPayloads())
-	if t := f.Fn.Type(); t.IsVariadic() || got != len(params) {
-		if !t.IsVariadic() || got < len(params)-1 {
-			return nil, fmt.Errorf("%s %q takes %d argument(s) %s, but was called with %d", kind, f.Name, len(params), typeList(params), got)
-		}
-	}
 	values := make([]reflect.Value, len(params))
 	for i, p := range params {
 		if i >= got {

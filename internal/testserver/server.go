@@ -521,13 +521,14 @@ func (s *Server) Closed(execution *commonpb.WorkflowExecution) (<-chan struct{},
 	return r.closedCh, proto.CloneOf(r.execution), nil
 }
 
-// OpenRuns returns the closed channels of the runs still open.
-func (s *Server) OpenRuns() []<-chan struct{} {
+// OpenChildren returns the closed channels of the child runs still open:
+// those a closed parent left running.
+func (s *Server) OpenChildren() []<-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var open []<-chan struct{}
 	for _, r := range s.runs {
-		if !r.closed {
+		if !r.closed && r.parent != nil {
 			open = append(open, r.closedCh)
 		}
 	}
