@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -265,5 +266,77 @@ func wantCloseStatus(want enumspb.WorkflowExecutionStatus) func(t *testing.T, ct
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
+	}
+}
+
+// Changed versions of the "completes" scenario of childParent.
+func childRenamed(ctx workflow.Context, _ string, _ string) (string, error) {
+	return parentOf(ctx, "childFail", workflow.ChildWorkflowOptions{}, nil)
+}
+
+func childRemoved(ctx workflow.Context, _ string, _ string) (string, error) { return "ok:hi ann", nil }
+
+func childAdded(ctx workflow.Context, scenario string, childID string) (string, error) {
+	_ = workflow.ExecuteChildWorkflow(ctx, "childGreet", "bob")
+	return childParent(ctx, scenario, childID)
+}
+
+func TestChildChangesAreReportedAsNondeterminism(t *testing.T) {
+	c := dial(t)
+	taskQueue, _ := startWorker(t, c, worker.Options{}, registerChildren)
+	ctx := testCtx(t)
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "parent"), TaskQueue: taskQueue}, childParent, "completes", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	history := serverHistory(t, c, run)
+	for _, tc := range []struct {
+		name string
+		wf   any
+		want []string
+	}{
+		{"child renamed", childRenamed, []string{`type "childGreet"`, `type "childFail"`, "child workflow type differs"}},
+		{"child removed", childRemoved, []string{"StartChildWorkflowExecutionInitiated", `type "childGreet"`, "the workflow code produced"}},
+		{"child added", childAdded, []string{`StartChildWorkflowExecution (workflow "`, `type "childGreet"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			replayer := worker.NewWorkflowReplayer()
+			replayer.RegisterWorkflowWithOptions(tc.wf, workflow.RegisterOptions{Name: "childParent"})
+			err := replayer.ReplayWorkflowHistory(nil, history)
+			if err == nil {
+				t.Fatal("replay of changed code must fail")
+			}
+			for _, w := range append(tc.want, "nondeterministic workflow") {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error lacks %q:\n%v", w, err)
+				}
+			}
+		})
+	}
+}
+
+// historyFacts reports what the workflow's info says of its history.
+func historyFacts(ctx workflow.Context) (string, error) {
+	if err := workflow.Sleep(ctx, time.Millisecond); err != nil {
+		return "", err
+	}
+	info := workflow.GetInfo(ctx)
+	return fmt.Sprint(info.GetCurrentHistoryLength() > 4, info.GetCurrentHistorySize() > 100, info.GetContinueAsNewSuggested()), nil
+}
+
+func TestHistoryLengthAndSizeFromTheServer(t *testing.T) {
+	c := dial(t)
+	taskQueue, _ := startWorker(t, c, worker.Options{}, func(w worker.Worker) { w.RegisterWorkflow(historyFacts) })
+	ctx := testCtx(t)
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: taskQueue}, historyFacts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	if err := run.Get(ctx, &got); err != nil || got != "true true false" {
+		t.Fatalf("got %q, %v", got, err)
 	}
 }
