@@ -70,6 +70,8 @@ type (
 	HandleSignalInput = internal.HandleSignalInput
 	// HandleQueryInput is the input of WorkflowInboundInterceptor.HandleQuery.
 	HandleQueryInput = internal.HandleQueryInput
+	// UpdateInput is the input of ValidateUpdate and ExecuteUpdate.
+	UpdateInput = internal.UpdateInput
 	// WorkflowOutboundInterceptor sees the workflow package calls of
 	// workflow code.
 	WorkflowOutboundInterceptor = internal.WorkflowOutboundInterceptor

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/durable-go/sdk/internal/commands"
 	"github.com/durable-go/sdk/internal/coro"
 	"github.com/durable-go/sdk/internal/failure"
 )
@@ -96,6 +97,9 @@ func GoNamed(ctx Context, name string, f func(ctx Context)) {
 // spawn creates a coroutine that runs f with ctx: what Go does at the end
 // of the interceptor chain.
 func (rt *workflowRuntime) spawn(ctx Context, name string, f func(ctx Context)) {
+	if rt.run != nil && rt.run.readOnly {
+		panic(&commands.ReadOnlyError{What: "a coroutine (workflow.Go)"})
+	}
 	d := rt.dispatcher
 	if name == "" {
 		name = strconv.Itoa(d.Created() + 1)

@@ -26,6 +26,11 @@ type WorkflowInboundInterceptor interface {
 	// history is applied, outside any coroutine: it must not block.
 	// WorkflowHeader(ctx) returns the signal's header.
 	HandleSignal(ctx Context, in *HandleSignalInput) error
+	// ValidateUpdate runs the update's validator, read-only: an error
+	// rejects the update. It does not run in replay.
+	ValidateUpdate(ctx Context, in *UpdateInput) error
+	// ExecuteUpdate runs the update's handler, in the update's coroutine.
+	ExecuteUpdate(ctx Context, in *UpdateInput) (any, error)
 	// HandleQuery answers a query with the handler set for it; it must
 	// not block or change workflow state. WorkflowHeader(ctx) returns the
 	// query's header. Built-in queries (__stack_trace, metadata) do not
@@ -115,6 +120,11 @@ type WorkflowOutboundInterceptor interface {
 	MutableSideEffectWithOptions(ctx Context, id string, options MutableSideEffectOptions, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue
 	// GetVersion intercepts workflow.GetVersion.
 	GetVersion(ctx Context, changeID string, minSupported, maxSupported Version) Version
+	// SetUpdateHandler intercepts workflow.SetUpdateHandler and
+	// SetUpdateHandlerWithOptions.
+	SetUpdateHandler(ctx Context, updateName string, handler any, options UpdateHandlerOptions) error
+	// GetCurrentUpdateInfo intercepts workflow.GetCurrentUpdateInfo.
+	GetCurrentUpdateInfo(ctx Context) *UpdateInfo
 	// SetQueryHandler intercepts workflow.SetQueryHandler.
 	SetQueryHandler(ctx Context, queryType string, handler any) error
 	// SetQueryHandlerWithOptions intercepts workflow.SetQueryHandlerWithOptions.

@@ -31,6 +31,16 @@ func (w *WorkflowInboundInterceptorBase) HandleSignal(ctx Context, in *HandleSig
 	return w.Next.HandleSignal(ctx, in)
 }
 
+// ValidateUpdate calls Next.ValidateUpdate.
+func (w *WorkflowInboundInterceptorBase) ValidateUpdate(ctx Context, in *UpdateInput) error {
+	return w.Next.ValidateUpdate(ctx, in)
+}
+
+// ExecuteUpdate calls Next.ExecuteUpdate.
+func (w *WorkflowInboundInterceptorBase) ExecuteUpdate(ctx Context, in *UpdateInput) (any, error) {
+	return w.Next.ExecuteUpdate(ctx, in)
+}
+
 // HandleQuery calls Next.HandleQuery.
 func (w *WorkflowInboundInterceptorBase) HandleQuery(ctx Context, in *HandleQueryInput) (any, error) {
 	return w.Next.HandleQuery(ctx, in)
@@ -164,6 +174,16 @@ func (w *WorkflowOutboundInterceptorBase) MutableSideEffectWithOptions(ctx Conte
 // GetVersion calls Next.GetVersion.
 func (w *WorkflowOutboundInterceptorBase) GetVersion(ctx Context, changeID string, minSupported, maxSupported Version) Version {
 	return w.Next.GetVersion(ctx, changeID, minSupported, maxSupported)
+}
+
+// SetUpdateHandler calls Next.SetUpdateHandler.
+func (w *WorkflowOutboundInterceptorBase) SetUpdateHandler(ctx Context, updateName string, handler any, options UpdateHandlerOptions) error {
+	return w.Next.SetUpdateHandler(ctx, updateName, handler, options)
+}
+
+// GetCurrentUpdateInfo calls Next.GetCurrentUpdateInfo.
+func (w *WorkflowOutboundInterceptorBase) GetCurrentUpdateInfo(ctx Context) *UpdateInfo {
+	return w.Next.GetCurrentUpdateInfo(ctx)
 }
 
 // SetQueryHandler calls Next.SetQueryHandler.

@@ -104,6 +104,8 @@ func (r *workflowRun) unknownQuery(queryType string) error {
 // interceptor or a propagator) into an error: a bad query must not break
 // the worker.
 func (r *workflowRun) handleQuery(header *commonpb.Header, in *HandleQueryInput) (result any, err error) {
+	r.setReadOnly(true)
+	defer r.setReadOnly(false)
 	defer recoverInto(&err, "query handler")
 	ctx, err := r.incomingContext(header)
 	if err != nil {
@@ -136,8 +138,12 @@ func (r *workflowRun) metadata() *sdkpb.WorkflowMetadata {
 	for name, description := range r.signals.requested {
 		def.SignalDefinitions = append(def.SignalDefinitions, &sdkpb.WorkflowInteractionDefinition{Name: name, Description: description})
 	}
+	for name, h := range r.updates.handlers {
+		def.UpdateDefinitions = append(def.UpdateDefinitions, &sdkpb.WorkflowInteractionDefinition{Name: name, Description: h.options.Description})
+	}
 	byName := func(a, b *sdkpb.WorkflowInteractionDefinition) int { return strings.Compare(a.Name, b.Name) }
 	slices.SortFunc(def.QueryDefinitions, byName)
 	slices.SortFunc(def.SignalDefinitions, byName)
+	slices.SortFunc(def.UpdateDefinitions, byName)
 	return &sdkpb.WorkflowMetadata{Definition: def, CurrentDetails: r.currentDetails}
 }

@@ -93,6 +93,31 @@ func (w *workflowRoot) HandleSignal(_ Context, in *HandleSignalInput) error {
 	return w.run.bufferSignal(in.SignalName, in.Arg)
 }
 
+// ValidateUpdate calls the update's validator, if it has one.
+func (w *workflowRoot) ValidateUpdate(ctx Context, in *UpdateInput) error {
+	h := w.run.updates.handlers[in.Name]
+	if h == nil || h.validator == nil {
+		return nil
+	}
+	args := h.validator.ArgValues(in.Args)
+	if h.validator.HasContext {
+		args = append([]reflect.Value{reflect.ValueOf(workflowContextWithoutHeader(ctx))}, args...)
+	}
+	_, _, err := registry.Results(h.validator.Fn.Call(args))
+	return err
+}
+
+// ExecuteUpdate calls the update's handler.
+func (w *workflowRoot) ExecuteUpdate(ctx Context, in *UpdateInput) (any, error) {
+	h := w.run.updates.handlers[in.Name]
+	if h == nil {
+		return nil, fmt.Errorf("unknown update %v", in.Name)
+	}
+	args := append([]reflect.Value{reflect.ValueOf(workflowContextWithoutHeader(ctx))}, h.fn.ArgValues(in.Args)...)
+	result, _, err := registry.Results(h.fn.Fn.Call(args))
+	return result, err
+}
+
 // HandleQuery calls the query's handler.
 func (w *workflowRoot) HandleQuery(_ Context, in *HandleQueryInput) (any, error) {
 	h := w.run.queries[in.QueryType]

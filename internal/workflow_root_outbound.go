@@ -55,6 +55,12 @@ func (w *workflowRoot) RequestCancelExternalWorkflow(ctx Context, workflowID, ru
 
 func (w *workflowRoot) GetInfo(Context) *WorkflowInfo { return w.run.workflowInfo() }
 
+func (w *workflowRoot) SetUpdateHandler(ctx Context, updateName string, handler any, options UpdateHandlerOptions) error {
+	return w.run.setUpdateHandler(ctx, updateName, handler, options)
+}
+
+func (w *workflowRoot) GetCurrentUpdateInfo(ctx Context) *UpdateInfo { return currentUpdateInfo(ctx) }
+
 func (w *workflowRoot) GetTypedSearchAttributes(Context) searchattr.SearchAttributes {
 	return w.run.typedSearchAttributes()
 }

@@ -34,6 +34,10 @@ type workflowRun struct {
 
 	signals        signalChannels
 	queries        queryHandlers
+	updates        runUpdates
+	// readOnly: a query handler or an update validator runs, which may
+	// not make commands.
+	readOnly bool
 	currentDetails string // SetCurrentDetails, shown in the metadata query
 
 	// inbound is where the start, signals and queries enter the run;
@@ -58,7 +62,7 @@ func runOf(ctx Context) *workflowRun {
 // Start prepares the root coroutine; it runs at the first workflow task.
 func (r *workflowRun) Start(x *engine.Execution, started *historypb.WorkflowExecutionStartedEventAttributes) error {
 	r.exec = x
-	r.rt = newWorkflowRuntime(coro.Options{DeadlockTimeout: r.env.deadlockTimeout})
+	r.rt = newWorkflowRuntime(coro.Options{DeadlockTimeout: r.env.deadlockTimeout, OnAllBlocked: r.drainQueuedUpdates})
 	r.rt.run = r
 	r.rt.startTimer = r.newTimer
 	r.info = r.env.buildInfo(x, started)
@@ -90,6 +94,8 @@ func (r *workflowRun) runRoot(ctx Context) {
 		return
 	}
 	result, err := r.inbound.ExecuteWorkflow(ctx, &ExecuteWorkflowInput{Args: registry.Interfaces(args)})
+	r.warnOfUnhandledSignals(err)
+	r.warnOfUnfinishedUpdates(err)
 	r.exec.CloseWorkflow(r.closeFor(result, err))
 }
 
@@ -108,7 +114,6 @@ func (r *workflowRun) closeFor(result any, err error) engine.Close {
 		}
 		return engine.Close{Canceled: true, Details: details}
 	case errors.As(err, &can):
-		r.warnOfUnreadSignals()
 		return engine.Close{ContinueAsNew: can.commandAttributes(r)}
 	case err != nil:
 		return engine.Close{Err: err}

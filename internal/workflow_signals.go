@@ -2,6 +2,7 @@ package internal
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -85,20 +86,28 @@ func (r *workflowRun) signalChannel(signalName string, options SignalChannelOpti
 	return r.signals.get(signalName)
 }
 
-// warnOfUnreadSignals logs the signals a run that continues as new leaves
-// unread in its channels: they are lost with the run. (go.temporal.io/sdk
-// loses them silently; a workflow drains them with ReceiveAsync and passes
-// them to the next run.)
-func (r *workflowRun) warnOfUnreadSignals() {
-	var unread []string
+// warnOfUnhandledSignals logs the signals a completing run leaves unread
+// in its channels, as go.temporal.io/sdk does. A run that continues as new
+// gets a warning of its own, with the counts, since the docs' own samples
+// lose signals that way: they are lost with the run unless drained (with
+// ReceiveAsync) and passed to the next one.
+func (r *workflowRun) warnOfUnhandledSignals(err error) {
+	var names, counts []string
 	for _, name := range slices.Sorted(maps.Keys(r.signals.byName)) {
 		if n := r.signals.byName[name].Len(); n > 0 {
-			unread = append(unread, fmt.Sprintf("%s (%d)", name, n))
+			names = append(names, name)
+			counts = append(counts, fmt.Sprintf("%s (%d)", name, n))
 		}
 	}
-	if len(unread) > 0 {
+	if len(names) == 0 {
+		return
+	}
+	var can *ContinueAsNewError
+	if errors.As(err, &can) {
 		r.logger.Warn("the workflow continues as new with signals it has not received: they are lost with this run; "+
 			"drain them with ReceiveAsync and pass them to the next run before returning the ContinueAsNewError",
-			"UnreadSignals", strings.Join(unread, ", "))
+			"UnreadSignals", strings.Join(counts, ", "))
+		return
 	}
+	r.logger.Warn("Workflow has unhandled signals", "SignalNames", names)
 }

@@ -70,7 +70,12 @@ type Book struct {
 	// come in the task being replayed, by event ID; true when an upsert of
 	// the change-version search attribute follows the marker.
 	versionMarkers map[int64]bool
+	// readOnly: code that may not make commands runs (see ReadOnlyError).
+	readOnly bool
 }
+
+// SetReadOnly forbids (or allows again) new commands.
+func (b *Book) SetReadOnly(readOnly bool) { b.readOnly = readOnly }
 
 // NewBook returns an empty Book.
 func NewBook() *Book {
@@ -122,6 +127,9 @@ func (b *Book) NextSeq() int64 {
 
 // add appends a command to the outbox and consumes one sequence number.
 func (b *Book) add(cmd *commandpb.Command, owner machine) *entry {
+	if b.readOnly {
+		panic(&ReadOnlyError{Command: cmd})
+	}
 	b.skipVersionMarkers()
 	e := &entry{cmd: cmd, owner: owner}
 	b.outbox = append(b.outbox, e)

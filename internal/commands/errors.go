@@ -37,3 +37,21 @@ func (e *IllegalTransitionError) Error() string {
 	}
 	return fmt.Sprintf("%s is %v and cannot take %v", e.Machine, e.State, e.Input)
 }
+
+// ReadOnlyError is the panic of a command made where none may be: in a
+// query handler or an update validator, which only read the workflow's
+// state.
+type ReadOnlyError struct {
+	Command *commandpb.Command
+	// What names the call when it made no command (workflow.Go).
+	What string
+}
+
+func (e *ReadOnlyError) Error() string {
+	what := e.What
+	if e.Command != nil {
+		what = DescribeCommand(e.Command)
+	}
+	return "workflow code in a query handler or an update validator made " + what +
+		": queries and validators may only read the workflow's state, never make commands or start coroutines"
+}

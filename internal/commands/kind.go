@@ -14,9 +14,11 @@ import (
 // outside that file names the command's events.
 type Kind struct {
 	// Command is the command type; Recorded is the event type that records
-	// it in history.
-	Command  enumspb.CommandType
-	Recorded enumspb.EventType
+	// it in history, or one of RecordedToo (a ProtocolMessage command is
+	// recorded by the event of the message it carries).
+	Command     enumspb.CommandType
+	Recorded    enumspb.EventType
+	RecordedToo []enumspb.EventType
 	// Identity lists what must agree between a command and the event that
 	// records it. Like go.temporal.io/sdk, identity (IDs, type names) is
 	// compared, not every argument, so that changing an activity's input or
@@ -77,7 +79,11 @@ var (
 // variable declarations. It panics when two kinds claim one command or
 // event type, since kinds are static program text.
 func register(k *Kind) *Kind {
-	clash := kindByCommand[k.Command] != nil || kindByEvent[k.Recorded] != nil || followByEvent[k.Recorded] != nil
+	recorded := append([]enumspb.EventType{k.Recorded}, k.RecordedToo...)
+	clash := kindByCommand[k.Command] != nil
+	for _, t := range recorded {
+		clash = clash || kindByEvent[t] != nil || followByEvent[t] != nil
+	}
 	for _, f := range k.Follow {
 		clash = clash || kindByEvent[f.Event] != nil || followByEvent[f.Event] != nil
 	}
@@ -85,7 +91,9 @@ func register(k *Kind) *Kind {
 		panic(fmt.Sprintf("commands: two kinds claim %v or its events", k.Command))
 	}
 	kindByCommand[k.Command] = k
-	kindByEvent[k.Recorded] = k
+	for _, t := range recorded {
+		kindByEvent[t] = k
+	}
 	for _, f := range k.Follow {
 		followByEvent[f.Event] = &follower{kind: k, follow: f}
 	}
@@ -129,7 +137,7 @@ func IsCommandEvent(t enumspb.EventType) bool { return recordedKind(t) != nil }
 // it is.
 func mismatch(cmd *commandpb.Command, ev *historypb.HistoryEvent) string {
 	k := kindOfCommand(cmd.GetCommandType())
-	if k == nil || ev.GetEventType() != k.Recorded {
+	if k == nil || recordedKind(ev.GetEventType()) != k {
 		return fmt.Sprintf("history has %s, but the workflow code produced %s at that point",
 			DescribeEvent(ev), DescribeCommand(cmd))
 	}

@@ -76,6 +76,11 @@ func (x *Execution) userMetadata(summary string) (*sdkpb.UserMetadata, error) {
 	return &sdkpb.UserMetadata{Summary: p}, nil
 }
 
+// SetReadOnly forbids new commands while code that may only read the
+// workflow's state runs (a query handler, an update validator): making
+// one panics with a *commands.ReadOnlyError.
+func (x *Execution) SetReadOnly(readOnly bool) { x.book.SetReadOnly(readOnly) }
+
 // UpsertSearchAttributes records new search attribute values.
 func (x *Execution) UpsertSearchAttributes(sa *commonpb.SearchAttributes) {
 	x.book.UpsertSearchAttributes(&commandpb.UpsertWorkflowSearchAttributesCommandAttributes{SearchAttributes: sa})

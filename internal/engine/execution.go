@@ -42,7 +42,9 @@ type Execution struct {
 	closed  bool   // the close command was produced
 
 	newCommands []*commandpb.Command // the last task's commands, to send
-	failure     error                // set when the run cannot go on
+	updates     updateRequests       // update requests waiting for the next task
+	outMessages []*protocolpb.Message
+	failure     error // set when the run cannot go on
 }
 
 // NewExecution returns the state of a run that has not seen any event.
@@ -96,13 +98,8 @@ func (x *Execution) ProcessTask(t Task) (*TaskResult, error) {
 	if x.failure != nil {
 		return nil, fmt.Errorf("this workflow run's state is unusable after an earlier failure: %w", x.failure)
 	}
-	x.newCommands = nil
-	if len(t.Messages) > 0 && x.opts.Logger != nil {
-		// Updates are not supported yet: their requests are left
-		// unanswered, and the server times them out.
-		x.opts.Logger.Warn("ignoring protocol messages (workflow updates are not supported by this SDK yet)",
-			"WorkflowID", x.info.WorkflowID, "RunID", x.info.RunID, "Messages", len(t.Messages))
-	}
+	x.newCommands, x.outMessages = nil, nil
+	x.updates.inbox = t.Messages
 	res, err := x.processEvents(t.Events)
 	if err != nil {
 		x.failure = err
@@ -149,6 +146,7 @@ func (x *Execution) processEvents(src *EventSource) (*TaskResult, error) {
 	res := &TaskResult{Closed: x.closed}
 	if ranLast && !x.replaying {
 		res.Commands = x.newCommands
+		res.Messages = x.outMessages
 		res.NewFlags = x.flags.takeNew()
 	}
 	return res, nil
@@ -188,6 +186,10 @@ func (x *Execution) apply(ev *historypb.HistoryEvent, src *EventSource) (ran boo
 		if x.markers.isChangeVersionUpsert(ev) {
 			return false, nil
 		}
+	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ADMITTED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED,
+		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_REJECTED:
+		x.markers.noteEvent(ev)
+		return false, x.applyUpdateEvent(ev)
 	}
 	x.markers.noteEvent(ev)
 	if !commands.Owns(ev.GetEventType()) {
@@ -259,6 +261,9 @@ func (x *Execution) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (b
 	if x.closed {
 		return false, fmt.Errorf("history has workflow task %d after the workflow closed", ev.GetEventId())
 	}
+	if err := x.deliverUpdates(); err != nil {
+		return false, err
+	}
 	if err := x.workflow().Run(); err != nil {
 		var p Panicked
 		if !errors.As(err, &p) || !x.opts.FailWorkflowOnPanic {
@@ -290,10 +295,13 @@ func (x *Execution) lookAhead(src *EventSource) error {
 			ev.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED {
 			return nil
 		}
-		if ev.GetEventType() == enumspb.EVENT_TYPE_MARKER_RECORDED {
+		switch ev.GetEventType() {
+		case enumspb.EVENT_TYPE_MARKER_RECORDED:
 			if err := x.markers.preload(x, ev); err != nil {
 				return err
 			}
+		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED:
+			x.updates.noteAccepted(ev)
 		}
 	}
 }

@@ -24,6 +24,7 @@ type scripted struct {
 	runs    int
 	step    func(s *scripted, run int)
 	signals []string
+	updates []*Update
 	results []string
 	errs    []error
 }
@@ -44,6 +45,9 @@ func (s *scripted) Signal(name string, input *commonpb.Payloads, _ *commonpb.Hea
 	return nil
 }
 func (s *scripted) Cancel() {}
+
+// Update keeps the request; the step decides how to answer it.
+func (s *scripted) Update(u *Update) { s.updates = append(s.updates, u) }
 func (s *scripted) Query(string, *commonpb.Payloads, *commonpb.Header) (*commonpb.Payloads, error) {
 	return nil, nil
 }

@@ -1,5 +1,7 @@
 package engine
 
+import "slices"
+
 // SDK flags switch behaviours that changed over the Go SDK's life. A flag
 // is used for new work and recorded in WorkflowTaskCompleted's sdk_metadata,
 // so that a replay (by this SDK or go.temporal.io/sdk) of that history takes
@@ -67,3 +69,9 @@ func (x *Execution) TryUseFlag(flag uint32) bool {
 // FlagInHistory reports whether history recorded flag, without starting
 // to use it: for behaviours go.temporal.io/sdk keeps off by default.
 func (x *Execution) FlagInHistory(flag uint32) bool { return x.flags.inHistory[flag] }
+
+// flagUsed reports whether the run uses flag, from history or from now,
+// without starting to use it.
+func (x *Execution) flagUsed(flag uint32) bool {
+	return x.flags.inHistory[flag] || slices.Contains(x.flags.fresh, flag)
+}

@@ -44,10 +44,6 @@ var informational = map[enumspb.EventType]bool{
 // kind owns yet. When a feature lands, its kind owns the events and they
 // leave this table.
 var unsupportedFeatures = map[enumspb.EventType]string{
-	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ADMITTED:       "workflow updates",
-	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED:       "workflow updates",
-	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_REJECTED:       "workflow updates",
-	enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED:      "workflow updates",
 	enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED:                "Nexus operations",
 	enumspb.EVENT_TYPE_NEXUS_OPERATION_STARTED:                  "Nexus operations",
 	enumspb.EVENT_TYPE_NEXUS_OPERATION_COMPLETED:                "Nexus operations",

@@ -10,7 +10,6 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
-	protocolpb "go.temporal.io/api/protocol/v1"
 )
 
 // unsupportedHistory is a first task whose commands were a feature this
@@ -30,7 +29,6 @@ func TestEventsOfUnsupportedFeaturesAreReportedAsUnsupported(t *testing.T) {
 		feature string
 	}{
 		{"nexus operation", unsupportedHistory(enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED, nil), "Nexus operations"},
-		{"update", unsupportedHistory(enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED, nil), "workflow updates"},
 		{"local activity marker", unsupportedHistory(enumspb.EVENT_TYPE_MARKER_RECORDED,
 			&historypb.HistoryEvent_MarkerRecordedEventAttributes{MarkerRecordedEventAttributes: &historypb.MarkerRecordedEventAttributes{MarkerName: MarkerLocalActivity}}), "local activities"},
 		{"unknown event type", unsupportedHistory(enumspb.EventType(999), nil), ""},
@@ -93,20 +91,5 @@ func TestTimerSummaryGoesOutAsUserMetadata(t *testing.T) {
 	}
 	if res.Commands[1].GetUserMetadata() != nil {
 		t.Fatalf("a timer without summary carries no metadata, got %v", res.Commands[1].GetUserMetadata())
-	}
-}
-
-func TestProtocolMessagesDoNotFailTheTask(t *testing.T) {
-	// Until updates land, their requests are left unanswered (the server
-	// times them out) rather than failing the workflow's task.
-	h := newHistory("Greet")
-	h.task()
-	x, _ := newExecution(oneActivityThenComplete)
-	res, err := x.ProcessTask(Task{
-		Events:   NewEventSource(context.Background(), h.events, nil, nil),
-		Messages: []*protocolpb.Message{{Id: "m1", ProtocolInstanceId: "update-1"}},
-	})
-	if err != nil || len(res.Commands) != 1 || len(res.Messages) != 0 {
-		t.Fatalf("got %v, %v", res, err)
 	}
 }

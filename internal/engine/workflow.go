@@ -26,6 +26,9 @@ type Workflow interface {
 	Signal(name string, input *commonpb.Payloads, header *commonpb.Header) error
 	// Cancel delivers the request to cancel the workflow to its root context.
 	Cancel()
+	// Update delivers an update request, before the task's code runs; the
+	// code answers it through u.
+	Update(u *Update)
 	// Query runs a query handler against the current state.
 	Query(name string, args *commonpb.Payloads, header *commonpb.Header) (*commonpb.Payloads, error)
 	// StackTrace renders every coroutine's stack, for __stack_trace.
