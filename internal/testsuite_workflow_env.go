@@ -71,6 +71,7 @@ type TestWorkflowEnvironment struct {
 	activityQueues map[string]map[string]bool
 
 	listeners testListeners
+	updates   testUpdates
 	children  childMocks
 	external  externalCalls
 	// noDetachedChildWait: ExecuteWorkflow does not wait for children left
@@ -568,6 +569,7 @@ func (e *TestWorkflowEnvironment) runUntilClosed() {
 		early = e.waitForDetachedChildren()
 	case early = <-e.endEarly:
 	}
+	e.updates.finish()
 	e.clock.StopRunning()
 	e.stopWorker(w)
 	e.finish(w, early)

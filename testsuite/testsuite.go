@@ -38,6 +38,12 @@ type (
 	// MockCallWrapper is an expectation on a mocked activity or workflow
 	// call: what it returns, how often, after how long.
 	MockCallWrapper = internal.MockCallWrapper
+
+	// TestUpdateCallback hears what becomes of an update sent with
+	// TestWorkflowEnvironment.UpdateWorkflow: OnAccept then OnComplete
+	// (with the handler's own return values), or OnReject. Unset fields do
+	// nothing.
+	TestUpdateCallback = internal.TestUpdateCallback
 )
 
 // ErrMockStartChildWorkflowFailed, returned by a child workflow's mock,

@@ -206,10 +206,10 @@ func (s *Server) runningActivity(token []byte) (*activity, error) {
 // flight, so that the clock may skip over it (a mocked activity's delay).
 // It returns early, false, when done is closed.
 func (s *Server) SleepAttempt(token []byte, d time.Duration, done <-chan struct{}) bool {
-	s.mu.Lock()
+	s.lock()
 	a, err := s.runningActivity(token)
 	if err != nil {
-		s.mu.Unlock()
+		s.unlock()
 		return s.clock.Sleep(d, done)
 	}
 	woke := make(chan struct{})
@@ -220,12 +220,12 @@ func (s *Server) SleepAttempt(token []byte, d time.Duration, done <-chan struct{
 	}
 	s.release(&a.counted)
 	t := s.clock.AfterFunc(d, func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+		s.lock()
+		defer s.unlock()
 		resume() // in flight again before the clock looks for idleness
 		close(woke)
 	})
-	s.mu.Unlock()
+	s.unlock()
 	select {
 	case <-woke:
 		return true
@@ -234,9 +234,9 @@ func (s *Server) SleepAttempt(token []byte, d time.Duration, done <-chan struct{
 			<-woke // it fired meanwhile
 			return false
 		}
-		s.mu.Lock()
+		s.lock()
 		resume()
-		s.mu.Unlock()
+		s.unlock()
 		return false
 	}
 }
@@ -244,8 +244,8 @@ func (s *Server) SleepAttempt(token []byte, d time.Duration, done <-chan struct{
 // RecordActivityTaskHeartbeat keeps a running activity alive and tells it
 // whether its cancellation was requested.
 func (s *Server) RecordActivityTaskHeartbeat(_ context.Context, req *workflowservice.RecordActivityTaskHeartbeatRequest) (*workflowservice.RecordActivityTaskHeartbeatResponse, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	a, err := s.runningActivity(req.GetTaskToken())
 	if err != nil {
 		return nil, err
@@ -257,8 +257,8 @@ func (s *Server) RecordActivityTaskHeartbeat(_ context.Context, req *workflowser
 
 // RespondActivityTaskCompleted records an activity's result.
 func (s *Server) RespondActivityTaskCompleted(_ context.Context, req *workflowservice.RespondActivityTaskCompletedRequest) (*workflowservice.RespondActivityTaskCompletedResponse, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	a, err := s.runningActivity(req.GetTaskToken())
 	if err != nil {
 		return nil, err
@@ -273,8 +273,8 @@ func (s *Server) RespondActivityTaskCompleted(_ context.Context, req *workflowse
 // RespondActivityTaskFailed retries the activity when its retry policy
 // allows, else records the failure.
 func (s *Server) RespondActivityTaskFailed(_ context.Context, req *workflowservice.RespondActivityTaskFailedRequest) (*workflowservice.RespondActivityTaskFailedResponse, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	a, err := s.runningActivity(req.GetTaskToken())
 	if err != nil {
 		return nil, err
@@ -289,8 +289,8 @@ func (s *Server) RespondActivityTaskFailed(_ context.Context, req *workflowservi
 // RespondActivityTaskCanceled records an activity that stopped because its
 // cancellation was requested.
 func (s *Server) RespondActivityTaskCanceled(_ context.Context, req *workflowservice.RespondActivityTaskCanceledRequest) (*workflowservice.RespondActivityTaskCanceledResponse, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	a, err := s.runningActivity(req.GetTaskToken())
 	if err != nil {
 		return nil, err
@@ -316,8 +316,8 @@ func (s *Server) failAttempt(a *activity, f *failurepb.Failure, identity string)
 		delete(s.tokens, string(a.token))
 		a.state, a.lastFailure = activityBackoff, f
 		a.backoff = s.clock.AfterFunc(backoff, func() {
-			s.mu.Lock()
-			defer s.mu.Unlock()
+			s.lock()
+			defer s.unlock()
 			if a.run.activities[a.scheduledID] != a || a.state != activityBackoff {
 				return
 			}
@@ -371,8 +371,8 @@ func (s *Server) retryDecision(a *activity, f *failurepb.Failure) (enumspb.Retry
 
 // timeOutActivity handles a timeout of attempt (0: of the whole activity).
 func (s *Server) timeOutActivity(a *activity, attempt int32, t enumspb.TimeoutType) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	if a.run.activities[a.scheduledID] != a || (attempt != 0 && attempt != a.attempt) || a.state == activityBackoff && attempt != 0 {
 		return
 	}

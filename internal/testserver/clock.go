@@ -86,11 +86,14 @@ func (c *Clock) Stop(t *Timer) bool {
 func (c *Clock) Busy(delta int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	was := c.busy
 	c.busy += delta
 	if c.busy < 0 {
 		panic("testserver: the clock's count of work in flight went negative")
 	}
-	c.signalLocked()
+	if was == 0 || c.busy == 0 { // idle no more, or idle now: the loop decides anew
+		c.signalLocked()
+	}
 }
 
 // Sleep blocks for d of virtual time without counting as work in flight,

@@ -68,11 +68,25 @@ type Server struct {
 	served map[string]bool
 }
 
+// lock takes the server's lock, which counts as work in flight while
+// held: a call that ends one piece of work and starts the next (an
+// activity's result scheduling a workflow task) must not show the clock
+// an idle moment in between, or it would skip ahead of the next step.
+func (s *Server) lock() {
+	s.mu.Lock()
+	s.clock.Busy(1)
+}
+
+func (s *Server) unlock() {
+	s.clock.Busy(-1)
+	s.mu.Unlock()
+}
+
 // ServeQueues says which task queues a worker polls; tasks scheduled on
 // others from then on wait without counting as work in flight.
 func (s *Server) ServeQueues(names ...string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	s.served = make(map[string]bool)
 	for _, n := range names {
 		s.served[n] = true
@@ -134,6 +148,12 @@ type run struct {
 	// always the next activity event (see fillStartedID).
 	lastStarted int64
 
+	// updates are the run's updates by ID, updateOrder the same in the
+	// order they arrived; admitted are those waiting for a workflow task.
+	updates     map[string]*update
+	updateOrder []*update
+	admitted    []*update
+
 	activities map[int64]*activity // by scheduled event ID
 	timers     map[string]*runTimer
 	runTimeout *Timer
@@ -188,7 +208,7 @@ func (q *taskQueue[T]) remove(match func(T) bool) {
 // returns the zero value when ctx ends first, as an empty long poll does.
 func poll[T any](ctx context.Context, s *Server, m map[string]*taskQueue[T], name string, take func(T) bool) T {
 	for {
-		s.mu.Lock()
+		s.lock()
 		q := queueOf(m, name)
 		for len(q.items) > 0 {
 			it := q.items[0]
@@ -196,12 +216,12 @@ func poll[T any](ctx context.Context, s *Server, m map[string]*taskQueue[T], nam
 			q.items[0] = zero
 			q.items = q.items[1:]
 			if take(it) {
-				s.mu.Unlock()
+				s.unlock()
 				return it
 			}
 		}
 		ready := q.ready
-		s.mu.Unlock()
+		s.unlock()
 		select {
 		case <-ctx.Done():
 			var zero T
@@ -318,8 +338,8 @@ func (s *Server) flushBuffer(r *run, force bool) {
 // type, input, timeouts, ...). An empty runID gets a made-up one. It fails
 // when a run of workflowID is still open.
 func (s *Server) StartWorkflow(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes) (*commonpb.WorkflowExecution, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	if prev := s.latest[workflowID]; prev != nil && !prev.closed {
 		return nil, serviceerror.NewWorkflowExecutionAlreadyStarted(
 			fmt.Sprintf("workflow %q is already running", workflowID), "", prev.execution.GetRunId())
@@ -365,8 +385,8 @@ func (s *Server) startLocked(workflowID, runID string, attrs *historypb.Workflow
 	}
 	if backoff := attrs.GetFirstWorkflowTaskBackoff().AsDuration(); backoff > 0 {
 		s.clock.AfterFunc(backoff, func() {
-			s.mu.Lock()
-			defer s.mu.Unlock()
+			s.lock()
+			defer s.unlock()
 			s.scheduleWorkflowTask(r)
 		})
 		return r
@@ -379,8 +399,8 @@ func (s *Server) startLocked(workflowID, runID string, attrs *historypb.Workflow
 // WorkflowTaskStarted events beyond the server's own fields (the test
 // environment's SetContinueAsNewSuggested and friends).
 func (s *Server) SetTaskStarted(execution *commonpb.WorkflowExecution, fill func(*historypb.WorkflowTaskStartedEventAttributes)) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	r, err := s.runLocked(execution)
 	if err != nil {
 		return err
@@ -390,8 +410,8 @@ func (s *Server) SetTaskStarted(execution *commonpb.WorkflowExecution, fill func
 }
 
 func (s *Server) timeOutRun(r *run) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	if r.closed {
 		return
 	}
@@ -418,6 +438,7 @@ func (s *Server) closeRun(r *run) {
 	}
 	r.timers = nil
 	s.clock.Stop(r.runTimeout)
+	s.closeUpdates(r)
 	close(r.closedCh)
 	s.childClosed(r, closeEvent)
 	s.applyParentClosePolicy(r)
@@ -452,8 +473,8 @@ func (s *Server) openRunLocked(execution *commonpb.WorkflowExecution) (*run, err
 // a workflow task: the workflow sees it with the next task something else
 // causes.
 func (s *Server) Signal(execution *commonpb.WorkflowExecution, name string, input *commonpb.Payloads, header *commonpb.Header, identity string, skipTask bool) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	r, err := s.openRunLocked(execution)
 	if err != nil {
 		return err
@@ -466,8 +487,8 @@ func (s *Server) Signal(execution *commonpb.WorkflowExecution, name string, inpu
 
 // RequestCancel asks the workflow to cancel itself.
 func (s *Server) RequestCancel(execution *commonpb.WorkflowExecution, identity string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	r, err := s.openRunLocked(execution)
 	if err != nil {
 		return err
@@ -479,8 +500,8 @@ func (s *Server) RequestCancel(execution *commonpb.WorkflowExecution, identity s
 
 // Terminate closes the run at once.
 func (s *Server) Terminate(execution *commonpb.WorkflowExecution, reason string, details *commonpb.Payloads, identity string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	r, err := s.openRunLocked(execution)
 	if err != nil {
 		return err
@@ -500,8 +521,8 @@ func (s *Server) terminateLocked(r *run, reason, identity string) {
 
 // History returns a copy of a run's history.
 func (s *Server) History(execution *commonpb.WorkflowExecution) (*historypb.History, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	r, err := s.runLocked(execution)
 	if err != nil {
 		return nil, err
@@ -512,8 +533,8 @@ func (s *Server) History(execution *commonpb.WorkflowExecution) (*historypb.Hist
 // Closed returns a channel closed when the run closes, and the run's
 // resolved identity.
 func (s *Server) Closed(execution *commonpb.WorkflowExecution) (<-chan struct{}, *commonpb.WorkflowExecution, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	r, err := s.runLocked(execution)
 	if err != nil {
 		return nil, nil, err
@@ -524,8 +545,8 @@ func (s *Server) Closed(execution *commonpb.WorkflowExecution) (<-chan struct{},
 // OpenChildren returns the closed channels of the child runs still open:
 // those a closed parent left running.
 func (s *Server) OpenChildren() []<-chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	var open []<-chan struct{}
 	for _, r := range s.runs {
 		if !r.closed && r.parent != nil {
@@ -538,8 +559,8 @@ func (s *Server) OpenChildren() []<-chan struct{} {
 // ForgetStickyQueue sends the runs that were sticky to queue back to
 // their normal task queue, with full histories: its worker is gone.
 func (s *Server) ForgetStickyQueue(queue string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	for _, r := range s.runs {
 		if r.stickyQueue != queue {
 			continue

@@ -16,8 +16,8 @@ func (s *Server) startTimer(r *run, completedID int64, a *commandpb.StartTimerCo
 		rt := &runTimer{startedID: startedID}
 		r.timers[id] = rt
 		rt.timer = s.clock.AfterFunc(a.GetStartToFireTimeout().AsDuration(), func() {
-			s.mu.Lock()
-			defer s.mu.Unlock()
+			s.lock()
+			defer s.unlock()
 			if r.closed || r.timers[id] != rt {
 				return
 			}

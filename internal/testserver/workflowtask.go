@@ -28,6 +28,10 @@ type workflowTask struct {
 	token       []byte
 	query       *pendingQuery
 	counted     bool // counted as work in flight
+	// speculative: scheduled for updates alone; if it only rejects them,
+	// it leaves no trace in history, whose size before it is bytesBefore.
+	speculative bool
+	bytesBefore int64
 }
 
 // pendingQuery is a query waiting for the worker's answer.
@@ -61,13 +65,14 @@ func (s *Server) scheduleWorkflowTaskAttempt(r *run, attempt int32) {
 	if kind == enumspb.TASK_QUEUE_KIND_NORMAL {
 		recorded = proto.CloneOf(r.started.GetTaskQueue()) // the queue the workflow names, wherever it is served
 	}
+	bytesBefore := r.historyBytes
 	ev := s.write(r, enumspb.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED, &historypb.HistoryEvent_WorkflowTaskScheduledEventAttributes{
 		WorkflowTaskScheduledEventAttributes: &historypb.WorkflowTaskScheduledEventAttributes{
 			TaskQueue:           recorded,
 			StartToCloseTimeout: r.started.GetWorkflowTaskTimeout(),
 			Attempt:             attempt,
 		}})
-	r.wft = &workflowTask{run: r, scheduledID: ev.GetEventId(), attempt: attempt, queue: queue, sticky: kind == enumspb.TASK_QUEUE_KIND_STICKY}
+	r.wft = &workflowTask{run: r, scheduledID: ev.GetEventId(), attempt: attempt, queue: queue, sticky: kind == enumspb.TASK_QUEUE_KIND_STICKY, bytesBefore: bytesBefore}
 	r.wft.counted = s.inFlight(queue)
 	queueOf(s.workflowQueues, queue).push(r.wft)
 }
@@ -149,6 +154,7 @@ func (s *Server) startWorkflowTask(t *workflowTask, identity string) *workflowse
 		events = r.history[r.lastStartedID:] // the events after the previous task's WorkflowTaskStarted
 	}
 	resp.History = &historypb.History{Events: cloneEvents(events)}
+	resp.Messages = s.updateMessages(r, t.startedID)
 	return resp
 }
 
@@ -167,8 +173,8 @@ func (s *Server) startedTask(token []byte) (*workflowTask, error) {
 // RespondWorkflowTaskCompleted writes the task's completion and its
 // commands' events, then what arrived while it ran.
 func (s *Server) RespondWorkflowTaskCompleted(_ context.Context, req *workflowservice.RespondWorkflowTaskCompletedRequest) (*workflowservice.RespondWorkflowTaskCompletedResponse, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	t, err := s.startedTask(req.GetTaskToken())
 	if err != nil {
 		return nil, err
@@ -178,29 +184,85 @@ func (s *Server) RespondWorkflowTaskCompleted(_ context.Context, req *workflowse
 		s.failWorkflowTaskLocked(r, cause, &failurepb.Failure{Message: why, Source: "TestServer"}, req.GetIdentity())
 		return nil, serviceerror.NewInvalidArgument(why)
 	}
+	answers, why := readAnswers(r, req.GetMessages(), req.GetCommands())
+	if why != "" {
+		s.failWorkflowTaskLocked(r, enumspb.WORKFLOW_TASK_FAILED_CAUSE_BAD_UPDATE_WORKFLOW_EXECUTION_MESSAGE,
+			&failurepb.Failure{Message: why, Source: "TestServer"}, req.GetIdentity())
+		return nil, serviceerror.NewInvalidArgument(why)
+	}
+	if s.eraseSpeculativeTask(t, req, answers) {
+		return &workflowservice.RespondWorkflowTaskCompletedResponse{}, nil
+	}
 	completed := s.write(r, enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, &historypb.HistoryEvent_WorkflowTaskCompletedEventAttributes{
 		WorkflowTaskCompletedEventAttributes: &historypb.WorkflowTaskCompletedEventAttributes{
 			ScheduledEventId: t.scheduledID, StartedEventId: t.startedID, Identity: req.GetIdentity(),
 			SdkMetadata: req.GetSdkMetadata(), MeteringMetadata: req.GetMeteringMetadata(),
 		}})
 	r.lastStartedID = t.startedID
+	setSticky(r, req)
+	// The task stays current while its commands apply, so that events they
+	// cause (an unstarted activity's cancellation) are buffered and written
+	// after every command's own event, where the SDK predicts them. An
+	// update's acceptance or completion is written where its
+	// ProtocolMessage command stands; other answers follow the commands.
+	applied := make(map[string]bool, len(answers))
+	for _, cmd := range req.GetCommands() {
+		if id := cmd.GetProtocolMessageCommandAttributes().GetMessageId(); id != "" {
+			s.applyAnswer(r, completed.GetEventId(), answers[id])
+			applied[id] = true
+			continue
+		}
+		s.applyCommand(r, completed.GetEventId(), cmd, req.GetIdentity())
+	}
+	for _, m := range req.GetMessages() {
+		if !applied[m.GetId()] {
+			s.applyAnswer(r, completed.GetEventId(), answers[m.GetId()])
+		}
+	}
+	s.unanswered(r)
+	s.endTask(t)
+	s.flushBuffer(r, req.GetForceCreateNewWorkflowTask())
+	return &workflowservice.RespondWorkflowTaskCompletedResponse{}, nil
+}
+
+// setSticky records the sticky queue a completed task names, if any.
+func setSticky(r *run, req *workflowservice.RespondWorkflowTaskCompletedRequest) {
 	r.stickyQueue = ""
 	if sa := req.GetStickyAttributes(); sa.GetWorkerTaskQueue().GetName() != "" {
 		r.stickyQueue = sa.GetWorkerTaskQueue().GetName()
 	}
-	// The task stays current while its commands apply, so that events they
-	// cause (an unstarted activity's cancellation) are buffered and written
-	// after every command's own event, where the SDK predicts them.
-	for _, cmd := range req.GetCommands() {
-		s.applyCommand(r, completed.GetEventId(), cmd, req.GetIdentity())
-	}
-	if r.wft == t { // closing the run dropped it already
-		r.wft = nil
+}
+
+// endTask forgets a task that completed, unless closing the run dropped
+// it already.
+func (s *Server) endTask(t *workflowTask) {
+	if t.run.wft == t {
+		t.run.wft = nil
 		delete(s.tokens, string(t.token))
 		s.release(&t.counted)
 	}
-	s.flushBuffer(r, req.GetForceCreateNewWorkflowTask())
-	return &workflowservice.RespondWorkflowTaskCompletedResponse{}, nil
+}
+
+// eraseSpeculativeTask ends a speculative task that only rejected
+// updates, as if it never ran: its events leave history (the server
+// keeps no trace of rejected updates). It reports whether it did.
+func (s *Server) eraseSpeculativeTask(t *workflowTask, req *workflowservice.RespondWorkflowTaskCompletedRequest, answers map[string]*answer) bool {
+	r := t.run
+	nothingElse := len(req.GetCommands()) == 0 && onlyRejections(answers) && !req.GetForceCreateNewWorkflowTask() &&
+		len(r.buffer) == 0 && t.startedID == t.scheduledID+1 && int64(len(r.history)) == t.startedID
+	if !t.speculative || !nothingElse {
+		return false
+	}
+	r.history = r.history[:t.scheduledID-1]
+	r.historyBytes = t.bytesBefore
+	setSticky(r, req)
+	for _, m := range req.GetMessages() {
+		s.applyAnswer(r, 0, answers[m.GetId()])
+	}
+	s.unanswered(r)
+	s.endTask(t)
+	s.flushBuffer(r, false)
+	return true
 }
 
 // checkCommands refuses, as the server does, commands it cannot carry out
@@ -212,7 +274,7 @@ func (s *Server) checkCommands(r *run, cmds []*commandpb.Command) (why string, c
 			enumspb.COMMAND_TYPE_START_TIMER, enumspb.COMMAND_TYPE_CANCEL_TIMER, enumspb.COMMAND_TYPE_RECORD_MARKER,
 			enumspb.COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES, enumspb.COMMAND_TYPE_MODIFY_WORKFLOW_PROPERTIES,
 			enumspb.COMMAND_TYPE_START_CHILD_WORKFLOW_EXECUTION, enumspb.COMMAND_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION,
-			enumspb.COMMAND_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION:
+			enumspb.COMMAND_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION, enumspb.COMMAND_TYPE_PROTOCOL_MESSAGE:
 		case enumspb.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION, enumspb.COMMAND_TYPE_FAIL_WORKFLOW_EXECUTION,
 			enumspb.COMMAND_TYPE_CANCEL_WORKFLOW_EXECUTION, enumspb.COMMAND_TYPE_CONTINUE_AS_NEW_WORKFLOW_EXECUTION:
 			if i != len(cmds)-1 {
@@ -317,6 +379,7 @@ func (s *Server) continueAsNew(r *run, completedID int64, a *commandpb.ContinueA
 			LastCompletionResult: a.GetLastCompletionResult(), Header: a.GetHeader(), Memo: a.GetMemo(),
 			SearchAttributes: a.GetSearchAttributes(),
 		}})
+	pending := takeUnaccepted(r)
 	s.closeRun(r)
 	next := &historypb.WorkflowExecutionStartedEventAttributes{
 		WorkflowType: a.GetWorkflowType(), TaskQueue: taskQueue, Input: a.GetInput(), Header: a.GetHeader(),
@@ -333,13 +396,16 @@ func (s *Server) continueAsNew(r *run, completedID int64, a *commandpb.ContinueA
 		nextRun.parent = link
 		link.parent.children = append(link.parent.children, nextRun)
 	}
+	for _, u := range pending {
+		s.admitUpdate(nextRun, u)
+	}
 }
 
 // RespondWorkflowTaskFailed records a failed workflow task and schedules
 // its next attempt.
 func (s *Server) RespondWorkflowTaskFailed(_ context.Context, req *workflowservice.RespondWorkflowTaskFailedRequest) (*workflowservice.RespondWorkflowTaskFailedResponse, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	t, err := s.startedTask(req.GetTaskToken())
 	if err != nil {
 		return nil, err
@@ -364,6 +430,7 @@ func (s *Server) failWorkflowTaskLocked(r *run, cause enumspb.WorkflowTaskFailed
 	if cause == enumspb.WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND {
 		return // the run is closing
 	}
+	s.unanswered(r)
 	next := t.attempt + 1
 	if cause == enumspb.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND {
 		next = 1 // not the worker's fault: a fresh task with the new events
@@ -379,10 +446,10 @@ func (s *Server) failWorkflowTaskLocked(r *run, cause enumspb.WorkflowTaskFailed
 // Query asks the worker a question about a run's state and waits for the
 // answer, or for ctx to end.
 func (s *Server) Query(ctx context.Context, execution *commonpb.WorkflowExecution, query *querypb.WorkflowQuery) (*commonpb.Payloads, error) {
-	s.mu.Lock()
+	s.lock()
 	r, err := s.runLocked(execution)
 	if err != nil {
-		s.mu.Unlock()
+		s.unlock()
 		return nil, err
 	}
 	queue := s.workflowQueue(r)
@@ -393,12 +460,12 @@ func (s *Server) Query(ctx context.Context, execution *commonpb.WorkflowExecutio
 	t := &workflowTask{run: r, queue: queue, query: q}
 	t.counted = s.inFlight(queue)
 	queueOf(s.workflowQueues, queue).push(t)
-	s.mu.Unlock()
+	s.unlock()
 
 	select {
 	case <-ctx.Done():
-		s.mu.Lock()
-		defer s.mu.Unlock()
+		s.lock()
+		defer s.unlock()
 		select {
 		case ans, ok := <-q.answer:
 			if ok {
@@ -427,8 +494,8 @@ func queryResult(ans *workflowservice.RespondQueryTaskCompletedRequest) (*common
 
 // RespondQueryTaskCompleted delivers a query's answer.
 func (s *Server) RespondQueryTaskCompleted(_ context.Context, req *workflowservice.RespondQueryTaskCompletedRequest) (*workflowservice.RespondQueryTaskCompletedResponse, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.lock()
+	defer s.unlock()
 	t, err := tokenTask[*workflowTask](s, req.GetTaskToken())
 	if err != nil || t.query == nil {
 		return nil, serviceerror.NewNotFound("no such query task")
