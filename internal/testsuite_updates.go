@@ -117,7 +117,9 @@ func (e *TestWorkflowEnvironment) UpdateWorkflowByID(workflowID, updateName, upd
 // rejected.
 func (e *TestWorkflowEnvironment) UpdateWorkflowNoRejection(updateName string, updateID string, t mock.TestingT, args ...any) {
 	e.UpdateWorkflow(updateName, updateID, &TestUpdateCallback{
-		OnReject: func(err error) { require.Fail(t, "update should not be rejected", "update %q (%s): %v", updateName, updateID, err) },
+		OnReject: func(err error) {
+			require.Fail(t, "update should not be rejected", "update %q (%s): %v", updateName, updateID, err)
+		},
 	}, args...)
 }
 

@@ -32,12 +32,12 @@ type workflowRun struct {
 	logger     log.Logger
 	metrics    MetricsHandler
 
-	signals        signalChannels
-	queries        queryHandlers
-	updates        runUpdates
+	signals signalChannels
+	queries queryHandlers
+	updates runUpdates
 	// readOnly: a query handler or an update validator runs, which may
 	// not make commands.
-	readOnly bool
+	readOnly       bool
 	currentDetails string // SetCurrentDetails, shown in the metadata query
 
 	// inbound is where the start, signals and queries enter the run;

@@ -91,4 +91,6 @@ func (m *ProtocolMessage) fire(in Input, ev *historypb.HistoryEvent) (bool, erro
 	return ProtocolMessageTable.fire(m, &m.st, in, ev)
 }
 
-func (m *ProtocolMessage) describe() string { return fmt.Sprintf("update message %q", m.attrs.GetMessageId()) }
+func (m *ProtocolMessage) describe() string {
+	return fmt.Sprintf("update message %q", m.attrs.GetMessageId())
+}

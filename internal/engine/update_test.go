@@ -142,4 +142,3 @@ func TestAnAdmittedUpdateIsDeliveredAtTheNextTask(t *testing.T) {
 		t.Fatalf("updates %v, messages %v", wf.updates, res.Messages)
 	}
 }
-

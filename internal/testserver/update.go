@@ -63,14 +63,14 @@ const (
 )
 
 type update struct {
-	id       string
-	request  *updatepb.Request
-	state    updateState
-	outcome  *updatepb.Outcome
+	id      string
+	request *updatepb.Request
+	state   updateState
+	outcome *updatepb.Outcome
 	// acceptedID is the WorkflowExecutionUpdateAccepted event's ID, which
 	// the completion names.
 	acceptedID int64
-	watchers []chan UpdateNotice
+	watchers   []chan UpdateNotice
 }
 
 // requestMessageSuffix names a request's message, as the server does.
