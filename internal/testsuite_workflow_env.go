@@ -85,7 +85,8 @@ type TestWorkflowEnvironment struct {
 	execution    *commonpb.WorkflowExecution
 	workflowType string
 	executed     bool
-	running      *workerrt.Worker // while ExecuteWorkflow runs
+	running      *workerrt.Worker      // while ExecuteWorkflow runs
+	cache        *workerrt.StickyCache // the running worker's
 	completed    bool
 	result       *commonpb.Payloads
 	err          error
@@ -622,6 +623,7 @@ func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 	if taskQueue == "" {
 		taskQueue = testTaskQueue
 	}
+	cache := workerrt.NewStickyCache(testStickyCacheSize)
 	opts := workerrt.Options{
 		Service:                    testserver.Local{S: e.server},
 		Namespace:                  testNamespace,
@@ -632,7 +634,7 @@ func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 		Engine:                     env.engineOptions(),
 		MaxConcurrentActivities:    wo.MaxConcurrentActivityExecutionSize,
 		MaxConcurrentWorkflowTasks: wo.MaxConcurrentWorkflowTaskExecutionSize,
-		Cache:                      workerrt.NewStickyCache(testStickyCacheSize),
+		Cache:                      cache,
 		WallTime:                   e.clock.ToWall,
 		SDKName:                    SDKName,
 		SDKVersion:                 SDKVersion,
@@ -646,7 +648,7 @@ func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 	e.server.ServeQueues(taskQueue, rt.StickyQueue())
 	rt.Start()
 	e.mu.Lock()
-	e.running = rt
+	e.running, e.cache = rt, cache
 	e.mu.Unlock()
 	return rt, nil
 }
@@ -658,8 +660,10 @@ func (e *TestWorkflowEnvironment) stopWorker(w *workerrt.Worker) {
 	w.Stop()
 	e.server.ForgetStickyQueue(w.StickyQueue())
 	e.mu.Lock()
-	e.running = nil
+	cache := e.cache
+	e.running, e.cache = nil, nil
 	e.mu.Unlock()
+	cache.Purge() // runs still open (a test that ended early) release their coroutines
 	e.listeners.drain()
 }
 

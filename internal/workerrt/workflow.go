@@ -91,6 +91,14 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 			ScheduleToStartTimeout: durationpb.New(w.opts.StickyScheduleToStartTimeout),
 		}
 	}
+	// Cache the run before reporting: the run's next task may reach
+	// another poller as soon as the server has the report, and must find
+	// this state (waiting on run.mu until this task is done), not rebuild
+	// it while this one lands in the cache stale.
+	keep := !res.Closed && w.stickyQueue != ""
+	if keep {
+		w.opts.Cache.put(run)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
 	defer cancel()
 	resp, err := w.opts.Service.RespondWorkflowTaskCompleted(ctx, req)
@@ -102,10 +110,8 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 		w.evict(run)
 		return nil
 	}
-	if res.Closed || w.stickyQueue == "" {
+	if !keep {
 		w.evict(run)
-	} else {
-		w.opts.Cache.put(run)
 	}
 	return resp.GetWorkflowTask()
 }
