@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"time"
 
@@ -48,13 +49,29 @@ type WorkflowReplayerOptions struct {
 // ReplayWorkflowHistoryOptions configure one replay.
 type ReplayWorkflowHistoryOptions struct {
 	// OriginalExecution is the ID of the recorded run, for workflow code
-	// that reads it.
+	// that reads it; "ReplayId" and the start event's run ID by default.
 	OriginalExecution WorkflowExecution
+	// LastEventID, when not 0, replays history only up to and including
+	// this event, to look at a run as it was at that point. Cut at the end
+	// of a workflow task (its last command's event): a cut between a
+	// WorkflowTaskCompleted and the events of its commands reads as
+	// commands that history lacks.
+	LastEventID int64
+	// RunPendingWorkflowTask runs the workflow code for the workflow task
+	// that history scheduled last but does not record as completed (it is
+	// still to run, or its attempts failed or timed out: a stuck run), as
+	// a worker would run it now. Without it, replay stops at the last
+	// completed task, unless history ends with the pending task's
+	// WorkflowTaskStarted. WorkflowReplayResult says what the code did:
+	// the commands it would send, or where it is blocked.
+	RunPendingWorkflowTask bool
 }
 
 // WorkflowReplayer replays recorded histories against the registered
 // workflow code, to prove that changed code still produces the commands
-// history recorded (worker.WorkflowReplayer).
+// history recorded (worker.WorkflowReplayer). Each replay runs on its own
+// state: it neither reads nor changes the sticky cache of the process's
+// workers, so a replayer can run beside them.
 type WorkflowReplayer struct {
 	registry *registry.Registry
 	options  WorkflowReplayerOptions
@@ -79,14 +96,24 @@ func (r *WorkflowReplayer) RegisterWorkflowWithOptions(fn any, options RegisterW
 
 // ReplayWorkflowHistory replays one history. It returns nil when the code
 // produces exactly the commands history recorded, else an error saying
-// where they differ.
+// where they differ (a *NonDeterminismError when they do).
 func (r *WorkflowReplayer) ReplayWorkflowHistory(logger log.Logger, history *historypb.History) error {
 	return r.ReplayWorkflowHistoryWithOptions(logger, history, ReplayWorkflowHistoryOptions{})
 }
 
 // ReplayWorkflowHistoryWithOptions is ReplayWorkflowHistory with options.
 func (r *WorkflowReplayer) ReplayWorkflowHistoryWithOptions(logger log.Logger, history *historypb.History, options ReplayWorkflowHistoryOptions) error {
-	return r.replay(context.Background(), logger, history.GetEvents(), nil, nil, options.OriginalExecution)
+	_, err := r.replay(context.Background(), logger, historyReplay(history, options), false)
+	return err
+}
+
+// ReplayWorkflowHistoryWithResult replays one history as
+// ReplayWorkflowHistoryWithOptions does and, when it replays, also
+// returns what the workflow code did: its result or error if it returned,
+// else where it is blocked and the commands it produced for a task history
+// does not record as completed.
+func (r *WorkflowReplayer) ReplayWorkflowHistoryWithResult(logger log.Logger, history *historypb.History, options ReplayWorkflowHistoryOptions) (*WorkflowReplayResult, error) {
+	return r.replay(context.Background(), logger, historyReplay(history, options), true)
 }
 
 // ReplayWorkflowHistories replays many histories and returns one error per
@@ -103,25 +130,41 @@ func (r *WorkflowReplayer) ReplayWorkflowHistories(logger log.Logger, histories 
 // ReplayWorkflowHistoryFromJSONFile replays the history in a JSON file, as
 // written by `temporal workflow show --output json`.
 func (r *WorkflowReplayer) ReplayWorkflowHistoryFromJSONFile(logger log.Logger, path string) error {
-	return r.ReplayPartialWorkflowHistoryFromJSONFile(logger, path, 0)
+	return r.ReplayWorkflowHistoryFromJSONFileWithOptions(logger, path, ReplayWorkflowHistoryOptions{})
 }
 
 // ReplayPartialWorkflowHistoryFromJSONFile replays a JSON file's history
 // up to lastEventID (all of it when 0).
 func (r *WorkflowReplayer) ReplayPartialWorkflowHistoryFromJSONFile(logger log.Logger, path string, lastEventID int64) error {
-	f, err := os.Open(path)
+	return r.ReplayWorkflowHistoryFromJSONFileWithOptions(logger, path, ReplayWorkflowHistoryOptions{LastEventID: lastEventID})
+}
+
+// ReplayWorkflowHistoryFromJSONFileWithOptions replays the history in a
+// JSON file with options.
+func (r *WorkflowReplayer) ReplayWorkflowHistoryFromJSONFileWithOptions(logger log.Logger, path string, options ReplayWorkflowHistoryOptions) error {
+	h, err := readHistoryFile(path)
 	if err != nil {
-		return fmt.Errorf("replay: %w", err)
+		return err
 	}
-	defer f.Close()
-	h, err := HistoryFromJSON(f, HistoryJSONOptions{LastEventID: lastEventID})
-	if err != nil {
-		return fmt.Errorf("replay %s: %w", path, err)
-	}
-	if err := r.ReplayWorkflowHistory(logger, h); err != nil {
+	if err := r.ReplayWorkflowHistoryWithOptions(logger, h, options); err != nil {
 		return fmt.Errorf("replay %s: %w", path, err)
 	}
 	return nil
+}
+
+// readHistoryFile reads a history file written by `temporal workflow show
+// --output json`.
+func readHistoryFile(path string) (*historypb.History, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	defer f.Close()
+	h, err := HistoryFromJSON(f, HistoryJSONOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("replay %s: %w", path, err)
+	}
+	return h, nil
 }
 
 // ReplayWorkflowExecution fetches a run's history from the server, page by
@@ -132,12 +175,87 @@ func (r *WorkflowReplayer) ReplayWorkflowExecution(ctx context.Context, service 
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
-	return r.replay(ctx, logger, first.GetEvents(), next, fetch, execution)
+	_, err = r.replay(ctx, logger, replaySource{events: first.GetEvents(), token: next, fetch: fetch, original: execution}, false)
+	return err
 }
 
-func (r *WorkflowReplayer) replay(ctx context.Context, logger log.Logger, events []*historypb.HistoryEvent, token []byte, fetch engine.PageFetcher, original WorkflowExecution) error {
+// replaySource is the history one replay reads: events, and further pages
+// when token is set.
+type replaySource struct {
+	events   []*historypb.HistoryEvent
+	token    []byte
+	fetch    engine.PageFetcher
+	original WorkflowExecution
+}
+
+// identity is the workflow type and the run's IDs that the replay uses:
+// the recorded run's when given, else "ReplayId" and the start event's run
+// ID, as in go.temporal.io/sdk.
+func (src replaySource) identity() (workflowType string, run WorkflowExecution) {
+	var started *historypb.WorkflowExecutionStartedEventAttributes
+	if len(src.events) > 0 {
+		started = src.events[0].GetWorkflowExecutionStartedEventAttributes()
+	}
+	run = src.original
+	if run.ID == "" {
+		run.ID = "ReplayId"
+	}
+	if run.RunID == "" {
+		run.RunID = started.GetOriginalExecutionRunId()
+	}
+	return started.GetWorkflowType().GetName(), run
+}
+
+// historyReplay is the source of a history held in memory, cut and
+// extended as options say.
+func historyReplay(h *historypb.History, options ReplayWorkflowHistoryOptions) replaySource {
+	events := h.GetEvents()
+	if options.LastEventID > 0 {
+		for i, ev := range events {
+			if ev.GetEventId() > options.LastEventID {
+				events = events[:i]
+				break
+			}
+		}
+	}
+	if options.RunPendingWorkflowTask {
+		events = withPendingTaskStarted(events)
+	}
+	return replaySource{events: events, original: options.OriginalExecution}
+}
+
+// replay replays src and, on a mismatch, explains it with a
+// *NonDeterminismError. The result is built only when wanted.
+func (r *WorkflowReplayer) replay(ctx context.Context, logger log.Logger, src replaySource, wantResult bool) (*WorkflowReplayResult, error) {
+	res, err := r.replayOnce(ctx, logger, src, wantResult, nil)
+	if err == nil {
+		return res, nil
+	}
+	workflowType, run := src.identity()
+	nd := newNonDeterminismError(err, workflowType, run)
+	if nd == nil {
+		return nil, err
+	}
+	if nd.CodeLocation == "" {
+		// Replay is deterministic: run it again, this time walking the
+		// stack at each command, to find the code behind the mismatch.
+		// Only failing replays pay for it.
+		quiet := logging.NewTextLogger(io.Discard, slog.LevelError)
+		if _, again := r.replayOnce(ctx, quiet, src, false, workflowCodeLocation); again != nil {
+			if located := newNonDeterminismError(again, workflowType, run); located != nil && located.Reason == nd.Reason {
+				nd.CodeLocation = located.CodeLocation
+			}
+		}
+	}
+	return nil, nd
+}
+
+// replayOnce runs src through a new Execution. locate, when set, makes the
+// engine record where the workflow code made each command.
+func (r *WorkflowReplayer) replayOnce(ctx context.Context, logger log.Logger, src replaySource, wantResult bool, locate func() string) (*WorkflowReplayResult, error) {
+	events := src.events
 	if len(events) == 0 || events[0].GetEventType() != enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED {
-		return errors.New("replay: the history must begin with its WorkflowExecutionStarted event")
+		return nil, errors.New("replay: the history must begin with its WorkflowExecutionStarted event")
 	}
 	if logger == nil {
 		logger = logging.NewDefaultLogger()
@@ -156,19 +274,23 @@ func (r *WorkflowReplayer) replay(ctx context.Context, logger log.Logger, events
 		Interceptors:     r.options.Interceptors,
 		Propagators:      r.options.ContextPropagators,
 	})
-	x := engine.NewExecution(env.engineOptions())
+	opts := env.engineOptions()
+	opts.LocateCode = locate
+	var code *workflowRun // the code the replay runs, for its result
+	opts.NewWorkflow = func(workflowType string) (engine.Workflow, error) {
+		wf, err := env.newWorkflow(workflowType)
+		code, _ = wf.(*workflowRun)
+		return wf, err
+	}
+	x := engine.NewExecution(opts)
 	defer x.Close()
-	if original.ID == "" {
-		original.ID = "ReplayId"
+	_, run := src.identity()
+	x.SetRun(run.ID, run.RunID)
+	task, err := x.ProcessTask(engine.Task{Events: engine.NewEventSource(ctx, events, src.token, src.fetch)})
+	if err != nil || !wantResult {
+		return nil, err
 	}
-	if original.RunID == "" {
-		original.RunID = events[0].GetWorkflowExecutionStartedEventAttributes().GetOriginalExecutionRunId()
-	}
-	x.SetRun(original.ID, original.RunID)
-	if _, err := x.ProcessTask(engine.Task{Events: engine.NewEventSource(ctx, events, token, fetch)}); err != nil {
-		return err
-	}
-	return nil
+	return newReplayResult(x, task, code, env.dc), nil
 }
 
 // HistoryJSONOptions configure HistoryFromJSON.

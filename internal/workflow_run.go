@@ -48,6 +48,16 @@ type workflowRun struct {
 	// intercepted: the worker has interceptors, so outbound is not just
 	// the root (see passArgs).
 	intercepted bool
+
+	// ended is how the workflow function returned, nil while it runs; the
+	// replayer reports it.
+	ended *workflowEnding
+}
+
+// workflowEnding is how a workflow function returned.
+type workflowEnding struct {
+	result *commonpb.Payloads // the encoded result, when it completed
+	err    error              // the error it returned, or that failed it
 }
 
 // runOf returns the run that ctx belongs to.
@@ -90,13 +100,20 @@ func (r *workflowRun) runRoot(ctx Context) {
 	args, err := r.args, r.argsErr
 	r.args = nil
 	if err != nil {
-		r.exec.CloseWorkflow(engine.Close{Err: failure.NewApplicationError(err.Error(), "ArgumentDecodingError")})
+		err = failure.NewApplicationError(err.Error(), "ArgumentDecodingError")
+		r.ended = &workflowEnding{err: err}
+		r.exec.CloseWorkflow(engine.Close{Err: err})
 		return
 	}
 	result, err := r.inbound.ExecuteWorkflow(ctx, &ExecuteWorkflowInput{Args: registry.Interfaces(args)})
 	r.warnOfUnhandledSignals(err)
 	r.warnOfUnfinishedUpdates(err)
-	r.exec.CloseWorkflow(r.closeFor(result, err))
+	c := r.closeFor(result, err)
+	if err == nil {
+		err = c.Err // the result could not be encoded
+	}
+	r.ended = &workflowEnding{result: c.Result, err: err}
+	r.exec.CloseWorkflow(c)
 }
 
 // closeFor says how a workflow that returned (result, err) closes, as

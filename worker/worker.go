@@ -26,6 +26,17 @@ type (
 	WorkflowReplayerOptions = internal.WorkflowReplayerOptions
 	// ReplayWorkflowHistoryOptions configure one replay.
 	ReplayWorkflowHistoryOptions = internal.ReplayWorkflowHistoryOptions
+	// WorkflowReplayResult is what the workflow code did in a replay that
+	// matched history: its result or error if it returned, else where it
+	// is blocked and the commands it produced for a workflow task history
+	// does not record as completed.
+	WorkflowReplayResult = internal.WorkflowReplayResult
+	// NonDeterminismError is the error (possibly wrapped: find it with
+	// errors.As) of a replay whose workflow code did not do what history
+	// recorded. Beside the message, its fields name the run, the history
+	// event where code and history part, the command the code produced
+	// there and the file:line of the code that produced it.
+	NonDeterminismError = internal.NonDeterminismError
 )
 
 const (
@@ -82,16 +93,26 @@ func SetStickyWorkflowCacheSize(cacheSize int) { internal.SetStickyWorkflowCache
 // PurgeStickyWorkflowCache drops every cached workflow run.
 func PurgeStickyWorkflowCache() { internal.PurgeStickyWorkflowCache() }
 
-// WorkflowReplayer replays recorded histories against workflow code.
+// WorkflowReplayer replays recorded histories against workflow code. A
+// replay that finds the code changed returns a *NonDeterminismError (in
+// the error chain). Replays run on their own state: they leave the sticky
+// cache of the process's workers alone.
 type WorkflowReplayer interface {
 	WorkflowRegistry
 	// ReplayWorkflowHistory replays one history.
 	ReplayWorkflowHistory(logger log.Logger, history *historypb.History) error
 	// ReplayWorkflowHistoryWithOptions replays one history with options.
 	ReplayWorkflowHistoryWithOptions(logger log.Logger, history *historypb.History, options ReplayWorkflowHistoryOptions) error
+	// ReplayWorkflowHistoryWithResult replays one history with options and
+	// returns what the workflow code did: its result or error if it
+	// returned, else where it is blocked.
+	ReplayWorkflowHistoryWithResult(logger log.Logger, history *historypb.History, options ReplayWorkflowHistoryOptions) (*WorkflowReplayResult, error)
 	// ReplayWorkflowHistoryFromJSONFile replays the history in a JSON file
 	// written by `temporal workflow show --output json`.
 	ReplayWorkflowHistoryFromJSONFile(logger log.Logger, jsonfileName string) error
+	// ReplayWorkflowHistoryFromJSONFileWithOptions replays the history in a
+	// JSON file with options.
+	ReplayWorkflowHistoryFromJSONFileWithOptions(logger log.Logger, jsonfileName string, options ReplayWorkflowHistoryOptions) error
 	// ReplayPartialWorkflowHistoryFromJSONFile replays a JSON file's history
 	// up to lastEventID.
 	ReplayPartialWorkflowHistoryFromJSONFile(logger log.Logger, jsonfileName string, lastEventID int64) error

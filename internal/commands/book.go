@@ -46,6 +46,9 @@ type entry struct {
 	// event (version and mutable side effect markers, whose presence
 	// depends on when the code first ran, as in go.temporal.io/sdk).
 	unmatched bool
+	// location is the workflow code that produced the command, when the
+	// Book locates commands.
+	location string
 }
 
 // Book keeps a workflow execution's command machines in command order.
@@ -72,6 +75,12 @@ type Book struct {
 	versionMarkers map[int64]bool
 	// readOnly: code that may not make commands runs (see ReadOnlyError).
 	readOnly bool
+
+	// locate, when set, names the workflow code producing a command; the
+	// Book then remembers each machine's command so that errors can say
+	// where it came from (see LocateCommands).
+	locate  func() string
+	located map[machine]*entry
 }
 
 // SetReadOnly forbids (or allows again) new commands.
@@ -83,6 +92,15 @@ func NewBook() *Book {
 		routes:         make(map[Key]machine),
 		versionMarkers: make(map[int64]bool),
 	}
+}
+
+// LocateCommands makes the Book record, for every command, the workflow
+// code location that locate returns, and put it in the errors it reports.
+// A stack walk per command is too dear for every replay: the replayer
+// turns it on only to explain a mismatch it has already found.
+func (b *Book) LocateCommands(locate func() string) {
+	b.locate = locate
+	b.located = make(map[machine]*entry)
 }
 
 // BeginTask is called at a WorkflowTaskStarted event. The task's commands
@@ -132,6 +150,10 @@ func (b *Book) add(cmd *commandpb.Command, owner machine) *entry {
 	}
 	b.skipVersionMarkers()
 	e := &entry{cmd: cmd, owner: owner}
+	if b.locate != nil {
+		e.location = b.locate()
+		b.located[owner] = e
+	}
 	b.outbox = append(b.outbox, e)
 	b.nextEventID++
 	return e
@@ -182,9 +204,10 @@ func (b *Book) CheckAllMatched(next *historypb.HistoryEvent) error {
 		where = "history goes on with " + DescribeEvent(next)
 	}
 	return &NondeterminismError{
-		Event:   next,
-		Command: e.cmd,
-		Reason:  "the workflow code produced " + DescribeCommand(e.cmd) + ", but history has no event for it (" + where + ")",
+		Event:        next,
+		Command:      e.cmd,
+		Reason:       "the workflow code produced " + DescribeCommand(e.cmd) + ", but history has no event for it (" + where + ")",
+		CodeLocation: e.location,
 	}
 }
 
@@ -214,7 +237,22 @@ func (b *Book) unroute(key Key)          { delete(b.routes, key) }
 func (b *Book) fire(m machine, in Input, ev *historypb.HistoryEvent) error {
 	ok, err := m.fire(in, ev)
 	if !ok {
-		return &IllegalTransitionError{Machine: m.describe(), State: m.state(), Input: in, Event: ev}
+		return b.illegal(m, in, ev)
+	}
+	if nd, isND := err.(*NondeterminismError); isND && nd.Command == nil {
+		// A transition's action found the mismatch: name m's command.
+		if e := b.located[m]; e != nil {
+			nd.Command, nd.CodeLocation = e.cmd, e.location
+		}
+	}
+	return err
+}
+
+// illegal is the error for an input m cannot take in its state.
+func (b *Book) illegal(m machine, in Input, ev *historypb.HistoryEvent) *IllegalTransitionError {
+	err := &IllegalTransitionError{Machine: m.describe(), State: m.state(), Input: in, Event: ev}
+	if e := b.located[m]; e != nil {
+		err.Command, err.CodeLocation = e.cmd, e.location
 	}
 	return err
 }
@@ -235,7 +273,7 @@ func (b *Book) applyCommandEvent(ev *historypb.HistoryEvent) error {
 	}
 	e := b.inflight[0]
 	if why := mismatch(e.cmd, ev); why != "" {
-		return &NondeterminismError{Event: ev, Command: e.cmd, Reason: why}
+		return &NondeterminismError{Event: ev, Command: e.cmd, Reason: why, CodeLocation: e.location}
 	}
 	b.inflight[0] = nil
 	b.inflight = b.inflight[1:]

@@ -60,7 +60,7 @@ func (c *CancelRequest) withdraw(*historypb.HistoryEvent) error {
 func (c *CancelRequest) tellTarget(ev *historypb.HistoryEvent) error {
 	ok, err := c.target.fire(InCancelRecorded, ev)
 	if !ok {
-		return &IllegalTransitionError{Machine: c.target.describe(), State: c.target.state(), Input: InCancelRecorded, Event: ev}
+		return c.book.illegal(c.target, InCancelRecorded, ev)
 	}
 	return err
 }

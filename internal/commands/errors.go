@@ -16,6 +16,10 @@ type NondeterminismError struct {
 	Command *commandpb.Command
 	// Reason says, in plain words, what differs.
 	Reason string
+	// CodeLocation is the file:line of the workflow code that produced
+	// Command (or made the call that history contradicts); empty unless
+	// the Book was told to locate commands (Book.LocateCommands).
+	CodeLocation string
 }
 
 func (e *NondeterminismError) Error() string {
@@ -29,6 +33,11 @@ type IllegalTransitionError struct {
 	State   State
 	Input   Input
 	Event   *historypb.HistoryEvent
+	// Command is the machine's command and CodeLocation the file:line of
+	// the workflow code that produced it; both are known only when the
+	// Book was told to locate commands (Book.LocateCommands).
+	Command      *commandpb.Command
+	CodeLocation string
 }
 
 func (e *IllegalTransitionError) Error() string {

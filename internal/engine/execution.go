@@ -49,7 +49,11 @@ type Execution struct {
 
 // NewExecution returns the state of a run that has not seen any event.
 func NewExecution(opts *Options) *Execution {
-	return &Execution{opts: opts, book: commands.NewBook(), markers: newMarkerState()}
+	x := &Execution{opts: opts, book: commands.NewBook(), markers: newMarkerState()}
+	if opts.LocateCode != nil {
+		x.book.LocateCommands(opts.LocateCode)
+	}
+	return x
 }
 
 // Task is one workflow task as the engine sees it: its history events (the
@@ -349,6 +353,16 @@ func (x *Execution) classify(err error) error {
 	}
 	return &TaskError{Cause: cause, Err: fmt.Errorf("workflow %q (run %s, type %q): %w",
 		x.info.WorkflowID, x.info.RunID, x.info.Started.GetWorkflowType().GetName(), err)}
+}
+
+// located adds the workflow code's location to a mismatch that the code's
+// own call reveals (a side effect or version history does not have), when
+// the Execution locates code (Options.LocateCode).
+func (x *Execution) located(err *commands.NondeterminismError) *commands.NondeterminismError {
+	if x.opts.LocateCode != nil {
+		err.CodeLocation = x.opts.LocateCode()
+	}
+	return err
 }
 
 // QueryOnly makes the Execution rebuild state only to answer queries:

@@ -197,9 +197,9 @@ func (x *Execution) SideEffect(f func() (*commonpb.Payloads, error)) (*commonpb.
 	if x.replaying {
 		r, ok := m.sideEffects[id]
 		if !ok {
-			panic(&commands.NondeterminismError{Reason: fmt.Sprintf(
+			panic(x.located(&commands.NondeterminismError{Reason: fmt.Sprintf(
 				"the workflow code called SideEffect (its call number %d), but history recorded no SideEffect marker for it in this workflow task (recorded: %v)",
-				id, slices.Sorted(maps.Keys(m.sideEffects)))})
+				id, slices.Sorted(maps.Keys(m.sideEffects)))}))
 		}
 		delete(m.sideEffects, id)
 		result = r
@@ -232,14 +232,14 @@ func (x *Execution) GetVersion(changeID string, minSupported, maxSupported int) 
 		}
 	}
 	if version < minSupported {
-		panic(&commands.NondeterminismError{Reason: fmt.Sprintf(
+		panic(x.located(&commands.NondeterminismError{Reason: fmt.Sprintf(
 			"GetVersion(%q): history recorded version %d, but the code supports only versions %d to %d; keep support for version %d while runs that used it may replay",
-			changeID, version, minSupported, maxSupported, version)})
+			changeID, version, minSupported, maxSupported, version)}))
 	}
 	if version > maxSupported {
-		panic(&commands.NondeterminismError{Reason: fmt.Sprintf(
+		panic(x.located(&commands.NondeterminismError{Reason: fmt.Sprintf(
 			"GetVersion(%q): history recorded version %d, but the code supports only versions %d to %d: this worker runs code older than the code that wrote the history",
-			changeID, version, minSupported, maxSupported)})
+			changeID, version, minSupported, maxSupported)}))
 	}
 	m.versions[changeID] = version
 	return version
@@ -294,8 +294,8 @@ func (x *Execution) MutableSideEffect(id string, f func() (*commonpb.Payloads, e
 			return old, nil
 		}
 	} else if x.replaying {
-		panic(&commands.NondeterminismError{Reason: fmt.Sprintf(
-			"the workflow code called MutableSideEffect(%q), but history recorded no MutableSideEffect marker for it", id)})
+		panic(x.located(&commands.NondeterminismError{Reason: fmt.Sprintf(
+			"the workflow code called MutableSideEffect(%q), but history recorded no MutableSideEffect marker for it", id)}))
 	}
 	value, err := f()
 	if err != nil {

@@ -78,6 +78,11 @@ type Options struct {
 	// no new flag is used.
 	SDKMetadataSupported bool
 	NewWorkflow          Factory
+	// LocateCode, when set, returns the file:line of the workflow code
+	// that is calling into the engine; errors about a command or call
+	// then say where the code made it. It walks the stack at every
+	// command, so the replayer sets it only to explain a mismatch.
+	LocateCode func() string
 }
 
 // Close is how workflow code ended: exactly one of the fields applies.

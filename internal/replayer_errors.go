@@ -1,0 +1,127 @@
+package internal
+
+import (
+	"errors"
+	"runtime"
+	"strconv"
+	"strings"
+
+	commandpb "go.temporal.io/api/command/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+
+	"github.com/durable-go/sdk/internal/commands"
+	"github.com/durable-go/sdk/internal/engine"
+)
+
+// NonDeterminismError is a replay whose workflow code did not do what
+// history recorded (worker.NonDeterminismError). Its message is the
+// engine's, which says in words what differs; its fields say the same for
+// programs. It wraps the engine's error.
+type NonDeterminismError struct {
+	// WorkflowType, WorkflowID and RunID name the replayed run (the
+	// IDs of ReplayWorkflowHistoryOptions.OriginalExecution, or the
+	// replayer's defaults).
+	WorkflowType string
+	WorkflowID   string
+	RunID        string
+	// EventID and EventType are the history event at which code and
+	// history part; 0 and EVENT_TYPE_UNSPECIFIED when history ended
+	// first, or when the code made a call that history has no event for
+	// (a SideEffect, a GetVersion out of range).
+	EventID   int64
+	EventType enumspb.EventType
+	// Command is the command the code produced there; nil when it
+	// produced none.
+	Command *commandpb.Command
+	// CodeLocation is the file:line of the workflow code that produced
+	// Command or made the call; empty when the code did not (history
+	// has an event where the code produced nothing, or the closing
+	// command, which the SDK makes when the workflow function returns).
+	CodeLocation string
+	// Reason is what differs, in plain words: the message without the
+	// run's names.
+	Reason string
+
+	err      error
+	panicked bool // the mismatch surfaced as a panic, whose stack shows the code
+}
+
+// Error is the engine's message, with the code location when it is not
+// already in a panic's stack.
+func (e *NonDeterminismError) Error() string {
+	if e.CodeLocation == "" || e.panicked {
+		return e.err.Error()
+	}
+	return e.err.Error() + " (workflow code at " + e.CodeLocation + ")"
+}
+
+// Unwrap returns the engine's error.
+func (e *NonDeterminismError) Unwrap() error { return e.err }
+
+// newNonDeterminismError explains err, from the replay of run, when it is a
+// mismatch between code and history; nil otherwise.
+func newNonDeterminismError(err error, workflowType string, run WorkflowExecution) *NonDeterminismError {
+	e := &NonDeterminismError{err: err, WorkflowType: workflowType, WorkflowID: run.ID, RunID: run.RunID}
+	var nd *commands.NondeterminismError
+	var it *commands.IllegalTransitionError
+	var ev *historypb.HistoryEvent
+	switch {
+	case errors.As(err, &nd):
+		ev, e.Command, e.CodeLocation, e.Reason = nd.Event, nd.Command, nd.CodeLocation, nd.Error()
+	case errors.As(err, &it):
+		ev, e.Command, e.CodeLocation, e.Reason = it.Event, it.Command, it.CodeLocation, it.Error()
+	default:
+		return nil
+	}
+	e.EventID, e.EventType = ev.GetEventId(), ev.GetEventType()
+	var p engine.Panicked
+	e.panicked = errors.As(err, &p)
+	return e
+}
+
+// sdkFunctionPrefixes are the functions of the SDK itself, which stand
+// between workflow code and the engine on the stack.
+var sdkFunctionPrefixes = []string{
+	"runtime.", "iter.",
+	"github.com/durable-go/sdk/internal.", "github.com/durable-go/sdk/internal/",
+	"github.com/durable-go/sdk/workflow.", "github.com/durable-go/sdk/interceptor.",
+	"github.com/durable-go/sdk/temporal.", "github.com/durable-go/sdk/converter.",
+	"github.com/durable-go/sdk/contrib/",
+}
+
+// engineEntry is where the engine is driven from outside: a command made
+// below it on the stack comes from the engine itself (the command that
+// closes the workflow, a cancel an event triggers), not from workflow
+// code, which runs on coroutines of its own.
+const engineEntry = "github.com/durable-go/sdk/internal/engine.(*Execution).ProcessTask"
+
+// workflowCodeLocation is the file:line of the innermost caller outside
+// the SDK: the workflow code (or a helper of it) whose call reached the
+// engine. Empty when the call did not come from workflow code.
+func workflowCodeLocation() string {
+	var pcs [64]uintptr
+	n := runtime.Callers(2, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if f.Function == engineEntry {
+			return ""
+		}
+		if !isSDKFunction(f.Function) {
+			return f.File + ":" + strconv.Itoa(f.Line)
+		}
+		if !more {
+			return ""
+		}
+	}
+}
+
+func isSDKFunction(name string) bool {
+	for _, p := range sdkFunctionPrefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
