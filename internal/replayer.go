@@ -276,11 +276,10 @@ func (r *WorkflowReplayer) replayOnce(ctx context.Context, logger log.Logger, sr
 	})
 	opts := env.engineOptions()
 	opts.LocateCode = locate
-	var code *workflowRun // the code the replay runs, for its result
-	opts.NewWorkflow = func(workflowType string) (engine.Workflow, error) {
-		wf, err := env.newWorkflow(workflowType)
-		code, _ = wf.(*workflowRun)
-		return wf, err
+	var runs *runRecorder // the code the replay runs, for its result
+	if wantResult {
+		runs = &runRecorder{env: env}
+		opts.NewWorkflow = runs.newWorkflow
 	}
 	x := engine.NewExecution(opts)
 	defer x.Close()
@@ -290,7 +289,19 @@ func (r *WorkflowReplayer) replayOnce(ctx context.Context, logger log.Logger, sr
 	if err != nil || !wantResult {
 		return nil, err
 	}
-	return newReplayResult(x, task, code, env.dc), nil
+	return newReplayResult(x, task, runs.run, env.dc), nil
+}
+
+// runRecorder is a workflow factory that keeps the run it makes.
+type runRecorder struct {
+	env *workflowEnv
+	run *workflowRun
+}
+
+func (r *runRecorder) newWorkflow(workflowType string) (engine.Workflow, error) {
+	wf, err := r.env.newWorkflow(workflowType)
+	r.run, _ = wf.(*workflowRun)
+	return wf, err
 }
 
 // HistoryJSONOptions configure HistoryFromJSON.

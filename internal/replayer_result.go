@@ -29,7 +29,7 @@ type WorkflowReplayResult struct {
 	// when the workflow code returned.
 	StackTrace string
 
-	ended *workflowEnding
+	ended workflowEnding
 	dc    converter.DataConverter
 }
 
@@ -40,7 +40,7 @@ func newReplayResult(x *engine.Execution, task *engine.TaskResult, run *workflow
 		return res
 	}
 	res.ended = run.ended
-	if res.ended == nil && run.rt != nil {
+	if !res.ended.returned && run.rt != nil {
 		res.StackTrace = run.StackTrace()
 	}
 	return res
@@ -52,13 +52,13 @@ var errWorkflowNotReturned = errors.New("the workflow code did not return in the
 
 // IsWorkflowCompleted reports whether the workflow code returned in the
 // replay, with a result or an error.
-func (r *WorkflowReplayResult) IsWorkflowCompleted() bool { return r.ended != nil }
+func (r *WorkflowReplayResult) IsWorkflowCompleted() bool { return r.ended.returned }
 
 // GetWorkflowResult decodes the workflow's result into valuePtr, or
 // returns the error the workflow returned (GetWorkflowError). It fails
 // when the workflow code did not return in the replay.
 func (r *WorkflowReplayResult) GetWorkflowResult(valuePtr any) error {
-	if r.ended == nil {
+	if !r.ended.returned {
 		return errWorkflowNotReturned
 	}
 	if r.ended.err != nil {
@@ -74,9 +74,6 @@ func (r *WorkflowReplayResult) GetWorkflowResult(valuePtr any) error {
 // *ContinueAsNewError when it continued as new, a canceled error when it
 // was canceled), or nil when it completed or did not return.
 func (r *WorkflowReplayResult) GetWorkflowError() error {
-	if r.ended == nil {
-		return nil
-	}
 	return r.ended.err
 }
 

@@ -49,15 +49,16 @@ type workflowRun struct {
 	// the root (see passArgs).
 	intercepted bool
 
-	// ended is how the workflow function returned, nil while it runs; the
-	// replayer reports it.
-	ended *workflowEnding
+	// ended is how the workflow function returned; the replayer reports
+	// it.
+	ended workflowEnding
 }
 
 // workflowEnding is how a workflow function returned.
 type workflowEnding struct {
-	result *commonpb.Payloads // the encoded result, when it completed
-	err    error              // the error it returned, or that failed it
+	returned bool               // it has returned
+	result   *commonpb.Payloads // the encoded result, when it completed
+	err      error              // the error it returned, or that failed it
 }
 
 // runOf returns the run that ctx belongs to.
@@ -101,7 +102,7 @@ func (r *workflowRun) runRoot(ctx Context) {
 	r.args = nil
 	if err != nil {
 		err = failure.NewApplicationError(err.Error(), "ArgumentDecodingError")
-		r.ended = &workflowEnding{err: err}
+		r.ended = workflowEnding{returned: true, err: err}
 		r.exec.CloseWorkflow(engine.Close{Err: err})
 		return
 	}
@@ -112,7 +113,7 @@ func (r *workflowRun) runRoot(ctx Context) {
 	if err == nil {
 		err = c.Err // the result could not be encoded
 	}
-	r.ended = &workflowEnding{result: c.Result, err: err}
+	r.ended = workflowEnding{returned: true, result: c.Result, err: err}
 	r.exec.CloseWorkflow(c)
 }
 

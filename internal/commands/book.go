@@ -46,8 +46,11 @@ type entry struct {
 	// event (version and mutable side effect markers, whose presence
 	// depends on when the code first ran, as in go.temporal.io/sdk).
 	unmatched bool
-	// location is the workflow code that produced the command, when the
-	// Book locates commands.
+}
+
+// located is a command and the workflow code location that produced it.
+type located struct {
+	cmd      *commandpb.Command
 	location string
 }
 
@@ -77,10 +80,10 @@ type Book struct {
 	readOnly bool
 
 	// locate, when set, names the workflow code producing a command; the
-	// Book then remembers each machine's command so that errors can say
-	// where it came from (see LocateCommands).
+	// Book then remembers each machine's command and its location so that
+	// errors can say where it came from (see LocateCommands).
 	locate  func() string
-	located map[machine]*entry
+	located map[machine]located
 }
 
 // SetReadOnly forbids (or allows again) new commands.
@@ -100,7 +103,7 @@ func NewBook() *Book {
 // turns it on only to explain a mismatch it has already found.
 func (b *Book) LocateCommands(locate func() string) {
 	b.locate = locate
-	b.located = make(map[machine]*entry)
+	b.located = make(map[machine]located)
 }
 
 // BeginTask is called at a WorkflowTaskStarted event. The task's commands
@@ -151,8 +154,7 @@ func (b *Book) add(cmd *commandpb.Command, owner machine) *entry {
 	b.skipVersionMarkers()
 	e := &entry{cmd: cmd, owner: owner}
 	if b.locate != nil {
-		e.location = b.locate()
-		b.located[owner] = e
+		b.located[owner] = located{cmd: cmd, location: b.locate()}
 	}
 	b.outbox = append(b.outbox, e)
 	b.nextEventID++
@@ -207,7 +209,7 @@ func (b *Book) CheckAllMatched(next *historypb.HistoryEvent) error {
 		Event:        next,
 		Command:      e.cmd,
 		Reason:       "the workflow code produced " + DescribeCommand(e.cmd) + ", but history has no event for it (" + where + ")",
-		CodeLocation: e.location,
+		CodeLocation: b.located[e.owner].location,
 	}
 }
 
@@ -241,8 +243,8 @@ func (b *Book) fire(m machine, in Input, ev *historypb.HistoryEvent) error {
 	}
 	if nd, isND := err.(*NondeterminismError); isND && nd.Command == nil {
 		// A transition's action found the mismatch: name m's command.
-		if e := b.located[m]; e != nil {
-			nd.Command, nd.CodeLocation = e.cmd, e.location
+		if l, ok := b.located[m]; ok {
+			nd.Command, nd.CodeLocation = l.cmd, l.location
 		}
 	}
 	return err
@@ -251,8 +253,8 @@ func (b *Book) fire(m machine, in Input, ev *historypb.HistoryEvent) error {
 // illegal is the error for an input m cannot take in its state.
 func (b *Book) illegal(m machine, in Input, ev *historypb.HistoryEvent) *IllegalTransitionError {
 	err := &IllegalTransitionError{Machine: m.describe(), State: m.state(), Input: in, Event: ev}
-	if e := b.located[m]; e != nil {
-		err.Command, err.CodeLocation = e.cmd, e.location
+	if l, ok := b.located[m]; ok {
+		err.Command, err.CodeLocation = l.cmd, l.location
 	}
 	return err
 }
@@ -273,7 +275,7 @@ func (b *Book) applyCommandEvent(ev *historypb.HistoryEvent) error {
 	}
 	e := b.inflight[0]
 	if why := mismatch(e.cmd, ev); why != "" {
-		return &NondeterminismError{Event: ev, Command: e.cmd, Reason: why, CodeLocation: e.location}
+		return &NondeterminismError{Event: ev, Command: e.cmd, Reason: why, CodeLocation: b.located[e.owner].location}
 	}
 	b.inflight[0] = nil
 	b.inflight = b.inflight[1:]
