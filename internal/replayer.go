@@ -42,7 +42,9 @@ type WorkflowReplayerOptions struct {
 	// and queries into workflow contexts, as the worker's did.
 	ContextPropagators []ContextPropagator
 	// Interceptors wrap the replayed workflows, the first outermost, as
-	// a worker's would.
+	// a worker's would. A replay that finds a mismatch runs the code a
+	// second time, to find the line that made it: interceptors (and
+	// breakpoints) see that run too.
 	Interceptors []WorkerInterceptor
 }
 
