@@ -68,9 +68,10 @@ func newNonDeterminismError(err error, workflowType string, run WorkflowExecutio
 	var ev *historypb.HistoryEvent
 	switch {
 	case errors.As(err, &nd):
-		ev, e.Command, e.CodeLocation, e.Reason = nd.Event, nd.Command, nd.CodeLocation, nd.Error()
+		ev, e.Command, e.CodeLocation, e.Reason = nd.Event, nd.Command, nd.CodeLocation, nd.Reason
 	case errors.As(err, &it):
-		ev, e.Command, e.CodeLocation, e.Reason = it.Event, it.Command, it.CodeLocation, it.Error()
+		ev, e.Command, e.CodeLocation = it.Event, it.Command, it.CodeLocation
+		e.Reason = strings.TrimPrefix(it.Error(), "nondeterministic workflow: ")
 	default:
 		return nil
 	}
