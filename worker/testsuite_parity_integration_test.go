@@ -40,12 +40,18 @@ func parityWorkflow(ctx workflow.Context, name string) (string, error) {
 	cancelCtx, cancel := workflow.WithCancel(ctx)
 	canceled := workflow.ExecuteActivity(workflow.WithScheduleToStartTimeout(cancelCtx, time.Minute), parityGreet, "never")
 	cancel()
-	after := workflow.ExecuteActivity(ctx, parityGreet, "after")
+	// A timer, not an activity, follows the cancellation in the same task:
+	// an activity would run while the next task waits to start, and the
+	// order of its events would be a matter of timing on either server.
+	pause := workflow.NewTimer(ctx, 2*time.Second)
 	if err := canceled.Get(ctx, nil); !temporal.IsCanceledError(err) {
 		return "", errors.New("the canceled activity did not end canceled")
 	}
+	if err := pause.Get(ctx, nil); err != nil {
+		return "", err
+	}
 	var late string
-	if err := after.Get(ctx, &late); err != nil {
+	if err := workflow.ExecuteActivity(ctx, parityGreet, "after").Get(ctx, &late); err != nil {
 		return "", err
 	}
 	if err := workflow.UpsertMemo(ctx, map[string]any{"step": "memo"}); err != nil {
