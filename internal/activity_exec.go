@@ -9,6 +9,7 @@ import (
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/workerrt"
 	"github.com/durable-go/sdk/log"
 )
@@ -41,17 +42,21 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	if d, ok := ctx.Deadline(); ok {
 		info.Deadline = d
 	}
+	metrics := MetricsNopHandler
+	if !sdkmetrics.IsNop(e.metrics) {
+		metrics = e.metrics.WithTags(map[string]string{sdkmetrics.TagNamespace: e.namespace, sdkmetrics.TagTaskQueue: e.taskQueue,
+			sdkmetrics.TagActivityType: info.ActivityType.Name, sdkmetrics.TagWorkflowType: workflowTypeName(info)})
+	}
 	fn, err := e.registry.Activity(info.ActivityType.Name)
 	if err != nil {
+		metrics.Counter(sdkmetrics.UnregisteredActivityInvocation).Inc(1)
 		// Retryable: a worker that has the activity may pick up the retry.
 		return nil, failure.NewApplicationError(err.Error(), "ActivityNotRegistered")
 	}
 	logger := log.With(e.logger, "ActivityID", info.ActivityID, "ActivityType", info.ActivityType.Name,
 		"Attempt", info.Attempt, "WorkflowID", info.WorkflowExecution.ID, "RunID", info.WorkflowExecution.RunID)
 	env := &activityEnv{info: info, heartbeat: t.Heartbeat, heartbeatDetails: t.Task.GetHeartbeatDetails(),
-		dc: e.dc, logger: logger, workerStop: t.WorkerStop, client: e.client,
-		metrics: e.metrics.WithTags(map[string]string{"namespace": e.namespace, "task_queue": e.taskQueue,
-			"activity_type": info.ActivityType.Name, "workflow_type": workflowTypeName(info)})}
+		dc: e.dc, logger: logger, workerStop: t.WorkerStop, client: e.client, metrics: metrics}
 	ctx = context.WithValue(ctx, activityEnvKey{}, env)
 	ctx, inbound, err := e.interceptActivity(ctx, env, fn, t.Task.GetHeader())
 	if err != nil {
@@ -61,7 +66,10 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	if err != nil {
 		return nil, failure.NewApplicationError(err.Error(), "ArgumentDecodingError")
 	}
-	result, err := runActivity(ctx, inbound, registry.Interfaces(args))
+	result, panicked, err := runActivity(ctx, inbound, registry.Interfaces(args))
+	if panicked {
+		metrics.Counter(sdkmetrics.ActivityTaskError).Inc(1)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -51,14 +51,15 @@ func (e *activityExecutor) interceptActivity(ctx context.Context, env *activityE
 
 // runActivity runs the attempt through its inbound chain. A panic, in the
 // activity or an interceptor, becomes a PanicError that the workflow sees
-// as the activity's failure.
-func runActivity(ctx context.Context, inbound ActivityInboundInterceptor, args []any) (result any, err error) {
+// as the activity's failure (and panicked is set).
+func runActivity(ctx context.Context, inbound ActivityInboundInterceptor, args []any) (result any, panicked bool, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			result, err = nil, failure.NewPanicError(p, string(debug.Stack()))
+			result, panicked, err = nil, true, failure.NewPanicError(p, string(debug.Stack()))
 		}
 	}()
-	return inbound.ExecuteActivity(ctx, &ExecuteActivityInput{Args: args})
+	result, err = inbound.ExecuteActivity(ctx, &ExecuteActivityInput{Args: args})
+	return result, false, err
 }
 
 // Init takes the outermost outbound interceptor, where the activity

@@ -2,6 +2,7 @@ package internal
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"time"
 
@@ -21,7 +22,7 @@ import (
 // with the _attempt suffix). There are none without a handler, so a
 // client without one pays nothing.
 func requestMetricsInterceptors(handler MetricsHandler, namespace string, disableStatusCodeTag bool) (perCall, perAttempt []grpc.UnaryClientInterceptor) {
-	if handler == nil || handler == MetricsNopHandler {
+	if sdkmetrics.IsNop(handler) {
 		return nil, nil
 	}
 	handler = handler.WithTags(sdkmetrics.RootTags(namespace))
@@ -53,8 +54,9 @@ func newRequestMetricNames(long bool, suffix string) requestMetricNames {
 }
 
 // requestMetricsInterceptor counts and times each call it sees, tagged
-// with the gRPC method (operation) and the request's namespace, and
-// counts failures tagged with their status code.
+// with the gRPC method (operation), the request's namespace and the tags
+// the caller put in the context (sdkmetrics.WithRequestTags), and counts
+// failures tagged with their status code.
 func requestMetricsInterceptor(handler MetricsHandler, suffix string, disableStatusCodeTag bool) grpc.UnaryClientInterceptor {
 	short, long := newRequestMetricNames(false, suffix), newRequestMetricNames(true, suffix)
 	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
@@ -66,10 +68,12 @@ func requestMetricsInterceptor(handler MetricsHandler, suffix string, disableSta
 		if r, ok := req.(interface{ GetNamespace() string }); ok {
 			namespace = r.GetNamespace()
 		}
-		h := handler.WithTags(map[string]string{
-			sdkmetrics.TagOperation: method[strings.LastIndexByte(method, '/')+1:],
-			sdkmetrics.TagNamespace: namespace,
-		})
+		extra := sdkmetrics.RequestTags(ctx)
+		tags := make(map[string]string, 2+len(extra))
+		maps.Copy(tags, extra)
+		tags[sdkmetrics.TagOperation] = method[strings.LastIndexByte(method, '/')+1:]
+		tags[sdkmetrics.TagNamespace] = namespace
+		h := handler.WithTags(tags)
 		h.Counter(names.count).Inc(1)
 		start := time.Now()
 		err := invoker(ctx, method, req, reply, cc, opts...)

@@ -49,9 +49,11 @@ type (
 		Logger log.Logger
 		// MetricsHandler receives the SDK's own metrics (the request
 		// metrics of every call to the server: temporal_request,
-		// temporal_long_request, ...) and those that workflows and
-		// activities record (workflow.GetMetricsHandler,
-		// activity.GetMetricsHandler); MetricsNopHandler when nil.
+		// temporal_long_request, ...; and the metrics of the client's
+		// workers: polls, task latencies, workflow closes, the sticky
+		// cache, task slots) and those that workflows and activities
+		// record (workflow.GetMetricsHandler, activity.GetMetricsHandler);
+		// MetricsNopHandler when nil.
 		MetricsHandler MetricsHandler
 		// Identity names this process in the requests it sends and so in
 		// workflow histories; "pid@hostname@" when empty.

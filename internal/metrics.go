@@ -1,42 +1,28 @@
 package internal
 
-import "time"
+import (
+	"time"
 
-// MetricsHandler receives the metrics workflows and activities record
-// (client.MetricsHandler); plug in an adapter for Prometheus, OpenTelemetry
-// or similar through client.Options.MetricsHandler.
-type MetricsHandler interface {
-	// WithTags returns a handler that adds tags to every metric.
-	WithTags(tags map[string]string) MetricsHandler
-	// Counter returns the counter of that name.
-	Counter(name string) MetricsCounter
-	// Gauge returns the gauge of that name.
-	Gauge(name string) MetricsGauge
-	// Timer returns the timer of that name.
-	Timer(name string) MetricsTimer
-}
+	"github.com/durable-go/sdk/internal/sdkmetrics"
+)
+
+// MetricsHandler receives the metrics workflows and activities record, and
+// the SDK's own (client.MetricsHandler); plug in an adapter for Prometheus,
+// OpenTelemetry or similar through client.Options.MetricsHandler. It is
+// declared in package sdkmetrics, which the worker runtime shares.
+type MetricsHandler = sdkmetrics.Handler
 
 // MetricsCounter counts events.
-type MetricsCounter interface{ Inc(delta int64) }
+type MetricsCounter = sdkmetrics.Counter
 
 // MetricsGauge records a current value.
-type MetricsGauge interface{ Update(value float64) }
+type MetricsGauge = sdkmetrics.Gauge
 
 // MetricsTimer records durations.
-type MetricsTimer interface{ Record(d time.Duration) }
+type MetricsTimer = sdkmetrics.Timer
 
 // MetricsNopHandler drops every metric; it is the default.
-var MetricsNopHandler MetricsHandler = nopMetrics{}
-
-type nopMetrics struct{}
-
-func (nopMetrics) WithTags(map[string]string) MetricsHandler { return nopMetrics{} }
-func (nopMetrics) Counter(string) MetricsCounter             { return nopMetrics{} }
-func (nopMetrics) Gauge(string) MetricsGauge                 { return nopMetrics{} }
-func (nopMetrics) Timer(string) MetricsTimer                 { return nopMetrics{} }
-func (nopMetrics) Inc(int64)                                 {}
-func (nopMetrics) Update(float64)                            {}
-func (nopMetrics) Record(time.Duration)                      {}
+var MetricsNopHandler = sdkmetrics.NopHandler
 
 // replayAwareMetrics drops what workflow code records while it replays
 // history: the first execution recorded it already.

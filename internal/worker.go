@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/workerrt"
 )
 
@@ -180,7 +181,7 @@ func (w *AggregatedWorker) workflowEnv() *workflowEnv {
 		DataConverter:    w.client.dataConverter,
 		FailureConverter: w.client.failureConverter,
 		Logger:           w.client.logger,
-		Metrics:          w.client.metrics,
+		Metrics:          w.metricsHandler(),
 		Namespace:        w.client.namespace,
 		DeadlockTimeout:  w.options.DeadlockDetectionTimeout,
 		LogDuringReplay:  w.options.EnableLoggingInReplay,
@@ -189,6 +190,17 @@ func (w *AggregatedWorker) workflowEnv() *workflowEnv {
 		Interceptors:     w.interceptors(),
 		Propagators:      w.client.propagators,
 	})
+}
+
+// metricsHandler receives the worker's metrics, the SDK's own and those
+// its workflows and activities record: the client's handler with the root
+// tags go.temporal.io/sdk gives them (namespace, client_name, and "none"
+// for the tags a metric narrows down).
+func (w *AggregatedWorker) metricsHandler() MetricsHandler {
+	if sdkmetrics.IsNop(w.client.metrics) {
+		return MetricsNopHandler
+	}
+	return w.client.metrics.WithTags(sdkmetrics.RootTags(w.client.namespace))
 }
 
 // interceptors are the client's worker interceptors, then the worker's
@@ -223,6 +235,7 @@ func (w *AggregatedWorker) Start() error {
 		Cache:                        sharedStickyCache(),
 		SDKName:                      SDKName,
 		SDKVersion:                   SDKVersion,
+		Metrics:                      w.metricsHandler(),
 	}
 	if opts.Identity == "" {
 		opts.Identity = w.client.identity
@@ -231,7 +244,7 @@ func (w *AggregatedWorker) Start() error {
 		opts.Engine = w.workflowEnv().engineOptions()
 	}
 	if len(w.registry.ActivityNames()) > 0 {
-		opts.Activities = &activityExecutor{registry: w.registry, dc: w.client.dataConverter, logger: w.client.logger, metrics: w.client.metrics,
+		opts.Activities = &activityExecutor{registry: w.registry, dc: w.client.dataConverter, logger: w.client.logger, metrics: opts.Metrics,
 			namespace: w.client.namespace, taskQueue: w.taskQueue, client: w.client,
 			interceptors: w.interceptors(), propagators: w.client.propagators}
 	}

@@ -34,14 +34,20 @@ func TestMetricsPageHasTheOfficialNames(t *testing.T) {
 		t.Fatalf("result %q, %v", greeting, err)
 	}
 
-	// Each wanted sample, as a line of the Prometheus text format.
+	// Each wanted sample, as a line of the Prometheus text format (whose
+	// naming scope writes the task queue metrics-example as metrics_example).
 	wanted := map[string]*regexp.Regexp{
-		"one start":                regexp.MustCompile(`^temporal_request_total\{[^}]*operation="StartWorkflowExecution"[^}]*\} 1$`),
-		"tags of a request":        regexp.MustCompile(`^temporal_request_total\{activity_type="none",client_name="temporal_go",namespace="default",operation="StartWorkflowExecution",task_queue="none",worker_type="none",workflow_type="none"\} 1$`),
-		"a workflow task poll":     regexp.MustCompile(`^temporal_long_request_total\{[^}]*operation="PollWorkflowTaskQueue"[^}]*\} [1-9]`),
-		"a latency histogram":      regexp.MustCompile(`^temporal_request_latency_seconds_bucket\{[^}]*operation="StartWorkflowExecution"[^}]*le="\+Inf"\} 1$`),
-		"a long poll latency":      regexp.MustCompile(`^temporal_long_request_latency_seconds_count\{[^}]*operation="GetWorkflowExecutionHistory"`),
-		"the activity's own count": regexp.MustCompile(`^example_greetings_total\{[^}]*activity_type="Greet"[^}]*\} 1$`),
+		"one start":                 regexp.MustCompile(`^temporal_request_total\{[^}]*operation="StartWorkflowExecution"[^}]*\} 1$`),
+		"tags of a request":         regexp.MustCompile(`^temporal_request_total\{activity_type="none",client_name="temporal_go",namespace="default",operation="StartWorkflowExecution",task_queue="none",worker_type="none",workflow_type="none"\} 1$`),
+		"a workflow task poll":      regexp.MustCompile(`^temporal_long_request_total\{[^}]*operation="PollWorkflowTaskQueue"[^}]*\} [1-9]`),
+		"a latency histogram":       regexp.MustCompile(`^temporal_request_latency_seconds_bucket\{[^}]*operation="StartWorkflowExecution"[^}]*le="\+Inf"\} 1$`),
+		"a long poll latency":       regexp.MustCompile(`^temporal_long_request_latency_seconds_count\{[^}]*operation="GetWorkflowExecutionHistory"`),
+		"the activity's own count":  regexp.MustCompile(`^example_greetings_total\{[^}]*activity_type="Greet"[^}]*\} 1$`),
+		"the workflow's completion": regexp.MustCompile(`^temporal_workflow_completed_total\{[^}]*task_queue="metrics_example",worker_type="none",workflow_type="Greeting"\} 1$`),
+		"a workflow task's wait":    regexp.MustCompile(`^temporal_workflow_task_schedule_to_start_latency_seconds_count\{[^}]*workflow_type="Greeting"\} [1-9]`),
+		"the activity's run time":   regexp.MustCompile(`^temporal_activity_execution_latency_seconds_count\{activity_type="Greet",[^}]*workflow_type="Greeting"\} 1$`),
+		"the sticky cache":          regexp.MustCompile(`^temporal_sticky_cache_size\{[^}]*workflow_type="Greeting"\} `),
+		"free workflow task slots":  regexp.MustCompile(`^temporal_worker_task_slots_available\{[^}]*worker_type="WorkflowWorker"[^}]*\} 1000$`),
 	}
 	var page string
 	deadline := time.Now().Add(10 * time.Second)

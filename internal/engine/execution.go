@@ -45,6 +45,8 @@ type Execution struct {
 	updates     updateRequests       // update requests waiting for the next task
 	outMessages []*protocolpb.Message
 	failure     error // set when the run cannot go on
+
+	replayed func() // Task.Replayed, until called
 }
 
 // NewExecution returns the state of a run that has not seen any event.
@@ -62,6 +64,11 @@ func NewExecution(opts *Options) *Execution {
 type Task struct {
 	Events   *EventSource
 	Messages []*protocolpb.Message
+	// Replayed, when set, is called once: when the engine has re-applied
+	// what earlier workflow tasks processed and is about to run the code
+	// for this one, or at the end if the code does not run. The worker
+	// times replay with it.
+	Replayed func()
 }
 
 // TaskResult is what a workflow task produced.
@@ -104,11 +111,14 @@ func (x *Execution) ProcessTask(t Task) (*TaskResult, error) {
 	}
 	x.newCommands, x.outMessages = nil, nil
 	x.updates.inbox = t.Messages
+	x.replayed = t.Replayed
 	res, err := x.processEvents(t.Events)
 	if err != nil {
+		x.replayed = nil
 		x.failure = err
 		return nil, x.classify(err)
 	}
+	x.noteReplayed()
 	return res, nil
 }
 
@@ -260,6 +270,9 @@ func (x *Execution) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (b
 		// acceptance and completion are sent as protocol message commands.
 		x.TryUseFlag(FlagProtocolMessageCommand)
 	}
+	if !x.replaying {
+		x.noteReplayed()
+	}
 	x.ranCode = true
 	x.book.BeginTask(ev.GetEventId())
 	if x.closed {
@@ -279,6 +292,14 @@ func (x *Execution) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (b
 	x.finishTask()
 	x.newCommands = x.book.TakeCommands()
 	return true, nil
+}
+
+// noteReplayed calls the task's Replayed hook, once.
+func (x *Execution) noteReplayed() {
+	if f := x.replayed; f != nil {
+		x.replayed = nil
+		f()
+	}
 }
 
 // lookAhead reads the commands that the task being replayed recorded, for

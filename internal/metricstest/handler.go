@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 )
 
 // Handler records metrics in memory; the handlers WithTags returns share
@@ -28,7 +28,7 @@ type records struct {
 	timers   map[string]*Timer
 }
 
-var _ internal.MetricsHandler = (*Handler)(nil)
+var _ sdkmetrics.Handler = (*Handler)(nil)
 
 // NewHandler returns an empty recording handler.
 func NewHandler() *Handler {
@@ -41,7 +41,7 @@ func NewHandler() *Handler {
 
 // WithTags returns a handler that adds tags to every metric, those given
 // here winning over the ones already set.
-func (h *Handler) WithTags(tags map[string]string) internal.MetricsHandler {
+func (h *Handler) WithTags(tags map[string]string) sdkmetrics.Handler {
 	merged := maps.Clone(h.tags)
 	if merged == nil {
 		merged = make(map[string]string, len(tags))
@@ -51,7 +51,7 @@ func (h *Handler) WithTags(tags map[string]string) internal.MetricsHandler {
 }
 
 // Counter returns the counter of that name and this handler's tags.
-func (h *Handler) Counter(name string) internal.MetricsCounter {
+func (h *Handler) Counter(name string) sdkmetrics.Counter {
 	r := h.records
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -65,7 +65,7 @@ func (h *Handler) Counter(name string) internal.MetricsCounter {
 }
 
 // Gauge returns the gauge of that name and this handler's tags.
-func (h *Handler) Gauge(name string) internal.MetricsGauge {
+func (h *Handler) Gauge(name string) sdkmetrics.Gauge {
 	r := h.records
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -79,7 +79,7 @@ func (h *Handler) Gauge(name string) internal.MetricsGauge {
 }
 
 // Timer returns the timer of that name and this handler's tags.
-func (h *Handler) Timer(name string) internal.MetricsTimer {
+func (h *Handler) Timer(name string) sdkmetrics.Timer {
 	r := h.records
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -208,8 +208,42 @@ func (h *Handler) CounterSeries(name string) []Series {
 			out = append(out, Series{Name: c.Name, Tags: maps.Clone(c.Tags)})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return seriesKey(out[i].Name, out[i].Tags) < seriesKey(out[j].Name, out[j].Tags) })
+	sortSeries(out)
 	return out
+}
+
+// GaugeSeries is CounterSeries for gauges.
+func (h *Handler) GaugeSeries(name string) []Series {
+	r := h.records
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []Series
+	for _, g := range r.gauges {
+		if g.Name == name {
+			out = append(out, Series{Name: g.Name, Tags: maps.Clone(g.Tags)})
+		}
+	}
+	sortSeries(out)
+	return out
+}
+
+// TimerSeries is CounterSeries for timers.
+func (h *Handler) TimerSeries(name string) []Series {
+	r := h.records
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []Series
+	for _, t := range r.timers {
+		if t.Name == name {
+			out = append(out, Series{Name: t.Name, Tags: maps.Clone(t.Tags)})
+		}
+	}
+	sortSeries(out)
+	return out
+}
+
+func sortSeries(s []Series) {
+	sort.Slice(s, func(i, j int) bool { return seriesKey(s[i].Name, s[i].Tags) < seriesKey(s[j].Name, s[j].Tags) })
 }
 
 // seriesKey is name{k=v,...} with the tags sorted.

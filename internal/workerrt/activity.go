@@ -9,6 +9,8 @@ import (
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 )
 
 // ErrResultPending, returned by activity code, means the activity will be
@@ -45,14 +47,24 @@ func (w *Worker) pollActivityTask(ctx context.Context) (*workflowservice.PollAct
 	if w.opts.TaskQueueActivitiesPerSecond > 0 {
 		req.TaskQueueMetadata = &taskqueuepb.TaskQueueMetadata{MaxTasksPerSecond: wrapperspb.Double(w.opts.TaskQueueActivitiesPerSecond)}
 	}
+	pollers := w.metrics.pollers(sdkmetrics.PollerTypeActivityTask)
+	pollers.add(1)
 	resp, err := w.opts.Service.PollActivityTaskQueue(ctx, req)
+	pollers.add(-1)
 	if err != nil {
 		if isCanceled(ctx, err) {
 			return nil, false, nil
 		}
 		return nil, false, err
 	}
-	return resp, len(resp.GetTaskToken()) > 0, nil
+	if len(resp.GetTaskToken()) == 0 {
+		if w.metrics != nil {
+			w.metrics.activityPollNoTask.Inc(1)
+		}
+		return resp, false, nil
+	}
+	w.metrics.activityPolled(resp)
+	return resp, true, nil
 }
 
 // activityDeadline is when the activity's time runs out: the earlier of
@@ -85,25 +97,37 @@ func (w *Worker) handleActivityTask(task *workflowservice.PollActivityTaskQueueR
 	}
 	hb := newHeartbeater(w, task, cancel)
 	defer hb.stop()
+	am := w.metrics.forActivity(task)
+	start := am.start()
 	result, err := w.opts.Activities.Execute(ctx, &ActivityTask{Task: task, Heartbeat: hb.record, WorkerStop: w.stopped})
 	hb.stop()
 	if errors.Is(err, ErrResultPending) {
+		am.executed(start)
 		return
 	}
-	w.reportActivity(ctx, task, result, err, hb.serverCanceled())
+	w.reportActivity(ctx, task, am, start, result, err, hb.serverCanceled())
 }
 
-// reportActivity tells the server how the activity ended.
-func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollActivityTaskQueueResponse, result *commonpb.Payloads, err error, serverCanceled bool) {
-	rctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
+// reportActivity tells the server how the activity ended, and records the
+// attempt's metrics as go.temporal.io/sdk does: its execution latency (not
+// for an attempt past its deadline), a failure unless benign, and the
+// end-to-end latency of a success the server accepted.
+func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollActivityTaskQueueResponse, am *activityMetrics, start time.Time,
+	result *commonpb.Payloads, err error, serverCanceled bool) {
+	rctx, cancel := context.WithTimeout(am.reportContext(), rpcTimeout)
 	defer cancel()
 	var rerr error
 	switch {
 	case err == nil:
+		am.executed(start)
 		_, rerr = w.opts.Service.RespondActivityTaskCompleted(rctx, &workflowservice.RespondActivityTaskCompletedRequest{
 			TaskToken: task.GetTaskToken(), Result: result, Identity: w.opts.Identity, Namespace: w.opts.Namespace,
 		})
+		if rerr == nil {
+			am.succeeded(task)
+		}
 	case serverCanceled && (errors.Is(err, context.Canceled) || isCanceledFailure(w, err)):
+		am.executed(start)
 		f := w.opts.FailureConverter.ErrorToFailure(err)
 		_, rerr = w.opts.Service.RespondActivityTaskCanceled(rctx, &workflowservice.RespondActivityTaskCanceledRequest{
 			TaskToken: task.GetTaskToken(), Details: f.GetCanceledFailureInfo().GetDetails(), Identity: w.opts.Identity, Namespace: w.opts.Namespace,
@@ -112,11 +136,17 @@ func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollA
 		if ctx.Err() == context.DeadlineExceeded {
 			// The server has timed the activity out already; a failure
 			// report would be refused.
+			am.failed()
 			w.opts.Logger.Warn("activity ran past its deadline", "ActivityID", task.GetActivityId(), "Error", err)
 			return
 		}
+		f := w.opts.FailureConverter.ErrorToFailure(err)
+		if !isBenign(f) {
+			am.failed()
+		}
+		am.executed(start)
 		_, rerr = w.opts.Service.RespondActivityTaskFailed(rctx, &workflowservice.RespondActivityTaskFailedRequest{
-			TaskToken: task.GetTaskToken(), Failure: w.opts.FailureConverter.ErrorToFailure(err), Identity: w.opts.Identity, Namespace: w.opts.Namespace,
+			TaskToken: task.GetTaskToken(), Failure: f, Identity: w.opts.Identity, Namespace: w.opts.Namespace,
 		})
 	}
 	if rerr != nil {

@@ -12,11 +12,12 @@ import (
 // closed: a task that finds its run closed (evicted meanwhile) starts over
 // from the full history.
 type cachedRun struct {
-	mu     sync.Mutex
-	runID  string
-	exec   *engine.Execution
-	closed bool
-	elem   *list.Element
+	mu      sync.Mutex
+	runID   string
+	exec    *engine.Execution
+	closed  bool
+	elem    *list.Element
+	metrics *workerMetrics // of the worker that made the run; may be nil
 }
 
 // closeLocked releases the run's coroutines; r.mu must be held.
@@ -66,6 +67,7 @@ func (c *StickyCache) put(r *cachedRun) {
 		return
 	}
 	var evicted *cachedRun
+	forced := false
 	if old := c.runs[r.runID]; old != nil {
 		c.order.Remove(old.elem)
 		evicted = old
@@ -73,23 +75,32 @@ func (c *StickyCache) put(r *cachedRun) {
 	r.elem = c.order.PushFront(r)
 	c.runs[r.runID] = r
 	if c.order.Len() > c.size && evicted == nil {
+		// Make room: the least recently used run is still open (closed
+		// runs never stay cached), so this eviction is forced.
 		evicted = c.order.Remove(c.order.Back()).(*cachedRun)
 		delete(c.runs, evicted.runID)
+		forced = true
 	}
 	c.mu.Unlock()
+	if forced {
+		evicted.metrics.cachedRunEvicted()
+	}
 	if evicted != nil {
 		go closeRun(evicted)
 	}
 }
 
-// remove drops a run from the cache; the caller closes it.
-func (c *StickyCache) remove(r *cachedRun) {
+// remove drops a run from the cache, reporting whether it was there; the
+// caller closes it.
+func (c *StickyCache) remove(r *cachedRun) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.runs[r.runID] == r {
-		c.order.Remove(r.elem)
-		delete(c.runs, r.runID)
+	if c.runs[r.runID] != r {
+		return false
 	}
+	c.order.Remove(r.elem)
+	delete(c.runs, r.runID)
+	return true
 }
 
 // Len is the number of cached runs.

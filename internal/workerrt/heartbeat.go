@@ -89,7 +89,7 @@ func (h *heartbeater) intervalEnded() {
 }
 
 func (h *heartbeater) send(details *commonpb.Payloads) {
-	ctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
+	ctx, cancel := context.WithTimeout(h.w.metrics.queueContext(), rpcTimeout)
 	defer cancel()
 	resp, err := h.w.opts.Service.RecordActivityTaskHeartbeat(ctx, &workflowservice.RecordActivityTaskHeartbeatRequest{
 		TaskToken: h.task.GetTaskToken(), Details: details, Identity: h.w.opts.Identity, Namespace: h.w.opts.Namespace,

@@ -36,10 +36,11 @@ func pollLoop[T any](ctx context.Context, s *slots, logger log.Logger, what stri
 			continue
 		}
 		backoff = 0
+		s.markUsed()
 		running.Add(1)
 		go func() {
 			defer running.Done()
-			defer s.release()
+			defer s.releaseUsed()
 			handle(task)
 		}()
 	}

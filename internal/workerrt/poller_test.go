@@ -14,7 +14,7 @@ import (
 // TestPollerNeverHoldsMoreTasksThanSlots polls with 2 slots and slow
 // tasks: no poll is made while both slots are busy.
 func TestPollerNeverHoldsMoreTasksThanSlots(t *testing.T) {
-	s := newSlots(2)
+	s := newSlots(2, nil)
 	var running, maxRunning, polls atomic.Int32
 	var group taskGroup
 	ctx, cancel := context.WithCancel(context.Background())
@@ -61,7 +61,7 @@ func TestPollerBacksOffOnErrors(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
 	defer cancel()
 	var group taskGroup
-	pollLoop(ctx, newSlots(1), logging.NewTextLogger(discard{}, 0), "test", func(context.Context) (int, bool, error) {
+	pollLoop(ctx, newSlots(1, nil), logging.NewTextLogger(discard{}, 0), "test", func(context.Context) (int, bool, error) {
 		polls.Add(1)
 		return 0, false, errors.New("server unavailable")
 	}, func(int) {}, &group)

@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -54,6 +55,13 @@ type Options struct {
 
 	// SDKName and SDKVersion go into workflow task completions.
 	SDKName, SDKVersion string
+
+	// Metrics receives the worker's SDK metrics (temporal_workflow_...,
+	// temporal_activity_..., the sticky cache, slots and pollers), tagged
+	// with the task queue on top of the tags it carries already, which
+	// should be sdkmetrics.RootTags. Nil or sdkmetrics.NopHandler: none, at
+	// no cost.
+	Metrics sdkmetrics.Handler
 }
 
 // Worker polls one task queue.
@@ -69,6 +77,7 @@ type Worker struct {
 	polling  sync.WaitGroup     // the poll loops
 	running  taskGroup          // running tasks
 	limiter  *rateLimiter       // worker-wide activity rate
+	metrics  *workerMetrics     // nil without a metrics handler
 }
 
 // New checks options and applies defaults; Start begins polling.
@@ -93,7 +102,7 @@ func New(opts Options) (*Worker, error) {
 		host, _ := os.Hostname()
 		opts.Identity = fmt.Sprintf("%d@%s@", os.Getpid(), host)
 	}
-	w := &Worker{opts: opts, stopped: make(chan struct{})}
+	w := &Worker{opts: opts, stopped: make(chan struct{}), metrics: newWorkerMetrics(opts.Metrics, opts.TaskQueue)}
 	if opts.Cache != nil && opts.Cache.size > 0 {
 		host, _ := os.Hostname()
 		w.stickyQueue = fmt.Sprintf("%s:%s", host, randomID())
@@ -115,14 +124,17 @@ func (w *Worker) Start() {
 	pollCtx, stopPoll := context.WithCancel(context.Background())
 	w.workCtx, w.stopWork = context.WithCancel(context.Background())
 	w.stopPoll = stopPoll
+	m := w.metrics
 	if w.opts.Engine != nil {
-		s := newSlots(w.opts.MaxConcurrentWorkflowTasks)
+		m.workerStarted(sdkmetrics.WorkerTypeWorkflow)
+		s := newSlots(w.opts.MaxConcurrentWorkflowTasks, m.slotGauges(sdkmetrics.WorkerTypeWorkflow))
 		for i := range w.opts.WorkflowPollers {
 			queue := w.normalQueue()
 			// Half the pollers (at least one) serve the sticky queue.
 			if w.stickyQueue != "" && (i%2 == 0) {
 				queue = w.stickyTaskQueue()
 			}
+			m.pollerStarted(sdkmetrics.WorkerTypeWorkflow)
 			w.goPoll(func() {
 				pollLoop(pollCtx, s, w.opts.Logger, "workflow", func(ctx context.Context) (*workflowservice.PollWorkflowTaskQueueResponse, bool, error) {
 					return w.pollWorkflowTask(ctx, queue)
@@ -131,8 +143,10 @@ func (w *Worker) Start() {
 		}
 	}
 	if w.opts.Activities != nil {
-		s := newSlots(w.opts.MaxConcurrentActivities)
+		m.workerStarted(sdkmetrics.WorkerTypeActivity)
+		s := newSlots(w.opts.MaxConcurrentActivities, m.slotGauges(sdkmetrics.WorkerTypeActivity))
 		for range w.opts.ActivityPollers {
+			m.pollerStarted(sdkmetrics.WorkerTypeActivity)
 			w.goPoll(func() {
 				pollLoop(pollCtx, s, w.opts.Logger, "activity", w.pollActivityTask, w.handleActivityTask, &w.running)
 			})

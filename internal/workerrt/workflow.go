@@ -16,24 +16,39 @@ import (
 
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/rpc"
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 )
 
 // rpcTimeout bounds the calls that report a task's outcome.
 const rpcTimeout = 10 * time.Second
 
 func (w *Worker) pollWorkflowTask(ctx context.Context, queue *taskqueuepb.TaskQueue) (*workflowservice.PollWorkflowTaskQueueResponse, bool, error) {
+	pollerType := sdkmetrics.PollerTypeWorkflowTask
+	if queue.GetKind() == enumspb.TASK_QUEUE_KIND_STICKY {
+		pollerType = sdkmetrics.PollerTypeWorkflowStickyTask
+	}
+	pollers := w.metrics.pollers(pollerType)
+	pollers.add(1)
 	resp, err := w.opts.Service.PollWorkflowTaskQueue(ctx, &workflowservice.PollWorkflowTaskQueueRequest{
 		Namespace: w.opts.Namespace,
 		TaskQueue: queue,
 		Identity:  w.opts.Identity,
 	})
+	pollers.add(-1)
 	if err != nil {
 		if isCanceled(ctx, err) {
 			return nil, false, nil
 		}
 		return nil, false, err
 	}
-	return resp, len(resp.GetTaskToken()) > 0, nil
+	if len(resp.GetTaskToken()) == 0 {
+		if w.metrics != nil {
+			w.metrics.workflowPollEmpty.Inc(1)
+		}
+		return resp, false, nil
+	}
+	w.metrics.workflowPolled(resp)
+	return resp, true, nil
 }
 
 // handleWorkflowTask processes a task and any task the server hands back
@@ -51,7 +66,10 @@ func (w *Worker) handleWorkflowTask(task *workflowservice.PollWorkflowTaskQueueR
 // processWorkflowTask runs one workflow task and reports its outcome. It
 // returns the next task if the server sent one back.
 func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueueResponse) *workflowservice.PollWorkflowTaskQueueResponse {
-	run, src, err := w.runFor(task)
+	wm := w.metrics.forWorkflow(task.GetWorkflowType().GetName())
+	start := wm.start()
+	defer wm.cacheSized(w.opts.Cache)
+	run, src, cached, err := w.runFor(task)
 	if err == nil {
 		run.mu.Lock()
 		defer run.mu.Unlock()
@@ -59,16 +77,18 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 			// The cache evicted the run between lookup and lock: rebuild
 			// it from the full history (a new run no one else holds).
 			run, src, err = w.newRun(task, true)
+			cached = false
 		}
 	}
+	wm.cacheLookup(cached, !startsHistory(task))
 	if err != nil {
-		w.failWorkflowTask(task, &engine.TaskError{Cause: enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE, Err: err})
+		w.failWorkflowTask(task, wm, start, &engine.TaskError{Cause: enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE, Err: err})
 		return nil
 	}
-	res, err := run.exec.ProcessTask(engine.Task{Events: src, Messages: task.GetMessages()})
+	res, err := run.exec.ProcessTask(engine.Task{Events: src, Messages: task.GetMessages(), Replayed: wm.replayed(start)})
 	if err != nil {
 		w.evict(run)
-		w.failWorkflowTask(task, err)
+		w.failWorkflowTask(task, wm, start, err)
 		return nil
 	}
 	req := &workflowservice.RespondWorkflowTaskCompletedRequest{
@@ -91,6 +111,7 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 			ScheduleToStartTimeout: durationpb.New(w.opts.StickyScheduleToStartTimeout),
 		}
 	}
+	wm.executed(start)
 	// Cache the run before reporting: the run's next task may reach
 	// another poller as soon as the server has the report, and must find
 	// this state (waiting on run.mu until this task is done), not rebuild
@@ -99,7 +120,7 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 	if keep {
 		w.opts.Cache.put(run)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
+	ctx, cancel := context.WithTimeout(wm.reportContext(), rpcTimeout)
 	defer cancel()
 	resp, err := w.opts.Service.RespondWorkflowTaskCompleted(ctx, req)
 	if err != nil {
@@ -110,6 +131,9 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 		w.evict(run)
 		return nil
 	}
+	if res.Closed {
+		wm.closed(res.Commands, run.exec.Info())
+	}
 	if !keep {
 		w.evict(run)
 	}
@@ -117,8 +141,9 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 }
 
 // runFor finds the state a task continues from: the cached run when the
-// task's events follow on from it, else a new run fed the full history.
-func (w *Worker) runFor(task *workflowservice.PollWorkflowTaskQueueResponse) (*cachedRun, *engine.EventSource, error) {
+// task's events follow on from it (cached), else a new run fed the full
+// history.
+func (w *Worker) runFor(task *workflowservice.PollWorkflowTaskQueueResponse) (run *cachedRun, src *engine.EventSource, cached bool, err error) {
 	runID := task.GetWorkflowExecution().GetRunId()
 	events := task.GetHistory().GetEvents()
 	var firstID int64
@@ -129,24 +154,34 @@ func (w *Worker) runFor(task *workflowservice.PollWorkflowTaskQueueResponse) (*c
 		if run := w.opts.Cache.get(runID); run != nil {
 			if firstID == run.exec.LastStartedEventID()+1 && firstID > 1 {
 				fetch := w.historyFetcher(task.GetWorkflowExecution())
-				return run, engine.NewEventSource(context.Background(), events, task.GetNextPageToken(), fetch), nil
+				return run, engine.NewEventSource(w.metrics.queueContext(), events, task.GetNextPageToken(), fetch), true, nil
 			}
 			// Stale: the task does not follow on from the cached state.
-			w.opts.Cache.remove(run)
+			if w.opts.Cache.remove(run) {
+				run.metrics.cachedRunEvicted()
+			}
 			go closeRun(run)
 		}
 	}
-	return w.newRun(task, firstID != 1)
+	run, src, err = w.newRun(task, firstID != 1)
+	return run, src, false, err
+}
+
+// startsHistory reports a task that holds its history from the first
+// event (not only the events new since the run's last task).
+func startsHistory(task *workflowservice.PollWorkflowTaskQueueResponse) bool {
+	events := task.GetHistory().GetEvents()
+	return len(events) > 0 && events[0].GetEventId() == 1
 }
 
 // newRun makes a run that will replay the task's history from the start,
 // fetching it all first when the task holds only its tail.
 func (w *Worker) newRun(task *workflowservice.PollWorkflowTaskQueueResponse, fetchAll bool) (*cachedRun, *engine.EventSource, error) {
 	exec := task.GetWorkflowExecution()
-	run := &cachedRun{runID: exec.GetRunId(), exec: engine.NewExecution(w.opts.Engine)}
+	run := &cachedRun{runID: exec.GetRunId(), exec: engine.NewExecution(w.opts.Engine), metrics: w.metrics}
 	run.exec.SetRun(exec.GetWorkflowId(), exec.GetRunId())
 	fetch := w.historyFetcher(exec)
-	ctx := context.Background()
+	ctx := w.metrics.queueContext()
 	if !fetchAll {
 		return run, engine.NewEventSource(ctx, task.GetHistory().GetEvents(), task.GetNextPageToken(), fetch), nil
 	}
@@ -157,6 +192,8 @@ func (w *Worker) newRun(task *workflowservice.PollWorkflowTaskQueueResponse, fet
 	return run, engine.NewEventSource(ctx, page.GetEvents(), next, fetch), nil
 }
 
+// historyFetcher reads a run's history page by page; the context it is
+// given carries the request tags (Worker.metrics.queueContext).
 func (w *Worker) historyFetcher(exec *commonpb.WorkflowExecution) engine.PageFetcher {
 	fetch := rpc.HistoryPages(w.opts.Service, w.opts.Namespace, exec)
 	return func(ctx context.Context, token []byte) (*historypb.History, []byte, error) {
@@ -178,18 +215,20 @@ func (w *Worker) evict(run *cachedRun) {
 // failWorkflowTask reports a failed task. Like go.temporal.io/sdk, only the
 // first attempt is reported: later attempts time out, so a workflow stuck
 // on a bug does not fill its history with failures.
-func (w *Worker) failWorkflowTask(task *workflowservice.PollWorkflowTaskQueueResponse, err error) {
+func (w *Worker) failWorkflowTask(task *workflowservice.PollWorkflowTaskQueueResponse, wm *workflowMetrics, start time.Time, err error) {
 	cause := enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE
 	var te *engine.TaskError
 	if errors.As(err, &te) {
 		cause = te.Cause
 	}
+	// Every attempt counts, reported or not, as in go.temporal.io/sdk.
+	wm.failed(start, cause)
 	w.opts.Logger.Error("workflow task failed", "WorkflowID", task.GetWorkflowExecution().GetWorkflowId(),
 		"RunID", task.GetWorkflowExecution().GetRunId(), "Attempt", task.GetAttempt(), "Error", err)
 	if task.GetAttempt() > 1 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
+	ctx, cancel := context.WithTimeout(wm.reportContext(), rpcTimeout)
 	defer cancel()
 	_, rerr := w.opts.Service.RespondWorkflowTaskFailed(ctx, &workflowservice.RespondWorkflowTaskFailedRequest{
 		TaskToken: task.GetTaskToken(),
@@ -225,8 +264,11 @@ func answerQueries(exec *engine.Execution, queries map[string]*querypb.WorkflowQ
 // task's events follow on from it, else against a run rebuilt from the full
 // history (which is not cached: a query must not change anything).
 func (w *Worker) answerLegacyQuery(task *workflowservice.PollWorkflowTaskQueueResponse) {
+	wm := w.metrics.forWorkflow(task.GetWorkflowType().GetName())
+	start := wm.start()
+	defer wm.cacheSized(w.opts.Cache)
 	req := &workflowservice.RespondQueryTaskCompletedRequest{TaskToken: task.GetTaskToken(), Namespace: w.opts.Namespace}
-	answer, err := w.query(task)
+	answer, err := w.query(task, wm)
 	if err != nil {
 		req.CompletedType = enumspb.QUERY_RESULT_TYPE_FAILED
 		req.ErrorMessage = err.Error()
@@ -235,31 +277,34 @@ func (w *Worker) answerLegacyQuery(task *workflowservice.PollWorkflowTaskQueueRe
 		req.CompletedType = enumspb.QUERY_RESULT_TYPE_ANSWERED
 		req.QueryResult = answer
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
+	wm.executed(start)
+	ctx, cancel := context.WithTimeout(wm.reportContext(), rpcTimeout)
 	defer cancel()
 	if _, err := w.opts.Service.RespondQueryTaskCompleted(ctx, req); err != nil {
 		w.opts.Logger.Warn("answering a query failed", "Error", err)
 	}
 }
 
-func (w *Worker) query(task *workflowservice.PollWorkflowTaskQueueResponse) (*commonpb.Payloads, error) {
+func (w *Worker) query(task *workflowservice.PollWorkflowTaskQueueResponse, wm *workflowMetrics) (*commonpb.Payloads, error) {
 	q := task.GetQuery()
 	if w.opts.Cache != nil {
 		if run := w.opts.Cache.get(task.GetWorkflowExecution().GetRunId()); run != nil {
 			run.mu.Lock()
 			if !run.closed {
 				defer run.mu.Unlock()
+				wm.cacheLookup(true, true)
 				return run.exec.Query(q.GetQueryType(), q.GetQueryArgs(), q.GetHeader())
 			}
 			run.mu.Unlock()
 		}
 	}
+	wm.cacheLookup(false, !startsHistory(task))
 	exec := engine.NewExecution(w.opts.Engine)
 	defer exec.Close()
 	exec.SetRun(task.GetWorkflowExecution().GetWorkflowId(), task.GetWorkflowExecution().GetRunId())
 	exec.QueryOnly()
 	fetch := w.historyFetcher(task.GetWorkflowExecution())
-	ctx := context.Background()
+	ctx := w.metrics.queueContext()
 	src := engine.NewEventSource(ctx, task.GetHistory().GetEvents(), task.GetNextPageToken(), fetch)
 	if len(task.GetHistory().GetEvents()) == 0 || task.GetHistory().GetEvents()[0].GetEventId() != 1 {
 		page, next, err := fetch(ctx, nil)
