@@ -1,6 +1,7 @@
 package worker_test
 
 import (
+	"context"
 	"errors"
 	"sync/atomic"
 	"testing"
@@ -170,4 +171,59 @@ func TestStickyCacheForcedEviction(t *testing.T) {
 	if err := c.TerminateWorkflow(ctx, runs[1].GetID(), "", "done"); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func panickingActivity(context.Context) error { panic("activity bug") }
+
+func benignActivity(context.Context) error {
+	return temporal.NewApplicationErrorWithOptions("nothing to do", "Expected", temporal.ApplicationErrorOptions{
+		Category: temporal.ApplicationErrorCategoryBenign})
+}
+
+// failingActivities runs, once each, an activity that panics, one that
+// fails with a benign error and one no worker has.
+func failingActivities(ctx workflow.Context) error {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1}})
+	for _, act := range []any{panickingActivity, benignActivity, "NotRegistered"} {
+		if err := workflow.ExecuteActivity(ctx, act).Get(ctx, nil); err == nil {
+			return errors.New("an activity that must fail succeeded")
+		}
+	}
+	return nil
+}
+
+// TestActivityFailureMetrics: a panic counts temporal_activity_task_error
+// and a failure; a benign error no failure; an unregistered activity type
+// temporal_unregistered_activity_invocation and a failure.
+func TestActivityFailureMetrics(t *testing.T) {
+	c, metrics := dialWithMetrics(t)
+	ctx := testCtx(t)
+	tq, _ := startWorker(t, c, worker.Options{}, func(w worker.Worker) {
+		w.RegisterWorkflow(failingActivities)
+		w.RegisterActivity(panickingActivity)
+		w.RegisterActivity(benignActivity)
+	})
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: tq}, failingActivities)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	activity := func(name string, kv ...string) map[string]string {
+		return tagged(append([]string{"task_queue", tq, "workflow_type", "failingActivities", "activity_type", name}, kv...)...)
+	}
+	assertSeries(t, metrics.CounterSeries("temporal_activity_task_error"), "temporal_activity_task_error", activity("panickingActivity"))
+	assertCounter(t, metrics, "temporal_activity_task_error", nil, 1)
+	assertSeries(t, metrics.CounterSeries("temporal_unregistered_activity_invocation"), "temporal_unregistered_activity_invocation", activity("NotRegistered"))
+	assertCounter(t, metrics, "temporal_unregistered_activity_invocation", nil, 1)
+	failed := metrics.CounterSeries("temporal_activity_execution_failed")
+	if len(failed) != 2 {
+		t.Errorf("temporal_activity_execution_failed series %v, want the panic's and the unregistered type's", failed)
+	}
+	assertCounter(t, metrics, "temporal_activity_execution_failed", activity("panickingActivity", "failure_reason", "ActivityError"), 1)
+	assertCounter(t, metrics, "temporal_activity_execution_failed", activity("NotRegistered", "failure_reason", "ActivityError"), 1)
+	assertCounter(t, metrics, "temporal_activity_execution_failed", activity("benignActivity"), 0)
+	assertTimerCount(t, metrics, "temporal_activity_execution_latency", activity("benignActivity"), 1)
 }

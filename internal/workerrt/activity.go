@@ -59,7 +59,7 @@ func (w *Worker) pollActivityTask(ctx context.Context) (*workflowservice.PollAct
 	}
 	if len(resp.GetTaskToken()) == 0 {
 		if w.metrics != nil {
-			w.metrics.activityPollNoTask.Inc(1)
+			w.metrics.activityPollNoTask().Inc(1)
 		}
 		return resp, false, nil
 	}

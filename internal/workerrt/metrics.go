@@ -22,15 +22,17 @@ import (
 //
 // Tagging a handler costs a map merge in most handlers, so the handlers of
 // each workflow type and activity type are tagged once and kept, along with
-// the instruments every task of theirs records.
+// their instruments. An instrument a task may not record is made at its
+// first use (sync.OnceValue), so that, as in the official SDK, a metric
+// never emitted has no series.
 type workerMetrics struct {
 	handler        sdkmetrics.Handler // the root tags and task_queue
 	workflowWorker sdkmetrics.Handler // and worker_type WorkflowWorker
 	activityWorker sdkmetrics.Handler // and worker_type ActivityWorker
 
-	workflowPollEmpty  sdkmetrics.Counter
-	activityPollNoTask sdkmetrics.Counter
-	forcedEviction     sdkmetrics.Counter
+	workflowPollEmpty  func() sdkmetrics.Counter
+	activityPollNoTask func() sdkmetrics.Counter
+	forcedEviction     func() sdkmetrics.Counter
 
 	workflowPollers, stickyPollers, activityPollers *pollerGauge
 
@@ -50,20 +52,27 @@ func newWorkerMetrics(handler sdkmetrics.Handler, taskQueue string) *workerMetri
 	}
 	h := handler.WithTags(map[string]string{sdkmetrics.TagTaskQueue: taskQueue})
 	poller := func(pollerType string) *pollerGauge {
-		return &pollerGauge{gauge: h.WithTags(map[string]string{sdkmetrics.TagPollerType: pollerType}).Gauge(sdkmetrics.NumPollers)}
+		return &pollerGauge{gauge: sync.OnceValue(func() sdkmetrics.Gauge {
+			return h.WithTags(map[string]string{sdkmetrics.TagPollerType: pollerType}).Gauge(sdkmetrics.NumPollers)
+		})}
 	}
 	return &workerMetrics{
 		handler:            h,
 		workflowWorker:     h.WithTags(map[string]string{sdkmetrics.TagWorkerType: sdkmetrics.WorkerTypeWorkflow}),
 		activityWorker:     h.WithTags(map[string]string{sdkmetrics.TagWorkerType: sdkmetrics.WorkerTypeActivity}),
-		workflowPollEmpty:  h.Counter(sdkmetrics.WorkflowTaskQueuePollEmpty),
-		activityPollNoTask: h.Counter(sdkmetrics.ActivityPollNoTask),
-		forcedEviction:     h.Counter(sdkmetrics.StickyCacheTotalForcedEviction),
+		workflowPollEmpty:  counterOnUse(h, sdkmetrics.WorkflowTaskQueuePollEmpty),
+		activityPollNoTask: counterOnUse(h, sdkmetrics.ActivityPollNoTask),
+		forcedEviction:     counterOnUse(h, sdkmetrics.StickyCacheTotalForcedEviction),
 		workflowPollers:    poller(sdkmetrics.PollerTypeWorkflowTask),
 		stickyPollers:      poller(sdkmetrics.PollerTypeWorkflowStickyTask),
 		activityPollers:    poller(sdkmetrics.PollerTypeActivityTask),
 		queueCtx:           sdkmetrics.WithRequestTags(context.Background(), map[string]string{sdkmetrics.TagTaskQueue: taskQueue}),
 	}
+}
+
+// counterOnUse returns the counter of that name, made at its first use.
+func counterOnUse(h sdkmetrics.Handler, name string) func() sdkmetrics.Counter {
+	return sync.OnceValue(func() sdkmetrics.Counter { return h.Counter(name) })
 }
 
 // byWorkerType is the handler tagged with a worker_type.
@@ -127,7 +136,7 @@ func (m *workerMetrics) queueContext() context.Context {
 // cachedRunEvicted counts a run dropped from the sticky cache while open.
 func (m *workerMetrics) cachedRunEvicted() {
 	if m != nil {
-		m.forcedEviction.Inc(1)
+		m.forcedEviction().Inc(1)
 	}
 }
 
@@ -136,7 +145,7 @@ func (m *workerMetrics) cachedRunEvicted() {
 type pollerGauge struct {
 	mu    sync.Mutex
 	n     int
-	gauge sdkmetrics.Gauge
+	gauge func() sdkmetrics.Gauge
 }
 
 // add counts polls starting (1) or ending (-1).
@@ -147,7 +156,7 @@ func (p *pollerGauge) add(d int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.n += d
-	p.gauge.Update(float64(p.n))
+	p.gauge().Update(float64(p.n))
 }
 
 // workflowMetrics are the metrics of one workflow type.
@@ -158,9 +167,9 @@ type workflowMetrics struct {
 	pollSucceed     sdkmetrics.Counter
 	scheduleToStart sdkmetrics.Timer
 	execution       sdkmetrics.Timer
-	replay          sdkmetrics.Timer
-	cacheHit        sdkmetrics.Counter
-	cacheSize       sdkmetrics.Gauge
+	replay          func() sdkmetrics.Timer
+	cacheHit        func() sdkmetrics.Counter
+	cacheSize       func() sdkmetrics.Gauge
 }
 
 // forWorkflow returns the metrics of a workflow type, or nil.
@@ -178,9 +187,9 @@ func (m *workerMetrics) forWorkflow(workflowType string) *workflowMetrics {
 		pollSucceed:     h.Counter(sdkmetrics.WorkflowTaskQueuePollSucceed),
 		scheduleToStart: h.Timer(sdkmetrics.WorkflowTaskScheduleToStartLatency),
 		execution:       h.Timer(sdkmetrics.WorkflowTaskExecutionLatency),
-		replay:          h.Timer(sdkmetrics.WorkflowTaskReplayLatency),
-		cacheHit:        h.Counter(sdkmetrics.StickyCacheHit),
-		cacheSize:       h.Gauge(sdkmetrics.StickyCacheSize),
+		replay:          sync.OnceValue(func() sdkmetrics.Timer { return h.Timer(sdkmetrics.WorkflowTaskReplayLatency) }),
+		cacheHit:        counterOnUse(h, sdkmetrics.StickyCacheHit),
+		cacheSize:       sync.OnceValue(func() sdkmetrics.Gauge { return h.Gauge(sdkmetrics.StickyCacheSize) }),
 	})
 	return wm.(*workflowMetrics)
 }
@@ -209,7 +218,7 @@ func (wm *workflowMetrics) replayed(start time.Time) func() {
 	if wm == nil {
 		return nil
 	}
-	return func() { wm.replay.Record(time.Since(start)) }
+	return func() { wm.replay().Record(time.Since(start)) }
 }
 
 // cacheLookup records how the sticky cache served a task: a hit when the
@@ -221,7 +230,7 @@ func (wm *workflowMetrics) cacheLookup(hit, partial bool) {
 	}
 	switch {
 	case hit:
-		wm.cacheHit.Inc(1)
+		wm.cacheHit().Inc(1)
 	case partial:
 		wm.handler.Counter(sdkmetrics.StickyCacheMiss).Inc(1)
 	}
@@ -230,7 +239,7 @@ func (wm *workflowMetrics) cacheLookup(hit, partial bool) {
 // cacheSized records the size of the cache once a task is done with it.
 func (wm *workflowMetrics) cacheSized(cache *StickyCache) {
 	if wm != nil && cache != nil {
-		wm.cacheSize.Update(float64(cache.Len()))
+		wm.cacheSize().Update(float64(cache.Len()))
 	}
 }
 
@@ -322,8 +331,8 @@ type activityMetrics struct {
 
 	scheduleToStart  sdkmetrics.Timer
 	execution        sdkmetrics.Timer
-	succeedEndToEnd  sdkmetrics.Timer
-	executionFailure sdkmetrics.Counter
+	succeedEndToEnd  func() sdkmetrics.Timer
+	executionFailure func() sdkmetrics.Counter
 }
 
 // forActivity returns the metrics of the task's activity type, or nil.
@@ -342,8 +351,8 @@ func (m *workerMetrics) forActivity(task *workflowservice.PollActivityTaskQueueR
 		reportCtx:        sdkmetrics.WithRequestTags(context.Background(), tags),
 		scheduleToStart:  h.Timer(sdkmetrics.ActivityScheduleToStartLatency),
 		execution:        h.Timer(sdkmetrics.ActivityExecutionLatency),
-		succeedEndToEnd:  h.Timer(sdkmetrics.ActivitySucceedEndToEndLatency),
-		executionFailure: h.WithTags(map[string]string{sdkmetrics.TagFailureReason: sdkmetrics.FailureReasonActivityError}).Counter(sdkmetrics.ActivityExecutionFailed),
+		succeedEndToEnd:  sync.OnceValue(func() sdkmetrics.Timer { return h.Timer(sdkmetrics.ActivitySucceedEndToEndLatency) }),
+		executionFailure: counterOnUse(h.WithTags(map[string]string{sdkmetrics.TagFailureReason: sdkmetrics.FailureReasonActivityError}), sdkmetrics.ActivityExecutionFailed),
 	})
 	return am.(*activityMetrics)
 }
@@ -374,7 +383,7 @@ func (am *activityMetrics) executed(start time.Time) {
 // failed counts a failed attempt.
 func (am *activityMetrics) failed() {
 	if am != nil {
-		am.executionFailure.Inc(1)
+		am.executionFailure().Inc(1)
 	}
 }
 
@@ -382,7 +391,7 @@ func (am *activityMetrics) failed() {
 // the server accepted: from its first scheduling, retries included.
 func (am *activityMetrics) succeeded(task *workflowservice.PollActivityTaskQueueResponse) {
 	if am != nil {
-		am.succeedEndToEnd.Record(time.Since(task.GetScheduledTime().AsTime()))
+		am.succeedEndToEnd().Record(time.Since(task.GetScheduledTime().AsTime()))
 	}
 }
 

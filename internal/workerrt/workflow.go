@@ -43,7 +43,7 @@ func (w *Worker) pollWorkflowTask(ctx context.Context, queue *taskqueuepb.TaskQu
 	}
 	if len(resp.GetTaskToken()) == 0 {
 		if w.metrics != nil {
-			w.metrics.workflowPollEmpty.Inc(1)
+			w.metrics.workflowPollEmpty().Inc(1)
 		}
 		return resp, false, nil
 	}
