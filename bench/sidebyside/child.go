@@ -31,6 +31,8 @@ type childConfig struct {
 	// (a replay child).
 	TaskQueue string `json:"taskQueue,omitempty"`
 	CacheSize int    `json:"cacheSize,omitempty"`
+	// Metrics gives the worker's client a recording metrics handler.
+	Metrics bool `json:"metrics,omitempty"`
 	// MemProfileRate, when set, is runtime.MemProfileRate from the start:
 	// a finer heap profile than the default one sample per 512 KiB.
 	MemProfileRate int `json:"memProfileRate,omitempty"`
@@ -66,6 +68,9 @@ type snapshot struct {
 	Goroutines int           `json:"goroutines"`
 	// Entered counts WaitSignalWorkflow runs entered in the process.
 	Entered int64 `json:"entered"`
+	// MetricSeries counts the series of the SDK's metrics (temporal_...)
+	// the worker's handler recorded, with -metrics.
+	MetricSeries int `json:"metricSeries"`
 }
 
 // replayResult is the answer to a replay op.
@@ -115,7 +120,7 @@ func serveChild(configJSON string, in io.Reader, out io.Writer) error {
 	enc := json.NewEncoder(out)
 	var w worker
 	if cfg.TaskQueue != "" {
-		if w, err = eng.startWorker(cfg.HostPort, cfg.Namespace, cfg.TaskQueue, cfg.CacheSize, quietLogger(os.Stderr)); err != nil {
+		if w, err = eng.startWorker(cfg.HostPort, cfg.Namespace, cfg.TaskQueue, cfg.CacheSize, cfg.Metrics, quietLogger(os.Stderr)); err != nil {
 			_ = enc.Encode(response{Err: "starting the worker: " + err.Error()})
 			return err
 		}
@@ -198,6 +203,8 @@ func takeSnapshot(gc bool) *snapshot {
 		StackInuse: ms.StackInuse,
 		Goroutines: runtime.NumGoroutine(),
 		Entered:    entered.Load(),
+
+		MetricSeries: childMetrics.sdkSeries(),
 	}
 }
 

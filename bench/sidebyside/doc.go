@@ -4,7 +4,7 @@
 // their ratio ours/official and whether the project's target for the ratio
 // is met:
 //
-//	cd bench/sidebyside && go run . [-quick] [-rounds N] [-profile DIR]
+//	cd bench/sidebyside && go run . [-quick] [-rounds N] [-profile DIR] [-metrics]
 //
 // The workloads:
 //
@@ -64,6 +64,11 @@
 // (history.*ProcessorMaxPollRPS, 20 by default) raised: it has a single
 // history shard, so those limits otherwise delay every task dispatch by
 // about 50 ms and a one-activity workflow takes 150 ms with either SDK.
+//
+// With -metrics, both SDKs' workers get a metrics handler that records
+// every counter, gauge and timer in an in-memory registry, the same code on
+// both sides (metrics.go), so that worker CPU includes each SDK's own
+// metrics; the report then also shows how many series each side recorded.
 //
 // Where a target is missed and -profile DIR is given, our side of that
 // workload runs once more, not measured, with a CPU profile (a heap and a

@@ -53,6 +53,7 @@ type config struct {
 	timeout         time.Duration
 	verbose         bool
 	serverLog       bool
+	metrics         bool
 }
 
 // workloadNames are the workloads in the order they run.
@@ -88,6 +89,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.DurationVar(&c.timeout, "timeout", 5*time.Minute, "give up on one SDK's run of one workload after this long")
 	fs.BoolVar(&c.verbose, "v", false, "report the progress of the workloads' phases on stderr")
 	fs.BoolVar(&c.serverLog, "server-log", false, "show the dev server's log output on stderr")
+	fs.BoolVar(&c.metrics, "metrics", false, "give both SDKs' workers a metrics handler that records every metric in memory (the same\nhandler on both sides), so that worker CPU includes the SDKs' own metrics")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -223,6 +225,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "dev server %s (-server)\n", b.hostPort)
 	}
 	fmt.Fprintf(stdout, "worker CPU and memory are measured in a child process per SDK and workload (getrusage, runtime.MemStats); %s\n", cfg.describeCounts())
+	if cfg.metrics {
+		fmt.Fprintln(stdout, "-metrics: both SDKs' workers record their metrics in an in-memory registry (the same handler code on both sides)")
+	}
 
 	ok := true
 	for round := 1; round <= cfg.rounds; round++ {

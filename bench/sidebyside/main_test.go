@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +60,38 @@ func TestTinyRun(t *testing.T) {
 	for _, m := range regexp.MustCompile(`profile of ours, [^:]+: (\S+?)[,;]`).FindAllStringSubmatch(out, -1) {
 		if _, err := os.Stat(m[1]); err != nil {
 			t.Errorf("profile %s: %v", m[1], err)
+		}
+	}
+}
+
+// TestTinyRunWithMetrics runs the worker workloads with -metrics: both
+// sides' workers record the SDK's metrics, and the report says how many
+// series each recorded.
+func TestTinyRunWithMetrics(t *testing.T) {
+	cli := testharness.RequireCLI(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{
+		"-temporal", cli, "-metrics", "-only", "latency,throughput",
+		"-latency-runs", "3", "-workflows", "3", "-concurrency", "3", "-warmup", "1", "-timeout", "90s",
+	}, &stdout, &stderr)
+	out := stdout.String()
+	t.Logf("output:\n%s", out)
+	if code != 0 && !strings.Contains(out, "targets met") {
+		t.Fatalf("exit code %d; stderr:\n%s", code, stderr.String())
+	}
+	series := regexp.MustCompile(`(?m)^(\S+)\s+SDK metric series\s+(\d+)\.00\s+(\d+)\.00`).FindAllStringSubmatch(out, -1)
+	if len(series) != 2 {
+		t.Fatalf("%d lines of SDK metric series, want one for latency and one for throughput", len(series))
+	}
+	for _, m := range series {
+		ours, _ := strconv.Atoi(m[2])
+		official, _ := strconv.Atoi(m[3])
+		// Each SDK emits some 40 to 50 series here; far fewer on our
+		// side would mean its worker metrics are not emitted.
+		if ours < 30 || official < 30 {
+			t.Errorf("%s: %d series recorded by ours, %d by official; want both to emit the worker's metrics", m[1], ours, official)
 		}
 	}
 }

@@ -48,8 +48,9 @@ type worker interface{ stop() }
 // engine is what a child process needs of an SDK.
 type engine interface {
 	// startWorker sets the sticky cache size, connects and starts a
-	// worker on taskQueue with the benchmark's workflows and activity.
-	startWorker(hostPort, namespace, taskQueue string, cacheSize int, logger *slog.Logger) (worker, error)
+	// worker on taskQueue with the benchmark's workflows and activity; with
+	// metrics, its client records metrics in childMetrics.
+	startWorker(hostPort, namespace, taskQueue string, cacheSize int, metrics bool, logger *slog.Logger) (worker, error)
 	// replayer returns a function that replays a history of workflowType.
 	replayer(workflowType string) (func(*historypb.History) error, error)
 }
@@ -123,9 +124,13 @@ func (w oursWorker) stop() {
 	w.c.Close()
 }
 
-func (oursEngine) startWorker(hostPort, namespace, taskQueue string, cacheSize int, logger *slog.Logger) (worker, error) {
+func (oursEngine) startWorker(hostPort, namespace, taskQueue string, cacheSize int, metrics bool, logger *slog.Logger) (worker, error) {
 	oursworker.SetStickyWorkflowCacheSize(cacheSize)
-	c, err := oursclient.Dial(oursclient.Options{HostPort: hostPort, Namespace: namespace, Logger: ourslog.NewStructuredLogger(logger)})
+	opts := oursclient.Options{HostPort: hostPort, Namespace: namespace, Logger: ourslog.NewStructuredLogger(logger)}
+	if metrics {
+		opts.MetricsHandler = oursMetrics{scope{reg: childMetrics}}
+	}
+	c, err := oursclient.Dial(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -194,9 +199,13 @@ func (w officialWorker) stop() {
 	w.c.Close()
 }
 
-func (officialEngine) startWorker(hostPort, namespace, taskQueue string, cacheSize int, logger *slog.Logger) (worker, error) {
+func (officialEngine) startWorker(hostPort, namespace, taskQueue string, cacheSize int, metrics bool, logger *slog.Logger) (worker, error) {
 	officialworker.SetStickyWorkflowCacheSize(cacheSize)
-	c, err := officialclient.Dial(officialclient.Options{HostPort: hostPort, Namespace: namespace, Logger: officiallog.NewStructuredLogger(logger)})
+	opts := officialclient.Options{HostPort: hostPort, Namespace: namespace, Logger: officiallog.NewStructuredLogger(logger)}
+	if metrics {
+		opts.MetricsHandler = officialMetrics{scope{reg: childMetrics}}
+	}
+	c, err := officialclient.Dial(opts)
 	if err != nil {
 		return nil, err
 	}

@@ -108,6 +108,15 @@ func (b *bench) workloads() []workload {
 		ws = append(ws, workload{name: fmt.Sprintf("scale x%d", n), group: "scale", profile: "cpu",
 			run: b.throughputOf(n, c.scaleWorkflows), metrics: throughputMetrics()})
 	}
+	if c.metrics {
+		// Both sides recorded the SDK's metrics, in series of similar
+		// number.
+		for i := range ws {
+			if ws[i].name == "latency" || ws[i].group == "throughput" || ws[i].group == "scale" {
+				ws[i].metrics = append(ws[i].metrics, metric{key: "series", label: "SDK metric series", unit: unitCount})
+			}
+		}
+	}
 	if c.only != nil {
 		ws = slices.DeleteFunc(ws, func(w workload) bool { return !c.only[w.group] })
 	}
@@ -127,7 +136,7 @@ func throughputMetrics() []metric {
 func (b *bench) cacheSize() int { return max(10000, 2*b.cfg.memoryWorkflows) }
 
 func (b *bench) startWorker(ctx context.Context, r *sideRun) (*child, error) {
-	cfg := childConfig{Side: r.side, HostPort: b.hostPort, Namespace: b.namespace, TaskQueue: r.taskQueue, CacheSize: b.cacheSize()}
+	cfg := childConfig{Side: r.side, HostPort: b.hostPort, Namespace: b.namespace, TaskQueue: r.taskQueue, CacheSize: b.cacheSize(), Metrics: b.cfg.metrics}
 	if r.heapProfile != "" {
 		cfg.MemProfileRate = 4096
 	}
@@ -236,16 +245,34 @@ func (b *bench) latency(ctx context.Context, r *sideRun) (figures, error) {
 	if err != nil {
 		return nil, err
 	}
+	series, err := b.metricSeries(ctx, c)
+	if err != nil {
+		return nil, err
+	}
 	if err := c.stop(ctx); err != nil {
 		return nil, err
 	}
 	slices.Sort(times)
 	return figures{
-		"p50": float64(percentile(times, 0.50)),
-		"p90": float64(percentile(times, 0.90)),
-		"p99": float64(percentile(times, 0.99)),
-		"cpu": float64(cpu) / float64(n),
+		"p50":    float64(percentile(times, 0.50)),
+		"p90":    float64(percentile(times, 0.90)),
+		"p99":    float64(percentile(times, 0.99)),
+		"cpu":    float64(cpu) / float64(n),
+		"series": series,
 	}, nil
+}
+
+// metricSeries is the number of series of the SDK's own metrics the
+// worker recorded, with -metrics.
+func (b *bench) metricSeries(ctx context.Context, c *child) (float64, error) {
+	if !b.cfg.metrics {
+		return 0, nil
+	}
+	s, err := c.snap(ctx, false)
+	if err != nil {
+		return 0, err
+	}
+	return float64(s.MetricSeries), nil
 }
 
 // percentile is the nearest-rank percentile of sorted times.
@@ -279,13 +306,18 @@ func (b *bench) throughputOf(activities, n int) func(context.Context, *sideRun) 
 		if err != nil {
 			return nil, err
 		}
+		series, err := b.metricSeries(ctx, c)
+		if err != nil {
+			return nil, err
+		}
 		if err := c.stop(ctx); err != nil {
 			return nil, err
 		}
 		return figures{
-			"rate":  float64(n) / wall.Seconds(),
-			"cpu":   float64(cpu) / float64(n),
-			"cores": cpu.Seconds() / wall.Seconds(),
+			"rate":   float64(n) / wall.Seconds(),
+			"cpu":    float64(cpu) / float64(n),
+			"cores":  cpu.Seconds() / wall.Seconds(),
+			"series": series,
 		}, nil
 	}
 }
