@@ -1,18 +1,18 @@
 package client
 
-import "github.com/durable-go/sdk/internal"
+import "github.com/durable-go/sdk/internal/sdkmetrics"
 
 type (
-	// MetricsHandler receives the metrics that workflows and activities
-	// record; set it in Options.MetricsHandler.
-	MetricsHandler = internal.MetricsHandler
+	// MetricsHandler receives the SDK's own metrics and those that
+	// workflows and activities record; set it in Options.MetricsHandler.
+	MetricsHandler = sdkmetrics.Handler
 	// MetricsCounter counts events.
-	MetricsCounter = internal.MetricsCounter
+	MetricsCounter = sdkmetrics.Counter
 	// MetricsGauge records a current value.
-	MetricsGauge = internal.MetricsGauge
+	MetricsGauge = sdkmetrics.Gauge
 	// MetricsTimer records durations.
-	MetricsTimer = internal.MetricsTimer
+	MetricsTimer = sdkmetrics.Timer
 )
 
 // MetricsNopHandler drops every metric; it is the default.
-var MetricsNopHandler = internal.MetricsNopHandler
+var MetricsNopHandler = sdkmetrics.NopHandler

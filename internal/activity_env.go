@@ -10,6 +10,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/policy"
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/workerrt"
 	"github.com/durable-go/sdk/log"
 )
@@ -58,7 +59,7 @@ type activityEnv struct {
 	logger           log.Logger
 	workerStop       <-chan struct{}
 	client           Client
-	metrics          MetricsHandler
+	metrics          sdkmetrics.Handler
 
 	// outbound is where the activity package's calls go: the interceptors'
 	// chain, which ends at the activity's activityRoot.
@@ -80,7 +81,7 @@ func GetActivityClient(ctx context.Context) Client { return activityEnvOf(ctx).o
 
 // GetActivityMetricsHandler returns the metrics handler of the worker's
 // client, tagged with the activity's identity.
-func GetActivityMetricsHandler(ctx context.Context) MetricsHandler {
+func GetActivityMetricsHandler(ctx context.Context) sdkmetrics.Handler {
 	return activityEnvOf(ctx).outbound.GetMetricsHandler(ctx)
 }
 

@@ -25,7 +25,7 @@ type activityExecutor struct {
 	client       Client
 	interceptors []WorkerInterceptor
 	propagators  []ContextPropagator
-	metrics      MetricsHandler
+	metrics      sdkmetrics.Handler
 }
 
 func workflowTypeName(info ActivityInfo) string {
@@ -42,7 +42,7 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	if d, ok := ctx.Deadline(); ok {
 		info.Deadline = d
 	}
-	metrics := MetricsNopHandler
+	metrics := sdkmetrics.NopHandler
 	if !sdkmetrics.IsNop(e.metrics) {
 		metrics = e.metrics.WithTags(map[string]string{sdkmetrics.TagNamespace: e.namespace, sdkmetrics.TagTaskQueue: e.taskQueue,
 			sdkmetrics.TagActivityType: info.ActivityType.Name, sdkmetrics.TagWorkflowType: workflowTypeName(info)})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -84,7 +85,7 @@ func (a *activityRoot) GetInfo(context.Context) ActivityInfo { return a.env.info
 
 func (a *activityRoot) GetLogger(context.Context) log.Logger { return a.env.logger }
 
-func (a *activityRoot) GetMetricsHandler(context.Context) MetricsHandler { return a.env.metrics }
+func (a *activityRoot) GetMetricsHandler(context.Context) sdkmetrics.Handler { return a.env.metrics }
 
 func (a *activityRoot) GetWorkerStopChannel(context.Context) <-chan struct{} {
 	return a.env.workerStop

@@ -19,6 +19,7 @@ import (
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/internal/rpc"
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -167,7 +168,7 @@ type workflowClient struct {
 	failureConverter converter.FailureConverter
 	propagators      []ContextPropagator
 	logger           log.Logger
-	metrics          MetricsHandler
+	metrics          sdkmetrics.Handler
 
 	// interceptor is where the workflow calls go: the interceptors'
 	// chain, which ends at the client's clientRoot.
@@ -298,7 +299,7 @@ func newWorkflowClient(options ClientOptions, shared *clientSharedConn) (*workfl
 		c.failureConverter = failure.GetDefaultFailureConverter()
 	}
 	if c.metrics == nil {
-		c.metrics = MetricsNopHandler
+		c.metrics = sdkmetrics.NopHandler
 	}
 	if c.logger == nil {
 		c.logger = logging.NewDefaultLogger()

@@ -21,7 +21,7 @@ import (
 // retries (temporal_request, ...), and one per attempt (the same names
 // with the _attempt suffix). There are none without a handler, so a
 // client without one pays nothing.
-func requestMetricsInterceptors(handler MetricsHandler, namespace string, disableStatusCodeTag bool) (perCall, perAttempt []grpc.UnaryClientInterceptor) {
+func requestMetricsInterceptors(handler sdkmetrics.Handler, namespace string, disableStatusCodeTag bool) (perCall, perAttempt []grpc.UnaryClientInterceptor) {
 	if sdkmetrics.IsNop(handler) {
 		return nil, nil
 	}
@@ -57,7 +57,7 @@ func newRequestMetricNames(long bool, suffix string) requestMetricNames {
 // with the gRPC method (operation), the request's namespace and the tags
 // the caller put in the context (sdkmetrics.WithRequestTags), and counts
 // failures tagged with their status code.
-func requestMetricsInterceptor(handler MetricsHandler, suffix string, disableStatusCodeTag bool) grpc.UnaryClientInterceptor {
+func requestMetricsInterceptor(handler sdkmetrics.Handler, suffix string, disableStatusCodeTag bool) grpc.UnaryClientInterceptor {
 	short, long := newRequestMetricNames(false, suffix), newRequestMetricNames(true, suffix)
 	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 		names := short
@@ -85,7 +85,7 @@ func requestMetricsInterceptor(handler MetricsHandler, suffix string, disableSta
 	}
 }
 
-func recordRequestFailure(h MetricsHandler, names requestMetricNames, err error, disableStatusCodeTag bool) {
+func recordRequestFailure(h sdkmetrics.Handler, names requestMetricNames, err error, disableStatusCodeTag bool) {
 	code := status.Code(err)
 	failures := h
 	if !disableStatusCodeTag {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/rpc"
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -54,7 +55,7 @@ type (
 		// cache, task slots) and those that workflows and activities
 		// record (workflow.GetMetricsHandler, activity.GetMetricsHandler);
 		// MetricsNopHandler when nil.
-		MetricsHandler MetricsHandler
+		MetricsHandler sdkmetrics.Handler
 		// Identity names this process in the requests it sends and so in
 		// workflow histories; "pid@hostname@" when empty.
 		Identity string

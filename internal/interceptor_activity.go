@@ -3,6 +3,7 @@ package internal
 import (
 	"context"
 
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -36,7 +37,7 @@ type ActivityOutboundInterceptor interface {
 	// GetLogger intercepts activity.GetLogger.
 	GetLogger(ctx context.Context) log.Logger
 	// GetMetricsHandler intercepts activity.GetMetricsHandler.
-	GetMetricsHandler(ctx context.Context) MetricsHandler
+	GetMetricsHandler(ctx context.Context) sdkmetrics.Handler
 	// RecordHeartbeat intercepts activity.RecordHeartbeat.
 	RecordHeartbeat(ctx context.Context, details ...any)
 	// HasHeartbeatDetails intercepts activity.HasHeartbeatDetails.
@@ -85,7 +86,7 @@ func (a *ActivityOutboundInterceptorBase) GetInfo(ctx context.Context) ActivityI
 }
 
 // GetMetricsHandler calls Next.GetMetricsHandler.
-func (a *ActivityOutboundInterceptorBase) GetMetricsHandler(ctx context.Context) MetricsHandler {
+func (a *ActivityOutboundInterceptorBase) GetMetricsHandler(ctx context.Context) sdkmetrics.Handler {
 	return a.Next.GetMetricsHandler(ctx)
 }
 

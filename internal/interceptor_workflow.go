@@ -6,6 +6,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/searchattr"
 	"github.com/durable-go/sdk/log"
 )
@@ -97,7 +98,7 @@ type WorkflowOutboundInterceptor interface {
 	// GetLogger intercepts workflow.GetLogger.
 	GetLogger(ctx Context) log.Logger
 	// GetMetricsHandler intercepts workflow.GetMetricsHandler.
-	GetMetricsHandler(ctx Context) MetricsHandler
+	GetMetricsHandler(ctx Context) sdkmetrics.Handler
 	// Now intercepts workflow.Now.
 	Now(ctx Context) time.Time
 	// NewTimer intercepts workflow.NewTimer.

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/searchattr"
 	"github.com/durable-go/sdk/log"
 )
@@ -112,7 +113,7 @@ func (w *WorkflowOutboundInterceptorBase) GetTypedSearchAttributes(ctx Context) 
 }
 
 // GetMetricsHandler calls Next.GetMetricsHandler.
-func (w *WorkflowOutboundInterceptorBase) GetMetricsHandler(ctx Context) MetricsHandler {
+func (w *WorkflowOutboundInterceptorBase) GetMetricsHandler(ctx Context) sdkmetrics.Handler {
 	return w.Next.GetMetricsHandler(ctx)
 }
 

@@ -6,49 +6,35 @@ import (
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 )
 
-// MetricsHandler receives the metrics workflows and activities record, and
-// the SDK's own (client.MetricsHandler); plug in an adapter for Prometheus,
-// OpenTelemetry or similar through client.Options.MetricsHandler. It is
-// declared in package sdkmetrics, which the worker runtime shares.
-type MetricsHandler = sdkmetrics.Handler
-
-// MetricsCounter counts events.
-type MetricsCounter = sdkmetrics.Counter
-
-// MetricsGauge records a current value.
-type MetricsGauge = sdkmetrics.Gauge
-
-// MetricsTimer records durations.
-type MetricsTimer = sdkmetrics.Timer
-
-// MetricsNopHandler drops every metric; it is the default.
-var MetricsNopHandler = sdkmetrics.NopHandler
+// The metrics handler (client.MetricsHandler) is sdkmetrics.Handler,
+// declared below every package that emits metrics (the client, the worker
+// runtime) so that they all take the same type.
 
 // replayAwareMetrics drops what workflow code records while it replays
 // history: the first execution recorded it already.
 type replayAwareMetrics struct {
-	next        MetricsHandler
+	next        sdkmetrics.Handler
 	isReplaying func() bool
 }
 
-func (m replayAwareMetrics) WithTags(tags map[string]string) MetricsHandler {
+func (m replayAwareMetrics) WithTags(tags map[string]string) sdkmetrics.Handler {
 	return replayAwareMetrics{next: m.next.WithTags(tags), isReplaying: m.isReplaying}
 }
 
-func (m replayAwareMetrics) Counter(name string) MetricsCounter {
+func (m replayAwareMetrics) Counter(name string) sdkmetrics.Counter {
 	return replayAwareCounter{m.next.Counter(name), m.isReplaying}
 }
 
-func (m replayAwareMetrics) Gauge(name string) MetricsGauge {
+func (m replayAwareMetrics) Gauge(name string) sdkmetrics.Gauge {
 	return replayAwareGauge{m.next.Gauge(name), m.isReplaying}
 }
 
-func (m replayAwareMetrics) Timer(name string) MetricsTimer {
+func (m replayAwareMetrics) Timer(name string) sdkmetrics.Timer {
 	return replayAwareTimer{m.next.Timer(name), m.isReplaying}
 }
 
 type replayAwareCounter struct {
-	next        MetricsCounter
+	next        sdkmetrics.Counter
 	isReplaying func() bool
 }
 
@@ -59,7 +45,7 @@ func (c replayAwareCounter) Inc(delta int64) {
 }
 
 type replayAwareGauge struct {
-	next        MetricsGauge
+	next        sdkmetrics.Gauge
 	isReplaying func() bool
 }
 
@@ -70,7 +56,7 @@ func (g replayAwareGauge) Update(v float64) {
 }
 
 type replayAwareTimer struct {
-	next        MetricsTimer
+	next        sdkmetrics.Timer
 	isReplaying func() bool
 }
 

@@ -7,6 +7,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/internal/logging"
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -16,7 +17,7 @@ import (
 type WorkflowTestSuite struct {
 	mu          sync.Mutex
 	logger      log.Logger
-	metrics     MetricsHandler
+	metrics     sdkmetrics.Handler
 	propagators []ContextPropagator
 	header      *commonpb.Header
 	noAliasing  bool
@@ -57,7 +58,7 @@ func (s *WorkflowTestSuite) GetLogger() log.Logger {
 }
 
 // SetMetricsHandler sets the metrics handler of environments made after it.
-func (s *WorkflowTestSuite) SetMetricsHandler(metricsHandler MetricsHandler) {
+func (s *WorkflowTestSuite) SetMetricsHandler(metricsHandler sdkmetrics.Handler) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.metrics = metricsHandler
@@ -90,7 +91,7 @@ func (s *WorkflowTestSuite) SetDisableRegistrationAliasing(disable bool) {
 // testSuiteDefaults are what an environment takes from its suite.
 type testSuiteDefaults struct {
 	logger      log.Logger
-	metrics     MetricsHandler
+	metrics     sdkmetrics.Handler
 	propagators []ContextPropagator
 	header      *commonpb.Header
 }
@@ -102,7 +103,7 @@ func (s *WorkflowTestSuite) defaults() testSuiteDefaults {
 	}
 	metrics := s.metrics
 	if metrics == nil {
-		metrics = MetricsNopHandler
+		metrics = sdkmetrics.NopHandler
 	}
 	return testSuiteDefaults{logger: logger, metrics: metrics, propagators: s.propagators, header: s.header}
 }

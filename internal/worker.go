@@ -196,9 +196,9 @@ func (w *AggregatedWorker) workflowEnv() *workflowEnv {
 // its workflows and activities record: the client's handler with the root
 // tags go.temporal.io/sdk gives them (namespace, client_name, and "none"
 // for the tags a metric narrows down).
-func (w *AggregatedWorker) metricsHandler() MetricsHandler {
+func (w *AggregatedWorker) metricsHandler() sdkmetrics.Handler {
 	if sdkmetrics.IsNop(w.client.metrics) {
-		return MetricsNopHandler
+		return sdkmetrics.NopHandler
 	}
 	return w.client.metrics.WithTags(sdkmetrics.RootTags(w.client.namespace))
 }

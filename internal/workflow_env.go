@@ -12,6 +12,7 @@ import (
 	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -22,7 +23,7 @@ type workflowEnvOptions struct {
 	DataConverter    converter.DataConverter    // the default converter
 	FailureConverter converter.FailureConverter // the default, over DataConverter
 	Logger           log.Logger                 // the default logger
-	Metrics          MetricsHandler             // none
+	Metrics          sdkmetrics.Handler         // none
 	Namespace        string
 	// DeadlockTimeout is how long workflow code may run without yielding:
 	// 0 is the dispatcher's default, negative disables detection (as does
@@ -52,7 +53,7 @@ func newWorkflowEnv(reg *registry.Registry, o workflowEnvOptions) *workflowEnv {
 		o.Logger = logging.NewDefaultLogger()
 	}
 	if o.Metrics == nil {
-		o.Metrics = MetricsNopHandler
+		o.Metrics = sdkmetrics.NopHandler
 	}
 	if os.Getenv("TEMPORAL_DEBUG") != "" {
 		o.DeadlockTimeout = -1
@@ -81,7 +82,7 @@ type workflowEnv struct {
 	dc               converter.DataConverter
 	fc               converter.FailureConverter
 	logger           log.Logger
-	metrics          MetricsHandler
+	metrics          sdkmetrics.Handler
 	namespace        string
 	deadlockTimeout  time.Duration // 0: the dispatcher's default; <0: disabled
 	logDuringReplay  bool

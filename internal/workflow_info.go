@@ -7,6 +7,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/durable-go/sdk/internal/policy"
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -123,7 +124,7 @@ func GetLogger(ctx Context) log.Logger { return runOf(ctx).outbound.GetLogger(ct
 // GetMetricsHandler returns the metrics handler of the worker's client,
 // tagged with the workflow's identity; it records nothing while the
 // workflow replays history.
-func GetMetricsHandler(ctx Context) MetricsHandler {
+func GetMetricsHandler(ctx Context) sdkmetrics.Handler {
 	return runOf(ctx).outbound.GetMetricsHandler(ctx)
 }
 

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/searchattr"
 	"github.com/durable-go/sdk/log"
 )
@@ -67,7 +68,7 @@ func (w *workflowRoot) GetTypedSearchAttributes(Context) searchattr.SearchAttrib
 
 func (w *workflowRoot) GetLogger(Context) log.Logger { return w.run.logger }
 
-func (w *workflowRoot) GetMetricsHandler(Context) MetricsHandler { return w.run.metrics }
+func (w *workflowRoot) GetMetricsHandler(Context) sdkmetrics.Handler { return w.run.metrics }
 
 func (w *workflowRoot) Now(Context) time.Time { return w.run.exec.Now().UTC() }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -30,7 +31,7 @@ type workflowRun struct {
 	argsErr    error
 	info       *WorkflowInfo
 	logger     log.Logger
-	metrics    MetricsHandler
+	metrics    sdkmetrics.Handler
 
 	signals signalChannels
 	queries queryHandlers
