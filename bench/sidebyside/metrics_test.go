@@ -102,7 +102,14 @@ func recordWorkerMetrics(ctx context.Context, t *testing.T, hostPort, side strin
 			t.Fatal(err)
 		}
 	}
-	time.Sleep(200 * time.Millisecond) // the last completion's metrics follow its result
+	// The worker records a completion once the server took it, which may
+	// be after the client saw the result.
+	for deadline := time.Now().Add(10 * time.Second); childMetrics.total("temporal_workflow_completed") < 3; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: the worker recorded %d completions, want 3", side, childMetrics.total("temporal_workflow_completed"))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	w.stop()
 	out := map[string]int64{}
 	childMetrics.mu.Lock()
@@ -114,6 +121,19 @@ func recordWorkerMetrics(ctx context.Context, t *testing.T, hostPort, side strin
 		out[strings.ReplaceAll(key, taskQueue, "TQ")] = s.count.Load()
 	}
 	return out
+}
+
+// total sums the counts of the metric's series.
+func (r *registry) total(name string) int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var n int64
+	for key, s := range r.series {
+		if strings.HasPrefix(key, name+",") {
+			n += s.count.Load()
+		}
+	}
+	return n
 }
 
 func leftOut(key string) bool {
