@@ -8,5 +8,7 @@
 // or left to time out, and the server retries it.
 //
 // It drives workflow code through package engine and activity code through
-// an ActivityExecutor that package internal supplies.
+// an ActivityExecutor that package internal supplies, and emits the SDK's
+// worker metrics (polls, slots, task latencies, the sticky cache, workflow
+// closes) through the handler in Options.Metrics, if any.
 package workerrt
