@@ -110,7 +110,9 @@ func TestPausedDeadlockDetectionAllowsSlowWork(t *testing.T) {
 
 	// The same work without the pause is a deadlock.
 	d2 := newTestDispatcher(t, Options{DeadlockTimeout: 50 * time.Millisecond})
-	d2.Spawn("converter", func() { time.Sleep(300 * time.Millisecond) })
+	// Long enough that a loaded machine's late watchdog still sees it; the
+	// drive returns as soon as the deadlock is found.
+	d2.Spawn("converter", func() { time.Sleep(3 * time.Second) })
 	var derr *DeadlockError
 	if err := d2.RunUntilBlocked(); !errors.As(err, &derr) {
 		t.Fatalf("unpaused slow work returned %v, want a *DeadlockError", err)
