@@ -114,7 +114,7 @@ func TestTheNextTaskFindsTheRunCachedWhileTheReportIsInFlight(t *testing.T) {
 	}
 	select {
 	case <-closed:
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("the workflow did not complete")
 	}
 	if n := svc.rebuilds.Load(); n != 0 {
