@@ -119,7 +119,8 @@ type (
 
 // Header returns the header of the call ctx belongs to, to read or write:
 // in a client interceptor's ExecuteWorkflow, SignalWorkflow,
-// SignalWithStartWorkflow and QueryWorkflow (the header sent), and in an
+// SignalWithStartWorkflow, QueryWorkflow, UpdateWorkflow and
+// UpdateWithStartWorkflow (the header sent), and in an
 // activity inbound interceptor's ExecuteActivity (the header received).
 // It is nil elsewhere.
 func Header(ctx context.Context) map[string]*commonpb.Payload { return internal.Header(ctx) }

@@ -114,6 +114,26 @@ type Client interface {
 	// a header; a rejected query is reported in the response, not as an
 	// error.
 	QueryWorkflowWithOptions(ctx context.Context, request *QueryWorkflowWithOptionsRequest) (*QueryWorkflowWithOptionsResponse, error)
+	// UpdateWorkflow sends an update to a workflow and returns once it has
+	// reached options.WaitForStage (accepted or completed), with a handle
+	// whose Get returns the update's outcome: its result, or the error of
+	// its validator or handler. Errors before that stage (a missing
+	// workflow, bad options) are returned here; a call that times out or
+	// is canceled gives a *WorkflowUpdateServiceTimeoutOrCanceledError.
+	UpdateWorkflow(ctx context.Context, options UpdateWorkflowOptions) (WorkflowUpdateHandle, error)
+	// UpdateWithStartWorkflow sends an update to a workflow, starting the
+	// workflow first if it is not running, atomically. The start
+	// operation's WorkflowIDConflictPolicy says what to do when it is
+	// running: USE_EXISTING updates it, FAIL fails the call. The
+	// operation's Get then returns the run updated.
+	UpdateWithStartWorkflow(ctx context.Context, options UpdateWithStartWorkflowOptions) (WorkflowUpdateHandle, error)
+	// NewWithStartWorkflowOperation describes the workflow that
+	// UpdateWithStartWorkflow starts; options.WorkflowIDConflictPolicy is
+	// required.
+	NewWithStartWorkflowOperation(options StartWorkflowOptions, workflow any, args ...any) WithStartWorkflowOperation
+	// GetWorkflowUpdateHandle returns a handle on an update sent earlier,
+	// whose Get waits for its outcome. Nothing is checked until Get.
+	GetWorkflowUpdateHandle(options GetWorkflowUpdateHandleOptions) WorkflowUpdateHandle
 	// DescribeWorkflow describes a run: its type, status, times, memo
 	// and search attributes.
 	DescribeWorkflow(ctx context.Context, workflowID, runID string) (*WorkflowExecutionDescription, error)

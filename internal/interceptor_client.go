@@ -37,6 +37,16 @@ type ClientOutboundInterceptor interface {
 	// CreateSchedule intercepts ScheduleClient.Create. Header(ctx) is the
 	// header of the workflows the schedule starts.
 	CreateSchedule(ctx context.Context, in *ScheduleClientCreateInput) (ScheduleHandle, error)
+	// UpdateWorkflow intercepts Client.UpdateWorkflow. Header(ctx) is the
+	// update's header.
+	UpdateWorkflow(ctx context.Context, in *ClientUpdateWorkflowInput) (WorkflowUpdateHandle, error)
+	// UpdateWithStartWorkflow intercepts Client.UpdateWithStartWorkflow.
+	// Header(ctx) is the header of both the start and the update.
+	UpdateWithStartWorkflow(ctx context.Context, in *ClientUpdateWithStartWorkflowInput) (WorkflowUpdateHandle, error)
+	// PollWorkflowUpdate intercepts each wait for an update's outcome: in
+	// WorkflowUpdateHandle.Get, and in UpdateWorkflow and
+	// UpdateWithStartWorkflow waiting for WorkflowUpdateStageCompleted.
+	PollWorkflowUpdate(ctx context.Context, in *ClientPollWorkflowUpdateInput) (*ClientPollWorkflowUpdateOutput, error)
 
 	mustEmbedClientOutboundInterceptorBase()
 }

@@ -14,8 +14,8 @@ type headerKey struct{}
 
 // Header returns the header fields of the call that ctx belongs to, for an
 // interceptor to read or write: the outgoing header in a client
-// interceptor's ExecuteWorkflow, SignalWorkflow, SignalWithStartWorkflow
-// and QueryWorkflow, the incoming one in an activity inbound interceptor's
+// interceptor's ExecuteWorkflow, SignalWorkflow, SignalWithStartWorkflow,
+// QueryWorkflow, UpdateWorkflow and UpdateWithStartWorkflow, the incoming one in an activity inbound interceptor's
 // ExecuteActivity. It is nil elsewhere.
 func Header(ctx context.Context) map[string]*commonpb.Payload {
 	m, _ := ctx.Value(headerKey{}).(map[string]*commonpb.Payload)
