@@ -43,6 +43,12 @@ type fakeClientFrontend struct {
 	queryResponse   *workflowservice.QueryWorkflowResponse
 	describeRunID   string
 	cancelRequested bool
+
+	// The answers to update calls, given in order; with none left, the
+	// call waits for the caller to give up (client_update_test.go).
+	updateResponses         []*workflowservice.UpdateWorkflowExecutionResponse
+	pollUpdateResponses     []*workflowservice.PollWorkflowExecutionUpdateResponse
+	multiOperationResponses []*workflowservice.ExecuteMultiOperationResponse
 }
 
 func startFakeClientFrontend(t *testing.T) *fakeClientFrontend {

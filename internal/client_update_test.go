@@ -1,0 +1,394 @@
+package internal
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	failurepb "go.temporal.io/api/failure/v1"
+	"go.temporal.io/api/serviceerror"
+	updatepb "go.temporal.io/api/update/v1"
+	"go.temporal.io/api/workflowservice/v1"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/failure"
+)
+
+// nextCannedAnswer takes the first of the queued answers, or waits for
+// the caller to give up when there is none (a long poll that never ends).
+func nextCannedAnswer[T any](ctx context.Context, f *fakeClientFrontend, queue *[]T) (T, error) {
+	f.mu.Lock()
+	if len(*queue) > 0 {
+		answer := (*queue)[0]
+		*queue = (*queue)[1:]
+		f.mu.Unlock()
+		return answer, nil
+	}
+	f.mu.Unlock()
+	<-ctx.Done()
+	var zero T
+	return zero, ctx.Err()
+}
+
+func (f *fakeClientFrontend) UpdateWorkflowExecution(ctx context.Context, _ *workflowservice.UpdateWorkflowExecutionRequest) (*workflowservice.UpdateWorkflowExecutionResponse, error) {
+	return nextCannedAnswer(ctx, f, &f.updateResponses)
+}
+
+func (f *fakeClientFrontend) PollWorkflowExecutionUpdate(ctx context.Context, _ *workflowservice.PollWorkflowExecutionUpdateRequest) (*workflowservice.PollWorkflowExecutionUpdateResponse, error) {
+	return nextCannedAnswer(ctx, f, &f.pollUpdateResponses)
+}
+
+func (f *fakeClientFrontend) ExecuteMultiOperation(ctx context.Context, _ *workflowservice.ExecuteMultiOperationRequest) (*workflowservice.ExecuteMultiOperationResponse, error) {
+	return nextCannedAnswer(ctx, f, &f.multiOperationResponses)
+}
+
+// updateRef names update "u1" of run "r1" of workflow "wf".
+var testUpdateRef = &updatepb.UpdateRef{
+	WorkflowExecution: &commonpb.WorkflowExecution{WorkflowId: "wf", RunId: "r1"},
+	UpdateId:          "u1",
+}
+
+func updateResponse(stage enumspb.UpdateWorkflowExecutionLifecycleStage, outcome *updatepb.Outcome) *workflowservice.UpdateWorkflowExecutionResponse {
+	return &workflowservice.UpdateWorkflowExecutionResponse{UpdateRef: testUpdateRef, Stage: stage, Outcome: outcome}
+}
+
+func successOutcome(t *testing.T, value any) *updatepb.Outcome {
+	t.Helper()
+	payloads, err := converter.GetDefaultDataConverter().ToPayloads(value)
+	chkNoErr(t, err)
+	return &updatepb.Outcome{Value: &updatepb.Outcome_Success{Success: payloads}}
+}
+
+func failureOutcome(message, errType string) *updatepb.Outcome {
+	return &updatepb.Outcome{Value: &updatepb.Outcome_Failure{Failure: &failurepb.Failure{
+		Message:     message,
+		FailureInfo: &failurepb.Failure_ApplicationFailureInfo{ApplicationFailureInfo: &failurepb.ApplicationFailureInfo{Type: errType}},
+	}}}
+}
+
+var (
+	stageAdmitted  = enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED
+	stageAccepted  = enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ACCEPTED
+	stageCompleted = enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_COMPLETED
+)
+
+func TestUpdateRequestCarriesEveryOption(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	f.set(func(f *fakeClientFrontend) {
+		f.updateResponses = append(f.updateResponses, updateResponse(stageAccepted, nil))
+	})
+	c := f.client(t, ClientOptions{Namespace: "orders", Identity: "me", ContextPropagators: []ContextPropagator{mapPropagator{}}})
+	ctx := context.WithValue(context.Background(), mapPropagatorKey{}, "tenant-a")
+	handle, err := c.UpdateWorkflow(ctx, UpdateWorkflowOptions{
+		UpdateID:            "u1",
+		WorkflowID:          "wf",
+		RunID:               "r0",
+		UpdateName:          "add",
+		Args:                []any{3, "units"},
+		WaitForStage:        WorkflowUpdateStageAccepted,
+		FirstExecutionRunID: "first",
+	})
+	chkNoErr(t, err)
+	reqs := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)
+	chkLen(t, reqs, 1)
+	req := reqs[0]
+	chkEqual(t, "orders", req.GetNamespace())
+	chkEqual(t, "wf", req.GetWorkflowExecution().GetWorkflowId())
+	chkEqual(t, "r0", req.GetWorkflowExecution().GetRunId())
+	chkEqual(t, "first", req.GetFirstExecutionRunId())
+	chkEqual(t, stageAccepted, req.GetWaitPolicy().GetLifecycleStage())
+	chkEqual(t, "u1", req.GetRequest().GetMeta().GetUpdateId())
+	chkEqual(t, "me", req.GetRequest().GetMeta().GetIdentity())
+	chkEqual(t, "add", req.GetRequest().GetInput().GetName())
+	var n int
+	var unit string
+	chkNoErr(t, converter.GetDefaultDataConverter().FromPayloads(req.GetRequest().GetInput().GetArgs(), &n, &unit))
+	chkEqual(t, 3, n)
+	chkEqual(t, "units", unit)
+	chkEqual(t, "tenant-a", string(req.GetRequest().GetInput().GetHeader().GetFields()["k"].GetData()), "the propagator writes the header")
+
+	chkEqual(t, "wf", handle.WorkflowID())
+	chkEqual(t, "r1", handle.RunID(), "the run is the one the server resolved")
+	chkEqual(t, "u1", handle.UpdateID())
+	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 0, "nothing waits past Accepted")
+}
+
+func TestUpdateWorkflowGivesTheUpdateAnID(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	f.set(func(f *fakeClientFrontend) {
+		f.updateResponses = append(f.updateResponses, updateResponse(stageCompleted, successOutcome(t, 1)))
+	})
+	c := f.client(t, ClientOptions{})
+	_, err := c.UpdateWorkflow(context.Background(), UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: WorkflowUpdateStageCompleted})
+	chkNoErr(t, err)
+	id := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)[0].GetRequest().GetMeta().GetUpdateId()
+	chkRegexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`, id)
+}
+
+func TestUpdateWorkflowRefusesWaitStagesItCannotWaitFor(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	c := f.client(t, ClientOptions{})
+	for stage, want := range map[WorkflowUpdateStage]string{
+		WorkflowUpdateStageUnspecified: "WaitForStage is required",
+		WorkflowUpdateStageAdmitted:    "WorkflowUpdateStageAdmitted is not supported",
+		WorkflowUpdateStage(9):         "9 is not a WorkflowUpdateStage",
+	} {
+		_, err := c.UpdateWorkflow(context.Background(), UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: stage})
+		chkErrContains(t, err, want)
+	}
+	chkLen(t, receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f), 0, "nothing is sent")
+}
+
+func TestUpdateWorkflowSendsAgainWhileTheUpdateIsOnlyAdmitted(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	f.set(func(f *fakeClientFrontend) {
+		f.updateResponses = append(f.updateResponses,
+			updateResponse(stageAdmitted, nil),
+			// Old servers answer UNSPECIFIED for the same.
+			updateResponse(enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_UNSPECIFIED, nil),
+			updateResponse(stageAccepted, nil))
+		f.pollUpdateResponses = append(f.pollUpdateResponses,
+			&workflowservice.PollWorkflowExecutionUpdateResponse{Stage: stageAccepted},
+			&workflowservice.PollWorkflowExecutionUpdateResponse{Stage: stageAccepted},
+			&workflowservice.PollWorkflowExecutionUpdateResponse{Stage: stageCompleted, Outcome: successOutcome(t, 42)})
+	})
+	c := f.client(t, ClientOptions{Identity: "me"})
+	handle, err := c.UpdateWorkflow(context.Background(), UpdateWorkflowOptions{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add", WaitForStage: WorkflowUpdateStageAccepted})
+	chkNoErr(t, err)
+	sent := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)
+	chkLen(t, sent, 3)
+	for _, req := range sent {
+		chkEqual(t, "u1", req.GetRequest().GetMeta().GetUpdateId(), "the same update each time")
+	}
+
+	var result int
+	chkNoErr(t, handle.Get(context.Background(), &result))
+	chkEqual(t, 42, result)
+	polls := receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f)
+	chkLen(t, polls, 3, "Get asks again while the server's long polls end without an outcome")
+	for _, poll := range polls {
+		chkEqual(t, stageCompleted, poll.GetWaitPolicy().GetLifecycleStage())
+		chkEqual(t, "u1", poll.GetUpdateRef().GetUpdateId())
+		chkEqual(t, "r1", poll.GetUpdateRef().GetWorkflowExecution().GetRunId())
+		chkEqual(t, "me", poll.GetIdentity())
+		chkEqual(t, DefaultNamespace, poll.GetNamespace())
+	}
+}
+
+func TestUpdateWorkflowWaitsForCompletion(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	f.set(func(f *fakeClientFrontend) {
+		f.updateResponses = append(f.updateResponses, updateResponse(stageAccepted, nil))
+		f.pollUpdateResponses = append(f.pollUpdateResponses,
+			&workflowservice.PollWorkflowExecutionUpdateResponse{},
+			&workflowservice.PollWorkflowExecutionUpdateResponse{Outcome: failureOutcome("out of stock", "Stock")})
+	})
+	c := f.client(t, ClientOptions{})
+	handle, err := c.UpdateWorkflow(context.Background(), UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: WorkflowUpdateStageCompleted})
+	chkNoErr(t, err, "a failed update is an outcome, for Get")
+	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 2)
+
+	for range 2 {
+		err = handle.Get(context.Background(), nil)
+		var appErr *failure.ApplicationError
+		chkErrAs(t, err, &appErr)
+		chkEqual(t, "out of stock", appErr.Message())
+		chkEqual(t, "Stock", appErr.Type())
+	}
+	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 2, "a known outcome is not asked for again")
+}
+
+func TestUpdateOutcomeInTheResponse(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	f.set(func(f *fakeClientFrontend) {
+		f.updateResponses = append(f.updateResponses,
+			updateResponse(stageCompleted, successOutcome(t, "done")),
+			// A rejection comes back as a completed outcome even when
+			// waiting for Accepted.
+			updateResponse(stageCompleted, failureOutcome("negative", "")))
+	})
+	c := f.client(t, ClientOptions{})
+	handle, err := c.UpdateWorkflow(context.Background(), UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", WaitForStage: WorkflowUpdateStageCompleted})
+	chkNoErr(t, err)
+	var s string
+	chkNoErr(t, handle.Get(context.Background(), &s))
+	chkEqual(t, "done", s)
+	chkNoErr(t, handle.Get(context.Background(), nil), "nil discards the result")
+	chkErrContains(t, handle.Get(context.Background(), s), "valuePtr must be a pointer")
+
+	handle, err = c.UpdateWorkflow(context.Background(), UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", WaitForStage: WorkflowUpdateStageAccepted})
+	chkNoErr(t, err)
+	chkErrContains(t, handle.Get(context.Background(), &s), "negative")
+	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 0)
+}
+
+func TestUpdateErrorsAreTheServersOrSayTheCallEnded(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	c := f.client(t, ClientOptions{})
+	options := UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", WaitForStage: WorkflowUpdateStageAccepted}
+
+	f.failNext("UpdateWorkflowExecution", serviceerror.NewNotFound("workflow not found"))
+	_, err := c.UpdateWorkflow(context.Background(), options)
+	_, isNotFound := err.(*serviceerror.NotFound)
+	chkTrue(t, isNotFound, "a server error is returned as is")
+
+	f.failNext("UpdateWorkflowExecution", serviceerror.NewCanceled("server canceled"))
+	_, err = c.UpdateWorkflow(context.Background(), options)
+	var ended *WorkflowUpdateServiceTimeoutOrCanceledError
+	chkErrAs(t, err, &ended)
+	var canceled *serviceerror.Canceled
+	chkErrAs(t, err, &canceled)
+	chkErrContains(t, err, "Timeout or cancellation waiting for update: server canceled")
+
+	// With no answer queued the fake holds the call until the caller's
+	// deadline.
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	began := time.Now()
+	_, err = c.UpdateWorkflow(ctx, options)
+	chkErrAs(t, err, &ended)
+	chkTrue(t, time.Since(began) < 5*time.Second, "the call ends with its context")
+
+	ctx, cancel = context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	err = c.GetWorkflowUpdateHandle(GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u1"}).Get(ctx, nil)
+	chkErrAs(t, err, &ended)
+
+	f.failNext("PollWorkflowExecutionUpdate", serviceerror.NewNotFound("update not found"))
+	err = c.GetWorkflowUpdateHandle(GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u1"}).Get(context.Background(), nil)
+	_, isNotFound = err.(*serviceerror.NotFound)
+	chkTrue(t, isNotFound, "a server error is returned as is")
+}
+
+func TestGetWorkflowUpdateHandlePollsOnGet(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	f.set(func(f *fakeClientFrontend) {
+		f.pollUpdateResponses = append(f.pollUpdateResponses,
+			&workflowservice.PollWorkflowExecutionUpdateResponse{Outcome: successOutcome(t, 7)},
+			&workflowservice.PollWorkflowExecutionUpdateResponse{Outcome: successOutcome(t, 7)})
+	})
+	c := f.client(t, ClientOptions{})
+	handle := c.GetWorkflowUpdateHandle(GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u9"})
+	chkEqual(t, "wf", handle.WorkflowID())
+	chkEqual(t, "", handle.RunID())
+	chkEqual(t, "u9", handle.UpdateID())
+	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 0, "nothing is sent before Get")
+	for range 2 {
+		var n int
+		chkNoErr(t, handle.Get(context.Background(), &n))
+		chkEqual(t, 7, n)
+	}
+	polls := receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f)
+	chkLen(t, polls, 2, "each Get asks the server, as in the official SDK")
+	chkEqual(t, "", polls[0].GetUpdateRef().GetWorkflowExecution().GetRunId(), "the current run")
+	chkEqual(t, "u9", polls[0].GetUpdateRef().GetUpdateId())
+}
+
+// prefixCodec marks the payloads it encodes, to show which converter
+// encoded them.
+type prefixCodec struct{}
+
+func (prefixCodec) Encode(payloads []*commonpb.Payload) ([]*commonpb.Payload, error) {
+	out := make([]*commonpb.Payload, len(payloads))
+	for i, p := range payloads {
+		out[i] = &commonpb.Payload{Metadata: p.GetMetadata(), Data: append([]byte("codec:"), p.GetData()...)}
+	}
+	return out, nil
+}
+
+func (prefixCodec) Decode(payloads []*commonpb.Payload) ([]*commonpb.Payload, error) {
+	out := make([]*commonpb.Payload, len(payloads))
+	for i, p := range payloads {
+		data, ok := bytes.CutPrefix(p.GetData(), []byte("codec:"))
+		if !ok {
+			return nil, errors.New("not encoded by prefixCodec")
+		}
+		out[i] = &commonpb.Payload{Metadata: p.GetMetadata(), Data: data}
+	}
+	return out, nil
+}
+
+func TestUpdateUsesTheClientsDataConverter(t *testing.T) {
+	dc := converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), prefixCodec{})
+	result, err := dc.ToPayloads("encoded result")
+	chkNoErr(t, err)
+	f := startFakeClientFrontend(t)
+	f.set(func(f *fakeClientFrontend) {
+		f.updateResponses = append(f.updateResponses, updateResponse(stageCompleted,
+			&updatepb.Outcome{Value: &updatepb.Outcome_Success{Success: result}}))
+	})
+	c := f.client(t, ClientOptions{DataConverter: dc})
+	handle, err := c.UpdateWorkflow(context.Background(), UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", Args: []any{"arg"}, WaitForStage: WorkflowUpdateStageCompleted})
+	chkNoErr(t, err)
+	arg := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)[0].GetRequest().GetInput().GetArgs().GetPayloads()[0]
+	chkEqual(t, `codec:"arg"`, string(arg.GetData()))
+	var s string
+	chkNoErr(t, handle.Get(context.Background(), &s))
+	chkEqual(t, "encoded result", s)
+}
+
+// updateInterceptor records the update calls it sees, writes a header
+// field, and can replace the outcome of polls.
+type updateInterceptor struct {
+	ClientInterceptorBase
+	seen        []string
+	pollOutcome *ClientPollWorkflowUpdateOutput
+}
+
+func (i *updateInterceptor) InterceptClient(next ClientOutboundInterceptor) ClientOutboundInterceptor {
+	return &updateInterceptorOutbound{ClientOutboundInterceptorBase{Next: next}, i}
+}
+
+type updateInterceptorOutbound struct {
+	ClientOutboundInterceptorBase
+	root *updateInterceptor
+}
+
+func (o *updateInterceptorOutbound) UpdateWorkflow(ctx context.Context, in *ClientUpdateWorkflowInput) (WorkflowUpdateHandle, error) {
+	o.root.seen = append(o.root.seen, "UpdateWorkflow "+in.UpdateName+" "+in.UpdateID)
+	Header(ctx)["by"] = &commonpb.Payload{Data: []byte("interceptor")}
+	return o.Next.UpdateWorkflow(ctx, in)
+}
+
+func (o *updateInterceptorOutbound) UpdateWithStartWorkflow(ctx context.Context, in *ClientUpdateWithStartWorkflowInput) (WorkflowUpdateHandle, error) {
+	o.root.seen = append(o.root.seen, "UpdateWithStartWorkflow "+in.UpdateOptions.UpdateName+" "+in.UpdateOptions.UpdateID)
+	Header(ctx)["by"] = &commonpb.Payload{Data: []byte("interceptor")}
+	return o.Next.UpdateWithStartWorkflow(ctx, in)
+}
+
+func (o *updateInterceptorOutbound) PollWorkflowUpdate(ctx context.Context, in *ClientPollWorkflowUpdateInput) (*ClientPollWorkflowUpdateOutput, error) {
+	o.root.seen = append(o.root.seen, "PollWorkflowUpdate "+in.UpdateRef.GetUpdateId())
+	if Header(ctx) == nil {
+		return nil, errors.New("PollWorkflowUpdate has no header")
+	}
+	if o.root.pollOutcome != nil {
+		return o.root.pollOutcome, nil
+	}
+	return o.Next.PollWorkflowUpdate(ctx, in)
+}
+
+func TestUpdateInterceptorsSeeTheCallsAndWriteTheHeader(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	f.set(func(f *fakeClientFrontend) {
+		f.updateResponses = append(f.updateResponses, updateResponse(stageAccepted, nil))
+	})
+	recorder := &updateInterceptor{pollOutcome: &ClientPollWorkflowUpdateOutput{Result: newClientEncodedValue(nil, nil)}}
+	c := f.client(t, ClientOptions{Interceptors: []ClientInterceptor{recorder}, ContextPropagators: []ContextPropagator{mapPropagator{}}})
+	ctx := context.WithValue(context.Background(), mapPropagatorKey{}, "v")
+	handle, err := c.UpdateWorkflow(ctx, UpdateWorkflowOptions{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add", WaitForStage: WorkflowUpdateStageCompleted})
+	chkNoErr(t, err)
+	header := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)[0].GetRequest().GetInput().GetHeader().GetFields()
+	chkEqual(t, "interceptor", string(header["by"].GetData()))
+	chkEqual(t, "v", string(header["k"].GetData()), "the propagators add to what interceptors wrote")
+	chkErrIs(t, handle.Get(context.Background(), new(int)), failure.ErrNoData)
+
+	recorder.pollOutcome = &ClientPollWorkflowUpdateOutput{Error: errClientTest}
+	chkErrIs(t, c.GetWorkflowUpdateHandle(GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u2"}).Get(ctx, nil), errClientTest)
+
+	chkEqual(t, []string{"UpdateWorkflow add u1", "PollWorkflowUpdate u1", "PollWorkflowUpdate u2"}, recorder.seen)
+	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 0, "the interceptor answered the polls")
+}
