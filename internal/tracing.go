@@ -78,8 +78,8 @@ type TracerOptions struct {
 	// DisableQueryTracing turns off the spans of queries, sent and
 	// handled.
 	DisableQueryTracing bool
-	// DisableUpdateTracing turns off the spans of updates. This SDK has no
-	// updates yet, so there are none to turn off.
+	// DisableUpdateTracing turns off the spans of updates sent by clients
+	// (UpdateWorkflow, UpdateWithStartWorkflow).
 	DisableUpdateTracing bool
 	// AllowInvalidParentSpans ignores a span in a header that the tracer
 	// cannot read, instead of failing the call; useful while moving from
@@ -93,7 +93,8 @@ type TracerStartSpanOptions struct {
 	Parent TracerSpanRef
 	// Operation is what the span covers: StartWorkflow, RunWorkflow,
 	// SignalWorkflow, HandleSignal, QueryWorkflow, HandleQuery,
-	// SignalWithStartWorkflow, StartActivity, RunActivity.
+	// SignalWithStartWorkflow, UpdateWorkflow, UpdateWithStartWorkflow,
+	// StartActivity, RunActivity.
 	Operation string
 	// Name is the workflow, activity, signal or query name.
 	Name string
@@ -104,7 +105,7 @@ type TracerStartSpanOptions struct {
 	// relation) and false when the span merely follows from it.
 	DependedOn bool
 	// Tags are attributes of the span: temporalWorkflowID, temporalRunID,
-	// temporalActivityID.
+	// temporalActivityID, temporalUpdateID.
 	Tags map[string]string
 	// FromHeader tells the interceptor to look for the parent in the
 	// incoming header; tracers ignore it.
