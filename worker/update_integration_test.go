@@ -7,13 +7,7 @@ import (
 	"testing"
 	"time"
 
-	commonpb "go.temporal.io/api/common/v1"
-	enumspb "go.temporal.io/api/enums/v1"
-	updatepb "go.temporal.io/api/update/v1"
-	"go.temporal.io/api/workflowservice/v1"
-
 	"github.com/durable-go/sdk/client"
-	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/worker"
 	"github.com/durable-go/sdk/workflow"
 )
@@ -69,36 +63,21 @@ func cartWorkflow(ctx workflow.Context) (int, error) {
 	return total, nil
 }
 
-// sendUpdate sends an update through the service and waits for its
-// outcome, as a client would.
+// sendUpdate sends an update with the client and waits for its outcome.
 func sendUpdate(ctx context.Context, c client.Client, workflowID, updateID, name string, arg any) (int, error) {
-	input, err := converter.GetDefaultDataConverter().ToPayloads(arg)
+	handle, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID:   workflowID,
+		UpdateID:     updateID,
+		UpdateName:   name,
+		Args:         []any{arg},
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
 	if err != nil {
 		return 0, err
 	}
-	req := &workflowservice.UpdateWorkflowExecutionRequest{
-		Namespace:         "default",
-		WorkflowExecution: &commonpb.WorkflowExecution{WorkflowId: workflowID},
-		WaitPolicy:        &updatepb.WaitPolicy{LifecycleStage: enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_COMPLETED},
-		Request: &updatepb.Request{Meta: &updatepb.Meta{UpdateId: updateID, Identity: "test"},
-			Input: &updatepb.Input{Name: name, Args: input}},
-	}
-	for {
-		resp, err := c.WorkflowService().UpdateWorkflowExecution(ctx, req)
-		if err != nil {
-			return 0, err
-		}
-		outcome := resp.GetOutcome()
-		if outcome == nil { // the server's long poll ended first: ask again
-			continue
-		}
-		if f := outcome.GetFailure(); f != nil {
-			return 0, errors.New(f.GetMessage())
-		}
-		var result int
-		err = converter.GetDefaultDataConverter().FromPayloads(outcome.GetSuccess(), &result)
-		return result, err
-	}
+	var result int
+	err = handle.Get(ctx, &result)
+	return result, err
 }
 
 func TestUpdatesOnADevServer(t *testing.T) {

@@ -1,7 +1,7 @@
-// Package updates tests this SDK's client sending workflow updates to
-// workflows served by a go.temporal.io/sdk worker, on a dev server whose
-// update long polls end after two seconds, so that waits longer than that
-// cross several of them.
+// Package updates tests this SDK's client sending workflow updates to the
+// same workflow served by a go.temporal.io/sdk worker and by this SDK's
+// worker, on a dev server whose update long polls end after two seconds,
+// so that waits longer than that cross several of them.
 package updates
 
 import (
@@ -29,6 +29,7 @@ import (
 	"github.com/durable-go/sdk/internal/devserver"
 	"github.com/durable-go/sdk/internal/testharness"
 	"github.com/durable-go/sdk/temporal"
+	"github.com/durable-go/sdk/worker"
 	"github.com/durable-go/sdk/workflow"
 )
 
@@ -123,8 +124,7 @@ func (o *updateRecorderOutbound) UpdateWithStartWorkflow(ctx context.Context, in
 }
 
 // fixture is this SDK's client, with the recorder and the tenant
-// propagator, and a task queue served by an official worker running
-// UpdatesWorkflow.
+// propagator, and a task queue where a worker serves UpdatesWorkflow.
 type fixture struct {
 	c         client.Client
 	recorder  *updateRecorder
@@ -148,7 +148,7 @@ func (f *fixture) callCount(method string) int {
 	return f.calls[method]
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t *testing.T, serve func(t *testing.T, hostPort, taskQueue string)) *fixture {
 	t.Helper()
 	hp := testharness.HostPort(t)
 	f := &fixture{
@@ -167,8 +167,46 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(f.c.Close)
+	serve(t, hp, f.taskQueue)
+	return f
+}
+
+// scenarios run against workflows served by each SDK's worker.
+var scenarios = []struct {
+	name string
+	run  func(t *testing.T, f *fixture)
+}{
+	{"UpdateCompletesWithAValue", scenarioUpdateCompletesWithAValue},
+	{"UpdateWithoutAnIDGetsOne", scenarioUpdateWithoutAnIDGetsOne},
+	{"UpdateCompletesWithAnError", scenarioUpdateCompletesWithAnError},
+	{"UpdateRejectedByTheValidator", scenarioUpdateRejectedByTheValidator},
+	{"UpdateIDDeduplicates", scenarioUpdateIDDeduplicates},
+	{"UpdateAcceptedThenGetAcrossLongPolls", scenarioUpdateAcceptedThenGetAcrossLongPolls},
+	{"UpdateWaitingForCompletionCrossesLongPolls", scenarioUpdateWaitingForCompletionCrossesLongPolls},
+	{"UpdateCarriesHeaders", scenarioUpdateCarriesHeaders},
+	{"UpdateOfAWorkflowThatDoesNotExist", scenarioUpdateOfAWorkflowThatDoesNotExist},
+	{"UpdateCallEndsWithItsContext", scenarioUpdateCallEndsWithItsContext},
+	{"UpdateWithStartStartsTheWorkflow", scenarioUpdateWithStartStartsTheWorkflow},
+}
+
+func TestUpdatesServedByTheOfficialWorker(t *testing.T) {
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) { s.run(t, newFixture(t, serveWithTheOfficialWorker)) })
+	}
+}
+
+func TestUpdatesServedByThisSDKsWorker(t *testing.T) {
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) { s.run(t, newFixture(t, serveWithOurWorker)) })
+	}
+}
+
+// serveWithTheOfficialWorker runs UpdatesWorkflowOfficial on a
+// go.temporal.io/sdk worker until the test ends.
+func serveWithTheOfficialWorker(t *testing.T, hostPort, taskQueue string) {
+	t.Helper()
 	oc, err := officialclient.Dial(officialclient.Options{
-		HostPort:           hp,
+		HostPort:           hostPort,
 		Logger:             quiet{},
 		ContextPropagators: []officialworkflow.ContextPropagator{officialHeaderPropagator{}},
 	})
@@ -176,13 +214,32 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(oc.Close)
-	w := officialworker.New(oc, f.taskQueue, officialworker.Options{})
+	w := officialworker.New(oc, taskQueue, officialworker.Options{})
 	w.RegisterWorkflowWithOptions(UpdatesWorkflowOfficial, officialworkflow.RegisterOptions{Name: "UpdatesWorkflow"})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Stop)
-	return f
+}
+
+// serveWithOurWorker runs UpdatesWorkflowOurs on this SDK's worker until
+// the test ends.
+func serveWithOurWorker(t *testing.T, hostPort, taskQueue string) {
+	t.Helper()
+	c, err := client.Dial(client.Options{
+		HostPort:           hostPort,
+		ContextPropagators: []workflow.ContextPropagator{ourHeaderPropagator{}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	w := worker.New(c, taskQueue, worker.Options{})
+	w.RegisterWorkflowWithOptions(UpdatesWorkflowOurs, workflow.RegisterOptions{Name: "UpdatesWorkflow"})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
 }
 
 func testContext(t *testing.T) context.Context {
@@ -252,8 +309,7 @@ func (f *fixture) updateEventCount(t *testing.T, run client.WorkflowRun) int {
 	return n
 }
 
-func TestUpdateCompletesWithAValue(t *testing.T) {
-	f := newFixture(t)
+func scenarioUpdateCompletesWithAValue(t *testing.T, f *fixture) {
 	run := f.start(t, 10)
 	handle, err := f.c.UpdateWorkflow(testContext(t), client.UpdateWorkflowOptions{
 		WorkflowID:   run.GetID(),
@@ -284,8 +340,7 @@ func TestUpdateCompletesWithAValue(t *testing.T) {
 	}
 }
 
-func TestUpdateWithoutAnIDGetsOne(t *testing.T) {
-	f := newFixture(t)
+func scenarioUpdateWithoutAnIDGetsOne(t *testing.T, f *fixture) {
 	run := f.start(t, 0)
 	handle, err := f.c.UpdateWorkflow(testContext(t), client.UpdateWorkflowOptions{
 		WorkflowID:   run.GetID(),
@@ -307,8 +362,7 @@ func TestUpdateWithoutAnIDGetsOne(t *testing.T) {
 	}
 }
 
-func TestUpdateCompletesWithAnError(t *testing.T) {
-	f := newFixture(t)
+func scenarioUpdateCompletesWithAnError(t *testing.T, f *fixture) {
 	run := f.start(t, 0)
 	handle, err := f.c.UpdateWorkflow(testContext(t), client.UpdateWorkflowOptions{
 		WorkflowID:   run.GetID(),
@@ -334,8 +388,7 @@ func TestUpdateCompletesWithAnError(t *testing.T) {
 	}
 }
 
-func TestUpdateRejectedByTheValidator(t *testing.T) {
-	f := newFixture(t)
+func scenarioUpdateRejectedByTheValidator(t *testing.T, f *fixture) {
 	run := f.start(t, 3)
 	handle, err := f.c.UpdateWorkflow(testContext(t), client.UpdateWorkflowOptions{
 		WorkflowID:   run.GetID(),
@@ -362,8 +415,7 @@ func TestUpdateRejectedByTheValidator(t *testing.T) {
 	}
 }
 
-func TestUpdateIDDeduplicates(t *testing.T) {
-	f := newFixture(t)
+func scenarioUpdateIDDeduplicates(t *testing.T, f *fixture) {
 	run := f.start(t, 0)
 	options := client.UpdateWorkflowOptions{
 		WorkflowID:   run.GetID(),
@@ -393,8 +445,7 @@ func TestUpdateIDDeduplicates(t *testing.T) {
 	}
 }
 
-func TestUpdateAcceptedThenGetAcrossLongPolls(t *testing.T) {
-	f := newFixture(t)
+func scenarioUpdateAcceptedThenGetAcrossLongPolls(t *testing.T, f *fixture) {
 	run := f.start(t, 0)
 	handle, err := f.c.UpdateWorkflow(testContext(t), client.UpdateWorkflowOptions{
 		WorkflowID:   run.GetID(),
@@ -447,8 +498,7 @@ func TestUpdateAcceptedThenGetAcrossLongPolls(t *testing.T) {
 	}
 }
 
-func TestUpdateWaitingForCompletionCrossesLongPolls(t *testing.T) {
-	f := newFixture(t)
+func scenarioUpdateWaitingForCompletionCrossesLongPolls(t *testing.T, f *fixture) {
 	run := f.start(t, 0)
 	time.AfterFunc(2*serverLongPoll+500*time.Millisecond, func() {
 		_ = f.c.SignalWorkflow(context.Background(), run.GetID(), "", signalRelease, nil)
@@ -474,8 +524,7 @@ func TestUpdateWaitingForCompletionCrossesLongPolls(t *testing.T) {
 	}
 }
 
-func TestUpdateCarriesHeaders(t *testing.T) {
-	f := newFixture(t)
+func scenarioUpdateCarriesHeaders(t *testing.T, f *fixture) {
 	run := f.start(t, 0)
 	ctx := context.WithValue(testContext(t), tenantKey{}, "acme")
 	for field, want := range map[string]string{"tenant": "acme", "intercepted": "UpdateWorkflow header-intercepted"} {
@@ -499,8 +548,7 @@ func TestUpdateCarriesHeaders(t *testing.T) {
 	}
 }
 
-func TestUpdateOfAWorkflowThatDoesNotExist(t *testing.T) {
-	f := newFixture(t)
+func scenarioUpdateOfAWorkflowThatDoesNotExist(t *testing.T, f *fixture) {
 	_, err := f.c.UpdateWorkflow(testContext(t), client.UpdateWorkflowOptions{
 		WorkflowID:   "no-such-workflow",
 		UpdateName:   updateAdd,
@@ -512,8 +560,7 @@ func TestUpdateOfAWorkflowThatDoesNotExist(t *testing.T) {
 	}
 }
 
-func TestUpdateCallEndsWithItsContext(t *testing.T) {
-	f := newFixture(t)
+func scenarioUpdateCallEndsWithItsContext(t *testing.T, f *fixture) {
 	// No worker polls this task queue: the update stays admitted.
 	id := fmt.Sprintf("%s-%d", t.Name(), time.Now().UnixNano())
 	if _, err := f.c.ExecuteWorkflow(testContext(t), client.StartWorkflowOptions{ID: id, TaskQueue: "nobody-" + id}, "UpdatesWorkflow", 0); err != nil {
@@ -541,8 +588,7 @@ func TestUpdateCallEndsWithItsContext(t *testing.T) {
 	}
 }
 
-func TestUpdateWithStartStartsTheWorkflow(t *testing.T) {
-	f := newFixture(t)
+func scenarioUpdateWithStartStartsTheWorkflow(t *testing.T, f *fixture) {
 	id := fmt.Sprintf("%s-%d", t.Name(), time.Now().UnixNano())
 	t.Cleanup(func() { _ = f.c.TerminateWorkflow(context.Background(), id, "", "test over") })
 	startOp := f.c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{

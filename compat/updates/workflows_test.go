@@ -7,6 +7,10 @@ import (
 	officialconverter "go.temporal.io/sdk/converter"
 	officialtemporal "go.temporal.io/sdk/temporal"
 	official "go.temporal.io/sdk/workflow"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/temporal"
+	ours "github.com/durable-go/sdk/workflow"
 )
 
 // The names of the updates, signals and queries of UpdatesWorkflow.
@@ -111,5 +115,78 @@ func UpdatesWorkflowOfficial(ctx official.Context, start int) (int, error) {
 		released = true
 	})
 	official.GetSignalChannel(ctx, signalDone).Receive(ctx, nil)
+	return total, nil
+}
+
+// ourHeaderPropagator gives workflows of this SDK's worker the string
+// values of propagatedHeaderFields.
+type ourHeaderPropagator struct{}
+
+func (ourHeaderPropagator) Inject(context.Context, ours.HeaderWriter) error { return nil }
+
+func (ourHeaderPropagator) Extract(ctx context.Context, _ ours.HeaderReader) (context.Context, error) {
+	return ctx, nil
+}
+
+func (ourHeaderPropagator) InjectFromWorkflow(ours.Context, ours.HeaderWriter) error { return nil }
+
+func (ourHeaderPropagator) ExtractToWorkflow(ctx ours.Context, reader ours.HeaderReader) (ours.Context, error) {
+	for _, field := range propagatedHeaderFields {
+		payload, ok := reader.Get(field)
+		if !ok {
+			continue
+		}
+		var value string
+		if err := converter.GetDefaultDataConverter().FromPayload(payload, &value); err != nil {
+			return nil, fmt.Errorf("header field %q: %w", field, err)
+		}
+		ctx = ours.WithValue(ctx, headerFieldKey(field), value)
+	}
+	return ctx, nil
+}
+
+// UpdatesWorkflowOurs is UpdatesWorkflowOfficial written with this SDK.
+func UpdatesWorkflowOurs(ctx ours.Context, start int) (int, error) {
+	total, adds, released := start, 0, false
+	err := ours.SetUpdateHandlerWithOptions(ctx, updateAdd, func(ctx ours.Context, n int) (int, error) {
+		adds++
+		total += n
+		return total, nil
+	}, ours.UpdateHandlerOptions{Validator: func(ctx ours.Context, n int) error {
+		if n < 0 {
+			return fmt.Errorf("cannot add %d: only positive numbers", n)
+		}
+		return nil
+	}})
+	if err != nil {
+		return 0, err
+	}
+	if err := ours.SetUpdateHandler(ctx, updateFail, func(ctx ours.Context, reason string) (int, error) {
+		return 0, temporal.NewApplicationError(reason, "UpdateFailed", "detail")
+	}); err != nil {
+		return 0, err
+	}
+	if err := ours.SetUpdateHandler(ctx, updateWaitForRelease, func(ctx ours.Context) (string, error) {
+		if err := ours.Await(ctx, func() bool { return released }); err != nil {
+			return "", err
+		}
+		return "released", nil
+	}); err != nil {
+		return 0, err
+	}
+	if err := ours.SetUpdateHandler(ctx, updateHeader, func(ctx ours.Context, field string) (string, error) {
+		value, _ := ctx.Value(headerFieldKey(field)).(string)
+		return value, nil
+	}); err != nil {
+		return 0, err
+	}
+	if err := ours.SetQueryHandler(ctx, queryAdds, func() (int, error) { return adds, nil }); err != nil {
+		return 0, err
+	}
+	ours.Go(ctx, func(ctx ours.Context) {
+		ours.GetSignalChannel(ctx, signalRelease).Receive(ctx, nil)
+		released = true
+	})
+	ours.GetSignalChannel(ctx, signalDone).Receive(ctx, nil)
 	return total, nil
 }
