@@ -1,5 +1,6 @@
-// Package client starts, signals, queries, cancels, terminates and lists
-// Temporal workflow executions, and completes activities asynchronously.
+// Package client starts, signals, queries, updates, cancels, terminates and
+// lists Temporal workflow executions, and completes activities
+// asynchronously.
 // Its names and signatures match go.temporal.io/sdk/client, so code written
 // for that package works with this one once the import path is changed.
 //
@@ -20,6 +21,23 @@
 //	}
 //	var receipt Receipt
 //	err = run.Get(ctx, &receipt) // waits for the workflow to close
+//
+// An update changes a running workflow and answers. UpdateWorkflow returns
+// once the update has reached the stage asked for, and its handle's Get
+// returns the handler's result, or the error of its validator or handler;
+// UpdateWithStartWorkflow starts the workflow first if it is not running:
+//
+//	handle, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+//		WorkflowID:   "order-42",
+//		UpdateName:   "addItem",
+//		Args:         []any{item},
+//		WaitForStage: client.WorkflowUpdateStageCompleted,
+//	})
+//	if err != nil {
+//		return err
+//	}
+//	var total int
+//	err = handle.Get(ctx, &total)
 //
 // Errors reported by the server are the typed errors of
 // go.temporal.io/api/serviceerror, wrapped with what the client was doing;
