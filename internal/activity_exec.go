@@ -10,6 +10,7 @@ import (
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
+	"github.com/durable-go/sdk/internal/session"
 	"github.com/durable-go/sdk/internal/workerrt"
 	"github.com/durable-go/sdk/log"
 )
@@ -48,6 +49,10 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 			sdkmetrics.TagActivityType: info.ActivityType.Name, sdkmetrics.TagWorkflowType: workflowTypeName(info)})
 	}
 	fn, err := e.registry.Activity(info.ActivityType.Name)
+	if err != nil && session.IsProtocolActivity(info.ActivityType.Name) {
+		return nil, failure.NewNonRetryableApplicationError(fmt.Sprintf("%s: the worker that polled task queue %q runs no sessions; "+
+			"set worker.Options.EnableSessionWorker to run them", describeActivity(info), e.taskQueue), "SessionWorkerNotEnabled", nil)
+	}
 	if err != nil {
 		metrics.Counter(sdkmetrics.UnregisteredActivityInvocation).Inc(1)
 		// Retryable: a worker that has the activity may pick up the retry.

@@ -23,6 +23,7 @@ import (
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/searchattr"
+	"github.com/durable-go/sdk/internal/session"
 	"github.com/durable-go/sdk/internal/testserver"
 	"github.com/durable-go/sdk/internal/workerrt"
 )
@@ -78,8 +79,9 @@ type TestWorkflowEnvironment struct {
 	// running by the abandon or request-cancel parent close policies.
 	noDetachedChildWait bool
 
-	clock  *testserver.Clock
-	server *testserver.Server
+	clock    *testserver.Clock
+	server   *testserver.Server
+	sessions *session.Host // with EnableSessionWorker, once a worker started
 
 	// The run, once ExecuteWorkflow started it.
 	execution    *commonpb.WorkflowExecution
@@ -639,8 +641,12 @@ func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 		SDKName:                    SDKName,
 		SDKVersion:                 SDKVersion,
 	}
-	opts.Activities = &activityExecutor{registry: e.registry, dc: e.dc, logger: e.suite.logger, metrics: e.suite.metrics,
-		namespace: testNamespace, taskQueue: taskQueue, interceptors: env.interceptors, propagators: e.propagators}
+	activities, err := e.withSessions(&activityExecutor{registry: e.registry, dc: e.dc, logger: e.suite.logger, metrics: e.suite.metrics,
+		namespace: testNamespace, taskQueue: taskQueue, interceptors: env.interceptors, propagators: e.propagators})
+	if err != nil {
+		return nil, err
+	}
+	opts.Activities = activities
 	rt, err := workerrt.New(opts)
 	if err != nil {
 		return nil, err

@@ -64,6 +64,13 @@ type WorkerOptions struct {
 	// outermost. The client's interceptors that are also WorkerInterceptors
 	// come before them.
 	Interceptors []WorkerInterceptor
+	// EnableSessionWorker lets the worker run sessions (workflow.CreateSession):
+	// it also polls the task queue's session creation queue and a task
+	// queue of its own, where its sessions' activities go.
+	EnableSessionWorker bool
+	// MaxConcurrentSessionExecutionSize bounds the sessions the worker
+	// runs at once (1000); with that many open it takes no new one.
+	MaxConcurrentSessionExecutionSize int
 }
 
 // The sticky cache is shared by the workers of a process.
@@ -110,8 +117,9 @@ type AggregatedWorker struct {
 	options   WorkerOptions
 	registry  *registry.Registry
 
-	mu      sync.Mutex
-	runtime *workerrt.Worker
+	mu       sync.Mutex
+	runtime  *workerrt.Worker
+	sessions []*workerrt.Worker // with EnableSessionWorker; see worker_session.go
 }
 
 // NewWorker returns a worker for taskQueue that uses client's connection,
@@ -244,26 +252,43 @@ func (w *AggregatedWorker) Start() error {
 		opts.Engine = w.workflowEnv().engineOptions()
 	}
 	if len(w.registry.ActivityNames()) > 0 {
-		opts.Activities = &activityExecutor{registry: w.registry, dc: w.client.dataConverter, logger: w.client.logger, metrics: opts.Metrics,
-			namespace: w.client.namespace, taskQueue: w.taskQueue, client: w.client,
-			interceptors: w.interceptors(), propagators: w.client.propagators}
+		opts.Activities = w.activityExecutor(w.taskQueue)
 	}
 	rt, err := workerrt.New(opts)
 	if err != nil {
 		return err
 	}
+	var sessions []*workerrt.Worker
+	if w.options.EnableSessionWorker {
+		if sessions, err = w.sessionWorkers(opts); err != nil {
+			return err
+		}
+	}
 	rt.Start()
-	w.runtime = rt
+	for _, s := range sessions {
+		s.Start()
+	}
+	w.runtime, w.sessions = rt, sessions
 	return nil
+}
+
+// activityExecutor runs the worker's activities polled from taskQueue.
+func (w *AggregatedWorker) activityExecutor(taskQueue string) *activityExecutor {
+	return &activityExecutor{registry: w.registry, dc: w.client.dataConverter, logger: w.client.logger, metrics: w.metricsHandler(),
+		namespace: w.client.namespace, taskQueue: taskQueue, client: w.client,
+		interceptors: w.interceptors(), propagators: w.client.propagators}
 }
 
 // Stop stops polling and waits for running tasks (see WorkerStopTimeout).
 func (w *AggregatedWorker) Stop() {
 	w.mu.Lock()
-	rt := w.runtime
+	rt, sessions := w.runtime, w.sessions
 	w.mu.Unlock()
 	if rt != nil {
 		rt.Stop()
+	}
+	for _, s := range sessions {
+		s.Stop()
 	}
 }
 

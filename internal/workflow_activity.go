@@ -163,7 +163,11 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 		f.Set(nil, err)
 		return f
 	}
-	taskQueue := opts.TaskQueue
+	taskQueue, err := sessionQueue(ctx, name, opts.TaskQueue)
+	if err != nil {
+		f.Set(nil, err)
+		return f
+	}
 	if taskQueue == "" {
 		taskQueue = r.info.TaskQueueName
 	}

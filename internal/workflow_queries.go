@@ -76,6 +76,8 @@ func (r *workflowRun) Query(queryType string, args *commonpb.Payloads, header *c
 	switch queryType {
 	case QueryTypeStackTrace:
 		return r.env.dc.ToPayloads(r.StackTrace())
+	case QueryTypeOpenSessions:
+		return r.env.dc.ToPayloads(r.sessionList())
 	case QueryTypeWorkflowMetadata:
 		// Encoded with the default converter, as go.temporal.io/sdk does,
 		// so the UI can always read it.

@@ -40,6 +40,7 @@ type workflowRun struct {
 	// not make commands.
 	readOnly       bool
 	currentDetails string // SetCurrentDetails, shown in the metadata query
+	openSessions   map[string]*SessionInfo
 
 	// inbound is where the start, signals and queries enter the run;
 	// outbound is where the workflow package's calls go. Both end at the

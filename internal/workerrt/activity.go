@@ -25,6 +25,12 @@ type ActivityTask struct {
 	Heartbeat func(details *commonpb.Payloads)
 	// WorkerStop is closed when the worker begins to stop.
 	WorkerStop <-chan struct{}
+	// HeartbeatNow sends one heartbeat at once, outside the throttling of
+	// Heartbeat, and returns the call's error. For machinery that keeps a
+	// long activity alive on a schedule of its own (a session's creation
+	// activity); a cancellation it learns of cancels the context as
+	// Heartbeat does.
+	HeartbeatNow func(details *commonpb.Payloads) error
 }
 
 // ActivityExecutor runs activity code: it finds the registered function
@@ -34,6 +40,11 @@ type ActivityExecutor interface {
 }
 
 func (w *Worker) pollActivityTask(ctx context.Context) (*workflowservice.PollActivityTaskQueueResponse, bool, error) {
+	if w.opts.ActivityPollGate != nil {
+		if err := w.opts.ActivityPollGate(ctx); err != nil {
+			return nil, false, nil
+		}
+	}
 	if w.limiter != nil {
 		if err := w.limiter.wait(ctx); err != nil {
 			return nil, false, nil
@@ -99,7 +110,7 @@ func (w *Worker) handleActivityTask(task *workflowservice.PollActivityTaskQueueR
 	defer hb.stop()
 	am := w.metrics.forActivity(task)
 	start := am.start()
-	result, err := w.opts.Activities.Execute(ctx, &ActivityTask{Task: task, Heartbeat: hb.record, WorkerStop: w.stopped})
+	result, err := w.opts.Activities.Execute(ctx, &ActivityTask{Task: task, Heartbeat: hb.record, HeartbeatNow: hb.sendNow, WorkerStop: w.stopped})
 	hb.stop()
 	if errors.Is(err, ErrResultPending) {
 		am.executed(start)

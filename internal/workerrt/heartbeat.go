@@ -69,7 +69,7 @@ func (h *heartbeater) record(details *commonpb.Payloads) {
 	}
 	h.timer = time.AfterFunc(h.interval, h.intervalEnded)
 	h.mu.Unlock()
-	h.send(details)
+	_ = h.send(details) // a failure is logged; the next heartbeat may pass
 }
 
 // intervalEnded sends what was recorded during the interval, if anything,
@@ -85,10 +85,31 @@ func (h *heartbeater) intervalEnded() {
 	h.pending, h.hasPending = nil, false
 	h.timer = time.AfterFunc(h.interval, h.intervalEnded)
 	h.mu.Unlock()
-	h.send(details)
+	_ = h.send(details)
 }
 
-func (h *heartbeater) send(details *commonpb.Payloads) {
+// sendNow sends details at once, whatever interval runs.
+func (h *heartbeater) sendNow(details *commonpb.Payloads) error {
+	h.mu.Lock()
+	stopped := h.stopped
+	h.mu.Unlock()
+	if stopped {
+		return errHeartbeatAfterEnd
+	}
+	return h.send(details)
+}
+
+// errHeartbeatAfterEnd is returned by a heartbeat sent after the attempt ended.
+var errHeartbeatAfterEnd = errors.New("heartbeat not sent: the activity attempt has ended")
+
+// CanceledByServer reports whether an activity's context was canceled
+// because its workflow asked to cancel the activity, rather than by the
+// worker stopping, a deadline, or the activity's disappearance.
+func CanceledByServer(ctx context.Context) bool {
+	return errors.Is(context.Cause(ctx), errCanceledByServer)
+}
+
+func (h *heartbeater) send(details *commonpb.Payloads) error {
 	ctx, cancel := context.WithTimeout(h.w.metrics.queueContext(), rpcTimeout)
 	defer cancel()
 	resp, err := h.w.opts.Service.RecordActivityTaskHeartbeat(ctx, &workflowservice.RecordActivityTaskHeartbeatRequest{
@@ -106,6 +127,7 @@ func (h *heartbeater) send(details *commonpb.Payloads) {
 		h.mu.Unlock()
 		h.cancel(errCanceledByServer)
 	}
+	return err
 }
 
 // serverCanceled reports that the server asked to cancel the activity.

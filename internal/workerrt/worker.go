@@ -48,6 +48,12 @@ type Options struct {
 	// canceling them.
 	StopTimeout time.Duration
 
+	// ActivityPollGate, when set, is waited on before each activity poll:
+	// the worker asks for an activity only when it lets it (a session
+	// worker, only while it has room for another session). It returns an
+	// error only when ctx ends.
+	ActivityPollGate func(ctx context.Context) error
+
 	// WallTime converts the server's times (an activity's start, from which
 	// its deadline is computed) to wall-clock time; nil when they are wall
 	// time already. The test environment's server runs a virtual clock.

@@ -1,0 +1,52 @@
+package internal
+
+import (
+	"github.com/durable-go/sdk/internal/session"
+	"github.com/durable-go/sdk/internal/workerrt"
+)
+
+// sessionWorkers are the two activity workers that run a worker's
+// sessions (package session has the protocol): one polls the creation
+// queue of the worker's task queue, with a single poller and only while
+// there is room for another session; the other polls the worker's own
+// resource-specific queue, where its sessions' activities (and the
+// completion activity, and the creation activity of a recreated session)
+// go. base is the main worker's runtime options.
+func (w *AggregatedWorker) sessionWorkers(base workerrt.Options) ([]*workerrt.Worker, error) {
+	maxSessions := w.options.MaxConcurrentSessionExecutionSize
+	if maxSessions <= 0 {
+		maxSessions = session.DefaultMaxConcurrentSessions
+	}
+	host, err := session.NewHost(session.HostOptions{
+		ResourceID:            newClientUUID(),
+		MaxConcurrentSessions: maxSessions,
+		DataConverter:         w.client.dataConverter,
+		Signal:                w.client.SignalWorkflow,
+		Logger:                w.client.logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	activityWorker := func(taskQueue string) workerrt.Options {
+		o := base
+		o.TaskQueue = taskQueue
+		o.Engine, o.Cache = nil, nil
+		o.Activities = host.Executor(w.activityExecutor(taskQueue))
+		return o
+	}
+	creation := activityWorker(session.CreationTaskQueue(w.taskQueue))
+	creation.ActivityPollers = 1
+	creation.MaxConcurrentActivities = maxSessions
+	creation.ActivityPollGate = host.WaitForRoom
+	resource := activityWorker(host.TaskQueue())
+
+	var workers []*workerrt.Worker
+	for _, o := range []workerrt.Options{creation, resource} {
+		rt, err := workerrt.New(o)
+		if err != nil {
+			return nil, err
+		}
+		workers = append(workers, rt)
+	}
+	return workers, nil
+}
