@@ -40,7 +40,8 @@ func loadManifest(t *testing.T) []manifestEntry {
 func newReplayer() worker.WorkflowReplayer {
 	r := worker.NewWorkflowReplayer()
 	for _, wf := range []any{ActivitiesWorkflow, TimersWorkflow, SignalsWorkflow, SideEffectsWorkflow,
-		MutableSideEffectsWorkflow, VersionsWorkflow, ContinueAsNewWorkflow, SequentialActivitiesWorkflow, PingPongWorkflow} {
+		MutableSideEffectsWorkflow, VersionsWorkflow, ContinueAsNewWorkflow, SequentialActivitiesWorkflow, PingPongWorkflow,
+		SessionWorkflow, ParallelSessionsWorkflow} {
 		r.RegisterWorkflow(wf)
 	}
 	return r
@@ -150,21 +151,27 @@ func readHistory(t *testing.T, file string) *historypb.History {
 
 // TestFixtureWorkflowsAreTheRecordedCode guards the claim that the replayed
 // workflows are the recorded code with only the import prefix changed:
-// fixtures_workflows_test.go must be tools/recordhistories/workflows.go
-// with its package clause and import path rewritten.
+// each fixtures file here must be its file of tools/recordhistories with
+// its package clause and import path rewritten.
 func TestFixtureWorkflowsAreTheRecordedCode(t *testing.T) {
-	recorded, err := os.ReadFile("../tools/recordhistories/workflows.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ours, err := os.ReadFile("fixtures_workflows_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := strings.Replace(string(recorded), "package main", "package worker_test", 1)
-	want = strings.ReplaceAll(want, `"go.temporal.io/sdk/workflow"`, `"github.com/durable-go/sdk/workflow"`)
-	if want != string(ours) {
-		t.Fatal("worker/fixtures_workflows_test.go has drifted from tools/recordhistories/workflows.go; regenerate it: " +
-			`sed -e 's/^package main/package worker_test/' -e 's#"go.temporal.io/sdk/workflow"#"github.com/durable-go/sdk/workflow"#' tools/recordhistories/workflows.go > worker/fixtures_workflows_test.go`)
+	for recordedFile, oursFile := range map[string]string{
+		"workflows.go":         "fixtures_workflows_test.go",
+		"session_workflows.go": "fixtures_sessions_test.go",
+	} {
+		recorded, err := os.ReadFile("../tools/recordhistories/" + recordedFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ours, err := os.ReadFile(oursFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.Replace(string(recorded), "package main", "package worker_test", 1)
+		want = strings.ReplaceAll(want, `"go.temporal.io/sdk/workflow"`, `"github.com/durable-go/sdk/workflow"`)
+		if want != string(ours) {
+			t.Errorf("worker/%s has drifted from tools/recordhistories/%s; regenerate it: "+
+				`sed -e 's/^package main/package worker_test/' -e 's#"go.temporal.io/sdk/workflow"#"github.com/durable-go/sdk/workflow"#' tools/recordhistories/%s > worker/%s`,
+				oursFile, recordedFile, recordedFile, oursFile)
+		}
 	}
 }

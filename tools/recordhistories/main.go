@@ -80,6 +80,9 @@ func fixtures() []fixture {
 		{name: "pingpong10", workflow: PingPongWorkflow, args: []any{10}, want: 10},
 		{name: "pingpong20000", workflow: PingPongWorkflow, args: []any{20000}, want: 20000,
 			workflowTaskTimeout: time.Minute},
+		{name: "sessions", workflow: SessionWorkflow, args: []any{"Temporal"},
+			want: "Hello, Temporal! | HELLO, TEMPORAL! | Hello, HELLO, TEMPORAL!!"},
+		{name: "parallelsessions", workflow: ParallelSessionsWorkflow, args: []any{3}, want: 6},
 	}
 }
 
@@ -156,6 +159,7 @@ func run(out, temporalBin, only string, skipLarge bool) error {
 	w := worker.New(c, taskQueue, worker.Options{
 		MaxConcurrentActivityExecutionSize:     100,
 		MaxConcurrentWorkflowTaskExecutionSize: 10,
+		EnableSessionWorker:                    true,
 	})
 	registerWorkflows(w)
 	registerActivities(w)
@@ -203,6 +207,8 @@ func registerWorkflows(r worker.WorkflowRegistry) {
 	r.RegisterWorkflow(ContinueAsNewWorkflow)
 	r.RegisterWorkflow(SequentialActivitiesWorkflow)
 	r.RegisterWorkflow(PingPongWorkflow)
+	r.RegisterWorkflow(SessionWorkflow)
+	r.RegisterWorkflow(ParallelSessionsWorkflow)
 }
 
 // registerActivities registers every activity of workflows.go with its
