@@ -316,4 +316,3 @@ func TestMaxConcurrentSessionExecutionSizeBoundsTheWorkersSessions(t *testing.T)
 	}
 	replayHere(t, c, run.GetID(), boundedSessions)
 }
-
