@@ -1,0 +1,231 @@
+package compat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	officialclient "go.temporal.io/sdk/client"
+	officialworker "go.temporal.io/sdk/worker"
+	officialworkflow "go.temporal.io/sdk/workflow"
+
+	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/worker"
+	"github.com/durable-go/sdk/workflow"
+)
+
+// The session workflows, once per SDK: a session running Greet and Shout,
+// completed, recreated on the same worker from its token, running Greet
+// again; and one that waits for its session to fail.
+
+func sessionWorkflowOurs(ctx workflow.Context, name string) (string, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 10 * time.Second})
+	options := &workflow.SessionOptions{CreationTimeout: time.Minute, ExecutionTimeout: time.Minute}
+	s, err := workflow.CreateSession(ctx, options)
+	if err != nil {
+		return "", err
+	}
+	var greeting, shouted, last string
+	if err := workflow.ExecuteActivity(s, Greet, name).Get(s, &greeting); err != nil {
+		return "", err
+	}
+	if err := workflow.ExecuteActivity(s, Shout, greeting).Get(s, &shouted); err != nil {
+		return "", err
+	}
+	token := workflow.GetSessionInfo(s).GetRecreateToken()
+	workflow.CompleteSession(s)
+	if s, err = workflow.RecreateSession(ctx, token, options); err != nil {
+		return "", err
+	}
+	err = workflow.ExecuteActivity(s, Greet, shouted).Get(s, &last)
+	workflow.CompleteSession(s)
+	return greeting + " | " + shouted + " | " + last, err
+}
+
+func sessionWorkflowOfficial(ctx officialworkflow.Context, name string) (string, error) {
+	ctx = officialworkflow.WithActivityOptions(ctx, officialworkflow.ActivityOptions{StartToCloseTimeout: 10 * time.Second})
+	options := &officialworkflow.SessionOptions{CreationTimeout: time.Minute, ExecutionTimeout: time.Minute}
+	s, err := officialworkflow.CreateSession(ctx, options)
+	if err != nil {
+		return "", err
+	}
+	var greeting, shouted, last string
+	if err := officialworkflow.ExecuteActivity(s, Greet, name).Get(s, &greeting); err != nil {
+		return "", err
+	}
+	if err := officialworkflow.ExecuteActivity(s, Shout, greeting).Get(s, &shouted); err != nil {
+		return "", err
+	}
+	token := officialworkflow.GetSessionInfo(s).GetRecreateToken()
+	officialworkflow.CompleteSession(s)
+	if s, err = officialworkflow.RecreateSession(ctx, token, options); err != nil {
+		return "", err
+	}
+	err = officialworkflow.ExecuteActivity(s, Greet, shouted).Get(s, &last)
+	officialworkflow.CompleteSession(s)
+	return greeting + " | " + shouted + " | " + last, err
+}
+
+// sessionLossOfficial greets in a session (the query "greeted" says when),
+// then waits for the session to fail and reports what its next activity
+// returned.
+func sessionLossOfficial(ctx officialworkflow.Context) (string, error) {
+	ctx = officialworkflow.WithActivityOptions(ctx, officialworkflow.ActivityOptions{StartToCloseTimeout: 10 * time.Second})
+	greeted := false
+	if err := officialworkflow.SetQueryHandler(ctx, "greeted", func() (bool, error) { return greeted, nil }); err != nil {
+		return "", err
+	}
+	s, err := officialworkflow.CreateSession(ctx, &officialworkflow.SessionOptions{CreationTimeout: time.Minute, ExecutionTimeout: time.Minute})
+	if err != nil {
+		return "", err
+	}
+	if err := officialworkflow.ExecuteActivity(s, Greet, "session").Get(s, nil); err != nil {
+		return "", err
+	}
+	greeted = true
+	info := officialworkflow.GetSessionInfo(s)
+	if err := officialworkflow.Await(ctx, func() bool { return info.SessionState == officialworkflow.SessionStateFailed }); err != nil {
+		return "", err
+	}
+	err = officialworkflow.ExecuteActivity(s, Greet, "again").Get(s, nil)
+	return fmt.Sprintf("ErrSessionFailed=%v", errors.Is(err, officialworkflow.ErrSessionFailed)), nil
+}
+
+const sessionResult = "Hello, Temporal! | HELLO, TEMPORAL! | Hello, HELLO, TEMPORAL!!"
+
+// activityStarters lists the identities of the workers that started the
+// run's activities.
+func activityStarters(t *testing.T, c client.Client, id string) map[string]int {
+	t.Helper()
+	who := map[string]int{}
+	for _, ev := range fullHistory(t, c, id).GetEvents() {
+		if a := ev.GetActivityTaskStartedEventAttributes(); a != nil {
+			who[a.GetIdentity()]++
+		}
+	}
+	return who
+}
+
+func runSessionWorkflow(t *testing.T, c client.Client, tq string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	id := fmt.Sprintf("%s-%d", t.Name(), time.Now().UnixNano())
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: tq}, "SessionWorkflow", "Temporal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	if err := run.Get(ctx, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got != sessionResult {
+		t.Fatalf("result %q, want %q", got, sessionResult)
+	}
+	return id
+}
+
+// TestSessionHistoriesWrittenHereReplayOnTheOfficialSDK runs the session
+// workflow on this SDK's workers and replays it with the official replayer.
+func TestSessionHistoriesWrittenHereReplayOnTheOfficialSDK(t *testing.T) {
+	c, _ := dialBoth(t)
+	tq := fmt.Sprintf("sessions-ours-%d", time.Now().UnixNano())
+	w := worker.New(c, tq, worker.Options{EnableSessionWorker: true})
+	w.RegisterWorkflowWithOptions(sessionWorkflowOurs, workflow.RegisterOptions{Name: "SessionWorkflow"})
+	w.RegisterActivity(Greet)
+	w.RegisterActivity(Shout)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	id := runSessionWorkflow(t, c, tq)
+	replayer := officialworker.NewWorkflowReplayer()
+	replayer.RegisterWorkflowWithOptions(sessionWorkflowOfficial, officialworkflow.RegisterOptions{Name: "SessionWorkflow"})
+	if err := replayer.ReplayWorkflowHistory(quiet{}, fullHistory(t, c, id)); err != nil {
+		t.Fatalf("the official replayer rejects this SDK's session history: %v", err)
+	}
+}
+
+// TestSessionsAcrossSDKs runs sessions of one SDK's workflows on the
+// other SDK's session workers: the protocol on the wire is the same.
+func TestSessionsAcrossSDKs(t *testing.T) {
+	c, oc := dialBoth(t)
+	t.Run("our workflow, official session worker", func(t *testing.T) {
+		tq := fmt.Sprintf("sessions-a-%d", time.Now().UnixNano())
+		w := worker.New(c, tq, worker.Options{})
+		w.RegisterWorkflowWithOptions(sessionWorkflowOurs, workflow.RegisterOptions{Name: "SessionWorkflow"})
+		ow := officialworker.New(oc, tq, officialworker.Options{EnableSessionWorker: true, Identity: "official-session-worker"})
+		ow.RegisterActivity(Greet)
+		ow.RegisterActivity(Shout)
+		startBoth(t, w, ow)
+		id := runSessionWorkflow(t, c, tq)
+		if who := activityStarters(t, c, id); len(who) != 1 || who["official-session-worker"] != 7 {
+			t.Fatalf("activities started by %v, want all 7 (2 creations, 3 activities, 2 completions) by the official session worker", who)
+		}
+	})
+	t.Run("official workflow, our session worker", func(t *testing.T) {
+		tq := fmt.Sprintf("sessions-b-%d", time.Now().UnixNano())
+		ow := officialworker.New(oc, tq, officialworker.Options{})
+		ow.RegisterWorkflowWithOptions(sessionWorkflowOfficial, officialworkflow.RegisterOptions{Name: "SessionWorkflow"})
+		w := worker.New(c, tq, worker.Options{EnableSessionWorker: true, Identity: "our-session-worker"})
+		w.RegisterActivity(Greet)
+		w.RegisterActivity(Shout)
+		startBoth(t, w, ow)
+		id := runSessionWorkflow(t, c, tq)
+		if who := activityStarters(t, c, id); len(who) != 1 || who["our-session-worker"] != 7 {
+			t.Fatalf("activities started by %v, want all 7 (2 creations, 3 activities, 2 completions) by our session worker", who)
+		}
+	})
+	t.Run("official workflow, our session worker stops", func(t *testing.T) {
+		tq := fmt.Sprintf("sessions-c-%d", time.Now().UnixNano())
+		ow := officialworker.New(oc, tq, officialworker.Options{})
+		ow.RegisterWorkflowWithOptions(sessionLossOfficial, officialworkflow.RegisterOptions{Name: "SessionLoss"})
+		w := worker.New(c, tq, worker.Options{EnableSessionWorker: true})
+		w.RegisterActivity(Greet)
+		startBoth(t, w, ow)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		run, err := oc.ExecuteWorkflow(ctx, officialclient.StartWorkflowOptions{TaskQueue: tq}, "SessionLoss")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for greeted := false; !greeted; time.Sleep(50 * time.Millisecond) {
+			if v, err := oc.QueryWorkflow(ctx, run.GetID(), "", "greeted"); err == nil {
+				_ = v.Get(&greeted)
+			}
+			if ctx.Err() != nil {
+				t.Fatal("the session's first activity did not run")
+			}
+		}
+		w.Stop()
+		var got string
+		if err := run.Get(ctx, &got); err != nil {
+			t.Fatal(err)
+		}
+		if got != "ErrSessionFailed=true" {
+			t.Fatalf("the official workflow saw %q after our session worker stopped, want ErrSessionFailed=true", got)
+		}
+		for _, ev := range fullHistory(t, c, run.GetID()).GetEvents() {
+			if ev.GetEventType() == enumspb.EVENT_TYPE_ACTIVITY_TASK_FAILED {
+				if typ := ev.GetActivityTaskFailedEventAttributes().GetFailure().GetApplicationFailureInfo().GetType(); typ != "SessionWorkerShutdown" {
+					t.Errorf("the creation activity failed with type %q, want SessionWorkerShutdown", typ)
+				}
+			}
+		}
+	})
+}
+
+func startBoth(t *testing.T, w worker.Worker, ow officialworker.Worker) {
+	t.Helper()
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	if err := ow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ow.Stop)
+}
