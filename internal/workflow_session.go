@@ -105,15 +105,17 @@ func createSession(ctx Context, creationQueue string, options *SessionOptions) (
 	if options == nil {
 		return nil, errors.New("CreateSession: SessionOptions are required (at least ExecutionTimeout and CreationTimeout)")
 	}
+	if options.ExecutionTimeout <= 0 {
+		// go.temporal.io/sdk sends the creation activity without a timeout,
+		// which the server rejects, failing workflow tasks until a fix.
+		return nil, errors.New("CreateSession: SessionOptions.ExecutionTimeout is required: it bounds how long the session may run")
+	}
 	if prev := sessionOf(ctx); prev != nil && prev.SessionState == SessionStateOpen {
 		return nil, errOpenSessionInContext
 	}
 	var id string
 	if err := SideEffect(ctx, func(Context) any { return newClientUUID() }).Get(&id); err != nil {
 		return nil, err
-	}
-	if options.ExecutionTimeout <= 0 {
-		return nil, errors.New("CreateSession: SessionOptions.ExecutionTimeout is required: it bounds how long the session may run")
 	}
 	created := GetSignalChannel(ctx, id) // the creation activity signals on the session ID
 

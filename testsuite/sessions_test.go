@@ -3,6 +3,7 @@ package testsuite_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -245,4 +246,28 @@ func TestTheCreationActivityCarriesTheSessionOptions(t *testing.T) {
 		}
 	}
 	require.Equal(t, 1, sideEffects, "the session ID is recorded as a side effect")
+}
+
+// BadSessionOptions asks for sessions with options that cannot work.
+func BadSessionOptions(ctx workflow.Context) (string, error) {
+	var errs []string
+	for _, o := range []*workflow.SessionOptions{nil, {CreationTimeout: time.Minute}} {
+		_, err := workflow.CreateSession(ctx, o)
+		errs = append(errs, fmt.Sprint(err))
+	}
+	return strings.Join(errs, "\n"), nil
+}
+
+func TestBadSessionOptionsFailClearly(t *testing.T) {
+	t.Parallel()
+	env := sessionEnv(t, worker.Options{EnableSessionWorker: true})
+	env.ExecuteWorkflow(BadSessionOptions)
+	var errs string
+	require.NoError(t, env.GetWorkflowResult(&errs))
+	require.Equal(t, "CreateSession: SessionOptions are required (at least ExecutionTimeout and CreationTimeout)\n"+
+		"CreateSession: SessionOptions.ExecutionTimeout is required: it bounds how long the session may run", errs)
+	h, err := env.GetHistory()
+	require.NoError(t, err)
+	require.Empty(t, scheduledQueues(t, env), "no activity was scheduled")
+	require.Len(t, h.GetEvents(), 5, "nothing but the workflow's start and end was recorded")
 }
