@@ -79,8 +79,7 @@ func testCtx(t *testing.T) context.Context {
 }
 
 func registerFixtures(w worker.Worker) {
-	for _, wf := range []any{ActivitiesWorkflow, TimersWorkflow, SignalsWorkflow, SideEffectsWorkflow,
-		MutableSideEffectsWorkflow, VersionsWorkflow, ContinueAsNewWorkflow, SequentialActivitiesWorkflow, PingPongWorkflow} {
+	for _, wf := range fixtureWorkflows() {
 		w.RegisterWorkflow(wf)
 	}
 	w.RegisterActivity(Greet)
@@ -94,7 +93,7 @@ func registerFixtures(w worker.Worker) {
 func TestFixtureWorkflowsRunAndReplay(t *testing.T) {
 	c := dial(t)
 	ctx := testCtx(t)
-	tq, _ := startWorker(t, c, worker.Options{}, registerFixtures)
+	tq, _ := startWorker(t, c, worker.Options{EnableSessionWorker: true}, registerFixtures)
 	b, err := os.ReadFile(filepath.Join(fixtures, "manifest.json"))
 	if err != nil {
 		t.Fatal(err)

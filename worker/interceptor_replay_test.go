@@ -57,8 +57,7 @@ func TestStackedBaseInterceptorsChangeNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, wf := range []any{ActivitiesWorkflow, TimersWorkflow, SignalsWorkflow, SideEffectsWorkflow,
-				MutableSideEffectsWorkflow, VersionsWorkflow, ContinueAsNewWorkflow, SequentialActivitiesWorkflow, PingPongWorkflow} {
+			for _, wf := range fixtureWorkflows() {
 				r.RegisterWorkflow(wf)
 			}
 			if err := r.ReplayWorkflowHistoryFromJSONFile(logging.NewDefaultLogger(), filepath.Join(fixtures, m.File)); err != nil {

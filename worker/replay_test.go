@@ -37,11 +37,16 @@ func loadManifest(t *testing.T) []manifestEntry {
 	return m
 }
 
+// fixtureWorkflows are the workflows of the recorded histories.
+func fixtureWorkflows() []any {
+	return []any{ActivitiesWorkflow, TimersWorkflow, SignalsWorkflow, SideEffectsWorkflow,
+		MutableSideEffectsWorkflow, VersionsWorkflow, ContinueAsNewWorkflow, SequentialActivitiesWorkflow, PingPongWorkflow,
+		SessionWorkflow, ParallelSessionsWorkflow}
+}
+
 func newReplayer() worker.WorkflowReplayer {
 	r := worker.NewWorkflowReplayer()
-	for _, wf := range []any{ActivitiesWorkflow, TimersWorkflow, SignalsWorkflow, SideEffectsWorkflow,
-		MutableSideEffectsWorkflow, VersionsWorkflow, ContinueAsNewWorkflow, SequentialActivitiesWorkflow, PingPongWorkflow,
-		SessionWorkflow, ParallelSessionsWorkflow} {
+	for _, wf := range fixtureWorkflows() {
 		r.RegisterWorkflow(wf)
 	}
 	return r
