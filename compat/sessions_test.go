@@ -13,6 +13,7 @@ import (
 	officialworkflow "go.temporal.io/sdk/workflow"
 
 	"github.com/durable-go/sdk/client"
+	ourtestsuite "github.com/durable-go/sdk/testsuite"
 	"github.com/durable-go/sdk/worker"
 	"github.com/durable-go/sdk/workflow"
 )
@@ -146,6 +147,32 @@ func TestSessionHistoriesWrittenHereReplayOnTheOfficialSDK(t *testing.T) {
 	replayer.RegisterWorkflowWithOptions(sessionWorkflowOfficial, officialworkflow.RegisterOptions{Name: "SessionWorkflow"})
 	if err := replayer.ReplayWorkflowHistory(quiet{}, fullHistory(t, c, id)); err != nil {
 		t.Fatalf("the official replayer rejects this SDK's session history: %v", err)
+	}
+}
+
+// TestTestEnvironmentSessionHistoriesReplayOnTheOfficialSDK runs the
+// session workflow in this SDK's test environment, whose history is
+// meant to be a server's, and replays it with the official replayer.
+func TestTestEnvironmentSessionHistoriesReplayOnTheOfficialSDK(t *testing.T) {
+	var s ourtestsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	env.SetWorkerOptions(worker.Options{EnableSessionWorker: true})
+	env.RegisterWorkflowWithOptions(sessionWorkflowOurs, workflow.RegisterOptions{Name: "SessionWorkflow"})
+	env.RegisterActivity(Greet)
+	env.RegisterActivity(Shout)
+	env.ExecuteWorkflow("SessionWorkflow", "Temporal")
+	var got string
+	if err := env.GetWorkflowResult(&got); err != nil || got != sessionResult {
+		t.Fatalf("result %q, %v", got, err)
+	}
+	h, err := env.GetHistory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayer := officialworker.NewWorkflowReplayer()
+	replayer.RegisterWorkflowWithOptions(sessionWorkflowOfficial, officialworkflow.RegisterOptions{Name: "SessionWorkflow"})
+	if err := replayer.ReplayWorkflowHistory(quiet{}, h); err != nil {
+		t.Fatalf("the official replayer rejects the test environment's session history: %v", err)
 	}
 }
 
