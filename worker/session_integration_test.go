@@ -123,13 +123,18 @@ func TestSessionActivitiesRunOnOneWorker(t *testing.T) {
 		// The server saw the same: one identity started every activity,
 		// the creation and completion activities included.
 		identity, types := startedBy(history(t, c, run.GetID()))
+		started := map[string]int{}
 		for id, who := range identity {
+			started[types[id]]++
 			if who != names[0] {
 				t.Errorf("%s (event %d) was started by %s, the session ran on %s", types[id], id, who, names[0])
 			}
 		}
-		if len(identity) != 8 { // 2 sessions: creation, completion; 4 WhoAmI
-			t.Errorf("%d activities started, want 8: %v", len(identity), types)
+		// The last creation activity may end after the workflow, and
+		// then its start is never written (a retried activity's start is
+		// written with its outcome).
+		if started["WhoAmI"] != 4 || started["internalSessionCompletionActivity"] != 2 || started["internalSessionCreationActivity"] < 1 {
+			t.Errorf("activities started: %v, want 4 WhoAmI, 2 completions and 1 or 2 creations", started)
 		}
 		replayHere(t, c, run.GetID(), pinnedSteps)
 	}
