@@ -157,7 +157,7 @@ func replayHere(t *testing.T, c client.Client, id string, wf any) {
 // WhoAmI there. The query "first" answers where the first session ran.
 func failover(ctx workflow.Context) ([]string, error) {
 	ctx = workflow.WithActivityOptions(ctx, sessionActivityOptions)
-	options := &workflow.SessionOptions{CreationTimeout: 20 * time.Second, ExecutionTimeout: time.Minute, HeartbeatTimeout: 2 * time.Second}
+	options := &workflow.SessionOptions{CreationTimeout: 20 * time.Second, ExecutionTimeout: time.Minute, HeartbeatTimeout: 5 * time.Second}
 	var first string
 	if err := workflow.SetQueryHandler(ctx, "first", func() (string, error) { return first, nil }); err != nil {
 		return nil, err
@@ -242,7 +242,7 @@ func TestAStoppedSessionWorkerFailsItsSessionAndAnotherTakesOver(t *testing.T) {
 
 func TestADeadSessionWorkerIsDetectedByItsHeartbeats(t *testing.T) {
 	// Closing the worker's connection silences it without a word to the
-	// server, as a crash would; the session's heartbeat timeout is 2s.
+	// server, as a crash would; the session's heartbeat timeout is 5s.
 	events := runFailover(t, func(_ worker.Worker, c client.Client) { c.Close() })
 	ev := firstCreationOutcome(t, events)
 	if ev.GetActivityTaskTimedOutEventAttributes().GetFailure().GetTimeoutFailureInfo().GetTimeoutType() != enumspb.TIMEOUT_TYPE_HEARTBEAT {
