@@ -48,7 +48,13 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 		metrics = e.metrics.WithTags(map[string]string{sdkmetrics.TagNamespace: e.namespace, sdkmetrics.TagTaskQueue: e.taskQueue,
 			sdkmetrics.TagActivityType: info.ActivityType.Name, sdkmetrics.TagWorkflowType: workflowTypeName(info)})
 	}
+	info.IsLocalActivity = t.Local
 	fn, err := e.registry.Activity(info.ActivityType.Name)
+	if err != nil && t.LocalFn != nil {
+		// A local activity given as a function need not be registered;
+		// a registered one of its name wins, as in go.temporal.io/sdk.
+		fn, err = registry.ActivityFunc(info.ActivityType.Name, t.LocalFn)
+	}
 	if err != nil && session.IsProtocolActivity(info.ActivityType.Name) {
 		return nil, failure.NewNonRetryableApplicationError(fmt.Sprintf("%s: the worker that polled task queue %q runs no sessions; "+
 			"set worker.Options.EnableSessionWorker to run them", describeActivity(info), e.taskQueue), "SessionWorkerNotEnabled", nil)
@@ -73,7 +79,11 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	}
 	result, panicked, err := runActivity(ctx, inbound, registry.Interfaces(args))
 	if panicked {
-		metrics.Counter(sdkmetrics.ActivityTaskError).Inc(1)
+		name := sdkmetrics.ActivityTaskError
+		if t.Local {
+			name = sdkmetrics.LocalActivityError
+		}
+		metrics.Counter(name).Inc(1)
 	}
 	if err != nil {
 		return nil, err

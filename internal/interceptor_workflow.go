@@ -81,6 +81,10 @@ type WorkflowOutboundInterceptor interface {
 	// activity's type name. WorkflowHeader(ctx) is the header sent with
 	// the activity: write to it here.
 	ExecuteActivity(ctx Context, activityType string, args ...any) Future
+	// ExecuteLocalActivity intercepts workflow.ExecuteLocalActivity, given
+	// the activity's type name. WorkflowHeader(ctx) is the header the local
+	// activity receives: write to it here.
+	ExecuteLocalActivity(ctx Context, activityType string, args ...any) Future
 	// ExecuteChildWorkflow intercepts workflow.ExecuteChildWorkflow, given
 	// the child's type name.
 	ExecuteChildWorkflow(ctx Context, childWorkflowType string, args ...any) ChildWorkflowFuture

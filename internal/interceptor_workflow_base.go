@@ -97,6 +97,11 @@ func (w *WorkflowOutboundInterceptorBase) RequestCancelExternalWorkflow(ctx Cont
 	return w.Next.RequestCancelExternalWorkflow(ctx, workflowID, runID)
 }
 
+// ExecuteLocalActivity calls Next.ExecuteLocalActivity.
+func (w *WorkflowOutboundInterceptorBase) ExecuteLocalActivity(ctx Context, activityType string, args ...any) Future {
+	return w.Next.ExecuteLocalActivity(ctx, activityType, args...)
+}
+
 // ExecuteActivity calls Next.ExecuteActivity.
 func (w *WorkflowOutboundInterceptorBase) ExecuteActivity(ctx Context, activityType string, args ...any) Future {
 	return w.Next.ExecuteActivity(ctx, activityType, args...)

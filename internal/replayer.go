@@ -275,6 +275,7 @@ func (r *WorkflowReplayer) replayOnce(ctx context.Context, logger log.Logger, sr
 		LogDuringReplay:  r.options.EnableLoggingInReplay,
 		Interceptors:     r.options.Interceptors,
 		Propagators:      r.options.ContextPropagators,
+		Replayer:         true,
 	})
 	opts := env.engineOptions()
 	opts.LocateCode = locate

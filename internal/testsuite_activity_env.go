@@ -179,10 +179,38 @@ func (t *TestActivityEnvironment) ExecuteActivity(activityFn any, args ...any) (
 	if inWorkflow {
 		return t.executeInWorkflow(name, args)
 	}
-	return t.execute(name, args)
+	return t.execute(name, args, nil)
 }
 
-func (t *TestActivityEnvironment) execute(name string, args []any) (converter.EncodedValue, error) {
+// ExecuteLocalActivity runs one attempt of a local activity, given as a
+// function (registered or not) or a registered name, with args, as a
+// workflow's local activity: activity.GetInfo says IsLocalActivity, and it
+// has no task token.
+func (t *TestActivityEnvironment) ExecuteLocalActivity(activityFn any, args ...any) (converter.EncodedValue, error) {
+	name, err := activityName(activityFn)
+	if err != nil {
+		return nil, err
+	}
+	if err := registry.CheckArgs(activityFn, args, "local activity"); err != nil {
+		return nil, err
+	}
+	var fn any
+	if _, isName := activityFn.(string); !isName {
+		fn = activityFn
+	}
+	t.mu.Lock()
+	if t.fc == nil {
+		t.fc = failure.NewDefaultFailureConverter(failure.DefaultFailureConverterOptions{DataConverter: t.dc})
+	}
+	t.mu.Unlock()
+	return t.execute(name, args, &local{fn: fn})
+}
+
+// local marks an execution as a local activity's, with the function the
+// code passed (nil: the registered one).
+type local struct{ fn any }
+
+func (t *TestActivityEnvironment) execute(name string, args []any, la *local) (converter.EncodedValue, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	input, err := registry.EncodeArgs(t.dc, args)
@@ -190,8 +218,12 @@ func (t *TestActivityEnvironment) execute(name string, args []any) (converter.En
 		return nil, fmt.Errorf("activity %q: %w", name, err)
 	}
 	now := time.Now()
+	var token []byte
+	if la == nil { // local activities have no task token
+		token = fmt.Appendf(nil, "test-activity-%s-%d", name, now.UnixNano())
+	}
 	task := &workflowservice.PollActivityTaskQueueResponse{
-		TaskToken: []byte(fmt.Sprintf("test-activity-%s-%d", name, now.UnixNano())), WorkflowNamespace: testNamespace,
+		TaskToken: token, WorkflowNamespace: testNamespace,
 		ActivityType: &commonpb.ActivityType{Name: name}, ActivityId: "0", Input: input, Header: t.header, HeartbeatDetails: t.details,
 		ScheduledTime: timestamppb.New(now), CurrentAttemptScheduledTime: timestamppb.New(now), StartedTime: timestamppb.New(now), Attempt: 1,
 	}
@@ -215,7 +247,11 @@ func (t *TestActivityEnvironment) execute(name string, args []any) (converter.En
 	}
 	exec := &activityExecutor{registry: t.registry, dc: t.dc, logger: t.suite.logger, metrics: t.suite.metrics,
 		namespace: testNamespace, taskQueue: testTaskQueue, interceptors: t.workerOptions.Interceptors, propagators: t.propagators}
-	result, err := exec.Execute(ctx, &workerrt.ActivityTask{Task: task, Heartbeat: heartbeat, WorkerStop: stop})
+	at := &workerrt.ActivityTask{Task: task, Heartbeat: heartbeat, WorkerStop: stop}
+	if la != nil {
+		at.Local, at.LocalFn, at.Heartbeat = true, la.fn, func(*commonpb.Payloads) {}
+	}
+	result, err := exec.Execute(ctx, at)
 	if errors.Is(err, ErrResultPending) {
 		return nil, err
 	}

@@ -185,17 +185,27 @@ func (a *testActivityInbound) ExecuteActivity(ctx context.Context, in *ExecuteAc
 	l := &a.env.listeners
 	info := GetActivityInfo(ctx)
 	dc := a.env.dc
-	if f := l.get().activityStarted; f != nil {
+	set := l.get()
+	started, completed, canceledListener := set.activityStarted, set.activityCompleted, set.activityCanceled
+	if info.IsLocalActivity {
+		// Local activities have listeners of their own, which receive the
+		// arguments as values, as in go.temporal.io/sdk.
+		if f := set.localStarted; f != nil {
+			f(&info, ctx, in.Args)
+		}
+		started, completed, canceledListener = nil, set.localCompleted, set.localCanceled
+	}
+	if started != nil {
 		p, _ := dc.ToPayloads(in.Args...)
-		f(&info, ctx, failure.NewEncodedValues(p, dc))
+		started(&info, ctx, failure.NewEncodedValues(p, dc))
 	}
 	result, err := a.Next.ExecuteActivity(ctx, in)
 	var canceled *failure.CanceledError
-	if errors.As(err, &canceled) {
-		if f := l.get().activityCanceled; f != nil {
+	if errors.As(err, &canceled) || info.IsLocalActivity && ctx.Err() == context.Canceled {
+		if f := canceledListener; f != nil {
 			f(&info)
 		}
-	} else if f := l.get().activityCompleted; f != nil && !errors.Is(err, ErrResultPending) {
+	} else if f := completed; f != nil && !errors.Is(err, ErrResultPending) {
 		var p *commonpb.Payloads
 		if result != nil {
 			p, _ = dc.ToPayloads(result)
@@ -246,6 +256,9 @@ type listenerSet struct {
 	activityCompleted func(*ActivityInfo, converter.EncodedValue, error)
 	activityCanceled  func(*ActivityInfo)
 	activityHeartbeat func(*ActivityInfo, converter.EncodedValues)
+	localStarted      func(*ActivityInfo, context.Context, []any)
+	localCompleted    func(*ActivityInfo, converter.EncodedValue, error)
+	localCanceled     func(*ActivityInfo)
 	childStarted      func(*WorkflowInfo, Context, converter.EncodedValues)
 	childCompleted    func(*WorkflowInfo, converter.EncodedValue, error)
 	childCanceled     func(*WorkflowInfo)

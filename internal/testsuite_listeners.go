@@ -35,6 +35,27 @@ func (e *TestWorkflowEnvironment) SetOnActivityHeartbeatListener(listener func(a
 	return e
 }
 
+// SetOnLocalActivityStartedListener sets a function called as each local
+// activity attempt starts, with its context and arguments.
+func (e *TestWorkflowEnvironment) SetOnLocalActivityStartedListener(listener func(activityInfo *ActivityInfo, ctx context.Context, args []any)) *TestWorkflowEnvironment {
+	e.listeners.update(func(s *listenerSet) { s.localStarted = listener })
+	return e
+}
+
+// SetOnLocalActivityCompletedListener sets a function called as each local
+// activity attempt ends (but for cancellations), with its result or error.
+func (e *TestWorkflowEnvironment) SetOnLocalActivityCompletedListener(listener func(activityInfo *ActivityInfo, result converter.EncodedValue, err error)) *TestWorkflowEnvironment {
+	e.listeners.update(func(s *listenerSet) { s.localCompleted = listener })
+	return e
+}
+
+// SetOnLocalActivityCanceledListener sets a function called when a local
+// activity attempt ends canceled.
+func (e *TestWorkflowEnvironment) SetOnLocalActivityCanceledListener(listener func(activityInfo *ActivityInfo)) *TestWorkflowEnvironment {
+	e.listeners.update(func(s *listenerSet) { s.localCanceled = listener })
+	return e
+}
+
 // SetOnTimerScheduledListener sets a function called when a timer starts
 // (its TimerStarted event is written).
 func (e *TestWorkflowEnvironment) SetOnTimerScheduledListener(listener func(timerID string, duration time.Duration)) *TestWorkflowEnvironment {

@@ -620,6 +620,7 @@ func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 		SDKMetadataFlags: true,
 		Interceptors:     e.interceptors(),
 		Propagators:      e.propagators,
+		Now:              e.clock.Now,
 	})
 	taskQueue := e.startOptions.TaskQueue
 	if taskQueue == "" {
@@ -627,26 +628,29 @@ func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 	}
 	cache := workerrt.NewStickyCache(testStickyCacheSize)
 	opts := workerrt.Options{
-		Service:                    testserver.Local{S: e.server},
-		Namespace:                  testNamespace,
-		TaskQueue:                  taskQueue,
-		Identity:                   e.identity,
-		Logger:                     e.suite.logger,
-		FailureConverter:           e.fc,
-		Engine:                     env.engineOptions(),
-		MaxConcurrentActivities:    wo.MaxConcurrentActivityExecutionSize,
-		MaxConcurrentWorkflowTasks: wo.MaxConcurrentWorkflowTaskExecutionSize,
-		Cache:                      cache,
-		WallTime:                   e.clock.ToWall,
-		SDKName:                    SDKName,
-		SDKVersion:                 SDKVersion,
+		Service:                      testserver.Local{S: e.server},
+		Namespace:                    testNamespace,
+		TaskQueue:                    taskQueue,
+		Identity:                     e.identity,
+		Logger:                       e.suite.logger,
+		FailureConverter:             e.fc,
+		Engine:                       env.engineOptions(),
+		MaxConcurrentActivities:      wo.MaxConcurrentActivityExecutionSize,
+		MaxConcurrentWorkflowTasks:   wo.MaxConcurrentWorkflowTaskExecutionSize,
+		MaxConcurrentLocalActivities: wo.MaxConcurrentLocalActivityExecutionSize,
+		Cache:                        cache,
+		WallTime:                     e.clock.ToWall,
+		SDKName:                      SDKName,
+		SDKVersion:                   SDKVersion,
 	}
-	activities, err := e.withSessions(&activityExecutor{registry: e.registry, dc: e.dc, logger: e.suite.logger, metrics: e.suite.metrics,
-		namespace: testNamespace, taskQueue: taskQueue, interceptors: env.interceptors, propagators: e.propagators})
+	plain := &activityExecutor{registry: e.registry, dc: e.dc, logger: e.suite.logger, metrics: e.suite.metrics,
+		namespace: testNamespace, taskQueue: taskQueue, interceptors: env.interceptors, propagators: e.propagators}
+	activities, err := e.withSessions(plain)
 	if err != nil {
 		return nil, err
 	}
 	opts.Activities = activities
+	opts.LocalActivities = plain
 	rt, err := workerrt.New(opts)
 	if err != nil {
 		return nil, err

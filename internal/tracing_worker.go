@@ -242,8 +242,18 @@ func (w *tracingWorkflowOutbound) current(ctx Context) TracerSpanRef {
 // ExecuteActivity traces the scheduling of an activity as
 // StartActivity:<activity type>, and sends the span with it.
 func (w *tracingWorkflowOutbound) ExecuteActivity(ctx Context, activityType string, args ...any) Future {
+	return w.traceActivity(ctx, activityType, func(ctx Context) Future { return w.Next.ExecuteActivity(ctx, activityType, args...) })
+}
+
+// ExecuteLocalActivity traces a local activity as go.temporal.io/sdk does:
+// like an activity, StartActivity:<activity type>.
+func (w *tracingWorkflowOutbound) ExecuteLocalActivity(ctx Context, activityType string, args ...any) Future {
+	return w.traceActivity(ctx, activityType, func(ctx Context) Future { return w.Next.ExecuteLocalActivity(ctx, activityType, args...) })
+}
+
+func (w *tracingWorkflowOutbound) traceActivity(ctx Context, activityType string, next func(Context) Future) Future {
 	if w.Next.IsReplaying(ctx) {
-		return w.Next.ExecuteActivity(ctx, activityType, args...)
+		return next(ctx)
 	}
 	info := w.Next.GetInfo(ctx)
 	span, err := w.inbound.root.start(spanOp{
@@ -261,7 +271,7 @@ func (w *tracingWorkflowOutbound) ExecuteActivity(ctx Context, activityType stri
 		return future
 	}
 	defer finishSpan(span, nil)
-	return w.Next.ExecuteActivity(WithValue(ctx, w.inbound.root.options.SpanContextKey, span), activityType, args...)
+	return next(WithValue(ctx, w.inbound.root.options.SpanContextKey, span))
 }
 
 // GetLogger adds the current span to the workflow's logger.

@@ -37,6 +37,15 @@ type WorkerOptions struct {
 	// TaskQueueActivitiesPerSecond bounds how fast the server hands out the
 	// task queue's activities, across all workers (unlimited).
 	TaskQueueActivitiesPerSecond float64
+	// MaxConcurrentLocalActivityExecutionSize bounds running local
+	// activity attempts (1000).
+	MaxConcurrentLocalActivityExecutionSize int
+	// WorkerLocalActivitiesPerSecond bounds how fast this worker starts
+	// local activity attempts (unlimited).
+	WorkerLocalActivitiesPerSecond float64
+	// LocalActivityWorkerOnly: the worker runs workflows and their local
+	// activities, and polls no activity tasks.
+	LocalActivityWorkerOnly bool
 	// MaxConcurrentWorkflowTaskExecutionSize bounds running workflow tasks (1000).
 	MaxConcurrentWorkflowTaskExecutionSize int
 	// MaxConcurrentWorkflowTaskPollers and MaxConcurrentActivityTaskPollers
@@ -226,24 +235,26 @@ func (w *AggregatedWorker) Start() error {
 		return errors.New("worker: already started")
 	}
 	opts := workerrt.Options{
-		Service:                      w.client.service,
-		Namespace:                    w.client.namespace,
-		TaskQueue:                    w.taskQueue,
-		Identity:                     w.options.Identity,
-		Logger:                       w.client.logger,
-		FailureConverter:             w.client.failureConverter,
-		MaxConcurrentWorkflowTasks:   w.options.MaxConcurrentWorkflowTaskExecutionSize,
-		MaxConcurrentActivities:      w.options.MaxConcurrentActivityExecutionSize,
-		WorkflowPollers:              w.options.MaxConcurrentWorkflowTaskPollers,
-		ActivityPollers:              w.options.MaxConcurrentActivityTaskPollers,
-		WorkerActivitiesPerSecond:    w.options.WorkerActivitiesPerSecond,
-		TaskQueueActivitiesPerSecond: w.options.TaskQueueActivitiesPerSecond,
-		StickyScheduleToStartTimeout: w.options.StickyScheduleToStartTimeout,
-		StopTimeout:                  w.options.WorkerStopTimeout,
-		Cache:                        sharedStickyCache(),
-		SDKName:                      SDKName,
-		SDKVersion:                   SDKVersion,
-		Metrics:                      w.metricsHandler(),
+		Service:                        w.client.service,
+		Namespace:                      w.client.namespace,
+		TaskQueue:                      w.taskQueue,
+		Identity:                       w.options.Identity,
+		Logger:                         w.client.logger,
+		FailureConverter:               w.client.failureConverter,
+		MaxConcurrentWorkflowTasks:     w.options.MaxConcurrentWorkflowTaskExecutionSize,
+		MaxConcurrentActivities:        w.options.MaxConcurrentActivityExecutionSize,
+		WorkflowPollers:                w.options.MaxConcurrentWorkflowTaskPollers,
+		ActivityPollers:                w.options.MaxConcurrentActivityTaskPollers,
+		WorkerActivitiesPerSecond:      w.options.WorkerActivitiesPerSecond,
+		MaxConcurrentLocalActivities:   w.options.MaxConcurrentLocalActivityExecutionSize,
+		WorkerLocalActivitiesPerSecond: w.options.WorkerLocalActivitiesPerSecond,
+		TaskQueueActivitiesPerSecond:   w.options.TaskQueueActivitiesPerSecond,
+		StickyScheduleToStartTimeout:   w.options.StickyScheduleToStartTimeout,
+		StopTimeout:                    w.options.WorkerStopTimeout,
+		Cache:                          sharedStickyCache(),
+		SDKName:                        SDKName,
+		SDKVersion:                     SDKVersion,
+		Metrics:                        w.metricsHandler(),
 	}
 	if opts.Identity == "" {
 		opts.Identity = w.client.identity
@@ -251,8 +262,12 @@ func (w *AggregatedWorker) Start() error {
 	if !w.options.DisableWorkflowWorker && len(w.registry.WorkflowNames()) > 0 {
 		opts.Engine = w.workflowEnv().engineOptions()
 	}
-	if len(w.registry.ActivityNames()) > 0 {
-		opts.Activities = w.activityExecutor(w.taskQueue)
+	activities := w.activityExecutor(w.taskQueue)
+	if opts.Engine != nil {
+		opts.LocalActivities = activities
+	}
+	if len(w.registry.ActivityNames()) > 0 && !w.options.LocalActivityWorkerOnly {
+		opts.Activities = activities
 	}
 	rt, err := workerrt.New(opts)
 	if err != nil {

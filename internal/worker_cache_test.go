@@ -90,7 +90,7 @@ func TestTheNextTaskFindsTheRunCachedWhileTheReportIsInFlight(t *testing.T) {
 	w, err := workerrt.New(workerrt.Options{
 		Service: svc, Namespace: "default", TaskQueue: "tq", Identity: "test",
 		Engine: env.engineOptions(), Cache: cache, MaxConcurrentWorkflowTasks: 4,
-		Activities: &activityExecutor{registry: reg, dc: env.dc},
+		LocalActivities: &activityExecutor{registry: reg, dc: env.dc},
 	})
 	if err != nil {
 		t.Fatal(err)

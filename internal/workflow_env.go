@@ -37,6 +37,12 @@ type workflowEnvOptions struct {
 	SDKMetadataFlags bool
 	Interceptors     []WorkerInterceptor
 	Propagators      []ContextPropagator
+	// Replayer: the runs only replay, so local activities need not be
+	// registered (they never run), as in go.temporal.io/sdk's replayer.
+	Replayer bool
+	// Now is the worker's clock (the test environment's runs ahead); it
+	// tells the workflow time at which a local activity ended.
+	Now func() time.Time
 }
 
 // newWorkflowEnv is the one way to build what drives the engine: the
@@ -71,6 +77,8 @@ func newWorkflowEnv(reg *registry.Registry, o workflowEnvOptions) *workflowEnv {
 		sdkMetadataFlags: o.SDKMetadataFlags,
 		interceptors:     o.Interceptors,
 		propagators:      o.Propagators,
+		replayer:         o.Replayer,
+		now:              o.Now,
 	}
 }
 
@@ -93,6 +101,8 @@ type workflowEnv struct {
 	// values through headers (see carriesHeaders).
 	interceptors []WorkerInterceptor
 	propagators  []ContextPropagator
+	replayer     bool
+	now          func() time.Time
 }
 
 // carriesHeaders reports whether headers matter to the runs: only
@@ -112,6 +122,7 @@ func (e *workflowEnv) engineOptions() *engine.Options {
 		FailWorkflowOnPanic:  e.failOnPanic,
 		SDKMetadataSupported: e.sdkMetadataFlags,
 		NewWorkflow:          e.newWorkflow,
+		Now:                  e.now,
 	}
 }
 

@@ -38,6 +38,10 @@ func (w *workflowRoot) ExecuteActivity(ctx Context, activityType string, args ..
 	return w.run.executeActivity(ctx, activityType, args)
 }
 
+func (w *workflowRoot) ExecuteLocalActivity(ctx Context, activityType string, args ...any) Future {
+	return w.run.executeLocalActivity(ctx, activityType, args)
+}
+
 func (w *workflowRoot) ExecuteChildWorkflow(ctx Context, childWorkflowType string, args ...any) ChildWorkflowFuture {
 	return w.run.executeChildWorkflow(ctx, childWorkflowType, args)
 }

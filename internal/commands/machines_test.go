@@ -379,7 +379,7 @@ func TestOneShotTableRows(t *testing.T) {
 	for _, r := range OneShotTable.Rows() {
 		b := NewBook()
 		b.BeginTask(taskStarted)
-		m := b.RecordMarker(&commandpb.RecordMarkerCommandAttributes{MarkerName: "SideEffect"})
+		m := b.RecordMarker(&commandpb.RecordMarkerCommandAttributes{MarkerName: "SideEffect"}, nil)
 		if r.From == CommandSent {
 			b.TakeCommands()
 		}

@@ -6,6 +6,7 @@ import (
 	commandpb "go.temporal.io/api/command/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
+	sdkpb "go.temporal.io/api/sdk/v1"
 )
 
 // OneShot is the machine of a command that is done once its event is in
@@ -82,11 +83,13 @@ func (b *Book) addOneShot(cmd *commandpb.Command) *OneShot {
 	return o
 }
 
-// RecordMarker adds a RecordMarker command.
-func (b *Book) RecordMarker(attrs *commandpb.RecordMarkerCommandAttributes) *OneShot {
+// RecordMarker adds a RecordMarker command; metadata (a summary, for the
+// UI) may be nil.
+func (b *Book) RecordMarker(attrs *commandpb.RecordMarkerCommandAttributes, metadata *sdkpb.UserMetadata) *OneShot {
 	return b.addOneShot(&commandpb.Command{
-		CommandType: recordMarkerKind.Command,
-		Attributes:  &commandpb.Command_RecordMarkerCommandAttributes{RecordMarkerCommandAttributes: attrs},
+		CommandType:  recordMarkerKind.Command,
+		Attributes:   &commandpb.Command_RecordMarkerCommandAttributes{RecordMarkerCommandAttributes: attrs},
+		UserMetadata: metadata,
 	})
 }
 

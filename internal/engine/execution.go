@@ -41,10 +41,16 @@ type Execution struct {
 	closing *Close // set by the code; turned into a command at task end
 	closed  bool   // the close command was produced
 
-	newCommands []*commandpb.Command // the last task's commands, to send
-	updates     updateRequests       // update requests waiting for the next task
+	updates     updateRequests // update requests waiting for the next task
 	outMessages []*protocolpb.Message
 	failure     error // set when the run cannot go on
+
+	las localActivities
+	// waiting: the live task waits for local activities (see
+	// localactivity.go). nowLocal is the worker's clock when now was set,
+	// to tell the workflow time a local activity ended.
+	waiting  bool
+	nowLocal time.Time
 
 	replayed func() // Task.Replayed, until called
 }
@@ -83,6 +89,16 @@ type TaskResult struct {
 	NewFlags []uint32
 	// Closed: the commands close the workflow; the run can leave the cache.
 	Closed bool
+
+	// WaitingForLocalActivities: the task cannot end yet (Commands is
+	// empty). The worker starts StartLocalActivities, cancels the running
+	// ones in CancelLocalActivities, and hands each outcome to
+	// ResolveLocalActivity, which says again; or, before the task would
+	// time out, it reports HeartbeatTask's commands and goes on with the
+	// next task.
+	WaitingForLocalActivities bool
+	StartLocalActivities      []*LocalActivityRequest
+	CancelLocalActivities     []string
 }
 
 // TaskError is a workflow task that must be reported failed: the server
@@ -109,7 +125,10 @@ func (x *Execution) ProcessTask(t Task) (*TaskResult, error) {
 	if x.failure != nil {
 		return nil, fmt.Errorf("this workflow run's state is unusable after an earlier failure: %w", x.failure)
 	}
-	x.newCommands, x.outMessages = nil, nil
+	if x.waiting {
+		return nil, errors.New("engine: a new task arrived while the last one still waits for local activities")
+	}
+	x.outMessages = nil
 	x.updates.inbox = t.Messages
 	x.replayed = t.Replayed
 	res, err := x.processEvents(t.Events)
@@ -157,13 +176,10 @@ func (x *Execution) processEvents(src *EventSource) (*TaskResult, error) {
 			return nil, err
 		}
 	}
-	res := &TaskResult{Closed: x.closed}
 	if ranLast && !x.replaying {
-		res.Commands = x.newCommands
-		res.Messages = x.outMessages
-		res.NewFlags = x.flags.takeNew()
+		return x.endOfTask()
 	}
-	return res, nil
+	return &TaskResult{Closed: x.closed}, nil
 }
 
 // apply applies one event; ran reports that workflow code ran for it.
@@ -192,9 +208,6 @@ func (x *Execution) apply(ev *historypb.HistoryEvent, src *EventSource) (ran boo
 	case enumspb.EVENT_TYPE_MARKER_RECORDED:
 		if x.markers.skipsMatching(ev) {
 			return false, nil
-		}
-		if err := x.markers.checkSupported(ev); err != nil {
-			return false, err
 		}
 	case enumspb.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES:
 		if x.markers.isChangeVersionUpsert(ev) {
@@ -265,6 +278,7 @@ func (x *Execution) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (b
 	if t := ev.GetEventTime().AsTime(); t.After(x.now) {
 		x.now = t // workflow time never goes back
 	}
+	x.nowLocal = x.opts.clock()
 	if !x.replaying && !x.ranCode {
 		// Like go.temporal.io/sdk, a new run announces that update
 		// acceptance and completion are sent as protocol message commands.
@@ -281,17 +295,89 @@ func (x *Execution) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (b
 	if err := x.deliverUpdates(); err != nil {
 		return false, err
 	}
+	if err := x.runCode(); err != nil {
+		return false, err
+	}
+	if x.replaying {
+		// The task's commands are in history: they go in flight, to be
+		// matched. A live task ends in endOfTask, once no local activity
+		// keeps it open.
+		x.finishTask()
+		x.book.TakeCommands()
+	}
+	return true, nil
+}
+
+// runCode runs the workflow code until it blocks; in replay it then
+// delivers the local activity outcomes the task recorded, in order,
+// running the code again after each.
+func (x *Execution) runCode() error {
+	if err := x.runWorkflow(); err != nil {
+		return err
+	}
+	for x.replaying && len(x.las.markers) > 0 {
+		ev := x.las.markers[0]
+		x.las.markers = x.las.markers[1:]
+		if err := x.resolveFromMarker(ev); err != nil {
+			return err
+		}
+		if err := x.runWorkflow(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runWorkflow runs the code once, applying the workflow panic policy.
+func (x *Execution) runWorkflow() error {
 	if err := x.workflow().Run(); err != nil {
 		var p Panicked
 		if !errors.As(err, &p) || !x.opts.FailWorkflowOnPanic {
-			return false, err
+			return err
 		}
 		x.closing = &Close{Err: failure.NewApplicationErrorWithCause(
 			"Workflow failed on panic due to FailWorkflow workflow panic policy", "", PanicFailure(err))}
 	}
+	return nil
+}
+
+// endOfTask decides how a live task goes on: it waits for local
+// activities (those canceled before they started are recorded at once,
+// and the code runs again), or it ends with its commands.
+func (x *Execution) endOfTask() (*TaskResult, error) {
+	var start []*LocalActivityRequest
+	for {
+		x.waiting = x.waitingForLocalActivities()
+		if !x.waiting {
+			break
+		}
+		more, canceled, err := x.localActivitiesToStart()
+		if err != nil {
+			return nil, err
+		}
+		start = append(start, more...)
+		if len(canceled) == 0 {
+			cancels := x.las.cancels
+			x.las.cancels = nil
+			return &TaskResult{WaitingForLocalActivities: true, StartLocalActivities: start, CancelLocalActivities: cancels}, nil
+		}
+		if err := x.resolveCanceledBeforeStart(canceled); err != nil {
+			return nil, err
+		}
+		if err := x.runCode(); err != nil {
+			return nil, err
+		}
+	}
 	x.finishTask()
-	x.newCommands = x.book.TakeCommands()
-	return true, nil
+	x.las.cancels = nil
+	return &TaskResult{Commands: x.book.TakeCommands(), Messages: x.takeMessages(), NewFlags: x.flags.takeNew(), Closed: x.closed}, nil
+}
+
+// takeMessages returns the protocol messages made since the last call.
+func (x *Execution) takeMessages() []*protocolpb.Message {
+	m := x.outMessages
+	x.outMessages = nil
+	return m
 }
 
 // noteReplayed calls the task's Replayed hook, once.
@@ -322,6 +408,10 @@ func (x *Execution) lookAhead(src *EventSource) error {
 		}
 		switch ev.GetEventType() {
 		case enumspb.EVENT_TYPE_MARKER_RECORDED:
+			if ev.GetMarkerRecordedEventAttributes().GetMarkerName() == MarkerLocalActivity {
+				x.las.markers = append(x.las.markers, ev)
+				continue
+			}
 			if err := x.markers.preload(x, ev); err != nil {
 				return err
 			}

@@ -83,17 +83,6 @@ func (m *markerState) isChangeVersionUpsert(ev *historypb.HistoryEvent) bool {
 
 func (m *markerState) noteEvent(*historypb.HistoryEvent) { m.afterVersionMarker = false }
 
-// checkSupported refuses markers of features this SDK does not implement
-// yet, so that they are reported as such rather than as non-determinism.
-// Local-activity markers (details "data" and "result", see
-// docs/history-compat.md) are read here once local activities land.
-func (m *markerState) checkSupported(ev *historypb.HistoryEvent) error {
-	if ev.GetMarkerRecordedEventAttributes().GetMarkerName() == MarkerLocalActivity {
-		return &UnsupportedEventError{Event: ev, Feature: "local activities"}
-	}
-	return nil
-}
-
 // preload reads a marker that the task being replayed recorded.
 func (m *markerState) preload(x *Execution, ev *historypb.HistoryEvent) error {
 	a := ev.GetMarkerRecordedEventAttributes()
@@ -213,7 +202,7 @@ func (x *Execution) SideEffect(f func() (*commonpb.Payloads, error)) (*commonpb.
 	x.book.RecordMarker(&commandpb.RecordMarkerCommandAttributes{
 		MarkerName: MarkerSideEffect,
 		Details:    map[string]*commonpb.Payloads{detailSideEffectID: x.mustEncode(id), detailData: result},
-	})
+	}, nil)
 	return result, nil
 }
 

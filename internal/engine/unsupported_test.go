@@ -29,8 +29,6 @@ func TestEventsOfUnsupportedFeaturesAreReportedAsUnsupported(t *testing.T) {
 		feature string
 	}{
 		{"nexus operation", unsupportedHistory(enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED, nil), "Nexus operations"},
-		{"local activity marker", unsupportedHistory(enumspb.EVENT_TYPE_MARKER_RECORDED,
-			&historypb.HistoryEvent_MarkerRecordedEventAttributes{MarkerRecordedEventAttributes: &historypb.MarkerRecordedEventAttributes{MarkerName: MarkerLocalActivity}}), "local activities"},
 		{"unknown event type", unsupportedHistory(enumspb.EventType(999), nil), ""},
 	}
 	for _, c := range cases {

@@ -83,6 +83,17 @@ type Options struct {
 	// then say where the code made it. It walks the stack at every
 	// command, so the replayer sets it only to explain a mismatch.
 	LocateCode func() string
+	// Now is the worker's clock, which tells the workflow time at which a
+	// local activity ended; time.Now when nil (the test environment's
+	// clock runs ahead).
+	Now func() time.Time
+}
+
+func (o *Options) clock() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
 }
 
 // Close is how workflow code ended: exactly one of the fields applies.

@@ -144,6 +144,19 @@ func (r *Registry) addActivity(name string, v reflect.Value, allowReplace bool) 
 	return nil
 }
 
+// ActivityFunc wraps an activity function that was not registered (a
+// local activity given as a function) the way registered ones are.
+func ActivityFunc(name string, fn any) (*Func, error) {
+	v := reflect.ValueOf(fn)
+	if v.Kind() != reflect.Func {
+		return nil, fmt.Errorf("activity %s: want a function, got %T", name, fn)
+	}
+	if err := checkActivityFunc(v.Type()); err != nil {
+		return nil, fmt.Errorf("activity %s: %w", describeFunc(fn), err)
+	}
+	return &Func{Name: name, Fn: v, HasContext: v.Type().NumIn() > 0 && v.Type().In(0) == contextType}, nil
+}
+
 // Workflow returns the workflow registered under name.
 func (r *Registry) Workflow(name string) (*Func, error) {
 	r.mu.RLock()

@@ -222,7 +222,23 @@ func (s *Server) RespondWorkflowTaskCompleted(_ context.Context, req *workflowse
 	s.unanswered(r)
 	s.endTask(t)
 	s.flushBuffer(r, req.GetForceCreateNewWorkflowTask())
-	return &workflowservice.RespondWorkflowTaskCompletedResponse{}, nil
+	resp := &workflowservice.RespondWorkflowTaskCompletedResponse{}
+	if req.GetReturnNewWorkflowTask() {
+		resp.WorkflowTask = s.startNextTask(r, req.GetIdentity())
+	}
+	return resp, nil
+}
+
+// startNextTask starts, for the worker that just completed a task, the
+// task that completion scheduled (new events waited, or the worker asked
+// for one), as the server hands it back in the response; nil if none.
+func (s *Server) startNextTask(r *run, identity string) *workflowservice.PollWorkflowTaskQueueResponse {
+	t := r.wft
+	if t == nil || t.startedID != 0 || r.closed {
+		return nil
+	}
+	queueOf(s.workflowQueues, t.queue).remove(func(q *workflowTask) bool { return q == t })
+	return s.startWorkflowTask(t, identity)
 }
 
 // setSticky records the sticky queue a completed task names, if any.

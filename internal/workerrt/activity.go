@@ -31,6 +31,10 @@ type ActivityTask struct {
 	// activity); a cancellation it learns of cancels the context as
 	// Heartbeat does.
 	HeartbeatNow func(details *commonpb.Payloads) error
+	// Local: a local activity's attempt; LocalFn, when set, is the
+	// function the workflow passed (else the type names a registered one).
+	Local   bool
+	LocalFn any
 }
 
 // ActivityExecutor runs activity code: it finds the registered function

@@ -2,6 +2,7 @@ package workerrt
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 )
 
@@ -42,6 +44,7 @@ type workerMetrics struct {
 
 	workflowTypes sync.Map // workflow type -> *workflowMetrics
 	activityTypes sync.Map // activityKey -> *activityMetrics
+	localTypes    sync.Map // activityKey -> *localActivityMetrics
 }
 
 // newWorkerMetrics returns the metrics of a worker on taskQueue, or nil
@@ -402,4 +405,61 @@ func (am *activityMetrics) reportContext() context.Context {
 		return context.Background()
 	}
 	return am.reportCtx
+}
+
+// localActivityMetrics are the metrics of one local activity type of one
+// workflow type, as go.temporal.io/sdk records them: per attempt, its
+// count, latency, and failure or cancellation; per activity, the
+// end-to-end latency of a success.
+type localActivityMetrics struct {
+	total           sdkmetrics.Counter
+	execution       sdkmetrics.Timer
+	failed          func() sdkmetrics.Counter
+	canceled        func() sdkmetrics.Counter
+	succeedEndToEnd func() sdkmetrics.Timer
+}
+
+// forLocalActivity returns the metrics of a local activity type, or nil.
+func (m *workerMetrics) forLocalActivity(workflowType, activityType string) *localActivityMetrics {
+	if m == nil {
+		return nil
+	}
+	key := activityKey{workflowType, activityType}
+	if lm, ok := m.localTypes.Load(key); ok {
+		return lm.(*localActivityMetrics)
+	}
+	h := m.handler.WithTags(map[string]string{sdkmetrics.TagWorkflowType: workflowType, sdkmetrics.TagActivityType: activityType})
+	lm, _ := m.localTypes.LoadOrStore(key, &localActivityMetrics{
+		total:           h.Counter(sdkmetrics.LocalActivityTotal),
+		execution:       h.Timer(sdkmetrics.LocalActivityExecutionLatency),
+		failed:          counterOnUse(h.WithTags(map[string]string{sdkmetrics.TagFailureReason: sdkmetrics.FailureReasonActivityError}), sdkmetrics.LocalActivityExecutionFailed),
+		canceled:        counterOnUse(h, sdkmetrics.LocalActivityExecutionCanceled),
+		succeedEndToEnd: sync.OnceValue(func() sdkmetrics.Timer { return h.Timer(sdkmetrics.LocalActivitySucceedEndToEndLatency) }),
+	})
+	return lm.(*localActivityMetrics)
+}
+
+// attempted records an attempt that ran from start and ended in err.
+func (lm *localActivityMetrics) attempted(start time.Time, err error) {
+	if lm == nil {
+		return
+	}
+	lm.total.Inc(1)
+	lm.execution.Record(time.Since(start))
+	var app *failure.ApplicationError
+	switch {
+	case err == nil:
+	case failure.IsCanceledError(err):
+		lm.canceled().Inc(1)
+	case errors.As(err, &app) && app.Category() == failure.ApplicationErrorCategoryBenign:
+	default:
+		lm.failed().Inc(1)
+	}
+}
+
+// succeeded records a local activity's success, from its first scheduling.
+func (lm *localActivityMetrics) succeeded(scheduled time.Time) {
+	if lm != nil {
+		lm.succeedEndToEnd().Record(time.Since(scheduled))
+	}
 }

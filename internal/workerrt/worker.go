@@ -30,6 +30,9 @@ type Options struct {
 	Engine *engine.Options
 	// Activities runs activity code; nil disables activity tasks.
 	Activities ActivityExecutor
+	// LocalActivities runs the local activities of workflow tasks; without
+	// it, they fail.
+	LocalActivities ActivityExecutor
 	// FailureConverter reports activity failures.
 	FailureConverter engine.FailureConverter
 
@@ -39,6 +42,11 @@ type Options struct {
 	ActivityPollers              int // default 2
 	WorkerActivitiesPerSecond    float64
 	TaskQueueActivitiesPerSecond float64
+	// MaxConcurrentLocalActivities (default 1000) and
+	// WorkerLocalActivitiesPerSecond (0: no limit) bound the attempts of
+	// local activities.
+	MaxConcurrentLocalActivities   int
+	WorkerLocalActivitiesPerSecond float64
 
 	// Cache keeps workflow state between tasks; nil or size 0 disables the
 	// sticky queue.
@@ -83,7 +91,11 @@ type Worker struct {
 	polling  sync.WaitGroup     // the poll loops
 	running  taskGroup          // running tasks
 	limiter  *rateLimiter       // worker-wide activity rate
-	metrics  *workerMetrics     // nil without a metrics handler
+	// localActivitySlots and localActivityLimiter bound local activity
+	// attempts.
+	localActivitySlots   *slots
+	localActivityLimiter *rateLimiter
+	metrics              *workerMetrics // nil without a metrics handler
 }
 
 // New checks options and applies defaults; Start begins polling.
@@ -99,6 +111,7 @@ func New(opts Options) (*Worker, error) {
 	}
 	setDefault(&opts.MaxConcurrentWorkflowTasks, 1000)
 	setDefault(&opts.MaxConcurrentActivities, 1000)
+	setDefault(&opts.MaxConcurrentLocalActivities, 1000)
 	setDefault(&opts.WorkflowPollers, 2)
 	setDefault(&opts.ActivityPollers, 2)
 	if opts.StickyScheduleToStartTimeout <= 0 {
@@ -115,6 +128,12 @@ func New(opts Options) (*Worker, error) {
 	}
 	if opts.WorkerActivitiesPerSecond > 0 {
 		w.limiter = newRateLimiter(opts.WorkerActivitiesPerSecond)
+	}
+	if opts.Engine != nil {
+		w.localActivitySlots = newSlots(opts.MaxConcurrentLocalActivities, w.metrics.slotGauges(sdkmetrics.WorkerTypeLocalActivity))
+	}
+	if opts.WorkerLocalActivitiesPerSecond > 0 {
+		w.localActivityLimiter = newRateLimiter(opts.WorkerLocalActivitiesPerSecond)
 	}
 	return w, nil
 }

@@ -91,26 +91,19 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 		w.failWorkflowTask(task, wm, start, err)
 		return nil
 	}
-	req := &workflowservice.RespondWorkflowTaskCompletedRequest{
-		TaskToken:             task.GetTaskToken(),
-		Namespace:             w.opts.Namespace,
-		Identity:              w.opts.Identity,
-		Commands:              res.Commands,
-		Messages:              res.Messages,
-		ReturnNewWorkflowTask: true,
-		QueryResults:          answerQueries(run.exec, task.GetQueries()),
-		SdkMetadata: &sdkpb.WorkflowTaskCompletedMetadata{
-			LangUsedFlags: res.NewFlags,
-			SdkName:       w.opts.SDKName,
-			SdkVersion:    w.opts.SDKVersion,
-		},
-	}
-	if w.stickyQueue != "" {
-		req.StickyAttributes = &taskqueuepb.StickyExecutionAttributes{
-			WorkerTaskQueue:        w.stickyTaskQueue(),
-			ScheduleToStartTimeout: durationpb.New(w.opts.StickyScheduleToStartTimeout),
+	if res.WaitingForLocalActivities {
+		res, task, err = w.waitForLocalActivities(run, task, res)
+		if task == nil { // given up: the server retries the task
+			w.evict(run)
+			return nil
+		}
+		if err != nil {
+			w.evict(run)
+			w.failWorkflowTask(task, wm, start, err)
+			return nil
 		}
 	}
+	req := w.completionRequest(run, task, res)
 	wm.executed(start)
 	// Cache the run before reporting: the run's next task may reach
 	// another poller as soon as the server has the report, and must find
@@ -138,6 +131,32 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 		w.evict(run)
 	}
 	return resp.GetWorkflowTask()
+}
+
+// completionRequest reports a task's commands and messages, and the
+// answers to the queries that came with it.
+func (w *Worker) completionRequest(run *cachedRun, task *workflowservice.PollWorkflowTaskQueueResponse, res *engine.TaskResult) *workflowservice.RespondWorkflowTaskCompletedRequest {
+	req := &workflowservice.RespondWorkflowTaskCompletedRequest{
+		TaskToken:             task.GetTaskToken(),
+		Namespace:             w.opts.Namespace,
+		Identity:              w.opts.Identity,
+		Commands:              res.Commands,
+		Messages:              res.Messages,
+		ReturnNewWorkflowTask: true,
+		QueryResults:          answerQueries(run.exec, task.GetQueries()),
+		SdkMetadata: &sdkpb.WorkflowTaskCompletedMetadata{
+			LangUsedFlags: res.NewFlags,
+			SdkName:       w.opts.SDKName,
+			SdkVersion:    w.opts.SDKVersion,
+		},
+	}
+	if w.stickyQueue != "" {
+		req.StickyAttributes = &taskqueuepb.StickyExecutionAttributes{
+			WorkerTaskQueue:        w.stickyTaskQueue(),
+			ScheduleToStartTimeout: durationpb.New(w.opts.StickyScheduleToStartTimeout),
+		}
+	}
+	return req
 }
 
 // runFor finds the state a task continues from: the cached run when the

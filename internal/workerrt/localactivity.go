@@ -1,0 +1,297 @@
+package workerrt
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sync"
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/failure"
+)
+
+// A workflow task that waits for local activities runs them here, on
+// goroutines of the task's handler, within the worker's local activity
+// slots and rate. Each one's attempts run back to back: a failed attempt
+// is retried after its backoff when the backoff fits in the workflow task
+// timeout, as go.temporal.io/sdk does; a longer one goes back to the
+// workflow code, which waits on a workflow timer and asks again.
+
+// heartbeatRatio is the part of the workflow task timeout after which a
+// task still waiting for local activities reports what it has and asks for
+// the next task, so that it does not time out (go.temporal.io/sdk's
+// ratio).
+const heartbeatRatio = 0.8
+
+// defaultWorkflowTaskTimeout stands in for a run that does not say.
+const defaultWorkflowTaskTimeout = 10 * time.Second
+
+// localActivityOutcome is a finished local activity, for the task handler.
+type localActivityOutcome struct {
+	id      string
+	outcome engine.LocalActivityOutcome
+}
+
+// localActivityRunner runs one task handler's local activities.
+type localActivityRunner struct {
+	w        *Worker
+	task     *workflowservice.PollWorkflowTaskQueueResponse // for the activities' info
+	outcomes chan localActivityOutcome
+	done     chan struct{} // closed when the handler stops listening
+	running  sync.WaitGroup
+	cancels  map[string]context.CancelFunc
+}
+
+func (w *Worker) newLocalActivityRunner(task *workflowservice.PollWorkflowTaskQueueResponse) *localActivityRunner {
+	return &localActivityRunner{w: w, task: task, outcomes: make(chan localActivityOutcome), done: make(chan struct{}),
+		cancels: make(map[string]context.CancelFunc)}
+}
+
+// start runs local activities, each on its own goroutine.
+func (r *localActivityRunner) start(reqs []*engine.LocalActivityRequest) {
+	for _, req := range reqs {
+		ctx, cancel := context.WithCancel(r.w.workCtx)
+		r.cancels[req.ID] = cancel
+		r.running.Add(1)
+		go func() {
+			defer r.running.Done()
+			o := r.w.runLocalActivity(ctx, r.task, req)
+			select {
+			case r.outcomes <- localActivityOutcome{id: req.ID, outcome: o}:
+			case <-r.done:
+			}
+		}()
+	}
+}
+
+// cancel cancels running local activities; each then reports canceled.
+func (r *localActivityRunner) cancel(ids []string) {
+	for _, id := range ids {
+		if c := r.cancels[id]; c != nil {
+			c()
+		}
+	}
+}
+
+// stop cancels what still runs (the task ended without waiting for it, or
+// was given up) and waits for the goroutines.
+func (r *localActivityRunner) stop() {
+	close(r.done)
+	for _, c := range r.cancels {
+		c()
+	}
+	r.running.Wait()
+}
+
+// runLocalActivity makes the attempts of one local activity.
+func (w *Worker) runLocalActivity(ctx context.Context, task *workflowservice.PollWorkflowTaskQueueResponse, req *engine.LocalActivityRequest) engine.LocalActivityOutcome {
+	expire := w.wallTime(req.ScheduledTime.Add(req.ScheduleToCloseTimeout))
+	threshold := req.WorkflowTaskTimeout
+	if threshold <= 0 {
+		threshold = defaultWorkflowTaskTimeout
+	}
+	lm := w.metrics.forLocalActivity(task.GetWorkflowType().GetName(), req.ActivityType)
+	for attempt := req.Attempt; ; attempt++ {
+		result, err := w.localActivityAttempt(ctx, lm, task, req, attempt, expire)
+		if err == nil {
+			lm.succeeded(w.wallTime(req.ScheduledTime))
+			return engine.LocalActivityOutcome{Result: result, Attempt: attempt}
+		}
+		backoff := localRetryBackoff(req.RetryPolicy, attempt, err, time.Now(), expire)
+		switch {
+		case backoff <= 0:
+			return engine.LocalActivityOutcome{Err: err, Attempt: attempt}
+		case backoff > threshold:
+			// Too long to keep the task open: the code retries after a
+			// workflow timer.
+			return engine.LocalActivityOutcome{Err: err, Attempt: attempt, Backoff: backoff}
+		}
+		if !sleep(ctx, backoff) {
+			return engine.LocalActivityOutcome{Err: failure.NewCanceledError(), Attempt: attempt}
+		}
+	}
+}
+
+// localActivityAttempt runs one attempt within its deadline, in a local
+// activity slot.
+func (w *Worker) localActivityAttempt(ctx context.Context, lm *localActivityMetrics, task *workflowservice.PollWorkflowTaskQueueResponse,
+	req *engine.LocalActivityRequest, attempt int32, expire time.Time) (result *commonpb.Payloads, err error) {
+	if ctx.Err() != nil {
+		return nil, failure.NewCanceledError()
+	}
+	if w.opts.LocalActivities == nil {
+		return nil, failure.NewNonRetryableApplicationError("this worker runtime was built without a local activity executor", "LocalActivitiesUnsupported", nil)
+	}
+	if err := w.localActivitySlots.acquire(ctx); err != nil {
+		return nil, failure.NewCanceledError()
+	}
+	w.localActivitySlots.markUsed()
+	defer w.localActivitySlots.releaseUsed()
+	if w.localActivityLimiter != nil {
+		if err := w.localActivityLimiter.wait(ctx); err != nil {
+			return nil, failure.NewCanceledError()
+		}
+	}
+	now := time.Now()
+	deadline := now.Add(req.StartToCloseTimeout)
+	if req.ScheduleToCloseTimeout > 0 && expire.Before(deadline) {
+		deadline = expire
+	}
+	actx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	defer func() { lm.attempted(now, err) }()
+	result, err = w.opts.LocalActivities.Execute(actx, &ActivityTask{
+		Task:       localActivityTask(w.opts.Namespace, task, req, attempt, now),
+		Local:      true,
+		LocalFn:    req.Fn,
+		Heartbeat:  func(*commonpb.Payloads) {}, // local activities do not heartbeat
+		WorkerStop: w.stopped,
+	})
+	switch {
+	case ctx.Err() != nil:
+		return nil, failure.NewCanceledError()
+	case errors.Is(actx.Err(), context.DeadlineExceeded) && (err != nil || time.Now().After(deadline)):
+		// As go.temporal.io/sdk does, an attempt that outlived its deadline
+		// is timed out whatever it returned.
+		if req.ScheduleToCloseTimeout > 0 && !time.Now().Before(expire) {
+			return nil, failure.NewTimeoutError("deadline exceeded", enumspb.TIMEOUT_TYPE_SCHEDULE_TO_CLOSE, nil)
+		}
+		return nil, failure.NewTimeoutError("deadline exceeded", enumspb.TIMEOUT_TYPE_START_TO_CLOSE, nil)
+	}
+	return result, err
+}
+
+// localActivityTask is the activity task a local activity's code sees in
+// its activity.Info: the workflow's identity, the attempt, the timeouts;
+// no task token, since the server never hears of it.
+func localActivityTask(namespace string, task *workflowservice.PollWorkflowTaskQueueResponse, req *engine.LocalActivityRequest, attempt int32, started time.Time) *workflowservice.PollActivityTaskQueueResponse {
+	return &workflowservice.PollActivityTaskQueueResponse{
+		WorkflowNamespace:           namespace,
+		WorkflowType:                task.GetWorkflowType(),
+		WorkflowExecution:           task.GetWorkflowExecution(),
+		ActivityType:                &commonpb.ActivityType{Name: req.ActivityType},
+		ActivityId:                  req.ID,
+		Header:                      req.Header,
+		Input:                       req.Input,
+		ScheduledTime:               timestamppb.New(req.ScheduledTime),
+		StartedTime:                 timestamppb.New(started),
+		CurrentAttemptScheduledTime: timestamppb.New(started),
+		Attempt:                     attempt,
+		ScheduleToCloseTimeout:      durationpb.New(req.ScheduleToCloseTimeout),
+		StartToCloseTimeout:         durationpb.New(req.StartToCloseTimeout),
+		RetryPolicy:                 req.RetryPolicy,
+	}
+}
+
+// localRetryBackoff is how long to wait before the next attempt after err,
+// or 0 for no retry: the error is not retryable, the attempts ran out, or
+// the next attempt would start after expire.
+func localRetryBackoff(p *commonpb.RetryPolicy, attempt int32, err error, now, expire time.Time) time.Duration {
+	if p == nil || !failure.IsRetryable(err, p.GetNonRetryableErrorTypes()) {
+		return 0
+	}
+	if p.GetMaximumAttempts() > 0 && attempt >= p.GetMaximumAttempts() {
+		return 0
+	}
+	var backoff time.Duration
+	var app *failure.ApplicationError
+	if errors.As(err, &app) {
+		backoff = app.NextRetryDelay()
+	}
+	if backoff == 0 {
+		backoff = time.Duration(float64(p.GetInitialInterval().AsDuration()) * math.Pow(p.GetBackoffCoefficient(), float64(attempt-1)))
+		if max := p.GetMaximumInterval().AsDuration(); max > 0 && (backoff <= 0 || backoff > max) {
+			backoff = max // capped, or the power overflowed
+		}
+	}
+	if backoff <= 0 || !expire.IsZero() && now.Add(backoff).After(expire) {
+		return 0
+	}
+	return backoff
+}
+
+// wallTime converts a server (or workflow) time to wall time.
+func (w *Worker) wallTime(t time.Time) time.Time {
+	if w.opts.WallTime != nil {
+		return w.opts.WallTime(t)
+	}
+	return t
+}
+
+// waitForLocalActivities runs a task's local activities and hands their
+// outcomes to the run until the task may end. Before the task would time
+// out, it reports the commands so far asking for a new task at once, and
+// goes on with the task the server hands back. It returns the final result
+// and the task it answers; a nil task means the task was given up (the
+// run must be evicted; the server will retry).
+func (w *Worker) waitForLocalActivities(run *cachedRun, task *workflowservice.PollWorkflowTaskQueueResponse, res *engine.TaskResult) (*engine.TaskResult, *workflowservice.PollWorkflowTaskQueueResponse, error) {
+	las := w.newLocalActivityRunner(task)
+	defer las.stop()
+	timeout := run.exec.WorkflowTaskTimeout()
+	if timeout <= 0 {
+		timeout = defaultWorkflowTaskTimeout
+	}
+	heartbeat := time.NewTimer(time.Duration(heartbeatRatio * float64(timeout)))
+	defer heartbeat.Stop()
+	for res.WaitingForLocalActivities {
+		las.start(res.StartLocalActivities)
+		las.cancel(res.CancelLocalActivities)
+		var err error
+		select {
+		case o := <-las.outcomes:
+			delete(las.cancels, o.id)
+			if res, err = run.exec.ResolveLocalActivity(o.id, o.outcome); err != nil {
+				return nil, task, err
+			}
+		case <-heartbeat.C:
+			next, err := w.heartbeatWorkflowTask(run, task)
+			if err != nil || next == nil {
+				if err != nil {
+					w.opts.Logger.Warn("a workflow task waiting for local activities could not be kept open; the server will retry it",
+						"WorkflowID", task.GetWorkflowExecution().GetWorkflowId(), "RunID", run.runID, "Error", err)
+				}
+				return nil, nil, nil
+			}
+			task = next
+			src := engine.NewEventSource(context.Background(), task.GetHistory().GetEvents(), task.GetNextPageToken(), w.historyFetcher(task.GetWorkflowExecution()))
+			if res, err = run.exec.ProcessTask(engine.Task{Events: src, Messages: task.GetMessages()}); err != nil {
+				return nil, task, err
+			}
+			heartbeat.Reset(time.Duration(heartbeatRatio * float64(timeout)))
+		case <-w.stopped:
+			return nil, nil, nil // the server retries the task with another worker
+		}
+	}
+	return res, task, nil
+}
+
+// heartbeatWorkflowTask reports the commands of a task that still waits for
+// local activities, asking the server to start the run's next task at once
+// and hand it back. It returns nil when the server did not, or when that
+// task does not follow on from the run.
+func (w *Worker) heartbeatWorkflowTask(run *cachedRun, task *workflowservice.PollWorkflowTaskQueueResponse) (*workflowservice.PollWorkflowTaskQueueResponse, error) {
+	hb, err := run.exec.HeartbeatTask()
+	if err != nil {
+		return nil, err
+	}
+	req := w.completionRequest(run, task, hb)
+	req.ForceCreateNewWorkflowTask = true
+	ctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
+	defer cancel()
+	resp, err := w.opts.Service.RespondWorkflowTaskCompleted(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	next := resp.GetWorkflowTask()
+	if next == nil || len(next.GetHistory().GetEvents()) == 0 || next.GetHistory().GetEvents()[0].GetEventId() > run.exec.LastEventID()+1 {
+		return nil, nil
+	}
+	return next, nil
+}

@@ -1,0 +1,189 @@
+package internal
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/policy"
+	"github.com/durable-go/sdk/internal/registry"
+)
+
+// LocalActivityOptions configure the local activities a workflow runs
+// (workflow.LocalActivityOptions). ScheduleToCloseTimeout or
+// StartToCloseTimeout must be set; either defaults to the other.
+type LocalActivityOptions struct {
+	// ScheduleToCloseTimeout bounds the local activity, retries included.
+	ScheduleToCloseTimeout time.Duration
+	// StartToCloseTimeout bounds one attempt.
+	StartToCloseTimeout time.Duration
+	// RetryPolicy: by default, retries with backoff from 1s doubling up to
+	// 100s, until the schedule-to-close timeout.
+	RetryPolicy *policy.RetryPolicy
+	// Summary is shown in the UI next to the local activity's marker.
+	Summary string
+}
+
+type localActivityOptionsKey struct{}
+
+// WithLocalActivityOptions returns ctx with the options of its local
+// activities; unset retry policy fields take their defaults (see
+// LocalActivityOptions.RetryPolicy).
+func WithLocalActivityOptions(ctx Context, options LocalActivityOptions) Context {
+	o := options
+	o.RetryPolicy = localActivityRetryDefaults(options.RetryPolicy)
+	return WithValue(ctx, localActivityOptionsKey{}, &o)
+}
+
+// GetLocalActivityOptions returns the local activity options ctx carries.
+func GetLocalActivityOptions(ctx Context) LocalActivityOptions {
+	if o, ok := ctx.Value(localActivityOptionsKey{}).(*LocalActivityOptions); ok {
+		return *o
+	}
+	return LocalActivityOptions{}
+}
+
+// localActivityRetryDefaults fills in a copy of p the defaults
+// go.temporal.io/sdk gives local activities.
+func localActivityRetryDefaults(p *policy.RetryPolicy) *policy.RetryPolicy {
+	filled := policy.RetryPolicy{}
+	if p != nil {
+		filled = *p
+	}
+	if filled.BackoffCoefficient == 0 {
+		filled.BackoffCoefficient = 2
+	}
+	if filled.InitialInterval == 0 {
+		filled.InitialInterval = time.Second
+	}
+	if filled.MaximumInterval == 0 {
+		filled.MaximumInterval = 100 * filled.InitialInterval
+	}
+	return &filled
+}
+
+var errNoLocalActivityOptions = errors.New("ExecuteLocalActivity: the context carries no local activity options; " +
+	"set them with workflow.WithLocalActivityOptions (ScheduleToCloseTimeout or StartToCloseTimeout is required)")
+
+// localActivityFnKey carries, past the interceptors (which see only the
+// type name), the function the code passed.
+type localActivityFnKey struct{}
+
+// ExecuteLocalActivity runs an activity in this worker, within the
+// workflow task, and records its outcome in history as a marker. activity
+// is a function (registered or not) or the name of a registered activity.
+// The future's error is the activity's own error (not wrapped in an
+// ActivityError), a timeout or a cancellation.
+func ExecuteLocalActivity(ctx Context, activity any, args ...any) Future {
+	r := runOf(ctx)
+	name, err := activityName(activity)
+	if err == nil {
+		err = registry.CheckArgs(activity, args, "local activity")
+	}
+	if err != nil {
+		f := &future{}
+		f.Set(nil, err)
+		return f
+	}
+	if _, isName := activity.(string); !isName {
+		ctx = WithValue(ctx, localActivityFnKey{}, activity)
+	}
+	if r.env.carriesHeaders() {
+		ctx = workflowContextWithNewHeader(ctx)
+	}
+	return r.outbound.ExecuteLocalActivity(ctx, name, passArgs(args)...)
+}
+
+// executeLocalActivity is ExecuteLocalActivity at the end of the
+// interceptor chain. As in go.temporal.io/sdk, a coroutine of its own
+// schedules the local activity, and schedules it again after a workflow
+// timer when the worker's retries asked for a backoff longer than it
+// waits inside a task.
+func (r *workflowRun) executeLocalActivity(ctx Context, name string, args []any) Future {
+	f := &future{}
+	req, summary, err := r.localActivityRequest(ctx, name, args)
+	if err != nil {
+		f.Set(nil, err)
+		return f
+	}
+	dc := r.env.dc
+	r.rt.spawn(ctx, "", func(ctx Context) {
+		for {
+			res := r.scheduleLocalActivity(ctx, req, summary)
+			if res.Err != nil && res.Backoff > 0 && !failure.IsCanceledError(res.Err) {
+				if err := Sleep(ctx, res.Backoff); err != nil {
+					f.Set(nil, err)
+					return
+				}
+				next := *req
+				next.Attempt = res.Attempt + 1
+				req = &next
+				continue
+			}
+			if res.Err != nil {
+				f.Set(nil, res.Err)
+				return
+			}
+			f.Set(newEncodedValue(res.Result, dc), nil)
+			return
+		}
+	})
+	return f
+}
+
+// scheduleLocalActivity asks the engine for one local activity and waits
+// for its result; canceling ctx cancels it.
+func (r *workflowRun) scheduleLocalActivity(ctx Context, req *engine.LocalActivityRequest, summary string) engine.LocalActivityResult {
+	attempt := *req
+	done := &future{}
+	la := r.exec.ScheduleLocalActivity(&attempt, summary, func(res engine.LocalActivityResult) { done.Set(res, nil) })
+	onCancel(ctx, done, func() {
+		if err := r.exec.CancelLocalActivity(la); err != nil {
+			panic(err) // an illegal transition: a bug of this SDK
+		}
+	})
+	_ = done.Get(ctx, nil)
+	return done.value.(engine.LocalActivityResult)
+}
+
+// localActivityRequest checks the options and arguments and builds the
+// request of the first attempt.
+func (r *workflowRun) localActivityRequest(ctx Context, name string, args []any) (*engine.LocalActivityRequest, string, error) {
+	o, ok := ctx.Value(localActivityOptionsKey{}).(*LocalActivityOptions)
+	switch {
+	case !ok:
+		return nil, "", errNoLocalActivityOptions
+	case o.ScheduleToCloseTimeout < 0 || o.StartToCloseTimeout < 0:
+		return nil, "", fmt.Errorf("ExecuteLocalActivity(%s): negative timeouts (schedule-to-close %v, start-to-close %v)",
+			name, o.ScheduleToCloseTimeout, o.StartToCloseTimeout)
+	case o.ScheduleToCloseTimeout == 0 && o.StartToCloseTimeout == 0:
+		return nil, "", fmt.Errorf("ExecuteLocalActivity(%s): set ScheduleToCloseTimeout or StartToCloseTimeout in workflow.LocalActivityOptions", name)
+	}
+	fn := ctx.Value(localActivityFnKey{})
+	if _, err := r.env.registry.Activity(name); err != nil && fn == nil && !r.env.replayer {
+		return nil, "", fmt.Errorf("local activity %s is not registered by the worker: register it with RegisterActivity, or pass the function itself", name)
+	}
+	input, err := registry.EncodeArgs(r.env.dc, args)
+	if err != nil {
+		return nil, "", fmt.Errorf("ExecuteLocalActivity(%s): %w", name, err)
+	}
+	req := &engine.LocalActivityRequest{
+		ActivityType: name, Input: input, Attempt: 1, ScheduledTime: Now(ctx), Fn: fn,
+		ScheduleToCloseTimeout: o.ScheduleToCloseTimeout, StartToCloseTimeout: o.StartToCloseTimeout,
+		RetryPolicy: policy.RetryPolicyToProto(o.RetryPolicy),
+	}
+	if req.ScheduleToCloseTimeout == 0 {
+		req.ScheduleToCloseTimeout = req.StartToCloseTimeout
+	}
+	if req.StartToCloseTimeout == 0 {
+		req.StartToCloseTimeout = req.ScheduleToCloseTimeout
+	}
+	if r.env.carriesHeaders() {
+		if req.Header, err = workflowOutgoingHeader(ctx, r.env.propagators); err != nil {
+			return nil, "", err
+		}
+	}
+	return req, o.Summary, nil
+}
