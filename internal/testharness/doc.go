@@ -4,7 +4,9 @@
 //
 // Integration tests are not optional: without the temporal CLI the run
 // fails with instructions to install it, unless DURABLE_SKIP_INTEGRATION=1
-// is set, in which case tests that need the server skip.
+// is set, in which case tests that need the server skip. They skip too
+// when the binary runs with -fuzz: fuzz targets need no server, and each
+// fuzzing worker process would otherwise start one.
 //
 //	func TestMain(m *testing.M) { testharness.Main(m) }
 //

@@ -3,6 +3,7 @@ package testharness
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -34,6 +35,8 @@ func WithServerOptions(opts devserver.Options) Option {
 type harness struct {
 	server  *devserver.Server // nil when skipped
 	skipped bool
+	// skipReason says why tests that need the server skip.
+	skipReason string
 }
 
 var active atomic.Pointer[harness]
@@ -49,7 +52,12 @@ func Main(m *testing.M, opts ...Option) {
 
 func run(m runner, stderr io.Writer, opts ...Option) int {
 	if skipRequested() {
-		return runWith(m, &harness{skipped: true})
+		return runWith(m, &harness{skipped: true, skipReason: SkipEnv + "=1"})
+	}
+	if fuzzing() {
+		// Fuzz targets need no server, and every fuzz worker process runs
+		// Main: starting a server in each would only slow fuzzing down.
+		return runWith(m, &harness{skipped: true, skipReason: "fuzzing (-fuzz); run integration tests without -fuzz"})
 	}
 	// The server's stderr is shown only when something failed: even at
 	// level error it logs noise while shutting down.
@@ -85,6 +93,20 @@ func runWith(m runner, h *harness) int {
 
 func skipRequested() bool { return os.Getenv(SkipEnv) == "1" }
 
+// fuzzing reports that the test binary runs with -fuzz, as the fuzzing
+// coordinator or one of its workers.
+func fuzzing() bool {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	for _, name := range []string{"test.fuzz", "test.fuzzworker"} {
+		if f := flag.Lookup(name); f != nil && f.Value.String() != "" && f.Value.String() != "false" {
+			return true
+		}
+	}
+	return false
+}
+
 // server returns the package's dev server, skipping t if integration tests
 // are disabled and failing it if Main is not in use.
 func server(t testing.TB) *devserver.Server {
@@ -94,7 +116,7 @@ func server(t testing.TB) *devserver.Server {
 	case h == nil:
 		t.Fatal("testharness: no dev server; call testharness.Main(m) from TestMain")
 	case h.skipped:
-		t.Skipf("integration test skipped: %s=1", SkipEnv)
+		t.Skipf("integration test skipped: %s", h.skipReason)
 	}
 	return h.server
 }

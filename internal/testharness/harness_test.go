@@ -3,6 +3,7 @@ package testharness
 import (
 	"bytes"
 	"context"
+	"flag"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -88,6 +89,26 @@ func TestRunWithSkipRunsTestsWithoutServer(t *testing.T) {
 	}
 	if active.Load() != before {
 		t.Error("the package's own harness was not restored")
+	}
+}
+
+func TestRunWhileFuzzingStartsNoServer(t *testing.T) {
+	t.Setenv(SkipEnv, "")
+	old := flag.Lookup("test.fuzz").Value.String()
+	if err := flag.Set("test.fuzz", "FuzzSomething"); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = flag.Set("test.fuzz", old) }()
+	tests := &fakeTests{code: 3}
+
+	// A server that cannot start would fail the run: it must not be tried.
+	code := run(tests, new(bytes.Buffer), WithServerOptions(devserver.Options{ExistingPath: "/nonexistent"}))
+
+	if code != 3 || !tests.ran {
+		t.Fatalf("exit code %d, ran %v; want the tests' own code 3", code, tests.ran)
+	}
+	if !tests.seen.skipped || tests.seen.server != nil || !strings.Contains(tests.seen.skipReason, "fuzzing") {
+		t.Errorf("tests saw %+v, want a harness skipped for fuzzing", tests.seen)
 	}
 }
 
