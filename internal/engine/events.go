@@ -19,12 +19,40 @@ type EventSource struct {
 	pos   int
 	token []byte
 	fetch PageFetcher
+
+	lastID int64 // the highest event ID received so far
+	// stalledPages counts the pages in a row that brought no event past
+	// lastID: a server whose tokens lead in circles would otherwise keep
+	// a task reading forever.
+	stalledPages int
 }
+
+// maxStalledPages is how many pages in a row may bring nothing new before
+// the server's paging is declared broken. A server may send an empty page
+// now and then; never this many in a row.
+const maxStalledPages = 10
 
 // NewEventSource serves first, then the pages that token and fetch lead to.
 // fetch may be nil when first is the whole history.
 func NewEventSource(ctx context.Context, first []*historypb.HistoryEvent, token []byte, fetch PageFetcher) *EventSource {
-	return &EventSource{ctx: ctx, buf: first, token: token, fetch: fetch}
+	s := &EventSource{ctx: ctx, buf: first, token: token, fetch: fetch}
+	s.noteProgress(first)
+	return s
+}
+
+// noteProgress counts a page that brings no event past the last one.
+func (s *EventSource) noteProgress(page []*historypb.HistoryEvent) {
+	progressed := false
+	for _, ev := range page {
+		if ev.GetEventId() > s.lastID {
+			s.lastID, progressed = ev.GetEventId(), true
+		}
+	}
+	if progressed {
+		s.stalledPages = 0
+	} else {
+		s.stalledPages++
+	}
 }
 
 // fill makes at least n unread events available, if history has them.
@@ -35,13 +63,19 @@ func (s *EventSource) fill(n int) error {
 		}
 		page, next, err := s.fetch(s.ctx, s.token)
 		if err != nil {
-			return fmt.Errorf("fetching the next page of history: %w", err)
+			if len(s.buf) == 0 {
+				return fmt.Errorf("fetching the next page of history: %w", err)
+			}
+			return fmt.Errorf("fetching the page of history after event %d: %w", s.buf[len(s.buf)-1].GetEventId(), err)
 		}
 		// Drop what was read so a long history is not held twice.
 		s.buf = append(s.buf[:0:0], s.buf[s.pos:]...)
 		s.pos = 0
 		s.buf = append(s.buf, page.GetEvents()...)
 		s.token = next
+		if s.noteProgress(page.GetEvents()); s.stalledPages >= maxStalledPages && len(next) > 0 {
+			return fmt.Errorf("the server sent %d pages of history in a row with no event after event %d, and still a next page token: its paging goes in circles", s.stalledPages, s.lastID)
+		}
 	}
 	return nil
 }

@@ -160,7 +160,7 @@ func (x *Execution) processEvents(src *EventSource) (*TaskResult, error) {
 		x.lastEventID = ev.GetEventId()
 		ran, err := x.apply(ev, src)
 		if err != nil {
-			return nil, err
+			return nil, atEvent(ev, err)
 		}
 		ranLast = ran
 	}
@@ -200,10 +200,18 @@ func (x *Execution) apply(ev *historypb.HistoryEvent, src *EventSource) (ran boo
 	case enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED, enumspb.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT:
 		return false, nil
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
+		wf, err := x.workflow()
+		if err != nil {
+			return false, err
+		}
 		a := ev.GetWorkflowExecutionSignaledEventAttributes()
-		return false, x.workflow().Signal(a.GetSignalName(), a.GetInput(), a.GetHeader())
+		return false, wf.Signal(a.GetSignalName(), a.GetInput(), a.GetHeader())
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED:
-		x.workflow().Cancel()
+		wf, err := x.workflow()
+		if err != nil {
+			return false, err
+		}
+		wf.Cancel()
 		return false, nil
 	case enumspb.EVENT_TYPE_MARKER_RECORDED:
 		if x.markers.skipsMatching(ev) {
@@ -226,12 +234,13 @@ func (x *Execution) apply(ev *historypb.HistoryEvent, src *EventSource) (ran boo
 	return false, err
 }
 
-// workflow is the run's code; history always starts with the start event.
-func (x *Execution) workflow() Workflow {
+// workflow is the run's code, which the start event created: a history
+// that does not begin with it is corrupt.
+func (x *Execution) workflow() (Workflow, error) {
 	if x.wf == nil {
-		panic("engine: an event arrived before WorkflowExecutionStarted")
+		return nil, errors.New("history does not begin with a WorkflowExecutionStarted event")
 	}
-	return x.wf
+	return x.wf, nil
 }
 
 func (x *Execution) checkCommandsMatched(ev *historypb.HistoryEvent) error {
@@ -330,7 +339,11 @@ func (x *Execution) runCode() error {
 
 // runWorkflow runs the code once, applying the workflow panic policy.
 func (x *Execution) runWorkflow() error {
-	if err := x.workflow().Run(); err != nil {
+	wf, err := x.workflow()
+	if err != nil {
+		return err
+	}
+	if err := wf.Run(); err != nil {
 		var p Panicked
 		if !errors.As(err, &p) || !x.opts.FailWorkflowOnPanic {
 			return err

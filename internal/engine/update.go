@@ -176,7 +176,11 @@ func (x *Execution) deliverUpdates() error {
 			return fmt.Errorf("update %q: the request message %q cannot be read: %w", m.GetProtocolInstanceId(), m.GetId(), err)
 		}
 		input := req.GetInput()
-		x.workflow().Update(&Update{
+		wf, err := x.workflow()
+		if err != nil {
+			return err
+		}
+		wf.Update(&Update{
 			ID: m.GetProtocolInstanceId(), Name: input.GetName(), Args: input.GetArgs(), Header: input.GetHeader(),
 			Replaying: x.replaying, x: x, request: &req, msgID: m.GetId(), seqID: m.GetEventId(),
 		})
