@@ -252,6 +252,9 @@ func (x *Execution) checkCommandsMatched(ev *historypb.HistoryEvent) error {
 }
 
 func (x *Execution) start(ev *historypb.HistoryEvent) error {
+	if x.wf != nil {
+		return errors.New("history has a second WorkflowExecutionStarted event")
+	}
 	a := ev.GetWorkflowExecutionStartedEventAttributes()
 	x.info.Namespace = x.opts.Namespace
 	x.info.TaskQueue = a.GetTaskQueue().GetName()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	historypb "go.temporal.io/api/history/v1"
+	"google.golang.org/protobuf/proto"
 )
 
 // Histories no server should send, which a worker must still survive:
@@ -127,3 +128,25 @@ func (*failingRun) Run() error { return errString("the code failed") }
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+func TestSecondStartEventIsAnError(t *testing.T) {
+	h := newHistory("Greet")
+	h.task()
+	second := proto.Clone(h.events[0]).(*historypb.HistoryEvent)
+	second.EventId = 4
+	events := append(h.events, second)
+	starts := 0
+	x := NewExecution(&Options{NewWorkflow: func(string) (Workflow, error) {
+		starts++
+		return &scripted{step: func(*scripted, int) {}}, nil
+	}})
+
+	err := processErr(t, x, NewEventSource(context.Background(), events, nil, nil))
+
+	// A second run of the code would be started over the first, whose
+	// coroutines nothing would close.
+	wantInError(t, err, "applying event 4 WorkflowExecutionStarted", "a second WorkflowExecutionStarted event")
+	if starts != 1 {
+		t.Errorf("the workflow was made %d times, want once", starts)
+	}
+}
