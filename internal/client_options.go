@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc/keepalive"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
@@ -285,7 +286,12 @@ func (o ClientOptions) rpcOptions() (rpc.Options, error) {
 		namespace = DefaultNamespace
 	}
 	perCall, perAttempt := requestMetricsInterceptors(o.MetricsHandler, namespace, o.DisableErrorCodeMetricTags)
+	logger := o.Logger
+	if logger == nil {
+		logger = logging.NewDefaultLogger()
+	}
 	return rpc.Options{
+		Logger:              logger,
 		CallInterceptors:    perCall,
 		AttemptInterceptors: perAttempt,
 		HostPort:            o.HostPort,

@@ -1,7 +1,9 @@
 package rpc
 
 import (
+	"context"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -26,6 +28,9 @@ type Conn struct {
 	// Internal errors are permanent.
 	internalIsFinal atomic.Bool
 	systemInfo      atomic.Pointer[workflowservice.GetSystemInfoResponse]
+
+	stopWatching context.CancelFunc // ends watchConnection
+	watching     sync.WaitGroup
 }
 
 // NewConn sets up a connection without contacting the server; the first
@@ -43,6 +48,15 @@ func NewConn(opts Options) (*Conn, error) {
 	c.cc = cc
 	c.workflow = workflowservice.NewWorkflowServiceClient(cc)
 	c.operator = operatorservice.NewOperatorServiceClient(cc)
+	var watchCtx context.Context
+	watchCtx, c.stopWatching = context.WithCancel(context.Background())
+	if opts.Logger != nil {
+		c.watching.Add(1)
+		go func() {
+			defer c.watching.Done()
+			c.watchConnection(watchCtx)
+		}()
+	}
 	return c, nil
 }
 
@@ -105,4 +119,8 @@ func (c *Conn) Namespace() string { return c.opts.Namespace }
 func (c *Conn) Identity() string { return c.opts.Identity }
 
 // Close closes the connection; calls in flight fail with Canceled.
-func (c *Conn) Close() error { return c.cc.Close() }
+func (c *Conn) Close() error {
+	c.stopWatching()
+	c.watching.Wait()
+	return c.cc.Close()
+}

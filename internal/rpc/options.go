@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"google.golang.org/grpc"
+
+	"github.com/durable-go/sdk/log"
 )
 
 // Metadata keys the Temporal server reads.
@@ -86,6 +88,9 @@ type Options struct {
 	// Retry tunes retries and attempt timeouts; zero fields take the values
 	// of DefaultRetryPolicy.
 	Retry RetryPolicy
+	// Logger, if set, hears when the connection is lost and when it is
+	// back.
+	Logger log.Logger
 }
 
 // withDefaults returns a copy with every unset field filled in.
