@@ -347,7 +347,7 @@ func (sc *taskScenario) check(t *testing.T, logs []string) {
 			}
 		}
 	}
-	if sc.reject && len(sc.completed) > 0 && !containsLog(logs, "reporting a workflow task's completion failed") {
+	if sc.reject && len(sc.completed) > 0 && !containsLog(logs, "the server refused a workflow task's completion") {
 		t.Errorf("the refused completion is not in the logs:\n%s", strings.Join(logs, "\n"))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
+	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/types/known/wrapperspb"
@@ -164,7 +165,14 @@ func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollA
 			TaskToken: task.GetTaskToken(), Failure: f, Identity: w.opts.Identity, Namespace: w.opts.Namespace,
 		})
 	}
-	if rerr != nil {
+	var notFound *serviceerror.NotFound
+	switch {
+	case errors.As(rerr, &notFound):
+		// After a lost connection, the report may have been retried: its
+		// first attempt reached the server, the answer did not.
+		w.opts.Logger.Warn("the server refused an activity's outcome: it no longer knows the activity task, which was completed already (by an earlier attempt of this report whose answer was lost), timed out, or belongs to a closed workflow",
+			"ActivityID", task.GetActivityId(), "ActivityType", task.GetActivityType().GetName(), "Error", rerr)
+	case rerr != nil:
 		w.opts.Logger.Warn("reporting an activity's outcome failed; the server will time it out and retry it",
 			"ActivityID", task.GetActivityId(), "ActivityType", task.GetActivityType().GetName(), "Error", rerr)
 	}

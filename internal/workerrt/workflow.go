@@ -10,6 +10,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	querypb "go.temporal.io/api/query/v1"
 	sdkpb "go.temporal.io/api/sdk/v1"
+	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -117,10 +118,15 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 	defer cancel()
 	resp, err := w.opts.Service.RespondWorkflowTaskCompleted(ctx, req)
 	if err != nil {
-		// The server did not take the commands: the state that produced
-		// them is not what history will say. Replay next time.
-		w.opts.Logger.Warn("reporting a workflow task's completion failed; the server will retry it",
-			"WorkflowID", task.GetWorkflowExecution().GetWorkflowId(), "RunID", run.runID, "Error", err)
+		// The server did not take the commands, or took them from an
+		// earlier attempt whose answer was lost: either way, the cached
+		// state may not be what history says. Replay next time.
+		msg := "reporting a workflow task's completion failed; the server will retry the task"
+		var notFound *serviceerror.NotFound
+		if errors.As(err, &notFound) {
+			msg = "the server refused a workflow task's completion: it no longer knows the task, which was completed already (by an earlier attempt of this report whose answer was lost) or timed out; the workflow goes on from what history recorded"
+		}
+		w.opts.Logger.Warn(msg, "WorkflowID", task.GetWorkflowExecution().GetWorkflowId(), "RunID", run.runID, "Error", err)
 		w.evict(run)
 		return nil
 	}
