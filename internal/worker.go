@@ -82,12 +82,20 @@ type WorkerOptions struct {
 	MaxConcurrentSessionExecutionSize int
 }
 
-// The sticky cache is shared by the workers of a process.
+// The sticky cache is shared by the running workers of a process; the
+// last of them to stop clears it, as go.temporal.io/sdk does, so that no
+// workflow run (its coroutines, its state) outlives the workers.
 var (
 	stickyCacheMu   sync.Mutex
 	stickyCacheSize = 10000
-	stickyCache     *workerrt.StickyCache
+	stickyCache     *sharedCache
 )
+
+// sharedCache is a sticky cache and the number of running workers using it.
+type sharedCache struct {
+	cache *workerrt.StickyCache
+	users int
+}
 
 // SetStickyWorkflowCacheSize sets how many workflow runs the process keeps
 // in memory between tasks (10000). Call it before starting any worker.
@@ -105,17 +113,34 @@ func PurgeStickyWorkflowCache() {
 	c := stickyCache
 	stickyCacheMu.Unlock()
 	if c != nil {
-		c.Purge()
+		c.cache.Purge()
 	}
 }
 
-func sharedStickyCache() *workerrt.StickyCache {
+// acquireStickyCache returns the process's cache for a starting worker,
+// which must release it when it stops.
+func acquireStickyCache() *sharedCache {
 	stickyCacheMu.Lock()
 	defer stickyCacheMu.Unlock()
 	if stickyCache == nil {
-		stickyCache = workerrt.NewStickyCache(stickyCacheSize)
+		stickyCache = &sharedCache{cache: workerrt.NewStickyCache(stickyCacheSize)}
 	}
+	stickyCache.users++
 	return stickyCache
+}
+
+// release is a worker's stop: the last user clears the cache.
+func (c *sharedCache) release() {
+	stickyCacheMu.Lock()
+	c.users--
+	last := c.users == 0
+	if last && stickyCache == c {
+		stickyCache = nil
+	}
+	stickyCacheMu.Unlock()
+	if last {
+		c.cache.Purge()
+	}
 }
 
 // AggregatedWorker polls one task queue for workflow and activity tasks
@@ -129,6 +154,7 @@ type AggregatedWorker struct {
 	mu       sync.Mutex
 	runtime  *workerrt.Worker
 	sessions []*workerrt.Worker // with EnableSessionWorker; see worker_session.go
+	cache    *sharedCache       // released by Stop
 }
 
 // NewWorker returns a worker for taskQueue that uses client's connection,
@@ -234,6 +260,7 @@ func (w *AggregatedWorker) Start() error {
 	if w.runtime != nil {
 		return errors.New("worker: already started")
 	}
+	cache := acquireStickyCache()
 	opts := workerrt.Options{
 		Service:                        w.client.service,
 		Namespace:                      w.client.namespace,
@@ -251,7 +278,7 @@ func (w *AggregatedWorker) Start() error {
 		TaskQueueActivitiesPerSecond:   w.options.TaskQueueActivitiesPerSecond,
 		StickyScheduleToStartTimeout:   w.options.StickyScheduleToStartTimeout,
 		StopTimeout:                    w.options.WorkerStopTimeout,
-		Cache:                          sharedStickyCache(),
+		Cache:                          cache.cache,
 		SDKName:                        SDKName,
 		SDKVersion:                     SDKVersion,
 		Metrics:                        w.metricsHandler(),
@@ -271,11 +298,13 @@ func (w *AggregatedWorker) Start() error {
 	}
 	rt, err := workerrt.New(opts)
 	if err != nil {
+		cache.release()
 		return err
 	}
 	var sessions []*workerrt.Worker
 	if w.options.EnableSessionWorker {
 		if sessions, err = w.sessionWorkers(opts); err != nil {
+			cache.release()
 			return err
 		}
 	}
@@ -283,7 +312,7 @@ func (w *AggregatedWorker) Start() error {
 	for _, s := range sessions {
 		s.Start()
 	}
-	w.runtime, w.sessions = rt, sessions
+	w.runtime, w.sessions, w.cache = rt, sessions, cache
 	return nil
 }
 
@@ -295,15 +324,20 @@ func (w *AggregatedWorker) activityExecutor(taskQueue string) *activityExecutor 
 }
 
 // Stop stops polling and waits for running tasks (see WorkerStopTimeout).
+// The last worker of the process to stop clears the sticky cache.
 func (w *AggregatedWorker) Stop() {
 	w.mu.Lock()
-	rt, sessions := w.runtime, w.sessions
+	rt, sessions, cache := w.runtime, w.sessions, w.cache
+	w.cache = nil
 	w.mu.Unlock()
 	if rt != nil {
 		rt.Stop()
 	}
 	for _, s := range sessions {
 		s.Stop()
+	}
+	if cache != nil {
+		cache.release()
 	}
 }
 
