@@ -1,6 +1,8 @@
 package converter
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -17,6 +19,12 @@ const (
 	codecEncodePath = "/encode"
 	codecDecodePath = "/decode"
 )
+
+// maxCodecRequestBytes bounds the body of a codec request, which is read
+// into memory whole: a client, or anyone who reaches the endpoint, must
+// not be able to make the server hold an unbounded body. It is sixteen
+// times the server's default limit on one payload (2 MiB), base64 and all.
+const maxCodecRequestBytes = 32 << 20
 
 type codecHTTPHandler struct {
 	codecs []PayloadCodec
@@ -36,14 +44,19 @@ func (h *codecHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxCodecRequestBytes))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		http.Error(w, fmt.Sprintf("the request body is larger than the codec server's limit of %d MiB", maxCodecRequestBytes>>20), http.StatusRequestEntityTooLarge)
+		return
+	case err != nil:
+		http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
 		return
 	}
 	var request commonpb.Payloads
 	if err := protojson.Unmarshal(body, &request); err != nil {
-		http.Error(w, "invalid payloads: "+err.Error(), http.StatusBadRequest)
+		http.Error(w, `invalid payloads: the body must be a JSON Payloads message, {"payloads": [{"metadata": {...}, "data": "<base64>"}]}: `+err.Error(), http.StatusBadRequest)
 		return
 	}
 	var result []*commonpb.Payload

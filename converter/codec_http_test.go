@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -82,17 +83,25 @@ func decodeBase64(t *testing.T, s string) string {
 
 func TestCodecHTTPHandlerRejectsBadRequests(t *testing.T) {
 	server := newCodecServer(t, failingCodec{})
+	const shape = `invalid payloads: the body must be a JSON Payloads message`
 	tests := []struct {
 		name   string
 		method string
 		path   string
 		body   string
 		status int
+		want   string // in the answer's body
 	}{
-		{"GET", http.MethodGet, "/codec/encode", "", http.StatusNotFound},
-		{"other path", http.MethodPost, "/codec/other", `{}`, http.StatusNotFound},
-		{"bad JSON", http.MethodPost, "/codec/decode", `{"payloads":`, http.StatusBadRequest},
-		{"codec error", http.MethodPost, "/codec/encode", `{"payloads":[{"data":"AA=="}]}`, http.StatusBadRequest},
+		{"GET", http.MethodGet, "/codec/encode", "", http.StatusNotFound, "not found"},
+		{"other path", http.MethodPost, "/codec/other", `{}`, http.StatusNotFound, "not found"},
+		{"bad JSON", http.MethodPost, "/codec/decode", `{"payloads":`, http.StatusBadRequest, shape},
+		{"codec error", http.MethodPost, "/codec/encode", `{"payloads":[{"data":"AA=="}]}`, http.StatusBadRequest, errCodec.Error()},
+		{"empty body", http.MethodPost, "/codec/decode", ``, http.StatusBadRequest, shape},
+		{"not JSON", http.MethodPost, "/codec/decode", "\x00\xff binary", http.StatusBadRequest, shape},
+		{"JSON of another shape", http.MethodPost, "/codec/decode", `[1, 2, 3]`, http.StatusBadRequest, shape},
+		{"unknown field", http.MethodPost, "/codec/decode", `{"payloads":[], "extra": 1}`, http.StatusBadRequest, `unknown field "extra"`},
+		{"data not base64", http.MethodPost, "/codec/decode", `{"payloads":[{"data":"not base64!"}]}`, http.StatusBadRequest, shape},
+		{"metadata not base64", http.MethodPost, "/codec/decode", `{"payloads":[{"metadata":{"encoding":"%%"},"data":""}]}`, http.StatusBadRequest, shape},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,12 +110,41 @@ func TestCodecHTTPHandlerRejectsBadRequests(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			body, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
-			if resp.StatusCode != tt.status {
-				t.Errorf("status = %d, want %d", resp.StatusCode, tt.status)
+			if resp.StatusCode != tt.status || !strings.Contains(string(body), tt.want) {
+				t.Errorf("status %d, body %q; want %d and %q", resp.StatusCode, body, tt.status, tt.want)
 			}
 		})
 	}
+}
+
+// TestCodecHTTPHandlerRejectsOversizedRequests posts a body over the
+// handler's limit: it is refused with 413 and a message naming the limit.
+func TestCodecHTTPHandlerRejectsOversizedRequests(t *testing.T) {
+	server := newCodecServer(t, NewZlibCodec(ZlibCodecOptions{AlwaysEncode: true}))
+	// A valid request, padded past the limit inside its data.
+	body := io.MultiReader(strings.NewReader(`{"payloads":[{"data":"`),
+		io.LimitReader(repeatReader('A'), maxCodecRequestBytes+1<<20), strings.NewReader(`"}]}`))
+	resp, err := http.Post(server.URL+"/codec/encode", "application/json", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	msg, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(msg), "larger than the codec server's limit of 32 MiB") {
+		t.Errorf("status %d, body %q; want 413 naming the limit", resp.StatusCode, msg)
+	}
+
+}
+
+type repeatReader byte
+
+func (r repeatReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(r)
+	}
+	return len(p), nil
 }
 
 func TestRemotePayloadCodecAgainstHandler(t *testing.T) {
