@@ -88,7 +88,13 @@ func (c *Conn) CheckNamespace(ctx context.Context, namespace string) error {
 
 func (c *Conn) checkError(what string, err error) error {
 	if isUnreachable(err) {
-		return &UnreachableError{HostPort: c.opts.HostPort, Err: err}
+		t := c.opts.TLS
+		return &UnreachableError{HostPort: c.opts.HostPort, Err: err, tls: t != nil,
+			clientCert: t != nil && (len(t.Certificates) > 0 || t.GetClientCertificate != nil)}
+	}
+	switch serviceerror.ToStatus(err).Code() {
+	case codes.Unauthenticated, codes.PermissionDenied:
+		return fmt.Errorf("%s on Temporal server at %s: the server refused this client's credentials; check client.Options.Credentials (the API key, or the client certificate): %w", what, c.opts.HostPort, err)
 	}
 	return fmt.Errorf("%s on Temporal server at %s: %w", what, c.opts.HostPort, err)
 }

@@ -136,7 +136,7 @@ func TestSystemInfoOtherErrorsNameTheServer(t *testing.T) {
 
 	_, err := c.SystemInfo(context.Background())
 
-	wantMessage(t, err, "GetSystemInfo on Temporal server at "+f.addr+": no access")
+	wantMessage(t, err, "GetSystemInfo on Temporal server at "+f.addr+": the server refused this client's credentials; check client.Options.Credentials (the API key, or the client certificate): no access")
 	var denied *serviceerror.PermissionDenied
 	if !errors.As(err, &denied) {
 		t.Errorf("got %T, want it to wrap *serviceerror.PermissionDenied", err)

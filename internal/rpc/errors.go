@@ -30,16 +30,64 @@ type UnreachableError struct {
 	HostPort string
 	// Err is the failed call's error.
 	Err error
+	// tls says how the connection was set up, for the hints about TLS
+	// failures: whether it uses TLS, and whether it presents a client
+	// certificate.
+	tls, clientCert bool
 }
 
 func (e *UnreachableError) Error() string {
-	return fmt.Sprintf("failed reaching Temporal server at %s: %s", e.HostPort, explainUnreachable(e.Err))
+	return fmt.Sprintf("failed reaching Temporal server at %s: %s", e.HostPort, e.explain())
 }
 
 func (e *UnreachableError) Unwrap() error { return e.Err }
 
-// explainUnreachable keeps the cause and says what to try, for the
-// failures people actually hit; anything else is shown as gRPC put it.
+// explain keeps the cause and says what to try, for the failures people
+// actually hit; anything else is shown as gRPC put it.
+func (e *UnreachableError) explain() string {
+	msg := serviceerror.ToStatus(e.Err).Message()
+	if hint := explainTLS(msg, e.tls, e.clientCert); hint != "" {
+		return hint
+	}
+	return explainUnreachable(e.Err)
+}
+
+// explainTLS says what to do about a failed TLS setup, keeping the TLS
+// library's own words at the end; "" when msg is no TLS failure.
+func explainTLS(msg string, usesTLS, clientCert bool) string {
+	detail := msg
+	if i := strings.Index(msg, "tls: "); i >= 0 {
+		detail = strings.TrimRight(msg[i:], `"`)
+	}
+	// With TLS 1.3 the server checks the client's certificate after the
+	// handshake: its refusal arrives as an alert, or, if the client wrote
+	// first, as a connection the server has already closed.
+	closedInSetup := strings.Contains(msg, "broken pipe") || strings.Contains(msg, "connection reset") || strings.HasSuffix(strings.TrimRight(msg, `"`), "EOF")
+	switch {
+	case strings.Contains(msg, "certificate signed by unknown authority"):
+		return "TLS handshake failed: the server's certificate is signed by an authority this client does not trust; set ConnectionOptions.TLS.RootCAs to a pool that holds the CA certificate that signed it (" + detail + ")"
+	case strings.Contains(msg, "certificate is valid for"):
+		return "TLS handshake failed: the server's certificate is not for the name dialed; dial a name it holds, or set ConnectionOptions.TLS.ServerName to one (" + detail + ")"
+	case strings.Contains(msg, "certificate has expired or is not yet valid"):
+		return "TLS handshake failed: the server's certificate has expired or is not yet valid (" + detail + ")"
+	case strings.Contains(msg, "tls: certificate required") && clientCert:
+		// Go sends a client certificate only if one of the CAs the
+		// server named signed it.
+		return "the server refused this client's certificate: it requires one that a CA it trusts signed, and this one is not; check which CA signed it (" + detail + ")"
+	case strings.Contains(msg, "tls: certificate required"):
+		return "the server requires a client certificate (mutual TLS): set Credentials to client.NewMTLSCredentials with a certificate it trusts (" + detail + ")"
+	case strings.Contains(msg, "tls: unknown certificate authority"), strings.Contains(msg, "tls: bad certificate"):
+		return "the server refused this client's certificate: check which CA signed it; the server accepts only those its CAs signed (" + detail + ")"
+	case usesTLS && closedInSetup && !clientCert:
+		return "the server closed the connection during TLS setup; if it requires a client certificate (mutual TLS), set Credentials to client.NewMTLSCredentials (" + detail + ")"
+	case usesTLS && closedInSetup:
+		return "the server closed the connection during TLS setup: it may refuse this client's certificate; check which CA signed it, the server accepts only those its CAs signed (" + detail + ")"
+	}
+	return ""
+}
+
+// explainUnreachable keeps the cause and says what to try, for failures
+// to reach a server that are not about TLS.
 func explainUnreachable(err error) string {
 	st := serviceerror.ToStatus(err)
 	msg := st.Message()

@@ -68,3 +68,41 @@ func TestTLSAgainstPlaintextServer(t *testing.T) {
 		t.Errorf("no TLS hint in %v", err)
 	}
 }
+
+// TestTLSFailuresSayWhatToDo covers the TLS failures of a connection's
+// setup, as gRPC reports them.
+func TestTLSFailuresSayWhatToDo(t *testing.T) {
+	const prefix = `connection error: desc = "transport: authentication handshake failed: `
+	cases := []struct {
+		name             string
+		msg              string
+		usesTLS, hasCert bool
+		want             string
+	}{
+		{"unknown CA", prefix + `tls: failed to verify certificate: x509: certificate signed by unknown authority"`, true, false,
+			"set ConnectionOptions.TLS.RootCAs to a pool that holds the CA certificate that signed it (tls: failed to verify certificate: x509: certificate signed by unknown authority)"},
+		{"other host", prefix + `tls: failed to verify certificate: x509: certificate is valid for localhost, not example.com"`, true, false,
+			"set ConnectionOptions.TLS.ServerName"},
+		{"expired", prefix + `tls: failed to verify certificate: x509: certificate has expired or is not yet valid: current time ..."`, true, false,
+			"has expired or is not yet valid"},
+		{"client certificate required", `connection error: desc = "error reading server preface: remote error: tls: certificate required"`, true, false,
+			"set Credentials to client.NewMTLSCredentials"},
+		{"client certificate not sent", `connection error: desc = "error reading server preface: remote error: tls: certificate required"`, true, true,
+			"the server refused this client's certificate"},
+		{"client certificate refused", `connection error: desc = "error reading server preface: remote error: tls: bad certificate"`, true, true,
+			"the server refused this client's certificate: check which CA signed it"},
+		{"closed, no certificate", `connection error: desc = "transport: failed to write client preface: write tcp 1->2: write: broken pipe"`, true, false,
+			"if it requires a client certificate (mutual TLS), set Credentials to client.NewMTLSCredentials"},
+		{"closed, with a certificate", `connection error: desc = "error reading server preface: EOF"`, true, true,
+			"it may refuse this client's certificate"},
+		{"closed, plaintext", `connection error: desc = "error reading server preface: EOF"`, false, false, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := explainTLS(c.msg, c.usesTLS, c.hasCert)
+			if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+				t.Errorf("explainTLS = %q, want it to hold %q", got, c.want)
+			}
+		})
+	}
+}
