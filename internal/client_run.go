@@ -13,6 +13,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/rpc"
 )
 
 type (
@@ -173,6 +174,10 @@ type runCloseOutcome struct {
 	continuedAsNew *historypb.WorkflowExecutionContinuedAsNewEventAttributes
 }
 
+// serverIdentity is the identity of the events the server writes on its
+// own account, such as the termination of a workflow over a limit.
+const serverIdentity = "history-service"
+
 // readRunCloseEvent interprets a run's close event the way every SDK does.
 func readRunCloseEvent(event *historypb.HistoryEvent, dc converter.DataConverter, fc converter.FailureConverter) (runCloseOutcome, error) {
 	switch event.GetEventType() {
@@ -186,6 +191,10 @@ func readRunCloseEvent(event *historypb.HistoryEvent, dc converter.DataConverter
 		a := event.GetWorkflowExecutionCanceledEventAttributes()
 		return runCloseOutcome{err: failure.NewCanceledError(failure.NewEncodedValues(a.GetDetails(), dc))}, nil
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
+		a := event.GetWorkflowExecutionTerminatedEventAttributes()
+		if explained := rpc.ExplainServerLimit(a.GetReason()); explained != "" && a.GetIdentity() == serverIdentity {
+			return runCloseOutcome{err: failure.NewServerTerminatedError(explained)}, nil
+		}
 		return runCloseOutcome{err: failure.NewTerminatedError()}, nil
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:
 		a := event.GetWorkflowExecutionTimedOutEventAttributes()

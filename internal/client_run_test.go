@@ -97,6 +97,25 @@ func TestReadRunCloseEvent(t *testing.T) {
 	out, err = readRunCloseEvent(&historypb.HistoryEvent{EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED}, dc, fc)
 	chkNoErr(t, err)
 	chkTrue(t, failure.IsTerminatedError(out.err))
+	chkEqual(t, "terminated", out.err.Error())
+
+	// The server's own termination for a limit says which; a person's
+	// reason for terminating stays out of the message, as in go.temporal.io/sdk.
+	terminated := func(reason, identity string) error {
+		out, err := readRunCloseEvent(&historypb.HistoryEvent{
+			EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED,
+			Attributes: &historypb.HistoryEvent_WorkflowExecutionTerminatedEventAttributes{
+				WorkflowExecutionTerminatedEventAttributes: &historypb.WorkflowExecutionTerminatedEventAttributes{Reason: reason, Identity: identity},
+			},
+		}, dc, fc)
+		chkNoErr(t, err)
+		chkTrue(t, failure.IsTerminatedError(out.err))
+		return out.err
+	}
+	chkEqual(t, "terminated by the server: Workflow history count exceeds limit: over the server's limit on a workflow's history events, dynamic config limit.historyCount.error (51,200 by default); a workflow that runs long should continue as new before it reaches it",
+		terminated("Workflow history count exceeds limit.", "history-service").Error())
+	chkEqual(t, "terminated", terminated("history count exceeds limit, said the operator", "ops@host").Error())
+	chkEqual(t, "terminated", terminated("stuck", "history-service").Error())
 
 	out, err = readRunCloseEvent(&historypb.HistoryEvent{
 		EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT,

@@ -9,13 +9,28 @@ import (
 // TerminatedError reports that a workflow was terminated.
 type TerminatedError struct {
 	origin
+	byServer string // why the server itself terminated the workflow
 }
 
 // NewTerminatedError returns a TerminatedError.
 func NewTerminatedError() *TerminatedError { return &TerminatedError{} }
 
-// Error returns "terminated".
-func (e *TerminatedError) Error() string { return "terminated" }
+// NewServerTerminatedError returns the TerminatedError of a workflow the
+// server terminated itself, for reason (a limit it exceeded, say): unlike
+// a person's reason for terminating, the server's is the only account of
+// what went wrong, so it is part of the message.
+func NewServerTerminatedError(reason string) *TerminatedError {
+	return &TerminatedError{byServer: reason}
+}
+
+// Error returns "terminated", with the server's reason if it was the
+// server that terminated the workflow.
+func (e *TerminatedError) Error() string {
+	if e.byServer != "" {
+		return "terminated by the server: " + e.byServer
+	}
+	return "terminated"
+}
 
 // PanicError reports a panic in activity code (or, returned by the workflow,
 // a panic it chose to report). Its message is the panic value.

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
 // convertErrorsInterceptor turns gRPC status errors into the typed errors
@@ -22,7 +23,27 @@ func convertErrorsInterceptor(ctx context.Context, method string, req, reply any
 		// caller should see as it is.
 		return err
 	}
+	if st.Code() == codes.InvalidArgument {
+		if explained := ExplainServerLimit(st.Message()); explained != "" {
+			// Still an InvalidArgument, for code that checks the type.
+			if msg, ok := req.(proto.Message); ok {
+				explained += fmt.Sprintf("; the request carries %s of payloads", formatBytes(payloadBytes(msg)))
+			}
+			return serviceerror.NewInvalidArgument(explained)
+		}
+	}
 	return serviceerror.FromStatus(st)
+}
+
+// formatBytes renders a size for people.
+func formatBytes(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // UnreachableError reports that no Temporal frontend answered at HostPort.
