@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/grpc"
 
+	"github.com/durable-go/sdk/internal/historyfuzz"
 	"github.com/durable-go/sdk/log"
 	"github.com/durable-go/sdk/workflow"
 )
@@ -41,28 +42,28 @@ var quietLogger = log.NewStructuredLogger(slog.New(slog.DiscardHandler))
 func addHistorySeeds(f *testing.F, n int) {
 	for i := range n {
 		f.Add(uint8(i), []byte{})
-		for _, edits := range seedEdits {
+		for _, edits := range historyfuzz.SeedEdits {
 			f.Add(uint8(i), edits)
 		}
 	}
 }
 
 func FuzzReplayHistory(f *testing.F) {
-	histories := loadFuzzFixtures(f)
+	histories := historyfuzz.LoadFixtures(f, fixtures)
 	addHistorySeeds(f, len(histories))
 	r := newReplayer()
 	f.Fuzz(func(t *testing.T, which uint8, edits []byte) {
 		before := runtime.NumGoroutine()
-		events := editHistory(histories[int(which)%len(histories)].GetEvents(), edits)
+		events := historyfuzz.Edit(histories[int(which)%len(histories)].GetEvents(), edits)
 		var err error
-		runBounded(t, replayTimeLimit, func() {
+		historyfuzz.RunBounded(t, replayTimeLimit, func() {
 			err = r.ReplayWorkflowHistory(quietLogger, &historypb.History{Events: events})
 		})
 		if len(edits) == 0 && err != nil {
 			t.Fatalf("an undamaged fixture must replay: %v", err)
 		}
-		requireEventInError(t, err)
-		requireNoGoroutineLeak(t, before)
+		historyfuzz.RequireEventInError(t, err)
+		historyfuzz.RequireNoGoroutineLeak(t, before)
 	})
 }
 
@@ -70,22 +71,22 @@ func FuzzReplayHistory(f *testing.F) {
 // from a server whose pages are damaged too: cut at odd places, empty,
 // lost, repeated, or ending early.
 func FuzzReplayHistoryPages(f *testing.F) {
-	histories := loadFuzzFixtures(f)
+	histories := historyfuzz.LoadFixtures(f, fixtures)
 	for i := range histories {
 		for _, paging := range []uint16{0x0001, 0x0003, 0x0102, 0x0202, 0x0302, 0x0402, 0x0502, 0x0602} {
 			f.Add(uint8(i), paging, []byte{})
 		}
-		f.Add(uint8(i), uint16(0x0003), []byte{opDrop, 0, 4, opRenumber})
+		f.Add(uint8(i), uint16(0x0003), []byte{historyfuzz.OpDrop, 0, 4, historyfuzz.OpRenumber})
 	}
 	r := newReplayer()
 	f.Fuzz(func(t *testing.T, which uint8, paging uint16, edits []byte) {
 		before := runtime.NumGoroutine()
-		events := editHistory(histories[int(which)%len(histories)].GetEvents(), edits)
+		events := historyfuzz.Edit(histories[int(which)%len(histories)].GetEvents(), edits)
 		server := &pagingServer{events: events, pageSize: int(paging&0xff) % 16, fault: pageFault(paging>>8) % numPageFaults}
 		ctx, cancel := context.WithTimeout(context.Background(), replayTimeLimit/2)
 		defer cancel()
 		var err error
-		runBounded(t, replayTimeLimit, func() {
+		historyfuzz.RunBounded(t, replayTimeLimit, func() {
 			err = r.ReplayWorkflowExecution(ctx, server, quietLogger, "default", workflow.Execution{ID: "fuzz", RunID: "fuzz-run"})
 		})
 		if len(edits) == 0 && server.fault == pageFaultNone && server.pageSize > 0 && err != nil {
@@ -94,8 +95,8 @@ func FuzzReplayHistoryPages(f *testing.F) {
 		if err != nil && server.fault != pageFaultNone && errors.Is(err, errPageFault) {
 			return // the page's loss is the error, and it says so
 		}
-		requireEventInError(t, err)
-		requireNoGoroutineLeak(t, before)
+		historyfuzz.RequireEventInError(t, err)
+		historyfuzz.RequireNoGoroutineLeak(t, before)
 	})
 }
 

@@ -23,6 +23,7 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/internal/historyfuzz"
 	"github.com/durable-go/sdk/worker"
 	"github.com/durable-go/sdk/workflow"
 )
@@ -41,7 +42,7 @@ import (
 //
 //	go test -run '^$' -fuzz FuzzWorkflowTask -fuzztime 10m ./worker
 func FuzzWorkflowTask(f *testing.F) {
-	histories := loadFuzzFixtures(f)
+	histories := historyfuzz.LoadFixtures(f, fixtures)
 	for i := range histories {
 		for _, shape := range []uint32{
 			0x0000_0001,              // the first task, whole history in the response
@@ -63,8 +64,8 @@ func FuzzWorkflowTask(f *testing.F) {
 		} {
 			f.Add(uint8(i), shape, []byte{})
 		}
-		f.Add(uint8(i), uint32(shapeFollowUp|0x02), []byte{opChangeType, 0, 6, 0, 190})
-		f.Add(uint8(i), uint32(shapeQueries|0x01), []byte{opCorruptPayloads, 0, 0, 1})
+		f.Add(uint8(i), uint32(shapeFollowUp|0x02), []byte{historyfuzz.OpChangeType, 0, 6, 0, 190})
+		f.Add(uint8(i), uint32(shapeQueries|0x01), []byte{historyfuzz.OpCorruptPayloads, 0, 0, 1})
 	}
 	frontend := startFakeFrontend(f)
 	c, err := client.Dial(client.Options{HostPort: frontend.addr, Logger: frontend.log})
@@ -75,7 +76,7 @@ func FuzzWorkflowTask(f *testing.F) {
 	var execs int
 	f.Fuzz(func(t *testing.T, which uint8, shape uint32, edits []byte) {
 		execs++
-		events := editHistory(histories[int(which)%len(histories)].GetEvents(), edits)
+		events := historyfuzz.Edit(histories[int(which)%len(histories)].GetEvents(), edits)
 		sc := newTaskScenario(fmt.Sprintf("fuzz-%d", execs), events, shape)
 		frontend.begin(sc)
 		before := runtime.NumGoroutine()
@@ -90,9 +91,9 @@ func FuzzWorkflowTask(f *testing.F) {
 			t.Fatal("the worker did not poll")
 		}
 		sc.waitForAnswer(frontend.log, replayTimeLimit)
-		runBounded(t, replayTimeLimit, w.Stop)
+		historyfuzz.RunBounded(t, replayTimeLimit, w.Stop)
 		worker.PurgeStickyWorkflowCache()
-		requireNoGoroutineLeak(t, before)
+		historyfuzz.RequireNoGoroutineLeak(t, before)
 		frontend.end()
 		sc.check(t, frontend.log.take())
 	})
@@ -322,7 +323,7 @@ func (sc *taskScenario) check(t *testing.T, logs []string) {
 	for _, l := range logs {
 		if strings.HasPrefix(l, "workflow task failed") {
 			taskFailedLogs++
-			if !namesEvent.MatchString(l) && !strings.Contains(l, "reading the history of workflow") {
+			if !historyfuzz.NamesEvent.MatchString(l) && !strings.Contains(l, "reading the history of workflow") {
 				t.Errorf("a failed task's log does not name the event:\n%s", l)
 			}
 		}

@@ -1,94 +1,56 @@
-package worker_test
+package historyfuzz
 
 import (
-	"os"
-	"path/filepath"
-	"regexp"
-	"runtime"
 	"slices"
-	"strings"
-	"testing"
-	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-
-	"github.com/durable-go/sdk/client"
 )
 
-// This file is what the history fuzz targets share: the recorded
-// histories they start from, and edits that damage a history the ways a
-// buggy server, a broken store or a hostile peer could.
-
-// fuzzFixtures are the recorded histories small enough to replay many
-// times a second (sequential1000 and pingpong20000 take milliseconds to
-// seconds each and teach the fuzzer nothing the small ones do not).
-var fuzzFixtures = []string{
-	"activities.json", "timers.json", "signals.json", "sideeffects.json",
-	"mutablesideeffects.json", "versions.json", "continueasnew-run1.json",
-	"continueasnew-run2.json", "continueasnew-run3.json", "sequential3.json",
-	"pingpong10.json",
-}
-
-func loadFuzzFixtures(tb testing.TB) []*historypb.History {
-	tb.Helper()
-	var hs []*historypb.History
-	for _, name := range fuzzFixtures {
-		f, err := os.Open(filepath.Join(fixtures, name))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		h, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
-		f.Close()
-		if err != nil {
-			tb.Fatal(err)
-		}
-		hs = append(hs, h)
-	}
-	return hs
-}
-
-// Edits, one per opcode byte; their arguments follow in the input.
+// Edits, one per opcode byte of a fuzz input; their arguments follow it:
+// an event index (two bytes, modulo the number of events), and for some a
+// second index or a value. An input past its end reads as zeros, so every
+// input is a valid list of edits.
 const (
-	opDrop              = iota // an event is lost
-	opDuplicate                // an event is delivered twice
-	opSwap                     // two events change places
-	opClearAttributes          // an event loses all its attributes
-	opChangeType               // an event's type changes, its attributes stay
-	opCorruptPayloads          // an event's payloads are damaged
-	opSetID                    // an event's ID goes out of sequence
-	opTruncate                 // history ends early
-	opRenumber                 // IDs are made contiguous again, after drops and duplicates
-	opClearField               // one field, anywhere in an event, is cleared
-	opSetField                 // one scalar field gets another value
-	opForeignAttributes        // an event gets the attributes of another event
+	OpDrop              = iota // an event is lost
+	OpDuplicate                // an event is delivered twice
+	OpSwap                     // two events change places
+	OpClearAttributes          // an event loses all its attributes
+	OpChangeType               // an event's type changes, its attributes stay
+	OpCorruptPayloads          // an event's payloads are damaged
+	OpSetID                    // an event's ID goes out of sequence
+	OpTruncate                 // history ends early
+	OpRenumber                 // IDs are made contiguous again, after drops and duplicates
+	OpClearField               // one field, anywhere in an event, is cleared
+	OpSetField                 // one scalar field gets another value
+	OpForeignAttributes        // an event gets the attributes of another event
 	numOps
 )
 
-// seedEdits are one of each edit, for the seed corpus: each is a list of
+// SeedEdits are one of each edit, for the seed corpus: each is a list of
 // opcodes and arguments as the fuzzer would write them.
-var seedEdits = [][]byte{
-	{opDrop, 0, 5},
-	{opDrop, 0, 5, opRenumber},
-	{opDuplicate, 0, 6},
-	{opDuplicate, 0, 6, opRenumber},
-	{opSwap, 0, 5, 0, 6},
-	{opSwap, 0, 5, 0, 7, opRenumber},
-	{opClearAttributes, 0, 4},
-	{opClearAttributes, 0, 0},
-	{opChangeType, 0, 5, 0, 10},
-	{opChangeType, 0, 2, 0, 200}, // a type no server writes
-	{opCorruptPayloads, 0, 0, 1},
-	{opCorruptPayloads, 0, 9, 2},
-	{opSetID, 0, 6, 0, 60},
-	{opTruncate, 0, 3},
-	{opTruncate, 0, 7},
-	{opClearField, 0, 5, 0, 3},
-	{opSetField, 0, 5, 0, 1, 7},
-	{opForeignAttributes, 0, 4, 0, 5},
+var SeedEdits = [][]byte{
+	{OpDrop, 0, 5},
+	{OpDrop, 0, 5, OpRenumber},
+	{OpDuplicate, 0, 6},
+	{OpDuplicate, 0, 6, OpRenumber},
+	{OpSwap, 0, 5, 0, 6},
+	{OpSwap, 0, 5, 0, 7, OpRenumber},
+	{OpClearAttributes, 0, 4},
+	{OpClearAttributes, 0, 0},
+	{OpChangeType, 0, 5, 0, 10},
+	{OpChangeType, 0, 2, 0, 200}, // a type no server writes
+	{OpCorruptPayloads, 0, 0, 1},
+	{OpCorruptPayloads, 0, 9, 2},
+	{OpSetID, 0, 6, 0, 60},
+	{OpTruncate, 0, 3},
+	{OpTruncate, 0, 7},
+	{OpClearField, 0, 5, 0, 3},
+	{OpSetField, 0, 5, 0, 1, 7},
+	{OpForeignAttributes, 0, 4, 0, 5},
 }
 
 // editReader hands out the fuzz input as edit arguments; past its end it
@@ -115,8 +77,8 @@ func (r *editReader) intn(n int) int {
 	return v % n
 }
 
-// editHistory applies the edits in input to a copy of events.
-func editHistory(events []*historypb.HistoryEvent, input []byte) []*historypb.HistoryEvent {
+// Edit applies the edits in input to a copy of events.
+func Edit(events []*historypb.HistoryEvent, input []byte) []*historypb.HistoryEvent {
 	evs := make([]*historypb.HistoryEvent, len(events))
 	for i, ev := range events {
 		evs[i] = proto.Clone(ev).(*historypb.HistoryEvent)
@@ -129,40 +91,40 @@ func editHistory(events []*historypb.HistoryEvent, input []byte) []*historypb.Hi
 		}
 		i := r.intn(len(evs))
 		switch op {
-		case opDrop:
+		case OpDrop:
 			evs = slices.Delete(evs, i, i+1)
-		case opDuplicate:
+		case OpDuplicate:
 			evs = slices.Insert(evs, i+1, proto.Clone(evs[i]).(*historypb.HistoryEvent))
-		case opSwap:
+		case OpSwap:
 			j := r.intn(len(evs))
 			evs[i], evs[j] = evs[j], evs[i]
-		case opClearAttributes:
+		case OpClearAttributes:
 			evs[i].Attributes = nil
-		case opChangeType:
+		case OpChangeType:
 			// Beyond the last known type too: a newer server's events.
 			evs[i].EventType = enumspb.EventType(r.intn(len(enumspb.EventType_name) + 8))
-		case opCorruptPayloads:
+		case OpCorruptPayloads:
 			corruptPayloads(evs[i], r.byte())
-		case opSetID:
+		case OpSetID:
 			evs[i].EventId = int64(r.intn(1<<16)) - 8
-		case opTruncate:
+		case OpTruncate:
 			evs = evs[:i]
-		case opRenumber:
+		case OpRenumber:
 			for k, ev := range evs {
 				ev.EventId = int64(k + 1)
 			}
-		case opClearField, opSetField:
+		case OpClearField, OpSetField:
 			fields := setFields(evs[i].ProtoReflect(), nil)
 			if len(fields) == 0 {
 				break
 			}
 			f := fields[r.intn(len(fields))]
-			if op == opClearField {
+			if op == OpClearField {
 				f.msg.Clear(f.fd)
 			} else {
 				setField(f, r.byte())
 			}
-		case opForeignAttributes:
+		case OpForeignAttributes:
 			j := r.intn(len(evs))
 			evs[i].Attributes = proto.Clone(evs[j]).(*historypb.HistoryEvent).Attributes
 		}
@@ -292,48 +254,4 @@ func visitPayloads(m protoreflect.Message, visit func(*commonpb.Payload)) {
 		}
 		return true
 	})
-}
-
-// namesEvent matches what an error must say about where history went
-// wrong: an event by its ID, or the event the history lacks.
-var namesEvent = regexp.MustCompile(`events? -?\d+|WorkflowExecutionStarted event|history has no event|no WorkflowExecutionStarted`)
-
-// requireEventInError fails t when err does not say which event it is about.
-func requireEventInError(t *testing.T, err error) {
-	t.Helper()
-	if err != nil && !namesEvent.MatchString(err.Error()) {
-		t.Fatalf("the error does not name the event it is about:\n%v", err)
-	}
-}
-
-// runBounded runs fn and fails t if it does not return within limit.
-func runBounded(t *testing.T, limit time.Duration, fn func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		fn()
-	}()
-	select {
-	case <-done:
-	case <-time.After(limit):
-		buf := make([]byte, 1<<20)
-		t.Fatalf("still running after %v; goroutines:\n%s", limit, buf[:runtime.Stack(buf, true)])
-	}
-}
-
-// requireNoGoroutineLeak fails t unless the goroutine count comes back to
-// at most before within a second: goroutines of finished work may take a
-// moment to exit, leaked ones never do.
-func requireNoGoroutineLeak(t *testing.T, before int) {
-	t.Helper()
-	deadline := time.Now().Add(time.Second)
-	for runtime.NumGoroutine() > before {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<20)
-			t.Fatalf("%d goroutines, %d before: leaked\n%s", runtime.NumGoroutine(), before,
-				strings.TrimSpace(string(buf[:runtime.Stack(buf, true)])))
-		}
-		time.Sleep(time.Millisecond)
-	}
 }
