@@ -57,7 +57,7 @@ func TestWorkerRecoversFromNetworkFaults(t *testing.T) {
 
 	f := activities.figures()
 	t.Logf("%d workflows completed in %v through faults %v; %d connections; activities: %d, %d runs to success, %d run more than once, %d success reports accepted, %d report attempts failed",
-		len(ids), elapsed.Round(time.Millisecond), done, proxy.Connections(), f.Activities, f.Runs, f.Retried, f.Accepted, f.Refused)
+		len(ids), elapsed.Round(time.Millisecond), done, proxy.Connections(), f.Activities, f.Runs, f.Retried, f.Accepted, f.FailedReports)
 	if f.AcceptedTwice > 0 {
 		t.Errorf("%d activities had their success accepted twice", f.AcceptedTwice)
 	}

@@ -120,7 +120,7 @@ type activityLedger struct {
 	tokens    map[string]string // task token → activity
 	successes map[string]int    // runs that returned a result
 	accepted  map[string]int    // RespondActivityTaskCompleted calls the server accepted
-	refused   int               // RespondActivityTaskCompleted calls the server refused
+	failed    int               // RespondActivityTaskCompleted attempts that failed: lost, or refused by the server
 
 	// onStart and onSuccess, when set, hear of each run (the crash test's
 	// worker process tells its parent).
@@ -132,7 +132,7 @@ var activities activityLedger
 func (l *activityLedger) reset() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.tokens, l.successes, l.accepted, l.refused = map[string]string{}, map[string]int{}, map[string]int{}, 0
+	l.tokens, l.successes, l.accepted, l.failed = map[string]string{}, map[string]int{}, map[string]int{}, 0
 }
 
 func (l *activityLedger) started(key string, token []byte) {
@@ -167,7 +167,7 @@ func (l *activityLedger) countReports(ctx context.Context, method string, req, r
 		if err == nil {
 			l.accepted[l.tokens[string(r.GetTaskToken())]]++
 		} else {
-			l.refused++
+			l.failed++
 		}
 	}
 	return err
@@ -175,7 +175,7 @@ func (l *activityLedger) countReports(ctx context.Context, method string, req, r
 
 // ledgerFigures are what a test reports of its activities.
 type ledgerFigures struct {
-	Activities, Runs, Retried, Accepted, Refused, AcceptedTwice int
+	Activities, Runs, Retried, Accepted, FailedReports, AcceptedTwice int
 }
 
 func (l *activityLedger) figures() ledgerFigures {
@@ -195,7 +195,7 @@ func (l *activityLedger) figures() ledgerFigures {
 			f.AcceptedTwice++
 		}
 	}
-	f.Refused = l.refused
+	f.FailedReports = l.failed
 	return f
 }
 
