@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,13 +54,19 @@ func runWorkerProcess() int {
 		return 1
 	}
 	say(workerProcessReady)
-	select {} // until killed
+	// Until killed; or, should the test die first, until its end of the
+	// stdin pipe closes, so that no worker outlives it.
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	return 0
 }
 
 // workerProcess is a worker running in a child process.
 type workerProcess struct {
 	cmd    *exec.Cmd
 	stderr bytes.Buffer
+	// stdin is never written: the child exits when it closes, with this
+	// process.
+	stdin io.WriteCloser
 
 	mu        sync.Mutex
 	ready     chan struct{}
@@ -78,6 +85,9 @@ func startWorkerProcess(t *testing.T, hostPort, taskQueue string) *workerProcess
 	p.cmd = exec.Command(exe, "-test.run=^$")
 	p.cmd.Env = append(os.Environ(), workerProcessEnv+"="+hostPort, workerTaskQueueEnv+"="+taskQueue)
 	p.cmd.Stderr = &p.stderr
+	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
 	stdout, err := p.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
