@@ -231,7 +231,7 @@ func TestServerRestartUnderLoadLosesNothing(t *testing.T) {
 	down := time.Since(stopped)
 	elapsed := requireResults(t, c, ids, ins, 3*time.Minute)
 	requireOneCompletionPerActivity(t, c, ids)
-	t.Logf("%d workflows: the server was down %v; all completed %v after it was back; the worker logged %d losses of its connection and %d recoveries",
+	t.Logf("%d workflows: the server was down %v; all completed %v after it was back; the worker's log: connection lost %d time(s), back %d time(s)",
 		n, down.Round(time.Millisecond), elapsed.Round(time.Millisecond),
 		logs.count("lost the connection to the Temporal server"), logs.count("reconnected to the Temporal server"))
 	if logs.count("reconnected to the Temporal server") == 0 {
