@@ -232,6 +232,7 @@ func (m *mirror) issue(ev *historypb.HistoryEvent) error {
 
 func (m *mirror) Signal(string, *commonpb.Payloads, *commonpb.Header) error { return nil }
 func (m *mirror) Cancel()                                                   {}
+func (m *mirror) Update(u *Update)                                          { u.Reject(errors.New("the mirror takes no update")) }
 func (m *mirror) Query(string, *commonpb.Payloads, *commonpb.Header) (*commonpb.Payloads, error) {
 	return nil, errors.New("the mirror answers no query")
 }
