@@ -2,8 +2,10 @@ package compat
 
 // The workflows of testdata/histories, written once against each SDK
 // (generated from tools/recordhistories/workflows.go by renaming the
-// workflows; activities are shared), so that histories written by one SDK
-// can be replayed by the other and workers of both can share a task queue.
+// workflows; activities are shared; regenerate with
+// go test -run TestCrossSDKWorkflowsAreTheRecordedCode -update .), so that
+// histories written by one SDK can be replayed by the other and workers of
+// both can share a task queue.
 
 import (
 	"context"
@@ -12,8 +14,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	ourstemporal "github.com/durable-go/sdk/temporal"
 	ours "github.com/durable-go/sdk/workflow"
+	officialtemporal "go.temporal.io/sdk/temporal"
 	official "go.temporal.io/sdk/workflow"
+
+	enumspb "go.temporal.io/api/enums/v1"
 )
 
 // activityOptionsOfficial is used by every workflow that runs activities.
@@ -263,6 +269,199 @@ func PingPongWorkflowOfficial(ctx official.Context, n int) (int, error) {
 	return result, nil
 }
 
+// ---------------------------------------------------------------------------
+// Child workflows, and signals and cancel requests to other workflows
+
+// GreetChildWorkflowOfficial returns a greeting for name, without activities.
+func GreetChildWorkflowOfficial(ctx official.Context, name string) (string, error) {
+	return "Hello, " + name + "!", nil
+}
+
+// FailingChildWorkflowOfficial fails with an application error of type
+// "ChildFailure".
+func FailingChildWorkflowOfficial(ctx official.Context) (string, error) {
+	return "", officialtemporal.NewApplicationError("the child failed", "ChildFailure")
+}
+
+// SleepingChildWorkflowOfficial sleeps for d and returns "slept". Canceled, it
+// returns the cancellation, so it ends canceled.
+func SleepingChildWorkflowOfficial(ctx official.Context, d time.Duration) (string, error) {
+	if err := official.Sleep(ctx, d); err != nil {
+		return "", err
+	}
+	return "slept", nil
+}
+
+// NoteSignalName is the signal ListeningChildWorkflowOfficial waits for.
+const NoteSignalName = "note"
+
+// ListeningChildWorkflowOfficial returns the first "note" signal it receives.
+func ListeningChildWorkflowOfficial(ctx official.Context) (string, error) {
+	var note string
+	official.GetSignalChannel(ctx, NoteSignalName).Receive(ctx, &note)
+	return note, nil
+}
+
+// childOutcomeOfficial says how a child ended, in words that do not depend on run
+// IDs or on the SDK: its result, or the kind of the cause of its
+// *ChildWorkflowExecutionError.
+func childOutcomeOfficial(result string, err error) string {
+	if err == nil {
+		return result
+	}
+	var childErr *officialtemporal.ChildWorkflowExecutionError
+	if !errors.As(err, &childErr) {
+		return "not a child workflow error: " + err.Error()
+	}
+	var appErr *officialtemporal.ApplicationError
+	switch {
+	case errors.As(err, &appErr):
+		return "failed: " + appErr.Type()
+	case officialtemporal.IsTimeoutError(err):
+		return "timed out"
+	case officialtemporal.IsCanceledError(err):
+		return "canceled"
+	case officialtemporal.IsTerminatedError(err):
+		return "terminated"
+	}
+	return "unexpected cause: " + errors.Unwrap(err).Error()
+}
+
+// ChildResultsWorkflowOfficial runs three children one after the other, with
+// default (run ID based) workflow IDs: one completes, one fails, and one
+// that would sleep an hour times out after its 1s run timeout. It returns
+// their outcomes joined with " | ":
+// "Hello, Temporal! | failed: ChildFailure | timed out".
+func ChildResultsWorkflowOfficial(ctx official.Context) (string, error) {
+	var greeting string
+	err := official.ExecuteChildWorkflow(ctx, "GreetChildWorkflow", "Temporal").Get(ctx, &greeting)
+	outcomes := []string{childOutcomeOfficial(greeting, err)}
+
+	err = official.ExecuteChildWorkflow(ctx, "FailingChildWorkflow").Get(ctx, nil)
+	outcomes = append(outcomes, childOutcomeOfficial("", err))
+
+	shortCtx := official.WithChildOptions(ctx, official.ChildWorkflowOptions{WorkflowRunTimeout: time.Second})
+	err = official.ExecuteChildWorkflow(shortCtx, "SleepingChildWorkflow", time.Hour).Get(ctx, nil)
+	outcomes = append(outcomes, childOutcomeOfficial("", err))
+	return strings.Join(outcomes, " | "), nil
+}
+
+// ChildCancelWorkflowOfficial cancels two sleeping children through their
+// contexts. The first is canceled once it started (its options ask to
+// wait for the cancellation, which the Go SDKs always do); the second in
+// the workflow task that starts it, so its cancel request goes out only
+// once it started. Both end canceled: "canceled | canceled".
+func ChildCancelWorkflowOfficial(ctx official.Context) (string, error) {
+	waitCtx := official.WithChildOptions(ctx, official.ChildWorkflowOptions{WaitForCancellation: true})
+	startedCtx, cancelStarted := official.WithCancel(waitCtx)
+	started := official.ExecuteChildWorkflow(startedCtx, "SleepingChildWorkflow", time.Hour)
+	if err := started.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		return "", err
+	}
+	cancelStarted()
+	outcomes := []string{childOutcomeOfficial("", started.Get(ctx, nil))}
+
+	earlyCtx, cancelEarly := official.WithCancel(ctx)
+	early := official.ExecuteChildWorkflow(earlyCtx, "SleepingChildWorkflow", time.Hour)
+	cancelEarly()
+	outcomes = append(outcomes, childOutcomeOfficial("", early.Get(ctx, nil)))
+	return strings.Join(outcomes, " | "), nil
+}
+
+// ParentClosePoliciesWorkflowOfficial starts three children that would sleep an
+// hour, one per parent close policy, in one workflow task, waits until
+// all started and returns. When it has closed, the server leaves the
+// first child running, terminates the second and asks the third to cancel.
+func ParentClosePoliciesWorkflowOfficial(ctx official.Context) (string, error) {
+	policies := []enumspb.ParentClosePolicy{
+		enumspb.PARENT_CLOSE_POLICY_ABANDON,
+		enumspb.PARENT_CLOSE_POLICY_TERMINATE,
+		enumspb.PARENT_CLOSE_POLICY_REQUEST_CANCEL,
+	}
+	var children []official.ChildWorkflowFuture
+	for _, p := range policies {
+		childCtx := official.WithChildOptions(ctx, official.ChildWorkflowOptions{ParentClosePolicy: p})
+		children = append(children, official.ExecuteChildWorkflow(childCtx, "SleepingChildWorkflow", time.Hour))
+	}
+	var left []string
+	for i, child := range children {
+		if err := child.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+			return "", err
+		}
+		left = append(left, policies[i].String())
+	}
+	return "started children with " + strings.Join(left, ", "), nil
+}
+
+// ChildSignalsWorkflowOfficial signals two listening children: the first through
+// its future (SignalChildWorkflow), the second by the workflow ID the
+// parent gave it (SignalExternalWorkflow, as any workflow could). That ID
+// is made from the original run ID, which history holds: replayers do not
+// know the parent's workflow ID (go.temporal.io/sdk's says "ReplayId"). Then it
+// signals a workflow that does not exist. It returns what the children
+// received and how the third signal ended:
+// "to a child | to an external workflow | no such workflow".
+func ChildSignalsWorkflowOfficial(ctx official.Context) (string, error) {
+	first := official.ExecuteChildWorkflow(ctx, "ListeningChildWorkflow")
+	if err := first.SignalChildWorkflow(ctx, NoteSignalName, "to a child").Get(ctx, nil); err != nil {
+		return "", err
+	}
+	var note string
+	err := first.Get(ctx, &note)
+	outcomes := []string{childOutcomeOfficial(note, err)}
+
+	id := official.GetInfo(ctx).OriginalRunID + "-listener"
+	namedCtx := official.WithChildOptions(ctx, official.ChildWorkflowOptions{WorkflowID: id})
+	second := official.ExecuteChildWorkflow(namedCtx, "ListeningChildWorkflow")
+	if err := second.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		return "", err
+	}
+	if err := official.SignalExternalWorkflow(ctx, id, "", NoteSignalName, "to an external workflow").Get(ctx, nil); err != nil {
+		return "", err
+	}
+	err = second.Get(ctx, &note)
+	outcomes = append(outcomes, childOutcomeOfficial(note, err))
+
+	err = official.SignalExternalWorkflow(ctx, id+"-nobody", "", NoteSignalName, "to nobody").Get(ctx, nil)
+	outcomes = append(outcomes, externalOutcomeOfficial(err))
+	return strings.Join(outcomes, " | "), nil
+}
+
+// externalOutcomeOfficial says how a signal or cancel request to another workflow
+// ended.
+func externalOutcomeOfficial(err error) string {
+	var unknown *officialtemporal.UnknownExternalWorkflowExecutionError
+	switch {
+	case err == nil:
+		return "delivered"
+	case errors.As(err, &unknown):
+		return "no such workflow"
+	}
+	return "unexpected error: " + err.Error()
+}
+
+// ExternalCancelWorkflowOfficial starts a sleeping child with a workflow ID of its
+// choosing (made like ChildSignalsWorkflowOfficial's) and asks to cancel that run
+// by workflow and run ID
+// (RequestCancelExternalWorkflow, as any workflow could), then waits for
+// the child to end. Then it asks to cancel a workflow that does not exist.
+// It returns "delivered | canceled | no such workflow".
+func ExternalCancelWorkflowOfficial(ctx official.Context) (string, error) {
+	id := official.GetInfo(ctx).OriginalRunID + "-sleeper"
+	namedCtx := official.WithChildOptions(ctx, official.ChildWorkflowOptions{WorkflowID: id})
+	child := official.ExecuteChildWorkflow(namedCtx, "SleepingChildWorkflow", time.Hour)
+	var execution official.Execution
+	if err := child.GetChildWorkflowExecution().Get(ctx, &execution); err != nil {
+		return "", err
+	}
+	err := official.RequestCancelExternalWorkflow(ctx, execution.ID, execution.RunID).Get(ctx, nil)
+	outcomes := []string{externalOutcomeOfficial(err), childOutcomeOfficial("", child.Get(ctx, nil))}
+
+	err = official.RequestCancelExternalWorkflow(ctx, id+"-nobody", "").Get(ctx, nil)
+	outcomes = append(outcomes, externalOutcomeOfficial(err))
+	return strings.Join(outcomes, " | "), nil
+}
+
 // activityOptionsOurs is used by every workflow that runs activities.
 var activityOptionsOurs = ours.ActivityOptions{
 	StartToCloseTimeout: 10 * time.Second,
@@ -490,4 +689,194 @@ func PingPongWorkflowOurs(ctx ours.Context, n int) (int, error) {
 	var result int
 	done.Receive(ctx, &result)
 	return result, nil
+}
+
+// ---------------------------------------------------------------------------
+// Child workflows, and signals and cancel requests to other workflows
+
+// GreetChildWorkflowOurs returns a greeting for name, without activities.
+func GreetChildWorkflowOurs(ctx ours.Context, name string) (string, error) {
+	return "Hello, " + name + "!", nil
+}
+
+// FailingChildWorkflowOurs fails with an application error of type
+// "ChildFailure".
+func FailingChildWorkflowOurs(ctx ours.Context) (string, error) {
+	return "", ourstemporal.NewApplicationError("the child failed", "ChildFailure")
+}
+
+// SleepingChildWorkflowOurs sleeps for d and returns "slept". Canceled, it
+// returns the cancellation, so it ends canceled.
+func SleepingChildWorkflowOurs(ctx ours.Context, d time.Duration) (string, error) {
+	if err := ours.Sleep(ctx, d); err != nil {
+		return "", err
+	}
+	return "slept", nil
+}
+
+// ListeningChildWorkflowOurs returns the first "note" signal it receives.
+func ListeningChildWorkflowOurs(ctx ours.Context) (string, error) {
+	var note string
+	ours.GetSignalChannel(ctx, NoteSignalName).Receive(ctx, &note)
+	return note, nil
+}
+
+// childOutcomeOurs says how a child ended, in words that do not depend on run
+// IDs or on the SDK: its result, or the kind of the cause of its
+// *ChildWorkflowExecutionError.
+func childOutcomeOurs(result string, err error) string {
+	if err == nil {
+		return result
+	}
+	var childErr *ourstemporal.ChildWorkflowExecutionError
+	if !errors.As(err, &childErr) {
+		return "not a child workflow error: " + err.Error()
+	}
+	var appErr *ourstemporal.ApplicationError
+	switch {
+	case errors.As(err, &appErr):
+		return "failed: " + appErr.Type()
+	case ourstemporal.IsTimeoutError(err):
+		return "timed out"
+	case ourstemporal.IsCanceledError(err):
+		return "canceled"
+	case ourstemporal.IsTerminatedError(err):
+		return "terminated"
+	}
+	return "unexpected cause: " + errors.Unwrap(err).Error()
+}
+
+// ChildResultsWorkflowOurs runs three children one after the other, with
+// default (run ID based) workflow IDs: one completes, one fails, and one
+// that would sleep an hour times out after its 1s run timeout. It returns
+// their outcomes joined with " | ":
+// "Hello, Temporal! | failed: ChildFailure | timed out".
+func ChildResultsWorkflowOurs(ctx ours.Context) (string, error) {
+	var greeting string
+	err := ours.ExecuteChildWorkflow(ctx, "GreetChildWorkflow", "Temporal").Get(ctx, &greeting)
+	outcomes := []string{childOutcomeOurs(greeting, err)}
+
+	err = ours.ExecuteChildWorkflow(ctx, "FailingChildWorkflow").Get(ctx, nil)
+	outcomes = append(outcomes, childOutcomeOurs("", err))
+
+	shortCtx := ours.WithChildOptions(ctx, ours.ChildWorkflowOptions{WorkflowRunTimeout: time.Second})
+	err = ours.ExecuteChildWorkflow(shortCtx, "SleepingChildWorkflow", time.Hour).Get(ctx, nil)
+	outcomes = append(outcomes, childOutcomeOurs("", err))
+	return strings.Join(outcomes, " | "), nil
+}
+
+// ChildCancelWorkflowOurs cancels two sleeping children through their
+// contexts. The first is canceled once it started (its options ask to
+// wait for the cancellation, which the Go SDKs always do); the second in
+// the workflow task that starts it, so its cancel request goes out only
+// once it started. Both end canceled: "canceled | canceled".
+func ChildCancelWorkflowOurs(ctx ours.Context) (string, error) {
+	waitCtx := ours.WithChildOptions(ctx, ours.ChildWorkflowOptions{WaitForCancellation: true})
+	startedCtx, cancelStarted := ours.WithCancel(waitCtx)
+	started := ours.ExecuteChildWorkflow(startedCtx, "SleepingChildWorkflow", time.Hour)
+	if err := started.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		return "", err
+	}
+	cancelStarted()
+	outcomes := []string{childOutcomeOurs("", started.Get(ctx, nil))}
+
+	earlyCtx, cancelEarly := ours.WithCancel(ctx)
+	early := ours.ExecuteChildWorkflow(earlyCtx, "SleepingChildWorkflow", time.Hour)
+	cancelEarly()
+	outcomes = append(outcomes, childOutcomeOurs("", early.Get(ctx, nil)))
+	return strings.Join(outcomes, " | "), nil
+}
+
+// ParentClosePoliciesWorkflowOurs starts three children that would sleep an
+// hour, one per parent close policy, in one workflow task, waits until
+// all started and returns. When it has closed, the server leaves the
+// first child running, terminates the second and asks the third to cancel.
+func ParentClosePoliciesWorkflowOurs(ctx ours.Context) (string, error) {
+	policies := []enumspb.ParentClosePolicy{
+		enumspb.PARENT_CLOSE_POLICY_ABANDON,
+		enumspb.PARENT_CLOSE_POLICY_TERMINATE,
+		enumspb.PARENT_CLOSE_POLICY_REQUEST_CANCEL,
+	}
+	var children []ours.ChildWorkflowFuture
+	for _, p := range policies {
+		childCtx := ours.WithChildOptions(ctx, ours.ChildWorkflowOptions{ParentClosePolicy: p})
+		children = append(children, ours.ExecuteChildWorkflow(childCtx, "SleepingChildWorkflow", time.Hour))
+	}
+	var left []string
+	for i, child := range children {
+		if err := child.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+			return "", err
+		}
+		left = append(left, policies[i].String())
+	}
+	return "started children with " + strings.Join(left, ", "), nil
+}
+
+// ChildSignalsWorkflowOurs signals two listening children: the first through
+// its future (SignalChildWorkflow), the second by the workflow ID the
+// parent gave it (SignalExternalWorkflow, as any workflow could). That ID
+// is made from the original run ID, which history holds: replayers do not
+// know the parent's workflow ID (go.temporal.io/sdk's says "ReplayId"). Then it
+// signals a workflow that does not exist. It returns what the children
+// received and how the third signal ended:
+// "to a child | to an external workflow | no such workflow".
+func ChildSignalsWorkflowOurs(ctx ours.Context) (string, error) {
+	first := ours.ExecuteChildWorkflow(ctx, "ListeningChildWorkflow")
+	if err := first.SignalChildWorkflow(ctx, NoteSignalName, "to a child").Get(ctx, nil); err != nil {
+		return "", err
+	}
+	var note string
+	err := first.Get(ctx, &note)
+	outcomes := []string{childOutcomeOurs(note, err)}
+
+	id := ours.GetInfo(ctx).OriginalRunID + "-listener"
+	namedCtx := ours.WithChildOptions(ctx, ours.ChildWorkflowOptions{WorkflowID: id})
+	second := ours.ExecuteChildWorkflow(namedCtx, "ListeningChildWorkflow")
+	if err := second.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		return "", err
+	}
+	if err := ours.SignalExternalWorkflow(ctx, id, "", NoteSignalName, "to an external workflow").Get(ctx, nil); err != nil {
+		return "", err
+	}
+	err = second.Get(ctx, &note)
+	outcomes = append(outcomes, childOutcomeOurs(note, err))
+
+	err = ours.SignalExternalWorkflow(ctx, id+"-nobody", "", NoteSignalName, "to nobody").Get(ctx, nil)
+	outcomes = append(outcomes, externalOutcomeOurs(err))
+	return strings.Join(outcomes, " | "), nil
+}
+
+// externalOutcomeOurs says how a signal or cancel request to another workflow
+// ended.
+func externalOutcomeOurs(err error) string {
+	var unknown *ourstemporal.UnknownExternalWorkflowExecutionError
+	switch {
+	case err == nil:
+		return "delivered"
+	case errors.As(err, &unknown):
+		return "no such workflow"
+	}
+	return "unexpected error: " + err.Error()
+}
+
+// ExternalCancelWorkflowOurs starts a sleeping child with a workflow ID of its
+// choosing (made like ChildSignalsWorkflowOurs's) and asks to cancel that run
+// by workflow and run ID
+// (RequestCancelExternalWorkflow, as any workflow could), then waits for
+// the child to end. Then it asks to cancel a workflow that does not exist.
+// It returns "delivered | canceled | no such workflow".
+func ExternalCancelWorkflowOurs(ctx ours.Context) (string, error) {
+	id := ours.GetInfo(ctx).OriginalRunID + "-sleeper"
+	namedCtx := ours.WithChildOptions(ctx, ours.ChildWorkflowOptions{WorkflowID: id})
+	child := ours.ExecuteChildWorkflow(namedCtx, "SleepingChildWorkflow", time.Hour)
+	var execution ours.Execution
+	if err := child.GetChildWorkflowExecution().Get(ctx, &execution); err != nil {
+		return "", err
+	}
+	err := ours.RequestCancelExternalWorkflow(ctx, execution.ID, execution.RunID).Get(ctx, nil)
+	outcomes := []string{externalOutcomeOurs(err), childOutcomeOurs("", child.Get(ctx, nil))}
+
+	err = ours.RequestCancelExternalWorkflow(ctx, id+"-nobody", "").Get(ctx, nil)
+	outcomes = append(outcomes, externalOutcomeOurs(err))
+	return strings.Join(outcomes, " | "), nil
 }

@@ -16,7 +16,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/durable-go/sdk/temporal"
 	"github.com/durable-go/sdk/workflow"
+
+	enumspb "go.temporal.io/api/enums/v1"
 )
 
 // activityOptions is used by every workflow that runs activities.
@@ -264,4 +267,197 @@ func PingPongWorkflow(ctx workflow.Context, n int) (int, error) {
 	var result int
 	done.Receive(ctx, &result)
 	return result, nil
+}
+
+// ---------------------------------------------------------------------------
+// Child workflows, and signals and cancel requests to other workflows
+
+// GreetChildWorkflow returns a greeting for name, without activities.
+func GreetChildWorkflow(ctx workflow.Context, name string) (string, error) {
+	return "Hello, " + name + "!", nil
+}
+
+// FailingChildWorkflow fails with an application error of type
+// "ChildFailure".
+func FailingChildWorkflow(ctx workflow.Context) (string, error) {
+	return "", temporal.NewApplicationError("the child failed", "ChildFailure")
+}
+
+// SleepingChildWorkflow sleeps for d and returns "slept". Canceled, it
+// returns the cancellation, so it ends canceled.
+func SleepingChildWorkflow(ctx workflow.Context, d time.Duration) (string, error) {
+	if err := workflow.Sleep(ctx, d); err != nil {
+		return "", err
+	}
+	return "slept", nil
+}
+
+// NoteSignalName is the signal ListeningChildWorkflow waits for.
+const NoteSignalName = "note"
+
+// ListeningChildWorkflow returns the first "note" signal it receives.
+func ListeningChildWorkflow(ctx workflow.Context) (string, error) {
+	var note string
+	workflow.GetSignalChannel(ctx, NoteSignalName).Receive(ctx, &note)
+	return note, nil
+}
+
+// childOutcome says how a child ended, in words that do not depend on run
+// IDs or on the SDK: its result, or the kind of the cause of its
+// *ChildWorkflowExecutionError.
+func childOutcome(result string, err error) string {
+	if err == nil {
+		return result
+	}
+	var childErr *temporal.ChildWorkflowExecutionError
+	if !errors.As(err, &childErr) {
+		return "not a child workflow error: " + err.Error()
+	}
+	var appErr *temporal.ApplicationError
+	switch {
+	case errors.As(err, &appErr):
+		return "failed: " + appErr.Type()
+	case temporal.IsTimeoutError(err):
+		return "timed out"
+	case temporal.IsCanceledError(err):
+		return "canceled"
+	case temporal.IsTerminatedError(err):
+		return "terminated"
+	}
+	return "unexpected cause: " + errors.Unwrap(err).Error()
+}
+
+// ChildResultsWorkflow runs three children one after the other, with
+// default (run ID based) workflow IDs: one completes, one fails, and one
+// that would sleep an hour times out after its 1s run timeout. It returns
+// their outcomes joined with " | ":
+// "Hello, Temporal! | failed: ChildFailure | timed out".
+func ChildResultsWorkflow(ctx workflow.Context) (string, error) {
+	var greeting string
+	err := workflow.ExecuteChildWorkflow(ctx, GreetChildWorkflow, "Temporal").Get(ctx, &greeting)
+	outcomes := []string{childOutcome(greeting, err)}
+
+	err = workflow.ExecuteChildWorkflow(ctx, FailingChildWorkflow).Get(ctx, nil)
+	outcomes = append(outcomes, childOutcome("", err))
+
+	shortCtx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowRunTimeout: time.Second})
+	err = workflow.ExecuteChildWorkflow(shortCtx, SleepingChildWorkflow, time.Hour).Get(ctx, nil)
+	outcomes = append(outcomes, childOutcome("", err))
+	return strings.Join(outcomes, " | "), nil
+}
+
+// ChildCancelWorkflow cancels two sleeping children through their
+// contexts. The first is canceled once it started (its options ask to
+// wait for the cancellation, which the Go SDKs always do); the second in
+// the workflow task that starts it, so its cancel request goes out only
+// once it started. Both end canceled: "canceled | canceled".
+func ChildCancelWorkflow(ctx workflow.Context) (string, error) {
+	waitCtx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WaitForCancellation: true})
+	startedCtx, cancelStarted := workflow.WithCancel(waitCtx)
+	started := workflow.ExecuteChildWorkflow(startedCtx, SleepingChildWorkflow, time.Hour)
+	if err := started.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		return "", err
+	}
+	cancelStarted()
+	outcomes := []string{childOutcome("", started.Get(ctx, nil))}
+
+	earlyCtx, cancelEarly := workflow.WithCancel(ctx)
+	early := workflow.ExecuteChildWorkflow(earlyCtx, SleepingChildWorkflow, time.Hour)
+	cancelEarly()
+	outcomes = append(outcomes, childOutcome("", early.Get(ctx, nil)))
+	return strings.Join(outcomes, " | "), nil
+}
+
+// ParentClosePoliciesWorkflow starts three children that would sleep an
+// hour, one per parent close policy, in one workflow task, waits until
+// all started and returns. When it has closed, the server leaves the
+// first child running, terminates the second and asks the third to cancel.
+func ParentClosePoliciesWorkflow(ctx workflow.Context) (string, error) {
+	policies := []enumspb.ParentClosePolicy{
+		enumspb.PARENT_CLOSE_POLICY_ABANDON,
+		enumspb.PARENT_CLOSE_POLICY_TERMINATE,
+		enumspb.PARENT_CLOSE_POLICY_REQUEST_CANCEL,
+	}
+	var children []workflow.ChildWorkflowFuture
+	for _, p := range policies {
+		childCtx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{ParentClosePolicy: p})
+		children = append(children, workflow.ExecuteChildWorkflow(childCtx, SleepingChildWorkflow, time.Hour))
+	}
+	var left []string
+	for i, child := range children {
+		if err := child.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+			return "", err
+		}
+		left = append(left, policies[i].String())
+	}
+	return "started children with " + strings.Join(left, ", "), nil
+}
+
+// ChildSignalsWorkflow signals two listening children: the first through
+// its future (SignalChildWorkflow), the second by the workflow ID the
+// parent gave it (SignalExternalWorkflow, as any workflow could). That ID
+// is made from the original run ID, which history holds: replayers do not
+// know the parent's workflow ID (go.temporal.io/sdk's says "ReplayId"). Then it
+// signals a workflow that does not exist. It returns what the children
+// received and how the third signal ended:
+// "to a child | to an external workflow | no such workflow".
+func ChildSignalsWorkflow(ctx workflow.Context) (string, error) {
+	first := workflow.ExecuteChildWorkflow(ctx, ListeningChildWorkflow)
+	if err := first.SignalChildWorkflow(ctx, NoteSignalName, "to a child").Get(ctx, nil); err != nil {
+		return "", err
+	}
+	var note string
+	err := first.Get(ctx, &note)
+	outcomes := []string{childOutcome(note, err)}
+
+	id := workflow.GetInfo(ctx).OriginalRunID + "-listener"
+	namedCtx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: id})
+	second := workflow.ExecuteChildWorkflow(namedCtx, ListeningChildWorkflow)
+	if err := second.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		return "", err
+	}
+	if err := workflow.SignalExternalWorkflow(ctx, id, "", NoteSignalName, "to an external workflow").Get(ctx, nil); err != nil {
+		return "", err
+	}
+	err = second.Get(ctx, &note)
+	outcomes = append(outcomes, childOutcome(note, err))
+
+	err = workflow.SignalExternalWorkflow(ctx, id+"-nobody", "", NoteSignalName, "to nobody").Get(ctx, nil)
+	outcomes = append(outcomes, externalOutcome(err))
+	return strings.Join(outcomes, " | "), nil
+}
+
+// externalOutcome says how a signal or cancel request to another workflow
+// ended.
+func externalOutcome(err error) string {
+	var unknown *temporal.UnknownExternalWorkflowExecutionError
+	switch {
+	case err == nil:
+		return "delivered"
+	case errors.As(err, &unknown):
+		return "no such workflow"
+	}
+	return "unexpected error: " + err.Error()
+}
+
+// ExternalCancelWorkflow starts a sleeping child with a workflow ID of its
+// choosing (made like ChildSignalsWorkflow's) and asks to cancel that run
+// by workflow and run ID
+// (RequestCancelExternalWorkflow, as any workflow could), then waits for
+// the child to end. Then it asks to cancel a workflow that does not exist.
+// It returns "delivered | canceled | no such workflow".
+func ExternalCancelWorkflow(ctx workflow.Context) (string, error) {
+	id := workflow.GetInfo(ctx).OriginalRunID + "-sleeper"
+	namedCtx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: id})
+	child := workflow.ExecuteChildWorkflow(namedCtx, SleepingChildWorkflow, time.Hour)
+	var execution workflow.Execution
+	if err := child.GetChildWorkflowExecution().Get(ctx, &execution); err != nil {
+		return "", err
+	}
+	err := workflow.RequestCancelExternalWorkflow(ctx, execution.ID, execution.RunID).Get(ctx, nil)
+	outcomes := []string{externalOutcome(err), childOutcome("", child.Get(ctx, nil))}
+
+	err = workflow.RequestCancelExternalWorkflow(ctx, id+"-nobody", "").Get(ctx, nil)
+	outcomes = append(outcomes, externalOutcome(err))
+	return strings.Join(outcomes, " | "), nil
 }

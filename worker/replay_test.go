@@ -37,11 +37,14 @@ func loadManifest(t *testing.T) []manifestEntry {
 	return m
 }
 
-// fixtureWorkflows are the workflows of the recorded histories.
+// fixtureWorkflows are the workflows of the recorded histories and the
+// children they start.
 func fixtureWorkflows() []any {
 	return []any{ActivitiesWorkflow, TimersWorkflow, SignalsWorkflow, SideEffectsWorkflow,
 		MutableSideEffectsWorkflow, VersionsWorkflow, ContinueAsNewWorkflow, SequentialActivitiesWorkflow, PingPongWorkflow,
-		SessionWorkflow, ParallelSessionsWorkflow}
+		SessionWorkflow, ParallelSessionsWorkflow,
+		ChildResultsWorkflow, ChildCancelWorkflow, ParentClosePoliciesWorkflow, ChildSignalsWorkflow, ExternalCancelWorkflow,
+		GreetChildWorkflow, FailingChildWorkflow, SleepingChildWorkflow, ListeningChildWorkflow}
 }
 
 func newReplayer() worker.WorkflowReplayer {
@@ -172,10 +175,10 @@ func TestFixtureWorkflowsAreTheRecordedCode(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := strings.Replace(string(recorded), "package main", "package worker_test", 1)
-		want = strings.ReplaceAll(want, `"go.temporal.io/sdk/workflow"`, `"github.com/durable-go/sdk/workflow"`)
+		want = strings.ReplaceAll(want, `"go.temporal.io/sdk/`, `"github.com/durable-go/sdk/`)
 		if want != string(ours) {
 			t.Errorf("worker/%s has drifted from tools/recordhistories/%s; regenerate it: "+
-				`sed -e 's/^package main/package worker_test/' -e 's#"go.temporal.io/sdk/workflow"#"github.com/durable-go/sdk/workflow"#' tools/recordhistories/%s > worker/%s`,
+				`sed -e 's/^package main/package worker_test/' -e 's#"go.temporal.io/sdk/#"github.com/durable-go/sdk/#' tools/recordhistories/%s > worker/%s`,
 				oursFile, recordedFile, recordedFile, oursFile)
 		}
 	}

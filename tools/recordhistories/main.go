@@ -62,6 +62,9 @@ type fixture struct {
 	multiRun bool
 	// large fixtures take a while; -skip-large leaves them out.
 	large bool
+	// check, if set, checks what the history does not show (the fate of
+	// children after their parent closed).
+	check func(ctx context.Context, c client.Client, events []*historypb.HistoryEvent) error
 }
 
 func fixtures() []fixture {
@@ -83,6 +86,15 @@ func fixtures() []fixture {
 		{name: "sessions", workflow: SessionWorkflow, args: []any{"Temporal"},
 			want: "Hello, Temporal! | HELLO, TEMPORAL! | Hello, HELLO, TEMPORAL!!"},
 		{name: "parallelsessions", workflow: ParallelSessionsWorkflow, args: []any{3}, want: 6},
+		{name: "childresults", workflow: ChildResultsWorkflow,
+			want: "Hello, Temporal! | failed: ChildFailure | timed out"},
+		{name: "childcancel", workflow: ChildCancelWorkflow, want: "canceled | canceled"},
+		{name: "parentclose", workflow: ParentClosePoliciesWorkflow,
+			want:  "started children with Abandon, Terminate, RequestCancel",
+			check: checkParentClosePolicies},
+		{name: "childsignals", workflow: ChildSignalsWorkflow,
+			want: "to a child | to an external workflow | no such workflow"},
+		{name: "externalcancel", workflow: ExternalCancelWorkflow, want: "delivered | canceled | no such workflow"},
 	}
 }
 
@@ -209,6 +221,15 @@ func registerWorkflows(r worker.WorkflowRegistry) {
 	r.RegisterWorkflow(PingPongWorkflow)
 	r.RegisterWorkflow(SessionWorkflow)
 	r.RegisterWorkflow(ParallelSessionsWorkflow)
+	r.RegisterWorkflow(ChildResultsWorkflow)
+	r.RegisterWorkflow(ChildCancelWorkflow)
+	r.RegisterWorkflow(ParentClosePoliciesWorkflow)
+	r.RegisterWorkflow(ChildSignalsWorkflow)
+	r.RegisterWorkflow(ExternalCancelWorkflow)
+	r.RegisterWorkflow(GreetChildWorkflow)
+	r.RegisterWorkflow(FailingChildWorkflow)
+	r.RegisterWorkflow(SleepingChildWorkflow)
+	r.RegisterWorkflow(ListeningChildWorkflow)
 }
 
 // registerActivities registers every activity of workflows.go with its
@@ -277,6 +298,11 @@ func record(c client.Client, f fixture, out string) ([]manifestEntry, error) {
 		}
 		if err := checkClean(events); err != nil {
 			return nil, err
+		}
+		if f.check != nil {
+			if err := f.check(ctx, c, events); err != nil {
+				return nil, err
+			}
 		}
 		entry, next, err := describe(file, events)
 		if err != nil {
