@@ -35,23 +35,40 @@ var workflowPairs = []struct {
 	{"ContinueAsNewWorkflow", ContinueAsNewWorkflowOurs, ContinueAsNewWorkflowOfficial},
 	{"SequentialActivitiesWorkflow", SequentialActivitiesWorkflowOurs, SequentialActivitiesWorkflowOfficial},
 	{"PingPongWorkflow", PingPongWorkflowOurs, PingPongWorkflowOfficial},
+	{"ChildResultsWorkflow", ChildResultsWorkflowOurs, ChildResultsWorkflowOfficial},
+	{"ChildCancelWorkflow", ChildCancelWorkflowOurs, ChildCancelWorkflowOfficial},
+	{"ParentClosePoliciesWorkflow", ParentClosePoliciesWorkflowOurs, ParentClosePoliciesWorkflowOfficial},
+	{"ChildSignalsWorkflow", ChildSignalsWorkflowOurs, ChildSignalsWorkflowOfficial},
+	{"ExternalCancelWorkflow", ExternalCancelWorkflowOurs, ExternalCancelWorkflowOfficial},
+	{"GreetChildWorkflow", GreetChildWorkflowOurs, GreetChildWorkflowOfficial},
+	{"FailingChildWorkflow", FailingChildWorkflowOurs, FailingChildWorkflowOfficial},
+	{"SleepingChildWorkflow", SleepingChildWorkflowOurs, SleepingChildWorkflowOfficial},
+	{"ListeningChildWorkflow", ListeningChildWorkflowOurs, ListeningChildWorkflowOfficial},
 }
 
-// runs are the executions each test starts: workflow type and arguments.
+// runs are the executions each test starts: workflow type, arguments,
+// signals, and the result (of the last run) when it does not depend on the
+// worker process (side effects count per process).
 var runs = []struct {
 	name    string
 	args    []any
 	signals []string
+	want    any
 }{
-	{"ActivitiesWorkflow", []any{"Temporal"}, nil},
-	{"TimersWorkflow", nil, nil},
-	{"SignalsWorkflow", nil, []string{"one", "two", "three"}},
-	{"SideEffectsWorkflow", nil, nil},
-	{"MutableSideEffectsWorkflow", nil, nil},
-	{"VersionsWorkflow", nil, nil},
-	{"ContinueAsNewWorkflow", []any{0}, nil},
-	{"SequentialActivitiesWorkflow", []any{5}, nil},
-	{"PingPongWorkflow", []any{50}, nil},
+	{"ActivitiesWorkflow", []any{"Temporal"}, nil, "Hello, Temporal! | HELLO, TEMPORAL! | Hello, HELLO, TEMPORAL!!"},
+	{"TimersWorkflow", nil, nil, 2},
+	{"SignalsWorkflow", nil, []string{"one", "two", "three"}, []string{"one", "two", "three"}},
+	{"SideEffectsWorkflow", nil, nil, nil},
+	{"MutableSideEffectsWorkflow", nil, nil, "v1,v1,v2"},
+	{"VersionsWorkflow", nil, nil, "VERSIONED / Hello, VERSIONED!"},
+	{"ContinueAsNewWorkflow", []any{0}, nil, 2},
+	{"SequentialActivitiesWorkflow", []any{5}, nil, 5},
+	{"PingPongWorkflow", []any{50}, nil, 50},
+	{"ChildResultsWorkflow", nil, nil, "Hello, Temporal! | failed: ChildFailure | timed out"},
+	{"ChildCancelWorkflow", nil, nil, "canceled | canceled"},
+	{"ParentClosePoliciesWorkflow", nil, nil, "started children with Abandon, Terminate, RequestCancel"},
+	{"ChildSignalsWorkflow", nil, nil, "to a child | to an external workflow | no such workflow"},
+	{"ExternalCancelWorkflow", nil, nil, "delivered | canceled | no such workflow"},
 }
 
 func registerOurs(w worker.Worker) {
@@ -97,8 +114,9 @@ func dialBoth(t *testing.T) (client.Client, officialclient.Client) {
 	return c, oc
 }
 
-// execute runs every workflow of runs on the task queue and returns the
-// IDs of their (first) runs.
+// execute runs every workflow of runs on the task queue, checks their
+// results (and the children a parent left behind), and returns the IDs of
+// their (first) runs.
 func execute(t *testing.T, c client.Client, taskQueue string) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -115,17 +133,30 @@ func execute(t *testing.T, c client.Client, taskQueue string) []string {
 				t.Fatal(err)
 			}
 		}
-		if err := run.Get(ctx, nil); err != nil {
+		var got any
+		if err := run.Get(ctx, &got); err != nil {
 			t.Fatalf("%s: %v", r.name, err)
+		}
+		if r.want != nil && !sameJSON(t, got, r.want) {
+			t.Errorf("%s returned %v, want %v", r.name, got, r.want)
+		}
+		if r.name == "ParentClosePoliciesWorkflow" {
+			checkParentClosePolicies(t, ctx, c, fullHistory(t, c, id))
 		}
 		ids = append(ids, id)
 	}
 	return ids
 }
 
+// fullHistory is the history of the workflow's current (last) run.
 func fullHistory(t *testing.T, c client.Client, id string) *historypb.History {
 	t.Helper()
-	it := c.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	return runHistory(t, c, id, "")
+}
+
+func runHistory(t *testing.T, c client.Client, id, runID string) *historypb.History {
+	t.Helper()
+	it := c.GetWorkflowHistory(context.Background(), id, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	h := &historypb.History{}
 	for it.HasNext() {
 		ev, err := it.Next()
@@ -154,8 +185,10 @@ func TestHistoriesWrittenHereReplayOnTheOfficialSDK(t *testing.T) {
 		replayer.RegisterWorkflowWithOptions(p.official, officialworkflow.RegisterOptions{Name: p.name})
 	}
 	for i, id := range execute(t, c, tq) {
-		if err := replayer.ReplayWorkflowHistory(quiet{}, fullHistory(t, c, id)); err != nil {
-			t.Errorf("%s: the official replayer rejects this SDK's history: %v", runs[i].name, err)
+		for _, h := range withChildren(t, c, runs[i].name, fullHistory(t, c, id)) {
+			if err := replayer.ReplayWorkflowHistory(quiet{}, h.History); err != nil {
+				t.Errorf("%s: the official replayer rejects this SDK's history: %v", h.name, err)
+			}
 		}
 	}
 }
@@ -181,23 +214,49 @@ func TestWorkersOfBothSDKsShareATaskQueue(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ow.Stop()
-	both := 0
+	both, total := 0, 0
+	var mixed []string
 	for i, id := range execute(t, c, tq) {
-		seen := map[string]bool{}
-		for _, ev := range fullHistory(t, c, id).GetEvents() {
-			if a := ev.GetWorkflowTaskCompletedEventAttributes(); a != nil {
-				seen[a.GetIdentity()] = true
+		for _, h := range withChildren(t, c, runs[i].name, fullHistory(t, c, id)) {
+			total++
+			seen := map[string]bool{}
+			for _, ev := range h.GetEvents() {
+				if a := ev.GetWorkflowTaskCompletedEventAttributes(); a != nil {
+					seen[a.GetIdentity()] = true
+				}
+				if a := ev.GetWorkflowTaskFailedEventAttributes(); a != nil {
+					t.Errorf("%s: a workflow task failed on %s: %s", h.name, a.GetIdentity(), a.GetFailure().GetMessage())
+				}
 			}
-			if a := ev.GetWorkflowTaskFailedEventAttributes(); a != nil {
-				t.Errorf("%s: a workflow task failed on %s: %s", runs[i].name, a.GetIdentity(), a.GetFailure().GetMessage())
+			if seen["durable-go-worker"] && seen["official-worker"] {
+				both++
+				mixed = append(mixed, h.name)
 			}
-		}
-		if seen["durable-go-worker"] && seen["official-worker"] {
-			both++
 		}
 	}
 	if both == 0 {
 		t.Fatal("no run had workflow tasks completed by both workers; the test did not mix them")
 	}
-	t.Logf("%d of %d runs had workflow tasks completed by both SDKs' workers", both, len(runs))
+	t.Logf("%d of %d runs (parents and children) had workflow tasks completed by both SDKs' workers: %v", both, total, mixed)
+}
+
+// namedHistory is a run's history and a name for messages.
+type namedHistory struct {
+	*historypb.History
+	name string
+}
+
+// withChildren returns a parent's history and those of the children it
+// started.
+func withChildren(t *testing.T, c client.Client, name string, parent *historypb.History) []namedHistory {
+	t.Helper()
+	family := []namedHistory{{parent, name}}
+	for _, ev := range parent.GetEvents() {
+		if a := ev.GetChildWorkflowExecutionStartedEventAttributes(); a != nil {
+			child := a.GetWorkflowExecution()
+			family = append(family, namedHistory{runHistory(t, c, child.GetWorkflowId(), child.GetRunId()),
+				fmt.Sprintf("%s's child %s (started at event %d)", name, a.GetWorkflowType().GetName(), ev.GetEventId())})
+		}
+	}
+	return family
 }
