@@ -279,6 +279,9 @@ func (r *workflowRun) childCommand(ctx Context, name, workflowID string, opts Ch
 	if taskQueue == "" {
 		taskQueue = r.info.TaskQueueName
 	}
+	// As in go.temporal.io/sdk, a child on the parent's task queue inherits
+	// the parent's build ID unless its versioning intent says otherwise.
+	inheritBuildID := policy.InheritBuildID(opts.VersioningIntent, r.info.TaskQueueName, taskQueue)
 	attrs := &commandpb.StartChildWorkflowExecutionCommandAttributes{
 		Namespace:                opts.Namespace,
 		WorkflowId:               workflowID,
@@ -295,7 +298,7 @@ func (r *workflowRun) childCommand(ctx Context, name, workflowID string, opts Ch
 		Header:                   header,
 		Memo:                     memo,
 		SearchAttributes:         sa,
-		InheritBuildId:           opts.VersioningIntent == policy.VersioningIntentInheritBuildID || opts.VersioningIntent == policy.VersioningIntentCompatible,
+		InheritBuildId:           inheritBuildID,
 		Priority:                 policy.PriorityToProto(opts.Priority),
 	}
 	return attrs, nil
