@@ -248,7 +248,9 @@ func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any)
 	if err != nil {
 		return failedChild(err)
 	}
-	onCancel(ctx, f.future, child.Cancel)
+	if child != nil { // nil: refused, a child of this ID is open
+		onCancel(ctx, f.future, child.Cancel)
+	}
 	return f
 }
 

@@ -40,11 +40,12 @@ func loadManifest(t *testing.T) []manifestEntry {
 // fixtureWorkflows are the workflows of the recorded histories and the
 // children they start.
 func fixtureWorkflows() []any {
-	return []any{ActivitiesWorkflow, TimersWorkflow, SignalsWorkflow, SideEffectsWorkflow,
-		MutableSideEffectsWorkflow, VersionsWorkflow, ContinueAsNewWorkflow, SequentialActivitiesWorkflow, PingPongWorkflow,
-		SessionWorkflow, ParallelSessionsWorkflow,
-		ChildResultsWorkflow, ChildCancelWorkflow, ParentClosePoliciesWorkflow, ChildSignalsWorkflow, ExternalCancelWorkflow,
-		GreetChildWorkflow, FailingChildWorkflow, SleepingChildWorkflow, ListeningChildWorkflow}
+	return []any{
+		ActivitiesWorkflow, TimersWorkflow, SignalsWorkflow, SideEffectsWorkflow, MutableSideEffectsWorkflow,
+		VersionsWorkflow, ContinueAsNewWorkflow, SequentialActivitiesWorkflow, PingPongWorkflow, ParallelSessionsWorkflow,
+		SessionWorkflow, ChildResultsWorkflow, ChildCancelWorkflow, ParentClosePoliciesWorkflow, ChildSignalsWorkflow,
+		ExternalCancelWorkflow, DuplicateChildWorkflow, GreetChildWorkflow, FailingChildWorkflow, SleepingChildWorkflow,
+		ListeningChildWorkflow}
 }
 
 func newReplayer() worker.WorkflowReplayer {

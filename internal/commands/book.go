@@ -67,6 +67,8 @@ type Book struct {
 	// routes finds the machine of a follow-up event by the key the event
 	// carries (see Kind.Follow).
 	routes map[Key]machine
+	// openChildren are the children started and not closed, by workflow ID.
+	openChildren map[string]*ChildWorkflow
 
 	// nextEventID predicts the history event ID of the next command's event;
 	// it is also the sequence that names activities and timers, so that IDs
@@ -93,6 +95,7 @@ func (b *Book) SetReadOnly(readOnly bool) { b.readOnly = readOnly }
 func NewBook() *Book {
 	return &Book{
 		routes:         make(map[Key]machine),
+		openChildren:   make(map[string]*ChildWorkflow),
 		versionMarkers: make(map[int64]bool),
 	}
 }

@@ -149,7 +149,12 @@ func init() {
 
 // StartChildWorkflow adds a StartChildWorkflowExecution command; the
 // caller sets attrs.WorkflowId (by default from the run ID and NextSeq).
+// The caller checks ChildOpen first: a second open child of one workflow
+// ID is a programming error here.
 func (b *Book) StartChildWorkflow(attrs *commandpb.StartChildWorkflowExecutionCommandAttributes, metadata *sdkpb.UserMetadata, calls ChildCallbacks) *ChildWorkflow {
+	if b.ChildOpen(attrs.GetWorkflowId()) {
+		panic(fmt.Sprintf("commands: child workflow %q is already open in this run", attrs.GetWorkflowId()))
+	}
 	c := &ChildWorkflow{book: b, attrs: attrs, calls: calls, seq: b.NextSeq()}
 	b.add(&commandpb.Command{
 		CommandType:  startChildKind.Command,
@@ -157,7 +162,22 @@ func (b *Book) StartChildWorkflow(attrs *commandpb.StartChildWorkflowExecutionCo
 		UserMetadata: metadata,
 	}, c)
 	b.route(c.key(), c)
+	b.openChildren[attrs.GetWorkflowId()] = c
 	return c
+}
+
+// ChildOpen reports whether this run started a child with workflowID that
+// has not closed (or failed to start) as far as the history applied so far
+// says. go.temporal.io/sdk starts no second child of that ID: it fails the
+// start at once, without a command, so its histories have none.
+func (b *Book) ChildOpen(workflowID string) bool {
+	return b.openChildren[workflowID] != nil
+}
+
+// done forgets the child: no more events concern it.
+func (c *ChildWorkflow) done() {
+	c.book.unroute(c.key())
+	delete(c.book.openChildren, c.attrs.GetWorkflowId())
 }
 
 // Cancel asks to cancel the child: at once if it started, else once it
@@ -209,7 +229,7 @@ func (c *ChildWorkflow) initiated(ev *historypb.HistoryEvent) error {
 }
 
 func (c *ChildWorkflow) startFailed(ev *historypb.HistoryEvent) error {
-	c.book.unroute(c.key())
+	c.done()
 	cause := ev.GetStartChildWorkflowExecutionFailedEventAttributes().GetCause()
 	c.calls.Started("", cause)
 	c.calls.Done(Outcome{Failure: c.wrap(&failurepb.Failure{Message: "start failed: " + cause.String()}, enumspb.RETRY_STATE_NON_RETRYABLE_FAILURE)})
@@ -238,7 +258,7 @@ func (c *ChildWorkflow) requestCancel(*historypb.HistoryEvent) error {
 // closed delivers the child's outcome from its close event.
 func (c *ChildWorkflow) closed(ev *historypb.HistoryEvent) error {
 	c.cancelReq.targetClosed()
-	c.book.unroute(c.key())
+	c.done()
 	switch a := ev.GetAttributes().(type) {
 	case *historypb.HistoryEvent_ChildWorkflowExecutionCompletedEventAttributes:
 		c.calls.Done(Outcome{Result: a.ChildWorkflowExecutionCompletedEventAttributes.GetResult()})

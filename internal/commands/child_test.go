@@ -3,6 +3,7 @@
 package commands
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -219,6 +220,50 @@ func TestChildClosingWithdrawsAnUnsentCancelRequest(t *testing.T) {
 	if cmds := f.book.TakeCommands(); len(cmds) != 0 {
 		t.Fatalf("the cancel request of a closed child must not go out, got %v", cmds)
 	}
+}
+
+// A child is open, for the purpose of refusing a second child of its
+// workflow ID as go.temporal.io/sdk does, from its start until history
+// says it closed or could not start.
+func TestChildIsOpenUntilItClosesOrCannotStart(t *testing.T) {
+	for _, end := range []Input{InCompleted, InFailed, InTimedOut, InCanceled, InTerminated, InInitiationFailed} {
+		t.Run(end.String(), func(t *testing.T) {
+			f := newChildFixture(t)
+			if !f.book.ChildOpen("child-1") || f.book.ChildOpen("child-2") {
+				t.Fatal("a child is open once started, and only it")
+			}
+			from := Started
+			if end == InInitiationFailed {
+				from = Initiated
+			}
+			f.driveTo(from)
+			if !f.book.ChildOpen("child-1") {
+				t.Fatalf("a child is open in state %v", from)
+			}
+			f.apply(childEvent(end, 20, 5))
+			if f.book.ChildOpen("child-1") {
+				t.Fatalf("a child is no longer open after %v", end)
+			}
+			// The workflow ID is free for a new child.
+			f.book.BeginTask(23)
+			again := f.book.StartChildWorkflow(&commandpb.StartChildWorkflowExecutionCommandAttributes{
+				WorkflowId: "child-1", WorkflowType: &commonpb.WorkflowType{Name: "Child"}}, nil, ChildCallbacks{})
+			if again.InitiatedEventID() != 25 || !f.book.ChildOpen("child-1") {
+				t.Fatalf("a new child of a closed one's ID starts, got %v", again.InitiatedEventID())
+			}
+		})
+	}
+}
+
+func TestStartingASecondOpenChildOfOneIDPanics(t *testing.T) {
+	f := newChildFixture(t)
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), `child workflow "child-1" is already open`) {
+			t.Fatalf("want a panic naming the child, got %v", r)
+		}
+	}()
+	f.book.StartChildWorkflow(&commandpb.StartChildWorkflowExecutionCommandAttributes{
+		WorkflowId: "child-1", WorkflowType: &commonpb.WorkflowType{Name: "Child"}}, nil, ChildCallbacks{})
 }
 
 func TestChildRenamedOrMovedIsNondeterminism(t *testing.T) {

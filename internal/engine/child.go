@@ -27,9 +27,24 @@ func (x *Execution) DefaultChildWorkflowID() string {
 // child started (with its run) or could not (with a
 // ChildWorkflowExecutionError); done runs once, with the child's result or
 // its error (a ChildWorkflowExecutionError whose cause says why).
+//
+// A child whose workflow ID is that of a child this run started and that
+// has not closed does not start, as in go.temporal.io/sdk: there is no
+// command (so histories agree), done gets a bare
+// ChildWorkflowExecutionAlreadyStartedError at once, so does started under
+// SDK flag 2 (go.temporal.io/sdk before the flag left it waiting), and the
+// returned machine is nil.
 func (x *Execution) StartChildWorkflow(attrs *commandpb.StartChildWorkflowExecutionCommandAttributes, summary, details string,
 	started func(execution *commonpb.WorkflowExecution, err error), done func(*commonpb.Payloads, error),
 ) (*commands.ChildWorkflow, error) {
+	if x.book.ChildOpen(attrs.GetWorkflowId()) {
+		err := &failure.ChildWorkflowExecutionAlreadyStartedError{}
+		if x.TryUseFlag(FlagChildWorkflowErrorExecution) {
+			started(nil, err)
+		}
+		done(nil, err)
+		return nil, nil
+	}
 	metadata, err := x.userMetadata(summary)
 	if err != nil {
 		return nil, err

@@ -95,6 +95,7 @@ func fixtures() []fixture {
 		{name: "childsignals", workflow: ChildSignalsWorkflow,
 			want: "to a child | to an external workflow | no such workflow"},
 		{name: "externalcancel", workflow: ExternalCancelWorkflow, want: "delivered | canceled | no such workflow"},
+		{name: "childduplicate", workflow: DuplicateChildWorkflow, want: "already started | canceled"},
 	}
 }
 
@@ -226,6 +227,7 @@ func registerWorkflows(r worker.WorkflowRegistry) {
 	r.RegisterWorkflow(ParentClosePoliciesWorkflow)
 	r.RegisterWorkflow(ChildSignalsWorkflow)
 	r.RegisterWorkflow(ExternalCancelWorkflow)
+	r.RegisterWorkflow(DuplicateChildWorkflow)
 	r.RegisterWorkflow(GreetChildWorkflow)
 	r.RegisterWorkflow(FailingChildWorkflow)
 	r.RegisterWorkflow(SleepingChildWorkflow)

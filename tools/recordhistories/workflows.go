@@ -461,3 +461,35 @@ func ExternalCancelWorkflow(ctx workflow.Context) (string, error) {
 	outcomes = append(outcomes, externalOutcome(err))
 	return strings.Join(outcomes, " | "), nil
 }
+
+// DuplicateChildWorkflow starts a sleeping child with a workflow ID of its
+// choosing and, once it runs, a second child with the same ID, which
+// cannot start: go.temporal.io/sdk refuses it at once, without a command,
+// because a child of that ID is open in this run. Then it cancels the
+// first child and returns "already started | canceled".
+func DuplicateChildWorkflow(ctx workflow.Context) (string, error) {
+	id := workflow.GetInfo(ctx).OriginalRunID + "-only"
+	namedCtx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: id})
+	firstCtx, cancelFirst := workflow.WithCancel(namedCtx)
+	first := workflow.ExecuteChildWorkflow(firstCtx, SleepingChildWorkflow, time.Hour)
+	if err := first.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		return "", err
+	}
+	second := workflow.ExecuteChildWorkflow(namedCtx, SleepingChildWorkflow, time.Hour)
+	outcomes := []string{startOutcome(second.GetChildWorkflowExecution().Get(ctx, nil))}
+	cancelFirst()
+	outcomes = append(outcomes, childOutcome("", first.Get(ctx, nil)))
+	return strings.Join(outcomes, " | "), nil
+}
+
+// startOutcome says whether a child started.
+func startOutcome(err error) string {
+	var already *temporal.ChildWorkflowExecutionAlreadyStartedError
+	switch {
+	case err == nil:
+		return "started"
+	case errors.As(err, &already):
+		return "already started"
+	}
+	return "unexpected error: " + err.Error()
+}
