@@ -3,6 +3,7 @@ package compat
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,9 +22,10 @@ import (
 // TestChildCommandsMatchTheOfficialSDK runs each child workflow scenario
 // once on this SDK's worker and once on go.temporal.io/sdk's, and compares
 // what the two parents asked the server for: the same commands in the same
-// order, and the same attributes on the events that record starting a
-// child, signaling and asking to cancel another workflow. Replay checks
-// only the fields that identify a command; this checks them all.
+// order, the same attributes on the events that record starting a child,
+// signaling and asking to cancel another workflow, and the same SDK flags
+// (which a replayer of either SDK follows). Replay checks only the fields
+// that identify a command; this checks them all.
 //
 // Normalized away: run IDs, task queue and workflow ID prefixes, and event
 // IDs (both SDKs take them for control and default child IDs, which is
@@ -53,8 +55,11 @@ func TestChildCommandsMatchTheOfficialSDK(t *testing.T) {
 			continue
 		}
 		t.Run(r.name, func(t *testing.T) {
-			ours := parentCommands(t, c, r.name, oursQueue)
-			official := parentCommands(t, c, r.name, officialQueue)
+			ours, oursFlags := parentCommands(t, c, r.name, oursQueue)
+			official, officialFlags := parentCommands(t, c, r.name, officialQueue)
+			if !slices.Equal(oursFlags, officialFlags) {
+				t.Errorf("this SDK's parent used SDK flags %v, go.temporal.io/sdk's %v", oursFlags, officialFlags)
+			}
 			if len(ours) != len(official) {
 				t.Fatalf("this SDK's parent recorded %d commands, go.temporal.io/sdk's %d:\n ours:     %s\n official: %s",
 					len(ours), len(official), eventTypes(ours), eventTypes(official))
@@ -70,8 +75,9 @@ func TestChildCommandsMatchTheOfficialSDK(t *testing.T) {
 
 // parentCommands runs workflowType on taskQueue and returns the events
 // that record its commands, normalized for comparison (see
-// TestChildCommandsMatchTheOfficialSDK).
-func parentCommands(t *testing.T, c client.Client, workflowType, taskQueue string) []*historypb.HistoryEvent {
+// TestChildCommandsMatchTheOfficialSDK), and the SDK flags its workflow
+// tasks used, sorted.
+func parentCommands(t *testing.T, c client.Client, workflowType, taskQueue string) ([]*historypb.HistoryEvent, []uint32) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -89,7 +95,13 @@ func parentCommands(t *testing.T, c client.Client, workflowType, taskQueue strin
 	}
 	originalRunID := h.GetEvents()[0].GetWorkflowExecutionStartedEventAttributes().GetOriginalExecutionRunId()
 	var commands []*historypb.HistoryEvent
+	var flags []uint32
 	for _, ev := range h.GetEvents() {
+		for _, f := range ev.GetWorkflowTaskCompletedEventAttributes().GetSdkMetadata().GetLangUsedFlags() {
+			if !slices.Contains(flags, f) {
+				flags = append(flags, f)
+			}
+		}
 		if !recordsACommand(ev.GetEventType()) {
 			continue
 		}
@@ -147,7 +159,8 @@ func parentCommands(t *testing.T, c client.Client, workflowType, taskQueue strin
 		}
 		commands = append(commands, ev)
 	}
-	return commands
+	slices.Sort(flags)
+	return commands, flags
 }
 
 // recordsACommand reports whether the server writes events of type t for

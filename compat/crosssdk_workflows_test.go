@@ -462,6 +462,38 @@ func ExternalCancelWorkflowOfficial(ctx official.Context) (string, error) {
 	return strings.Join(outcomes, " | "), nil
 }
 
+// DuplicateChildWorkflowOfficial starts a sleeping child with a workflow ID of its
+// choosing and, once it runs, a second child with the same ID, which
+// cannot start: go.temporal.io/sdk refuses it at once, without a command,
+// because a child of that ID is open in this run. Then it cancels the
+// first child and returns "already started | canceled".
+func DuplicateChildWorkflowOfficial(ctx official.Context) (string, error) {
+	id := official.GetInfo(ctx).OriginalRunID + "-only"
+	namedCtx := official.WithChildOptions(ctx, official.ChildWorkflowOptions{WorkflowID: id})
+	firstCtx, cancelFirst := official.WithCancel(namedCtx)
+	first := official.ExecuteChildWorkflow(firstCtx, "SleepingChildWorkflow", time.Hour)
+	if err := first.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		return "", err
+	}
+	second := official.ExecuteChildWorkflow(namedCtx, "SleepingChildWorkflow", time.Hour)
+	outcomes := []string{startOutcomeOfficial(second.GetChildWorkflowExecution().Get(ctx, nil))}
+	cancelFirst()
+	outcomes = append(outcomes, childOutcomeOfficial("", first.Get(ctx, nil)))
+	return strings.Join(outcomes, " | "), nil
+}
+
+// startOutcomeOfficial says whether a child started.
+func startOutcomeOfficial(err error) string {
+	var already *officialtemporal.ChildWorkflowExecutionAlreadyStartedError
+	switch {
+	case err == nil:
+		return "started"
+	case errors.As(err, &already):
+		return "already started"
+	}
+	return "unexpected error: " + err.Error()
+}
+
 // activityOptionsOurs is used by every workflow that runs activities.
 var activityOptionsOurs = ours.ActivityOptions{
 	StartToCloseTimeout: 10 * time.Second,
@@ -879,4 +911,36 @@ func ExternalCancelWorkflowOurs(ctx ours.Context) (string, error) {
 	err = ours.RequestCancelExternalWorkflow(ctx, id+"-nobody", "").Get(ctx, nil)
 	outcomes = append(outcomes, externalOutcomeOurs(err))
 	return strings.Join(outcomes, " | "), nil
+}
+
+// DuplicateChildWorkflowOurs starts a sleeping child with a workflow ID of its
+// choosing and, once it runs, a second child with the same ID, which
+// cannot start: go.temporal.io/sdk refuses it at once, without a command,
+// because a child of that ID is open in this run. Then it cancels the
+// first child and returns "already started | canceled".
+func DuplicateChildWorkflowOurs(ctx ours.Context) (string, error) {
+	id := ours.GetInfo(ctx).OriginalRunID + "-only"
+	namedCtx := ours.WithChildOptions(ctx, ours.ChildWorkflowOptions{WorkflowID: id})
+	firstCtx, cancelFirst := ours.WithCancel(namedCtx)
+	first := ours.ExecuteChildWorkflow(firstCtx, "SleepingChildWorkflow", time.Hour)
+	if err := first.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		return "", err
+	}
+	second := ours.ExecuteChildWorkflow(namedCtx, "SleepingChildWorkflow", time.Hour)
+	outcomes := []string{startOutcomeOurs(second.GetChildWorkflowExecution().Get(ctx, nil))}
+	cancelFirst()
+	outcomes = append(outcomes, childOutcomeOurs("", first.Get(ctx, nil)))
+	return strings.Join(outcomes, " | "), nil
+}
+
+// startOutcomeOurs says whether a child started.
+func startOutcomeOurs(err error) string {
+	var already *ourstemporal.ChildWorkflowExecutionAlreadyStartedError
+	switch {
+	case err == nil:
+		return "started"
+	case errors.As(err, &already):
+		return "already started"
+	}
+	return "unexpected error: " + err.Error()
 }
