@@ -494,6 +494,32 @@ func startOutcomeOfficial(err error) string {
 	return "unexpected error: " + err.Error()
 }
 
+// CancelTogetherWorkflowOfficial starts three sleeping children in one workflow
+// task under one context, waits until all started, then cancels the
+// context and waits for the children to end. go.temporal.io/sdk listens
+// for a child's cancellation only once it started, so the cancel requests
+// go out in the order the children started, which the server decides (the
+// recorder keeps a history where it is not the order of creation). It
+// returns "canceled | canceled | canceled".
+func CancelTogetherWorkflowOfficial(ctx official.Context) (string, error) {
+	childCtx, cancel := official.WithCancel(ctx)
+	var children []official.ChildWorkflowFuture
+	for i := 0; i < 3; i++ {
+		children = append(children, official.ExecuteChildWorkflow(childCtx, "SleepingChildWorkflow", time.Hour))
+	}
+	for _, child := range children {
+		if err := child.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+			return "", err
+		}
+	}
+	cancel()
+	var outcomes []string
+	for _, child := range children {
+		outcomes = append(outcomes, childOutcomeOfficial("", child.Get(ctx, nil)))
+	}
+	return strings.Join(outcomes, " | "), nil
+}
+
 // activityOptionsOurs is used by every workflow that runs activities.
 var activityOptionsOurs = ours.ActivityOptions{
 	StartToCloseTimeout: 10 * time.Second,
@@ -943,4 +969,30 @@ func startOutcomeOurs(err error) string {
 		return "already started"
 	}
 	return "unexpected error: " + err.Error()
+}
+
+// CancelTogetherWorkflowOurs starts three sleeping children in one workflow
+// task under one context, waits until all started, then cancels the
+// context and waits for the children to end. go.temporal.io/sdk listens
+// for a child's cancellation only once it started, so the cancel requests
+// go out in the order the children started, which the server decides (the
+// recorder keeps a history where it is not the order of creation). It
+// returns "canceled | canceled | canceled".
+func CancelTogetherWorkflowOurs(ctx ours.Context) (string, error) {
+	childCtx, cancel := ours.WithCancel(ctx)
+	var children []ours.ChildWorkflowFuture
+	for i := 0; i < 3; i++ {
+		children = append(children, ours.ExecuteChildWorkflow(childCtx, "SleepingChildWorkflow", time.Hour))
+	}
+	for _, child := range children {
+		if err := child.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+			return "", err
+		}
+	}
+	cancel()
+	var outcomes []string
+	for _, child := range children {
+		outcomes = append(outcomes, childOutcomeOurs("", child.Get(ctx, nil)))
+	}
+	return strings.Join(outcomes, " | "), nil
 }

@@ -230,12 +230,18 @@ func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any)
 		return failedChild(err)
 	}
 	dc := r.env.dc
+	var cancelChild func()
 	child, err := r.exec.StartChildWorkflow(attrs, opts.StaticSummary, opts.StaticDetails,
 		func(execution *commonpb.WorkflowExecution, err error) {
 			if err != nil {
 				f.execution.Set(nil, err)
 				return
 			}
+			// Like go.temporal.io/sdk, listen for ctx's cancellation only
+			// once the child started (at once if ctx is canceled by then):
+			// children canceled together are canceled in the order they
+			// started, which is the order of their cancel commands.
+			onCancel(ctx, f.future, cancelChild)
 			f.execution.Set(WorkflowExecution{ID: execution.GetWorkflowId(), RunID: execution.GetRunId()}, nil)
 		},
 		func(result *commonpb.Payloads, err error) {
@@ -249,7 +255,7 @@ func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any)
 		return failedChild(err)
 	}
 	if child != nil { // nil: refused, a child of this ID is open
-		onCancel(ctx, f.future, child.Cancel)
+		cancelChild = child.Cancel
 	}
 	return f
 }

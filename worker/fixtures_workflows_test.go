@@ -493,3 +493,29 @@ func startOutcome(err error) string {
 	}
 	return "unexpected error: " + err.Error()
 }
+
+// CancelTogetherWorkflow starts three sleeping children in one workflow
+// task under one context, waits until all started, then cancels the
+// context and waits for the children to end. go.temporal.io/sdk listens
+// for a child's cancellation only once it started, so the cancel requests
+// go out in the order the children started, which the server decides (the
+// recorder keeps a history where it is not the order of creation). It
+// returns "canceled | canceled | canceled".
+func CancelTogetherWorkflow(ctx workflow.Context) (string, error) {
+	childCtx, cancel := workflow.WithCancel(ctx)
+	var children []workflow.ChildWorkflowFuture
+	for i := 0; i < 3; i++ {
+		children = append(children, workflow.ExecuteChildWorkflow(childCtx, SleepingChildWorkflow, time.Hour))
+	}
+	for _, child := range children {
+		if err := child.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+			return "", err
+		}
+	}
+	cancel()
+	var outcomes []string
+	for _, child := range children {
+		outcomes = append(outcomes, childOutcome("", child.Get(ctx, nil)))
+	}
+	return strings.Join(outcomes, " | "), nil
+}

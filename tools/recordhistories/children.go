@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -66,4 +67,26 @@ func awaitStatus(ctx context.Context, c client.Client, workflowID, runID string,
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// outOfLuckError reports a run that did not take the course its fixture
+// is for, where the server chose the course. Such a fixture is recorded
+// again.
+type outOfLuckError string
+
+func (o outOfLuckError) Error() string { return string(o) }
+
+// checkStartedOutOfOrder wants the parent's children to have started in
+// another order than the parent started them (by initiated event ID).
+func checkStartedOutOfOrder(_ context.Context, _ client.Client, events []*historypb.HistoryEvent) error {
+	var initiated []int64
+	for _, ev := range events {
+		if a := ev.GetChildWorkflowExecutionStartedEventAttributes(); a != nil {
+			initiated = append(initiated, a.GetInitiatedEventId())
+		}
+	}
+	if slices.IsSorted(initiated) {
+		return outOfLuckError(fmt.Sprintf("the children started in the order they were started in (initiated events %v)", initiated))
+	}
+	return nil
 }

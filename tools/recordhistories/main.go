@@ -96,6 +96,8 @@ func fixtures() []fixture {
 			want: "to a child | to an external workflow | no such workflow"},
 		{name: "externalcancel", workflow: ExternalCancelWorkflow, want: "delivered | canceled | no such workflow"},
 		{name: "childduplicate", workflow: DuplicateChildWorkflow, want: "already started | canceled"},
+		{name: "childcancelorder", workflow: CancelTogetherWorkflow, want: "canceled | canceled | canceled",
+			check: checkStartedOutOfOrder},
 	}
 }
 
@@ -194,7 +196,8 @@ func run(out, temporalBin, only string, skipLarge bool) error {
 				break
 			}
 			var u uncleanError
-			if !errors.As(err, &u) || attempt == 3 {
+			var o outOfLuckError
+			if !errors.As(err, &u) && !errors.As(err, &o) || attempt == 3 {
 				return fmt.Errorf("fixture %s: %w", f.name, err)
 			}
 			log.Printf("fixture %s attempt %d: %v; recording again", f.name, attempt, err)
@@ -228,6 +231,7 @@ func registerWorkflows(r worker.WorkflowRegistry) {
 	r.RegisterWorkflow(ChildSignalsWorkflow)
 	r.RegisterWorkflow(ExternalCancelWorkflow)
 	r.RegisterWorkflow(DuplicateChildWorkflow)
+	r.RegisterWorkflow(CancelTogetherWorkflow)
 	r.RegisterWorkflow(GreetChildWorkflow)
 	r.RegisterWorkflow(FailingChildWorkflow)
 	r.RegisterWorkflow(SleepingChildWorkflow)
