@@ -41,6 +41,7 @@ var workflowPairs = []struct {
 	{"ChildSignalsWorkflow", ChildSignalsWorkflowOurs, ChildSignalsWorkflowOfficial},
 	{"ExternalCancelWorkflow", ExternalCancelWorkflowOurs, ExternalCancelWorkflowOfficial},
 	{"DuplicateChildWorkflow", DuplicateChildWorkflowOurs, DuplicateChildWorkflowOfficial},
+	{"CancelTogetherWorkflow", CancelTogetherWorkflowOurs, CancelTogetherWorkflowOfficial},
 	{"GreetChildWorkflow", GreetChildWorkflowOurs, GreetChildWorkflowOfficial},
 	{"FailingChildWorkflow", FailingChildWorkflowOurs, FailingChildWorkflowOfficial},
 	{"SleepingChildWorkflow", SleepingChildWorkflowOurs, SleepingChildWorkflowOfficial},
@@ -71,6 +72,7 @@ var runs = []struct {
 	{"ChildSignalsWorkflow", nil, nil, "to a child | to an external workflow | no such workflow"},
 	{"ExternalCancelWorkflow", nil, nil, "delivered | canceled | no such workflow"},
 	{"DuplicateChildWorkflow", nil, nil, "already started | canceled"},
+	{"CancelTogetherWorkflow", nil, nil, "canceled | canceled | canceled"},
 }
 
 func registerOurs(w worker.Worker) {
