@@ -52,7 +52,8 @@ func TestChildCommandsMatchTheOfficialSDK(t *testing.T) {
 	defer ow.Stop()
 
 	for _, name := range []string{"ChildResultsWorkflow", "ChildCancelWorkflow", "ParentClosePoliciesWorkflow",
-		"ChildSignalsWorkflow", "ExternalCancelWorkflow", "DuplicateChildWorkflow", "CancelTogetherWorkflow"} {
+		"ChildSignalsWorkflow", "ExternalCancelWorkflow", "DuplicateChildWorkflow", "CancelTogetherWorkflow",
+		"BadMemoChildWorkflow"} {
 		t.Run(name, func(t *testing.T) {
 			ours, oursFlags := parentCommands(t, c, name, oursQueue)
 			official, officialFlags := parentCommands(t, c, name, officialQueue)

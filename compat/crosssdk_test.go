@@ -42,6 +42,7 @@ var workflowPairs = []struct {
 	{"ExternalCancelWorkflow", ExternalCancelWorkflowOurs, ExternalCancelWorkflowOfficial},
 	{"DuplicateChildWorkflow", DuplicateChildWorkflowOurs, DuplicateChildWorkflowOfficial},
 	{"CancelTogetherWorkflow", CancelTogetherWorkflowOurs, CancelTogetherWorkflowOfficial},
+	{"BadMemoChildWorkflow", BadMemoChildWorkflowOurs, BadMemoChildWorkflowOfficial},
 	{"GreetChildWorkflow", GreetChildWorkflowOurs, GreetChildWorkflowOfficial},
 	{"FailingChildWorkflow", FailingChildWorkflowOurs, FailingChildWorkflowOfficial},
 	{"SleepingChildWorkflow", SleepingChildWorkflowOurs, SleepingChildWorkflowOfficial},
@@ -73,6 +74,7 @@ var runs = []struct {
 	{"ExternalCancelWorkflow", nil, nil, "delivered | canceled | no such workflow"},
 	{"DuplicateChildWorkflow", nil, nil, "already started | canceled"},
 	{"CancelTogetherWorkflow", nil, nil, "canceled | canceled | canceled"},
+	{"BadMemoChildWorkflow", nil, nil, "already started | Hello, Temporal!"},
 }
 
 func registerOurs(w worker.Worker) {

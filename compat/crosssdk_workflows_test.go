@@ -520,6 +520,26 @@ func CancelTogetherWorkflowOfficial(ctx official.Context) (string, error) {
 	return strings.Join(outcomes, " | "), nil
 }
 
+// BadMemoChildWorkflowOfficial starts a child whose memo cannot be encoded (it
+// holds a channel): go.temporal.io/sdk refuses it without a command, with
+// the encoding error as its result and, under SDK flag 2, a
+// ChildWorkflowExecutionAlreadyStartedError for its execution. Then it
+// runs a child that starts, whose default workflow ID takes the sequence
+// number the refused one did not use. It returns
+// "already started | Hello, Temporal!".
+func BadMemoChildWorkflowOfficial(ctx official.Context) (string, error) {
+	badCtx := official.WithChildOptions(ctx, official.ChildWorkflowOptions{Memo: map[string]any{"unencodable": make(chan int)}})
+	refused := official.ExecuteChildWorkflow(badCtx, "GreetChildWorkflow", "nobody")
+	outcomes := []string{startOutcomeOfficial(refused.GetChildWorkflowExecution().Get(ctx, nil))}
+	if err := refused.Get(ctx, nil); err == nil {
+		return "", errors.New("a child whose memo cannot be encoded ran")
+	}
+	var greeting string
+	err := official.ExecuteChildWorkflow(ctx, "GreetChildWorkflow", "Temporal").Get(ctx, &greeting)
+	outcomes = append(outcomes, childOutcomeOfficial(greeting, err))
+	return strings.Join(outcomes, " | "), nil
+}
+
 // activityOptionsOurs is used by every workflow that runs activities.
 var activityOptionsOurs = ours.ActivityOptions{
 	StartToCloseTimeout: 10 * time.Second,
@@ -994,5 +1014,25 @@ func CancelTogetherWorkflowOurs(ctx ours.Context) (string, error) {
 	for _, child := range children {
 		outcomes = append(outcomes, childOutcomeOurs("", child.Get(ctx, nil)))
 	}
+	return strings.Join(outcomes, " | "), nil
+}
+
+// BadMemoChildWorkflowOurs starts a child whose memo cannot be encoded (it
+// holds a channel): go.temporal.io/sdk refuses it without a command, with
+// the encoding error as its result and, under SDK flag 2, a
+// ChildWorkflowExecutionAlreadyStartedError for its execution. Then it
+// runs a child that starts, whose default workflow ID takes the sequence
+// number the refused one did not use. It returns
+// "already started | Hello, Temporal!".
+func BadMemoChildWorkflowOurs(ctx ours.Context) (string, error) {
+	badCtx := ours.WithChildOptions(ctx, ours.ChildWorkflowOptions{Memo: map[string]any{"unencodable": make(chan int)}})
+	refused := ours.ExecuteChildWorkflow(badCtx, "GreetChildWorkflow", "nobody")
+	outcomes := []string{startOutcomeOurs(refused.GetChildWorkflowExecution().Get(ctx, nil))}
+	if err := refused.Get(ctx, nil); err == nil {
+		return "", errors.New("a child whose memo cannot be encoded ran")
+	}
+	var greeting string
+	err := ours.ExecuteChildWorkflow(ctx, "GreetChildWorkflow", "Temporal").Get(ctx, &greeting)
+	outcomes = append(outcomes, childOutcomeOurs(greeting, err))
 	return strings.Join(outcomes, " | "), nil
 }

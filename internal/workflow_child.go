@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/searchattr"
@@ -229,6 +230,9 @@ func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any)
 	if err != nil {
 		return failedChild(err)
 	}
+	if err := r.encodeChildMemoAndSearchAttributes(attrs, name, opts); err != nil {
+		return r.refusedChild(err)
+	}
 	dc := r.env.dc
 	var cancelChild func()
 	child, err := r.exec.StartChildWorkflow(attrs, opts.StaticSummary, opts.StaticDetails,
@@ -251,12 +255,30 @@ func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any)
 			}
 			f.Set(newEncodedValue(result, dc), nil)
 		})
+	var open *failure.ChildWorkflowExecutionAlreadyStartedError
+	if errors.As(err, &open) {
+		return r.refusedChild(err)
+	}
 	if err != nil {
 		return failedChild(err)
 	}
-	if child != nil { // nil: refused, a child of this ID is open
-		cancelChild = child.Cancel
+	cancelChild = child.Cancel
+	return f
+}
+
+// refusedChild is the future of a child that go.temporal.io/sdk refuses
+// once it has taken the child's place in the run (a sequence number for
+// its default ID): its memo or search attributes cannot be encoded, or a
+// child of its workflow ID is open. There is no command. The result is
+// err; the execution future fails too under SDK flag 2, with a
+// ChildWorkflowExecutionAlreadyStartedError whatever err is, as in
+// go.temporal.io/sdk (which, before the flag, left it waiting).
+func (r *workflowRun) refusedChild(err error) ChildWorkflowFuture {
+	f := &childFuture{future: &future{}, execution: &future{}}
+	if r.exec.TryUseFlag(engine.FlagChildWorkflowErrorExecution) {
+		f.execution.Set(nil, &failure.ChildWorkflowExecutionAlreadyStartedError{})
 	}
+	f.Set(nil, err)
 	return f
 }
 
@@ -271,17 +293,6 @@ func (r *workflowRun) childCommand(ctx Context, name, workflowID string, opts Ch
 		if header, err = workflowOutgoingHeader(ctx, r.env.propagators); err != nil {
 			return nil, err
 		}
-	}
-	// Like go.temporal.io/sdk (flag 7), memo values are encoded with the
-	// worker's data converter.
-	r.exec.TryUseFlag(engine.FlagMemoUserDCEncode)
-	memo, err := encodeStartMemo(r.env.dc, opts.Memo)
-	if err != nil {
-		return nil, fmt.Errorf("ExecuteChildWorkflow(%s): %w", name, err)
-	}
-	sa, err := searchattr.EncodeForStart(opts.SearchAttributes, opts.TypedSearchAttributes)
-	if err != nil {
-		return nil, fmt.Errorf("ExecuteChildWorkflow(%s): %w", name, err)
 	}
 	taskQueue := opts.TaskQueue
 	if taskQueue == "" {
@@ -304,12 +315,28 @@ func (r *workflowRun) childCommand(ctx Context, name, workflowID string, opts Ch
 		RetryPolicy:              policy.RetryPolicyToProto(opts.RetryPolicy),
 		CronSchedule:             opts.CronSchedule,
 		Header:                   header,
-		Memo:                     memo,
-		SearchAttributes:         sa,
 		InheritBuildId:           inheritBuildID,
 		Priority:                 policy.PriorityToProto(opts.Priority),
 	}
 	return attrs, nil
+}
+
+// encodeChildMemoAndSearchAttributes sets the child's memo and search
+// attributes on its command.
+func (r *workflowRun) encodeChildMemoAndSearchAttributes(attrs *commandpb.StartChildWorkflowExecutionCommandAttributes, name string, opts ChildWorkflowOptions) error {
+	// Like go.temporal.io/sdk (flag 7), memo values are encoded with the
+	// worker's data converter.
+	r.exec.TryUseFlag(engine.FlagMemoUserDCEncode)
+	memo, err := encodeStartMemo(r.env.dc, opts.Memo)
+	if err != nil {
+		return fmt.Errorf("ExecuteChildWorkflow(%s): %w", name, err)
+	}
+	sa, err := searchattr.EncodeForStart(opts.SearchAttributes, opts.TypedSearchAttributes)
+	if err != nil {
+		return fmt.Errorf("ExecuteChildWorkflow(%s): %w", name, err)
+	}
+	attrs.Memo, attrs.SearchAttributes = memo, sa
+	return nil
 }
 
 // SignalExternalWorkflow signals a workflow run (the current run of

@@ -30,20 +30,13 @@ func (x *Execution) DefaultChildWorkflowID() string {
 //
 // A child whose workflow ID is that of a child this run started and that
 // has not closed does not start, as in go.temporal.io/sdk: there is no
-// command (so histories agree), done gets a bare
-// ChildWorkflowExecutionAlreadyStartedError at once, so does started under
-// SDK flag 2 (go.temporal.io/sdk before the flag left it waiting), and the
-// returned machine is nil.
+// command (so histories agree), and the error is a bare
+// *ChildWorkflowExecutionAlreadyStartedError; started and done never run.
 func (x *Execution) StartChildWorkflow(attrs *commandpb.StartChildWorkflowExecutionCommandAttributes, summary, details string,
 	started func(execution *commonpb.WorkflowExecution, err error), done func(*commonpb.Payloads, error),
 ) (*commands.ChildWorkflow, error) {
 	if x.book.ChildOpen(attrs.GetWorkflowId()) {
-		err := &failure.ChildWorkflowExecutionAlreadyStartedError{}
-		if x.TryUseFlag(FlagChildWorkflowErrorExecution) {
-			started(nil, err)
-		}
-		done(nil, err)
-		return nil, nil
+		return nil, &failure.ChildWorkflowExecutionAlreadyStartedError{}
 	}
 	metadata, err := x.userMetadata(summary)
 	if err != nil {

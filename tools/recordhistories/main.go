@@ -98,6 +98,7 @@ func fixtures() []fixture {
 		{name: "childduplicate", workflow: DuplicateChildWorkflow, want: "already started | canceled"},
 		{name: "childcancelorder", workflow: CancelTogetherWorkflow, want: "canceled | canceled | canceled",
 			check: checkStartedOutOfOrder},
+		{name: "childbadmemo", workflow: BadMemoChildWorkflow, want: "already started | Hello, Temporal!"},
 	}
 }
 
@@ -232,6 +233,7 @@ func registerWorkflows(r worker.WorkflowRegistry) {
 	r.RegisterWorkflow(ExternalCancelWorkflow)
 	r.RegisterWorkflow(DuplicateChildWorkflow)
 	r.RegisterWorkflow(CancelTogetherWorkflow)
+	r.RegisterWorkflow(BadMemoChildWorkflow)
 	r.RegisterWorkflow(GreetChildWorkflow)
 	r.RegisterWorkflow(FailingChildWorkflow)
 	r.RegisterWorkflow(SleepingChildWorkflow)
