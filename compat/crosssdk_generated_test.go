@@ -35,7 +35,7 @@ func TestCrossSDKWorkflowsAreTheRecordedCode(t *testing.T) {
 		"PingPongWorkflow", "activityOptions", "sideEffectCounter",
 		"GreetChildWorkflow", "FailingChildWorkflow", "SleepingChildWorkflow", "ListeningChildWorkflow",
 		"ChildResultsWorkflow", "ChildCancelWorkflow", "ParentClosePoliciesWorkflow", "ChildSignalsWorkflow",
-		"ExternalCancelWorkflow", "DuplicateChildWorkflow", "CancelTogetherWorkflow", "BadMemoChildWorkflow", "childOutcome", "externalOutcome", "startOutcome"}
+		"ExternalCancelWorkflow", "DuplicateChildWorkflow", "CancelTogetherWorkflow", "BadMemoChildWorkflow", "TakenIDChildWorkflow", "AbandoningChildWorkflow", "childOutcome", "externalOutcome", "startOutcome"}
 	variant := func(suffix, pkg string, withShared bool) string {
 		c := strings.Replace(code, "NewContinueAsNewError(ctx, ContinueAsNewWorkflow, next)", `NewContinueAsNewError(ctx, "ContinueAsNewWorkflow", next)`, 1)
 		c = regexp.MustCompile(`(ExecuteChildWorkflow\(\w+, )(\w+)\b`).ReplaceAllString(c, `$1"$2"`)

@@ -43,6 +43,8 @@ var workflowPairs = []struct {
 	{"DuplicateChildWorkflow", DuplicateChildWorkflowOurs, DuplicateChildWorkflowOfficial},
 	{"CancelTogetherWorkflow", CancelTogetherWorkflowOurs, CancelTogetherWorkflowOfficial},
 	{"BadMemoChildWorkflow", BadMemoChildWorkflowOurs, BadMemoChildWorkflowOfficial},
+	{"TakenIDChildWorkflow", TakenIDChildWorkflowOurs, TakenIDChildWorkflowOfficial},
+	{"AbandoningChildWorkflow", AbandoningChildWorkflowOurs, AbandoningChildWorkflowOfficial},
 	{"GreetChildWorkflow", GreetChildWorkflowOurs, GreetChildWorkflowOfficial},
 	{"FailingChildWorkflow", FailingChildWorkflowOurs, FailingChildWorkflowOfficial},
 	{"SleepingChildWorkflow", SleepingChildWorkflowOurs, SleepingChildWorkflowOfficial},
@@ -75,6 +77,7 @@ var runs = []struct {
 	{"DuplicateChildWorkflow", nil, nil, "already started | canceled"},
 	{"CancelTogetherWorkflow", nil, nil, "canceled | canceled | canceled"},
 	{"BadMemoChildWorkflow", nil, nil, "already started | Hello, Temporal!"},
+	{"TakenIDChildWorkflow", nil, nil, "the server says already started | delivered"},
 }
 
 func registerOurs(w worker.Worker) {

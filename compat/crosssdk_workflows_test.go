@@ -482,12 +482,16 @@ func DuplicateChildWorkflowOfficial(ctx official.Context) (string, error) {
 	return strings.Join(outcomes, " | "), nil
 }
 
-// startOutcomeOfficial says whether a child started.
+// startOutcomeOfficial says whether a child started, and who refused it: the SDK
+// (a bare error) or the server (a *ChildWorkflowExecutionError).
 func startOutcomeOfficial(err error) string {
 	var already *officialtemporal.ChildWorkflowExecutionAlreadyStartedError
+	var childErr *officialtemporal.ChildWorkflowExecutionError
 	switch {
 	case err == nil:
 		return "started"
+	case errors.As(err, &childErr) && errors.As(err, &already):
+		return "the server says already started"
 	case errors.As(err, &already):
 		return "already started"
 	}
@@ -537,6 +541,34 @@ func BadMemoChildWorkflowOfficial(ctx official.Context) (string, error) {
 	var greeting string
 	err := official.ExecuteChildWorkflow(ctx, "GreetChildWorkflow", "Temporal").Get(ctx, &greeting)
 	outcomes = append(outcomes, childOutcomeOfficial(greeting, err))
+	return strings.Join(outcomes, " | "), nil
+}
+
+// AbandoningChildWorkflowOfficial starts a sleeping child with workflow ID id that
+// outlives it (parent close policy ABANDON) and returns once it started.
+func AbandoningChildWorkflowOfficial(ctx official.Context, id string) (string, error) {
+	ctx = official.WithChildOptions(ctx, official.ChildWorkflowOptions{WorkflowID: id, ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON})
+	err := official.ExecuteChildWorkflow(ctx, "SleepingChildWorkflow", time.Hour).GetChildWorkflowExecution().Get(ctx, nil)
+	return "started " + id, err
+}
+
+// TakenIDChildWorkflowOfficial has a child start a grandchild with the ID
+// <original run ID>-taken that outlives the child, then starts a child of
+// its own with that ID. The server refuses it
+// (StartChildWorkflowExecutionFailed, WORKFLOW_ALREADY_EXISTS): a
+// *ChildWorkflowExecutionError whose cause is a
+// *ChildWorkflowExecutionAlreadyStartedError. Then it asks to cancel the
+// grandchild. It returns "the server says already started | delivered".
+func TakenIDChildWorkflowOfficial(ctx official.Context) (string, error) {
+	id := official.GetInfo(ctx).OriginalRunID + "-taken"
+	if err := official.ExecuteChildWorkflow(ctx, "AbandoningChildWorkflow", id).Get(ctx, nil); err != nil {
+		return "", err
+	}
+	namedCtx := official.WithChildOptions(ctx, official.ChildWorkflowOptions{WorkflowID: id})
+	second := official.ExecuteChildWorkflow(namedCtx, "SleepingChildWorkflow", time.Hour)
+	outcomes := []string{startOutcomeOfficial(second.GetChildWorkflowExecution().Get(ctx, nil))}
+	err := official.RequestCancelExternalWorkflow(ctx, id, "").Get(ctx, nil)
+	outcomes = append(outcomes, externalOutcomeOfficial(err))
 	return strings.Join(outcomes, " | "), nil
 }
 
@@ -979,12 +1011,16 @@ func DuplicateChildWorkflowOurs(ctx ours.Context) (string, error) {
 	return strings.Join(outcomes, " | "), nil
 }
 
-// startOutcomeOurs says whether a child started.
+// startOutcomeOurs says whether a child started, and who refused it: the SDK
+// (a bare error) or the server (a *ChildWorkflowExecutionError).
 func startOutcomeOurs(err error) string {
 	var already *ourstemporal.ChildWorkflowExecutionAlreadyStartedError
+	var childErr *ourstemporal.ChildWorkflowExecutionError
 	switch {
 	case err == nil:
 		return "started"
+	case errors.As(err, &childErr) && errors.As(err, &already):
+		return "the server says already started"
 	case errors.As(err, &already):
 		return "already started"
 	}
@@ -1034,5 +1070,33 @@ func BadMemoChildWorkflowOurs(ctx ours.Context) (string, error) {
 	var greeting string
 	err := ours.ExecuteChildWorkflow(ctx, "GreetChildWorkflow", "Temporal").Get(ctx, &greeting)
 	outcomes = append(outcomes, childOutcomeOurs(greeting, err))
+	return strings.Join(outcomes, " | "), nil
+}
+
+// AbandoningChildWorkflowOurs starts a sleeping child with workflow ID id that
+// outlives it (parent close policy ABANDON) and returns once it started.
+func AbandoningChildWorkflowOurs(ctx ours.Context, id string) (string, error) {
+	ctx = ours.WithChildOptions(ctx, ours.ChildWorkflowOptions{WorkflowID: id, ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON})
+	err := ours.ExecuteChildWorkflow(ctx, "SleepingChildWorkflow", time.Hour).GetChildWorkflowExecution().Get(ctx, nil)
+	return "started " + id, err
+}
+
+// TakenIDChildWorkflowOurs has a child start a grandchild with the ID
+// <original run ID>-taken that outlives the child, then starts a child of
+// its own with that ID. The server refuses it
+// (StartChildWorkflowExecutionFailed, WORKFLOW_ALREADY_EXISTS): a
+// *ChildWorkflowExecutionError whose cause is a
+// *ChildWorkflowExecutionAlreadyStartedError. Then it asks to cancel the
+// grandchild. It returns "the server says already started | delivered".
+func TakenIDChildWorkflowOurs(ctx ours.Context) (string, error) {
+	id := ours.GetInfo(ctx).OriginalRunID + "-taken"
+	if err := ours.ExecuteChildWorkflow(ctx, "AbandoningChildWorkflow", id).Get(ctx, nil); err != nil {
+		return "", err
+	}
+	namedCtx := ours.WithChildOptions(ctx, ours.ChildWorkflowOptions{WorkflowID: id})
+	second := ours.ExecuteChildWorkflow(namedCtx, "SleepingChildWorkflow", time.Hour)
+	outcomes := []string{startOutcomeOurs(second.GetChildWorkflowExecution().Get(ctx, nil))}
+	err := ours.RequestCancelExternalWorkflow(ctx, id, "").Get(ctx, nil)
+	outcomes = append(outcomes, externalOutcomeOurs(err))
 	return strings.Join(outcomes, " | "), nil
 }

@@ -44,8 +44,8 @@ func fixtureWorkflows() []any {
 		ActivitiesWorkflow, TimersWorkflow, SignalsWorkflow, SideEffectsWorkflow, MutableSideEffectsWorkflow,
 		VersionsWorkflow, ContinueAsNewWorkflow, SequentialActivitiesWorkflow, PingPongWorkflow, ParallelSessionsWorkflow,
 		SessionWorkflow, ChildResultsWorkflow, ChildCancelWorkflow, ParentClosePoliciesWorkflow, ChildSignalsWorkflow,
-		ExternalCancelWorkflow, DuplicateChildWorkflow, CancelTogetherWorkflow, BadMemoChildWorkflow, GreetChildWorkflow,
-		FailingChildWorkflow, SleepingChildWorkflow, ListeningChildWorkflow}
+		ExternalCancelWorkflow, DuplicateChildWorkflow, CancelTogetherWorkflow, BadMemoChildWorkflow, TakenIDChildWorkflow,
+		GreetChildWorkflow, FailingChildWorkflow, SleepingChildWorkflow, ListeningChildWorkflow, AbandoningChildWorkflow}
 }
 
 func newReplayer() worker.WorkflowReplayer {

@@ -99,6 +99,7 @@ func fixtures() []fixture {
 		{name: "childcancelorder", workflow: CancelTogetherWorkflow, want: "canceled | canceled | canceled",
 			check: checkStartedOutOfOrder},
 		{name: "childbadmemo", workflow: BadMemoChildWorkflow, want: "already started | Hello, Temporal!"},
+		{name: "childidtaken", workflow: TakenIDChildWorkflow, want: "the server says already started | delivered"},
 	}
 }
 
@@ -234,6 +235,8 @@ func registerWorkflows(r worker.WorkflowRegistry) {
 	r.RegisterWorkflow(DuplicateChildWorkflow)
 	r.RegisterWorkflow(CancelTogetherWorkflow)
 	r.RegisterWorkflow(BadMemoChildWorkflow)
+	r.RegisterWorkflow(TakenIDChildWorkflow)
+	r.RegisterWorkflow(AbandoningChildWorkflow)
 	r.RegisterWorkflow(GreetChildWorkflow)
 	r.RegisterWorkflow(FailingChildWorkflow)
 	r.RegisterWorkflow(SleepingChildWorkflow)

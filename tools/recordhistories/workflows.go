@@ -482,12 +482,16 @@ func DuplicateChildWorkflow(ctx workflow.Context) (string, error) {
 	return strings.Join(outcomes, " | "), nil
 }
 
-// startOutcome says whether a child started.
+// startOutcome says whether a child started, and who refused it: the SDK
+// (a bare error) or the server (a *ChildWorkflowExecutionError).
 func startOutcome(err error) string {
 	var already *temporal.ChildWorkflowExecutionAlreadyStartedError
+	var childErr *temporal.ChildWorkflowExecutionError
 	switch {
 	case err == nil:
 		return "started"
+	case errors.As(err, &childErr) && errors.As(err, &already):
+		return "the server says already started"
 	case errors.As(err, &already):
 		return "already started"
 	}
@@ -537,5 +541,33 @@ func BadMemoChildWorkflow(ctx workflow.Context) (string, error) {
 	var greeting string
 	err := workflow.ExecuteChildWorkflow(ctx, GreetChildWorkflow, "Temporal").Get(ctx, &greeting)
 	outcomes = append(outcomes, childOutcome(greeting, err))
+	return strings.Join(outcomes, " | "), nil
+}
+
+// AbandoningChildWorkflow starts a sleeping child with workflow ID id that
+// outlives it (parent close policy ABANDON) and returns once it started.
+func AbandoningChildWorkflow(ctx workflow.Context, id string) (string, error) {
+	ctx = workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: id, ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON})
+	err := workflow.ExecuteChildWorkflow(ctx, SleepingChildWorkflow, time.Hour).GetChildWorkflowExecution().Get(ctx, nil)
+	return "started " + id, err
+}
+
+// TakenIDChildWorkflow has a child start a grandchild with the ID
+// <original run ID>-taken that outlives the child, then starts a child of
+// its own with that ID. The server refuses it
+// (StartChildWorkflowExecutionFailed, WORKFLOW_ALREADY_EXISTS): a
+// *ChildWorkflowExecutionError whose cause is a
+// *ChildWorkflowExecutionAlreadyStartedError. Then it asks to cancel the
+// grandchild. It returns "the server says already started | delivered".
+func TakenIDChildWorkflow(ctx workflow.Context) (string, error) {
+	id := workflow.GetInfo(ctx).OriginalRunID + "-taken"
+	if err := workflow.ExecuteChildWorkflow(ctx, AbandoningChildWorkflow, id).Get(ctx, nil); err != nil {
+		return "", err
+	}
+	namedCtx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: id})
+	second := workflow.ExecuteChildWorkflow(namedCtx, SleepingChildWorkflow, time.Hour)
+	outcomes := []string{startOutcome(second.GetChildWorkflowExecution().Get(ctx, nil))}
+	err := workflow.RequestCancelExternalWorkflow(ctx, id, "").Get(ctx, nil)
+	outcomes = append(outcomes, externalOutcome(err))
 	return strings.Join(outcomes, " | "), nil
 }
