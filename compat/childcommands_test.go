@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the control fields are deprecated, but both SDKs still send them and replay by them.
+
 package compat
 
 import (

@@ -524,15 +524,15 @@ func CancelTogetherWorkflowOfficial(ctx official.Context) (string, error) {
 	return strings.Join(outcomes, " | "), nil
 }
 
-// BadMemoChildWorkflowOfficial starts a child whose memo cannot be encoded (it
-// holds a channel): go.temporal.io/sdk refuses it without a command, with
-// the encoding error as its result and, under SDK flag 2, a
+// BadMemoChildWorkflowOfficial starts a child whose memo cannot be encoded (JSON
+// has no complex numbers): go.temporal.io/sdk refuses it without a
+// command, with the encoding error as its result and, under SDK flag 2, a
 // ChildWorkflowExecutionAlreadyStartedError for its execution. Then it
 // runs a child that starts, whose default workflow ID takes the sequence
 // number the refused one did not use. It returns
 // "already started | Hello, Temporal!".
 func BadMemoChildWorkflowOfficial(ctx official.Context) (string, error) {
-	badCtx := official.WithChildOptions(ctx, official.ChildWorkflowOptions{Memo: map[string]any{"unencodable": make(chan int)}})
+	badCtx := official.WithChildOptions(ctx, official.ChildWorkflowOptions{Memo: map[string]any{"unencodable": complex(1, 2)}})
 	refused := official.ExecuteChildWorkflow(badCtx, "GreetChildWorkflow", "nobody")
 	outcomes := []string{startOutcomeOfficial(refused.GetChildWorkflowExecution().Get(ctx, nil))}
 	if err := refused.Get(ctx, nil); err == nil {
@@ -1053,15 +1053,15 @@ func CancelTogetherWorkflowOurs(ctx ours.Context) (string, error) {
 	return strings.Join(outcomes, " | "), nil
 }
 
-// BadMemoChildWorkflowOurs starts a child whose memo cannot be encoded (it
-// holds a channel): go.temporal.io/sdk refuses it without a command, with
-// the encoding error as its result and, under SDK flag 2, a
+// BadMemoChildWorkflowOurs starts a child whose memo cannot be encoded (JSON
+// has no complex numbers): go.temporal.io/sdk refuses it without a
+// command, with the encoding error as its result and, under SDK flag 2, a
 // ChildWorkflowExecutionAlreadyStartedError for its execution. Then it
 // runs a child that starts, whose default workflow ID takes the sequence
 // number the refused one did not use. It returns
 // "already started | Hello, Temporal!".
 func BadMemoChildWorkflowOurs(ctx ours.Context) (string, error) {
-	badCtx := ours.WithChildOptions(ctx, ours.ChildWorkflowOptions{Memo: map[string]any{"unencodable": make(chan int)}})
+	badCtx := ours.WithChildOptions(ctx, ours.ChildWorkflowOptions{Memo: map[string]any{"unencodable": complex(1, 2)}})
 	refused := ours.ExecuteChildWorkflow(badCtx, "GreetChildWorkflow", "nobody")
 	outcomes := []string{startOutcomeOurs(refused.GetChildWorkflowExecution().Get(ctx, nil))}
 	if err := refused.Get(ctx, nil); err == nil {

@@ -524,15 +524,15 @@ func CancelTogetherWorkflow(ctx workflow.Context) (string, error) {
 	return strings.Join(outcomes, " | "), nil
 }
 
-// BadMemoChildWorkflow starts a child whose memo cannot be encoded (it
-// holds a channel): go.temporal.io/sdk refuses it without a command, with
-// the encoding error as its result and, under SDK flag 2, a
+// BadMemoChildWorkflow starts a child whose memo cannot be encoded (JSON
+// has no complex numbers): go.temporal.io/sdk refuses it without a
+// command, with the encoding error as its result and, under SDK flag 2, a
 // ChildWorkflowExecutionAlreadyStartedError for its execution. Then it
 // runs a child that starts, whose default workflow ID takes the sequence
 // number the refused one did not use. It returns
 // "already started | Hello, Temporal!".
 func BadMemoChildWorkflow(ctx workflow.Context) (string, error) {
-	badCtx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{Memo: map[string]any{"unencodable": make(chan int)}})
+	badCtx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{Memo: map[string]any{"unencodable": complex(1, 2)}})
 	refused := workflow.ExecuteChildWorkflow(badCtx, GreetChildWorkflow, "nobody")
 	outcomes := []string{startOutcome(refused.GetChildWorkflowExecution().Get(ctx, nil))}
 	if err := refused.Get(ctx, nil); err == nil {
