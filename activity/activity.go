@@ -17,6 +17,10 @@ type (
 	Type = internal.ActivityType
 	// RegisterOptions configure an activity registration.
 	RegisterOptions = internal.RegisterActivityOptions
+
+	// DynamicRegisterOptions configure a dynamic activity's registration
+	// (worker.Worker.RegisterDynamicActivity).
+	DynamicRegisterOptions = internal.DynamicRegisterActivityOptions
 )
 
 // ErrResultPending, returned by an activity, means it will be completed

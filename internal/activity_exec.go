@@ -50,7 +50,7 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	}
 	info.IsLocalActivity = t.Local
 	fn, err := e.registry.Activity(info.ActivityType.Name)
-	if err != nil && t.LocalFn != nil {
+	if (err != nil || fn.Dynamic) && t.LocalFn != nil {
 		// A local activity given as a function need not be registered;
 		// a registered one of its name wins, as in go.temporal.io/sdk.
 		fn, err = registry.ActivityFunc(info.ActivityType.Name, t.LocalFn)

@@ -96,6 +96,15 @@ func (r *WorkflowReplayer) RegisterWorkflowWithOptions(fn any, options RegisterW
 	}
 }
 
+// RegisterDynamicWorkflow registers the workflow that replays every
+// workflow type not registered by name (see
+// AggregatedWorker.RegisterDynamicWorkflow).
+func (r *WorkflowReplayer) RegisterDynamicWorkflow(fn any, _ DynamicRegisterWorkflowOptions) {
+	if err := r.registry.RegisterDynamicWorkflow(fn); err != nil {
+		panic(err)
+	}
+}
+
 // ReplayWorkflowHistory replays one history. It returns nil when the code
 // produces exactly the commands history recorded, else an error saying
 // where they differ (a *NonDeterminismError when they do).

@@ -59,6 +59,14 @@ func (t *TestActivityEnvironment) RegisterActivityWithOptions(a any, options Reg
 	}
 }
 
+// RegisterDynamicActivity registers the activity that runs every activity
+// type not registered by name.
+func (t *TestActivityEnvironment) RegisterDynamicActivity(fn any, options DynamicRegisterActivityOptions) {
+	if err := t.registry.RegisterDynamicActivity(fn); err != nil {
+		panic(err)
+	}
+}
+
 // SetWorkerOptions sets the worker options activities run with
 // (interceptors among them).
 func (t *TestActivityEnvironment) SetWorkerOptions(options WorkerOptions) *TestActivityEnvironment {
@@ -161,7 +169,7 @@ func (t *TestActivityEnvironment) SetExecuteActivitiesInWorkflow(executeActiviti
 func (t *TestActivityEnvironment) ExecuteActivity(activityFn any, args ...any) (converter.EncodedValue, error) {
 	name := registry.FunctionName(activityFn)
 	if reflect.TypeOf(activityFn).Kind() == reflect.Func {
-		if _, err := t.registry.Activity(name); err != nil {
+		if !t.registry.IsRegistered("activity", name) {
 			if err := t.registry.RegisterActivity(activityFn, "", false, false); err != nil {
 				return nil, err
 			}

@@ -57,7 +57,7 @@ func (e *TestWorkflowEnvironment) OnWorkflow(workflow any, args ...any) *MockCal
 			panic(fmt.Sprintf("OnWorkflow: the workflow must be a function or a name, not %T", workflow))
 		}
 		name = registry.FunctionName(workflow)
-		if _, err := e.registry.Workflow(name); err != nil {
+		if !e.registry.IsRegistered("workflow", name) {
 			if err := e.registry.RegisterWorkflow(workflow, "", true); err != nil {
 				panic(err)
 			}
@@ -86,7 +86,7 @@ func (e *TestWorkflowEnvironment) installWorkflowMocks() error {
 	defer e.children.mu.Unlock()
 	for name := range e.children.mocked {
 		fnType := reflect.TypeOf(func(Context) error { return nil })
-		if fn, err := e.registry.Workflow(name); err == nil {
+		if fn, err := e.registry.Workflow(name); err == nil && !fn.Dynamic {
 			fnType = fn.Fn.Type()
 		} else if t := e.returnFuncType(name); t != nil {
 			fnType = t

@@ -158,7 +158,7 @@ func (e *TestWorkflowEnvironment) OnActivity(activity any, args ...any) *MockCal
 			panic(fmt.Sprintf("OnActivity: the activity must be a function or a name, not %T", activity))
 		}
 		name = registry.FunctionName(activity)
-		if _, err := e.registry.Activity(name); err != nil {
+		if !e.registry.IsRegistered("activity", name) {
 			if err := e.registry.RegisterActivity(activity, "", true, false); err != nil {
 				panic(err)
 			}
@@ -177,7 +177,7 @@ func (e *TestWorkflowEnvironment) installActivityMocks() error {
 	defer e.mu.Unlock()
 	for name := range e.mockedNames {
 		fnType := e.synthesizedActivityType(name)
-		if fn, err := e.registry.Activity(name); err == nil {
+		if fn, err := e.registry.Activity(name); err == nil && !fn.Dynamic {
 			fnType = fn.Fn.Type()
 		}
 		dispatch := reflect.MakeFunc(fnType, func(in []reflect.Value) []reflect.Value {

@@ -140,6 +140,22 @@ func (e *TestWorkflowEnvironment) RegisterActivityWithOptions(a any, options Reg
 	}
 }
 
+// RegisterDynamicWorkflow registers the workflow that runs every workflow
+// type not registered by name (children included).
+func (e *TestWorkflowEnvironment) RegisterDynamicWorkflow(fn any, options DynamicRegisterWorkflowOptions) {
+	if err := e.registry.RegisterDynamicWorkflow(fn); err != nil {
+		panic(err)
+	}
+}
+
+// RegisterDynamicActivity registers the activity that runs every activity
+// type not registered by name.
+func (e *TestWorkflowEnvironment) RegisterDynamicActivity(fn any, options DynamicRegisterActivityOptions) {
+	if err := e.registry.RegisterDynamicActivity(fn); err != nil {
+		panic(err)
+	}
+}
+
 // SetStartTime sets the workflow's start time, on the virtual clock.
 func (e *TestWorkflowEnvironment) SetStartTime(startTime time.Time) {
 	e.mu.Lock()
@@ -390,7 +406,7 @@ func (e *TestWorkflowEnvironment) start(workflowFn any, args []any) error {
 		return err
 	}
 	if reflect.TypeOf(workflowFn).Kind() == reflect.Func {
-		if _, err := e.registry.Workflow(typeName); err != nil {
+		if !e.registry.IsRegistered("workflow", typeName) {
 			if err := e.registry.RegisterWorkflow(workflowFn, "", false); err != nil {
 				return err
 			}

@@ -197,6 +197,38 @@ func (w *AggregatedWorker) RegisterActivityWithOptions(fn any, options RegisterA
 	}
 }
 
+// DynamicRegisterWorkflowOptions configure the registration of a dynamic
+// workflow (workflow.DynamicRegisterOptions). go.temporal.io/sdk's one
+// option, LoadDynamicRuntimeOptions, picks a worker-deployment versioning
+// behavior, which this SDK does not support: it is absent.
+type DynamicRegisterWorkflowOptions struct{}
+
+// DynamicRegisterActivityOptions configure the registration of a dynamic
+// activity (activity.DynamicRegisterOptions); there are none yet, as in
+// go.temporal.io/sdk.
+type DynamicRegisterActivityOptions struct{}
+
+// RegisterDynamicWorkflow registers the workflow that runs every workflow
+// type not registered by name: a func(workflow.Context,
+// converter.EncodedValues) returning (result, error) or error; the
+// EncodedValues decode the input, workflow.GetInfo names the type. A
+// worker has at most one.
+func (w *AggregatedWorker) RegisterDynamicWorkflow(fn any, _ DynamicRegisterWorkflowOptions) {
+	if err := w.registry.RegisterDynamicWorkflow(fn); err != nil {
+		panic(err)
+	}
+}
+
+// RegisterDynamicActivity registers the activity that runs every activity
+// type not registered by name: a func(context.Context,
+// converter.EncodedValues) returning (result, error) or error;
+// activity.GetInfo names the type. A worker has at most one.
+func (w *AggregatedWorker) RegisterDynamicActivity(fn any, _ DynamicRegisterActivityOptions) {
+	if err := w.registry.RegisterDynamicActivity(fn); err != nil {
+		panic(err)
+	}
+}
+
 // RegisterWorkflowOptions configure a workflow registration
 // (workflow.RegisterOptions).
 type RegisterWorkflowOptions struct {
@@ -286,14 +318,14 @@ func (w *AggregatedWorker) Start() error {
 	if opts.Identity == "" {
 		opts.Identity = w.client.identity
 	}
-	if !w.options.DisableWorkflowWorker && len(w.registry.WorkflowNames()) > 0 {
+	if !w.options.DisableWorkflowWorker && w.registry.HasWorkflows() {
 		opts.Engine = w.workflowEnv().engineOptions()
 	}
 	activities := w.activityExecutor(w.taskQueue)
 	if opts.Engine != nil {
 		opts.LocalActivities = activities
 	}
-	if len(w.registry.ActivityNames()) > 0 && !w.options.LocalActivityWorkerOnly {
+	if w.registry.HasActivities() && !w.options.LocalActivityWorkerOnly {
 		opts.Activities = activities
 	}
 	rt, err := workerrt.New(opts)

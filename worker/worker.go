@@ -51,12 +51,20 @@ const (
 type WorkflowRegistry interface {
 	RegisterWorkflow(w any)
 	RegisterWorkflowWithOptions(w any, options workflow.RegisterOptions)
+	// RegisterDynamicWorkflow registers the workflow that runs every
+	// workflow type not registered by name: a func(workflow.Context,
+	// converter.EncodedValues) returning (result, error) or error.
+	RegisterDynamicWorkflow(w any, options workflow.DynamicRegisterOptions)
 }
 
 // ActivityRegistry registers activities.
 type ActivityRegistry interface {
 	RegisterActivity(a any)
 	RegisterActivityWithOptions(a any, options activity.RegisterOptions)
+	// RegisterDynamicActivity registers the activity that runs every
+	// activity type not registered by name: a func(context.Context,
+	// converter.EncodedValues) returning (result, error) or error.
+	RegisterDynamicActivity(a any, options activity.DynamicRegisterOptions)
 }
 
 // Registry registers workflows and activities.

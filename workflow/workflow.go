@@ -39,6 +39,10 @@ type (
 	ContinueAsNewErrorOptions = internal.ContinueAsNewErrorOptions
 	// RegisterOptions configure a workflow registration.
 	RegisterOptions = internal.RegisterWorkflowOptions
+
+	// DynamicRegisterOptions configure a dynamic workflow's registration
+	// (worker.Worker.RegisterDynamicWorkflow).
+	DynamicRegisterOptions = internal.DynamicRegisterWorkflowOptions
 	// ContextPropagator carries values from a caller's context into the
 	// workflows and activities it starts, through headers.
 	ContextPropagator = internal.ContextPropagator

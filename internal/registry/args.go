@@ -7,6 +7,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/failure"
 )
 
 // DecodeArgs decodes payloads into values of the function's parameter
@@ -15,6 +16,10 @@ import (
 // signature still gets through: extra payloads are dropped, and missing
 // ones leave their parameters' zero values.
 func (f *Func) DecodeArgs(dc converter.DataConverter, input *commonpb.Payloads, kind string) ([]reflect.Value, error) {
+	if f.Dynamic {
+		// A dynamic function decodes its arguments itself.
+		return []reflect.Value{reflect.ValueOf(failure.NewEncodedValues(input, dc))}, nil
+	}
 	params := f.Params()
 	got := len(input.GetPayloads())
 	values := make([]reflect.Value, len(params))

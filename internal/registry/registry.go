@@ -5,6 +5,7 @@ package registry
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"runtime"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/wfctx"
 )
 
@@ -21,6 +23,10 @@ type Func struct {
 	Fn   reflect.Value
 	// HasContext: the first parameter is a context (always, for workflows).
 	HasContext bool
+	// Dynamic: the function stands in for a type nothing else is
+	// registered under; it takes the arguments undecoded, as one
+	// converter.EncodedValues.
+	Dynamic bool
 }
 
 // Type is the function's type.
@@ -45,6 +51,9 @@ type Registry struct {
 	mu         sync.RWMutex
 	workflows  map[string]*Func
 	activities map[string]*Func
+	// dynamicWorkflow and dynamicActivity run the types not registered by
+	// name, when set.
+	dynamicWorkflow, dynamicActivity reflect.Value
 }
 
 // New returns an empty Registry.
@@ -53,6 +62,7 @@ func New() *Registry {
 }
 
 var (
+	encodedValuesType   = reflect.TypeFor[converter.EncodedValues]()
 	workflowContextType = reflect.TypeFor[wfctx.Context]()
 	contextType         = reflect.TypeFor[context.Context]()
 	errorType           = reflect.TypeFor[error]()
@@ -157,26 +167,115 @@ func ActivityFunc(name string, fn any) (*Func, error) {
 	return &Func{Name: name, Fn: v, HasContext: v.Type().NumIn() > 0 && v.Type().In(0) == contextType}, nil
 }
 
-// Workflow returns the workflow registered under name.
+// RegisterDynamicWorkflow sets the workflow that runs every workflow type
+// not registered by name: func(workflow.Context, converter.EncodedValues)
+// returning (result, error) or error.
+func (r *Registry) RegisterDynamicWorkflow(fn any) error {
+	v := reflect.ValueOf(fn)
+	if err := checkWorkflowFunc(v); err != nil {
+		return fmt.Errorf("cannot register dynamic workflow %s: %w", describeFunc(fn), err)
+	}
+	if err := checkDynamic(v.Type(), "workflow.Context"); err != nil {
+		return fmt.Errorf("cannot register dynamic workflow %s: %w", describeFunc(fn), err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.dynamicWorkflow.IsValid() {
+		return errors.New("a dynamic workflow is already registered: a worker has at most one")
+	}
+	r.dynamicWorkflow = v
+	return nil
+}
+
+// RegisterDynamicActivity sets the activity that runs every activity type
+// not registered by name: func(context.Context, converter.EncodedValues)
+// returning (result, error) or error.
+func (r *Registry) RegisterDynamicActivity(fn any) error {
+	v := reflect.ValueOf(fn)
+	if v.Kind() != reflect.Func {
+		return fmt.Errorf("cannot register dynamic activity: want a function, got %T", fn)
+	}
+	if err := checkActivityFunc(v.Type()); err != nil {
+		return fmt.Errorf("cannot register dynamic activity %s: %w", describeFunc(fn), err)
+	}
+	if err := checkDynamic(v.Type(), "context.Context"); err != nil {
+		return fmt.Errorf("cannot register dynamic activity %s: %w", describeFunc(fn), err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.dynamicActivity.IsValid() {
+		return errors.New("a dynamic activity is already registered: a worker has at most one")
+	}
+	r.dynamicActivity = v
+	return nil
+}
+
+// checkDynamic checks a dynamic function's parameters: a context, then
+// converter.EncodedValues.
+func checkDynamic(t reflect.Type, context string) error {
+	if t.NumIn() != 2 || t.In(1) != encodedValuesType {
+		return fmt.Errorf("a dynamic function takes (%s, converter.EncodedValues), it takes %d parameters", context, t.NumIn())
+	}
+	if context == "context.Context" && t.In(0) != contextType {
+		return fmt.Errorf("its first parameter must be context.Context, it is %s", firstParam(t))
+	}
+	return nil
+}
+
+// Workflow returns the workflow registered under name, or the dynamic
+// workflow standing in for it.
 func (r *Registry) Workflow(name string) (*Func, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if f, ok := r.workflows[name]; ok {
 		return f, nil
 	}
+	if r.dynamicWorkflow.IsValid() {
+		return &Func{Name: name, Fn: r.dynamicWorkflow, HasContext: true, Dynamic: true}, nil
+	}
 	return nil, fmt.Errorf("workflow type %q is not registered with this worker (registered: %s); register it with RegisterWorkflow",
 		name, listNames(r.workflows))
 }
 
-// Activity returns the activity registered under name.
+// Activity returns the activity registered under name, or the dynamic
+// activity standing in for it.
 func (r *Registry) Activity(name string) (*Func, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if f, ok := r.activities[name]; ok {
 		return f, nil
 	}
+	if r.dynamicActivity.IsValid() {
+		return &Func{Name: name, Fn: r.dynamicActivity, HasContext: true, Dynamic: true}, nil
+	}
 	return nil, fmt.Errorf("activity type %q is not registered with this worker (registered: %s); register it with RegisterActivity",
 		name, listNames(r.activities))
+}
+
+// IsRegistered reports whether a workflow or activity function of that
+// name is registered by name (dynamic functions aside): kind is
+// "workflow" or "activity".
+func (r *Registry) IsRegistered(kind, name string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if kind == "workflow" {
+		return r.workflows[name] != nil
+	}
+	return r.activities[name] != nil
+}
+
+// HasWorkflows and HasActivities report whether anything would run a
+// workflow or activity task: a registration by name, or a dynamic one.
+func (r *Registry) HasWorkflows() bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.workflows) > 0 || r.dynamicWorkflow.IsValid()
+}
+
+func (r *Registry) HasActivities() bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.activities) > 0 || r.dynamicActivity.IsValid()
 }
 
 // WorkflowNames and ActivityNames list what is registered, sorted.

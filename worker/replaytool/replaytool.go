@@ -271,7 +271,8 @@ func (c *command) replayFile(path string) error {
 // activities, so their registrations have nothing to do.
 type workflowsOnly struct{ worker.WorkflowReplayer }
 
-func (workflowsOnly) RegisterActivity(any)                                      {}
-func (workflowsOnly) RegisterActivityWithOptions(any, activity.RegisterOptions) {}
+func (workflowsOnly) RegisterActivity(any)                                         {}
+func (workflowsOnly) RegisterActivityWithOptions(any, activity.RegisterOptions)    {}
+func (workflowsOnly) RegisterDynamicActivity(any, activity.DynamicRegisterOptions) {}
 
 var _ worker.Registry = workflowsOnly{}
