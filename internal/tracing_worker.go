@@ -225,6 +225,56 @@ func (w *tracingWorkflowInbound) HandleQuery(ctx Context, in *HandleQueryInput) 
 	return result, err
 }
 
+// ValidateUpdate traces an update's validation as ValidateUpdate:<update
+// name>, under the sender's span. Validators do not run in replay, so the
+// span takes no idempotency key.
+func (w *tracingWorkflowInbound) ValidateUpdate(ctx Context, in *UpdateInput) error {
+	if w.root.options.DisableUpdateTracing || IsReplaying(ctx) {
+		return w.Next.ValidateUpdate(ctx, in)
+	}
+	span, err := w.root.start(w.updateSpan(ctx, "ValidateUpdate", in, ""), w.parent)
+	if err != nil {
+		return err
+	}
+	err = w.Next.ValidateUpdate(WithValue(ctx, w.root.options.SpanContextKey, span), in)
+	finishSpan(span, err)
+	return err
+}
+
+// ExecuteUpdate traces an update's handler as HandleUpdate:<update name>,
+// under the sender's span.
+func (w *tracingWorkflowInbound) ExecuteUpdate(ctx Context, in *UpdateInput) (any, error) {
+	if w.root.options.DisableUpdateTracing {
+		return w.Next.ExecuteUpdate(ctx, in)
+	}
+	key := w.idempotencyKey(GetInfo(ctx))
+	if IsReplaying(ctx) {
+		return w.Next.ExecuteUpdate(ctx, in)
+	}
+	span, err := w.root.start(w.updateSpan(ctx, "HandleUpdate", in, key), w.parent)
+	if err != nil {
+		return nil, err
+	}
+	result, err := w.Next.ExecuteUpdate(WithValue(ctx, w.root.options.SpanContextKey, span), in)
+	finishSpan(span, err)
+	return result, err
+}
+
+func (w *tracingWorkflowInbound) updateSpan(ctx Context, operation string, in *UpdateInput, key string) spanOp {
+	info := GetInfo(ctx)
+	return spanOp{
+		operation: operation, name: in.Name,
+		tags: map[string]string{
+			tracingTagWorkflowID: info.WorkflowExecution.ID,
+			tracingTagRunID:      info.WorkflowExecution.RunID,
+			tracingTagUpdateID:   GetCurrentUpdateInfo(ctx).ID,
+		},
+		idempotencyKey: key,
+		header:         WorkflowHeader(ctx), fromHeader: true,
+		time: time.Now(),
+	}
+}
+
 // tracingWorkflowOutbound traces the calls workflow code makes.
 type tracingWorkflowOutbound struct {
 	WorkflowOutboundInterceptorBase
@@ -272,6 +322,77 @@ func (w *tracingWorkflowOutbound) traceActivity(ctx Context, activityType string
 	}
 	defer finishSpan(span, nil)
 	return next(WithValue(ctx, w.inbound.root.options.SpanContextKey, span))
+}
+
+// ExecuteChildWorkflow traces a child's start as
+// StartChildWorkflow:<child type>, and sends the span with it.
+func (w *tracingWorkflowOutbound) ExecuteChildWorkflow(ctx Context, childWorkflowType string, args ...any) ChildWorkflowFuture {
+	span, ctx, err := w.startSpan(ctx, "StartChildWorkflow", childWorkflowType, false)
+	if err != nil {
+		return failedChild(err)
+	}
+	if span != nil {
+		defer finishSpan(span, nil)
+	}
+	return w.Next.ExecuteChildWorkflow(ctx, childWorkflowType, args...)
+}
+
+// SignalExternalWorkflow traces a signal to another workflow as
+// SignalExternalWorkflow:<signal name>, and sends the span with it.
+func (w *tracingWorkflowOutbound) SignalExternalWorkflow(ctx Context, workflowID, runID, signalName string, arg any) Future {
+	if w.inbound.root.options.DisableSignalTracing {
+		return w.Next.SignalExternalWorkflow(ctx, workflowID, runID, signalName, arg)
+	}
+	span, ctx, err := w.startSpan(ctx, "SignalExternalWorkflow", signalName, false)
+	if err != nil {
+		future, settable := NewFuture(ctx)
+		settable.SetError(err)
+		return future
+	}
+	if span != nil {
+		defer finishSpan(span, nil)
+	}
+	return w.Next.SignalExternalWorkflow(ctx, workflowID, runID, signalName, arg)
+}
+
+// SignalChildWorkflow traces a signal to a child as
+// SignalChildWorkflow:<signal name>, and sends the span with it.
+func (w *tracingWorkflowOutbound) SignalChildWorkflow(ctx Context, workflowID, signalName string, arg any) Future {
+	if w.inbound.root.options.DisableSignalTracing {
+		return w.Next.SignalChildWorkflow(ctx, workflowID, signalName, arg)
+	}
+	span, ctx, err := w.startSpan(ctx, "SignalChildWorkflow", signalName, false)
+	if err != nil {
+		future, settable := NewFuture(ctx)
+		settable.SetError(err)
+		return future
+	}
+	if span != nil {
+		defer finishSpan(span, nil)
+	}
+	return w.Next.SignalChildWorkflow(ctx, workflowID, signalName, arg)
+}
+
+// startSpan starts the span of a call the code makes, written to the
+// call's header; in replay it starts none (nil span, ctx unchanged).
+func (w *tracingWorkflowOutbound) startSpan(ctx Context, operation, name string, dependedOn bool) (TracerSpan, Context, error) {
+	if w.Next.IsReplaying(ctx) {
+		return nil, ctx, nil
+	}
+	info := w.Next.GetInfo(ctx)
+	span, err := w.inbound.root.start(spanOp{
+		operation: operation, name: name,
+		tags: map[string]string{
+			tracingTagWorkflowID: info.WorkflowExecution.ID,
+			tracingTagRunID:      info.WorkflowExecution.RunID,
+		},
+		dependedOn: dependedOn,
+		header:     WorkflowHeader(ctx), toHeader: true,
+	}, w.current(ctx))
+	if err != nil {
+		return nil, ctx, err
+	}
+	return span, WithValue(ctx, w.inbound.root.options.SpanContextKey, span), nil
 }
 
 // GetLogger adds the current span to the workflow's logger.

@@ -186,7 +186,10 @@ func (x *Execution) processEvents(src *EventSource) (*TaskResult, error) {
 func (x *Execution) apply(ev *historypb.HistoryEvent, src *EventSource) (ran bool, err error) {
 	switch ev.GetEventType() {
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
-		return false, x.start(ev)
+		if err := x.start(ev); err != nil {
+			return false, err
+		}
+		return false, x.lookForReplay(src)
 	case enumspb.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED:
 		return false, x.checkCommandsMatched(ev)
 	case enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED:
@@ -196,7 +199,7 @@ func (x *Execution) apply(ev *historypb.HistoryEvent, src *EventSource) (ran boo
 		return x.taskStarted(ev, src)
 	case enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
 		x.checkAtNextTask = true
-		return false, nil
+		return false, x.lookForReplay(src)
 	case enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED, enumspb.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT:
 		return false, nil
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
@@ -232,6 +235,41 @@ func (x *Execution) apply(ev *historypb.HistoryEvent, src *EventSource) (ran boo
 	}
 	_, err = x.book.Apply(ev)
 	return false, err
+}
+
+// lookForReplay sets whether the events up to the next workflow task are
+// replayed: they are when that task completed before (history goes on
+// past it). As in go.temporal.io/sdk, code that they run (signal
+// handlers, interceptors) sees IsReplaying so, not the previous task's
+// flag: after a replay, the signals that arrived since the last task are
+// live.
+func (x *Execution) lookForReplay(src *EventSource) error {
+	if x.queryOnly {
+		x.replaying = true
+		return nil
+	}
+	for k := 0; ; k++ {
+		ev, err := src.Peek(k)
+		if err != nil {
+			return err
+		}
+		if ev == nil {
+			x.replaying = false // the task has not started: what comes is new
+			return nil
+		}
+		if ev.GetEventType() != enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED {
+			continue
+		}
+		next, err := src.Peek(k + 1)
+		if err != nil {
+			return err
+		}
+		if next == nil || next.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED {
+			x.replaying = next != nil
+			return nil
+		}
+		// A failed or timed-out attempt: the task that counts comes later.
+	}
 }
 
 // workflow is the run's code, which the start event created: a history

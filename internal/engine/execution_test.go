@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -305,5 +306,36 @@ func TestTimerIDsAndFiring(t *testing.T) {
 	}
 	if got := x.Now(); !got.Equal(h.events[len(h.events)-1].GetEventTime().AsTime()) {
 		t.Fatalf("workflow time %v must be the last task's start time", got)
+	}
+}
+
+// replayFlagAtSignals records IsReplaying as each signal is delivered.
+type replayFlagAtSignals struct {
+	scripted
+	flags []bool
+}
+
+func (r *replayFlagAtSignals) Signal(name string, input *commonpb.Payloads, h *commonpb.Header) error {
+	r.flags = append(r.flags, r.x.IsReplaying())
+	return r.scripted.Signal(name, input, h)
+}
+
+func TestSignalsSinceTheLastTaskAreNotReplayed(t *testing.T) {
+	h := newHistory("Greet")
+	h.task()
+	h.completed()
+	h.signal("old", "1") // before a task that completed: replayed
+	h.task()
+	h.completed()
+	h.signal("new", "2") // since the last task: live, as in go.temporal.io/sdk
+	h.task()
+	wf := &replayFlagAtSignals{scripted: scripted{step: func(*scripted, int) {}}}
+	x := NewExecution(&Options{
+		DataConverter: converter.GetDefaultDataConverter(), FailureConverter: failure.GetDefaultFailureConverter(),
+		NewWorkflow: func(string) (Workflow, error) { return wf, nil },
+	})
+	process(t, x, h.events)
+	if want := []bool{true, false}; !reflect.DeepEqual(wf.flags, want) {
+		t.Fatalf("IsReplaying at the signals: %v, want %v", wf.flags, want)
 	}
 }
