@@ -113,10 +113,10 @@ func (r *workflowRun) executeLocalActivity(ctx Context, name string, args []any)
 		for {
 			res := r.scheduleLocalActivity(ctx, req, summary)
 			if res.Err != nil && res.Backoff > 0 && !failure.IsCanceledError(res.Err) {
-				if err := Sleep(ctx, res.Backoff); err != nil {
-					f.Set(nil, err)
-					return
-				}
+				// Canceled while waiting, it still asks for the next
+				// attempt, which is canceled before it starts: its
+				// marker is what go.temporal.io/sdk records.
+				_ = Sleep(ctx, res.Backoff)
 				next := *req
 				next.Attempt = res.Attempt + 1
 				req = &next

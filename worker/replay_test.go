@@ -45,7 +45,8 @@ func fixtureWorkflows() []any {
 		VersionsWorkflow, ContinueAsNewWorkflow, SequentialActivitiesWorkflow, PingPongWorkflow, ParallelSessionsWorkflow,
 		SessionWorkflow, ChildResultsWorkflow, ChildCancelWorkflow, ParentClosePoliciesWorkflow, ChildSignalsWorkflow,
 		ExternalCancelWorkflow, DuplicateChildWorkflow, CancelTogetherWorkflow, BadMemoChildWorkflow, TakenIDChildWorkflow,
-		GreetChildWorkflow, FailingChildWorkflow, SleepingChildWorkflow, ListeningChildWorkflow, AbandoningChildWorkflow}
+		GreetChildWorkflow, FailingChildWorkflow, SleepingChildWorkflow, ListeningChildWorkflow, AbandoningChildWorkflow,
+		LocalActivitiesWorkflow}
 }
 
 func newReplayer() worker.WorkflowReplayer {
@@ -164,8 +165,9 @@ func readHistory(t *testing.T, file string) *historypb.History {
 // its package clause and import path rewritten.
 func TestFixtureWorkflowsAreTheRecordedCode(t *testing.T) {
 	for recordedFile, oursFile := range map[string]string{
-		"workflows.go":         "fixtures_workflows_test.go",
-		"session_workflows.go": "fixtures_sessions_test.go",
+		"workflows.go":               "fixtures_workflows_test.go",
+		"session_workflows.go":       "fixtures_sessions_test.go",
+		"localactivity_workflows.go": "fixtures_localactivities_test.go",
 	} {
 		recorded, err := os.ReadFile("../tools/recordhistories/" + recordedFile)
 		if err != nil {

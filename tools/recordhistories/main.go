@@ -68,7 +68,7 @@ type fixture struct {
 }
 
 func fixtures() []fixture {
-	return []fixture{
+	return append([]fixture{
 		{name: "activities", workflow: ActivitiesWorkflow, args: []any{"Temporal"},
 			want: "Hello, Temporal! | HELLO, TEMPORAL! | Hello, HELLO, TEMPORAL!!"},
 		{name: "timers", workflow: TimersWorkflow, want: 2},
@@ -100,7 +100,7 @@ func fixtures() []fixture {
 			check: checkStartedOutOfOrder},
 		{name: "childbadmemo", workflow: BadMemoChildWorkflow, want: "already started | Hello, Temporal!"},
 		{name: "childidtaken", workflow: TakenIDChildWorkflow, want: "the server says already started | delivered"},
-	}
+	}, localActivityFixtures()...)
 }
 
 // manifestEntry is one element of manifest.json. Input is the JSON array of
@@ -241,6 +241,7 @@ func registerWorkflows(r worker.WorkflowRegistry) {
 	r.RegisterWorkflow(FailingChildWorkflow)
 	r.RegisterWorkflow(SleepingChildWorkflow)
 	r.RegisterWorkflow(ListeningChildWorkflow)
+	r.RegisterWorkflow(LocalActivitiesWorkflow)
 }
 
 // registerActivities registers every activity of workflows.go with its
