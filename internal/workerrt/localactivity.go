@@ -33,6 +33,12 @@ const heartbeatRatio = 0.8
 // defaultWorkflowTaskTimeout stands in for a run that does not say.
 const defaultWorkflowTaskTimeout = 10 * time.Second
 
+// noRetryBackoff is the backoff the marker of a failed local activity
+// records when no attempt follows (the error is not retryable, or the
+// attempts or the schedule-to-close timeout are spent): go.temporal.io/sdk
+// writes -1 there, and 0 only for a cancellation.
+const noRetryBackoff = time.Duration(-1)
+
 // localActivityOutcome is a finished local activity, for the task handler.
 type localActivityOutcome struct {
 	id      string
@@ -104,17 +110,22 @@ func (w *Worker) runLocalActivity(ctx context.Context, task *workflowservice.Pol
 			lm.succeeded(w.wallTime(req.ScheduledTime))
 			return engine.LocalActivityOutcome{Result: result, Attempt: attempt}
 		}
+		if failure.IsCanceledError(err) {
+			return engine.LocalActivityOutcome{Err: err, Attempt: attempt}
+		}
 		backoff := localRetryBackoff(req.RetryPolicy, attempt, err, time.Now(), expire)
 		switch {
 		case backoff <= 0:
-			return engine.LocalActivityOutcome{Err: err, Attempt: attempt}
+			return engine.LocalActivityOutcome{Err: err, Attempt: attempt, Backoff: noRetryBackoff}
 		case backoff > threshold:
 			// Too long to keep the task open: the code retries after a
 			// workflow timer.
 			return engine.LocalActivityOutcome{Err: err, Attempt: attempt, Backoff: backoff}
 		}
 		if !sleep(ctx, backoff) {
-			return engine.LocalActivityOutcome{Err: failure.NewCanceledError(), Attempt: attempt}
+			// The attempt canceled is the one the backoff waited for, as
+			// go.temporal.io/sdk counts it.
+			return engine.LocalActivityOutcome{Err: failure.NewCanceledError(), Attempt: attempt + 1}
 		}
 	}
 }
@@ -147,13 +158,32 @@ func (w *Worker) localActivityAttempt(ctx context.Context, lm *localActivityMetr
 	actx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	defer func() { lm.attempted(now, err) }()
-	result, err = w.opts.LocalActivities.Execute(actx, &ActivityTask{
-		Task:       localActivityTask(w.opts.Namespace, task, req, attempt, now),
-		Local:      true,
-		LocalFn:    req.Fn,
-		Heartbeat:  func(*commonpb.Payloads) {}, // local activities do not heartbeat
-		WorkerStop: w.stopped,
-	})
+	// As go.temporal.io/sdk does, the attempt ends when its context does,
+	// whether or not its code watches the context: what the code returns
+	// after that is dropped.
+	returned := make(chan attemptResult, 1)
+	go func() {
+		var r attemptResult
+		r.result, r.err = w.opts.LocalActivities.Execute(actx, &ActivityTask{
+			Task:       localActivityTask(w.opts.Namespace, task, req, attempt, now),
+			Local:      true,
+			LocalFn:    req.Fn,
+			Heartbeat:  func(*commonpb.Payloads) {}, // local activities do not heartbeat
+			WorkerStop: w.stopped,
+		})
+		returned <- r
+	}()
+	var r attemptResult
+	select {
+	case r = <-returned:
+	case <-actx.Done():
+		select {
+		case r = <-returned:
+		default:
+			r.err = actx.Err()
+		}
+	}
+	result, err = r.result, r.err
 	switch {
 	case ctx.Err() != nil:
 		return nil, failure.NewCanceledError()
@@ -166,6 +196,12 @@ func (w *Worker) localActivityAttempt(ctx context.Context, lm *localActivityMetr
 		return nil, failure.NewTimeoutError("deadline exceeded", enumspb.TIMEOUT_TYPE_START_TO_CLOSE, nil)
 	}
 	return result, err
+}
+
+// attemptResult is what an attempt's code returned.
+type attemptResult struct {
+	result *commonpb.Payloads
+	err    error
 }
 
 // localActivityTask is the activity task a local activity's code sees in
