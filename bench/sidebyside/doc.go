@@ -22,6 +22,8 @@
 //   - memory: 2,000 workflows waiting for a signal, all in the worker's
 //     sticky cache; heap+stack bytes per cached workflow (target <= 0.5),
 //     and goroutines per workflow; then they are signaled and complete.
+//   - localactivities: as latency, with workflows that run 10 local
+//     activities one after the other (target: p50 ratio <= 1).
 //   - scale: throughput with 1, 4 and 16 activities per workflow (same
 //     targets as throughput), with 300 workflows each by default so that a
 //     full run stays under ten minutes on two cores.

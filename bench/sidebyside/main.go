@@ -54,10 +54,13 @@ type config struct {
 	verbose         bool
 	serverLog       bool
 	metrics         bool
+
+	// localActivityRuns are the workflows of the localactivities workload.
+	localActivityRuns int
 }
 
 // workloadNames are the workloads in the order they run.
-var workloadNames = []string{"latency", "throughput", "replay", "dispatcher", "memory", "scale"}
+var workloadNames = []string{"latency", "throughput", "replay", "dispatcher", "memory", "localactivities", "scale"}
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("sidebyside", flag.ContinueOnError)
@@ -71,6 +74,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.quick, "quick", false, "a run of about two minutes: smaller counts (flags given explicitly still win)")
 	fs.IntVar(&c.rounds, "rounds", 1, "run every workload this many times per SDK, alternating which SDK goes first")
 	fs.IntVar(&c.latencyRuns, "latency-runs", 300, "latency: sequential workflows measured")
+	fs.IntVar(&c.localActivityRuns, "localactivity-runs", 300, "localactivities: sequential workflows of 10 local activities measured")
 	fs.IntVar(&c.warmup, "warmup", 10, "workflows run before each measurement, not counted")
 	fs.IntVar(&c.workflows, "workflows", 2000, "throughput: workflows")
 	fs.IntVar(&c.concurrency, "concurrency", 50, "throughput, memory and scale: concurrent starters")
@@ -107,6 +111,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 			"scale-workflows":  func() { c.scaleWorkflows = 100 },
 			"replay-time":      func() { c.replayTime = 500 * time.Millisecond },
 		}
+		quick["localactivity-runs"] = func() { c.localActivityRuns = 100 }
 		for name, apply := range quick {
 			if !set[name] {
 				apply()
@@ -130,8 +135,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 			c.only[name] = true
 		}
 	}
-	if c.rounds < 1 || c.latencyRuns < 1 || c.workflows < 1 || c.concurrency < 1 || c.memoryWorkflows < 1 || c.scaleWorkflows < 1 || c.warmup < 0 {
-		return nil, errors.New("-rounds, -latency-runs, -workflows, -concurrency, -memory-workflows and -scale-workflows must be positive")
+	if c.rounds < 1 || c.latencyRuns < 1 || c.localActivityRuns < 1 || c.workflows < 1 || c.concurrency < 1 || c.memoryWorkflows < 1 || c.scaleWorkflows < 1 || c.warmup < 0 {
+		return nil, errors.New("-rounds, -latency-runs, -localactivity-runs, -workflows, -concurrency, -memory-workflows and -scale-workflows must be positive")
 	}
 	var err error
 	if c.histories, err = filepath.Abs(c.histories); err != nil {
@@ -246,8 +251,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func (c *config) describeCounts() string {
-	return fmt.Sprintf("latency %d runs, throughput %d workflows, memory %d workflows, scale %d workflows x %v activities, %d concurrent starters, replay >= %s CPU and >= %d replays",
-		c.latencyRuns, c.workflows, c.memoryWorkflows, c.scaleWorkflows, c.scaleActivities, c.concurrency, c.replayTime, c.replayIters)
+	return fmt.Sprintf("latency %d runs, throughput %d workflows, memory %d workflows, localactivities %d runs x %d local activities, scale %d workflows x %v activities, %d concurrent starters, replay >= %s CPU and >= %d replays",
+		c.latencyRuns, c.workflows, c.memoryWorkflows, c.localActivityRuns, localActivitiesPerWorkflow, c.scaleWorkflows, c.scaleActivities, c.concurrency, c.replayTime, c.replayIters)
 }
 
 // syncWriter serializes writes to w.

@@ -33,7 +33,7 @@ func TestTinyRun(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := run(ctx, []string{
 		"-temporal", cli,
-		"-latency-runs", "5", "-workflows", "5", "-memory-workflows", "5", "-scale-workflows", "5",
+		"-latency-runs", "5", "-localactivity-runs", "5", "-workflows", "5", "-memory-workflows", "5", "-scale-workflows", "5",
 		"-scale-activities", "1,4", "-concurrency", "5", "-warmup", "1",
 		"-replay-time", "0", "-replay-iters", "1", "-timeout", "90s",
 		"-profile", profiles,
@@ -43,7 +43,7 @@ func TestTinyRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit code %d; stderr:\n%s", code, stderr.String())
 	}
-	for _, w := range []string{"latency", "throughput", "replay", "dispatcher", "memory", "scale x1", "scale x4"} {
+	for _, w := range []string{"latency", "throughput", "replay", "dispatcher", "memory", "localactivities", "scale x1", "scale x4"} {
 		// A line with the workload, two figures, a ratio.
 		re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(w) + `\s+\S.*\s[-0-9.]+\s*(<=|>=)?`)
 		if !re.MatchString(out) {

@@ -137,6 +137,7 @@ func (oursEngine) startWorker(hostPort, namespace, taskQueue string, cacheSize i
 	w := oursworker.New(c, taskQueue, oursworker.Options{})
 	w.RegisterWorkflowWithOptions(sequentialOurs, oursworkflow.RegisterOptions{Name: sequentialName})
 	w.RegisterWorkflowWithOptions(waitSignalOurs, oursworkflow.RegisterOptions{Name: waitSignalName})
+	w.RegisterWorkflowWithOptions(localActivitiesOurs, oursworkflow.RegisterOptions{Name: localActivitiesName})
 	w.RegisterActivity(Increment)
 	if err := w.Start(); err != nil {
 		c.Close()
@@ -212,6 +213,7 @@ func (officialEngine) startWorker(hostPort, namespace, taskQueue string, cacheSi
 	w := officialworker.New(c, taskQueue, officialworker.Options{})
 	w.RegisterWorkflowWithOptions(sequentialOfficial, officialworkflow.RegisterOptions{Name: sequentialName})
 	w.RegisterWorkflowWithOptions(waitSignalOfficial, officialworkflow.RegisterOptions{Name: waitSignalName})
+	w.RegisterWorkflowWithOptions(localActivitiesOfficial, officialworkflow.RegisterOptions{Name: localActivitiesName})
 	w.RegisterActivity(Increment)
 	if err := w.Start(); err != nil {
 		c.Close()

@@ -13,12 +13,15 @@ import (
 // names on each side's own task queue. SequentialActivitiesWorkflow and
 // PingPongWorkflow are the code that recorded the replayed histories
 // (tools/recordhistories/workflows.go); the load workloads reuse
-// SequentialActivitiesWorkflow with n = activities per workflow.
+// SequentialActivitiesWorkflow with n = activities per workflow, and
+// LocalActivitiesWorkflow runs n local activities instead.
 
 const (
 	sequentialName = "SequentialActivitiesWorkflow"
 	pingPongName   = "PingPongWorkflow"
 	waitSignalName = "WaitSignalWorkflow"
+	// localActivitiesName runs n local activities one after the other.
+	localActivitiesName = "LocalActivitiesWorkflow"
 	// releaseSignal completes a WaitSignalWorkflow.
 	releaseSignal = "release"
 )
@@ -48,6 +51,30 @@ func sequentialOfficial(ctx official.Context, n int) (int, error) {
 	v := 0
 	for i := 0; i < n; i++ {
 		if err := official.ExecuteActivity(ctx, Increment, v).Get(ctx, &v); err != nil {
+			return 0, err
+		}
+	}
+	return v, nil
+}
+
+// localActivitiesOurs runs Increment n times as a local activity, one
+// after the other.
+func localActivitiesOurs(ctx ours.Context, n int) (int, error) {
+	ctx = ours.WithLocalActivityOptions(ctx, ours.LocalActivityOptions{StartToCloseTimeout: activityTimeout})
+	v := 0
+	for i := 0; i < n; i++ {
+		if err := ours.ExecuteLocalActivity(ctx, Increment, v).Get(ctx, &v); err != nil {
+			return 0, err
+		}
+	}
+	return v, nil
+}
+
+func localActivitiesOfficial(ctx official.Context, n int) (int, error) {
+	ctx = official.WithLocalActivityOptions(ctx, official.LocalActivityOptions{StartToCloseTimeout: activityTimeout})
+	v := 0
+	for i := 0; i < n; i++ {
+		if err := official.ExecuteLocalActivity(ctx, Increment, v).Get(ctx, &v); err != nil {
 			return 0, err
 		}
 	}

@@ -81,12 +81,7 @@ func (b *bench) close() {
 func (b *bench) workloads() []workload {
 	c := b.cfg
 	ws := []workload{
-		{name: "latency", group: "latency", profile: "cpu", run: b.latency, metrics: []metric{
-			{key: "p50", label: "start-to-result p50", unit: unitDuration, target: &target{atMost: true, ratio: 1.0}},
-			{key: "p90", label: "start-to-result p90", unit: unitDuration},
-			{key: "p99", label: "start-to-result p99", unit: unitDuration},
-			{key: "cpu", label: "worker CPU / workflow", unit: unitDuration},
-		}},
+		{name: "latency", group: "latency", profile: "cpu", run: b.latencyOf(sequentialName, 1, c.latencyRuns), metrics: latencyMetrics()},
 		{name: "throughput", group: "throughput", profile: "cpu", run: b.throughputOf(1, c.workflows), metrics: throughputMetrics()},
 		{name: "replay", group: "replay", profile: "cpu", run: b.replayOf(c.replayFile, sequentialName), metrics: []metric{
 			{key: "cpu", label: "CPU / replay", unit: unitDuration, target: &target{atMost: true, ratio: 0.2}},
@@ -104,6 +99,8 @@ func (b *bench) workloads() []workload {
 			{key: "retained", label: "kept after completion / wf", unit: unitBytes},
 		}},
 	}
+	ws = append(ws, workload{name: "localactivities", group: "localactivities", profile: "cpu",
+		run: b.latencyOf(localActivitiesName, localActivitiesPerWorkflow, c.localActivityRuns), metrics: latencyMetrics()})
 	for _, n := range c.scaleActivities {
 		ws = append(ws, workload{name: fmt.Sprintf("scale x%d", n), group: "scale", profile: "cpu",
 			run: b.throughputOf(n, c.scaleWorkflows), metrics: throughputMetrics()})
@@ -112,7 +109,7 @@ func (b *bench) workloads() []workload {
 		// Both sides recorded the SDK's metrics, in series of similar
 		// number.
 		for i := range ws {
-			if ws[i].name == "latency" || ws[i].group == "throughput" || ws[i].group == "scale" {
+			if ws[i].name == "latency" || ws[i].group == "throughput" || ws[i].group == "scale" || ws[i].group == "localactivities" {
 				ws[i].metrics = append(ws[i].metrics, metric{key: "series", label: "SDK metric series", unit: unitCount})
 			}
 		}
@@ -121,6 +118,19 @@ func (b *bench) workloads() []workload {
 		ws = slices.DeleteFunc(ws, func(w workload) bool { return !c.only[w.group] })
 	}
 	return ws
+}
+
+// localActivitiesPerWorkflow is how many local activities each workflow
+// of the localactivities workload runs, one after the other.
+const localActivitiesPerWorkflow = 10
+
+func latencyMetrics() []metric {
+	return []metric{
+		{key: "p50", label: "start-to-result p50", unit: unitDuration, target: &target{atMost: true, ratio: 1.0}},
+		{key: "p90", label: "start-to-result p90", unit: unitDuration},
+		{key: "p99", label: "start-to-result p99", unit: unitDuration},
+		{key: "cpu", label: "worker CPU / workflow", unit: unitDuration},
+	}
 }
 
 func throughputMetrics() []metric {
@@ -200,10 +210,10 @@ func runMany(ctx context.Context, n, conc int, f func(ctx context.Context, i int
 	return ctx.Err()
 }
 
-// execute starts a SequentialActivitiesWorkflow of n activities and waits
-// for its result.
-func (b *bench) execute(ctx context.Context, r *sideRun, id string, n int) error {
-	run, err := b.starters[r.side].start(ctx, id, r.taskQueue, sequentialName, n)
+// execute starts a workflow of n activities (SequentialActivitiesWorkflow,
+// or LocalActivitiesWorkflow) and waits for its result.
+func (b *bench) execute(ctx context.Context, r *sideRun, workflowType, id string, n int) error {
+	run, err := b.starters[r.side].start(ctx, id, r.taskQueue, workflowType, n)
 	if err != nil {
 		return fmt.Errorf("starting %s: %w", id, err)
 	}
@@ -217,25 +227,31 @@ func (b *bench) execute(ctx context.Context, r *sideRun, id string, n int) error
 	return nil
 }
 
-// latency runs one-activity workflows one after the other and takes the
-// percentiles of their start-to-result times.
-func (b *bench) latency(ctx context.Context, r *sideRun) (figures, error) {
+// latencyOf returns the workload that runs runs workflows of
+// workflowType, each with n activities, one after the other, and takes
+// the percentiles of their start-to-result times.
+func (b *bench) latencyOf(workflowType string, n, runs int) func(context.Context, *sideRun) (figures, error) {
+	return func(ctx context.Context, r *sideRun) (figures, error) {
+		return b.latency(ctx, r, workflowType, n, runs)
+	}
+}
+
+func (b *bench) latency(ctx context.Context, r *sideRun, workflowType string, activities, n int) (figures, error) {
 	c, err := b.startWorker(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	defer c.kill()
 	for i := range b.cfg.warmup {
-		if err := b.execute(ctx, r, fmt.Sprintf("%s-warmup-%d", r.taskQueue, i), 1); err != nil {
+		if err := b.execute(ctx, r, workflowType, fmt.Sprintf("%s-warmup-%d", r.taskQueue, i), activities); err != nil {
 			return nil, err
 		}
 	}
-	n := b.cfg.latencyRuns
 	times := make([]time.Duration, n)
 	cpu, _, err := measure(ctx, c, r, func() error {
 		for i := range n {
 			t0 := time.Now()
-			if err := b.execute(ctx, r, fmt.Sprintf("%s-%d", r.taskQueue, i), 1); err != nil {
+			if err := b.execute(ctx, r, workflowType, fmt.Sprintf("%s-%d", r.taskQueue, i), activities); err != nil {
 				return err
 			}
 			times[i] = time.Since(t0)
@@ -294,13 +310,13 @@ func (b *bench) throughputOf(activities, n int) func(context.Context, *sideRun) 
 		conc := b.cfg.concurrency
 		warm := min(b.cfg.warmup*5, conc)
 		if err := runMany(ctx, warm, conc, func(ctx context.Context, i int) error {
-			return b.execute(ctx, r, fmt.Sprintf("%s-warmup-%d", r.taskQueue, i), activities)
+			return b.execute(ctx, r, sequentialName, fmt.Sprintf("%s-warmup-%d", r.taskQueue, i), activities)
 		}); err != nil {
 			return nil, err
 		}
 		cpu, wall, err := measure(ctx, c, r, func() error {
 			return runMany(ctx, n, conc, func(ctx context.Context, i int) error {
-				return b.execute(ctx, r, fmt.Sprintf("%s-%d", r.taskQueue, i), activities)
+				return b.execute(ctx, r, sequentialName, fmt.Sprintf("%s-%d", r.taskQueue, i), activities)
 			})
 		})
 		if err != nil {
