@@ -78,10 +78,40 @@ func TestOurWorkerRecordsWhatTheOfficialSDKRecordedForLocalActivities(t *testing
 				if ourTasks < 3 || officialTasks < 3 {
 					t.Errorf("%d workflow tasks here, %d recorded; want at least 3 (heartbeats)", ourTasks, officialTasks)
 				}
+				checkHeartbeatTimes(t, "this SDK", ours[i])
+				checkHeartbeatTimes(t, "go.temporal.io/sdk", readHistory(t, m.File))
 			} else if ourTasks != officialTasks {
 				t.Errorf("%d workflow tasks here, %d recorded", ourTasks, officialTasks)
 			}
 		})
+	}
+}
+
+// checkHeartbeatTimes checks when the worker that wrote h completed the
+// workflow tasks that waited for a local activity with no commands (its
+// heartbeats): at 80% of the task timeout of 1s after each started, as
+// go.temporal.io/sdk does; the machine's load may delay them a little.
+func checkHeartbeatTimes(t *testing.T, who string, h *historypb.History) {
+	t.Helper()
+	var started time.Time
+	var took []time.Duration
+	for _, ev := range h.GetEvents() {
+		switch ev.GetEventType() {
+		case enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED:
+			started = ev.GetEventTime().AsTime()
+		case enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
+			took = append(took, ev.GetEventTime().AsTime().Sub(started))
+		}
+	}
+	if len(took) < 2 {
+		return // no heartbeat: the count of tasks says so
+	}
+	// The last task is the one that recorded the outcome.
+	for _, d := range took[:len(took)-1] {
+		if d < 750*time.Millisecond || d > 950*time.Millisecond {
+			t.Errorf("%s: workflow tasks took %v; want about 800ms for all but the last (heartbeats at 80%% of the 1s task timeout)", who, took)
+			return
+		}
 	}
 }
 
