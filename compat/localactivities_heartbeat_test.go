@@ -1,0 +1,143 @@
+package compat
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	officialclient "go.temporal.io/sdk/client"
+	officialconverter "go.temporal.io/sdk/converter"
+	officialworker "go.temporal.io/sdk/worker"
+	officialworkflow "go.temporal.io/sdk/workflow"
+
+	"github.com/durable-go/sdk/client"
+	ourconverter "github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/testharness"
+	"github.com/durable-go/sdk/worker"
+	"github.com/durable-go/sdk/workflow"
+)
+
+// When a worker heartbeats a workflow task that waits for a local
+// activity: go.temporal.io/sdk counts 80% of the task timeout from when it
+// began processing the task, this SDK from when the code first blocked on
+// the local activity. A task whose processing takes a good part of the
+// timeout before that (here a data converter that takes 400ms to decode
+// the input; in production a long replay) is heartbeated in time by the
+// official SDK and too late by this one.
+
+// slowInput is the workflow input that slowConverter takes its time over.
+const slowInput = `"slow input"`
+
+// inputDecodeTime is how long slowConverter takes over slowInput.
+const inputDecodeTime = 400 * time.Millisecond
+
+type slowOurConverter struct{ ourconverter.DataConverter }
+
+func (c slowOurConverter) FromPayloads(p *commonpb.Payloads, valuePtrs ...any) error {
+	if len(p.GetPayloads()) == 1 && string(p.GetPayloads()[0].GetData()) == slowInput {
+		time.Sleep(inputDecodeTime)
+	}
+	return c.DataConverter.FromPayloads(p, valuePtrs...)
+}
+
+func (c slowOurConverter) FromPayload(p *commonpb.Payload, valuePtr any) error {
+	if string(p.GetData()) == slowInput {
+		time.Sleep(inputDecodeTime)
+	}
+	return c.DataConverter.FromPayload(p, valuePtr)
+}
+
+type slowOfficialConverter struct{ officialconverter.DataConverter }
+
+func (c slowOfficialConverter) FromPayload(p *commonpb.Payload, valuePtr any) error {
+	if string(p.GetData()) == slowInput {
+		time.Sleep(inputDecodeTime)
+	}
+	return c.DataConverter.FromPayload(p, valuePtr)
+}
+
+func (c slowOfficialConverter) FromPayloads(p *commonpb.Payloads, valuePtrs ...any) error {
+	if len(p.GetPayloads()) == 1 && string(p.GetPayloads()[0].GetData()) == slowInput {
+		time.Sleep(inputDecodeTime)
+	}
+	return c.DataConverter.FromPayloads(p, valuePtrs...)
+}
+
+const slowStartName = "LocalActivityAfterASlowStartWorkflow"
+
+func slowStartOurs(ctx workflow.Context, _ string) (string, error) {
+	ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: 10 * time.Second})
+	var s string
+	err := workflow.ExecuteLocalActivity(ctx, LocalSleep, 1500*time.Millisecond).Get(ctx, &s)
+	return s, err
+}
+
+func slowStartOfficial(ctx officialworkflow.Context, _ string) (string, error) {
+	ctx = officialworkflow.WithLocalActivityOptions(ctx, officialworkflow.LocalActivityOptions{StartToCloseTimeout: 10 * time.Second})
+	var s string
+	err := officialworkflow.ExecuteLocalActivity(ctx, LocalSleep, 1500*time.Millisecond).Get(ctx, &s)
+	return s, err
+}
+
+// TestHeartbeatOfATaskThatWasSlowToProcess pins the difference: the
+// official worker heartbeats the slow task in time and no workflow task
+// times out; this SDK's heartbeats 1.2s after the task started, when the
+// server has timed it out ("Workflow task not found").
+func TestHeartbeatOfATaskThatWasSlowToProcess(t *testing.T) {
+	hp := testharness.HostPort(t)
+	c, err := client.Dial(client.Options{HostPort: hp, DataConverter: slowOurConverter{ourconverter.GetDefaultDataConverter()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	oc, err := officialclient.Dial(officialclient.Options{HostPort: hp, Logger: quiet{}, DataConverter: slowOfficialConverter{officialconverter.GetDefaultDataConverter()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(oc.Close)
+	stamp := time.Now().UnixNano()
+	officialTQ, oursTQ := fmt.Sprintf("la-slow-official-%d", stamp), fmt.Sprintf("la-slow-ours-%d", stamp)
+	ow := officialworker.New(oc, officialTQ, officialworker.Options{})
+	ow.RegisterWorkflowWithOptions(slowStartOfficial, officialworkflow.RegisterOptions{Name: slowStartName})
+	w := worker.New(c, oursTQ, worker.Options{})
+	w.RegisterWorkflowWithOptions(slowStartOurs, workflow.RegisterOptions{Name: slowStartName})
+	startBoth(t, w, ow)
+	// run returns the run's error and how many of its workflow tasks timed
+	// out, once it completed or a task timed out.
+	run := func(tq string) (error, int) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		r, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: tq, WorkflowTaskTimeout: localActivityTaskTimeout}, slowStartName, "slow input")
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- r.Get(ctx, nil) }()
+		for {
+			timedOut := 0
+			for _, ev := range fullHistory(t, c, r.GetID()).GetEvents() {
+				if ev.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT {
+					timedOut++
+				}
+			}
+			select {
+			case err := <-done:
+				return err, timedOut
+			case <-time.After(100 * time.Millisecond):
+				if timedOut > 0 {
+					_ = c.TerminateWorkflow(context.Background(), r.GetID(), "", "seen enough")
+					return <-done, timedOut
+				}
+			}
+		}
+	}
+	if err, timedOut := run(officialTQ); err != nil || timedOut != 0 {
+		t.Errorf("the official worker: %v, %d workflow tasks timed out; want it to heartbeat the task in time", err, timedOut)
+	}
+	if _, timedOut := run(oursTQ); timedOut == 0 {
+		t.Errorf("this SDK's worker heartbeated the task in time: it now counts from when the task began; retire this test's pin and check that no task times out")
+	}
+}
