@@ -28,40 +28,47 @@ import (
 // the input; in production a long replay) is heartbeated in time by the
 // official SDK and too late by this one.
 
-// slowInput is the workflow input that slowConverter takes its time over.
+// slowInput is the workflow input the converters below take their time
+// over.
 const slowInput = `"slow input"`
 
-// inputDecodeTime is how long slowConverter takes over slowInput.
+// inputDecodeTime is how long they take.
 const inputDecodeTime = 400 * time.Millisecond
 
-type slowOurConverter struct{ ourconverter.DataConverter }
-
-func (c slowOurConverter) FromPayloads(p *commonpb.Payloads, valuePtrs ...any) error {
-	if len(p.GetPayloads()) == 1 && string(p.GetPayloads()[0].GetData()) == slowInput {
+// slowDown takes inputDecodeTime when data is slowInput.
+func slowDown(data []byte) {
+	if string(data) == slowInput {
 		time.Sleep(inputDecodeTime)
 	}
-	return c.DataConverter.FromPayloads(p, valuePtrs...)
 }
 
+// slowOurConverter and slowOfficialConverter are each SDK's default data
+// converter, slow to decode slowInput (whichever of FromPayload and
+// FromPayloads the SDK decodes workflow arguments with).
+type slowOurConverter struct{ ourconverter.DataConverter }
+
 func (c slowOurConverter) FromPayload(p *commonpb.Payload, valuePtr any) error {
-	if string(p.GetData()) == slowInput {
-		time.Sleep(inputDecodeTime)
-	}
+	slowDown(p.GetData())
 	return c.DataConverter.FromPayload(p, valuePtr)
+}
+
+func (c slowOurConverter) FromPayloads(p *commonpb.Payloads, valuePtrs ...any) error {
+	if len(p.GetPayloads()) == 1 {
+		slowDown(p.GetPayloads()[0].GetData())
+	}
+	return c.DataConverter.FromPayloads(p, valuePtrs...)
 }
 
 type slowOfficialConverter struct{ officialconverter.DataConverter }
 
 func (c slowOfficialConverter) FromPayload(p *commonpb.Payload, valuePtr any) error {
-	if string(p.GetData()) == slowInput {
-		time.Sleep(inputDecodeTime)
-	}
+	slowDown(p.GetData())
 	return c.DataConverter.FromPayload(p, valuePtr)
 }
 
 func (c slowOfficialConverter) FromPayloads(p *commonpb.Payloads, valuePtrs ...any) error {
-	if len(p.GetPayloads()) == 1 && string(p.GetPayloads()[0].GetData()) == slowInput {
-		time.Sleep(inputDecodeTime)
+	if len(p.GetPayloads()) == 1 {
+		slowDown(p.GetPayloads()[0].GetData())
 	}
 	return c.DataConverter.FromPayloads(p, valuePtrs...)
 }

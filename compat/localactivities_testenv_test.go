@@ -27,7 +27,9 @@ func TestTheTestEnvironmentsWorkflowTaskTimeout(t *testing.T) {
 		var ours ourtestsuite.WorkflowTestSuite
 		env := ours.NewTestWorkflowEnvironment()
 		env.SetStartWorkflowOptions(client.StartWorkflowOptions{WorkflowTaskTimeout: set})
-		env.ExecuteWorkflow(func(ctx workflow.Context) (time.Duration, error) { return workflow.GetInfo(ctx).WorkflowTaskTimeout, nil })
+		env.ExecuteWorkflow(func(ctx workflow.Context) (time.Duration, error) {
+			return workflow.GetInfo(ctx).WorkflowTaskTimeout, nil
+		})
 		var here time.Duration
 		if err := env.GetWorkflowResult(&here); err != nil {
 			t.Fatal(err)
