@@ -59,7 +59,9 @@ func (c slowOurConverter) FromPayloads(p *commonpb.Payloads, valuePtrs ...any) e
 	return c.DataConverter.FromPayloads(p, valuePtrs...)
 }
 
-type slowOfficialConverter struct{ officialconverter.DataConverter }
+type slowOfficialConverter struct {
+	officialconverter.DataConverter
+}
 
 func (c slowOfficialConverter) FromPayload(p *commonpb.Payload, valuePtr any) error {
 	slowDown(p.GetData())
