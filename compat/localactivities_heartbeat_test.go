@@ -114,9 +114,9 @@ func TestHeartbeatOfATaskThatWasSlowToProcess(t *testing.T) {
 	w := worker.New(c, oursTQ, worker.Options{})
 	w.RegisterWorkflowWithOptions(slowStartOurs, workflow.RegisterOptions{Name: slowStartName})
 	startBoth(t, w, ow)
-	// run returns the run's error and how many of its workflow tasks timed
-	// out, once it completed or a task timed out.
-	run := func(tq string) (error, int) {
+	// run returns how many of the run's workflow tasks timed out and its
+	// error, once it completed or a task timed out.
+	run := func(tq string) (int, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		r, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: tq, WorkflowTaskTimeout: localActivityTaskTimeout}, slowStartName, "slow input")
@@ -134,19 +134,19 @@ func TestHeartbeatOfATaskThatWasSlowToProcess(t *testing.T) {
 			}
 			select {
 			case err := <-done:
-				return err, timedOut
+				return timedOut, err
 			case <-time.After(100 * time.Millisecond):
 				if timedOut > 0 {
 					_ = c.TerminateWorkflow(context.Background(), r.GetID(), "", "seen enough")
-					return <-done, timedOut
+					return timedOut, <-done
 				}
 			}
 		}
 	}
-	if err, timedOut := run(officialTQ); err != nil || timedOut != 0 {
+	if timedOut, err := run(officialTQ); err != nil || timedOut != 0 {
 		t.Errorf("the official worker: %v, %d workflow tasks timed out; want it to heartbeat the task in time", err, timedOut)
 	}
-	if _, timedOut := run(oursTQ); timedOut == 0 {
+	if timedOut, _ := run(oursTQ); timedOut == 0 {
 		t.Errorf("this SDK's worker heartbeated the task in time: it now counts from when the task began; retire this test's pin and check that no task times out")
 	}
 }

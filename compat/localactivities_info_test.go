@@ -28,10 +28,10 @@ import (
 func LocalInfo(ctx context.Context, workflowID, taskQueue string) (string, error) {
 	var lines []string
 	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
-	describe := func(taskToken []byte, workflowType, workflowNamespace, workflowID2, activityID, activityRunID, activityType, taskQueue2, namespace string,
+	describe := func(taskToken []byte, workflowType, workflowID2, activityID, activityRunID, activityType, taskQueue2, namespace string,
 		heartbeat, scheduleToClose, startToClose time.Duration, scheduled, started, deadline time.Time, attempt int32, local bool, retry string) {
 		add("task token %d bytes", len(taskToken))
-		add("workflow type %q, namespace %q, its workflow's ID: %v", workflowType, workflowNamespace, workflowID2 == workflowID)
+		add("workflow type %q, its workflow's ID: %v", workflowType, workflowID2 == workflowID)
 		add("activity ID %q, run ID %q, type %q", activityID, activityRunID, activityType)
 		add("task queue is the workflow's: %v; namespace %q", taskQueue2 == taskQueue, namespace)
 		add("timeouts: heartbeat %v, schedule-to-close %v, start-to-close %v", heartbeat, scheduleToClose, startToClose)
@@ -41,12 +41,12 @@ func LocalInfo(ctx context.Context, workflowID, taskQueue string) (string, error
 	}
 	if ouractivity.IsActivity(ctx) {
 		i := ouractivity.GetInfo(ctx)
-		describe(i.TaskToken, i.WorkflowType.Name, i.WorkflowNamespace, i.WorkflowExecution.ID, i.ActivityID, i.ActivityRunID, i.ActivityType.Name,
+		describe(i.TaskToken, i.WorkflowType.Name, i.WorkflowExecution.ID, i.ActivityID, i.ActivityRunID, i.ActivityType.Name,
 			i.TaskQueue, i.Namespace, i.HeartbeatTimeout, i.ScheduleToCloseTimeout, i.StartToCloseTimeout, i.ScheduledTime, i.StartedTime, i.Deadline,
 			i.Attempt, i.IsLocalActivity, fmt.Sprintf("%+v", *i.RetryPolicy))
 	} else {
 		i := officialactivity.GetInfo(ctx)
-		describe(i.TaskToken, i.WorkflowType.Name, i.WorkflowNamespace, i.WorkflowExecution.ID, i.ActivityID, i.ActivityRunID, i.ActivityType.Name,
+		describe(i.TaskToken, i.WorkflowType.Name, i.WorkflowExecution.ID, i.ActivityID, i.ActivityRunID, i.ActivityType.Name,
 			i.TaskQueue, i.Namespace, i.HeartbeatTimeout, i.ScheduleToCloseTimeout, i.StartToCloseTimeout, i.ScheduledTime, i.StartedTime, i.Deadline,
 			i.Attempt, i.IsLocalActivity, fmt.Sprintf("%+v", *i.RetryPolicy))
 	}
