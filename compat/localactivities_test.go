@@ -103,9 +103,6 @@ func runLocalActivityScenariosInTheTestEnvironment(t *testing.T) map[string]*his
 	t.Helper()
 	histories := map[string]*historypb.History{}
 	for _, s := range localActivityScenarios {
-		if testEnvRetriesInTheTask[s.name] {
-			continue // seconds of retries in real time, to record another history
-		}
 		var suite ourtestsuite.WorkflowTestSuite
 		env := suite.NewTestWorkflowEnvironment()
 		env.SetStartWorkflowOptions(client.StartWorkflowOptions{WorkflowTaskTimeout: localActivityTaskTimeout})
@@ -190,14 +187,6 @@ func payloadsText(p *commonpb.Payloads) string {
 	}
 	return "[" + strings.Join(parts, " ") + "]"
 }
-
-// testEnvRetriesInTheTask are the scenarios whose 1.5s backoffs the test
-// environment waits out inside the workflow task, in real time, rather
-// than on workflow timers: its workflow task timeout is always 10s,
-// whatever StartWorkflowOptions say (go.temporal.io/sdk's test
-// environment takes theirs, and retries every local activity through
-// timers). They do not run there.
-var testEnvRetriesInTheTask = map[string]bool{"timerretries": true, "canceledduringbackoff": true, "sequence": true}
 
 // TestLocalActivitiesRecordTheSameHistoriesOnBothSDKs runs the scenarios
 // on a worker of each SDK and in the test environment: the histories

@@ -110,11 +110,14 @@ func (s *WorkflowTestSuite) defaults() testSuiteDefaults {
 
 // The defaults of the test environment, as in go.temporal.io/sdk.
 const (
-	testNamespace        = "default-test-namespace"
-	testTaskQueue        = "default-test-taskqueue"
-	testWorkflowID       = "default-test-workflow-id"
-	testRunID            = "default-test-run-id"
-	testIdentity         = "test-identity"
-	defaultTestTimeout   = 3 * time.Second
-	testWorkflowTaskTime = 10 * time.Second
+	testNamespace      = "default-test-namespace"
+	testTaskQueue      = "default-test-taskqueue"
+	testWorkflowID     = "default-test-workflow-id"
+	testRunID          = "default-test-run-id"
+	testIdentity       = "test-identity"
+	defaultTestTimeout = 3 * time.Second
+	// testWorkflowTaskTimeout stands in when SetStartWorkflowOptions sets
+	// none; it bounds how long a local activity's retry waits inside the
+	// task before it becomes a timer on the virtual clock.
+	testWorkflowTaskTimeout = time.Second
 )

@@ -488,13 +488,17 @@ func (e *TestWorkflowEnvironment) startAttributes(typeName string, args []any) (
 	if e.runTimeout > 0 {
 		runTimeout = e.runTimeout
 	}
+	taskTimeout := o.WorkflowTaskTimeout
+	if taskTimeout <= 0 {
+		taskTimeout = testWorkflowTaskTimeout
+	}
 	attrs := &historypb.WorkflowExecutionStartedEventAttributes{
 		WorkflowType:             &commonpb.WorkflowType{Name: typeName},
 		TaskQueue:                &taskqueuepb.TaskQueue{Name: taskQueue, Kind: enumspb.TASK_QUEUE_KIND_NORMAL},
 		Input:                    input,
 		WorkflowExecutionTimeout: durationOrNil(o.WorkflowExecutionTimeout),
 		WorkflowRunTimeout:       durationOrNil(runTimeout),
-		WorkflowTaskTimeout:      durationOrNil(testWorkflowTaskTime),
+		WorkflowTaskTimeout:      durationOrNil(taskTimeout),
 		Identity:                 e.identity,
 		Header:                   e.header,
 		Memo:                     encodedMemo,

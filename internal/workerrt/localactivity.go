@@ -53,11 +53,73 @@ type localActivityRunner struct {
 	done     chan struct{} // closed when the handler stops listening
 	running  sync.WaitGroup
 	cancels  map[string]context.CancelFunc
+	meter    attemptMeter
 }
 
 func (w *Worker) newLocalActivityRunner(task *workflowservice.PollWorkflowTaskQueueResponse) *localActivityRunner {
 	return &localActivityRunner{w: w, task: task, outcomes: make(chan localActivityOutcome), done: make(chan struct{}),
 		cancels: make(map[string]context.CancelFunc)}
+}
+
+// attemptMeter counts what a workflow task's completion reports as
+// MeteringMetadata.NonfirstLocalActivityExecutionAttempts, the extra
+// actions Temporal Cloud bills: the attempts made during a task by the
+// local activities that were already running when the task began (that
+// is, scheduled by an earlier task of the same handler and kept alive by
+// heartbeats). go.temporal.io/sdk counts the same way.
+type attemptMeter struct {
+	mu       sync.Mutex
+	running  map[string]*meteredActivity
+	finished uint32 // attempts this task of activities that ended in it
+}
+
+type meteredActivity struct {
+	pastFirstTask bool
+	thisTask      uint32
+}
+
+// attempted counts an attempt of the local activity id starting now.
+func (m *attemptMeter) attempted(id string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.running == nil {
+		m.running = make(map[string]*meteredActivity)
+	}
+	a := m.running[id]
+	if a == nil {
+		a = &meteredActivity{}
+		m.running[id] = a
+	}
+	a.thisTask++
+}
+
+// ended moves the attempts of a finished local activity to the task's total.
+func (m *attemptMeter) ended(id string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if a := m.running[id]; a != nil {
+		if a.pastFirstTask {
+			m.finished += a.thisTask
+		}
+		delete(m.running, id)
+	}
+}
+
+// taskEnded returns the count to report for the task ending now and
+// starts the next: every activity still running is then past its first
+// task.
+func (m *attemptMeter) taskEnded() uint32 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := m.finished
+	m.finished = 0
+	for _, a := range m.running {
+		if a.pastFirstTask {
+			n += a.thisTask
+		}
+		a.pastFirstTask, a.thisTask = true, 0
+	}
+	return n
 }
 
 // start runs local activities, each on its own goroutine.
@@ -68,7 +130,7 @@ func (r *localActivityRunner) start(reqs []*engine.LocalActivityRequest) {
 		r.running.Add(1)
 		go func() {
 			defer r.running.Done()
-			o := r.w.runLocalActivity(ctx, r.task, req)
+			o := r.w.runLocalActivity(ctx, r.task, req, func() { r.meter.attempted(req.ID) })
 			select {
 			case r.outcomes <- localActivityOutcome{id: req.ID, outcome: o}:
 			case <-r.done:
@@ -96,8 +158,9 @@ func (r *localActivityRunner) stop() {
 	r.running.Wait()
 }
 
-// runLocalActivity makes the attempts of one local activity.
-func (w *Worker) runLocalActivity(ctx context.Context, task *workflowservice.PollWorkflowTaskQueueResponse, req *engine.LocalActivityRequest) engine.LocalActivityOutcome {
+// runLocalActivity makes the attempts of one local activity, calling
+// attempted as each one starts.
+func (w *Worker) runLocalActivity(ctx context.Context, task *workflowservice.PollWorkflowTaskQueueResponse, req *engine.LocalActivityRequest, attempted func()) engine.LocalActivityOutcome {
 	expire := w.wallTime(req.ScheduledTime.Add(req.ScheduleToCloseTimeout))
 	threshold := req.WorkflowTaskTimeout
 	if threshold <= 0 {
@@ -105,7 +168,7 @@ func (w *Worker) runLocalActivity(ctx context.Context, task *workflowservice.Pol
 	}
 	lm := w.metrics.forLocalActivity(task.GetWorkflowType().GetName(), req.ActivityType)
 	for attempt := req.Attempt; ; attempt++ {
-		result, err := w.localActivityAttempt(ctx, lm, task, req, attempt, expire)
+		result, err := w.localActivityAttempt(ctx, lm, task, req, attempt, expire, attempted)
 		if err == nil {
 			lm.succeeded(w.wallTime(req.ScheduledTime))
 			return engine.LocalActivityOutcome{Result: result, Attempt: attempt}
@@ -133,7 +196,7 @@ func (w *Worker) runLocalActivity(ctx context.Context, task *workflowservice.Pol
 // localActivityAttempt runs one attempt within its deadline, in a local
 // activity slot.
 func (w *Worker) localActivityAttempt(ctx context.Context, lm *localActivityMetrics, task *workflowservice.PollWorkflowTaskQueueResponse,
-	req *engine.LocalActivityRequest, attempt int32, expire time.Time) (result *commonpb.Payloads, err error) {
+	req *engine.LocalActivityRequest, attempt int32, expire time.Time, attempted func()) (result *commonpb.Payloads, err error) {
 	if ctx.Err() != nil {
 		return nil, failure.NewCanceledError()
 	}
@@ -150,6 +213,7 @@ func (w *Worker) localActivityAttempt(ctx context.Context, lm *localActivityMetr
 			return nil, failure.NewCanceledError()
 		}
 	}
+	attempted()
 	now := time.Now()
 	deadline := now.Add(req.StartToCloseTimeout)
 	if req.ScheduleToCloseTimeout > 0 && expire.Before(deadline) {
@@ -261,20 +325,30 @@ func (w *Worker) wallTime(t time.Time) time.Time {
 	return t
 }
 
+// localActivityWait is where waiting for a task's local activities ended.
+type localActivityWait struct {
+	res  *engine.TaskResult
+	task *workflowservice.PollWorkflowTaskQueueResponse // the task res answers; nil when given up
+	// nonfirstAttempts is the task's MeteringMetadata (see attemptMeter).
+	nonfirstAttempts uint32
+}
+
 // waitForLocalActivities runs a task's local activities and hands their
 // outcomes to the run until the task may end. Before the task would time
-// out, it reports the commands so far asking for a new task at once, and
-// goes on with the task the server hands back. It returns the final result
-// and the task it answers; a nil task means the task was given up (the
-// run must be evicted; the server will retry).
-func (w *Worker) waitForLocalActivities(run *cachedRun, task *workflowservice.PollWorkflowTaskQueueResponse, res *engine.TaskResult) (*engine.TaskResult, *workflowservice.PollWorkflowTaskQueueResponse, error) {
+// out (counted from started, when its processing began, as
+// go.temporal.io/sdk counts it), it reports the commands so far asking for
+// a new task at once, and goes on with the task the server hands back. It
+// returns the final result and the task it answers; a nil task means the
+// task was given up (the run must be evicted; the server will retry).
+func (w *Worker) waitForLocalActivities(run *cachedRun, task *workflowservice.PollWorkflowTaskQueueResponse, res *engine.TaskResult, started time.Time) (localActivityWait, error) {
 	las := w.newLocalActivityRunner(task)
 	defer las.stop()
 	timeout := run.exec.WorkflowTaskTimeout()
 	if timeout <= 0 {
 		timeout = defaultWorkflowTaskTimeout
 	}
-	heartbeat := time.NewTimer(time.Duration(heartbeatRatio * float64(timeout)))
+	heartbeatAfter := time.Duration(heartbeatRatio * float64(timeout))
+	heartbeat := time.NewTimer(time.Until(started.Add(heartbeatAfter)))
 	defer heartbeat.Stop()
 	for res.WaitingForLocalActivities {
 		las.start(res.StartLocalActivities)
@@ -283,41 +357,43 @@ func (w *Worker) waitForLocalActivities(run *cachedRun, task *workflowservice.Po
 		select {
 		case o := <-las.outcomes:
 			delete(las.cancels, o.id)
+			las.meter.ended(o.id)
 			if res, err = run.exec.ResolveLocalActivity(o.id, o.outcome); err != nil {
-				return nil, task, err
+				return localActivityWait{task: task}, err
 			}
 		case <-heartbeat.C:
-			next, err := w.heartbeatWorkflowTask(run, task)
+			next, err := w.heartbeatWorkflowTask(run, task, las.meter.taskEnded())
 			if err != nil || next == nil {
 				if err != nil {
 					w.opts.Logger.Warn("a workflow task waiting for local activities could not be kept open; the server will retry it",
 						"WorkflowID", task.GetWorkflowExecution().GetWorkflowId(), "RunID", run.runID, "Error", err)
 				}
-				return nil, nil, nil
+				return localActivityWait{}, nil
 			}
 			task = next
+			started = time.Now()
 			src := engine.NewEventSource(context.Background(), task.GetHistory().GetEvents(), task.GetNextPageToken(), w.historyFetcher(task.GetWorkflowExecution()))
 			if res, err = run.exec.ProcessTask(engine.Task{Events: src, Messages: task.GetMessages()}); err != nil {
-				return nil, task, err
+				return localActivityWait{task: task}, err
 			}
-			heartbeat.Reset(time.Duration(heartbeatRatio * float64(timeout)))
+			heartbeat.Reset(time.Until(started.Add(heartbeatAfter)))
 		case <-w.stopped:
-			return nil, nil, nil // the server retries the task with another worker
+			return localActivityWait{}, nil // the server retries the task with another worker
 		}
 	}
-	return res, task, nil
+	return localActivityWait{res: res, task: task, nonfirstAttempts: las.meter.taskEnded()}, nil
 }
 
 // heartbeatWorkflowTask reports the commands of a task that still waits for
 // local activities, asking the server to start the run's next task at once
 // and hand it back. It returns nil when the server did not, or when that
 // task does not follow on from the run.
-func (w *Worker) heartbeatWorkflowTask(run *cachedRun, task *workflowservice.PollWorkflowTaskQueueResponse) (*workflowservice.PollWorkflowTaskQueueResponse, error) {
+func (w *Worker) heartbeatWorkflowTask(run *cachedRun, task *workflowservice.PollWorkflowTaskQueueResponse, nonfirstAttempts uint32) (*workflowservice.PollWorkflowTaskQueueResponse, error) {
 	hb, err := run.exec.HeartbeatTask()
 	if err != nil {
 		return nil, err
 	}
-	req := w.completionRequest(run, task, hb)
+	req := w.completionRequest(run, task, hb, nonfirstAttempts)
 	req.ForceCreateNewWorkflowTask = true
 	ctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
 	defer cancel()

@@ -67,6 +67,7 @@ func (w *Worker) handleWorkflowTask(task *workflowservice.PollWorkflowTaskQueueR
 // processWorkflowTask runs one workflow task and reports its outcome. It
 // returns the next task if the server sent one back.
 func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueueResponse) *workflowservice.PollWorkflowTaskQueueResponse {
+	began := time.Now() // a task waiting for local activities is heartbeated counting from here
 	wm := w.metrics.forWorkflow(task.GetWorkflowType().GetName())
 	start := wm.start()
 	defer wm.cacheSized(w.opts.Cache)
@@ -92,19 +93,22 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 		w.failWorkflowTask(task, wm, start, err)
 		return nil
 	}
+	var nonfirstAttempts uint32
 	if res.WaitingForLocalActivities {
-		res, task, err = w.waitForLocalActivities(run, task, res)
-		if task == nil { // given up: the server retries the task
+		var wait localActivityWait
+		wait, err = w.waitForLocalActivities(run, task, res, began)
+		if wait.task == nil { // given up: the server retries the task
 			w.evict(run)
 			return nil
 		}
 		if err != nil {
 			w.evict(run)
-			w.failWorkflowTask(task, wm, start, err)
+			w.failWorkflowTask(wait.task, wm, start, err)
 			return nil
 		}
+		res, task, nonfirstAttempts = wait.res, wait.task, wait.nonfirstAttempts
 	}
-	req := w.completionRequest(run, task, res)
+	req := w.completionRequest(run, task, res, nonfirstAttempts)
 	wm.executed(start)
 	// Cache the run before reporting: the run's next task may reach
 	// another poller as soon as the server has the report, and must find
@@ -140,8 +144,9 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 }
 
 // completionRequest reports a task's commands and messages, and the
-// answers to the queries that came with it.
-func (w *Worker) completionRequest(run *cachedRun, task *workflowservice.PollWorkflowTaskQueueResponse, res *engine.TaskResult) *workflowservice.RespondWorkflowTaskCompletedRequest {
+// answers to the queries that came with it; nonfirstAttempts is its
+// MeteringMetadata (see attemptMeter).
+func (w *Worker) completionRequest(run *cachedRun, task *workflowservice.PollWorkflowTaskQueueResponse, res *engine.TaskResult, nonfirstAttempts uint32) *workflowservice.RespondWorkflowTaskCompletedRequest {
 	req := &workflowservice.RespondWorkflowTaskCompletedRequest{
 		TaskToken:             task.GetTaskToken(),
 		Namespace:             w.opts.Namespace,
@@ -155,6 +160,7 @@ func (w *Worker) completionRequest(run *cachedRun, task *workflowservice.PollWor
 			SdkName:       w.opts.SDKName,
 			SdkVersion:    w.opts.SDKVersion,
 		},
+		MeteringMetadata: &commonpb.MeteringMetadata{NonfirstLocalActivityExecutionAttempts: nonfirstAttempts},
 	}
 	if w.stickyQueue != "" {
 		req.StickyAttributes = &taskqueuepb.StickyExecutionAttributes{
