@@ -16,7 +16,7 @@ import (
 )
 
 // TestLoadThroughSmallCache runs 2,000 workflows of mixed shapes
-// (activities, timers, signals) through one worker whose sticky cache
+// (activities, timers, signals, child workflows) through one worker whose sticky cache
 // holds 20 runs, so that most workflow tasks find their run evicted and
 // replay its history. Every workflow completes with its result, the
 // worker's heap stays bounded, and once the worker stops no goroutine of

@@ -28,6 +28,7 @@ const (
 	ShapeTimer                   // a timer, then an activity
 	ShapeSignal                  // waits for a signal, then an activity
 	ShapeAll                     // an activity, a timer, a signal and an activity
+	ShapeChild                   // a child workflow of ShapeActivities, then an activity
 	numShapes
 )
 
@@ -51,6 +52,8 @@ func (in MixedInput) Want() int {
 		return in.N + signalValue + 1
 	case ShapeAll:
 		return in.N + signalValue + 2
+	case ShapeChild:
+		return in.N + 3
 	default:
 		return in.N + 1
 	}
@@ -77,6 +80,10 @@ func Mixed(ctx workflow.Context, in MixedInput) (int, error) {
 		v += add
 		return nil
 	}
+	child := func() error {
+		in := MixedInput{Shape: ShapeActivities, N: v, ActivityTime: in.ActivityTime}
+		return workflow.ExecuteChildWorkflow(ctx, Mixed, in).Get(ctx, &v)
+	}
 	var steps []func() error
 	switch in.Shape {
 	case ShapeActivities:
@@ -87,6 +94,8 @@ func Mixed(ctx workflow.Context, in MixedInput) (int, error) {
 		steps = []func() error{receive, addOne}
 	case ShapeAll:
 		steps = []func() error{addOne, sleep, receive, addOne}
+	case ShapeChild:
+		steps = []func() error{child, addOne}
 	default:
 		return 0, fmt.Errorf("unknown shape %d", in.Shape)
 	}
