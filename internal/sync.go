@@ -38,7 +38,7 @@ type WaitGroup interface {
 	Done()
 	// Go adds one to the counter and runs f in a new coroutine that calls
 	// Done when f returns.
-	Go(ctx Context, f func(ctx Context))
+	Go(ctx Context, f func(Context))
 	// Wait blocks until the counter is zero. It does not watch ctx for
 	// cancellation, and it panics if called again before an earlier Wait
 	// returned.

@@ -157,10 +157,10 @@ func DeterministicKeys[K cmp.Ordered, V any](m map[K]V) []K {
 }
 
 // DeterministicKeysFunc returns the keys of m sorted by cmp, which returns
-// a negative number when a < b, a positive one when a > b and zero when
-// they are equal. The sort is stable, but keys that compare equal come in
+// a negative number when its first key sorts before its second, a positive
+// one when after, and zero when they are equal. The sort is stable, but keys that compare equal come in
 // map order: cmp should order all keys.
-func DeterministicKeysFunc[K comparable, V any](m map[K]V, cmp func(a K, b K) int) []K {
+func DeterministicKeysFunc[K comparable, V any](m map[K]V, cmp func(K, K) int) []K {
 	keys := make([]K, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
