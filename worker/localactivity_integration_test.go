@@ -73,10 +73,10 @@ func localActivities(ctx workflow.Context, scenario string) (string, error) {
 		err := workflow.ExecuteLocalActivity(ctx, laFlaky, int32(3)).Get(ctx, &attempt)
 		return fmt.Sprint("attempt ", attempt), err
 	case "long":
-		// Outlives several workflow task timeouts (1s): the worker keeps
-		// the task alive.
+		// Outlives several workflow task timeouts (2s for this scenario):
+		// the worker keeps the task alive.
 		var s string
-		err := workflow.ExecuteLocalActivity(ctx, laSleep, 2500*time.Millisecond).Get(ctx, &s)
+		err := workflow.ExecuteLocalActivity(ctx, laSleep, 5*time.Second).Get(ctx, &s)
 		return s, err
 	case "parallel":
 		var futures []workflow.Future
@@ -117,12 +117,16 @@ func TestLocalActivitiesOnADevServer(t *testing.T) {
 		attempts int32 // of laFlaky, when it runs
 		timers   int
 		tasks    int // at least this many workflow tasks completed
+		// taskTimeout is the workflow task timeout, 1s when zero. The
+		// heartbeat of a task comes at 80% of it: 2s leaves 400ms for the
+		// report to reach the server on a loaded machine.
+		taskTimeout time.Duration
 	}{
 		{scenario: "success", want: "local=true type=laInfo attempt=1"},
 		{scenario: "fails", want: "application=true activityError=false: attempt 2 failed", attempts: 2},
 		{scenario: "task-retries", want: "attempt 3", attempts: 3},
 		{scenario: "timer-retries", want: "attempt 3", attempts: 3, timers: 2},
-		{scenario: "long", want: "slept 2.5s", tasks: 3},
+		{scenario: "long", want: "slept 5s", tasks: 3, taskTimeout: 2 * time.Second},
 		{scenario: "parallel", want: "slept 250ms,slept 200ms,slept 150ms,slept 100ms,slept 50ms"},
 		{scenario: "canceled", want: "canceled=true", timers: 1},
 	}
@@ -130,7 +134,11 @@ func TestLocalActivitiesOnADevServer(t *testing.T) {
 		t.Run(tc.scenario, func(t *testing.T) {
 			laAttempts.Store(0)
 			ctx := testCtx(t)
-			run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: taskQueue, WorkflowTaskTimeout: time.Second},
+			taskTimeout := tc.taskTimeout
+			if taskTimeout == 0 {
+				taskTimeout = time.Second
+			}
+			run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: taskQueue, WorkflowTaskTimeout: taskTimeout},
 				localActivities, tc.scenario)
 			if err != nil {
 				t.Fatal(err)
