@@ -194,6 +194,9 @@ type workflowClient struct {
 	// chain, which ends at the client's clientRoot.
 	interceptor        ClientOutboundInterceptor
 	workerInterceptors []WorkerInterceptor
+	// workerPlugins are the client's plugins that are also worker
+	// plugins: they configure the workers made from this client.
+	workerPlugins []WorkerPlugin
 
 	closeOnce sync.Once
 	closed    atomic.Bool
@@ -220,6 +223,11 @@ func (s *clientSharedConn) release(logger log.Logger) {
 // An unreachable server gives an *rpc.UnreachableError, an unknown
 // namespace an *rpc.NamespaceNotFoundError, both saying what to do.
 func DialClient(ctx context.Context, options ClientOptions) (Client, error) {
+	return newClientThroughPlugins(ctx, options, clientDial, nil)
+}
+
+// dialClient is DialClient once plugins have had their say.
+func dialClient(ctx context.Context, options ClientOptions) (*workflowClient, error) {
 	c, err := newWorkflowClient(options, nil)
 	if err != nil {
 		return nil, err
@@ -233,7 +241,7 @@ func DialClient(ctx context.Context, options ClientOptions) (Client, error) {
 
 // NewLazyClient returns a client that connects on its first call.
 func NewLazyClient(options ClientOptions) (Client, error) {
-	return newWorkflowClient(options, nil)
+	return newClientThroughPlugins(context.Background(), options, clientLazy, nil)
 }
 
 // NewClientFromExisting returns a client that shares existing's
@@ -241,6 +249,12 @@ func NewLazyClient(options ClientOptions) (Client, error) {
 // propagators from options (connection settings in options are ignored).
 // The connection closes when every client sharing it is closed.
 func NewClientFromExisting(ctx context.Context, existing Client, options ClientOptions) (Client, error) {
+	return newClientThroughPlugins(ctx, options, clientFromExisting, existing)
+}
+
+// newClientFromExisting is NewClientFromExisting once plugins have had
+// their say.
+func newClientFromExisting(ctx context.Context, existing Client, options ClientOptions) (*workflowClient, error) {
 	base, ok := existing.(*workflowClient)
 	if !ok || base == nil {
 		return nil, fmt.Errorf("NewClientFromExisting: the existing client must come from this package's Dial, NewLazyClient or NewClientFromExisting, not %T", existing)
@@ -325,6 +339,7 @@ func newWorkflowClient(options ClientOptions, shared *clientSharedConn) (*workfl
 		c.logger = logging.NewDefaultLogger()
 	}
 	c.interceptClient(options.Interceptors)
+	c.workerPlugins = workerPluginsOf(options.Plugins)
 	return c, nil
 }
 

@@ -87,6 +87,11 @@ type (
 		// DisableErrorCodeMetricTags leaves the status_code tag off the
 		// request failure metrics (temporal_request_failure, ...).
 		DisableErrorCodeMetricTags bool
+		// Plugins configure the client and wrap its creation, in order
+		// (see ClientPlugin). Those that are also WorkerPlugins configure
+		// and wrap the workers made from this client as well, before the
+		// worker's own plugins.
+		Plugins []ClientPlugin
 	}
 
 	// ConnectionOptions control the gRPC connection to the server.

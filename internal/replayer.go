@@ -46,6 +46,9 @@ type WorkflowReplayerOptions struct {
 	// second time, to find the line that made it: interceptors (and
 	// breakpoints) see that run too.
 	Interceptors []WorkerInterceptor
+	// Plugins configure the replayer and wrap each replay, in order (see
+	// WorkerPlugin).
+	Plugins []WorkerPlugin
 }
 
 // ReplayWorkflowHistoryOptions configure one replay.
@@ -77,11 +80,17 @@ type ReplayWorkflowHistoryOptions struct {
 type WorkflowReplayer struct {
 	registry *registry.Registry
 	options  WorkflowReplayerOptions
+	plugins  replayerPlugins // see replayer_plugin.go
 }
 
-// NewWorkflowReplayer returns a replayer with the given options.
+// NewWorkflowReplayer returns a replayer with the given options, as its
+// plugins configure them.
 func NewWorkflowReplayer(options WorkflowReplayerOptions) (*WorkflowReplayer, error) {
-	return &WorkflowReplayer{registry: registry.New(), options: options}, nil
+	r := &WorkflowReplayer{registry: registry.New(), options: options}
+	if err := r.configureThroughPlugins(); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // RegisterWorkflow registers a workflow function to replay.
@@ -91,6 +100,9 @@ func (r *WorkflowReplayer) RegisterWorkflow(fn any) {
 
 // RegisterWorkflowWithOptions registers a workflow function to replay.
 func (r *WorkflowReplayer) RegisterWorkflowWithOptions(fn any, options RegisterWorkflowOptions) {
+	if on := r.plugins.registryHooks.OnRegisterWorkflow; on != nil {
+		on(fn, options)
+	}
 	if err := r.registry.RegisterWorkflow(fn, options.Name, options.DisableAlreadyRegisteredCheck); err != nil {
 		panic(err)
 	}
@@ -186,7 +198,8 @@ func (r *WorkflowReplayer) ReplayWorkflowExecution(ctx context.Context, service 
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
-	_, err = r.replay(ctx, logger, replaySource{events: first.GetEvents(), token: next, fetch: fetch, original: execution}, false)
+	_, err = r.replay(ctx, logger, replaySource{events: first.GetEvents(), token: next, fetch: fetch, original: execution,
+		service: service, namespace: namespace}, false)
 	return err
 }
 
@@ -197,6 +210,10 @@ type replaySource struct {
 	token    []byte
 	fetch    engine.PageFetcher
 	original WorkflowExecution
+	// service and namespace are where ReplayWorkflowExecution read the
+	// history, for plugins.
+	service   workflowservice.WorkflowServiceClient
+	namespace string
 }
 
 // identity is the workflow type and the run's IDs that the replay uses:
@@ -235,9 +252,9 @@ func historyReplay(h *historypb.History, options ReplayWorkflowHistoryOptions) r
 	return replaySource{events: events, original: options.OriginalExecution}
 }
 
-// replay replays src and, on a mismatch, explains it with a
+// replayHistory replays src and, on a mismatch, explains it with a
 // *NonDeterminismError. The result is built only when wanted.
-func (r *WorkflowReplayer) replay(ctx context.Context, logger log.Logger, src replaySource, wantResult bool) (*WorkflowReplayResult, error) {
+func (r *WorkflowReplayer) replayHistory(ctx context.Context, logger log.Logger, src replaySource, wantResult bool) (*WorkflowReplayResult, error) {
 	res, err := r.replayOnce(ctx, logger, src, wantResult, nil)
 	if err == nil {
 		return res, nil

@@ -80,6 +80,10 @@ type WorkerOptions struct {
 	// MaxConcurrentSessionExecutionSize bounds the sessions the worker
 	// runs at once (1000); with that many open it takes no new one.
 	MaxConcurrentSessionExecutionSize int
+	// Plugins configure the worker and wrap its start and stop, in order
+	// (see WorkerPlugin), after the client's plugins that are also worker
+	// plugins.
+	Plugins []WorkerPlugin
 }
 
 // The sticky cache is shared by the running workers of a process; the
@@ -155,6 +159,8 @@ type AggregatedWorker struct {
 	runtime  *workerrt.Worker
 	sessions []*workerrt.Worker // with EnableSessionWorker; see worker_session.go
 	cache    *sharedCache       // released by Stop
+
+	plugins workerPlugins // see worker_plugin.go
 }
 
 // NewWorker returns a worker for taskQueue that uses client's connection,
@@ -167,7 +173,9 @@ func NewWorker(client Client, taskQueue string, options WorkerOptions) *Aggregat
 	if taskQueue == "" {
 		panic("worker.New: the task queue name is empty")
 	}
-	return &AggregatedWorker{client: wc, taskQueue: taskQueue, options: options, registry: registry.New()}
+	w := &AggregatedWorker{client: wc, taskQueue: taskQueue, options: options, registry: registry.New()}
+	w.configureThroughPlugins()
+	return w
 }
 
 // RegisterWorkflow registers a workflow function under its name.
@@ -179,6 +187,9 @@ func (w *AggregatedWorker) RegisterWorkflow(fn any) {
 // an invalid function or a duplicate name, as go.temporal.io/sdk does:
 // registration mistakes are programming errors found at startup.
 func (w *AggregatedWorker) RegisterWorkflowWithOptions(fn any, options RegisterWorkflowOptions) {
+	if on := w.plugins.registryHooks.OnRegisterWorkflow; on != nil {
+		on(fn, options)
+	}
 	if err := w.registry.RegisterWorkflow(fn, options.Name, options.DisableAlreadyRegisteredCheck); err != nil {
 		panic(err)
 	}
@@ -192,6 +203,9 @@ func (w *AggregatedWorker) RegisterActivity(fn any) {
 
 // RegisterActivityWithOptions registers activities with options.
 func (w *AggregatedWorker) RegisterActivityWithOptions(fn any, options RegisterActivityOptions) {
+	if on := w.plugins.registryHooks.OnRegisterActivity; on != nil {
+		on(fn, options)
+	}
 	if err := w.registry.RegisterActivity(fn, options.Name, options.DisableAlreadyRegisteredCheck, options.SkipInvalidStructFunctions); err != nil {
 		panic(err)
 	}
@@ -284,9 +298,9 @@ func (w *AggregatedWorker) interceptors() []WorkerInterceptor {
 	return slices.Concat(w.client.workerInterceptors, w.options.Interceptors)
 }
 
-// Start begins polling; it returns once the worker runs. It fails if
-// nothing is registered.
-func (w *AggregatedWorker) Start() error {
+// startRuntime begins polling; it returns once the worker runs. It fails
+// if nothing is registered.
+func (w *AggregatedWorker) startRuntime() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.runtime != nil {
@@ -355,9 +369,10 @@ func (w *AggregatedWorker) activityExecutor(taskQueue string) *activityExecutor 
 		interceptors: w.interceptors(), propagators: w.client.propagators}
 }
 
-// Stop stops polling and waits for running tasks (see WorkerStopTimeout).
-// The last worker of the process to stop clears the sticky cache.
-func (w *AggregatedWorker) Stop() {
+// stopRuntime stops polling and waits for running tasks (see
+// WorkerStopTimeout). The last worker of the process to stop clears the
+// sticky cache.
+func (w *AggregatedWorker) stopRuntime() {
 	w.mu.Lock()
 	rt, sessions, cache := w.runtime, w.sessions, w.cache
 	w.cache = nil

@@ -1,0 +1,226 @@
+package internal
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/durable-go/sdk/converter"
+)
+
+// SimplePlugin is a client and worker plugin built from options: it sets
+// converters, adds interceptors and context propagators, and runs code
+// before and after each worker run or replay (temporal.SimplePlugin). Make
+// one with NewSimplePlugin.
+type SimplePlugin struct {
+	options SimplePluginOptions
+}
+
+var (
+	_ ClientPlugin = (*SimplePlugin)(nil)
+	_ WorkerPlugin = (*SimplePlugin)(nil)
+)
+
+// SimplePluginOptions configure a SimplePlugin
+// (temporal.SimplePluginOptions). Each field is optional but Name.
+type SimplePluginOptions struct {
+	// Name names the plugin; required.
+	Name string
+	// DataConverter replaces the data converter of the clients and
+	// replayers the plugin configures (whatever the user or an earlier
+	// plugin set). Workers use their client's.
+	DataConverter converter.DataConverter
+	// FailureConverter replaces the failure converter of the clients and
+	// replayers the plugin configures.
+	FailureConverter converter.FailureConverter
+	// ContextPropagators are added after those the clients and replayers
+	// already have.
+	ContextPropagators []ContextPropagator
+	// ClientInterceptors are added after the client's interceptors. Those
+	// that are also WorkerInterceptors reach the client's workers as any
+	// client interceptor does, and are added to replayers too.
+	ClientInterceptors []ClientInterceptor
+	// WorkerInterceptors are added after the interceptors of the workers
+	// and replayers the plugin configures.
+	WorkerInterceptors []WorkerInterceptor
+	// ConfigureClient, ConfigureWorker and ConfigureWorkflowReplayer run
+	// after the fields above have been applied, for anything else.
+	ConfigureClient           func(context.Context, ClientPluginConfigureClientOptions) error
+	ConfigureWorker           func(context.Context, WorkerPluginConfigureWorkerOptions) error
+	ConfigureWorkflowReplayer func(context.Context, WorkerPluginConfigureWorkflowReplayerOptions) error
+	// RunContextBefore runs as a worker starts, before it polls, and
+	// before each replay of a replayer; it may register workflows and
+	// activities. An error fails the start or the replay.
+	RunContextBefore func(context.Context, SimplePluginRunContextBeforeOptions) error
+	// RunContextAfter runs as a worker stops, before polling ends (Stop
+	// returns after it and the stop), and after each replay. It must not
+	// call Stop of the worker, which waits for it.
+	RunContextAfter func(context.Context, SimplePluginRunContextAfterOptions)
+}
+
+// SimplePluginRunContextBeforeOptions are the arguments of
+// SimplePluginOptions.RunContextBefore
+// (temporal.SimplePluginRunContextBeforeOptions).
+type SimplePluginRunContextBeforeOptions struct {
+	// InstanceKey identifies the worker or replayer, as in its plugins'
+	// other hooks.
+	InstanceKey string
+	// WorkflowReplayer is true before a replay, false as a worker starts.
+	WorkflowReplayer bool
+	// Registry registers workflows and activities with the worker or
+	// replayer. A replayer ignores activities.
+	Registry interface {
+		RegisterWorkflowWithOptions(workflow any, options RegisterWorkflowOptions)
+		RegisterActivityWithOptions(activity any, options RegisterActivityOptions)
+	}
+}
+
+// SimplePluginRunContextAfterOptions are the arguments of
+// SimplePluginOptions.RunContextAfter
+// (temporal.SimplePluginRunContextAfterOptions).
+type SimplePluginRunContextAfterOptions struct {
+	// InstanceKey identifies the worker or replayer, as in its plugins'
+	// other hooks.
+	InstanceKey string
+}
+
+// NewSimplePlugin returns a plugin that applies options; it fails when
+// options.Name is empty.
+func NewSimplePlugin(options SimplePluginOptions) (*SimplePlugin, error) {
+	if options.Name == "" {
+		return nil, errors.New("NewSimplePlugin: SimplePluginOptions.Name is empty; give the plugin a name")
+	}
+	return &SimplePlugin{options: options}, nil
+}
+
+// SimplePlugin implements each hook itself instead of embedding the bases,
+// so that a hook added to the interfaces must be decided on here.
+func (*SimplePlugin) embedsClientPluginBase() {}
+func (*SimplePlugin) embedsWorkerPluginBase() {}
+
+// Name implements ClientPlugin and WorkerPlugin.
+func (s *SimplePlugin) Name() string { return s.options.Name }
+
+// ConfigureClient implements ClientPlugin: converters, propagators and
+// client interceptors, then options.ConfigureClient.
+func (s *SimplePlugin) ConfigureClient(ctx context.Context, options ClientPluginConfigureClientOptions) error {
+	o := options.ClientOptions
+	if s.options.DataConverter != nil {
+		o.DataConverter = s.options.DataConverter
+	}
+	if s.options.FailureConverter != nil {
+		o.FailureConverter = s.options.FailureConverter
+	}
+	o.ContextPropagators = appendToCopy(o.ContextPropagators, s.options.ContextPropagators)
+	o.Interceptors = appendToCopy(o.Interceptors, s.options.ClientInterceptors)
+	if s.options.ConfigureClient != nil {
+		return s.options.ConfigureClient(ctx, options)
+	}
+	return nil
+}
+
+// NewClient implements ClientPlugin: it calls next.
+func (*SimplePlugin) NewClient(ctx context.Context, options ClientPluginNewClientOptions, next func(context.Context, ClientPluginNewClientOptions) error) error {
+	return next(ctx, options)
+}
+
+// ConfigureWorker implements WorkerPlugin: worker interceptors, then
+// options.ConfigureWorker.
+func (s *SimplePlugin) ConfigureWorker(ctx context.Context, options WorkerPluginConfigureWorkerOptions) error {
+	o := options.WorkerOptions
+	o.Interceptors = appendToCopy(o.Interceptors, s.options.WorkerInterceptors)
+	if s.options.ConfigureWorker != nil {
+		return s.options.ConfigureWorker(ctx, options)
+	}
+	return nil
+}
+
+// StartWorker implements WorkerPlugin: RunContextBefore, then next.
+func (s *SimplePlugin) StartWorker(ctx context.Context, options WorkerPluginStartWorkerOptions, next func(context.Context, WorkerPluginStartWorkerOptions) error) error {
+	if s.options.RunContextBefore != nil {
+		err := s.options.RunContextBefore(ctx, SimplePluginRunContextBeforeOptions{
+			InstanceKey: options.WorkerInstanceKey,
+			Registry:    options.WorkerRegistry,
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return next(ctx, options)
+}
+
+// StopWorker implements WorkerPlugin: RunContextAfter, then next.
+func (s *SimplePlugin) StopWorker(ctx context.Context, options WorkerPluginStopWorkerOptions, next func(context.Context, WorkerPluginStopWorkerOptions)) {
+	if s.options.RunContextAfter != nil {
+		s.options.RunContextAfter(ctx, SimplePluginRunContextAfterOptions{InstanceKey: options.WorkerInstanceKey})
+	}
+	next(ctx, options)
+}
+
+// ConfigureWorkflowReplayer implements WorkerPlugin: converters,
+// propagators, the client interceptors that are worker interceptors and
+// the worker interceptors, then options.ConfigureWorkflowReplayer.
+func (s *SimplePlugin) ConfigureWorkflowReplayer(ctx context.Context, options WorkerPluginConfigureWorkflowReplayerOptions) error {
+	o := options.WorkflowReplayerOptions
+	if s.options.DataConverter != nil {
+		o.DataConverter = s.options.DataConverter
+	}
+	if s.options.FailureConverter != nil {
+		o.FailureConverter = s.options.FailureConverter
+	}
+	o.ContextPropagators = appendToCopy(o.ContextPropagators, s.options.ContextPropagators)
+	var interceptors []WorkerInterceptor
+	for _, ci := range s.options.ClientInterceptors {
+		if wi, ok := ci.(WorkerInterceptor); ok {
+			interceptors = append(interceptors, wi)
+		}
+	}
+	o.Interceptors = appendToCopy(o.Interceptors, append(interceptors, s.options.WorkerInterceptors...))
+	if s.options.ConfigureWorkflowReplayer != nil {
+		return s.options.ConfigureWorkflowReplayer(ctx, options)
+	}
+	return nil
+}
+
+// ReplayWorkflow implements WorkerPlugin: RunContextBefore, next, then
+// RunContextAfter (whether the replay failed or not).
+func (s *SimplePlugin) ReplayWorkflow(ctx context.Context, options WorkerPluginReplayWorkflowOptions, next func(context.Context, WorkerPluginReplayWorkflowOptions) error) error {
+	if s.options.RunContextBefore != nil {
+		err := s.options.RunContextBefore(ctx, SimplePluginRunContextBeforeOptions{
+			InstanceKey:      options.WorkflowReplayerInstanceKey,
+			WorkflowReplayer: true,
+			Registry:         replayerOnlyWorkflows{options.WorkflowReplayRegistry},
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if s.options.RunContextAfter != nil {
+		defer s.options.RunContextAfter(ctx, SimplePluginRunContextAfterOptions{InstanceKey: options.WorkflowReplayerInstanceKey})
+	}
+	return next(ctx, options)
+}
+
+// appendToCopy returns list followed by more, in a new array when more is
+// not empty: the options' slices may be shared with other clients and
+// workers, whose lists must not change.
+func appendToCopy[T any](list, more []T) []T {
+	if len(more) == 0 {
+		return list
+	}
+	return slices.Concat(list, more)
+}
+
+// replayerOnlyWorkflows is a replayer's registry as RunContextBefore sees
+// it: workflows register, activities are ignored (replay never runs them).
+type replayerOnlyWorkflows struct {
+	replayer interface {
+		RegisterWorkflowWithOptions(workflow any, options RegisterWorkflowOptions)
+	}
+}
+
+func (r replayerOnlyWorkflows) RegisterWorkflowWithOptions(workflow any, options RegisterWorkflowOptions) {
+	r.replayer.RegisterWorkflowWithOptions(workflow, options)
+}
+
+func (replayerOnlyWorkflows) RegisterActivityWithOptions(any, RegisterActivityOptions) {}

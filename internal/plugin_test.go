@@ -1,0 +1,444 @@
+package internal
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/logging"
+)
+
+// hookLog is the hooks plugins saw, in order.
+type hookLog struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (l *hookLog) add(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.calls = append(l.calls, fmt.Sprintf(format, args...))
+}
+
+func (l *hookLog) take() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	calls := l.calls
+	l.calls = nil
+	return calls
+}
+
+// loggingPlugin is a client and worker plugin that logs each hook, before
+// and after next, and appends its name to the client's identity and the
+// worker's, so the order of configuration shows in the result.
+type loggingPlugin struct {
+	ClientPluginBase
+	WorkerPluginBase
+	name string
+	log  *hookLog
+	// Failures to simulate.
+	configureErr  error
+	skipNext      bool
+	errAfterNext  error
+	registerStart func(r interface {
+		RegisterWorkflowWithOptions(any, RegisterWorkflowOptions)
+		RegisterActivityWithOptions(any, RegisterActivityOptions)
+	})
+}
+
+func (p *loggingPlugin) Name() string { return p.name }
+
+func (p *loggingPlugin) ConfigureClient(_ context.Context, o ClientPluginConfigureClientOptions) error {
+	p.log.add("%s ConfigureClient", p.name)
+	o.ClientOptions.Identity += "+" + p.name
+	return p.configureErr
+}
+
+func (p *loggingPlugin) NewClient(ctx context.Context, o ClientPluginNewClientOptions, next func(context.Context, ClientPluginNewClientOptions) error) error {
+	p.log.add("%s NewClient identity=%s lazy=%v existing=%v", p.name, o.ClientOptions.Identity, o.Lazy, o.FromExisting != nil)
+	if p.skipNext {
+		return nil
+	}
+	err := next(ctx, o)
+	p.log.add("%s NewClient done err=%v", p.name, err)
+	if p.errAfterNext != nil {
+		return p.errAfterNext
+	}
+	return err
+}
+
+func (p *loggingPlugin) ConfigureWorker(_ context.Context, o WorkerPluginConfigureWorkerOptions) error {
+	p.log.add("%s ConfigureWorker %s", p.name, o.TaskQueue)
+	o.WorkerOptions.Identity += "+" + p.name
+	previous := o.WorkerRegistryOptions.OnRegisterWorkflow
+	o.WorkerRegistryOptions.OnRegisterWorkflow = func(w any, options RegisterWorkflowOptions) {
+		p.log.add("%s OnRegisterWorkflow %q", p.name, options.Name)
+		if previous != nil {
+			previous(w, options)
+		}
+	}
+	return p.configureErr
+}
+
+func (p *loggingPlugin) StartWorker(ctx context.Context, o WorkerPluginStartWorkerOptions, next func(context.Context, WorkerPluginStartWorkerOptions) error) error {
+	p.log.add("%s StartWorker", p.name)
+	if p.registerStart != nil {
+		p.registerStart(o.WorkerRegistry)
+	}
+	if p.skipNext {
+		return nil
+	}
+	err := next(ctx, o)
+	p.log.add("%s StartWorker done", p.name)
+	return err
+}
+
+func (p *loggingPlugin) StopWorker(ctx context.Context, o WorkerPluginStopWorkerOptions, next func(context.Context, WorkerPluginStopWorkerOptions)) {
+	p.log.add("%s StopWorker", p.name)
+	if p.skipNext {
+		return
+	}
+	next(ctx, o)
+	p.log.add("%s StopWorker done", p.name)
+}
+
+// clientOnlyPlugin is a client plugin and nothing else.
+type clientOnlyPlugin struct {
+	ClientPluginBase
+	log *hookLog
+}
+
+func (p *clientOnlyPlugin) Name() string { return "client-only" }
+
+func (p *clientOnlyPlugin) ConfigureClient(context.Context, ClientPluginConfigureClientOptions) error {
+	p.log.add("client-only ConfigureClient")
+	return nil
+}
+
+func TestChainHooksRunsTheFirstPluginOutermost(t *testing.T) {
+	var calls []string
+	root := func(_ context.Context, o string) error {
+		calls = append(calls, "root "+o)
+		return nil
+	}
+	hooked := chainHooks([]string{"a", "b", "c"}, root, func(p string, ctx context.Context, o string, next func(context.Context, string) error) error {
+		calls = append(calls, p+" before")
+		err := next(ctx, o+p)
+		calls = append(calls, p+" after")
+		return err
+	})
+	chkNoErr(t, hooked(context.Background(), ">"))
+	chkEqual(t, []string{"a before", "b before", "c before", "root >abc", "c after", "b after", "a after"}, calls)
+}
+
+func TestClientPluginsConfigureInOrderThenWrapTheCreation(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	log := &hookLog{}
+	a, b := &loggingPlugin{name: "a", log: log}, &loggingPlugin{name: "b", log: log}
+	c, err := NewLazyClient(ClientOptions{HostPort: f.addr, Identity: "me", Plugins: []ClientPlugin{a, b}})
+	chkNoErr(t, err)
+	defer c.Close()
+	chkEqual(t, []string{
+		"a ConfigureClient", "b ConfigureClient",
+		"a NewClient identity=me+a+b lazy=true existing=false",
+		"b NewClient identity=me+a+b lazy=true existing=false",
+		"b NewClient done err=<nil>", "a NewClient done err=<nil>",
+	}, log.take())
+	chkEqual(t, "me+a+b", c.(*workflowClient).identity)
+
+	// A client made from it runs its own plugins, told the client it
+	// comes from.
+	derived, err := NewClientFromExisting(context.Background(), c, ClientOptions{Identity: "other", Plugins: []ClientPlugin{b}})
+	chkNoErr(t, err)
+	defer derived.Close()
+	chkEqual(t, []string{
+		"b ConfigureClient",
+		"b NewClient identity=other+b lazy=false existing=true",
+		"b NewClient done err=<nil>",
+	}, log.take())
+	chkEqual(t, "other+b", derived.(*workflowClient).identity)
+}
+
+func TestClientPluginFailures(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	log := &hookLog{}
+	boom := errors.New("boom")
+
+	_, err := NewLazyClient(ClientOptions{HostPort: f.addr, Plugins: []ClientPlugin{&loggingPlugin{name: "bad", log: log, configureErr: boom}}})
+	chkErrIs(t, err, boom)
+	chkErrContains(t, err, `client plugin "bad" failed to configure the client`)
+
+	_, err = NewLazyClient(ClientOptions{HostPort: f.addr, Plugins: []ClientPlugin{&loggingPlugin{name: "lazybones", log: log, skipNext: true}}})
+	chkErrContains(t, err, `NewClient hook of the client plugins ["lazybones"] returned without calling next`)
+
+	_, err = NewLazyClient(ClientOptions{HostPort: f.addr, Plugins: []ClientPlugin{&loggingPlugin{name: "late", log: log, errAfterNext: boom}}})
+	chkErrIs(t, err, boom)
+
+	_, err = NewLazyClient(ClientOptions{HostPort: f.addr, Plugins: []ClientPlugin{&loggingPlugin{name: "a", log: log}, nil}})
+	chkErrContains(t, err, "client.Options.Plugins[1] is nil")
+
+	// The existing client is checked whatever the plugins do.
+	_, err = NewClientFromExisting(context.Background(), nil, ClientOptions{Plugins: []ClientPlugin{&loggingPlugin{name: "a", log: log}}})
+	chkErrContains(t, err, "the existing client must come from")
+}
+
+func TestWorkersTakeTheirClientsWorkerPluginsFirst(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	log := &hookLog{}
+	fromClient, own := &loggingPlugin{name: "client", log: log}, &loggingPlugin{name: "worker", log: log}
+	c := f.client(t, ClientOptions{Plugins: []ClientPlugin{fromClient, &clientOnlyPlugin{log: log}}})
+	log.take()
+
+	w := NewWorker(c, "tq", WorkerOptions{Identity: "w", Plugins: []WorkerPlugin{own}})
+	chkEqual(t, []string{"client ConfigureWorker tq", "worker ConfigureWorker tq"}, log.take())
+	chkEqual(t, "w+client+worker", w.options.Identity)
+	chkNotEqual(t, "", w.plugins.instanceKey)
+
+	// Registration callbacks run before the registration, the last
+	// plugin's outermost here because each wraps the one before.
+	w.RegisterWorkflowWithOptions(func(Context) error { return nil }, RegisterWorkflowOptions{Name: "Named"})
+	chkEqual(t, []string{`worker OnRegisterWorkflow "Named"`, `client OnRegisterWorkflow "Named"`}, log.take())
+	chkEqual(t, []string{"Named"}, w.registry.WorkflowNames())
+
+	other := NewWorker(c, "tq", WorkerOptions{})
+	chkNotEqual(t, w.plugins.instanceKey, other.plugins.instanceKey, "each worker has its own instance key")
+	chkEqual(t, []string{"client ConfigureWorker tq"}, log.take())
+}
+
+func TestWorkerPluginStartAndStopRunOnceAndNest(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	log := &hookLog{}
+	a, b := &loggingPlugin{name: "a", log: log}, &loggingPlugin{name: "b", log: log}
+	w := NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{a, b}})
+	log.take()
+
+	// Nothing is registered, so the start fails inside the hooks, which
+	// see its error; later calls return the same outcome without hooks.
+	err := w.Start()
+	chkErrContains(t, err, "has nothing to run")
+	chkEqual(t, []string{"a StartWorker", "b StartWorker", "b StartWorker done", "a StartWorker done"}, log.take())
+	chkErrIs(t, w.Start(), err)
+	chkEmpty(t, log.take())
+
+	w.Stop()
+	chkEqual(t, []string{"a StopWorker", "b StopWorker", "b StopWorker done", "a StopWorker done"}, log.take())
+	w.Stop()
+	chkEmpty(t, log.take(), "only the first Stop runs the hooks")
+	chkErrContains(t, w.Start(), "Start after Stop")
+}
+
+func TestWorkerPluginThatDoesNotCallNextFailsTheStart(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	log := &hookLog{}
+	var warnings bytes.Buffer
+	c := f.client(t, ClientOptions{Logger: logging.NewTextLogger(&warnings, slog.LevelWarn)})
+	w := NewWorker(c, "tq", WorkerOptions{Plugins: []WorkerPlugin{&loggingPlugin{name: "idle", log: log, skipNext: true}}})
+	chkErrContains(t, w.Start(), `StartWorker hook of the worker plugins ["idle"] returned without calling next`)
+	w.Stop() // the hook skips next again: the worker stops anyway, with a warning
+	chkEqual(t, []string{"idle ConfigureWorker tq", "idle StartWorker", "idle StopWorker"}, log.take())
+	chkTrue(t, strings.Contains(warnings.String(), "StopWorker hook of the worker plugins returned without calling next"), warnings.String())
+}
+
+func TestWorkerPluginRegistersAsTheWorkerStarts(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	log := &hookLog{}
+	p := &loggingPlugin{name: "p", log: log, registerStart: func(r interface {
+		RegisterWorkflowWithOptions(any, RegisterWorkflowOptions)
+		RegisterActivityWithOptions(any, RegisterActivityOptions)
+	}) {
+		r.RegisterWorkflowWithOptions(func(Context) error { return nil }, RegisterWorkflowOptions{Name: "FromPlugin"})
+	}}
+	w := NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{p}})
+	chkNoErr(t, w.Start())
+	defer w.Stop()
+	chkEqual(t, []string{"p ConfigureWorker tq", "p StartWorker", `p OnRegisterWorkflow "FromPlugin"`, "p StartWorker done"}, log.take())
+	chkEqual(t, []string{"FromPlugin"}, w.registry.WorkflowNames())
+}
+
+func TestWorkerPluginConfigureErrorPanicsNamingThePlugin(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	boom := errors.New("boom")
+	defer func() {
+		err, _ := recover().(error)
+		chkErrIs(t, err, boom)
+		chkErrContains(t, err, `worker plugin "strict" failed to configure the worker`)
+	}()
+	NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{&loggingPlugin{name: "strict", log: &hookLog{}, configureErr: boom}}})
+	t.Fatal("NewWorker did not panic")
+}
+
+func TestNewSimplePluginNeedsAName(t *testing.T) {
+	_, err := NewSimplePlugin(SimplePluginOptions{})
+	chkErrContains(t, err, "SimplePluginOptions.Name is empty")
+}
+
+// namedInterceptor is a client and worker interceptor told apart by name.
+type namedInterceptor struct {
+	InterceptorBase
+	name string
+}
+
+// namedClientInterceptor is a client interceptor only.
+type namedClientInterceptor struct {
+	ClientInterceptorBase
+	name string
+}
+
+// namedPropagator is a context propagator told apart by name.
+type namedPropagator struct {
+	ContextPropagator
+	name string
+}
+
+func TestSimplePluginConfiguresClients(t *testing.T) {
+	dc := converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), converter.NewZlibCodec(converter.ZlibCodecOptions{}))
+	fc := failure.NewDefaultFailureConverter(failure.DefaultFailureConverterOptions{EncodeCommonAttributes: true})
+	pluginInterceptor := &namedInterceptor{name: "plugin"}
+	var seen ClientOptions
+	p, err := NewSimplePlugin(SimplePluginOptions{
+		Name:               "simple",
+		DataConverter:      dc,
+		FailureConverter:   fc,
+		ContextPropagators: []ContextPropagator{namedPropagator{name: "plugin"}},
+		ClientInterceptors: []ClientInterceptor{pluginInterceptor},
+		ConfigureClient: func(_ context.Context, o ClientPluginConfigureClientOptions) error {
+			seen = *o.ClientOptions
+			return nil
+		},
+	})
+	chkNoErr(t, err)
+
+	// The user's slices have room to grow: the plugin must not write into
+	// them, other clients may share them.
+	userInterceptors := make([]ClientInterceptor, 1, 4)
+	userInterceptors[0] = &namedInterceptor{name: "user"}
+	options := ClientOptions{Interceptors: userInterceptors, DataConverter: converter.GetDefaultDataConverter()}
+	chkNoErr(t, p.ConfigureClient(context.Background(), ClientPluginConfigureClientOptions{ClientOptions: &options}))
+	chkSame(t, dc, options.DataConverter)
+	chkSame(t, fc, options.FailureConverter)
+	chkEqual(t, []ClientInterceptor{userInterceptors[0], pluginInterceptor}, options.Interceptors)
+	chkEqual(t, []ContextPropagator{namedPropagator{name: "plugin"}}, options.ContextPropagators)
+	chkEqual(t, options, seen, "ConfigureClient runs after the fields are applied")
+	chkEqual(t, 1, len(userInterceptors))
+	chkNil(t, userInterceptors[:2][1], "the user's array is left alone")
+}
+
+func TestSimplePluginConfiguresWorkersAndReplayers(t *testing.T) {
+	dc := converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), converter.NewZlibCodec(converter.ZlibCodecOptions{}))
+	both, clientOnly := &namedInterceptor{name: "both"}, &namedClientInterceptor{name: "client"}
+	workerSide := &namedInterceptor{name: "worker"}
+	var configured []string
+	p, err := NewSimplePlugin(SimplePluginOptions{
+		Name:               "simple",
+		DataConverter:      dc,
+		ClientInterceptors: []ClientInterceptor{both, clientOnly},
+		WorkerInterceptors: []WorkerInterceptor{workerSide},
+		ConfigureWorker: func(_ context.Context, o WorkerPluginConfigureWorkerOptions) error {
+			configured = append(configured, "worker "+o.TaskQueue)
+			return nil
+		},
+		ConfigureWorkflowReplayer: func(_ context.Context, o WorkerPluginConfigureWorkflowReplayerOptions) error {
+			configured = append(configured, fmt.Sprintf("replayer interceptors=%d", len(o.WorkflowReplayerOptions.Interceptors)))
+			return nil
+		},
+	})
+	chkNoErr(t, err)
+
+	user := &namedInterceptor{name: "user"}
+	wo := WorkerOptions{Interceptors: []WorkerInterceptor{user}}
+	chkNoErr(t, p.ConfigureWorker(context.Background(), WorkerPluginConfigureWorkerOptions{TaskQueue: "tq", WorkerOptions: &wo, WorkerRegistryOptions: &WorkerPluginConfigureWorkerRegistryOptions{}}))
+	// Workers get the client's interceptors from their client, not here.
+	chkEqual(t, []WorkerInterceptor{user, workerSide}, wo.Interceptors)
+
+	ro := WorkflowReplayerOptions{Interceptors: []WorkerInterceptor{user}}
+	chkNoErr(t, p.ConfigureWorkflowReplayer(context.Background(), WorkerPluginConfigureWorkflowReplayerOptions{WorkflowReplayerOptions: &ro, WorkflowReplayerRegistryOptions: &WorkerPluginConfigureWorkflowReplayerRegistryOptions{}}))
+	// A replayer has no client: it takes the client interceptors that
+	// are worker interceptors too.
+	chkEqual(t, []WorkerInterceptor{user, both, workerSide}, ro.Interceptors)
+	chkSame(t, dc, ro.DataConverter)
+	chkEqual(t, []string{"worker tq", "replayer interceptors=3"}, configured)
+}
+
+// registryLog records registrations, as a worker or replayer would take them.
+type registryLog struct{ log *hookLog }
+
+func (r registryLog) RegisterWorkflowWithOptions(_ any, o RegisterWorkflowOptions) {
+	r.log.add("register workflow %s", o.Name)
+}
+
+func (r registryLog) RegisterActivityWithOptions(_ any, o RegisterActivityOptions) {
+	r.log.add("register activity %s", o.Name)
+}
+
+func TestSimplePluginRunContext(t *testing.T) {
+	log := &hookLog{}
+	boom := errors.New("boom")
+	var failBefore error
+	p, err := NewSimplePlugin(SimplePluginOptions{
+		Name: "simple",
+		RunContextBefore: func(_ context.Context, o SimplePluginRunContextBeforeOptions) error {
+			log.add("before %s replayer=%v", o.InstanceKey, o.WorkflowReplayer)
+			o.Registry.RegisterWorkflowWithOptions(nil, RegisterWorkflowOptions{Name: "W"})
+			o.Registry.RegisterActivityWithOptions(nil, RegisterActivityOptions{Name: "A"})
+			return failBefore
+		},
+		RunContextAfter: func(_ context.Context, o SimplePluginRunContextAfterOptions) {
+			log.add("after %s", o.InstanceKey)
+		},
+	})
+	chkNoErr(t, err)
+	registry := registryLog{log: log}
+	ctx := context.Background()
+	next := func(string) error { log.add("next"); return nil }
+
+	chkNoErr(t, p.StartWorker(ctx, WorkerPluginStartWorkerOptions{WorkerInstanceKey: "w1", WorkerRegistry: registry},
+		func(context.Context, WorkerPluginStartWorkerOptions) error { return next("start") }))
+	p.StopWorker(ctx, WorkerPluginStopWorkerOptions{WorkerInstanceKey: "w1"}, func(context.Context, WorkerPluginStopWorkerOptions) { _ = next("stop") })
+	chkEqual(t, []string{
+		"before w1 replayer=false", "register workflow W", "register activity A", "next",
+		"after w1", "next",
+	}, log.take())
+
+	// A replayer's registry ignores activities; RunContextAfter runs
+	// even when the replay fails.
+	err = p.ReplayWorkflow(ctx, WorkerPluginReplayWorkflowOptions{WorkflowReplayerInstanceKey: "r1", WorkflowReplayRegistry: registry},
+		func(context.Context, WorkerPluginReplayWorkflowOptions) error { log.add("replay"); return boom })
+	chkErrIs(t, err, boom)
+	chkEqual(t, []string{"before r1 replayer=true", "register workflow W", "replay", "after r1"}, log.take())
+
+	// A failing RunContextBefore stops the start there.
+	failBefore = boom
+	err = p.StartWorker(ctx, WorkerPluginStartWorkerOptions{WorkerInstanceKey: "w2", WorkerRegistry: registry},
+		func(context.Context, WorkerPluginStartWorkerOptions) error { return next("start") })
+	chkErrIs(t, err, boom)
+	calls := log.take()
+	chkFalse(t, strings.Contains(strings.Join(calls, ","), "next"), "next ran after RunContextBefore failed:", calls)
+}
+
+func TestPluginBasesCallNext(t *testing.T) {
+	ctx := context.Background()
+	var ran []string
+	chkNoErr(t, ClientPluginBase{}.NewClient(ctx, ClientPluginNewClientOptions{}, func(context.Context, ClientPluginNewClientOptions) error {
+		ran = append(ran, "client")
+		return nil
+	}))
+	chkNoErr(t, WorkerPluginBase{}.StartWorker(ctx, WorkerPluginStartWorkerOptions{}, func(context.Context, WorkerPluginStartWorkerOptions) error {
+		ran = append(ran, "start")
+		return nil
+	}))
+	WorkerPluginBase{}.StopWorker(ctx, WorkerPluginStopWorkerOptions{}, func(context.Context, WorkerPluginStopWorkerOptions) {
+		ran = append(ran, "stop")
+	})
+	chkNoErr(t, WorkerPluginBase{}.ReplayWorkflow(ctx, WorkerPluginReplayWorkflowOptions{}, func(context.Context, WorkerPluginReplayWorkflowOptions) error {
+		ran = append(ran, "replay")
+		return nil
+	}))
+	chkEqual(t, []string{"client", "start", "stop", "replay"}, ran)
+}
