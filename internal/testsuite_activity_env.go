@@ -29,6 +29,7 @@ type TestActivityEnvironment struct {
 	suite         testSuiteDefaults
 	registry      *registry.Registry
 	workerOptions WorkerOptions
+	plugins       workerPluginSet // the worker options' plugins; testsuite_plugins.go
 	dc            converter.DataConverter
 	fc            converter.FailureConverter
 	propagators   []ContextPropagator
@@ -54,6 +55,9 @@ func (t *TestActivityEnvironment) RegisterActivity(a any) {
 
 // RegisterActivityWithOptions registers activities with options.
 func (t *TestActivityEnvironment) RegisterActivityWithOptions(a any, options RegisterActivityOptions) {
+	if on := t.plugins.registryHooks.OnRegisterActivity; on != nil {
+		on(a, options)
+	}
 	if err := t.registry.RegisterActivity(a, options.Name, options.DisableAlreadyRegisteredCheck, options.SkipInvalidStructFunctions); err != nil {
 		panic(err)
 	}
@@ -70,6 +74,7 @@ func (t *TestActivityEnvironment) RegisterDynamicActivity(fn any, options Dynami
 // SetWorkerOptions sets the worker options activities run with
 // (interceptors among them).
 func (t *TestActivityEnvironment) SetWorkerOptions(options WorkerOptions) *TestActivityEnvironment {
+	t.configurePlugins(&options)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.workerOptions = options
@@ -184,10 +189,12 @@ func (t *TestActivityEnvironment) ExecuteActivity(activityFn any, args ...any) (
 	}
 	inWorkflow := t.inWorkflow
 	t.mu.Unlock()
-	if inWorkflow {
-		return t.executeInWorkflow(name, args)
-	}
-	return t.execute(name, args, nil)
+	return t.withPlugins(func() (converter.EncodedValue, error) {
+		if inWorkflow {
+			return t.executeInWorkflow(name, args)
+		}
+		return t.execute(name, args, nil)
+	})
 }
 
 // ExecuteLocalActivity runs one attempt of a local activity, given as a
@@ -211,7 +218,7 @@ func (t *TestActivityEnvironment) ExecuteLocalActivity(activityFn any, args ...a
 		t.fc = failure.NewDefaultFailureConverter(failure.DefaultFailureConverterOptions{DataConverter: t.dc})
 	}
 	t.mu.Unlock()
-	return t.execute(name, args, &local{fn: fn})
+	return t.withPlugins(func() (converter.EncodedValue, error) { return t.execute(name, args, &local{fn: fn}) })
 }
 
 // local marks an execution as a local activity's, with the function the
@@ -276,7 +283,7 @@ func (t *TestActivityEnvironment) executeInWorkflow(name string, args []any) (co
 	t.mu.Lock()
 	wenv := (&WorkflowTestSuite{logger: t.suite.logger, metrics: t.suite.metrics, propagators: t.propagators, header: t.header}).NewTestWorkflowEnvironment()
 	wenv.registry = t.registry
-	wenv.SetDataConverter(t.dc).SetFailureConverter(t.fc).SetWorkerOptions(t.workerOptions).SetIdentity(t.identity)
+	wenv.SetDataConverter(t.dc).SetFailureConverter(t.fc).SetWorkerOptions(t.configuredWorkerOptions()).SetIdentity(t.identity)
 	timeout := t.timeout
 	t.mu.Unlock()
 	if timeout <= 0 {

@@ -45,6 +45,7 @@ type TestWorkflowEnvironment struct {
 	mockedNames  map[string]bool // activity types with expectations
 
 	workerOptions WorkerOptions
+	plugins       workerPluginSet // the worker options' plugins; testsuite_plugins.go
 	startOptions  StartWorkflowOptions
 	dc            converter.DataConverter
 	fc            converter.FailureConverter
@@ -123,6 +124,9 @@ func (e *TestWorkflowEnvironment) RegisterWorkflow(w any) {
 
 // RegisterWorkflowWithOptions registers a workflow function with options.
 func (e *TestWorkflowEnvironment) RegisterWorkflowWithOptions(w any, options RegisterWorkflowOptions) {
+	if on := e.plugins.registryHooks.OnRegisterWorkflow; on != nil {
+		on(w, options)
+	}
 	if err := e.registry.RegisterWorkflow(w, options.Name, options.DisableAlreadyRegisteredCheck); err != nil {
 		panic(err)
 	}
@@ -135,6 +139,9 @@ func (e *TestWorkflowEnvironment) RegisterActivity(a any) {
 
 // RegisterActivityWithOptions registers activities with options.
 func (e *TestWorkflowEnvironment) RegisterActivityWithOptions(a any, options RegisterActivityOptions) {
+	if on := e.plugins.registryHooks.OnRegisterActivity; on != nil {
+		on(a, options)
+	}
 	if err := e.registry.RegisterActivity(a, options.Name, options.DisableAlreadyRegisteredCheck, options.SkipInvalidStructFunctions); err != nil {
 		panic(err)
 	}
@@ -169,6 +176,7 @@ func (e *TestWorkflowEnvironment) Now() time.Time { return e.clock.Now() }
 
 // SetWorkerOptions sets the options of the worker that runs the workflow.
 func (e *TestWorkflowEnvironment) SetWorkerOptions(options WorkerOptions) *TestWorkflowEnvironment {
+	e.configurePlugins(&options)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.workerOptions = options
@@ -392,6 +400,12 @@ func (e *TestWorkflowEnvironment) ExecuteWorkflow(workflowFn any, args ...any) {
 	}
 	e.executed = true
 	e.mu.Unlock()
+	stopPlugins, err := e.startPlugins()
+	if err != nil {
+		e.finish(nil, err)
+		return
+	}
+	defer stopPlugins()
 	if err := e.start(workflowFn, args); err != nil {
 		e.finish(nil, err)
 		return

@@ -7,20 +7,90 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/durable-go/sdk/log"
 )
 
 // workerPlugins is a worker's plugin state: the plugins that apply to it
 // (the client's worker plugins, then its own), the callbacks they set on
 // registrations, and the once-only start and stop they wrap.
 type workerPlugins struct {
-	list          []WorkerPlugin
-	instanceKey   string
-	registryHooks WorkerPluginConfigureWorkerRegistryOptions
-
+	workerPluginSet
 	startOnce sync.Once
 	startErr  error
 	stopOnce  sync.Once
 	stopped   atomic.Bool
+}
+
+// workerPluginSet runs the worker plugins of a worker, or of a test
+// environment, which runs their hooks as a worker would.
+type workerPluginSet struct {
+	list          []WorkerPlugin
+	instanceKey   string
+	registryHooks WorkerPluginConfigureWorkerRegistryOptions
+}
+
+// pluginRegistry is what StartWorker hooks register with.
+type pluginRegistry interface {
+	RegisterWorkflowWithOptions(workflow any, options RegisterWorkflowOptions)
+	RegisterActivityWithOptions(activity any, options RegisterActivityOptions)
+}
+
+// configure takes plugins and runs each one's ConfigureWorker on options,
+// in order.
+func (s *workerPluginSet) configure(plugins []WorkerPlugin, taskQueue string, options *WorkerOptions) error {
+	s.list = plugins
+	s.instanceKey = newClientUUID()
+	for _, plugin := range s.list {
+		err := plugin.ConfigureWorker(context.Background(), WorkerPluginConfigureWorkerOptions{
+			WorkerInstanceKey:     s.instanceKey,
+			TaskQueue:             taskQueue,
+			WorkerOptions:         options,
+			WorkerRegistryOptions: &s.registryHooks,
+		})
+		if err != nil {
+			return fmt.Errorf("worker plugin %q failed to configure the worker: %w", plugin.Name(), err)
+		}
+	}
+	return nil
+}
+
+// start runs start within the plugins' StartWorker hooks. started says
+// whether start ran: a plugin may fail after it.
+func (s *workerPluginSet) start(registry pluginRegistry, start func() error) (started bool, err error) {
+	root := func(context.Context, WorkerPluginStartWorkerOptions) error {
+		started = true
+		return start()
+	}
+	hooked := chainHooks(s.list, root, func(p WorkerPlugin, ctx context.Context, o WorkerPluginStartWorkerOptions, next func(context.Context, WorkerPluginStartWorkerOptions) error) error {
+		return p.StartWorker(ctx, o, next)
+	})
+	err = hooked(context.Background(), WorkerPluginStartWorkerOptions{WorkerInstanceKey: s.instanceKey, WorkerRegistry: registry})
+	if err == nil && !started {
+		err = fmt.Errorf("worker: not started: a StartWorker hook of the worker plugins %q returned without calling next; it must call next or return an error", pluginNames(s.list))
+	}
+	return started, err
+}
+
+// stop runs stop within the plugins' StopWorker hooks; if a hook does not
+// call next, stop runs after them, with a warning.
+func (s *workerPluginSet) stop(logger log.Logger, stop func()) {
+	stopped := false
+	root := func(context.Context, WorkerPluginStopWorkerOptions) error {
+		stopped = true
+		stop()
+		return nil
+	}
+	hooked := chainHooks(s.list, root, func(p WorkerPlugin, ctx context.Context, o WorkerPluginStopWorkerOptions, next func(context.Context, WorkerPluginStopWorkerOptions) error) error {
+		p.StopWorker(ctx, o, func(ctx context.Context, o WorkerPluginStopWorkerOptions) { _ = next(ctx, o) })
+		return nil
+	})
+	_ = hooked(context.Background(), WorkerPluginStopWorkerOptions{WorkerInstanceKey: s.instanceKey})
+	if !stopped {
+		logger.Warn("a StopWorker hook of the worker plugins returned without calling next; stopping the worker anyway",
+			"Plugins", pluginNames(s.list))
+		stop()
+	}
 }
 
 // configureThroughPlugins runs each plugin's ConfigureWorker on the
@@ -30,19 +100,9 @@ func (w *AggregatedWorker) configureThroughPlugins() {
 	if err := checkPlugins("worker.Options.Plugins", w.options.Plugins); err != nil {
 		panic("worker.New: " + err.Error())
 	}
-	p := &w.plugins
-	p.list = slices.Concat(w.client.workerPlugins, w.options.Plugins)
-	p.instanceKey = newClientUUID()
-	for _, plugin := range p.list {
-		err := plugin.ConfigureWorker(context.Background(), WorkerPluginConfigureWorkerOptions{
-			WorkerInstanceKey:     p.instanceKey,
-			TaskQueue:             w.taskQueue,
-			WorkerOptions:         &w.options,
-			WorkerRegistryOptions: &p.registryHooks,
-		})
-		if err != nil {
-			panic(fmt.Errorf("worker.New: worker plugin %q failed to configure the worker: %w", plugin.Name(), err))
-		}
+	plugins := slices.Concat(w.client.workerPlugins, w.options.Plugins)
+	if err := w.plugins.configure(plugins, w.taskQueue, &w.options); err != nil {
+		panic(fmt.Errorf("worker.New: %w", err))
 	}
 }
 
@@ -53,32 +113,16 @@ func (w *AggregatedWorker) Start() error {
 	if w.plugins.stopped.Load() {
 		return errors.New("worker: Start after Stop: a stopped worker cannot start again; create a new one with worker.New")
 	}
-	w.plugins.startOnce.Do(func() { w.plugins.startErr = w.startThroughPlugins() })
-	return w.plugins.startErr
-}
-
-func (w *AggregatedWorker) startThroughPlugins() error {
-	started := false
-	start := func(context.Context, WorkerPluginStartWorkerOptions) error {
-		started = true
-		return w.startRuntime()
-	}
-	hooked := chainHooks(w.plugins.list, start, func(p WorkerPlugin, ctx context.Context, o WorkerPluginStartWorkerOptions, next func(context.Context, WorkerPluginStartWorkerOptions) error) error {
-		return p.StartWorker(ctx, o, next)
+	w.plugins.startOnce.Do(func() {
+		started, err := w.plugins.start(w, w.startRuntime)
+		if err != nil && started {
+			// A plugin failed after the worker started: the caller, told
+			// that Start failed, will not stop it.
+			w.stopRuntime()
+		}
+		w.plugins.startErr = err
 	})
-	err := hooked(context.Background(), WorkerPluginStartWorkerOptions{WorkerInstanceKey: w.plugins.instanceKey, WorkerRegistry: w})
-	switch {
-	case err != nil && started:
-		// A plugin failed after the worker started: the caller, told that
-		// Start failed, will not stop it.
-		w.stopRuntime()
-		return err
-	case err != nil:
-		return err
-	case !started:
-		return fmt.Errorf("worker: not started: a StartWorker hook of the worker plugins %q returned without calling next; it must call next or return an error", pluginNames(w.plugins.list))
-	}
-	return nil
+	return w.plugins.startErr
 }
 
 // Stop stops polling and waits for running tasks (see WorkerStopTimeout).
@@ -87,21 +131,6 @@ func (w *AggregatedWorker) startThroughPlugins() error {
 func (w *AggregatedWorker) Stop() {
 	w.plugins.stopOnce.Do(func() {
 		w.plugins.stopped.Store(true)
-		stopped := false
-		stop := func(context.Context, WorkerPluginStopWorkerOptions) error {
-			stopped = true
-			w.stopRuntime()
-			return nil
-		}
-		hooked := chainHooks(w.plugins.list, stop, func(p WorkerPlugin, ctx context.Context, o WorkerPluginStopWorkerOptions, next func(context.Context, WorkerPluginStopWorkerOptions) error) error {
-			p.StopWorker(ctx, o, func(ctx context.Context, o WorkerPluginStopWorkerOptions) { _ = next(ctx, o) })
-			return nil
-		})
-		_ = hooked(context.Background(), WorkerPluginStopWorkerOptions{WorkerInstanceKey: w.plugins.instanceKey})
-		if !stopped {
-			w.client.logger.Warn("a StopWorker hook of the worker plugins returned without calling next; stopping the worker anyway",
-				"TaskQueue", w.taskQueue, "Plugins", pluginNames(w.plugins.list))
-			w.stopRuntime()
-		}
+		w.plugins.stop(log.With(w.client.logger, "TaskQueue", w.taskQueue), w.stopRuntime)
 	})
 }

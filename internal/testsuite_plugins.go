@@ -1,0 +1,106 @@
+package internal
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/durable-go/sdk/converter"
+)
+
+// The test environments run the worker plugins of their worker options as
+// a worker runs them: ConfigureWorker when the options are set (a
+// failure panics, as worker.New does), the registration callbacks on each
+// registration, and StartWorker and StopWorker around each run of
+// workflow or activity code. The worker in between is the environment's:
+// StartWorker hooks that register workflows and activities register them
+// with the environment.
+
+// configurePlugins runs the plugins of options on them; options may be set
+// once when they have plugins.
+func (e *TestWorkflowEnvironment) configurePlugins(options *WorkerOptions) {
+	e.mu.Lock()
+	taskQueue, configured := e.startOptions.TaskQueue, len(e.plugins.list) > 0
+	e.mu.Unlock()
+	if configured {
+		panic("SetWorkerOptions: the worker options' plugins were applied already; set the options once")
+	}
+	if taskQueue == "" {
+		taskQueue = testTaskQueue
+	}
+	configureTestPlugins(&e.plugins, taskQueue, options)
+}
+
+// startPlugins runs the plugins' StartWorker hooks and returns the stop
+// that runs their StopWorker hooks.
+func (e *TestWorkflowEnvironment) startPlugins() (stop func(), err error) {
+	if len(e.plugins.list) == 0 {
+		return func() {}, nil
+	}
+	if _, err := e.plugins.start(e, func() error { return nil }); err != nil {
+		return nil, err
+	}
+	return func() { e.plugins.stop(e.suite.logger, func() {}) }, nil
+}
+
+func (t *TestActivityEnvironment) configurePlugins(options *WorkerOptions) {
+	t.mu.Lock()
+	configured := len(t.plugins.list) > 0
+	t.mu.Unlock()
+	if configured {
+		panic("SetWorkerOptions: the worker options' plugins were applied already; set the options once")
+	}
+	configureTestPlugins(&t.plugins, testTaskQueue, options)
+}
+
+// configuredWorkerOptions are the worker options, their plugins applied,
+// for a test workflow environment that runs activities for this one.
+func (t *TestActivityEnvironment) configuredWorkerOptions() WorkerOptions {
+	o := t.workerOptions
+	o.Plugins = nil
+	return o
+}
+
+// withPlugins runs an activity between the plugins' StartWorker and
+// StopWorker hooks.
+func (t *TestActivityEnvironment) withPlugins(run func() (converter.EncodedValue, error)) (converter.EncodedValue, error) {
+	if len(t.plugins.list) == 0 {
+		return run()
+	}
+	if _, err := t.plugins.start(activityEnvRegistry{t}, func() error { return nil }); err != nil {
+		return nil, err
+	}
+	defer t.plugins.stop(t.suite.logger, func() {})
+	return run()
+}
+
+// activityEnvRegistry is what StartWorker hooks of an activity
+// environment register with: activities for the environment to run, and
+// workflows, which it keeps beside them.
+type activityEnvRegistry struct{ t *TestActivityEnvironment }
+
+func (r activityEnvRegistry) RegisterWorkflowWithOptions(w any, options RegisterWorkflowOptions) {
+	if on := r.t.plugins.registryHooks.OnRegisterWorkflow; on != nil {
+		on(w, options)
+	}
+	if err := r.t.registry.RegisterWorkflow(w, options.Name, options.DisableAlreadyRegisteredCheck); err != nil {
+		panic(err)
+	}
+}
+
+func (r activityEnvRegistry) RegisterActivityWithOptions(a any, options RegisterActivityOptions) {
+	r.t.RegisterActivityWithOptions(a, options)
+}
+
+// configureTestPlugins applies options' plugins to options, panicking on
+// failure as worker.New does.
+func configureTestPlugins(set *workerPluginSet, taskQueue string, options *WorkerOptions) {
+	if len(options.Plugins) == 0 {
+		return
+	}
+	if err := checkPlugins("worker.Options.Plugins", options.Plugins); err != nil {
+		panic("SetWorkerOptions: " + err.Error())
+	}
+	if err := set.configure(slices.Clone(options.Plugins), taskQueue, options); err != nil {
+		panic(fmt.Errorf("SetWorkerOptions: %w", err))
+	}
+}
