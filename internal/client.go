@@ -147,6 +147,10 @@ type Client interface {
 	// ResetWorkflowExecution resets a workflow to an earlier workflow task,
 	// terminating its current run; a request ID is generated if missing.
 	ResetWorkflowExecution(ctx context.Context, request *workflowservice.ResetWorkflowExecutionRequest) (*workflowservice.ResetWorkflowExecutionResponse, error)
+	// UpdateWorkflowExecutionOptions changes the options of a workflow
+	// execution that can change while it runs (its versioning override)
+	// and returns them as they are after the change.
+	UpdateWorkflowExecutionOptions(ctx context.Context, request UpdateWorkflowExecutionOptionsRequest) (WorkflowExecutionOptions, error)
 	// CheckHealth asks the server's gRPC health service whether the
 	// workflow service is serving.
 	CheckHealth(ctx context.Context, request *CheckHealthRequest) (*CheckHealthResponse, error)

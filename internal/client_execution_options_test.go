@@ -1,0 +1,77 @@
+//lint:file-ignore SA1019 the deprecated override fields are part of the wire format under test.
+
+package internal
+
+import (
+	"testing"
+
+	deploymentpb "go.temporal.io/api/deployment/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	workflowpb "go.temporal.io/api/workflow/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+func TestUpdateWorkflowExecutionOptionsRequest(t *testing.T) {
+	version := WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "7"}
+	change := func(v VersioningOverride) UpdateWorkflowExecutionOptionsRequest {
+		return UpdateWorkflowExecutionOptionsRequest{WorkflowId: "wf", RunId: "run",
+			WorkflowExecutionOptionsChanges: WorkflowExecutionOptionsChanges{VersioningOverride: &VersioningOverrideChange{Value: v}}}
+	}
+	for _, tc := range []struct {
+		name string
+		in   UpdateWorkflowExecutionOptionsRequest
+		want *workflowpb.VersioningOverride
+	}{
+		{"auto-upgrade", change(&AutoUpgradeVersioningOverride{}), &workflowpb.VersioningOverride{
+			Override: &workflowpb.VersioningOverride_AutoUpgrade{AutoUpgrade: true},
+			Behavior: enumspb.VERSIONING_BEHAVIOR_AUTO_UPGRADE,
+		}},
+		{"pinned", change(&PinnedVersioningOverride{Version: version}), &workflowpb.VersioningOverride{
+			Override: &workflowpb.VersioningOverride_Pinned{Pinned: &workflowpb.VersioningOverride_PinnedOverride{
+				Behavior: workflowpb.VersioningOverride_PINNED_OVERRIDE_BEHAVIOR_PINNED,
+				Version:  &deploymentpb.WorkerDeploymentVersion{DeploymentName: "orders", BuildId: "7"},
+			}},
+			Behavior:      enumspb.VERSIONING_BEHAVIOR_PINNED,
+			PinnedVersion: "orders.7",
+			Deployment:    &deploymentpb.Deployment{SeriesName: "orders", BuildId: "7"},
+		}},
+		{"one-time", change(&OneTimeVersioningOverride{TargetVersion: version}), &workflowpb.VersioningOverride{
+			Override: &workflowpb.VersioningOverride_OneTime{OneTime: &workflowpb.VersioningOverride_OneTimeOverride{
+				TargetDeploymentVersion: &deploymentpb.WorkerDeploymentVersion{DeploymentName: "orders", BuildId: "7"},
+			}},
+		}},
+		{"removed", change(nil), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := tc.in.request("ns")
+			chkNoErr(t, err)
+			chkEqual(t, "ns", req.GetNamespace())
+			chkEqual(t, "wf", req.GetWorkflowExecution().GetWorkflowId())
+			chkEqual(t, "run", req.GetWorkflowExecution().GetRunId())
+			chkEqual(t, []string{"versioning_override"}, req.GetUpdateMask().GetPaths())
+			if got := req.GetWorkflowExecutionOptions().GetVersioningOverride(); !proto.Equal(tc.want, got) {
+				t.Errorf("override %v, want %v", got, tc.want)
+			}
+			// What is sent reads back as what was given.
+			chkEqual(t, tc.in.WorkflowExecutionOptionsChanges.VersioningOverride.Value, versioningOverrideFromProto(tc.want))
+		})
+	}
+
+	_, err := UpdateWorkflowExecutionOptionsRequest{WorkflowExecutionOptionsChanges: change(nil).WorkflowExecutionOptionsChanges}.request("ns")
+	chkErrContains(t, err, "WorkflowId is empty")
+	_, err = UpdateWorkflowExecutionOptionsRequest{WorkflowId: "wf"}.request("ns")
+	chkErrContains(t, err, "no change was given")
+}
+
+// TestVersioningOverrideFromOlderServers reads overrides that servers from
+// before the Override oneof report in the deprecated fields.
+func TestVersioningOverrideFromOlderServers(t *testing.T) {
+	pinned := &PinnedVersioningOverride{Version: WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "7.1"}}
+	chkEqual(t, &AutoUpgradeVersioningOverride{}, versioningOverrideFromProto(&workflowpb.VersioningOverride{Behavior: enumspb.VERSIONING_BEHAVIOR_AUTO_UPGRADE}))
+	// The build ID may hold dots; the deployment name may not.
+	chkEqual(t, pinned, versioningOverrideFromProto(&workflowpb.VersioningOverride{Behavior: enumspb.VERSIONING_BEHAVIOR_PINNED, PinnedVersion: "orders.7.1"}))
+	chkEqual(t, pinned, versioningOverrideFromProto(&workflowpb.VersioningOverride{Behavior: enumspb.VERSIONING_BEHAVIOR_PINNED,
+		Deployment: &deploymentpb.Deployment{SeriesName: "orders", BuildId: "7.1"}}))
+	chkNil(t, versioningOverrideFromProto(nil))
+	chkNil(t, versioningOverrideFromProto(&workflowpb.VersioningOverride{}))
+}
