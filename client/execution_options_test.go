@@ -3,8 +3,10 @@ package client_test
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"go.temporal.io/api/serviceerror"
+	workflowpb "go.temporal.io/api/workflow/v1"
 
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/worker"
@@ -109,4 +111,57 @@ func assertOverride(t *testing.T, what string, want, got client.VersioningOverri
 			t.Errorf("%s override %#v, want auto-upgrade", what, got)
 		}
 	}
+}
+
+// TestStartsCarryAVersioningOverride: a workflow may start with an
+// override, by ExecuteWorkflow, SignalWithStartWorkflow or a schedule.
+func TestStartsCarryAVersioningOverride(t *testing.T) {
+	c := dial(t)
+	pinned := &client.PinnedVersioningOverride{Version: worker.WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "b7"}}
+	describedOverride := func(id string) client.VersioningOverride {
+		t.Helper()
+		desc, err := c.DescribeWorkflowExecution(ctxFor(t), id, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return versioningOverrideOf(desc.GetWorkflowExecutionInfo().GetVersioningInfo().GetVersioningOverride())
+	}
+
+	run := start(t, c, client.StartWorkflowOptions{VersioningOverride: pinned})
+	assertOverride(t, "ExecuteWorkflow's", pinned, describedOverride(run.GetID()))
+
+	run, err := c.SignalWithStartWorkflow(ctxFor(t), workflowID(t), "go", nil,
+		client.StartWorkflowOptions{TaskQueue: "client-tests", VersioningOverride: &client.AutoUpgradeVersioningOverride{}}, "ClientTestWorkflow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertOverride(t, "SignalWithStartWorkflow's", &client.AutoUpgradeVersioningOverride{}, describedOverride(run.GetID()))
+
+	action := idleAction(t)
+	action.VersioningOverride = pinned
+	h := createSchedule(t, c, client.ScheduleOptions{
+		Spec:   client.ScheduleSpec{Intervals: []client.ScheduleIntervalSpec{{Every: time.Hour}}},
+		Action: action,
+		Paused: true,
+	})
+	d, err := h.Describe(ctxFor(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertOverride(t, "the schedule's", pinned, d.Schedule.Action.(*client.ScheduleWorkflowAction).VersioningOverride)
+}
+
+// versioningOverrideOf reads the override of a description, as the client
+// would return it.
+func versioningOverrideOf(p *workflowpb.VersioningOverride) client.VersioningOverride {
+	switch {
+	case p == nil:
+		return nil
+	case p.GetAutoUpgrade():
+		return &client.AutoUpgradeVersioningOverride{}
+	case p.GetPinned() != nil:
+		v := p.GetPinned().GetVersion()
+		return &client.PinnedVersioningOverride{Version: worker.WorkerDeploymentVersion{DeploymentName: v.GetDeploymentName(), BuildID: v.GetBuildId()}}
+	}
+	return nil
 }

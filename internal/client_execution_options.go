@@ -127,6 +127,14 @@ func (o *OneTimeVersioningOverride) versioningOverrideProto() *workflowpb.Versio
 	}
 }
 
+// versioningOverrideToProto is the message of an override; nil for none.
+func versioningOverrideToProto(o VersioningOverride) *workflowpb.VersioningOverride {
+	if o == nil {
+		return nil
+	}
+	return o.versioningOverrideProto()
+}
+
 // versioningOverrideFromProto reads an override as the server reports it,
 // from the Override oneof or, from older servers, the deprecated fields.
 func versioningOverrideFromProto(p *workflowpb.VersioningOverride) VersioningOverride {
@@ -165,10 +173,7 @@ func (r UpdateWorkflowExecutionOptionsRequest) request(namespace string) (*workf
 	if change == nil {
 		return nil, errors.New("UpdateWorkflowExecutionOptions: no change was given; set WorkflowExecutionOptionsChanges.VersioningOverride")
 	}
-	options := &workflowpb.WorkflowExecutionOptions{}
-	if change.Value != nil {
-		options.VersioningOverride = change.Value.versioningOverrideProto()
-	}
+	options := &workflowpb.WorkflowExecutionOptions{VersioningOverride: versioningOverrideToProto(change.Value)}
 	return &workflowservice.UpdateWorkflowExecutionOptionsRequest{
 		Namespace:                namespace,
 		WorkflowExecution:        &commonpb.WorkflowExecution{WorkflowId: r.WorkflowId, RunId: r.RunId},

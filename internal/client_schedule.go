@@ -196,6 +196,9 @@ type (
 		StaticDetails string
 		// Priority orders the workflows' tasks.
 		Priority policy.Priority
+		// VersioningOverride, when set, decides which worker deployment
+		// version runs the workflows, whatever their code declares.
+		VersioningOverride VersioningOverride
 	}
 
 	// ScheduleOptions configure a new schedule.

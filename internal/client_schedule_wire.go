@@ -139,6 +139,7 @@ func (c *workflowClient) scheduleActionToProto(ctx context.Context, action Sched
 			Header:                   header,
 			UserMetadata:             userMetadata,
 			Priority:                 policy.PriorityToProto(a.Priority),
+			VersioningOverride:       versioningOverrideToProto(a.VersioningOverride),
 		},
 	}}, nil
 }
@@ -442,6 +443,7 @@ func scheduleActionFromProto(logger log.Logger, dc converter.DataConverter, name
 		StaticSummary:            summary,
 		StaticDetails:            details,
 		Priority:                 policy.PriorityFromProto(start.GetPriority()),
+		VersioningOverride:       versioningOverrideFromProto(start.GetVersioningOverride()),
 	}, nil
 }
 

@@ -80,6 +80,9 @@ type (
 		StaticDetails string
 		// Priority orders the workflow's tasks relative to others.
 		Priority policy.Priority
+		// VersioningOverride, when set, decides which worker deployment
+		// version runs the workflow, whatever its code declares.
+		VersioningOverride VersioningOverride
 	}
 
 	// CancelWorkflowOptions say which workflow CancelWorkflowWithOptions
@@ -315,6 +318,7 @@ func (c *workflowClient) startRequest(p *workflowStartParams) *workflowservice.S
 		WorkflowStartDelay:       clientOptionalDuration(o.StartDelay),
 		UserMetadata:             p.userMetadata,
 		Priority:                 policy.PriorityToProto(o.Priority),
+		VersioningOverride:       versioningOverrideToProto(o.VersioningOverride),
 	}
 }
 
@@ -345,6 +349,7 @@ func (c *workflowClient) signalWithStartRequest(p *workflowStartParams, signalNa
 		WorkflowStartDelay:       clientOptionalDuration(o.StartDelay),
 		UserMetadata:             p.userMetadata,
 		Priority:                 policy.PriorityToProto(o.Priority),
+		VersioningOverride:       versioningOverrideToProto(o.VersioningOverride),
 	}
 }
 
