@@ -39,6 +39,18 @@
 //	var total int
 //	err = handle.Get(ctx, &total)
 //
+// A library hands its users one Plugin instead of interceptors, converters
+// and registrations to wire up; temporal.NewSimplePlugin makes one. Given
+// to the client, a plugin that is also a worker.Plugin configures the
+// workers made from the client too:
+//
+//	plugin, err := temporal.NewSimplePlugin(temporal.SimplePluginOptions{
+//		Name:               "acme-encryption",
+//		DataConverter:      encryptingConverter,
+//		ClientInterceptors: []interceptor.ClientInterceptor{auditInterceptor},
+//	})
+//	c, err := client.Dial(client.Options{Plugins: []client.Plugin{plugin}})
+//
 // Errors reported by the server are the typed errors of
 // go.temporal.io/api/serviceerror, wrapped with what the client was doing;
 // match them with errors.As. A workflow that fails, is canceled, terminated

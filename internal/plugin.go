@@ -165,10 +165,10 @@ type WorkerPluginConfigureWorkerOptions struct {
 // does not have, have no callback.
 type WorkerPluginConfigureWorkerRegistryOptions struct {
 	// OnRegisterWorkflow sees each workflow registered, and its options.
-	OnRegisterWorkflow func(workflow any, options RegisterWorkflowOptions)
+	OnRegisterWorkflow func(any, RegisterWorkflowOptions)
 	// OnRegisterActivity sees each activity (function or struct)
 	// registered, and its options.
-	OnRegisterActivity func(activity any, options RegisterActivityOptions)
+	OnRegisterActivity func(any, RegisterActivityOptions)
 }
 
 // WorkerPluginStartWorkerOptions are the arguments of
@@ -180,8 +180,8 @@ type WorkerPluginStartWorkerOptions struct {
 	// and activities as it starts. Registrations through it reach the
 	// OnRegister callbacks too.
 	WorkerRegistry interface {
-		RegisterWorkflowWithOptions(workflow any, options RegisterWorkflowOptions)
-		RegisterActivityWithOptions(activity any, options RegisterActivityOptions)
+		RegisterWorkflowWithOptions(any, RegisterWorkflowOptions)
+		RegisterActivityWithOptions(any, RegisterActivityOptions)
 	}
 }
 
@@ -213,7 +213,7 @@ type WorkerPluginConfigureWorkflowReplayerOptions struct {
 // (worker.PluginConfigureWorkflowReplayerRegistryOptions).
 type WorkerPluginConfigureWorkflowReplayerRegistryOptions struct {
 	// OnRegisterWorkflow sees each workflow registered, and its options.
-	OnRegisterWorkflow func(workflow any, options RegisterWorkflowOptions)
+	OnRegisterWorkflow func(any, RegisterWorkflowOptions)
 }
 
 // WorkerPluginReplayWorkflowOptions are the arguments of
@@ -226,7 +226,7 @@ type WorkerPluginReplayWorkflowOptions struct {
 	// workflows before a replay. Registrations through it reach the
 	// OnRegister callback too.
 	WorkflowReplayRegistry interface {
-		RegisterWorkflowWithOptions(workflow any, options RegisterWorkflowOptions)
+		RegisterWorkflowWithOptions(any, RegisterWorkflowOptions)
 	}
 	// History is the history to replay, all its pages. The replay uses the
 	// History and Logger that reach the innermost next.

@@ -70,8 +70,8 @@ type SimplePluginRunContextBeforeOptions struct {
 	// Registry registers workflows and activities with the worker or
 	// replayer. A replayer ignores activities.
 	Registry interface {
-		RegisterWorkflowWithOptions(workflow any, options RegisterWorkflowOptions)
-		RegisterActivityWithOptions(activity any, options RegisterActivityOptions)
+		RegisterWorkflowWithOptions(any, RegisterWorkflowOptions)
+		RegisterActivityWithOptions(any, RegisterActivityOptions)
 	}
 }
 
@@ -215,7 +215,7 @@ func appendToCopy[T any](list, more []T) []T {
 // it: workflows register, activities are ignored (replay never runs them).
 type replayerOnlyWorkflows struct {
 	replayer interface {
-		RegisterWorkflowWithOptions(workflow any, options RegisterWorkflowOptions)
+		RegisterWorkflowWithOptions(any, RegisterWorkflowOptions)
 	}
 }
 

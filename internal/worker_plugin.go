@@ -32,8 +32,8 @@ type workerPluginSet struct {
 
 // pluginRegistry is what StartWorker hooks register with.
 type pluginRegistry interface {
-	RegisterWorkflowWithOptions(workflow any, options RegisterWorkflowOptions)
-	RegisterActivityWithOptions(activity any, options RegisterActivityOptions)
+	RegisterWorkflowWithOptions(any, RegisterWorkflowOptions)
+	RegisterActivityWithOptions(any, RegisterActivityOptions)
 }
 
 // configure takes plugins and runs each one's ConfigureWorker on options,
