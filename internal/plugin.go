@@ -229,7 +229,7 @@ type WorkerPluginReplayWorkflowOptions struct {
 		RegisterWorkflowWithOptions(any, RegisterWorkflowOptions)
 	}
 	// History is the history to replay, all its pages. The replay uses the
-	// History and Logger that reach the innermost next.
+	// History, Logger and OriginalExecution that reach the innermost next.
 	History *historypb.History
 	// Logger is the logger the replay was given (the default logger when
 	// it was given nil).
