@@ -161,14 +161,17 @@ type WorkerPluginConfigureWorkerOptions struct {
 
 // WorkerPluginConfigureWorkerRegistryOptions are the callbacks that see
 // registrations with a worker (worker.PluginConfigureWorkerRegistryOptions).
-// Dynamic workflows and activities and Nexus services, which this SDK
-// does not have, have no callback.
+// Nexus services, which this SDK does not have, have no callback.
 type WorkerPluginConfigureWorkerRegistryOptions struct {
 	// OnRegisterWorkflow sees each workflow registered, and its options.
 	OnRegisterWorkflow func(any, RegisterWorkflowOptions)
+	// OnRegisterDynamicWorkflow sees the dynamic workflow registered.
+	OnRegisterDynamicWorkflow func(any, DynamicRegisterWorkflowOptions)
 	// OnRegisterActivity sees each activity (function or struct)
 	// registered, and its options.
 	OnRegisterActivity func(any, RegisterActivityOptions)
+	// OnRegisterDynamicActivity sees the dynamic activity registered.
+	OnRegisterDynamicActivity func(any, DynamicRegisterActivityOptions)
 }
 
 // WorkerPluginStartWorkerOptions are the arguments of
@@ -181,7 +184,9 @@ type WorkerPluginStartWorkerOptions struct {
 	// OnRegister callbacks too.
 	WorkerRegistry interface {
 		RegisterWorkflowWithOptions(any, RegisterWorkflowOptions)
+		RegisterDynamicWorkflow(any, DynamicRegisterWorkflowOptions)
 		RegisterActivityWithOptions(any, RegisterActivityOptions)
+		RegisterDynamicActivity(any, DynamicRegisterActivityOptions)
 	}
 }
 
@@ -214,6 +219,8 @@ type WorkerPluginConfigureWorkflowReplayerOptions struct {
 type WorkerPluginConfigureWorkflowReplayerRegistryOptions struct {
 	// OnRegisterWorkflow sees each workflow registered, and its options.
 	OnRegisterWorkflow func(any, RegisterWorkflowOptions)
+	// OnRegisterDynamicWorkflow sees the dynamic workflow registered.
+	OnRegisterDynamicWorkflow func(any, DynamicRegisterWorkflowOptions)
 }
 
 // WorkerPluginReplayWorkflowOptions are the arguments of
@@ -227,6 +234,7 @@ type WorkerPluginReplayWorkflowOptions struct {
 	// OnRegister callback too.
 	WorkflowReplayRegistry interface {
 		RegisterWorkflowWithOptions(any, RegisterWorkflowOptions)
+		RegisterDynamicWorkflow(any, DynamicRegisterWorkflowOptions)
 	}
 	// History is the history to replay, all its pages. The replay uses the
 	// History, Logger and OriginalExecution that reach the innermost next.

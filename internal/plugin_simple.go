@@ -71,7 +71,9 @@ type SimplePluginRunContextBeforeOptions struct {
 	// replayer. A replayer ignores activities.
 	Registry interface {
 		RegisterWorkflowWithOptions(any, RegisterWorkflowOptions)
+		RegisterDynamicWorkflow(any, DynamicRegisterWorkflowOptions)
 		RegisterActivityWithOptions(any, RegisterActivityOptions)
+		RegisterDynamicActivity(any, DynamicRegisterActivityOptions)
 	}
 }
 
@@ -216,6 +218,7 @@ func appendToCopy[T any](list, more []T) []T {
 type replayerOnlyWorkflows struct {
 	replayer interface {
 		RegisterWorkflowWithOptions(any, RegisterWorkflowOptions)
+		RegisterDynamicWorkflow(any, DynamicRegisterWorkflowOptions)
 	}
 }
 
@@ -223,4 +226,10 @@ func (r replayerOnlyWorkflows) RegisterWorkflowWithOptions(workflow any, options
 	r.replayer.RegisterWorkflowWithOptions(workflow, options)
 }
 
+func (r replayerOnlyWorkflows) RegisterDynamicWorkflow(workflow any, options DynamicRegisterWorkflowOptions) {
+	r.replayer.RegisterDynamicWorkflow(workflow, options)
+}
+
 func (replayerOnlyWorkflows) RegisterActivityWithOptions(any, RegisterActivityOptions) {}
+
+func (replayerOnlyWorkflows) RegisterDynamicActivity(any, DynamicRegisterActivityOptions) {}

@@ -84,6 +84,12 @@ func (p *loggingPlugin) ConfigureWorker(_ context.Context, o WorkerPluginConfigu
 			previous(w, options)
 		}
 	}
+	o.WorkerRegistryOptions.OnRegisterDynamicWorkflow = func(any, DynamicRegisterWorkflowOptions) {
+		p.log.add("%s OnRegisterDynamicWorkflow", p.name)
+	}
+	o.WorkerRegistryOptions.OnRegisterDynamicActivity = func(any, DynamicRegisterActivityOptions) {
+		p.log.add("%s OnRegisterDynamicActivity", p.name)
+	}
 	return p.configureErr
 }
 
@@ -206,6 +212,11 @@ func TestWorkersTakeTheirClientsWorkerPluginsFirst(t *testing.T) {
 	w.RegisterWorkflowWithOptions(func(Context) error { return nil }, RegisterWorkflowOptions{Name: "Named"})
 	chkEqual(t, []string{`worker OnRegisterWorkflow "Named"`, `client OnRegisterWorkflow "Named"`}, log.take())
 	chkEqual(t, []string{"Named"}, w.registry.WorkflowNames())
+
+	// These callbacks do not chain: the last plugin's replaced the first's.
+	w.RegisterDynamicWorkflow(func(Context, converter.EncodedValues) error { return nil }, DynamicRegisterWorkflowOptions{})
+	w.RegisterDynamicActivity(func(context.Context, converter.EncodedValues) error { return nil }, DynamicRegisterActivityOptions{})
+	chkEqual(t, []string{"worker OnRegisterDynamicWorkflow", "worker OnRegisterDynamicActivity"}, log.take())
 
 	other := NewWorker(c, "tq", WorkerOptions{})
 	chkNotEqual(t, w.plugins.instanceKey, other.plugins.instanceKey, "each worker has its own instance key")
@@ -377,6 +388,14 @@ func (r registryLog) RegisterActivityWithOptions(_ any, o RegisterActivityOption
 	r.log.add("register activity %s", o.Name)
 }
 
+func (r registryLog) RegisterDynamicWorkflow(any, DynamicRegisterWorkflowOptions) {
+	r.log.add("register dynamic workflow")
+}
+
+func (r registryLog) RegisterDynamicActivity(any, DynamicRegisterActivityOptions) {
+	r.log.add("register dynamic activity")
+}
+
 func TestSimplePluginRunContext(t *testing.T) {
 	log := &hookLog{}
 	boom := errors.New("boom")
@@ -387,6 +406,8 @@ func TestSimplePluginRunContext(t *testing.T) {
 			log.add("before %s replayer=%v", o.InstanceKey, o.WorkflowReplayer)
 			o.Registry.RegisterWorkflowWithOptions(nil, RegisterWorkflowOptions{Name: "W"})
 			o.Registry.RegisterActivityWithOptions(nil, RegisterActivityOptions{Name: "A"})
+			o.Registry.RegisterDynamicWorkflow(nil, DynamicRegisterWorkflowOptions{})
+			o.Registry.RegisterDynamicActivity(nil, DynamicRegisterActivityOptions{})
 			return failBefore
 		},
 		RunContextAfter: func(_ context.Context, o SimplePluginRunContextAfterOptions) {
@@ -402,7 +423,8 @@ func TestSimplePluginRunContext(t *testing.T) {
 		func(context.Context, WorkerPluginStartWorkerOptions) error { return next("start") }))
 	p.StopWorker(ctx, WorkerPluginStopWorkerOptions{WorkerInstanceKey: "w1"}, func(context.Context, WorkerPluginStopWorkerOptions) { _ = next("stop") })
 	chkEqual(t, []string{
-		"before w1 replayer=false", "register workflow W", "register activity A", "next",
+		"before w1 replayer=false", "register workflow W", "register activity A",
+		"register dynamic workflow", "register dynamic activity", "next",
 		"after w1", "next",
 	}, log.take())
 
@@ -411,7 +433,7 @@ func TestSimplePluginRunContext(t *testing.T) {
 	err = p.ReplayWorkflow(ctx, WorkerPluginReplayWorkflowOptions{WorkflowReplayerInstanceKey: "r1", WorkflowReplayRegistry: registry},
 		func(context.Context, WorkerPluginReplayWorkflowOptions) error { log.add("replay"); return boom })
 	chkErrIs(t, err, boom)
-	chkEqual(t, []string{"before r1 replayer=true", "register workflow W", "replay", "after r1"}, log.take())
+	chkEqual(t, []string{"before r1 replayer=true", "register workflow W", "register dynamic workflow", "replay", "after r1"}, log.take())
 
 	// A failing RunContextBefore stops the start there.
 	failBefore = boom

@@ -111,7 +111,10 @@ func (r *WorkflowReplayer) RegisterWorkflowWithOptions(fn any, options RegisterW
 // RegisterDynamicWorkflow registers the workflow that replays every
 // workflow type not registered by name (see
 // AggregatedWorker.RegisterDynamicWorkflow).
-func (r *WorkflowReplayer) RegisterDynamicWorkflow(fn any, _ DynamicRegisterWorkflowOptions) {
+func (r *WorkflowReplayer) RegisterDynamicWorkflow(fn any, options DynamicRegisterWorkflowOptions) {
+	if on := r.plugins.registryHooks.OnRegisterDynamicWorkflow; on != nil {
+		on(fn, options)
+	}
 	if err := r.registry.RegisterDynamicWorkflow(fn); err != nil {
 		panic(err)
 	}

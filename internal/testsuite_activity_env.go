@@ -66,6 +66,9 @@ func (t *TestActivityEnvironment) RegisterActivityWithOptions(a any, options Reg
 // RegisterDynamicActivity registers the activity that runs every activity
 // type not registered by name.
 func (t *TestActivityEnvironment) RegisterDynamicActivity(fn any, options DynamicRegisterActivityOptions) {
+	if on := t.plugins.registryHooks.OnRegisterDynamicActivity; on != nil {
+		on(fn, options)
+	}
 	if err := t.registry.RegisterDynamicActivity(fn); err != nil {
 		panic(err)
 	}

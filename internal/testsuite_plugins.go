@@ -87,8 +87,21 @@ func (r activityEnvRegistry) RegisterWorkflowWithOptions(w any, options Register
 	}
 }
 
+func (r activityEnvRegistry) RegisterDynamicWorkflow(w any, options DynamicRegisterWorkflowOptions) {
+	if on := r.t.plugins.registryHooks.OnRegisterDynamicWorkflow; on != nil {
+		on(w, options)
+	}
+	if err := r.t.registry.RegisterDynamicWorkflow(w); err != nil {
+		panic(err)
+	}
+}
+
 func (r activityEnvRegistry) RegisterActivityWithOptions(a any, options RegisterActivityOptions) {
 	r.t.RegisterActivityWithOptions(a, options)
+}
+
+func (r activityEnvRegistry) RegisterDynamicActivity(a any, options DynamicRegisterActivityOptions) {
+	r.t.RegisterDynamicActivity(a, options)
 }
 
 // configureTestPlugins applies options' plugins to options, panicking on

@@ -150,6 +150,9 @@ func (e *TestWorkflowEnvironment) RegisterActivityWithOptions(a any, options Reg
 // RegisterDynamicWorkflow registers the workflow that runs every workflow
 // type not registered by name (children included).
 func (e *TestWorkflowEnvironment) RegisterDynamicWorkflow(fn any, options DynamicRegisterWorkflowOptions) {
+	if on := e.plugins.registryHooks.OnRegisterDynamicWorkflow; on != nil {
+		on(fn, options)
+	}
 	if err := e.registry.RegisterDynamicWorkflow(fn); err != nil {
 		panic(err)
 	}
@@ -158,6 +161,9 @@ func (e *TestWorkflowEnvironment) RegisterDynamicWorkflow(fn any, options Dynami
 // RegisterDynamicActivity registers the activity that runs every activity
 // type not registered by name.
 func (e *TestWorkflowEnvironment) RegisterDynamicActivity(fn any, options DynamicRegisterActivityOptions) {
+	if on := e.plugins.registryHooks.OnRegisterDynamicActivity; on != nil {
+		on(fn, options)
+	}
 	if err := e.registry.RegisterDynamicActivity(fn); err != nil {
 		panic(err)
 	}

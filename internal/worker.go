@@ -227,7 +227,10 @@ type DynamicRegisterActivityOptions struct{}
 // converter.EncodedValues) returning (result, error) or error; the
 // EncodedValues decode the input, workflow.GetInfo names the type. A
 // worker has at most one.
-func (w *AggregatedWorker) RegisterDynamicWorkflow(fn any, _ DynamicRegisterWorkflowOptions) {
+func (w *AggregatedWorker) RegisterDynamicWorkflow(fn any, options DynamicRegisterWorkflowOptions) {
+	if on := w.plugins.registryHooks.OnRegisterDynamicWorkflow; on != nil {
+		on(fn, options)
+	}
 	if err := w.registry.RegisterDynamicWorkflow(fn); err != nil {
 		panic(err)
 	}
@@ -237,7 +240,10 @@ func (w *AggregatedWorker) RegisterDynamicWorkflow(fn any, _ DynamicRegisterWork
 // type not registered by name: a func(context.Context,
 // converter.EncodedValues) returning (result, error) or error;
 // activity.GetInfo names the type. A worker has at most one.
-func (w *AggregatedWorker) RegisterDynamicActivity(fn any, _ DynamicRegisterActivityOptions) {
+func (w *AggregatedWorker) RegisterDynamicActivity(fn any, options DynamicRegisterActivityOptions) {
+	if on := w.plugins.registryHooks.OnRegisterDynamicActivity; on != nil {
+		on(fn, options)
+	}
 	if err := w.registry.RegisterDynamicActivity(fn); err != nil {
 		panic(err)
 	}

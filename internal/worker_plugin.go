@@ -33,7 +33,9 @@ type workerPluginSet struct {
 // pluginRegistry is what StartWorker hooks register with.
 type pluginRegistry interface {
 	RegisterWorkflowWithOptions(any, RegisterWorkflowOptions)
+	RegisterDynamicWorkflow(any, DynamicRegisterWorkflowOptions)
 	RegisterActivityWithOptions(any, RegisterActivityOptions)
+	RegisterDynamicActivity(any, DynamicRegisterActivityOptions)
 }
 
 // configure takes plugins and runs each one's ConfigureWorker on options,
