@@ -103,6 +103,9 @@ func (p *loggingPlugin) StartWorker(ctx context.Context, o WorkerPluginStartWork
 	}
 	err := next(ctx, o)
 	p.log.add("%s StartWorker done", p.name)
+	if p.errAfterNext != nil {
+		return p.errAfterNext
+	}
 	return err
 }
 
@@ -255,6 +258,36 @@ func TestWorkerPluginThatDoesNotCallNextFailsTheStart(t *testing.T) {
 	w.Stop() // the hook skips next again: the worker stops anyway, with a warning
 	chkEqual(t, []string{"idle ConfigureWorker tq", "idle StartWorker", "idle StopWorker"}, log.take())
 	chkTrue(t, strings.Contains(warnings.String(), "StopWorker hook of the worker plugins returned without calling next"), warnings.String())
+}
+
+func TestWorkerPluginFailingAfterTheStartStopsTheWorker(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	log := &hookLog{}
+	boom := errors.New("boom")
+	w := NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{&loggingPlugin{name: "late", log: log, errAfterNext: boom}}})
+	w.RegisterWorkflowWithOptions(func(Context) error { return nil }, RegisterWorkflowOptions{Name: "W"})
+	chkErrIs(t, w.Start(), boom)
+	chkNotNil(t, w.runtime, "the worker started inside the hook")
+	chkNil(t, w.cache, "the worker was stopped again: Start failed, so nobody else will stop it")
+	w.Stop()
+	chkEqual(t, []string{"late ConfigureWorker tq", `late OnRegisterWorkflow "W"`, "late StartWorker", "late StartWorker done", "late StopWorker", "late StopWorker done"}, log.take())
+}
+
+func TestWorkerRunStartsAndStopsThroughThePlugins(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	log := &hookLog{}
+	w := NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{&loggingPlugin{name: "p", log: log}}})
+	w.RegisterWorkflowWithOptions(func(Context) error { return nil }, RegisterWorkflowOptions{Name: "W"})
+	interrupt := make(chan any)
+	done := make(chan error)
+	go func() { done <- w.Run(interrupt) }()
+	interrupt <- "stop"
+	chkNoErr(t, <-done)
+	chkEqual(t, []string{
+		"p ConfigureWorker tq", `p OnRegisterWorkflow "W"`,
+		"p StartWorker", "p StartWorker done", "p StopWorker", "p StopWorker done",
+	}, log.take())
+	chkNil(t, w.cache, "Run stopped the worker")
 }
 
 func TestWorkerPluginRegistersAsTheWorkerStarts(t *testing.T) {

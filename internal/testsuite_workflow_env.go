@@ -397,7 +397,9 @@ func (e *TestWorkflowEnvironment) RegisterDelayedCallback(callback func(), delay
 // ExecuteWorkflow runs the workflow to its end: it registers workflowFn if
 // needed, starts it with args, and returns when it completes, fails, times
 // out, continues as new, or can make no more progress. Use
-// IsWorkflowCompleted, GetWorkflowResult and GetWorkflowError then.
+// IsWorkflowCompleted, GetWorkflowResult and GetWorkflowError then. The
+// worker plugins of SetWorkerOptions start before the run and stop after
+// it; it panics with the error of a plugin that fails the start.
 func (e *TestWorkflowEnvironment) ExecuteWorkflow(workflowFn any, args ...any) {
 	e.mu.Lock()
 	if e.executed {
@@ -408,8 +410,9 @@ func (e *TestWorkflowEnvironment) ExecuteWorkflow(workflowFn any, args ...any) {
 	e.mu.Unlock()
 	stopPlugins, err := e.startPlugins()
 	if err != nil {
-		e.finish(nil, err)
-		return
+		// As in go.temporal.io/sdk: a worker that cannot start is a
+		// mistake in the test's setup, not an outcome of the workflow.
+		panic(err)
 	}
 	defer stopPlugins()
 	if err := e.start(workflowFn, args); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/durable-go/sdk/activity"
+	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/interceptor"
 	"github.com/durable-go/sdk/temporal"
 	"github.com/durable-go/sdk/testsuite"
@@ -107,8 +108,14 @@ func TestTestEnvironmentPluginFailures(t *testing.T) {
 	require.NoError(t, err)
 	env := s.NewTestWorkflowEnvironment()
 	env.SetWorkerOptions(worker.Options{Plugins: []worker.Plugin{failing}})
-	env.ExecuteWorkflow(PluginWorkflow, "hey")
-	require.ErrorIs(t, env.GetWorkflowError(), boom)
+	// As with go.temporal.io/sdk, a worker that cannot start is a panic of
+	// ExecuteWorkflow, an error of ExecuteActivity.
+	require.PanicsWithError(t, "boom", func() { env.ExecuteWorkflow(PluginWorkflow, "hey") })
+	aenv := s.NewTestActivityEnvironment()
+	aenv.SetWorkerOptions(worker.Options{Plugins: []worker.Plugin{failing}})
+	aenv.RegisterActivity(pluginShout)
+	_, err = aenv.ExecuteActivity(pluginShout, "hey")
+	require.ErrorIs(t, err, boom)
 
 	strict, err := temporal.NewSimplePlugin(temporal.SimplePluginOptions{
 		Name:            "strict",
@@ -132,4 +139,71 @@ func TestWorkerPluginsRunInTheActivityTestEnvironment(t *testing.T) {
 	require.Equal(t, "hi!", out)
 	require.Equal(t, []string{"PluginShout"}, counter.seen())
 	require.Equal(t, []string{"before", "after"}, calls)
+}
+
+// watchingPlugin records the hooks the test environment runs: the task
+// queue and instance key each gets, and every registration.
+type watchingPlugin struct {
+	worker.PluginBase
+	mu    sync.Mutex
+	calls []string
+	keys  map[string]bool
+}
+
+func (*watchingPlugin) Name() string { return "watching" }
+
+func (p *watchingPlugin) record(call, key string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.calls = append(p.calls, call)
+	if p.keys == nil {
+		p.keys = map[string]bool{}
+	}
+	if key != "" {
+		p.keys[key] = true
+	}
+}
+
+func (p *watchingPlugin) ConfigureWorker(_ context.Context, o worker.PluginConfigureWorkerOptions) error {
+	p.record("configure "+o.TaskQueue, o.WorkerInstanceKey)
+	r := o.WorkerRegistryOptions
+	r.OnRegisterWorkflow = func(_ any, o workflow.RegisterOptions) { p.record("workflow "+o.Name, "") }
+	r.OnRegisterActivity = func(_ any, o activity.RegisterOptions) { p.record("activity "+o.Name, "") }
+	r.OnRegisterDynamicWorkflow = func(any, workflow.DynamicRegisterOptions) { p.record("dynamic workflow", "") }
+	r.OnRegisterDynamicActivity = func(any, activity.DynamicRegisterOptions) { p.record("dynamic activity", "") }
+	return nil
+}
+
+func (p *watchingPlugin) StartWorker(ctx context.Context, o worker.PluginStartWorkerOptions, next func(context.Context, worker.PluginStartWorkerOptions) error) error {
+	p.record("start", o.WorkerInstanceKey)
+	return next(ctx, o)
+}
+
+func (p *watchingPlugin) StopWorker(ctx context.Context, o worker.PluginStopWorkerOptions, next func(context.Context, worker.PluginStopWorkerOptions)) {
+	p.record("stop", o.WorkerInstanceKey)
+	next(ctx, o)
+}
+
+// TestTestEnvironmentRunsRegistrationCallbacks: the environment's
+// registrations, made by the test, reach the callbacks plugins set, and
+// all the hooks of one environment share its instance key.
+func TestTestEnvironmentRunsRegistrationCallbacks(t *testing.T) {
+	var s testsuite.WorkflowTestSuite
+	p := &watchingPlugin{}
+	env := s.NewTestWorkflowEnvironment()
+	env.SetWorkerOptions(worker.Options{Plugins: []worker.Plugin{p}})
+	env.RegisterWorkflowWithOptions(PluginWorkflow, workflow.RegisterOptions{Name: "Renamed"})
+	env.RegisterActivityWithOptions(pluginShout, activity.RegisterOptions{Name: "PluginShout"})
+	env.RegisterDynamicWorkflow(func(workflow.Context, converter.EncodedValues) error { return nil }, workflow.DynamicRegisterOptions{})
+	env.RegisterDynamicActivity(func(context.Context, converter.EncodedValues) error { return nil }, activity.DynamicRegisterOptions{})
+	env.ExecuteWorkflow("Renamed", "yo")
+	var out string
+	require.NoError(t, env.GetWorkflowResult(&out))
+	require.Equal(t, "yo!", out)
+	require.Equal(t, []string{
+		"configure default-test-taskqueue",
+		"workflow Renamed", "activity PluginShout", "dynamic workflow", "dynamic activity",
+		"start", "stop",
+	}, p.calls)
+	require.Len(t, p.keys, 1, "one instance key for the environment's hooks")
 }
