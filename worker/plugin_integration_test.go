@@ -2,6 +2,7 @@ package worker_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -237,4 +238,141 @@ func (o *replayObserver) list() []worker.PluginReplayWorkflowOptions {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return slices.Clone(o.seen)
+}
+
+// activityTypes is a worker interceptor that keeps the types of the
+// activities it sees run.
+type activityTypes struct {
+	interceptor.WorkerInterceptorBase
+	mu    sync.Mutex
+	types []string
+}
+
+func (a *activityTypes) InterceptActivity(_ context.Context, next interceptor.ActivityInboundInterceptor) interceptor.ActivityInboundInterceptor {
+	return &activityTypesInbound{ActivityInboundInterceptorBase: interceptor.ActivityInboundInterceptorBase{Next: next}, a: a}
+}
+
+func (a *activityTypes) list() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.types)
+}
+
+type activityTypesInbound struct {
+	interceptor.ActivityInboundInterceptorBase
+	a *activityTypes
+}
+
+func (in *activityTypesInbound) ExecuteActivity(ctx context.Context, input *interceptor.ExecuteActivityInput) (any, error) {
+	in.a.mu.Lock()
+	in.a.types = append(in.a.types, activity.GetInfo(ctx).ActivityType.Name)
+	in.a.mu.Unlock()
+	return in.Next.ExecuteActivity(ctx, input)
+}
+
+// TestClientAndWorkerPluginsRunAWorkerOnADevServer: a client plugin gives
+// the client (and so its worker) a context propagator and a failure
+// converter that encodes messages; a plugin of the worker's own options
+// registers its code and adds an interceptor, around Worker.Run. A
+// replayer given the client plugin replays both runs.
+func TestClientAndWorkerPluginsRunAWorkerOnADevServer(t *testing.T) {
+	clientPlugin, err := temporal.NewSimplePlugin(temporal.SimplePluginOptions{
+		Name:               "tenancy",
+		ContextPropagators: []workflow.ContextPropagator{tenantPropagator{}},
+		FailureConverter:   temporal.NewDefaultFailureConverter(temporal.DefaultFailureConverterOptions{EncodeCommonAttributes: true}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen, runs := &activityTypes{}, &pluginRuns{}
+	workerPlugin, err := temporal.NewSimplePlugin(temporal.SimplePluginOptions{
+		Name:               "tenant-code",
+		WorkerInterceptors: []interceptor.WorkerInterceptor{seen},
+		RunContextBefore: func(_ context.Context, o temporal.SimplePluginRunContextBeforeOptions) error {
+			runs.add("before", o.InstanceKey)
+			o.Registry.RegisterWorkflowWithOptions(TenantWorkflow, workflow.RegisterOptions{})
+			o.Registry.RegisterActivityWithOptions(TenantActivity, activity.RegisterOptions{})
+			return nil
+		},
+		RunContextAfter: func(_ context.Context, o temporal.SimplePluginRunContextAfterOptions) {
+			runs.add("after", o.InstanceKey)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	c := dialWith(t, client.Options{Plugins: []client.Plugin{clientPlugin}})
+	taskQueue := unique(t, "tq")
+	w := worker.New(c, taskQueue, worker.Options{Plugins: []worker.Plugin{workerPlugin}})
+	interrupt, ran := make(chan any), make(chan error, 1)
+	go func() { ran <- w.Run(interrupt) }()
+	stopped := false
+	stop := func() {
+		if !stopped {
+			stopped = true
+			close(interrupt)
+			if err := <-ran; err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		}
+	}
+	defer stop()
+
+	ctx := testCtx(t)
+	tenantRun, err := c.ExecuteWorkflow(context.WithValue(ctx, tenantKey{}, "acme"), client.StartWorkflowOptions{ID: unique(t, "tenant"), TaskQueue: taskQueue}, TenantWorkflow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var result string
+	if err := tenantRun.Get(ctx, &result); err != nil {
+		t.Fatal(err)
+	}
+	if want := "workflow:acme activity:acme"; result != want {
+		t.Errorf("result %q, want %q: the plugin's propagator carries the tenant", result, want)
+	}
+	if got := seen.list(); !slices.Equal(got, []string{"TenantActivity"}) {
+		t.Errorf("the worker plugin's interceptor saw activities %v", got)
+	}
+
+	// Without a tenant the workflow fails; its message is encoded in
+	// history and decoded for the client.
+	noTenantRun, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "no-tenant"), TaskQueue: taskQueue}, TenantWorkflow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = noTenantRun.Get(ctx, nil)
+	var appErr *temporal.ApplicationError
+	if !errors.As(err, &appErr) || !strings.Contains(appErr.Error(), "no tenant in the workflow context") {
+		t.Errorf("workflow error %v, want the workflow's message, decoded", err)
+	}
+	events := history(t, c, noTenantRun.GetID())
+	failed := events[len(events)-1].GetWorkflowExecutionFailedEventAttributes().GetFailure()
+	if failed.GetMessage() != "Encoded failure" || failed.GetEncodedAttributes() == nil {
+		t.Errorf("failure in history: message %q, encoded attributes %v; want the plugin's converter to encode it", failed.GetMessage(), failed.GetEncodedAttributes())
+	}
+
+	stop()
+	calls, keys := runs.list()
+	if !slices.Equal(calls, []string{"before", "after"}) || keys[0] == "" || keys[0] != keys[1] {
+		t.Errorf("run context calls %v with instance keys %v, want before and after Run, one key", calls, keys)
+	}
+
+	replayer := func(plugins ...worker.Plugin) worker.WorkflowReplayer {
+		r, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{Plugins: plugins})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.RegisterWorkflow(TenantWorkflow)
+		return r
+	}
+	withPlugin := replayer(clientPlugin)
+	for _, run := range []client.WorkflowRun{tenantRun, noTenantRun} {
+		if err := withPlugin.ReplayWorkflowExecution(ctx, c.WorkflowService(), nil, testharness.Namespace(t), workflow.Execution{ID: run.GetID()}); err != nil {
+			t.Errorf("replay of %s with the plugin: %v", run.GetID(), err)
+		}
+	}
+	if err := replayer().ReplayWorkflowExecution(ctx, c.WorkflowService(), nil, testharness.Namespace(t), workflow.Execution{ID: tenantRun.GetID()}); err == nil {
+		t.Error("a replayer without the plugin's propagator replayed the tenant's run, but its workflow cannot find the tenant then")
+	}
 }
