@@ -56,6 +56,7 @@ func TestStartRequestCarriesEveryOption(t *testing.T) {
 		StaticSummary:            "summary",
 		StaticDetails:            "details",
 		Priority:                 policy.Priority{PriorityKey: 2},
+		VersioningOverride:       &AutoUpgradeVersioningOverride{},
 	}
 	p, err := c.newWorkflowStartParams(context.Background(), options, startTestOrderWorkflow, []any{"o-1", 3})
 	chkNoErr(t, err)
@@ -82,6 +83,7 @@ func TestStartRequestCarriesEveryOption(t *testing.T) {
 	chkEqual(t, "summary", decodeStringPayload(t, req.GetUserMetadata().GetSummary()))
 	chkEqual(t, "details", decodeStringPayload(t, req.GetUserMetadata().GetDetails()))
 	chkEqual(t, int32(2), req.GetPriority().GetPriorityKey())
+	chkTrue(t, req.GetVersioningOverride().GetAutoUpgrade(), "the versioning override is sent")
 	chkContains(t, req.GetHeader().GetFields(), "trace", "propagators write the header")
 
 	var orderID string
@@ -107,6 +109,7 @@ func TestStartRequestLeavesUnsetOptionsOut(t *testing.T) {
 	chkNil(t, req.GetWorkflowStartDelay())
 	chkNil(t, req.GetUserMetadata())
 	chkNil(t, req.GetPriority())
+	chkNil(t, req.GetVersioningOverride())
 	chkNil(t, req.GetHeader())
 }
 
