@@ -75,7 +75,10 @@ func (t *TestActivityEnvironment) RegisterDynamicActivity(fn any, options Dynami
 }
 
 // SetWorkerOptions sets the worker options activities run with
-// (interceptors among them).
+// (interceptors among them). Their Plugins configure them here, as in
+// TestWorkflowEnvironment.SetWorkerOptions, and start and stop around
+// each ExecuteActivity and ExecuteLocalActivity, whose error is that of
+// a plugin that fails the start.
 func (t *TestActivityEnvironment) SetWorkerOptions(options WorkerOptions) *TestActivityEnvironment {
 	t.configurePlugins(&options)
 	t.mu.Lock()

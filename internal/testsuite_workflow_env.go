@@ -181,6 +181,9 @@ func (e *TestWorkflowEnvironment) SetStartTime(startTime time.Time) {
 func (e *TestWorkflowEnvironment) Now() time.Time { return e.clock.Now() }
 
 // SetWorkerOptions sets the options of the worker that runs the workflow.
+// Their Plugins configure them here (ConfigureWorker, whose error is a
+// panic) and see the environment's registrations; after that the options
+// may not be set again.
 func (e *TestWorkflowEnvironment) SetWorkerOptions(options WorkerOptions) *TestWorkflowEnvironment {
 	e.configurePlugins(&options)
 	e.mu.Lock()
