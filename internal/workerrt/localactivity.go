@@ -203,11 +203,12 @@ func (w *Worker) localActivityAttempt(ctx context.Context, lm *localActivityMetr
 	if w.opts.LocalActivities == nil {
 		return nil, failure.NewNonRetryableApplicationError("this worker runtime was built without a local activity executor", "LocalActivitiesUnsupported", nil)
 	}
-	if err := w.localActivitySlots.acquire(ctx); err != nil {
+	permit, err := w.reserveLocalActivitySlot(ctx)
+	if err != nil {
 		return nil, failure.NewCanceledError()
 	}
-	w.localActivitySlots.markUsed()
-	defer w.localActivitySlots.releaseUsed()
+	w.localActivitySlots.markUsed(permit)
+	defer w.localActivitySlots.release(permit, true)
 	if w.localActivityLimiter != nil {
 		if err := w.localActivityLimiter.wait(ctx); err != nil {
 			return nil, failure.NewCanceledError()
@@ -266,6 +267,21 @@ func (w *Worker) localActivityAttempt(ctx context.Context, lm *localActivityMetr
 type attemptResult struct {
 	result *commonpb.Payloads
 	err    error
+}
+
+// reserveLocalActivitySlot waits for a local activity slot; a supplier
+// that fails is logged and asked again after a second, until ctx ends.
+func (w *Worker) reserveLocalActivitySlot(ctx context.Context) (Permit, error) {
+	for {
+		permit, err := w.localActivitySlots.reserve(ctx, enumspb.TASK_QUEUE_KIND_UNSPECIFIED)
+		if err == nil || ctx.Err() != nil {
+			return permit, err
+		}
+		w.opts.Logger.Error("reserving a local activity slot failed; trying again in a second", "Error", err)
+		if !sleep(ctx, time.Second) {
+			return nil, ctx.Err()
+		}
+	}
 }
 
 // localActivityTask is the activity task a local activity's code sees in
@@ -397,7 +413,7 @@ func (w *Worker) heartbeatWorkflowTask(run *cachedRun, task *workflowservice.Pol
 	req.ForceCreateNewWorkflowTask = true
 	ctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
 	defer cancel()
-	resp, err := w.opts.Service.RespondWorkflowTaskCompleted(ctx, req)
+	resp, err := w.respondWorkflowTaskCompleted(ctx, req)
 	if err != nil {
 		return nil, err
 	}

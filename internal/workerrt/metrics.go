@@ -31,6 +31,7 @@ type workerMetrics struct {
 	handler        sdkmetrics.Handler // the root tags and task_queue
 	workflowWorker sdkmetrics.Handler // and worker_type WorkflowWorker
 	activityWorker sdkmetrics.Handler // and worker_type ActivityWorker
+	localWorker    sdkmetrics.Handler // and worker_type LocalActivityWorker
 
 	workflowPollEmpty  func() sdkmetrics.Counter
 	activityPollNoTask func() sdkmetrics.Counter
@@ -63,6 +64,7 @@ func newWorkerMetrics(handler sdkmetrics.Handler, taskQueue string) *workerMetri
 		handler:            h,
 		workflowWorker:     h.WithTags(map[string]string{sdkmetrics.TagWorkerType: sdkmetrics.WorkerTypeWorkflow}),
 		activityWorker:     h.WithTags(map[string]string{sdkmetrics.TagWorkerType: sdkmetrics.WorkerTypeActivity}),
+		localWorker:        h.WithTags(map[string]string{sdkmetrics.TagWorkerType: sdkmetrics.WorkerTypeLocalActivity}),
 		workflowPollEmpty:  counterOnUse(h, sdkmetrics.WorkflowTaskQueuePollEmpty),
 		activityPollNoTask: counterOnUse(h, sdkmetrics.ActivityPollNoTask),
 		forcedEviction:     counterOnUse(h, sdkmetrics.StickyCacheTotalForcedEviction),
@@ -80,8 +82,11 @@ func counterOnUse(h sdkmetrics.Handler, name string) func() sdkmetrics.Counter {
 
 // byWorkerType is the handler tagged with a worker_type.
 func (m *workerMetrics) byWorkerType(workerType string) sdkmetrics.Handler {
-	if workerType == sdkmetrics.WorkerTypeWorkflow {
+	switch workerType {
+	case sdkmetrics.WorkerTypeWorkflow:
 		return m.workflowWorker
+	case sdkmetrics.WorkerTypeLocalActivity:
+		return m.localWorker
 	}
 	return m.activityWorker
 }

@@ -405,7 +405,7 @@ func TestActivityTaskMetrics(t *testing.T) {
 func TestSlotGauges(t *testing.T) {
 	metrics := metricstest.NewHandler()
 	m := newWorkerMetrics(metrics, "tq")
-	s := newSlots(3, m.slotGauges(sdkmetrics.WorkerTypeActivity))
+	s := newSlots(NewFixedSlots(3), "tq", "me", m.slotGauges(sdkmetrics.WorkerTypeActivity))
 	tags := queueTagged(sdkmetrics.TagWorkerType, sdkmetrics.WorkerTypeActivity)
 	check := func(available, used float64) {
 		t.Helper()
@@ -416,17 +416,29 @@ func TestSlotGauges(t *testing.T) {
 		}
 	}
 	check(3, 0)
+	var permits []Permit
 	for range 2 {
-		if err := s.acquire(context.Background()); err != nil {
+		p, err := s.reserve(context.Background(), enumspb.TASK_QUEUE_KIND_NORMAL)
+		if err != nil {
 			t.Fatal(err)
 		}
+		permits = append(permits, p)
 	}
 	check(3, 0) // polling
-	s.markUsed()
+	s.markUsed(permits[0])
 	check(2, 1)
-	s.release() // the other poll came back empty
-	s.releaseUsed()
+	s.release(permits[1], false) // the other poll came back empty
+	s.release(permits[0], true)
 	check(3, 0)
+	// Local activity slots are gauged apart from activity slots.
+	local := newSlots(NewFixedSlots(5), "tq", "me", m.slotGauges(sdkmetrics.WorkerTypeLocalActivity))
+	p, _ := local.reserve(context.Background(), enumspb.TASK_QUEUE_KIND_UNSPECIFIED)
+	local.markUsed(p)
+	check(3, 0)
+	localTags := queueTagged(sdkmetrics.TagWorkerType, sdkmetrics.WorkerTypeLocalActivity)
+	if a, _ := metrics.GaugeValue(sdkmetrics.WorkerTaskSlotsAvailable, localTags); a != 4 {
+		t.Errorf("local activity slots available %v, want 4", a)
+	}
 }
 
 func TestCloseCounterNamesHowTheRunClosed(t *testing.T) {

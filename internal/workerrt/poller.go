@@ -4,46 +4,112 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"sync"
 	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 
 	"github.com/durable-go/sdk/log"
 )
 
-// pollLoop long-polls until ctx ends: it takes a slot, polls, and hands a
-// task to handle on a goroutine of its own, which frees the slot when done.
-// Poll errors back off exponentially, so an unreachable server is retried
-// calmly until it returns.
-func pollLoop[T any](ctx context.Context, s *slots, logger log.Logger, what string,
-	poll func(context.Context) (T, bool, error), handle func(T), running *taskGroup) {
-	backoff := time.Duration(0)
+// pollResponse is what a poll returns: a task, or an empty response when
+// the long poll expired. Both poll responses of the API have the server's
+// advice on the number of pollers.
+type pollResponse interface {
+	GetPollerScalingDecision() *taskqueuepb.PollerScalingDecision
+}
+
+// pollGroup keeps long polls of one task queue open: as many as its
+// pollers' target, each in a slot of its own. A poll that brings a task
+// runs it on the poll's goroutine, having handed its place on to the next
+// poll; the slot is freed when the task is done.
+type pollGroup[T pollResponse] struct {
+	what    string // for logs: "workflow", "sticky workflow", "activity"
+	kind    enumspb.TaskQueueKind
+	slots   *slots
+	pollers *pollerCount
+	logger  log.Logger
+	// poll long-polls once; ok reports a task (not an empty response).
+	// Errors caused by ctx ending are not errors.
+	poll func(ctx context.Context) (resp T, ok bool, err error)
+	// handle runs a task.
+	handle  func(T)
+	running *taskGroup
+
+	backoffMu sync.Mutex
+	backoff   time.Duration // after the last failed poll; 0 after a success
+}
+
+// run polls until ctx ends, and waits for the polls it opened to return
+// (not for the tasks they brought: those are in running).
+func (g *pollGroup[T]) run(ctx context.Context) {
+	var polls sync.WaitGroup
+	defer polls.Wait()
 	for {
-		if err := s.acquire(ctx); err != nil {
+		if err := g.pollers.admit(ctx); err != nil {
 			return
 		}
-		task, ok, err := poll(ctx)
-		if err != nil || !ok {
-			s.release()
+		permit, err := g.slots.reserve(ctx, g.kind)
+		if err != nil {
+			g.pollers.done()
 			if ctx.Err() != nil {
 				return
 			}
-			if err != nil {
-				backoff = nextBackoff(backoff)
-				logger.Warn("polling failed; retrying", "TaskKind", what, "Error", err, "RetryIn", backoff)
-				if !sleep(ctx, backoff) {
-					return
-				}
+			g.logger.Error("reserving a task slot failed; trying again in a second", "TaskKind", g.what, "Error", err)
+			if !sleep(ctx, time.Second) {
+				return
 			}
 			continue
 		}
-		backoff = 0
-		s.markUsed()
-		running.Add(1)
-		go func() {
-			defer running.Done()
-			defer s.releaseUsed()
-			handle(task)
-		}()
+		polls.Add(1)
+		go g.pollOnce(ctx, permit, &polls)
 	}
+}
+
+// pollOnce polls in a reserved slot and runs the task it brings.
+func (g *pollGroup[T]) pollOnce(ctx context.Context, permit Permit, polls *sync.WaitGroup) {
+	start := time.Now()
+	resp, ok, err := g.poll(ctx)
+	if err != nil || !ok {
+		g.slots.release(permit, false)
+		switch {
+		case ctx.Err() != nil:
+		case err != nil:
+			g.pollers.failed(err)
+			backoff := g.nextBackoff()
+			g.logger.Warn("polling failed; retrying", "TaskKind", g.what, "Error", err, "RetryIn", backoff)
+			sleep(ctx, backoff) // in the poll's place: failing polls do not multiply
+		default:
+			g.pollers.empty()
+			g.resetBackoff()
+		}
+		g.pollers.done()
+		polls.Done()
+		return
+	}
+	g.resetBackoff()
+	g.pollers.gotTask(resp.GetPollerScalingDecision(), time.Since(start))
+	g.slots.markUsed(permit)
+	defer g.slots.release(permit, true)
+	g.running.Add(1) // before polls.Done: Stop waits for polls, then tasks
+	defer g.running.Done()
+	g.pollers.done()
+	polls.Done()
+	g.handle(resp)
+}
+
+func (g *pollGroup[T]) nextBackoff() time.Duration {
+	g.backoffMu.Lock()
+	defer g.backoffMu.Unlock()
+	g.backoff = nextBackoff(g.backoff)
+	return g.backoff
+}
+
+func (g *pollGroup[T]) resetBackoff() {
+	g.backoffMu.Lock()
+	g.backoff = 0
+	g.backoffMu.Unlock()
 }
 
 // nextBackoff doubles from 200ms up to 10s, with jitter so that many

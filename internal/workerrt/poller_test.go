@@ -3,31 +3,49 @@ package workerrt
 import (
 	"context"
 	"errors"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/grpc"
+
+	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/logging"
 )
 
-// TestPollerNeverHoldsMoreTasksThanSlots polls with 2 slots and slow
-// tasks: no poll is made while both slots are busy.
+// testTask is a poll response for pollGroup tests.
+type testTask struct {
+	decision *taskqueuepb.PollerScalingDecision
+}
+
+func (t testTask) GetPollerScalingDecision() *taskqueuepb.PollerScalingDecision { return t.decision }
+
+func testGroup(slotCount int, pollers *pollerCount, poll func(context.Context) (testTask, bool, error), handle func(testTask), running *taskGroup) *pollGroup[testTask] {
+	return &pollGroup[testTask]{what: "test", kind: enumspb.TASK_QUEUE_KIND_NORMAL,
+		slots: newSlots(NewFixedSlots(slotCount), "tq", "me", nil), pollers: pollers,
+		logger: logging.NewTextLogger(discard{}, 0), poll: poll, handle: handle, running: running}
+}
+
+// TestPollerNeverHoldsMoreTasksThanSlots polls with 4 pollers, 2 slots and
+// slow tasks: no poll is made while both slots are busy.
 func TestPollerNeverHoldsMoreTasksThanSlots(t *testing.T) {
-	s := newSlots(2, nil)
 	var running, maxRunning, polls atomic.Int32
 	var group taskGroup
 	ctx, cancel := context.WithCancel(context.Background())
 	release := make(chan struct{})
-	var once sync.Once
-	poll := func(ctx context.Context) (int, bool, error) {
+	poll := func(ctx context.Context) (testTask, bool, error) {
 		polls.Add(1)
 		if n := running.Load(); n >= 2 {
 			t.Errorf("polled while %d tasks run in 2 slots", n)
 		}
-		return 1, true, nil
+		return testTask{}, true, nil
 	}
-	handle := func(int) {
+	handle := func(testTask) {
 		n := running.Add(1)
 		for {
 			m := maxRunning.Load()
@@ -40,14 +58,14 @@ func TestPollerNeverHoldsMoreTasksThanSlots(t *testing.T) {
 	}
 	done := make(chan struct{})
 	go func() {
-		pollLoop(ctx, s, logging.NewDefaultLogger(), "test", poll, handle, &group)
+		testGroup(2, fixedPollers(4), poll, handle, &group).run(ctx)
 		close(done)
 	}()
 	time.Sleep(100 * time.Millisecond)
 	if p := polls.Load(); p != 2 {
 		t.Fatalf("%d polls with 2 slots and no task finished, want 2", p)
 	}
-	once.Do(func() { close(release) })
+	close(release)
 	cancel()
 	<-done
 	group.Wait()
@@ -56,18 +74,237 @@ func TestPollerNeverHoldsMoreTasksThanSlots(t *testing.T) {
 	}
 }
 
+// TestFixedPollersKeepThatManyPollsOpen: with slots to spare, 3 fixed
+// pollers keep exactly 3 long polls open.
+func TestFixedPollersKeepThatManyPollsOpen(t *testing.T) {
+	var open, maxOpen atomic.Int32
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	poll := func(ctx context.Context) (testTask, bool, error) {
+		n := open.Add(1)
+		defer open.Add(-1)
+		for {
+			m := maxOpen.Load()
+			if n <= m || maxOpen.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		select { // a long poll that expires empty
+		case <-time.After(10 * time.Millisecond):
+		case <-ctx.Done():
+		}
+		return testTask{}, false, nil
+	}
+	var group taskGroup
+	done := make(chan struct{})
+	go func() {
+		testGroup(100, fixedPollers(3), poll, func(testTask) {}, &group).run(ctx)
+		close(done)
+	}()
+	time.Sleep(200 * time.Millisecond)
+	cancel()
+	<-done
+	if maxOpen.Load() != 3 {
+		t.Fatalf("at most %d polls open with 3 fixed pollers, want 3", maxOpen.Load())
+	}
+}
+
 func TestPollerBacksOffOnErrors(t *testing.T) {
 	var polls atomic.Int32
 	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
 	defer cancel()
 	var group taskGroup
-	pollLoop(ctx, newSlots(1, nil), logging.NewTextLogger(discard{}, 0), "test", func(context.Context) (int, bool, error) {
+	testGroup(1, fixedPollers(1), func(context.Context) (testTask, bool, error) {
 		polls.Add(1)
-		return 0, false, errors.New("server unavailable")
-	}, func(int) {}, &group)
+		return testTask{}, false, errors.New("server unavailable")
+	}, func(testTask) {}, &group).run(ctx)
 	// 100-200ms, then 200-400ms, then 400-800ms: at most 3 or 4 polls.
 	if p := polls.Load(); p < 2 || p > 5 {
 		t.Fatalf("%d polls in 700ms of errors; want a handful, backing off", p)
+	}
+}
+
+// failingSupplier fails its first reservations, then hands out slots.
+type failingSupplier struct {
+	*FixedSlots
+	failures atomic.Int32
+}
+
+func (s *failingSupplier) ReserveSlot(ctx context.Context, info *SlotInfo) (Permit, error) {
+	if s.failures.Add(-1) >= 0 {
+		return nil, errors.New("supplier broken")
+	}
+	return s.FixedSlots.ReserveSlot(ctx, info)
+}
+
+// TestFailingSlotSupplierIsAskedAgain: a supplier error is logged and the
+// reservation retried a second later, as go.temporal.io/sdk does.
+func TestFailingSlotSupplierIsAskedAgain(t *testing.T) {
+	supplier := &failingSupplier{FixedSlots: NewFixedSlots(1)}
+	supplier.failures.Store(1)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	polled := make(chan time.Time, 1)
+	start := time.Now()
+	g := testGroup(1, fixedPollers(1), func(context.Context) (testTask, bool, error) {
+		select {
+		case polled <- time.Now():
+		default:
+		}
+		<-ctx.Done()
+		return testTask{}, false, nil
+	}, func(testTask) {}, new(taskGroup))
+	g.slots = newSlots(supplier, "tq", "me", nil)
+	go g.run(ctx)
+	select {
+	case at := <-polled:
+		if d := at.Sub(start); d < 900*time.Millisecond {
+			t.Errorf("polled %v after a failed reservation, want after the 1s pause", d)
+		}
+	case <-ctx.Done():
+		t.Fatal("no poll after the supplier recovered")
+	}
+}
+
+func TestPollerCountScales(t *testing.T) {
+	grow := &taskqueuepb.PollerScalingDecision{PollRequestDeltaSuggestion: 1}
+	shrink := &taskqueuepb.PollerScalingDecision{PollRequestDeltaSuggestion: -1}
+	target := func(c *pollerCount) int { n, _ := c.current(); return n }
+
+	c := scaledPollers(PollerScaling{Initial: 50, Min: 2, Max: 10})
+	if n := target(c); n != 10 {
+		t.Fatalf("initial 50 within [2, 10]: target %d, want 10", n)
+	}
+	c = scaledPollers(PollerScaling{Initial: 3, Min: 2, Max: 6})
+	// A server that has sent no decision: a task that came at once means
+	// tasks wait; one that came after a long wait does not.
+	c.gotTask(nil, time.Millisecond)
+	c.gotTask(nil, 5*time.Second)
+	if n := target(c); n != 4 {
+		t.Errorf("after a waiting task and a late one: target %d, want 4", n)
+	}
+	for range 10 {
+		c.gotTask(nil, 0)
+	}
+	if n := target(c); n != 6 {
+		t.Errorf("after a backlog: target %d, want the maximum 6", n)
+	}
+	c.empty()
+	if n := target(c); n != 5 {
+		t.Errorf("after an empty poll: target %d, want 5", n)
+	}
+	// Once the server advises, its decisions count, and tasks without one
+	// do not.
+	c.gotTask(shrink, 0)
+	c.gotTask(nil, 0)
+	if n := target(c); n != 4 {
+		t.Errorf("after the server's -1 and a task without a decision: target %d, want 4", n)
+	}
+	c.gotTask(grow, 0)
+	if n := target(c); n != 5 {
+		t.Errorf("after the server's +1: target %d, want 5", n)
+	}
+	c.failed(errors.New("unavailable"))
+	if n := target(c); n != 5 {
+		t.Errorf("after an error: target %d, want 5 (the backoff deals with errors)", n)
+	}
+	c.failed(serviceerror.NewResourceExhausted(0, "busy"))
+	if n := target(c); n != 2 {
+		t.Errorf("after ResourceExhausted: target %d, want half, 2", n)
+	}
+	for range 10 {
+		c.empty()
+	}
+	if n := target(c); n != 2 {
+		t.Errorf("after idle polls: target %d, want the minimum 2", n)
+	}
+	// Fixed pollers never change.
+	f := fixedPollers(4)
+	f.gotTask(grow, 0)
+	f.empty()
+	f.failed(serviceerror.NewResourceExhausted(0, "busy"))
+	if n := target(f); n != 4 {
+		t.Errorf("fixed pollers: target %d, want 4", n)
+	}
+}
+
+// backlogService hands out activity tasks at once while it has some, and
+// otherwise holds a poll for a short long-poll timeout and returns empty.
+// It counts the polls open at once.
+type backlogService struct {
+	Service
+	backlog    atomic.Int32
+	open, peak atomic.Int32
+	completed  atomic.Int32
+}
+
+func (s *backlogService) PollActivityTaskQueue(ctx context.Context, _ *workflowservice.PollActivityTaskQueueRequest, _ ...grpc.CallOption) (*workflowservice.PollActivityTaskQueueResponse, error) {
+	n := s.open.Add(1)
+	defer s.open.Add(-1)
+	for {
+		p := s.peak.Load()
+		if n <= p || s.peak.CompareAndSwap(p, n) {
+			break
+		}
+	}
+	if s.backlog.Add(-1) >= 0 {
+		return activityTask("a", time.Now()), nil
+	}
+	s.backlog.Add(1)
+	select {
+	case <-time.After(20 * time.Millisecond):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return &workflowservice.PollActivityTaskQueueResponse{}, nil
+}
+
+func (s *backlogService) RespondActivityTaskCompleted(context.Context, *workflowservice.RespondActivityTaskCompletedRequest, ...grpc.CallOption) (*workflowservice.RespondActivityTaskCompletedResponse, error) {
+	s.completed.Add(1)
+	return &workflowservice.RespondActivityTaskCompletedResponse{}, nil
+}
+
+// TestAutoscaledPollersGrowUnderABacklogAndShrinkWhenIdle runs a worker
+// whose activity pollers scale between 1 and 8 against a service with a
+// backlog of tasks: the polls grow to 8 while it drains, then shrink back
+// to 1 as polls come back empty.
+func TestAutoscaledPollersGrowUnderABacklogAndShrinkWhenIdle(t *testing.T) {
+	svc := &backlogService{}
+	svc.backlog.Store(400)
+	w, err := New(Options{Service: svc, Namespace: "ns", TaskQueue: "tq", Logger: logging.NewTextLogger(discard{}, 0),
+		FailureConverter:      failure.GetDefaultFailureConverter(),
+		ActivityPollerScaling: &PollerScaling{Initial: 1, Min: 1, Max: 8},
+		Activities: activityFunc(func(context.Context, *ActivityTask) (*commonpb.Payloads, error) {
+			time.Sleep(time.Millisecond)
+			return nil, nil
+		})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Start()
+	defer w.Stop()
+	waitFor(t, 10*time.Second, "the backlog to drain", func() bool { return svc.completed.Load() == 400 })
+	if p := svc.peak.Load(); p != 8 {
+		t.Errorf("at most %d polls open under a backlog, want the maximum 8", p)
+	}
+	waitFor(t, 10*time.Second, "the pollers to shrink to 1", func() bool {
+		target, _ := w.activityPolls.current()
+		return target == 1
+	})
+	time.Sleep(100 * time.Millisecond)
+	if n := svc.open.Load(); n != 1 {
+		t.Errorf("%d polls open when idle, want 1", n)
+	}
+}
+
+func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -48,6 +48,25 @@ type Options struct {
 	MaxConcurrentLocalActivities   int
 	WorkerLocalActivitiesPerSecond float64
 
+	// WorkflowSlots, ActivitySlots and LocalActivitySlots hand out the
+	// slots tasks of each kind run in (a worker.WorkerTuner's suppliers);
+	// nil: a fixed number, MaxConcurrentWorkflowTasks,
+	// MaxConcurrentActivities and MaxConcurrentLocalActivities.
+	WorkflowSlots, ActivitySlots, LocalActivitySlots SlotSupplier
+	// WorkflowPollerScaling and ActivityPollerScaling, when set, scale the
+	// number of polls (see PollerScaling) instead of keeping
+	// WorkflowPollers and ActivityPollers open.
+	WorkflowPollerScaling, ActivityPollerScaling *PollerScaling
+
+	// MaxEagerActivitiesPerTask, when positive, lets a workflow task ask
+	// the server to hand up to that many of the activities it schedules on
+	// this worker's task queue straight back to the worker, in free
+	// activity slots, rather than through a poll (eager activity
+	// dispatch); MaxConcurrentEagerActivities (0: no bound but the slots)
+	// bounds how many such activities run at once.
+	MaxEagerActivitiesPerTask    int
+	MaxConcurrentEagerActivities int
+
 	// Cache keeps workflow state between tasks; nil or size 0 disables the
 	// sticky queue.
 	Cache                        *StickyCache
@@ -84,6 +103,7 @@ type Worker struct {
 	stickyQueue string
 
 	stopOnce sync.Once
+	stopMu   sync.Mutex // held to close stopped; see EagerWorkflowSlot.Run
 	stopPoll context.CancelFunc // ends polling
 	stopWork context.CancelFunc // cancels running activities
 	workCtx  context.Context    // parent of activity contexts
@@ -91,11 +111,15 @@ type Worker struct {
 	polling  sync.WaitGroup     // the poll loops
 	running  taskGroup          // running tasks
 	limiter  *rateLimiter       // worker-wide activity rate
-	// localActivitySlots and localActivityLimiter bound local activity
-	// attempts.
-	localActivitySlots   *slots
+	// The slots of each kind of task; nil for a kind the worker does not
+	// run.
+	workflowSlots, activitySlots, localActivitySlots *slots
+	// localActivityLimiter bounds the rate of local activity attempts.
 	localActivityLimiter *rateLimiter
-	metrics              *workerMetrics // nil without a metrics handler
+	eager                eagerActivities
+	// pollGroups are the worker's polls, for tests to look at.
+	workflowPolls, stickyPolls, activityPolls *pollerCount
+	metrics                                   *workerMetrics // nil without a metrics handler
 }
 
 // New checks options and applies defaults; Start begins polling.
@@ -122,7 +146,8 @@ func New(opts Options) (*Worker, error) {
 		opts.Identity = fmt.Sprintf("%d@%s@", os.Getpid(), host)
 	}
 	w := &Worker{opts: opts, stopped: make(chan struct{}), metrics: newWorkerMetrics(opts.Metrics, opts.TaskQueue)}
-	if opts.Cache != nil && opts.Cache.size > 0 {
+	// A sticky queue needs a poller of its own: not with a single one.
+	if opts.Cache != nil && opts.Cache.size > 0 && (opts.WorkflowPollers > 1 || opts.WorkflowPollerScaling != nil) {
 		host, _ := os.Hostname()
 		w.stickyQueue = fmt.Sprintf("%s:%s", host, randomID())
 	}
@@ -130,12 +155,26 @@ func New(opts Options) (*Worker, error) {
 		w.limiter = newRateLimiter(opts.WorkerActivitiesPerSecond)
 	}
 	if opts.Engine != nil {
-		w.localActivitySlots = newSlots(opts.MaxConcurrentLocalActivities, w.metrics.slotGauges(sdkmetrics.WorkerTypeLocalActivity))
+		w.workflowSlots = w.newSlots(opts.WorkflowSlots, opts.MaxConcurrentWorkflowTasks, sdkmetrics.WorkerTypeWorkflow)
+		w.localActivitySlots = w.newSlots(opts.LocalActivitySlots, opts.MaxConcurrentLocalActivities, sdkmetrics.WorkerTypeLocalActivity)
 	}
+	if opts.Activities != nil {
+		w.activitySlots = w.newSlots(opts.ActivitySlots, opts.MaxConcurrentActivities, sdkmetrics.WorkerTypeActivity)
+	}
+	w.eager.maxRunning = opts.MaxConcurrentEagerActivities
 	if opts.WorkerLocalActivitiesPerSecond > 0 {
 		w.localActivityLimiter = newRateLimiter(opts.WorkerLocalActivitiesPerSecond)
 	}
 	return w, nil
+}
+
+// newSlots tracks a supplier's slots for a worker type; a nil supplier is
+// a fixed number of slots.
+func (w *Worker) newSlots(supplier SlotSupplier, fixed int, workerType string) *slots {
+	if supplier == nil {
+		supplier = NewFixedSlots(fixed)
+	}
+	return newSlots(supplier, w.opts.TaskQueue, w.opts.Identity, w.metrics.slotGauges(workerType))
 }
 
 func setDefault(v *int, d int) {
@@ -152,31 +191,62 @@ func (w *Worker) Start() {
 	m := w.metrics
 	if w.opts.Engine != nil {
 		m.workerStarted(sdkmetrics.WorkerTypeWorkflow)
-		s := newSlots(w.opts.MaxConcurrentWorkflowTasks, m.slotGauges(sdkmetrics.WorkerTypeWorkflow))
-		for i := range w.opts.WorkflowPollers {
-			queue := w.normalQueue()
-			// Half the pollers (at least one) serve the sticky queue.
-			if w.stickyQueue != "" && (i%2 == 0) {
-				queue = w.stickyTaskQueue()
-			}
-			m.pollerStarted(sdkmetrics.WorkerTypeWorkflow)
-			w.goPoll(func() {
-				pollLoop(pollCtx, s, w.opts.Logger, "workflow", func(ctx context.Context) (*workflowservice.PollWorkflowTaskQueueResponse, bool, error) {
-					return w.pollWorkflowTask(ctx, queue)
-				}, w.handleWorkflowTask, &w.running)
-			})
+		normal, sticky := w.workflowPollers()
+		w.workflowPolls, w.stickyPolls = normal, sticky
+		w.startWorkflowPolls(pollCtx, w.normalQueue(), normal)
+		if sticky != nil {
+			w.startWorkflowPolls(pollCtx, w.stickyTaskQueue(), sticky)
 		}
 	}
 	if w.opts.Activities != nil {
 		m.workerStarted(sdkmetrics.WorkerTypeActivity)
-		s := newSlots(w.opts.MaxConcurrentActivities, m.slotGauges(sdkmetrics.WorkerTypeActivity))
-		for range w.opts.ActivityPollers {
-			m.pollerStarted(sdkmetrics.WorkerTypeActivity)
-			w.goPoll(func() {
-				pollLoop(pollCtx, s, w.opts.Logger, "activity", w.pollActivityTask, w.handleActivityTask, &w.running)
-			})
-		}
+		w.activityPolls = w.pollers(w.opts.ActivityPollers, w.opts.ActivityPollerScaling, sdkmetrics.WorkerTypeActivity)
+		g := &pollGroup[*workflowservice.PollActivityTaskQueueResponse]{what: "activity", kind: enumspb.TASK_QUEUE_KIND_NORMAL,
+			slots: w.activitySlots, pollers: w.activityPolls, logger: w.opts.Logger,
+			poll: w.pollActivityTask, handle: w.handleActivityTask, running: &w.running}
+		w.goPoll(func() { g.run(pollCtx) })
 	}
+}
+
+// workflowPollers are the poll counts of the normal queue and of the
+// sticky one (nil without a sticky queue). Fixed pollers are split between
+// them, the normal queue getting the odd one; scaling ones scale each
+// within the bounds.
+func (w *Worker) workflowPollers() (normal, sticky *pollerCount) {
+	n, scaling := w.opts.WorkflowPollers, w.opts.WorkflowPollerScaling
+	if w.stickyQueue == "" {
+		return w.pollers(n, scaling, sdkmetrics.WorkerTypeWorkflow), nil
+	}
+	if scaling != nil {
+		return w.pollers(0, scaling, sdkmetrics.WorkerTypeWorkflow), w.pollers(0, scaling, sdkmetrics.WorkerTypeWorkflow)
+	}
+	return w.pollers(n-n/2, nil, sdkmetrics.WorkerTypeWorkflow), w.pollers(n/2, nil, sdkmetrics.WorkerTypeWorkflow)
+}
+
+// pollers returns a scaling poll count, or n fixed ones, counting the
+// start of fixed pollers as go.temporal.io/sdk does.
+func (w *Worker) pollers(n int, scaling *PollerScaling, workerType string) *pollerCount {
+	if scaling != nil {
+		return scaledPollers(*scaling)
+	}
+	for range n {
+		w.metrics.pollerStarted(workerType)
+	}
+	return fixedPollers(n)
+}
+
+func (w *Worker) startWorkflowPolls(ctx context.Context, queue *taskqueuepb.TaskQueue, pollers *pollerCount) {
+	what := "workflow"
+	if queue.GetKind() == enumspb.TASK_QUEUE_KIND_STICKY {
+		what = "sticky workflow"
+	}
+	g := &pollGroup[*workflowservice.PollWorkflowTaskQueueResponse]{what: what, kind: queue.GetKind(),
+		slots: w.workflowSlots, pollers: pollers, logger: w.opts.Logger,
+		poll: func(ctx context.Context) (*workflowservice.PollWorkflowTaskQueueResponse, bool, error) {
+			return w.pollWorkflowTask(ctx, queue)
+		},
+		handle: w.handleWorkflowTask, running: &w.running}
+	w.goPoll(func() { g.run(ctx) })
 }
 
 func (w *Worker) goPoll(loop func()) {
@@ -192,7 +262,9 @@ func (w *Worker) goPoll(loop func()) {
 // were not finished are not reported: the server retries them.
 func (w *Worker) Stop() {
 	w.stopOnce.Do(func() {
+		w.stopMu.Lock()
 		close(w.stopped)
+		w.stopMu.Unlock()
 		if w.stopPoll == nil {
 			return
 		}

@@ -120,7 +120,7 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 	}
 	ctx, cancel := context.WithTimeout(wm.reportContext(), rpcTimeout)
 	defer cancel()
-	resp, err := w.opts.Service.RespondWorkflowTaskCompleted(ctx, req)
+	resp, err := w.respondWorkflowTaskCompleted(ctx, req)
 	if err != nil {
 		// The server did not take the commands, or took them from an
 		// earlier attempt whose answer was lost: either way, the cached
