@@ -84,6 +84,32 @@ type WorkerOptions struct {
 	// (see WorkerPlugin), after the client's plugins that are also worker
 	// plugins.
 	Plugins []WorkerPlugin
+	// Tuner decides how many tasks of each kind run at once (see
+	// NewFixedSizeTuner, NewResourceBasedTuner, NewCompositeTuner). Not
+	// with the MaxConcurrent...ExecutionSize options, which size the
+	// default, fixed-size tuner.
+	Tuner WorkerTuner
+	// WorkflowTaskPollerBehavior and ActivityTaskPollerBehavior say how
+	// many long polls the worker keeps open (NewPollerBehaviorAutoscaling,
+	// NewPollerBehaviorSimpleMaximum); each instead of the
+	// MaxConcurrent...TaskPollers option of its kind.
+	WorkflowTaskPollerBehavior PollerBehavior
+	ActivityTaskPollerBehavior PollerBehavior
+	// DisableEagerActivities stops workflow tasks from asking the server
+	// to hand the activities they schedule on this worker's task queue
+	// straight back to the worker, in free activity slots, rather than
+	// through a poll. Eager activities are also off with
+	// TaskQueueActivitiesPerSecond, which the server does not apply to
+	// them, and an activity's options can turn them off
+	// (ActivityOptions.DisableEagerExecution). The server must allow them
+	// (dynamic config system.enableActivityEagerExecution).
+	DisableEagerActivities bool
+	// MaxEagerActivityReservationsPerWorkflowTask bounds the eager
+	// activities one workflow task asks for (nil: 3; must be positive).
+	MaxEagerActivityReservationsPerWorkflowTask *int
+	// MaxConcurrentEagerActivityExecutionSize bounds the eager activities
+	// running at once (0: only the activity slots bound them).
+	MaxConcurrentEagerActivityExecutionSize int
 }
 
 // The sticky cache is shared by the running workers of a process; the
@@ -175,6 +201,7 @@ func NewWorker(client Client, taskQueue string, options WorkerOptions) *Aggregat
 	}
 	w := &AggregatedWorker{client: wc, taskQueue: taskQueue, options: options, registry: registry.New()}
 	w.configureThroughPlugins()
+	checkTuning(w.options) // as the plugins left them
 	return w
 }
 
@@ -347,6 +374,10 @@ func (w *AggregatedWorker) startRuntime() error {
 	}
 	if w.registry.HasActivities() && !w.options.LocalActivityWorkerOnly {
 		opts.Activities = activities
+	}
+	if err := w.applyTuning(&opts); err != nil {
+		cache.release()
+		return err
 	}
 	rt, err := workerrt.New(opts)
 	if err != nil {

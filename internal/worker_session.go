@@ -35,10 +35,13 @@ func (w *AggregatedWorker) sessionWorkers(base workerrt.Options) ([]*workerrt.Wo
 		return o
 	}
 	creation := activityWorker(session.CreationTaskQueue(w.taskQueue))
-	creation.ActivityPollers = 1
-	creation.MaxConcurrentActivities = maxSessions
+	creation.ActivityPollers, creation.ActivityPollerScaling = 1, nil
+	creation.MaxConcurrentActivities, creation.ActivitySlots = maxSessions, nil
 	creation.ActivityPollGate = host.WaitForRoom
 	resource := activityWorker(host.TaskQueue())
+	if resource.ActivitySlots, err = w.sessionActivitySlots(); err != nil {
+		return nil, err
+	}
 
 	var workers []*workerrt.Worker
 	for _, o := range []workerrt.Options{creation, resource} {

@@ -38,7 +38,8 @@ type ActivityOptions struct {
 	// RetryPolicy overrides the server's default retry policy.
 	RetryPolicy *policy.RetryPolicy
 	// DisableEagerExecution stops the server from handing the activity
-	// straight back to this worker.
+	// straight back to this worker (eager execution; see
+	// worker.Options.DisableEagerActivities).
 	DisableEagerExecution bool
 	// VersioningIntent is for build-ID versioning (deprecated upstream).
 	VersioningIntent policy.VersioningIntent
@@ -182,7 +183,7 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 		StartToCloseTimeout:    durationpb.New(opts.StartToCloseTimeout),
 		HeartbeatTimeout:       durationpb.New(opts.HeartbeatTimeout),
 		RetryPolicy:            policy.RetryPolicyToProto(opts.RetryPolicy),
-		RequestEagerExecution:  false, // this worker does not execute activities eagerly
+		RequestEagerExecution:  !opts.DisableEagerExecution, // the worker withdraws it without a free slot
 		Priority:               policy.PriorityToProto(opts.Priority),
 	}
 	dc := r.env.dc

@@ -49,8 +49,13 @@ type SlotInfo struct {
 }
 
 // NumIssued is how many slots of this kind the worker holds now, reserved
-// or running a task.
-func (i *SlotInfo) NumIssued() int { return int(i.issued.Load()) }
+// or running a task (0 for info not made by a worker).
+func (i *SlotInfo) NumIssued() int {
+	if i.issued == nil {
+		return 0
+	}
+	return int(i.issued.Load())
+}
 
 // FixedSlots is a supplier of at most n slots at once.
 type FixedSlots struct {

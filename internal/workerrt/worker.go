@@ -103,7 +103,7 @@ type Worker struct {
 	stickyQueue string
 
 	stopOnce sync.Once
-	stopMu   sync.Mutex // held to close stopped; see EagerWorkflowSlot.Run
+	stopMu   sync.Mutex         // held to close stopped; see EagerWorkflowSlot.Run
 	stopPoll context.CancelFunc // ends polling
 	stopWork context.CancelFunc // cancels running activities
 	workCtx  context.Context    // parent of activity contexts

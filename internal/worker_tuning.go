@@ -1,0 +1,127 @@
+package internal
+
+import (
+	"fmt"
+
+	"github.com/durable-go/sdk/internal/sdkmetrics"
+	"github.com/durable-go/sdk/internal/workerrt"
+)
+
+// defaultMaxEagerActivitiesPerTask is go.temporal.io/sdk's default for
+// WorkerOptions.MaxEagerActivityReservationsPerWorkflowTask.
+const defaultMaxEagerActivitiesPerTask = 3
+
+// checkTuning panics on options that contradict each other, as
+// go.temporal.io/sdk's worker.New does: they are mistakes of the program,
+// found when the worker is made.
+func checkTuning(o WorkerOptions) {
+	if o.Tuner != nil && (o.MaxConcurrentWorkflowTaskExecutionSize != 0 || o.MaxConcurrentActivityExecutionSize != 0 ||
+		o.MaxConcurrentLocalActivityExecutionSize != 0) {
+		panic("worker.New: set either Tuner or MaxConcurrentWorkflowTaskExecutionSize, MaxConcurrentActivityExecutionSize and MaxConcurrentLocalActivityExecutionSize, not both: the tuner decides how many tasks run at once")
+	}
+	if o.MaxConcurrentWorkflowTaskPollers != 0 && o.WorkflowTaskPollerBehavior != nil {
+		panic("worker.New: set either MaxConcurrentWorkflowTaskPollers or WorkflowTaskPollerBehavior, not both")
+	}
+	if o.MaxConcurrentActivityTaskPollers != 0 && o.ActivityTaskPollerBehavior != nil {
+		panic("worker.New: set either MaxConcurrentActivityTaskPollers or ActivityTaskPollerBehavior, not both")
+	}
+	// With one poller or one slot, a worker would poll only its sticky
+	// queue or only the normal one at a time.
+	if o.MaxConcurrentWorkflowTaskPollers == 1 {
+		panic("worker.New: MaxConcurrentWorkflowTaskPollers cannot be 1: the worker polls its sticky queue and the task queue, at least one poll each (set 2 or more)")
+	}
+	if o.MaxConcurrentWorkflowTaskExecutionSize == 1 {
+		panic("worker.New: MaxConcurrentWorkflowTaskExecutionSize cannot be 1: the worker polls its sticky queue and the task queue, each poll in a slot of its own (set 2 or more)")
+	}
+	for _, b := range []PollerBehavior{o.WorkflowTaskPollerBehavior, o.ActivityTaskPollerBehavior} {
+		if a, ok := b.(autoscalingPollers); ok && a.Min > a.Max {
+			panic(fmt.Sprintf("worker.New: PollerBehaviorAutoscalingOptions.MinimumNumberOfPollers %d exceeds MaximumNumberOfPollers %d", a.Min, a.Max))
+		}
+	}
+	if n := o.MaxEagerActivityReservationsPerWorkflowTask; n != nil && *n <= 0 {
+		panic("worker.New: MaxEagerActivityReservationsPerWorkflowTask must be positive; set DisableEagerActivities to turn eager activities off")
+	}
+}
+
+// applyTuning sets the runtime's slot suppliers (those of the tuner, or
+// fixed ones sized by the MaxConcurrent... options), its pollers and its
+// eager activities.
+func (w *AggregatedWorker) applyTuning(rt *workerrt.Options) error {
+	o := w.options
+	tuner := o.Tuner
+	if tuner == nil {
+		var err error
+		tuner, err = NewFixedSizeTuner(FixedSizeTunerOptions{
+			NumWorkflowSlots:      o.MaxConcurrentWorkflowTaskExecutionSize,
+			NumActivitySlots:      o.MaxConcurrentActivityExecutionSize,
+			NumLocalActivitySlots: o.MaxConcurrentLocalActivityExecutionSize,
+		})
+		if err != nil {
+			return err
+		}
+	}
+	for _, s := range []struct {
+		supplier   SlotSupplier
+		name       string
+		workerType string
+		into       *workerrt.SlotSupplier
+		needed     bool
+	}{
+		{tuner.GetWorkflowTaskSlotSupplier(), "workflow task", sdkmetrics.WorkerTypeWorkflow, &rt.WorkflowSlots, rt.Engine != nil},
+		{tuner.GetActivityTaskSlotSupplier(), "activity", sdkmetrics.WorkerTypeActivity, &rt.ActivitySlots, rt.Activities != nil},
+		{tuner.GetLocalActivitySlotSupplier(), "local activity", sdkmetrics.WorkerTypeLocalActivity, &rt.LocalActivitySlots, rt.Engine != nil},
+	} {
+		if !s.needed {
+			continue
+		}
+		if s.supplier == nil {
+			return fmt.Errorf("worker for task queue %q: its tuner has no %s slot supplier (%T returned nil)", w.taskQueue, s.name, tuner)
+		}
+		*s.into = runtimeSlots(s.supplier, w.client.logger, w.slotMetrics(s.workerType))
+	}
+	rt.WorkflowPollers, rt.WorkflowPollerScaling = pollers(o.WorkflowTaskPollerBehavior, o.MaxConcurrentWorkflowTaskPollers)
+	rt.ActivityPollers, rt.ActivityPollerScaling = pollers(o.ActivityTaskPollerBehavior, o.MaxConcurrentActivityTaskPollers)
+	// The server does not rate-limit eager activities, so a task queue
+	// rate limit turns them off, as in go.temporal.io/sdk.
+	if !o.DisableEagerActivities && o.TaskQueueActivitiesPerSecond == 0 {
+		rt.MaxEagerActivitiesPerTask = defaultMaxEagerActivitiesPerTask
+		if n := o.MaxEagerActivityReservationsPerWorkflowTask; n != nil {
+			rt.MaxEagerActivitiesPerTask = *n
+		}
+		rt.MaxConcurrentEagerActivities = o.MaxConcurrentEagerActivityExecutionSize
+	}
+	return nil
+}
+
+// sessionActivitySlots is the supplier of the slots of activities that
+// run in the worker's sessions.
+func (w *AggregatedWorker) sessionActivitySlots() (workerrt.SlotSupplier, error) {
+	tuner := w.options.Tuner
+	if tuner == nil {
+		return nil, nil // fixed, MaxConcurrentActivityExecutionSize
+	}
+	s := tuner.GetSessionActivitySlotSupplier()
+	if s == nil {
+		return nil, fmt.Errorf("worker for task queue %q: its tuner has no session activity slot supplier (%T returned nil), which EnableSessionWorker needs", w.taskQueue, tuner)
+	}
+	return runtimeSlots(s, w.client.logger, w.slotMetrics(sdkmetrics.WorkerTypeActivity)), nil
+}
+
+// slotMetrics is the handler a slot supplier records its own metrics
+// with: the worker's, tagged with the task queue and the worker type.
+func (w *AggregatedWorker) slotMetrics(workerType string) sdkmetrics.Handler {
+	h := w.metricsHandler()
+	if sdkmetrics.IsNop(h) {
+		return h
+	}
+	return h.WithTags(map[string]string{sdkmetrics.TagTaskQueue: w.taskQueue, sdkmetrics.TagWorkerType: workerType})
+}
+
+// pollers is the runtime's poll count for a behavior, or else for a
+// number of pollers (0: the default).
+func pollers(b PollerBehavior, n int) (int, *workerrt.PollerScaling) {
+	if b != nil {
+		return b.pollers()
+	}
+	return n, nil
+}
