@@ -201,6 +201,9 @@ type workflowClient struct {
 	// workerPlugins are the client's plugins that are also worker
 	// plugins: they configure the workers made from this client.
 	workerPlugins []WorkerPlugin
+	// eagerWorkers take the first task of workflows started with
+	// EnableEagerStart (client_eager.go).
+	eagerWorkers eagerWorkflowWorkers
 
 	closeOnce sync.Once
 	closed    atomic.Bool

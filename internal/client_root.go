@@ -52,7 +52,10 @@ func (r *clientRoot) ExecuteWorkflow(ctx context.Context, in *ClientExecuteWorkf
 	if err := c.ensureInitialized(ctx); err != nil {
 		return nil, err
 	}
-	resp, err := c.service.StartWorkflowExecution(ctx, c.startRequest(p))
+	req := c.startRequest(p)
+	eager := c.reserveEagerStart(ctx, options.EnableEagerStart, req)
+	resp, err := c.service.StartWorkflowExecution(ctx, req)
+	finishEagerStart(eager, resp)
 	runID, firstRunID := resp.GetRunId(), resp.GetFirstExecutionRunId()
 	var alreadyStarted *serviceerror.WorkflowExecutionAlreadyStarted
 	switch {

@@ -66,10 +66,12 @@ type (
 		// TypedSearchAttributes are indexed attributes to list workflows by.
 		// Only one of the two forms may be set.
 		TypedSearchAttributes searchattr.SearchAttributes
-		// EnableEagerStart asks for the first workflow task to go straight
-		// to a worker in this process. This client has no such worker yet,
-		// so the workflow starts normally, as the official SDK does when no
-		// local worker can take it.
+		// EnableEagerStart asks the server to hand the workflow's first
+		// task straight back, to a running worker made with this client
+		// that polls the task queue and has a free workflow task slot,
+		// saving it a poll. Without one, or from a server that does not
+		// support it (system.enableEagerWorkflowStart), the workflow
+		// starts as usual. Not for SignalWithStartWorkflow.
 		EnableEagerStart bool
 		// StartDelay postpones the first workflow task; a signal sent with
 		// SignalWithStartWorkflow does not cut it short.

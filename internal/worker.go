@@ -395,6 +395,9 @@ func (w *AggregatedWorker) startRuntime() error {
 	for _, s := range sessions {
 		s.Start()
 	}
+	if opts.Engine != nil {
+		w.client.eagerWorkers.add(w.taskQueue, rt)
+	}
 	w.runtime, w.sessions, w.cache = rt, sessions, cache
 	return nil
 }
@@ -415,6 +418,7 @@ func (w *AggregatedWorker) stopRuntime() {
 	w.cache = nil
 	w.mu.Unlock()
 	if rt != nil {
+		w.client.eagerWorkers.remove(w.taskQueue, rt)
 		rt.Stop()
 	}
 	for _, s := range sessions {
