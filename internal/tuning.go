@@ -258,12 +258,33 @@ type slotAdapter struct {
 	metrics  sdkmetrics.Handler
 }
 
+// ReserveSlot waits for the supplier's permit on a goroutine of its own,
+// so that a supplier that does not return when ctx ends cannot hold up the
+// worker's stop; a permit it returns after that is given back.
 func (a *slotAdapter) ReserveSlot(ctx context.Context, info *workerrt.SlotInfo) (workerrt.Permit, error) {
-	p, err := a.supplier.ReserveSlot(ctx, slotReservation{info, a})
-	if err != nil || p == nil {
-		return nil, err // nil, nil is the runtime's error to report
+	type reservation struct {
+		permit *SlotPermit
+		err    error
 	}
-	return p, nil
+	done := make(chan reservation, 1)
+	go func() {
+		p, err := a.supplier.ReserveSlot(ctx, slotReservation{info, a})
+		done <- reservation{p, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil || r.permit == nil {
+			return nil, r.err // nil, nil is the runtime's error to report
+		}
+		return r.permit, nil
+	case <-ctx.Done():
+		go func() {
+			if r := <-done; r.permit != nil {
+				a.ReleaseSlot(r.permit, false)
+			}
+		}()
+		return nil, ctx.Err()
+	}
 }
 
 func (a *slotAdapter) TryReserveSlot(info *workerrt.SlotInfo) workerrt.Permit {

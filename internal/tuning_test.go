@@ -404,3 +404,43 @@ func TestContradictoryTuningOptionsPanic(t *testing.T) {
 	}
 	checkTuning(WorkerOptions{Tuner: tuner, MaxConcurrentWorkflowTaskPollers: 4, ActivityTaskPollerBehavior: NewPollerBehaviorAutoscaling(PollerBehaviorAutoscalingOptions{})})
 }
+
+// stuckSupplier never returns from ReserveSlot until unblocked, whatever
+// its context says, and reports each release.
+type stuckSupplier struct {
+	recordingSupplier
+	unblock  chan struct{}
+	releases chan SlotReleaseReason
+}
+
+func (s *stuckSupplier) ReserveSlot(_ context.Context, info SlotReservationInfo) (*SlotPermit, error) {
+	<-s.unblock
+	return s.TryReserveSlot(info), nil
+}
+
+func (s *stuckSupplier) ReleaseSlot(info SlotReleaseInfo) {
+	s.recordingSupplier.ReleaseSlot(info)
+	s.releases <- info.Reason()
+}
+
+// TestSupplierIgnoringItsContextCannotHoldUpTheWorker: a reservation from
+// a supplier that ignores its context ends with the context, and the
+// permit it hands out later is given back, as unused.
+func TestSupplierIgnoringItsContextCannotHoldUpTheWorker(t *testing.T) {
+	s := &stuckSupplier{unblock: make(chan struct{}), releases: make(chan SlotReleaseReason, 1)}
+	rt := runtimeSlots(s, logging.NewTextLogger(discardWriter{}, 0), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := rt.ReserveSlot(ctx, &workerrt.SlotInfo{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("reservation from a stuck supplier: %v, want the context's end", err)
+	}
+	close(s.unblock)
+	select {
+	case reason := <-s.releases:
+		if reason != SlotReleaseReasonUnused {
+			t.Fatalf("the late permit was released with reason %v, want unused", reason)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the permit handed out after the reservation ended was never released")
+	}
+}

@@ -117,7 +117,8 @@ type Worker struct {
 	// localActivityLimiter bounds the rate of local activity attempts.
 	localActivityLimiter *rateLimiter
 	eager                eagerActivities
-	// pollGroups are the worker's polls, for tests to look at.
+	// The poll counts of the worker's poll groups (stickyPolls nil
+	// without a sticky queue), kept for tests to read.
 	workflowPolls, stickyPolls, activityPolls *pollerCount
 	metrics                                   *workerMetrics // nil without a metrics handler
 }
