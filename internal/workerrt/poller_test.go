@@ -229,8 +229,12 @@ func TestPollerCountScales(t *testing.T) {
 }
 
 // backlogService hands out activity tasks at once while it has some, and
-// otherwise holds a poll for a short long-poll timeout and returns empty.
-// It counts the polls open at once.
+// otherwise holds a poll for emptyPollAfter (a short long-poll timeout)
+// and returns empty. It counts the polls open at once.
+// emptyPollAfter is long enough that the polls open when the backlog runs
+// out are all open together, even on a loaded machine.
+const emptyPollAfter = 200 * time.Millisecond
+
 type backlogService struct {
 	Service
 	backlog    atomic.Int32
@@ -252,7 +256,7 @@ func (s *backlogService) PollActivityTaskQueue(ctx context.Context, _ *workflows
 	}
 	s.backlog.Add(1)
 	select {
-	case <-time.After(20 * time.Millisecond):
+	case <-time.After(emptyPollAfter):
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
@@ -283,18 +287,14 @@ func TestAutoscaledPollersGrowUnderABacklogAndShrinkWhenIdle(t *testing.T) {
 	}
 	w.Start()
 	defer w.Stop()
-	waitFor(t, 10*time.Second, "the backlog to drain", func() bool { return svc.completed.Load() == 400 })
+	waitFor(t, 30*time.Second, "the backlog to drain", func() bool { return svc.completed.Load() == 400 })
 	if p := svc.peak.Load(); p != 8 {
 		t.Errorf("at most %d polls open under a backlog, want the maximum 8", p)
 	}
-	waitFor(t, 10*time.Second, "the pollers to shrink to 1", func() bool {
+	waitFor(t, 30*time.Second, "the pollers to shrink to 1 poll open", func() bool {
 		target, _ := w.activityPolls.current()
-		return target == 1
+		return target == 1 && svc.open.Load() == 1
 	})
-	time.Sleep(100 * time.Millisecond)
-	if n := svc.open.Load(); n != 1 {
-		t.Errorf("%d polls open when idle, want 1", n)
-	}
 }
 
 func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
