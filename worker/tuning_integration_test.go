@@ -91,8 +91,8 @@ func (s *countingSupplier) ReleaseSlot(info worker.SlotReleaseInfo) {
 
 // TestFixedSizeTunerBoundsConcurrentActivities runs 8 activities at once
 // on a worker whose tuner has 2 activity slots: never more than 2 run at
-// once, and a custom supplier wrapped around them sees each slot used and
-// released.
+// once, and a custom supplier wrapped around them sees each slot used and,
+// by the time the worker has stopped, released.
 func TestFixedSizeTunerBoundsConcurrentActivities(t *testing.T) {
 	c := dial(t)
 	fixed, err := worker.NewFixedSizeSlotSupplier(2)
@@ -108,7 +108,7 @@ func TestFixedSizeTunerBoundsConcurrentActivities(t *testing.T) {
 		t.Fatal(err)
 	}
 	var act concurrency
-	tq, _ := startWorker(t, c, worker.Options{Tuner: tuner}, func(w worker.Worker) {
+	tq, w := startWorker(t, c, worker.Options{Tuner: tuner}, func(w worker.Worker) {
 		w.RegisterWorkflow(fanOut)
 		w.RegisterActivityWithOptions(slowActivity(&act, 200*time.Millisecond), activity.RegisterOptions{Name: "Slow"})
 	})
@@ -124,6 +124,9 @@ func TestFixedSizeTunerBoundsConcurrentActivities(t *testing.T) {
 	if p := act.peak.Load(); p != 2 {
 		t.Errorf("at most %d activities ran at once with 2 activity slots, want 2", p)
 	}
+	// The last slot may be released after the workflow's result is in;
+	// a stopped worker has released them all.
+	w.Stop()
 	activities.mu.Lock()
 	defer activities.mu.Unlock()
 	if activities.used != 8 || activities.processed != 8 {

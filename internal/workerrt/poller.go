@@ -91,9 +91,10 @@ func (g *pollGroup[T]) pollOnce(ctx context.Context, permit Permit, polls *sync.
 	g.resetBackoff()
 	g.pollers.gotTask(resp.GetPollerScalingDecision(), time.Since(start))
 	g.slots.markUsed(permit)
-	defer g.slots.release(permit, true)
 	g.running.Add(1) // before polls.Done: Stop waits for polls, then tasks
 	defer g.running.Done()
+	// Released before running.Done, so that a stopped worker holds no slot.
+	defer g.slots.release(permit, true)
 	g.pollers.done()
 	polls.Done()
 	g.handle(resp)

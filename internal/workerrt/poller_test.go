@@ -31,8 +31,29 @@ func testGroup(slotCount int, pollers *pollerCount, poll func(context.Context) (
 		logger: logging.NewTextLogger(discard{}, 0), poll: poll, handle: handle, running: running}
 }
 
+// releaseWatch is a fixed supplier that records, at each release of a
+// slot that ran a task, whether the task still counted as running: Stop
+// waits for running tasks, so a slot released later would be released by
+// a worker already stopped.
+type releaseWatch struct {
+	*FixedSlots
+	group                  *taskGroup
+	released, afterStopped atomic.Int32
+}
+
+func (r *releaseWatch) ReleaseSlot(p Permit, used bool) {
+	if used {
+		r.released.Add(1)
+		if r.group.running.Load() == 0 {
+			r.afterStopped.Add(1)
+		}
+	}
+	r.FixedSlots.ReleaseSlot(p, used)
+}
+
 // TestPollerNeverHoldsMoreTasksThanSlots polls with 4 pollers, 2 slots and
-// slow tasks: no poll is made while both slots are busy.
+// slow tasks: no poll is made while both slots are busy, and each task's
+// slot is released before Stop's wait for the task ends.
 func TestPollerNeverHoldsMoreTasksThanSlots(t *testing.T) {
 	var running, maxRunning, polls atomic.Int32
 	var group taskGroup
@@ -56,21 +77,28 @@ func TestPollerNeverHoldsMoreTasksThanSlots(t *testing.T) {
 		<-release
 		running.Add(-1)
 	}
+	supplier := &releaseWatch{FixedSlots: NewFixedSlots(2), group: &group}
+	g := testGroup(2, fixedPollers(4), poll, handle, &group)
+	g.slots = newSlots(supplier, "tq", "me", nil)
 	done := make(chan struct{})
 	go func() {
-		testGroup(2, fixedPollers(4), poll, handle, &group).run(ctx)
+		g.run(ctx)
 		close(done)
 	}()
-	time.Sleep(100 * time.Millisecond)
+	waitFor(t, 30*time.Second, "both slots to run a task", func() bool { return running.Load() == 2 })
+	time.Sleep(50 * time.Millisecond) // a third poll, if there were one, would come now
 	if p := polls.Load(); p != 2 {
 		t.Fatalf("%d polls with 2 slots and no task finished, want 2", p)
 	}
-	close(release)
 	cancel()
+	close(release)
 	<-done
 	group.Wait()
 	if maxRunning.Load() > 2 {
 		t.Fatalf("%d tasks ran at once in 2 slots", maxRunning.Load())
+	}
+	if n, late := supplier.released.Load(), supplier.afterStopped.Load(); n < 2 || late != 0 {
+		t.Errorf("%d slots released after a task, %d of them once no task counted as running; want 2 or more, none late", n, late)
 	}
 }
 
