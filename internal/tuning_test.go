@@ -444,3 +444,30 @@ func TestSupplierIgnoringItsContextCannotHoldUpTheWorker(t *testing.T) {
 		t.Fatal("the permit handed out after the reservation ended was never released")
 	}
 }
+
+// TestTuningOptionsAreCheckedAsPluginsLeaveThem: worker.New checks the
+// tuning options once the worker's plugins have configured them, as
+// go.temporal.io/sdk does: a plugin may set the tuner, which then
+// contradicts a slot count the program set.
+func TestTuningOptionsAreCheckedAsPluginsLeaveThem(t *testing.T) {
+	f := startFakeClientFrontend(t)
+	tuner, _ := NewFixedSizeTuner(FixedSizeTunerOptions{NumActivitySlots: 3})
+	setsTuner, err := NewSimplePlugin(SimplePluginOptions{Name: "tuning", ConfigureWorker: func(_ context.Context, o WorkerPluginConfigureWorkerOptions) error {
+		o.WorkerOptions.Tuner = tuner
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{setsTuner}})
+	if w.options.Tuner != tuner {
+		t.Fatal("the worker does not have the tuner its plugin set")
+	}
+	defer func() {
+		if r, _ := recover().(string); !strings.Contains(r, "Tuner") {
+			t.Errorf("panic %q, want one naming Tuner", r)
+		}
+	}()
+	NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{MaxConcurrentActivityExecutionSize: 5, Plugins: []WorkerPlugin{setsTuner}})
+	t.Error("a plugin's tuner and the program's MaxConcurrentActivityExecutionSize together: no panic")
+}
