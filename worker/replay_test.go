@@ -46,7 +46,7 @@ func fixtureWorkflows() []any {
 		SessionWorkflow, ChildResultsWorkflow, ChildCancelWorkflow, ParentClosePoliciesWorkflow, ChildSignalsWorkflow,
 		ExternalCancelWorkflow, DuplicateChildWorkflow, CancelTogetherWorkflow, BadMemoChildWorkflow, TakenIDChildWorkflow,
 		GreetChildWorkflow, FailingChildWorkflow, SleepingChildWorkflow, ListeningChildWorkflow, AbandoningChildWorkflow,
-		LocalActivitiesWorkflow}
+		LocalActivitiesWorkflow, AccountWorkflow}
 }
 
 func newReplayer() worker.WorkflowReplayer {
@@ -168,6 +168,7 @@ func TestFixtureWorkflowsAreTheRecordedCode(t *testing.T) {
 		"workflows.go":               "fixtures_workflows_test.go",
 		"session_workflows.go":       "fixtures_sessions_test.go",
 		"localactivity_workflows.go": "fixtures_localactivities_test.go",
+		"update_workflows.go":        "fixtures_updates_test.go",
 	} {
 		recorded, err := os.ReadFile("../tools/recordhistories/" + recordedFile)
 		if err != nil {

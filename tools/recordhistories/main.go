@@ -65,7 +65,13 @@ type fixture struct {
 	// check, if set, checks what the history does not show (the fate of
 	// children after their parent closed).
 	check func(ctx context.Context, c client.Client, events []*historypb.HistoryEvent) error
+	// drive, if set, starts the workflow and sends it what the fixture is
+	// about (updates, see updates.go) in place of the start above.
+	drive driver
 }
+
+// driver starts a fixture's workflow with opts and drives it to its end.
+type driver func(ctx context.Context, c client.Client, opts client.StartWorkflowOptions, f fixture) (client.WorkflowRun, error)
 
 func fixtures() []fixture {
 	return append([]fixture{
@@ -100,6 +106,26 @@ func fixtures() []fixture {
 			check: checkStartedOutOfOrder},
 		{name: "childbadmemo", workflow: BadMemoChildWorkflow, want: "already started | Hello, Temporal!"},
 		{name: "childidtaken", workflow: TakenIDChildWorkflow, want: "the server says already started | delivered"},
+		{name: "updatevalue", workflow: AccountWorkflow, args: []any{10}, want: 15,
+			drive: sendUpdates(updateCall{id: "deposit-5", name: DepositUpdateName, arg: 5, want: 15}),
+			check: updateEvents(false, "deposit-5")},
+		{name: "updateerror", workflow: AccountWorkflow, args: []any{10}, want: 10,
+			drive: sendUpdates(updateCall{id: "withdraw-25", name: WithdrawUpdateName, arg: 25,
+				wantErr: "cannot withdraw 25 from 10", wantType: "InsufficientFunds"}),
+			check: updateEvents(false, "withdraw-25")},
+		{name: "updaterejected", workflow: AccountWorkflow, args: []any{10}, want: 10,
+			drive: sendUpdates(updateCall{id: "deposit-minus-5", name: DepositUpdateName, arg: -5,
+				wantErr: "cannot deposit -5: amounts must be positive"}),
+			check: updateEvents(false)},
+		{name: "updateactivity", workflow: AccountWorkflow, args: []any{0}, want: 0,
+			drive: sendUpdates(updateCall{id: "greet", name: GreetUpdateName, arg: "Temporal", want: "Hello, Temporal!"}),
+			check: updateEvents(false, "greet")},
+		{name: "updatewithstart", workflow: AccountWorkflow, args: []any{100}, want: 101,
+			drive: updateWithStart(updateCall{id: "deposit-1", name: DepositUpdateName, arg: 1, want: 101}),
+			check: updateEvents(true, "deposit-1")},
+		{name: "updatebeforefirsttask", workflow: AccountWorkflow, args: []any{10}, want: 15,
+			drive: updateBeforeFirstTask(updateCall{id: "deposit-5", name: DepositUpdateName, arg: 5, want: 15}),
+			check: updateEvents(true, "deposit-5")},
 	}, localActivityFixtures()...)
 }
 
@@ -242,6 +268,7 @@ func registerWorkflows(r worker.WorkflowRegistry) {
 	r.RegisterWorkflow(SleepingChildWorkflow)
 	r.RegisterWorkflow(ListeningChildWorkflow)
 	r.RegisterWorkflow(LocalActivitiesWorkflow)
+	r.RegisterWorkflow(AccountWorkflow)
 }
 
 // registerActivities registers every activity of workflows.go with its
@@ -266,7 +293,11 @@ func record(c client.Client, f fixture, out string) ([]manifestEntry, error) {
 	}
 	var wr client.WorkflowRun
 	var err error
-	if len(f.signals) > 0 {
+	if f.drive != nil {
+		if wr, err = f.drive(ctx, c, opts, f); err != nil {
+			return nil, err
+		}
+	} else if len(f.signals) > 0 {
 		wr, err = c.SignalWithStartWorkflow(ctx, opts.ID, SignalsSignalName, f.signals[0], opts, f.workflow, f.args...)
 		if err != nil {
 			return nil, fmt.Errorf("signal-with-start: %w", err)
