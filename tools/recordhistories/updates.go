@@ -5,14 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
-	updatepb "go.temporal.io/api/update/v1"
 	"go.temporal.io/api/serviceerror"
+	updatepb "go.temporal.io/api/update/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
@@ -228,10 +229,10 @@ func updateEvents(inFirstTask bool, ids ...string) func(context.Context, client.
 				return fmt.Errorf("history has event %d %v", ev.GetEventId(), ev.GetEventType())
 			}
 		}
-		if !reflect.DeepEqual(accepted, ids) && !(len(accepted) == 0 && len(ids) == 0) {
+		if !slices.Equal(accepted, ids) {
 			return fmt.Errorf("history accepts updates %v, want %v", accepted, ids)
 		}
-		if !reflect.DeepEqual(completed, ids) && !(len(completed) == 0 && len(ids) == 0) {
+		if !slices.Equal(completed, ids) {
 			return fmt.Errorf("history completes updates %v, want %v", completed, ids)
 		}
 		return nil
