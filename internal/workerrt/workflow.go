@@ -1,8 +1,10 @@
 package workerrt
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
@@ -55,23 +57,44 @@ func (w *Worker) pollWorkflowTask(ctx context.Context, queue *taskqueuepb.TaskQu
 // handleWorkflowTask processes a task and any task the server hands back
 // in its completion response.
 func (w *Worker) handleWorkflowTask(task *workflowservice.PollWorkflowTaskQueueResponse) {
+	var carried *cachedRun
 	for task != nil {
 		if task.GetQuery() != nil {
 			w.answerLegacyQuery(task)
-			return
+			break
 		}
-		task = w.processWorkflowTask(task)
+		task, carried = w.continueWorkflowTask(task, carried)
+	}
+	if carried != nil {
+		closeRun(carried)
 	}
 }
 
 // processWorkflowTask runs one workflow task and reports its outcome. It
 // returns the next task if the server sent one back.
 func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueueResponse) *workflowservice.PollWorkflowTaskQueueResponse {
+	next, carried := w.continueWorkflowTask(task, nil)
+	if carried != nil {
+		closeRun(carried)
+	}
+	return next
+}
+
+// continueWorkflowTask runs one workflow task and reports its outcome, on
+// the run carried over from the task before it when not nil. It returns
+// the next task if the server sent one back, and, when the run is not
+// cached (no sticky cache), the run to carry over to that task: the server
+// hands a task back with the events new since the last one only (it takes
+// the worker for sticky), and the newest of them may not be in the
+// history a replay would fetch (a speculative workflow task, as an update
+// starts, is kept only if it records something), so only the run's state
+// can go on from them, as in go.temporal.io/sdk.
+func (w *Worker) continueWorkflowTask(task *workflowservice.PollWorkflowTaskQueueResponse, carried *cachedRun) (*workflowservice.PollWorkflowTaskQueueResponse, *cachedRun) {
 	began := time.Now() // a task waiting for local activities is heartbeated counting from here
 	wm := w.metrics.forWorkflow(task.GetWorkflowType().GetName())
 	start := wm.start()
 	defer wm.cacheSized(w.opts.Cache)
-	run, src, cached, err := w.runFor(task)
+	run, src, cached, err := w.runFor(task, carried)
 	if err == nil {
 		run.mu.Lock()
 		defer run.mu.Unlock()
@@ -82,16 +105,18 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 			cached = false
 		}
 	}
-	wm.cacheLookup(cached, !startsHistory(task))
+	if run != carried { // a carried run was not looked up
+		wm.cacheLookup(cached, !startsHistory(task))
+	}
 	if err != nil {
 		w.failWorkflowTask(task, wm, start, &engine.TaskError{Cause: enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE, Err: err})
-		return nil
+		return nil, nil
 	}
 	res, err := run.exec.ProcessTask(engine.Task{Events: src, Messages: task.GetMessages(), Replayed: wm.replayed(start)})
 	if err != nil {
 		w.evict(run)
 		w.failWorkflowTask(task, wm, start, err)
-		return nil
+		return nil, nil
 	}
 	var nonfirstAttempts uint32
 	if res.WaitingForLocalActivities {
@@ -99,12 +124,12 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 		wait, err = w.waitForLocalActivities(run, task, res, began)
 		if wait.task == nil { // given up: the server retries the task
 			w.evict(run)
-			return nil
+			return nil, nil
 		}
 		if err != nil {
 			w.evict(run)
 			w.failWorkflowTask(wait.task, wm, start, err)
-			return nil
+			return nil, nil
 		}
 		res, task, nonfirstAttempts = wait.res, wait.task, wait.nonfirstAttempts
 	}
@@ -132,15 +157,19 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 		}
 		w.opts.Logger.Warn(msg, "WorkflowID", task.GetWorkflowExecution().GetWorkflowId(), "RunID", run.runID, "Error", err)
 		w.evict(run)
-		return nil
+		return nil, nil
 	}
 	if res.Closed {
 		wm.closed(res.Commands, run.exec.Info())
 	}
+	next := resp.GetWorkflowTask()
 	if !keep {
+		if next != nil && !res.Closed {
+			return next, run
+		}
 		w.evict(run)
 	}
-	return resp.GetWorkflowTask()
+	return next, nil
 }
 
 // completionRequest reports a task's commands and messages, and the
@@ -171,15 +200,22 @@ func (w *Worker) completionRequest(run *cachedRun, task *workflowservice.PollWor
 	return req
 }
 
-// runFor finds the state a task continues from: the cached run when the
-// task's events follow on from it (cached), else a new run fed the full
-// history.
-func (w *Worker) runFor(task *workflowservice.PollWorkflowTaskQueueResponse) (run *cachedRun, src *engine.EventSource, cached bool, err error) {
+// runFor finds the state a task continues from: the run carried over
+// from the task before it, or the cached run, when the task's events
+// follow on from it (cached), else a new run fed the full history.
+func (w *Worker) runFor(task *workflowservice.PollWorkflowTaskQueueResponse, carried *cachedRun) (run *cachedRun, src *engine.EventSource, cached bool, err error) {
 	runID := task.GetWorkflowExecution().GetRunId()
 	events := task.GetHistory().GetEvents()
 	var firstID int64
 	if len(events) > 0 {
 		firstID = events[0].GetEventId()
+	}
+	if carried != nil {
+		if carried.runID == runID && firstID == carried.exec.LastStartedEventID()+1 && firstID > 1 {
+			fetch := w.historyFetcher(task.GetWorkflowExecution())
+			return carried, engine.NewEventSource(w.metrics.queueContext(), events, task.GetNextPageToken(), fetch), true, nil
+		}
+		closeRun(carried)
 	}
 	if w.opts.Cache != nil {
 		if run := w.opts.Cache.get(runID); run != nil {
@@ -216,11 +252,58 @@ func (w *Worker) newRun(task *workflowservice.PollWorkflowTaskQueueResponse, fet
 	if !fetchAll {
 		return run, engine.NewEventSource(ctx, task.GetHistory().GetEvents(), task.GetNextPageToken(), fetch), nil
 	}
+	fetch = upToTheTask(fetch, task)
 	page, next, err := fetch(ctx, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	return run, engine.NewEventSource(ctx, page.GetEvents(), next, fetch), nil
+}
+
+// taskTailToken is the page token upToTheTask gives for the task's own
+// events, after the server's last page.
+var taskTailToken = []byte("durable-go: the events of the task itself")
+
+// upToTheTask makes the history of a task that holds only the events new
+// since the run's last task from the history fetch reads: cut at the
+// task's WorkflowTaskStarted event (the server may have written events
+// since), and followed by the task's events past what the server holds
+// (a speculative workflow task, as an update starts, and the attempts of
+// a failing one are written to history only when they complete).
+func upToTheTask(fetch engine.PageFetcher, task *workflowservice.PollWorkflowTaskQueueResponse) engine.PageFetcher {
+	startedID := task.GetStartedEventId()
+	var lastID int64 // of the events served
+	past := func(events []*historypb.HistoryEvent) []*historypb.HistoryEvent {
+		var kept []*historypb.HistoryEvent
+		for _, ev := range events {
+			if ev.GetEventId() > lastID && (startedID == 0 || ev.GetEventId() <= startedID) {
+				kept = append(kept, ev)
+				lastID = ev.GetEventId()
+			}
+		}
+		return kept
+	}
+	return func(ctx context.Context, token []byte) (*historypb.History, []byte, error) {
+		if bytes.Equal(token, taskTailToken) {
+			tail := past(task.GetHistory().GetEvents())
+			if lastID < startedID {
+				return nil, nil, fmt.Errorf("history ends at event %d, before the task's WorkflowTaskStarted event %d", lastID, startedID)
+			}
+			return &historypb.History{Events: tail}, nil, nil
+		}
+		page, next, err := fetch(ctx, token)
+		if err != nil {
+			return nil, nil, err
+		}
+		events := past(page.GetEvents())
+		if startedID > 0 && lastID >= startedID {
+			next = nil // the rest came after the task
+		}
+		if len(next) == 0 && (startedID == 0 || lastID < startedID) {
+			next = taskTailToken
+		}
+		return &historypb.History{Events: events}, next, nil
+	}
 }
 
 // historyFetcher reads a run's history page by page; the context it is

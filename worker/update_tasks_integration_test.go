@@ -1,0 +1,109 @@
+package worker_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+
+	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/worker"
+)
+
+// An update usually starts a speculative workflow task, whose events the
+// server keeps only if the task records something (it accepts the update):
+// until then they are in the task alone, not in the history a worker can
+// fetch. These tests run updates where the worker has no state for the
+// run, and must build it from fetched history and the task's own events.
+
+func registerAccounts(w worker.Worker) {
+	w.RegisterWorkflow(AccountWorkflow)
+	w.RegisterActivity(Greet)
+}
+
+// sendDeposit sends a deposit update and returns the new balance.
+func sendDeposit(ctx context.Context, c client.Client, workflowID, updateID string, amount int) (int, error) {
+	handle, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: workflowID, UpdateID: updateID,
+		UpdateName: DepositUpdateName, Args: []any{amount}, WaitForStage: client.WorkflowUpdateStageCompleted})
+	if err != nil {
+		return 0, err
+	}
+	var balance int
+	err = handle.Get(ctx, &balance)
+	return balance, err
+}
+
+// awaitWorkflowTaskCompleted waits until the run's history records a
+// completed workflow task.
+func awaitWorkflowTaskCompleted(t *testing.T, c client.Client, run client.WorkflowRun) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		for _, ev := range serverHistory(t, c, run).GetEvents() {
+			if ev.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED {
+				return
+			}
+		}
+	}
+	t.Fatalf("workflow %s: no workflow task completed", run.GetID())
+}
+
+// TestUpdatesToARunDroppedFromTheCache sends updates to a run that the
+// sticky cache no longer holds: its speculative workflow task comes to the
+// worker's sticky queue with the new events only, and the worker replays
+// the run from fetched history, which lacks the task's events.
+func TestUpdatesToARunDroppedFromTheCache(t *testing.T) {
+	c := dial(t)
+	ctx := testCtx(t)
+	taskQueue, _ := startWorker(t, c, worker.Options{}, registerAccounts)
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "account"), TaskQueue: taskQueue}, AccountWorkflow, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	awaitWorkflowTaskCompleted(t, c, run)
+
+	worker.PurgeStickyWorkflowCache()
+	if _, err := sendDeposit(ctx, c, run.GetID(), "refused", -1); err == nil || err.Error() != "cannot deposit -1: amounts must be positive" {
+		t.Fatalf("an update the validator rejects, to a run not cached: %v", err)
+	}
+	worker.PurgeStickyWorkflowCache()
+	if balance, err := sendDeposit(ctx, c, run.GetID(), "accepted", 5); err != nil || balance != 15 {
+		t.Fatalf("an update to a run not cached: %d, %v; want 15", balance, err)
+	}
+	if err := c.SignalWorkflow(ctx, run.GetID(), "", CloseSignalName, nil); err != nil {
+		t.Fatal(err)
+	}
+	var balance int
+	if err := run.Get(ctx, &balance); err != nil || balance != 15 {
+		t.Fatalf("the workflow returned %d, %v; want 15", balance, err)
+	}
+}
+
+// TestUpdatesWithoutStickyExecution sends an update as soon as each
+// workflow starts, to a worker without a sticky cache. An update that
+// arrives while the first workflow task runs comes in a task the server
+// hands back with that task's completion, with the new events only, as to
+// a sticky worker: the worker goes on from the run it just ran.
+func TestUpdatesWithoutStickyExecution(t *testing.T) {
+	worker.SetStickyWorkflowCacheSize(0)
+	t.Cleanup(func() { worker.SetStickyWorkflowCacheSize(10000) })
+	c := dial(t)
+	ctx := testCtx(t)
+	taskQueue, _ := startWorker(t, c, worker.Options{}, registerAccounts)
+	for i := range 10 {
+		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "account"), TaskQueue: taskQueue}, AccountWorkflow, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if balance, err := sendDeposit(ctx, c, run.GetID(), fmt.Sprint("deposit-", i), 5); err != nil || balance != i+5 {
+			t.Fatalf("workflow %d: %d, %v; want %d", i, balance, err, i+5)
+		}
+		if err := c.SignalWorkflow(ctx, run.GetID(), "", CloseSignalName, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := run.Get(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
