@@ -383,7 +383,8 @@ func runScenario(t *testing.T, sc accountScenario, s *sdkSide) (string, *history
 // worker of each SDK, with this SDK's client, and checks that
 //   - the client sees the same outcomes (checked by the scenarios; the
 //     failures compared as the server carried them),
-//   - each SDK's replayer replays the other's history,
+//   - each SDK's replayer replays the other's history (and this SDK's
+//     its own),
 //   - the two histories are the same: event for event, the same SDK flags
 //     in each workflow task, the same acceptances and completions.
 func TestUpdateHistoriesOfBothSDKs(t *testing.T) {
@@ -403,6 +404,9 @@ func TestUpdateHistoriesOfBothSDKs(t *testing.T) {
 			}
 			if err := oursReplayer.ReplayWorkflowHistory(nil, official); err != nil {
 				t.Errorf("this SDK's replayer rejects go.temporal.io/sdk's history: %v", err)
+			}
+			if err := oursReplayer.ReplayWorkflowHistory(nil, ours); err != nil {
+				t.Errorf("this SDK's replayer rejects its own history: %v", err)
 			}
 			compareUpdateHistories(t, ours, official)
 			for _, ev := range official.GetEvents() {
