@@ -74,6 +74,28 @@ func greetWithoutTheTimer(*int) any {
 	}
 }
 
+// accountWithHandlersReversed is AccountWorkflow setting its handlers in
+// the reverse order: updates that arrive before the handlers run in
+// another order.
+func accountWithHandlersReversed(ctx workflow.Context, opening int) (int, error) {
+	balance := opening
+	if err := workflow.SetUpdateHandler(ctx, GreetUpdateName, greetWithoutTheTimer(&balance)); err != nil {
+		return 0, err
+	}
+	err := workflow.SetUpdateHandler(ctx, WithdrawUpdateName, func(ctx workflow.Context, amount int) (int, error) {
+		balance -= amount
+		return balance, nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	if err := workflow.SetUpdateHandler(ctx, DepositUpdateName, deposit(&balance)); err != nil {
+		return 0, err
+	}
+	workflow.GetSignalChannel(ctx, CloseSignalName).Receive(ctx, nil)
+	return balance, nil
+}
+
 func refuseAll(int) error { return errors.New("deposits are closed") }
 
 // TestReplayOfUpdatesAgainstChangedCode checks which changes to update
@@ -107,6 +129,9 @@ func TestReplayOfUpdatesAgainstChangedCode(t *testing.T) {
 		{name: "handler's activity removed", file: "updateactivity.json",
 			wf:      accountVariant(deposit, greetWithoutTheActivity, workflow.UpdateHandlerOptions{}),
 			wantErr: []string{"ActivityTaskScheduled", "StartTimer"}},
+		{name: "handlers set in another order, updates before the first task", file: "updatesbeforefirsttask.json",
+			wf:      accountWithHandlersReversed,
+			wantErr: []string{"event 5 WorkflowExecutionUpdateAccepted (update \"deposit-5\")", "ProtocolMessage (message \"greet-early/accept\")"}},
 		{name: "handler's timer removed", file: "updateactivity.json",
 			wf:      accountVariant(deposit, greetWithoutTheTimer, workflow.UpdateHandlerOptions{}),
 			wantErr: []string{"TimerStarted"}},

@@ -216,6 +216,12 @@ var accountScenarios = []accountScenario{
 	{"updateactivity", 0, sendAccountUpdates(0, accountCall{id: "greet", name: GreetUpdateName, arg: "Temporal", want: "Hello, Temporal!"})},
 	{"updatewithstart", 101, accountUpdateWithStart(100, accountCall{id: "deposit-1", name: DepositUpdateName, arg: 1, want: 101})},
 	{"updatebeforefirsttask", 15, accountUpdateBeforeFirstTask(10, accountCall{id: "deposit-5", name: DepositUpdateName, arg: 5, want: 15})},
+	// Updates that wait for their handlers run in the order the code sets
+	// the handlers.
+	{"updatesbeforefirsttask", 12, accountUpdateBeforeFirstTask(10,
+		accountCall{id: "withdraw-3", name: WithdrawUpdateName, arg: 3, want: 12},
+		accountCall{id: "greet-early", name: GreetUpdateName, arg: "Early", want: "Hello, Early!"},
+		accountCall{id: "deposit-5", name: DepositUpdateName, arg: 5, want: 15})},
 }
 
 // sendAccountUpdates starts the workflow, waits for its first workflow
@@ -268,28 +274,32 @@ func accountUpdateWithStart(opening int, u accountCall) func(*testing.T, context
 }
 
 // accountUpdateBeforeFirstTask starts the workflow on a task queue no
-// worker polls, sends the update, and once the server admitted it starts
-// a worker of the side's SDK there: the update comes with the first
-// workflow task.
-func accountUpdateBeforeFirstTask(opening int, u accountCall) func(*testing.T, context.Context, *sdkSide, string) client.WorkflowRun {
+// worker polls, sends the updates, each once the server admitted the one
+// before, and then starts a worker of the side's SDK there: the updates
+// come with the first workflow task, in the order sent.
+func accountUpdateBeforeFirstTask(opening int, calls ...accountCall) func(*testing.T, context.Context, *sdkSide, string) client.WorkflowRun {
 	return func(t *testing.T, ctx context.Context, s *sdkSide, id string) client.WorkflowRun {
-		late := s.taskQueue + "-late"
+		late := s.taskQueue + "-late-" + id
 		run, err := s.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: late}, "AccountWorkflow", opening)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sent := make(chan error, 1)
-		go func() {
-			handle, err := s.c.UpdateWorkflow(ctx, u.options(id))
-			if err == nil {
-				err = u.check(ctx, handle)
-			}
-			sent <- err
-		}()
-		awaitAdmitted(t, ctx, s.c, id, u.id)
+		sent := make(chan error, len(calls))
+		for _, u := range calls {
+			go func() {
+				handle, err := s.c.UpdateWorkflow(ctx, u.options(id))
+				if err == nil {
+					err = u.check(ctx, handle)
+				}
+				sent <- err
+			}()
+			awaitAdmitted(t, ctx, s.c, id, u.id)
+		}
 		s.serve(t, late)
-		if err := <-sent; err != nil {
-			t.Fatal(err)
+		for range calls {
+			if err := <-sent; err != nil {
+				t.Fatal(err)
+			}
 		}
 		if err := s.c.SignalWorkflow(ctx, id, run.GetRunID(), CloseSignalName, nil); err != nil {
 			t.Fatal(err)

@@ -126,6 +126,12 @@ func fixtures() []fixture {
 		{name: "updatebeforefirsttask", workflow: AccountWorkflow, args: []any{10}, want: 15,
 			drive: updateBeforeFirstTask(updateCall{id: "deposit-5", name: DepositUpdateName, arg: 5, want: 15}),
 			check: updateEvents(true, "deposit-5")},
+		{name: "updatesbeforefirsttask", workflow: AccountWorkflow, args: []any{10}, want: 12,
+			drive: updateBeforeFirstTask(
+				updateCall{id: "withdraw-3", name: WithdrawUpdateName, arg: 3, want: 12},
+				updateCall{id: "greet-early", name: GreetUpdateName, arg: "Early", want: "Hello, Early!"},
+				updateCall{id: "deposit-5", name: DepositUpdateName, arg: 5, want: 15}),
+			check: updateEvents(true, "deposit-5", "withdraw-3", "greet-early")},
 	}, localActivityFixtures()...)
 }
 

@@ -121,20 +121,22 @@ func updateWithStart(u updateCall) driver {
 }
 
 // updateBeforeFirstTask starts the fixture's workflow on a task queue no
-// worker polls yet, sends the update, waits until the server admitted it,
-// and only then starts a worker on that queue: the update arrives with the
-// workflow's first workflow task.
-func updateBeforeFirstTask(u updateCall) driver {
+// worker polls yet, sends the updates, each once the server admitted the
+// one before, and only then starts a worker on that queue: the updates
+// arrive with the workflow's first workflow task, in the order sent.
+func updateBeforeFirstTask(calls ...updateCall) driver {
 	return func(ctx context.Context, c client.Client, opts client.StartWorkflowOptions, f fixture) (client.WorkflowRun, error) {
 		opts.TaskQueue = lateTaskQueue
 		run, err := c.ExecuteWorkflow(ctx, opts, f.workflow, f.args...)
 		if err != nil {
 			return nil, fmt.Errorf("start: %w", err)
 		}
-		sent := make(chan error, 1)
-		go func() { sent <- u.send(ctx, c, opts.ID) }()
-		if err := awaitAdmitted(ctx, c, opts.ID, run.GetRunID(), u.id); err != nil {
-			return nil, err
+		sent := make(chan error, len(calls))
+		for _, u := range calls {
+			go func() { sent <- u.send(ctx, c, opts.ID) }()
+			if err := awaitAdmitted(ctx, c, opts.ID, run.GetRunID(), u.id); err != nil {
+				return nil, err
+			}
 		}
 		w := worker.New(c, lateTaskQueue, worker.Options{})
 		w.RegisterWorkflow(AccountWorkflow)
@@ -143,8 +145,10 @@ func updateBeforeFirstTask(u updateCall) driver {
 			return nil, fmt.Errorf("start the worker of %s: %w", lateTaskQueue, err)
 		}
 		defer w.Stop()
-		if err := <-sent; err != nil {
-			return nil, err
+		for range calls {
+			if err := <-sent; err != nil {
+				return nil, err
+			}
 		}
 		if err := c.SignalWorkflow(ctx, opts.ID, run.GetRunID(), CloseSignalName, nil); err != nil {
 			return nil, err
@@ -198,8 +202,8 @@ func awaitFirstWorkflowTask(ctx context.Context, c client.Client, workflowID, ru
 	}
 }
 
-// lateTaskQueue is the task queue of the updatebeforefirsttask fixture,
-// polled only once its update is admitted.
+// lateTaskQueue is the task queue of the updatebeforefirsttask fixtures,
+// polled only once their updates are admitted.
 const lateTaskQueue = taskQueue + "-late"
 
 // updateEvents wants the history to record the acceptance and completion
