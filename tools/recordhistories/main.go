@@ -106,33 +106,7 @@ func fixtures() []fixture {
 			check: checkStartedOutOfOrder},
 		{name: "childbadmemo", workflow: BadMemoChildWorkflow, want: "already started | Hello, Temporal!"},
 		{name: "childidtaken", workflow: TakenIDChildWorkflow, want: "the server says already started | delivered"},
-		{name: "updatevalue", workflow: AccountWorkflow, args: []any{10}, want: 15,
-			drive: sendUpdates(updateCall{id: "deposit-5", name: DepositUpdateName, arg: 5, want: 15}),
-			check: updateEvents(false, "deposit-5")},
-		{name: "updateerror", workflow: AccountWorkflow, args: []any{10}, want: 10,
-			drive: sendUpdates(updateCall{id: "withdraw-25", name: WithdrawUpdateName, arg: 25,
-				wantErr: "cannot withdraw 25 from 10", wantType: "InsufficientFunds"}),
-			check: updateEvents(false, "withdraw-25")},
-		{name: "updaterejected", workflow: AccountWorkflow, args: []any{10}, want: 10,
-			drive: sendUpdates(updateCall{id: "deposit-minus-5", name: DepositUpdateName, arg: -5,
-				wantErr: "cannot deposit -5: amounts must be positive"}),
-			check: updateEvents(false)},
-		{name: "updateactivity", workflow: AccountWorkflow, args: []any{0}, want: 0,
-			drive: sendUpdates(updateCall{id: "greet", name: GreetUpdateName, arg: "Temporal", want: "Hello, Temporal!"}),
-			check: updateEvents(false, "greet")},
-		{name: "updatewithstart", workflow: AccountWorkflow, args: []any{100}, want: 101,
-			drive: updateWithStart(updateCall{id: "deposit-1", name: DepositUpdateName, arg: 1, want: 101}),
-			check: updateEvents(true, "deposit-1")},
-		{name: "updatebeforefirsttask", workflow: AccountWorkflow, args: []any{10}, want: 15,
-			drive: updateBeforeFirstTask(updateCall{id: "deposit-5", name: DepositUpdateName, arg: 5, want: 15}),
-			check: updateEvents(true, "deposit-5")},
-		{name: "updatesbeforefirsttask", workflow: AccountWorkflow, args: []any{10}, want: 12,
-			drive: updateBeforeFirstTask(
-				updateCall{id: "withdraw-3", name: WithdrawUpdateName, arg: 3, want: 12},
-				updateCall{id: "greet-early", name: GreetUpdateName, arg: "Early", want: "Hello, Early!"},
-				updateCall{id: "deposit-5", name: DepositUpdateName, arg: 5, want: 15}),
-			check: updateEvents(true, "deposit-5", "withdraw-3", "greet-early")},
-	}, localActivityFixtures()...)
+	}, append(localActivityFixtures(), updateFixtures()...)...)
 }
 
 // manifestEntry is one element of manifest.json. Input is the JSON array of
