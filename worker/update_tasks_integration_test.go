@@ -3,10 +3,13 @@ package worker_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/grpc"
 
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/worker"
@@ -104,6 +107,68 @@ func TestUpdatesWithoutStickyExecution(t *testing.T) {
 		}
 		if err := run.Get(ctx, nil); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestARejectedUpdateLeavesTheRunCached sends a cached run an update its
+// validator rejects, then one it accepts. The server discards the
+// rejected update's speculative workflow task (it recorded nothing) and
+// says so in its answer to the completion (ResetHistoryEventId); the next
+// task's events take that task's event IDs. Like go.temporal.io/sdk, the
+// worker forgets the discarded task and goes on from the cached run, with
+// no history to fetch.
+func TestARejectedUpdateLeavesTheRunCached(t *testing.T) {
+	var mu sync.Mutex
+	var historyFetches, resets int
+	count := func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		err := invoker(ctx, method, req, reply, cc, opts...)
+		mu.Lock()
+		defer mu.Unlock()
+		switch r := reply.(type) {
+		case *workflowservice.GetWorkflowExecutionHistoryResponse:
+			historyFetches++
+		case *workflowservice.RespondWorkflowTaskCompletedResponse:
+			if r.GetResetHistoryEventId() != 0 {
+				resets++
+			}
+		}
+		return err
+	}
+	workerClient := dialWith(t, client.Options{ConnectionOptions: client.ConnectionOptions{
+		DialOptions: []grpc.DialOption{grpc.WithChainUnaryInterceptor(count)}}})
+	c := dial(t)
+	ctx := testCtx(t)
+	taskQueue, _ := startWorker(t, workerClient, worker.Options{}, registerAccounts)
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "account"), TaskQueue: taskQueue}, AccountWorkflow, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	awaitWorkflowTaskCompleted(t, c, run)
+	if _, err := sendDeposit(ctx, c, run.GetID(), "refused", -1); err == nil || err.Error() != "cannot deposit -1: amounts must be positive" {
+		t.Fatalf("an update the validator rejects: %v", err)
+	}
+	if balance, err := sendDeposit(ctx, c, run.GetID(), "accepted", 5); err != nil || balance != 15 {
+		t.Fatalf("an update after the rejected one: %d, %v; want 15", balance, err)
+	}
+	if err := c.SignalWorkflow(ctx, run.GetID(), "", CloseSignalName, nil); err != nil {
+		t.Fatal(err)
+	}
+	var balance int
+	if err := run.Get(ctx, &balance); err != nil || balance != 15 {
+		t.Fatalf("the workflow returned %d, %v; want 15", balance, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if resets != 1 {
+		t.Fatalf("the server discarded %d workflow tasks, want 1 (the rejected update's); the test no longer shows what it is about", resets)
+	}
+	if historyFetches != 0 {
+		t.Errorf("the worker fetched history %d times: it replayed the run after the server discarded a task, where it should have gone on from the cache", historyFetches)
+	}
+	for _, ev := range serverHistory(t, c, run).GetEvents() {
+		if a := ev.GetWorkflowTaskFailedEventAttributes(); a != nil {
+			t.Errorf("workflow task failed at event %d: %s", ev.GetEventId(), a.GetFailure().GetMessage())
 		}
 	}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	commandpb "go.temporal.io/api/command/v1"
@@ -24,10 +25,13 @@ type Execution struct {
 	wf   Workflow
 	info Info
 
-	lastEventID        int64 // the last event applied
-	lastStartedEventID int64 // the last WorkflowTaskStarted applied
-	ranCode            bool  // the workflow code has run for some task
-	queryOnly          bool  // rebuilding state to answer a query
+	lastEventID int64 // the last event applied
+	// lastStartedEventID is the last WorkflowTaskStarted applied; atomic
+	// because a worker's pollers read it to tell whether a task follows
+	// on from a cached run before they take the run's lock.
+	lastStartedEventID atomic.Int64
+	ranCode            bool // the workflow code has run for some task
+	queryOnly          bool // rebuilding state to answer a query
 	// checkAtNextTask: commands were sent and their events must all be
 	// matched before the next workflow task is scheduled.
 	checkAtNextTask bool
@@ -115,7 +119,26 @@ func (e *TaskError) Unwrap() error { return e.Err }
 func (x *Execution) LastEventID() int64 { return x.lastEventID }
 
 // LastStartedEventID is the ID of the last WorkflowTaskStarted applied.
-func (x *Execution) LastStartedEventID() int64 { return x.lastStartedEventID }
+func (x *Execution) LastStartedEventID() int64 { return x.lastStartedEventID.Load() }
+
+// DiscardTask forgets the workflow task just run, which the server
+// discarded (RespondWorkflowTaskCompletedResponse.ResetHistoryEventId): a
+// speculative task, as an update starts, that recorded nothing because
+// its updates were all rejected. Its WorkflowTaskScheduled and
+// WorkflowTaskStarted events are in no history, and the run's next task
+// brings events under their IDs; keptStartedID is the WorkflowTaskStarted
+// of the last task the server kept. Like go.temporal.io/sdk, the run goes
+// on from its state rather than being replayed: the task changed nothing
+// a replay would rebuild.
+func (x *Execution) DiscardTask(keptStartedID int64) error {
+	started := x.lastStartedEventID.Load()
+	if x.lastEventID != started || keptStartedID <= 0 || keptStartedID > started-3 {
+		return fmt.Errorf("engine: cannot discard the workflow task started at event %d (last event applied %d) back to the task started at event %d", started, x.lastEventID, keptStartedID)
+	}
+	x.lastEventID -= 2 // its WorkflowTaskScheduled and WorkflowTaskStarted
+	x.lastStartedEventID.Store(keptStartedID)
+	return nil
+}
 
 // ProcessTask applies the task's events, running the workflow code at each
 // workflow task, and returns the commands of the last task. Events the
@@ -317,7 +340,7 @@ func (x *Execution) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (b
 	if next != nil && next.GetEventType() != enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED {
 		return false, nil // failed or timed out: the next attempt runs the code
 	}
-	x.lastStartedEventID = ev.GetEventId()
+	x.lastStartedEventID.Store(ev.GetEventId())
 	x.info.TaskStarted = ev.GetWorkflowTaskStartedEventAttributes()
 	x.replaying = next != nil || x.queryOnly
 	if next != nil {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -140,5 +141,47 @@ func TestAnAdmittedUpdateIsDeliveredAtTheNextTask(t *testing.T) {
 	res := process(t, x, h.events)
 	if len(wf.updates) != 1 || wf.updates[0].ID != "with-start" || len(res.Messages) != 2 {
 		t.Fatalf("updates %v, messages %v", wf.updates, res.Messages)
+	}
+}
+
+// TestARunGoesOnAfterTheServerDiscardsATask: the server discards a
+// speculative task whose updates were all rejected, and the run's next
+// task brings events under its IDs. Once the run forgets the task, it
+// takes that next task as a sticky one and answers its update.
+func TestARunGoesOnAfterTheServerDiscardsATask(t *testing.T) {
+	h := newHistory("Greet")
+	h.task()
+	h.completed(FlagProtocolMessageCommand)
+	h.task() // the speculative task, events 5 and 6; the next task's too
+	x, _ := newExecution(answering)
+	process(t, x, h.events[:3])
+	res, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), h.events[3:], nil, nil),
+		Messages: []*protocolpb.Message{requestMessage(t, "u1", "bad", 4)}})
+	if err != nil || len(res.Commands) != 0 || len(res.Messages) != 1 || res.Messages[0].GetId() != "u1/reject" {
+		t.Fatalf("the speculative task: %v, %v; want only u1's rejection", res, err)
+	}
+	if err := x.DiscardTask(5); err == nil {
+		t.Fatal("a task kept by the server cannot end after the discarded task was scheduled")
+	}
+	if err := x.DiscardTask(3); err != nil {
+		t.Fatal(err)
+	}
+	if got := x.LastStartedEventID(); got != 3 {
+		t.Fatalf("the last task started at event %d, want 3", got)
+	}
+	res, err = x.ProcessTask(Task{Events: NewEventSource(context.Background(), h.events[3:], nil, nil),
+		Messages: []*protocolpb.Message{requestMessage(t, "u2", "add", 4)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Commands) != 2 || res.Commands[0].GetProtocolMessageCommandAttributes().GetMessageId() != "u2/accept" {
+		t.Fatalf("the next task: want u2 accepted and completed, got commands %v", res.Commands)
+	}
+}
+
+func TestARunWithNoTaskCannotDiscardOne(t *testing.T) {
+	x, _ := newExecution(answering)
+	if err := x.DiscardTask(3); err == nil || !strings.Contains(err.Error(), "cannot discard") {
+		t.Fatalf("want an error, got %v", err)
 	}
 }

@@ -163,6 +163,21 @@ func (w *Worker) continueWorkflowTask(task *workflowservice.PollWorkflowTaskQueu
 		wm.closed(res.Commands, run.exec.Info())
 	}
 	next := resp.GetWorkflowTask()
+	if reset := resp.GetResetHistoryEventId(); reset != 0 && !res.Closed && (keep || next != nil) {
+		// The server discarded the task (a speculative one whose updates
+		// were all rejected): go on from the run as it was before it.
+		if len(res.Commands) > 0 {
+			err = errors.New("the task had commands")
+		} else {
+			err = run.exec.DiscardTask(reset)
+		}
+		if err != nil {
+			w.opts.Logger.Warn("the server discarded a workflow task that the worker cannot forget; the run will be replayed from history",
+				"WorkflowID", task.GetWorkflowExecution().GetWorkflowId(), "RunID", run.runID, "Error", err)
+			w.evict(run)
+			return next, nil
+		}
+	}
 	if !keep {
 		if next != nil && !res.Closed {
 			return next, run
