@@ -111,13 +111,15 @@ func TestUpdatesWithoutStickyExecution(t *testing.T) {
 	}
 }
 
-// TestARejectedUpdateLeavesTheRunCached sends a cached run an update its
-// validator rejects, then one it accepts. The server discards the
-// rejected update's speculative workflow task (it recorded nothing) and
+// TestARejectedUpdateLeavesTheRunCached sends a cached run updates its
+// validator rejects, each followed by one it accepts. The server discards
+// a rejected update's speculative workflow task (it recorded nothing), and
 // says so in its answer to the completion (ResetHistoryEventId); the next
 // task's events take that task's event IDs. Like go.temporal.io/sdk, the
 // worker forgets the discarded task and goes on from the cached run, with
-// no history to fetch.
+// no history to fetch, and tells the server it may discard a task that
+// holds events of the last task's commands, so no rejected update leaves
+// a workflow task in history.
 func TestARejectedUpdateLeavesTheRunCached(t *testing.T) {
 	var mu sync.Mutex
 	var historyFetches, resets int
@@ -145,30 +147,50 @@ func TestARejectedUpdateLeavesTheRunCached(t *testing.T) {
 		t.Fatal(err)
 	}
 	awaitWorkflowTaskCompleted(t, c, run)
-	if _, err := sendDeposit(ctx, c, run.GetID(), "refused", -1); err == nil || err.Error() != "cannot deposit -1: amounts must be positive" {
-		t.Fatalf("an update the validator rejects: %v", err)
+	refuse := func(updateID string) {
+		t.Helper()
+		if _, err := sendDeposit(ctx, c, run.GetID(), updateID, -1); err == nil || err.Error() != "cannot deposit -1: amounts must be positive" {
+			t.Fatalf("an update the validator rejects: %v", err)
+		}
 	}
-	if balance, err := sendDeposit(ctx, c, run.GetID(), "accepted", 5); err != nil || balance != 15 {
+	// The first rejected update's task follows a task without commands;
+	// the second's holds the events of the accepted update's messages,
+	// which the worker has not seen.
+	refuse("refused-1")
+	if balance, err := sendDeposit(ctx, c, run.GetID(), "accepted-1", 5); err != nil || balance != 15 {
 		t.Fatalf("an update after the rejected one: %d, %v; want 15", balance, err)
+	}
+	refuse("refused-2")
+	if balance, err := sendDeposit(ctx, c, run.GetID(), "accepted-2", 5); err != nil || balance != 20 {
+		t.Fatalf("an update after the rejected one: %d, %v; want 20", balance, err)
 	}
 	if err := c.SignalWorkflow(ctx, run.GetID(), "", CloseSignalName, nil); err != nil {
 		t.Fatal(err)
 	}
 	var balance int
-	if err := run.Get(ctx, &balance); err != nil || balance != 15 {
-		t.Fatalf("the workflow returned %d, %v; want 15", balance, err)
+	if err := run.Get(ctx, &balance); err != nil || balance != 20 {
+		t.Fatalf("the workflow returned %d, %v; want 20", balance, err)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if resets != 1 {
-		t.Fatalf("the server discarded %d workflow tasks, want 1 (the rejected update's); the test no longer shows what it is about", resets)
+	if resets != 2 {
+		t.Fatalf("the server discarded %d workflow tasks, want 2 (the rejected updates'); the test no longer shows what it is about", resets)
 	}
 	if historyFetches != 0 {
 		t.Errorf("the worker fetched history %d times: it replayed the run after the server discarded a task, where it should have gone on from the cache", historyFetches)
 	}
+	tasks := 0
 	for _, ev := range serverHistory(t, c, run).GetEvents() {
 		if a := ev.GetWorkflowTaskFailedEventAttributes(); a != nil {
 			t.Errorf("workflow task failed at event %d: %s", ev.GetEventId(), a.GetFailure().GetMessage())
 		}
+		if ev.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED {
+			tasks++
+		}
+	}
+	// The first, the two accepted updates', the close signal's: the
+	// rejected updates left no workflow task.
+	if tasks != 4 {
+		t.Errorf("history holds %d completed workflow tasks, want 4", tasks)
 	}
 }

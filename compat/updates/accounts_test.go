@@ -222,6 +222,16 @@ var accountScenarios = []accountScenario{
 		accountCall{id: "withdraw-3", name: WithdrawUpdateName, arg: 3, want: 12},
 		accountCall{id: "greet-early", name: GreetUpdateName, arg: "Early", want: "Hello, Early!"},
 		accountCall{id: "deposit-5", name: DepositUpdateName, arg: 5, want: 15})},
+	// Not a fixture: an update rejected right after one was completed, so
+	// that the rejected update's speculative workflow task holds the events
+	// of the commands of the task before it. go.temporal.io/sdk tells the
+	// server it may discard such a task (capability
+	// discard_speculative_workflow_task_with_events), and the server does:
+	// history keeps no trace of the rejected update.
+	{"updaterejectedafteraccepted", 15, sendAccountUpdates(10,
+		accountCall{id: "deposit-5", name: DepositUpdateName, arg: 5, want: 15},
+		accountCall{id: "deposit-minus-5", name: DepositUpdateName, arg: -5,
+			wantErr: &wantedError{message: "cannot deposit -5: amounts must be positive", errType: ""}})},
 }
 
 // sendAccountUpdates starts the workflow, waits for its first workflow
@@ -425,7 +435,7 @@ func TestUpdateHistoriesOfBothSDKs(t *testing.T) {
 						officialSide.outcomes.outcome(officialID, a.GetMeta().GetUpdateId()))
 				}
 			}
-			if sc.name == "updaterejected" {
+			if sc.name == "updaterejected" || sc.name == "updaterejectedafteraccepted" {
 				compareOutcomes(t, "deposit-minus-5", oursSide.outcomes.outcome(oursID, "deposit-minus-5"),
 					officialSide.outcomes.outcome(officialID, "deposit-minus-5"))
 			}

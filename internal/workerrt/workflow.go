@@ -199,6 +199,13 @@ func (w *Worker) completionRequest(run *cachedRun, task *workflowservice.PollWor
 		Messages:              res.Messages,
 		ReturnNewWorkflowTask: true,
 		QueryResults:          answerQueries(run.exec, task.GetQueries()),
+		// As go.temporal.io/sdk: the server may discard a speculative task
+		// that recorded nothing even when it holds the events of the last
+		// task's commands, and the worker forgets it (Execution.DiscardTask),
+		// so a rejected update leaves no workflow task in history.
+		Capabilities: &workflowservice.RespondWorkflowTaskCompletedRequest_Capabilities{
+			DiscardSpeculativeWorkflowTaskWithEvents: true,
+		},
 		SdkMetadata: &sdkpb.WorkflowTaskCompletedMetadata{
 			LangUsedFlags: res.NewFlags,
 			SdkName:       w.opts.SDKName,
