@@ -191,7 +191,9 @@ func (s *Server) RespondWorkflowTaskCompleted(_ context.Context, req *workflowse
 		return nil, serviceerror.NewInvalidArgument(why)
 	}
 	if s.eraseSpeculativeTask(t, req, answers) {
-		return &workflowservice.RespondWorkflowTaskCompletedResponse{}, nil
+		// As the server, say so: the run's next task follows on from the
+		// last task kept, and its events take the erased task's IDs.
+		return &workflowservice.RespondWorkflowTaskCompletedResponse{ResetHistoryEventId: r.lastStartedID}, nil
 	}
 	completed := s.write(r, enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, &historypb.HistoryEvent_WorkflowTaskCompletedEventAttributes{
 		WorkflowTaskCompletedEventAttributes: &historypb.WorkflowTaskCompletedEventAttributes{
