@@ -98,11 +98,25 @@ func (w *Worker) continueWorkflowTask(task *workflowservice.PollWorkflowTaskQueu
 	if err == nil {
 		run.mu.Lock()
 		defer run.mu.Unlock()
-		if run.closed {
-			// The cache evicted the run between lookup and lock: rebuild
-			// it from the full history (a new run no one else holds).
-			run, src, err = w.newRun(task, true)
+		// Whether the task follows on from a cached run is known only
+		// under its lock: the run's last task may still wait for the
+		// answer to its report, which can take that task back (a task the
+		// server discarded), as go.temporal.io/sdk checks it.
+		if stale := cached && run != carried && !followsOn(run, task); stale || run.closed {
+			if stale && !run.closed {
+				if w.opts.Cache.remove(run) {
+					run.metrics.cachedRunEvicted()
+				}
+				run.closeLocked()
+			}
+			// Evicted between lookup and lock, or stale: rebuild the run
+			// from history, holding it as the cache may soon share it.
+			run, src, err = w.newRun(task, !startsHistory(task))
 			cached = false
+			if err == nil {
+				run.mu.Lock()
+				defer run.mu.Unlock()
+			}
 		}
 	}
 	if run != carried { // a carried run was not looked up
@@ -233,7 +247,7 @@ func (w *Worker) runFor(task *workflowservice.PollWorkflowTaskQueueResponse, car
 		firstID = events[0].GetEventId()
 	}
 	if carried != nil {
-		if carried.runID == runID && firstID == carried.exec.LastStartedEventID()+1 && firstID > 1 {
+		if carried.runID == runID && followsOn(carried, task) {
 			fetch := w.historyFetcher(task.GetWorkflowExecution())
 			return carried, engine.NewEventSource(w.metrics.queueContext(), events, task.GetNextPageToken(), fetch), true, nil
 		}
@@ -241,19 +255,21 @@ func (w *Worker) runFor(task *workflowservice.PollWorkflowTaskQueueResponse, car
 	}
 	if w.opts.Cache != nil {
 		if run := w.opts.Cache.get(runID); run != nil {
-			if firstID == run.exec.LastStartedEventID()+1 && firstID > 1 {
-				fetch := w.historyFetcher(task.GetWorkflowExecution())
-				return run, engine.NewEventSource(w.metrics.queueContext(), events, task.GetNextPageToken(), fetch), true, nil
-			}
-			// Stale: the task does not follow on from the cached state.
-			if w.opts.Cache.remove(run) {
-				run.metrics.cachedRunEvicted()
-			}
-			go closeRun(run)
+			// The caller checks, under the run's lock, that the task
+			// follows on from it (followsOn).
+			fetch := w.historyFetcher(task.GetWorkflowExecution())
+			return run, engine.NewEventSource(w.metrics.queueContext(), events, task.GetNextPageToken(), fetch), true, nil
 		}
 	}
 	run, src, err = w.newRun(task, firstID != 1)
 	return run, src, false, err
+}
+
+// followsOn reports a task that holds the events after the run's last
+// task, from the WorkflowTaskCompleted that ended it.
+func followsOn(run *cachedRun, task *workflowservice.PollWorkflowTaskQueueResponse) bool {
+	events := task.GetHistory().GetEvents()
+	return len(events) > 0 && events[0].GetEventId() > 1 && events[0].GetEventId() == run.exec.LastStartedEventID()+1
 }
 
 // startsHistory reports a task that holds its history from the first
