@@ -23,7 +23,9 @@ import (
 // worker, with the fixtures' workflow task timeout of 1s, and compares
 // the two histories: the same commands, the same markers (data but the
 // replay time, result, failure), as many workflow tasks (but for "long",
-// whose heartbeats depend on timing: at least 3 on both). So a local
+// whose heartbeats depend on timing: it runs here with a 2s task timeout,
+// so that its heartbeat has 400ms to reach the server on a loaded
+// machine, and needs at least 2 tasks here, 3 in the fixture). So a local
 // activity's failure with no retry left records Backoff -1; a canceled or
 // timed-out attempt whose code ignores its context ends at once, without
 // heartbeats; an attempt canceled during a backoff timer is recorded.
@@ -44,8 +46,12 @@ func TestOurWorkerRecordsWhatTheOfficialSDKRecordedForLocalActivities(t *testing
 	var wg sync.WaitGroup
 	for i, m := range fixtures {
 		scenario := strings.TrimSuffix(strings.TrimPrefix(m.File, "localactivity-"), ".json")
+		taskTimeout := time.Second
+		if scenario == "long" {
+			taskTimeout = 2 * time.Second
+		}
 		run, err := c.ExecuteWorkflow(testCtx(t), client.StartWorkflowOptions{ID: unique(t, scenario), TaskQueue: taskQueue,
-			WorkflowTaskTimeout: time.Second}, LocalActivitiesWorkflow, scenario)
+			WorkflowTaskTimeout: taskTimeout}, LocalActivitiesWorkflow, scenario)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,8 +81,8 @@ func TestOurWorkerRecordsWhatTheOfficialSDKRecordedForLocalActivities(t *testing
 				t.Errorf("this SDK recorded\n  %s\ngo.temporal.io/sdk recorded\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 			}
 			if m.File == "localactivity-long.json" {
-				if ourTasks < 3 || officialTasks < 3 {
-					t.Errorf("%d workflow tasks here, %d recorded; want at least 3 (heartbeats)", ourTasks, officialTasks)
+				if ourTasks < 2 || officialTasks < 3 {
+					t.Errorf("%d workflow tasks here, %d recorded; want at least 2 here (a heartbeat) and 3 recorded", ourTasks, officialTasks)
 				}
 				checkHeartbeatTimes(t, "this SDK", ours[i])
 				checkHeartbeatTimes(t, "go.temporal.io/sdk", readHistory(t, m.File))
@@ -89,14 +95,18 @@ func TestOurWorkerRecordsWhatTheOfficialSDKRecordedForLocalActivities(t *testing
 
 // checkHeartbeatTimes checks when the worker that wrote h completed the
 // workflow tasks that waited for a local activity with no commands (its
-// heartbeats): at 80% of the task timeout of 1s after each started, as
-// go.temporal.io/sdk does; the machine's load may delay them a little.
+// heartbeats): at 80% of the run's workflow task timeout after each
+// started, as go.temporal.io/sdk does; the machine's load may delay them a
+// little.
 func checkHeartbeatTimes(t *testing.T, who string, h *historypb.History) {
 	t.Helper()
+	var timeout time.Duration
 	var started time.Time
 	var took []time.Duration
 	for _, ev := range h.GetEvents() {
 		switch ev.GetEventType() {
+		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
+			timeout = ev.GetWorkflowExecutionStartedEventAttributes().GetWorkflowTaskTimeout().AsDuration()
 		case enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED:
 			started = ev.GetEventTime().AsTime()
 		case enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
@@ -108,8 +118,8 @@ func checkHeartbeatTimes(t *testing.T, who string, h *historypb.History) {
 	}
 	// The last task is the one that recorded the outcome.
 	for _, d := range took[:len(took)-1] {
-		if d < 750*time.Millisecond || d > 950*time.Millisecond {
-			t.Errorf("%s: workflow tasks took %v; want about 800ms for all but the last (heartbeats at 80%% of the 1s task timeout)", who, took)
+		if d < timeout*75/100 || d > timeout*95/100 {
+			t.Errorf("%s: workflow tasks took %v; want about %v for all but the last (heartbeats at 80%% of the %v task timeout)", who, took, timeout*8/10, timeout)
 			return
 		}
 	}
