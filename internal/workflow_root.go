@@ -82,10 +82,7 @@ func (w *workflowRoot) Init(outbound WorkflowOutboundInterceptor) error {
 
 // ExecuteWorkflow calls the workflow function with the run's arguments.
 func (w *workflowRoot) ExecuteWorkflow(ctx Context, in *ExecuteWorkflowInput) (any, error) {
-	fn := w.run.fn
-	args := append([]reflect.Value{reflect.ValueOf(workflowContextWithoutHeader(ctx))}, fn.ArgValues(in.Args)...)
-	result, _, err := registry.Results(fn.Fn.Call(args))
-	return result, err
+	return w.run.fn.CallWithContext(workflowContextWithoutHeader(ctx), in.Args)
 }
 
 // HandleSignal buffers the signal on its channel.
@@ -113,9 +110,7 @@ func (w *workflowRoot) ExecuteUpdate(ctx Context, in *UpdateInput) (any, error) 
 	if h == nil {
 		return nil, fmt.Errorf("unknown update %v", in.Name)
 	}
-	args := append([]reflect.Value{reflect.ValueOf(workflowContextWithoutHeader(ctx))}, h.fn.ArgValues(in.Args)...)
-	result, _, err := registry.Results(h.fn.Fn.Call(args))
-	return result, err
+	return h.fn.CallWithContext(workflowContextWithoutHeader(ctx), in.Args)
 }
 
 // HandleQuery calls the query's handler.

@@ -95,20 +95,41 @@ func (r *workflowRun) Start(x *engine.Execution, started *historypb.WorkflowExec
 }
 
 // runRoot is the root coroutine: it calls the workflow function and turns
-// its return into the command that closes the workflow.
+// its return into the command that closes the workflow. Its frame stays
+// under the workflow function for as long as the workflow waits, so what
+// happens before and after the call is in functions of their own.
 func (r *workflowRun) runRoot(ctx Context) {
 	// Like go.temporal.io/sdk, let the first pass end before the workflow
 	// function starts, so coroutines are created in the same order.
 	r.rt.dispatcher.Yield("starting")
+	in := r.takeInput()
+	if in == nil {
+		return
+	}
+	result, err := r.inbound.ExecuteWorkflow(ctx, in)
+	r.returned(result, err)
+}
+
+// takeInput hands the decoded arguments over to the workflow call, or
+// fails the workflow (and returns nil) if they could not be decoded.
+//
+//go:noinline
+func (r *workflowRun) takeInput() *ExecuteWorkflowInput {
 	args, err := r.args, r.argsErr
 	r.args = nil
 	if err != nil {
 		err = failure.NewApplicationError(err.Error(), "ArgumentDecodingError")
 		r.ended = workflowEnding{returned: true, err: err}
 		r.exec.CloseWorkflow(engine.Close{Err: err})
-		return
+		return nil
 	}
-	result, err := r.inbound.ExecuteWorkflow(ctx, &ExecuteWorkflowInput{Args: registry.Interfaces(args)})
+	return &ExecuteWorkflowInput{Args: registry.Interfaces(args)}
+}
+
+// returned closes the workflow as its function's return says.
+//
+//go:noinline
+func (r *workflowRun) returned(result any, err error) {
 	r.warnOfUnhandledSignals(err)
 	r.warnOfUnfinishedUpdates(err)
 	c := r.closeFor(result, err)

@@ -143,7 +143,7 @@ func newUpdateHandler(name string, handler any, options UpdateHandlerOptions) (*
 	if n := t.NumOut(); n == 0 || n > 2 || t.Out(n-1) != errType {
 		return nil, fmt.Errorf("SetUpdateHandler(%q): the handler must return an error, or a result and an error", name)
 	}
-	h := &updateHandler{fn: &registry.Func{Name: name, Fn: reflect.ValueOf(handler), HasContext: true}, options: options}
+	h := &updateHandler{fn: registry.WorkflowFunc(name, handler), options: options}
 	if v := options.Validator; v != nil {
 		vt := reflect.TypeOf(v)
 		if vt.Kind() != reflect.Func || vt.NumOut() != 1 || vt.Out(0) != errType {

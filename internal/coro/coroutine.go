@@ -86,12 +86,21 @@ func (c *Coroutine) start() {
 	c.d.watch.register(c)
 }
 
-// main is the body of the coroutine's goroutine.
+// main is the body of the coroutine's goroutine. Its frame stays under
+// the coroutine's code for as long as the coroutine lives, so it does
+// little itself.
 func (c *Coroutine) main(yield func(struct{}) bool) {
 	c.yield = yield
-	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels(labelKey, c.label)))
+	c.setLabel()
 	defer c.exit()
 	c.fn()
+}
+
+// setLabel labels the coroutine's goroutine (see labelKey).
+//
+//go:noinline
+func (c *Coroutine) setLabel() {
+	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels(labelKey, c.label)))
 }
 
 // exit records how the coroutine ended. It must be deferred by main, so

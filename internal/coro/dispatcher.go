@@ -148,10 +148,19 @@ func (d *Dispatcher) Yield(reason string) {
 func (d *Dispatcher) caller(what string) *Coroutine {
 	c := d.current
 	if c == nil {
-		panic("coro: " + what + " called outside the dispatcher's coroutines; " +
-			"blocking workflow calls must be made from workflow code, with its Context")
+		outsideCoroutines(what)
 	}
 	return c
+}
+
+// outsideCoroutines panics for caller. Kept out of line, so that the
+// suspension calls, whose frames stay on a waiting coroutine's stack,
+// stay small.
+//
+//go:noinline
+func outsideCoroutines(what string) {
+	panic("coro: " + what + " called outside the dispatcher's coroutines; " +
+		"blocking workflow calls must be made from workflow code, with its Context")
 }
 
 // RunUntilBlocked runs coroutines, pass after pass, until every coroutine

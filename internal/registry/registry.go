@@ -27,6 +27,15 @@ type Func struct {
 	// registered under; it takes the arguments undecoded, as one
 	// converter.EncodedValues.
 	Dynamic bool
+
+	direct *directCall // see CallWithContext; nil for other signatures
+}
+
+// WorkflowFunc is the Func of a function whose first parameter is the
+// workflow context (a workflow function, an update handler), which
+// CallWithContext calls.
+func WorkflowFunc(name string, fn any) *Func {
+	return &Func{Name: name, Fn: reflect.ValueOf(fn), HasContext: true, direct: directCallOf(fn)}
 }
 
 // Type is the function's type.
@@ -54,6 +63,7 @@ type Registry struct {
 	// dynamicWorkflow and dynamicActivity run the types not registered by
 	// name, when set.
 	dynamicWorkflow, dynamicActivity reflect.Value
+	dynamicWorkflowCall              *directCall
 }
 
 // New returns an empty Registry.
@@ -99,7 +109,7 @@ func (r *Registry) RegisterWorkflow(fn any, name string, allowReplace bool) erro
 	if _, dup := r.workflows[name]; dup && !allowReplace {
 		return fmt.Errorf("workflow type %q is already registered; register it once, or set DisableAlreadyRegisteredCheck to replace it", name)
 	}
-	r.workflows[name] = &Func{Name: name, Fn: v, HasContext: true}
+	r.workflows[name] = WorkflowFunc(name, fn)
 	return nil
 }
 
@@ -183,7 +193,7 @@ func (r *Registry) RegisterDynamicWorkflow(fn any) error {
 	if r.dynamicWorkflow.IsValid() {
 		return errors.New("a dynamic workflow is already registered: a worker has at most one")
 	}
-	r.dynamicWorkflow = v
+	r.dynamicWorkflow, r.dynamicWorkflowCall = v, directCallOf(fn)
 	return nil
 }
 
@@ -231,7 +241,7 @@ func (r *Registry) Workflow(name string) (*Func, error) {
 		return f, nil
 	}
 	if r.dynamicWorkflow.IsValid() {
-		return &Func{Name: name, Fn: r.dynamicWorkflow, HasContext: true, Dynamic: true}, nil
+		return &Func{Name: name, Fn: r.dynamicWorkflow, HasContext: true, Dynamic: true, direct: r.dynamicWorkflowCall}, nil
 	}
 	return nil, fmt.Errorf("workflow type %q is not registered with this worker (registered: %s); register it with RegisterWorkflow",
 		name, listNames(r.workflows))

@@ -1,0 +1,5 @@
+//go:build race
+
+package internal
+
+const raceEnabled = true
