@@ -68,7 +68,9 @@ func TestCallWithContextCallsCommonSignaturesDirectly(t *testing.T) {
 // Other signatures, and arguments that do not fit a direct call, go
 // through reflect, which reports a mismatch as it always has.
 func TestCallWithContextFallsBackToReflect(t *testing.T) {
-	f := WorkflowFunc("struct", func(_ wfctx.Context, o order, n int) (*order, error) { return &order{ID: o.ID + "-" + fmt.Sprint(n)}, nil })
+	f := WorkflowFunc("struct", func(_ wfctx.Context, o order, n int) (*order, error) {
+		return &order{ID: o.ID + "-" + fmt.Sprint(n)}, nil
+	})
 	if f.direct != nil {
 		t.Fatal("a struct argument is called directly")
 	}
