@@ -98,7 +98,7 @@ type cancelCtxKey struct{}
 type cancelCtx struct {
 	Context // the parent: values
 
-	done *channel
+	done *channel // made on first need: many contexts are never waited on
 	err  error
 
 	// parent is the context whose cancellation cancels this one, nil once
@@ -110,12 +110,22 @@ type cancelCtx struct {
 }
 
 func newCancelCtx(parent Context) *cancelCtx {
-	return &cancelCtx{Context: parent, done: newChannel("cancelCtx-done-channel", 0)}
+	return &cancelCtx{Context: parent}
 }
 
 // Done returns the channel closed when the context is canceled. Receiving
 // from it returns false (closed) once canceled, and blocks until then.
-func (c *cancelCtx) Done() Channel { return c.done }
+func (c *cancelCtx) Done() Channel { return c.doneChannel() }
+
+func (c *cancelCtx) doneChannel() *channel {
+	if c.done == nil {
+		c.done = newChannel("cancelCtx-done-channel", 0)
+		if c.err != nil {
+			c.done.Close()
+		}
+	}
+	return c.done
+}
 
 // Err is nil until the context is canceled, then ErrCanceled (or the
 // error its parent was canceled with).
@@ -135,7 +145,7 @@ func (c *cancelCtx) attach(parent Context) {
 		return // parent is never canceled
 	}
 	p, _ := parent.Value(cancelCtxKey{}).(*cancelCtx)
-	if p == nil || Channel(p.done) != done {
+	if p == nil || Channel(p.doneChannel()) != done {
 		panic("workflow: WithCancel parent's Done channel does not come from a workflow context; " +
 			"wrap workflow contexts without replacing Done")
 	}
@@ -176,7 +186,9 @@ func (c *cancelCtx) cancel(removeFromParent bool, err error) {
 		return
 	}
 	c.err = err
-	c.done.Close()
+	if c.done != nil {
+		c.done.Close()
+	}
 	child := c.first
 	c.first, c.last = nil, nil
 	for child != nil {

@@ -69,6 +69,7 @@ func newWorkflowEnv(reg *registry.Registry, o workflowEnvOptions) *workflowEnv {
 		dc:               o.DataConverter,
 		fc:               o.FailureConverter,
 		logger:           o.Logger,
+		runLogNext:       log.Skip(o.Logger, 1),
 		metrics:          o.Metrics,
 		namespace:        o.Namespace,
 		deadlockTimeout:  o.DeadlockTimeout,
@@ -90,6 +91,7 @@ type workflowEnv struct {
 	dc               converter.DataConverter
 	fc               converter.FailureConverter
 	logger           log.Logger
+	runLogNext       log.Logger // logger, for runLogger (see there)
 	metrics          sdkmetrics.Handler
 	namespace        string
 	deadlockTimeout  time.Duration // 0: the dispatcher's default; <0: disabled
@@ -166,14 +168,4 @@ func (e *workflowEnv) buildInfo(x *engine.Execution, a *historypb.WorkflowExecut
 		wi.WorkflowExecution.RunID = a.GetOriginalExecutionRunId()
 	}
 	return wi
-}
-
-// runLogger is the workflow logger: tagged with the run, silent in replay.
-func (e *workflowEnv) runLogger(x *engine.Execution, info *WorkflowInfo) log.Logger {
-	l := log.With(e.logger, "Namespace", info.Namespace, "TaskQueue", info.TaskQueueName,
-		"WorkflowType", info.WorkflowType.Name, "WorkflowID", info.WorkflowExecution.ID, "RunID", info.WorkflowExecution.RunID)
-	if e.logDuringReplay {
-		return l
-	}
-	return logging.NewReplayAwareLogger(l, x.IsReplaying)
 }

@@ -4,8 +4,8 @@ import (
 	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
-	historypb "go.temporal.io/api/history/v1"
 
+	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
@@ -47,9 +47,9 @@ type WorkflowInfo struct {
 	BinaryChecksum           string
 
 	currentHistoryLength int
-	// taskStarted is the current workflow task's WorkflowTaskStarted: the
-	// server's suggestions and the history's size.
-	taskStarted *historypb.WorkflowTaskStartedEventAttributes
+	// taskStarted is what the current workflow task's WorkflowTaskStarted
+	// says: the server's suggestions and the history's size.
+	taskStarted *engine.TaskStarted
 }
 
 // ContinueAsNewSuggestedReason says why the server suggests continuing as
@@ -68,14 +68,17 @@ const (
 // workflow continue as new (its history grows large), as of the current
 // workflow task.
 func (i *WorkflowInfo) GetContinueAsNewSuggested() bool {
-	return i.taskStarted.GetSuggestContinueAsNew()
+	return i.taskStarted != nil && i.taskStarted.SuggestContinueAsNew
 }
 
 // GetContinueAsNewSuggestedReasons says why the server suggests continuing
 // as new.
 func (i *WorkflowInfo) GetContinueAsNewSuggestedReasons() []ContinueAsNewSuggestedReason {
 	var reasons []ContinueAsNewSuggestedReason
-	for _, r := range i.taskStarted.GetSuggestContinueAsNewReasons() {
+	if i.taskStarted == nil {
+		return nil
+	}
+	for _, r := range i.taskStarted.SuggestContinueAsNewReasons {
 		reasons = append(reasons, ContinueAsNewSuggestedReason(r))
 	}
 	return reasons
@@ -83,12 +86,17 @@ func (i *WorkflowInfo) GetContinueAsNewSuggestedReasons() []ContinueAsNewSuggest
 
 // GetCurrentHistorySize returns the size of the history in bytes as of the
 // current workflow task.
-func (i *WorkflowInfo) GetCurrentHistorySize() int { return int(i.taskStarted.GetHistorySizeBytes()) }
+func (i *WorkflowInfo) GetCurrentHistorySize() int {
+	if i.taskStarted == nil {
+		return 0
+	}
+	return int(i.taskStarted.HistorySizeBytes)
+}
 
 // GetTargetWorkerDeploymentVersionChanged reports whether the server says
 // the workflow's target worker deployment version changed.
 func (i *WorkflowInfo) GetTargetWorkerDeploymentVersionChanged() bool {
-	return i.taskStarted.GetTargetWorkerDeploymentVersionChanged()
+	return i.taskStarted != nil && i.taskStarted.TargetWorkerDeploymentVersionChanged
 }
 
 // GetBinaryChecksum returns the binary checksum of the worker running the
@@ -112,7 +120,7 @@ func GetInfo(ctx Context) *WorkflowInfo { return runOf(ctx).outbound.GetInfo(ctx
 // workflowInfo is GetInfo at the end of the interceptor chain.
 func (r *workflowRun) workflowInfo() *WorkflowInfo {
 	r.info.currentHistoryLength = int(r.exec.LastStartedEventID())
-	r.info.taskStarted = r.exec.Info().TaskStarted
+	r.info.taskStarted = &r.exec.Info().TaskStarted
 	return r.info
 }
 

@@ -137,8 +137,10 @@ func (r *workflowRun) metadata() *sdkpb.WorkflowMetadata {
 	for name, h := range r.queries {
 		def.QueryDefinitions = append(def.QueryDefinitions, &sdkpb.WorkflowInteractionDefinition{Name: name, Description: h.description})
 	}
-	for name, description := range r.signals.requested {
-		def.SignalDefinitions = append(def.SignalDefinitions, &sdkpb.WorkflowInteractionDefinition{Name: name, Description: description})
+	for _, c := range r.signals.list {
+		if c.requested {
+			def.SignalDefinitions = append(def.SignalDefinitions, &sdkpb.WorkflowInteractionDefinition{Name: c.name, Description: c.description})
+		}
 	}
 	for name, h := range r.updates.handlers {
 		def.UpdateDefinitions = append(def.UpdateDefinitions, &sdkpb.WorkflowInteractionDefinition{Name: name, Description: h.options.Description})

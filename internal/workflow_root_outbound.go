@@ -70,7 +70,7 @@ func (w *workflowRoot) GetTypedSearchAttributes(Context) searchattr.SearchAttrib
 	return w.run.typedSearchAttributes()
 }
 
-func (w *workflowRoot) GetLogger(Context) log.Logger { return w.run.logger }
+func (w *workflowRoot) GetLogger(Context) log.Logger { return &w.run.logger }
 
 func (w *workflowRoot) GetMetricsHandler(Context) sdkmetrics.Handler { return w.run.metrics }
 

@@ -13,7 +13,6 @@ import (
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
-	"github.com/durable-go/sdk/log"
 )
 
 // workflowRun is one run of a registered workflow function, as the engine
@@ -30,7 +29,7 @@ type workflowRun struct {
 	args       []reflect.Value // the decoded input, until the root coroutine takes it
 	argsErr    error
 	info       *WorkflowInfo
-	logger     log.Logger
+	logger     runLogger
 	metrics    sdkmetrics.Handler
 
 	signals signalChannels
@@ -79,7 +78,7 @@ func (r *workflowRun) Start(x *engine.Execution, started *historypb.WorkflowExec
 	r.rt.run = r
 	r.rt.startTimer = r.newTimer
 	r.info = r.env.buildInfo(x, started)
-	r.logger = r.env.runLogger(x, r.info)
+	r.logger = runLogger{run: r, next: r.env.runLogNext}
 	r.metrics = replayAwareMetrics{next: r.env.metrics.WithTags(map[string]string{
 		"namespace": r.info.Namespace, "task_queue": r.info.TaskQueueName, "workflow_type": r.info.WorkflowType.Name,
 	}), isReplaying: x.IsReplaying}

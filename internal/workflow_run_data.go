@@ -29,7 +29,7 @@ func GetLastError(ctx Context) error { return runOf(ctx).outbound.GetLastError(c
 // lastCompletionResult is GetLastCompletionResult at the end of the
 // interceptor chain.
 func (r *workflowRun) lastCompletionResult(d []any) error {
-	p := r.exec.Info().Started.GetLastCompletionResult()
+	p := r.exec.Info().LastCompletionResult
 	if len(p.GetPayloads()) == 0 {
 		return failure.ErrNoData
 	}
@@ -39,12 +39,12 @@ func (r *workflowRun) lastCompletionResult(d []any) error {
 // hasLastCompletionResult is HasLastCompletionResult at the end of the
 // interceptor chain.
 func (r *workflowRun) hasLastCompletionResult() bool {
-	return len(r.exec.Info().Started.GetLastCompletionResult().GetPayloads()) > 0
+	return len(r.exec.Info().LastCompletionResult.GetPayloads()) > 0
 }
 
 // lastError is GetLastError at the end of the interceptor chain.
 func (r *workflowRun) lastError() error {
-	f := r.exec.Info().Started.GetContinuedFailure()
+	f := r.exec.Info().ContinuedFailure
 	if f == nil {
 		return nil
 	}
@@ -55,9 +55,9 @@ func (r *workflowRun) lastError() error {
 // not received yet.
 func GetUnhandledSignalNames(ctx Context) []string {
 	var names []string
-	for name, c := range runOf(ctx).signals.byName {
+	for _, c := range runOf(ctx).signals.list {
 		if c.Len() > 0 {
-			names = append(names, name)
+			names = append(names, c.name)
 		}
 	}
 	slices.Sort(names)

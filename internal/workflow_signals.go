@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -21,20 +20,46 @@ type SignalChannelOptions struct {
 	Description string
 }
 
-// signalChannels are a run's signal channels by signal name, made when a
-// signal arrives or the code asks for one, whichever comes first.
+// signalChannels are a run's signal channels, made when a signal arrives
+// or the code asks for one, whichever comes first. A run has a few: they
+// are found by a scan of a list, and by a map only once they are many (a
+// map costs a cached run a few hundred bytes).
 type signalChannels struct {
-	byName    map[string]*channel
-	requested map[string]string // names the code asked for, with descriptions
+	list   []*signalChannel
+	byName map[string]*signalChannel // when list is longer than signalScanLimit
 }
 
-func (s *signalChannels) get(name string) *channel {
-	if s.byName == nil {
-		s.byName = make(map[string]*channel)
+// signalScanLimit is the most channels found by a scan.
+const signalScanLimit = 8
+
+// signalChannel is a signal's channel and what the code said of it.
+type signalChannel struct {
+	channel
+	requested   bool   // the code asked for the channel
+	description string // SignalChannelOptions.Description
+}
+
+func (s *signalChannels) get(name string) *signalChannel {
+	if s.byName != nil {
+		if c := s.byName[name]; c != nil {
+			return c
+		}
+	} else {
+		for _, c := range s.list {
+			if c.name == name {
+				return c
+			}
+		}
 	}
-	c := s.byName[name]
-	if c == nil {
-		c = newChannel(name, signalBufferSize)
+	c := &signalChannel{channel: channel{name: name, capacity: signalBufferSize}}
+	s.list = append(s.list, c)
+	if s.byName != nil || len(s.list) > signalScanLimit {
+		if s.byName == nil {
+			s.byName = make(map[string]*signalChannel, len(s.list))
+			for _, c := range s.list {
+				s.byName[c.name] = c
+			}
+		}
 		s.byName[name] = c
 	}
 	return c
@@ -55,7 +80,7 @@ func (r *workflowRun) Signal(name string, input *commonpb.Payloads, header *comm
 // bufferSignal buffers a signal on its channel, to be decoded when
 // received.
 func (r *workflowRun) bufferSignal(name string, input *commonpb.Payloads) error {
-	if !r.signals.get(name).SendAsync(newEncodedValue(input, r.env.dc)) {
+	if !r.signals.get(name).channel.SendAsync(newEncodedValue(input, r.env.dc)) {
 		return fmt.Errorf("signal %q: %d signals are waiting to be received already; the workflow must read its signals (workflow.GetSignalChannel(ctx, %q).Receive)",
 			name, signalBufferSize, name)
 	}
@@ -77,13 +102,10 @@ func GetSignalChannelWithOptions(ctx Context, signalName string, options SignalC
 // signalChannel is GetSignalChannelWithOptions at the end of the
 // interceptor chain.
 func (r *workflowRun) signalChannel(signalName string, options SignalChannelOptions) ReceiveChannel {
-	if r.signals.requested == nil {
-		r.signals.requested = make(map[string]string)
-	}
-	if d, seen := r.signals.requested[signalName]; !seen || options.Description != "" {
-		r.signals.requested[signalName] = cmp.Or(options.Description, d)
-	}
-	return r.signals.get(signalName)
+	c := r.signals.get(signalName)
+	c.requested = true
+	c.description = cmp.Or(options.Description, c.description)
+	return &c.channel
 }
 
 // warnOfUnhandledSignals logs the signals a completing run leaves unread
@@ -93,10 +115,11 @@ func (r *workflowRun) signalChannel(signalName string, options SignalChannelOpti
 // ReceiveAsync) and passed to the next one.
 func (r *workflowRun) warnOfUnhandledSignals(err error) {
 	var names, counts []string
-	for _, name := range slices.Sorted(maps.Keys(r.signals.byName)) {
-		if n := r.signals.byName[name].Len(); n > 0 {
-			names = append(names, name)
-			counts = append(counts, fmt.Sprintf("%s (%d)", name, n))
+	unread := slices.SortedFunc(slices.Values(r.signals.list), func(a, b *signalChannel) int { return strings.Compare(a.name, b.name) })
+	for _, c := range unread {
+		if n := c.Len(); n > 0 {
+			names = append(names, c.name)
+			counts = append(counts, fmt.Sprintf("%s (%d)", c.name, n))
 		}
 	}
 	if len(names) == 0 {

@@ -91,13 +91,17 @@ type Book struct {
 // SetReadOnly forbids (or allows again) new commands.
 func (b *Book) SetReadOnly(readOnly bool) { b.readOnly = readOnly }
 
-// NewBook returns an empty Book.
-func NewBook() *Book {
-	return &Book{
-		routes:         make(map[Key]machine),
-		openChildren:   make(map[string]*ChildWorkflow),
-		versionMarkers: make(map[int64]bool),
+// NewBook returns an empty Book. Its maps are made when first written: a
+// cached run keeps its Book for its whole life, and many runs never need
+// some of them.
+func NewBook() *Book { return &Book{} }
+
+// put sets m[k] = v, making the map first if it is nil.
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = make(map[K]V)
 	}
+	(*m)[k] = v
 }
 
 // LocateCommands makes the Book record, for every command, the workflow
@@ -121,7 +125,7 @@ func (b *Book) BeginTask(startedEventID int64) {
 // holds a version marker at eventID (followed by a search attribute upsert
 // when upserted is true). Such markers are skipped when predicting IDs.
 func (b *Book) ExpectVersionMarker(eventID int64, upserted bool) {
-	b.versionMarkers[eventID] = upserted
+	put(&b.versionMarkers, eventID, upserted)
 }
 
 // skipVersionMarkers advances the prediction past known version markers.
@@ -236,8 +240,16 @@ func (b *Book) Apply(ev *historypb.HistoryEvent) (handled bool, err error) {
 }
 
 // route makes key find m; unroute forgets it once m takes no more events.
-func (b *Book) route(key Key, m machine) { b.routes[key] = m }
-func (b *Book) unroute(key Key)          { delete(b.routes, key) }
+func (b *Book) route(key Key, m machine) { put(&b.routes, key, m) }
+
+// unroute forgets a route, and the map once it is empty: a run that waits
+// with no command open keeps none.
+func (b *Book) unroute(key Key) {
+	delete(b.routes, key)
+	if len(b.routes) == 0 {
+		b.routes = nil
+	}
+}
 
 func (b *Book) fire(m machine, in Input, ev *historypb.HistoryEvent) error {
 	ok, err := m.fire(in, ev)

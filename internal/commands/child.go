@@ -162,7 +162,7 @@ func (b *Book) StartChildWorkflow(attrs *commandpb.StartChildWorkflowExecutionCo
 		UserMetadata: metadata,
 	}, c)
 	b.route(c.key(), c)
-	b.openChildren[attrs.GetWorkflowId()] = c
+	put(&b.openChildren, attrs.GetWorkflowId(), c)
 	return c
 }
 

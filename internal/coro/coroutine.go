@@ -83,7 +83,6 @@ func (c *Coroutine) start() {
 	c.label = strconv.FormatUint(labelCounter.Add(1), 10)
 	c.next, c.stop = iter.Pull(c.main)
 	c.status = statusRunning
-	c.d.watch.register(c)
 }
 
 // main is the body of the coroutine's goroutine. Its frame stays under
@@ -109,7 +108,6 @@ func (c *Coroutine) exit() {
 	r := recover()
 	c.status = statusFinished
 	c.until, c.fn = nil, nil
-	c.d.watch.unregister(c)
 	if r == nil {
 		return
 	}

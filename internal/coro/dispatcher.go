@@ -204,6 +204,7 @@ func (d *Dispatcher) release(idle chan struct{}, err error) {
 	d.busy = false
 	d.runErr = err
 	close(idle)
+	d.idle = nil // a dispatcher waiting in a cache keeps no channel
 	d.mu.Unlock()
 }
 

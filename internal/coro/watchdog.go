@@ -1,7 +1,6 @@
 package coro
 
 import (
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -18,13 +17,13 @@ type watchdog struct {
 	paused      atomic.Int32  // PauseDeadlockDetection calls not yet resumed
 	pauseEpochs atomic.Uint64 // ended pauses: each restarts the clock
 
-	// registry maps the seq of every live, started coroutine to it, so the
-	// waiter can name the coroutine a stuck turn belongs to.
-	mu       sync.Mutex
-	registry map[uint32]*Coroutine
+	// running is the coroutine of the latest turn, stored before the turn,
+	// so that the waiter can name the coroutine a stuck turn belongs to.
+	running atomic.Pointer[Coroutine]
 }
 
 func (w *watchdog) enter(c *Coroutine) {
+	w.running.Store(c)
 	w.count++
 	w.turn.Store(w.count<<32 | uint64(uint32(c.seq)))
 }
@@ -35,27 +34,17 @@ func (w *watchdog) enter(c *Coroutine) {
 func (w *watchdog) leave() {
 	w.count++
 	w.turn.Store(w.count << 32)
+	w.running.Store(nil)
 }
 
-func (w *watchdog) register(c *Coroutine) {
-	w.mu.Lock()
-	if w.registry == nil {
-		w.registry = make(map[uint32]*Coroutine)
+// holder returns the coroutine that holds turn, or nil if the turn is
+// over or is the dispatcher's own.
+func (w *watchdog) holder(turn uint64) *Coroutine {
+	c := w.running.Load()
+	if c == nil || uint32(c.seq) != uint32(turn) || w.turn.Load() != turn {
+		return nil
 	}
-	w.registry[uint32(c.seq)] = c
-	w.mu.Unlock()
-}
-
-func (w *watchdog) unregister(c *Coroutine) {
-	w.mu.Lock()
-	delete(w.registry, uint32(c.seq))
-	w.mu.Unlock()
-}
-
-func (w *watchdog) lookup(seq uint32) *Coroutine {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.registry[seq]
+	return c
 }
 
 // PauseDeadlockDetection stops the deadlock clock until the returned
@@ -116,7 +105,7 @@ func (d *Dispatcher) supervise(idle <-chan struct{}) *DeadlockError {
 
 // abandon gives up on a drive stuck in turn, unless it moved on meanwhile.
 func (d *Dispatcher) abandon(idle <-chan struct{}, turn uint64) *DeadlockError {
-	c := d.watch.lookup(uint32(turn))
+	c := d.watch.holder(turn)
 	if c == nil {
 		return nil
 	}

@@ -20,7 +20,7 @@ import (
 // go.temporal.io/sdk makes it: the run's original run ID and the
 // command's sequence number.
 func (x *Execution) DefaultChildWorkflowID() string {
-	return x.info.Started.GetOriginalExecutionRunId() + "_" + strconv.FormatInt(x.book.NextSeq(), 10)
+	return x.info.OriginalRunID + "_" + strconv.FormatInt(x.book.NextSeq(), 10)
 }
 
 // StartChildWorkflow starts a child workflow. started runs once, when the

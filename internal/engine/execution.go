@@ -61,7 +61,7 @@ type Execution struct {
 
 // NewExecution returns the state of a run that has not seen any event.
 func NewExecution(opts *Options) *Execution {
-	x := &Execution{opts: opts, book: commands.NewBook(), markers: newMarkerState()}
+	x := &Execution{opts: opts, book: commands.NewBook()}
 	if opts.LocateCode != nil {
 		x.book.LocateCommands(opts.LocateCode)
 	}
@@ -319,7 +319,11 @@ func (x *Execution) start(ev *historypb.HistoryEvent) error {
 	a := ev.GetWorkflowExecutionStartedEventAttributes()
 	x.info.Namespace = x.opts.Namespace
 	x.info.TaskQueue = a.GetTaskQueue().GetName()
-	x.info.Started = a
+	x.info.WorkflowType = a.GetWorkflowType().GetName()
+	x.info.OriginalRunID = a.GetOriginalExecutionRunId()
+	x.info.WorkflowTaskTimeout = a.GetWorkflowTaskTimeout().AsDuration()
+	x.info.LastCompletionResult = a.GetLastCompletionResult()
+	x.info.ContinuedFailure = a.GetContinuedFailure()
 	x.info.StartedTime = ev.GetEventTime().AsTime()
 	x.now = x.info.StartedTime
 	wf, err := x.opts.NewWorkflow(a.GetWorkflowType().GetName())
@@ -341,7 +345,13 @@ func (x *Execution) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (b
 		return false, nil // failed or timed out: the next attempt runs the code
 	}
 	x.lastStartedEventID.Store(ev.GetEventId())
-	x.info.TaskStarted = ev.GetWorkflowTaskStartedEventAttributes()
+	ts := ev.GetWorkflowTaskStartedEventAttributes()
+	x.info.TaskStarted = TaskStarted{
+		HistorySizeBytes:                     ts.GetHistorySizeBytes(),
+		SuggestContinueAsNew:                 ts.GetSuggestContinueAsNew(),
+		SuggestContinueAsNewReasons:          ts.GetSuggestContinueAsNewReasons(),
+		TargetWorkerDeploymentVersionChanged: ts.GetTargetWorkerDeploymentVersionChanged(),
+	}
 	x.replaying = next != nil || x.queryOnly
 	if next != nil {
 		if err := x.lookAhead(src); err != nil {
@@ -540,7 +550,7 @@ func (x *Execution) classify(err error) error {
 		cause = enumspb.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR
 	}
 	return &TaskError{Cause: cause, Err: fmt.Errorf("workflow %q (run %s, type %q): %w",
-		x.info.WorkflowID, x.info.RunID, x.info.Started.GetWorkflowType().GetName(), err)}
+		x.info.WorkflowID, x.info.RunID, x.info.WorkflowType, err)}
 }
 
 // located adds the workflow code's location to a mismatch that the code's

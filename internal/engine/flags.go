@@ -25,16 +25,38 @@ const (
 // sdkFlags tracks which flags history says were in use, and which this run
 // started using and must report with its next completion.
 type sdkFlags struct {
-	inHistory map[uint32]bool
+	inHistory flagSet
 	fresh     []uint32
+}
+
+// flagSet is a set of flags: a bit each for the flags under 64 (all that
+// exist), a map for any other a newer SDK may write.
+type flagSet struct {
+	low  uint64
+	high map[uint32]bool
+}
+
+func (s *flagSet) add(flag uint32) {
+	if flag < 64 {
+		s.low |= 1 << flag
+		return
+	}
+	if s.high == nil {
+		s.high = make(map[uint32]bool)
+	}
+	s.high[flag] = true
+}
+
+func (s *flagSet) has(flag uint32) bool {
+	if flag < 64 {
+		return s.low&(1<<flag) != 0
+	}
+	return s.high[flag]
 }
 
 func (f *sdkFlags) setFromHistory(flags []uint32) {
 	for _, fl := range flags {
-		if f.inHistory == nil {
-			f.inHistory = make(map[uint32]bool)
-		}
-		f.inHistory[fl] = true
+		f.inHistory.add(fl)
 	}
 }
 
@@ -51,7 +73,7 @@ func (f *sdkFlags) takeNew() []uint32 {
 // history says it was used; when replaying a task recorded without it,
 // never; otherwise it is used from now on, if the server records flags.
 func (x *Execution) TryUseFlag(flag uint32) bool {
-	if x.flags.inHistory[flag] {
+	if x.flags.inHistory.has(flag) {
 		return true
 	}
 	for _, fl := range x.flags.fresh {
@@ -68,10 +90,10 @@ func (x *Execution) TryUseFlag(flag uint32) bool {
 
 // FlagInHistory reports whether history recorded flag, without starting
 // to use it: for behaviours go.temporal.io/sdk keeps off by default.
-func (x *Execution) FlagInHistory(flag uint32) bool { return x.flags.inHistory[flag] }
+func (x *Execution) FlagInHistory(flag uint32) bool { return x.flags.inHistory.has(flag) }
 
 // flagUsed reports whether the run uses flag, from history or from now,
 // without starting to use it.
 func (x *Execution) flagUsed(flag uint32) bool {
-	return x.flags.inHistory[flag] || slices.Contains(x.flags.fresh, flag)
+	return x.flags.inHistory.has(flag) || slices.Contains(x.flags.fresh, flag)
 }

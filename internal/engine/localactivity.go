@@ -117,7 +117,7 @@ func (x *Execution) ScheduleLocalActivity(req *LocalActivityRequest, summary str
 	las := &x.las
 	las.seq++
 	req.ID = strconv.FormatInt(las.seq, 10)
-	req.WorkflowTaskTimeout = x.info.Started.GetWorkflowTaskTimeout().AsDuration()
+	req.WorkflowTaskTimeout = x.info.WorkflowTaskTimeout
 	la := &localActivity{req: req, done: done, summary: summary}
 	la.m = x.book.NewLocalActivity(req.ID, req.ActivityType, func(o commands.Outcome) { la.deliver(x, o) },
 		func() { las.cancels = append(las.cancels, req.ID) })
@@ -321,5 +321,5 @@ func (x *Execution) HeartbeatTask() (*TaskResult, error) {
 
 // WorkflowTaskTimeout is the run's workflow task timeout.
 func (x *Execution) WorkflowTaskTimeout() time.Duration {
-	return x.info.Started.GetWorkflowTaskTimeout().AsDuration()
+	return x.info.WorkflowTaskTimeout
 }

@@ -41,7 +41,8 @@ const (
 )
 
 // markerState is what markers in history told the run, and the counters
-// that name side effects.
+// that name side effects. Its maps are made when first written: most runs
+// never need them, and a cached run keeps them for its whole life.
 type markerState struct {
 	sideEffectSeq int64
 	sideEffects   map[int64]*commonpb.Payloads // recorded results not yet consumed
@@ -54,14 +55,12 @@ type markerState struct {
 	afterVersionMarker bool // the previous event was a version marker
 }
 
-func newMarkerState() markerState {
-	return markerState{
-		sideEffects:     make(map[int64]*commonpb.Payloads),
-		versions:        make(map[string]int),
-		mutableCalls:    make(map[string]int),
-		mutableValues:   make(map[string]map[int]*commonpb.Payloads),
-		mutableRecorded: make(map[string]bool),
+// put sets m[k] = v, making the map first if it is nil.
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = make(map[K]V)
 	}
+	(*m)[k] = v
 }
 
 // skipsMatching reports marker events that replay does not match to
@@ -115,7 +114,7 @@ func (m *markerState) preload(x *Execution, ev *historypb.HistoryEvent) error {
 		if err != nil {
 			return err
 		}
-		m.sideEffects[id] = data
+		put(&m.sideEffects, id, data)
 	case MarkerVersion:
 		var changeID string
 		var version int
@@ -131,7 +130,7 @@ func (m *markerState) preload(x *Execution, ev *historypb.HistoryEvent) error {
 				return err
 			}
 		}
-		m.versions[changeID] = version
+		put(&m.versions, changeID, version)
 		x.book.ExpectVersionMarker(ev.GetEventId(), upserted)
 	case MarkerMutableSideEffect:
 		var idWithSeq, id string
@@ -148,11 +147,8 @@ func (m *markerState) preload(x *Execution, ev *historypb.HistoryEvent) error {
 				return err
 			}
 		}
-		if m.mutableValues[id] == nil {
-			m.mutableValues[id] = make(map[int]*commonpb.Payloads)
-		}
-		m.mutableValues[id][call] = &value
-		m.mutableRecorded[idWithSeq] = true
+		m.putMutable(id, call, &value)
+		put(&m.mutableRecorded, idWithSeq, true)
 	}
 	return nil
 }
@@ -230,7 +226,7 @@ func (x *Execution) GetVersion(changeID string, minSupported, maxSupported int) 
 			"GetVersion(%q): history recorded version %d, but the code supports only versions %d to %d: this worker runs code older than the code that wrote the history",
 			changeID, version, minSupported, maxSupported)}))
 	}
-	m.versions[changeID] = version
+	put(&m.versions, changeID, version)
 	return version
 }
 
@@ -270,8 +266,8 @@ func (x *Execution) recordVersion(changeID string, version int) {
 // first execution and recording a new value whenever equal says it changed.
 func (x *Execution) MutableSideEffect(id string, f func() (*commonpb.Payloads, error), equal func(old *commonpb.Payloads) bool) (*commonpb.Payloads, error) {
 	m := &x.markers
-	m.mutableCalls[id]++
-	call := m.mutableCalls[id]
+	call := m.mutableCalls[id] + 1
+	put(&m.mutableCalls, id, call)
 	if old := m.mutableLatest(id, call); old != nil {
 		if x.replaying {
 			if m.mutableRecorded[id+"_"+strconv.FormatInt(x.book.NextSeq(), 10)] {
@@ -321,9 +317,14 @@ func (x *Execution) recordMutable(id string, call int, value *commonpb.Payloads)
 		detailData:               x.mustEncode(id, value),
 		detailMutableCallCounter: x.mustEncode(call),
 	}))
-	if x.markers.mutableValues[id] == nil {
-		x.markers.mutableValues[id] = make(map[int]*commonpb.Payloads)
-	}
-	x.markers.mutableValues[id][call] = value
+	x.markers.putMutable(id, call, value)
 	return value
+}
+
+// putMutable keeps the value a mutable side effect had at a call.
+func (m *markerState) putMutable(id string, call int, value *commonpb.Payloads) {
+	if m.mutableValues[id] == nil {
+		put(&m.mutableValues, id, make(map[int]*commonpb.Payloads))
+	}
+	m.mutableValues[id][call] = value
 }

@@ -5,6 +5,7 @@ import (
 
 	commandpb "go.temporal.io/api/command/v1"
 	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
 	failurepb "go.temporal.io/api/failure/v1"
 	historypb "go.temporal.io/api/history/v1"
 
@@ -110,14 +111,32 @@ type Close struct {
 	ContinueAsNew *commandpb.ContinueAsNewWorkflowExecutionCommandAttributes
 }
 
-// Info is what the engine knows of the run, for workflow.GetInfo.
+// Info is what the engine knows of the run, for workflow.GetInfo. It
+// keeps what the engine needs of the start event, not the event itself:
+// a cached run should not hold its first poll response's events.
 type Info struct {
-	Namespace   string
-	TaskQueue   string
-	WorkflowID  string
-	RunID       string
-	Started     *historypb.WorkflowExecutionStartedEventAttributes
-	StartedTime time.Time
-	// TaskStarted is the WorkflowTaskStarted of the task the code runs in.
-	TaskStarted *historypb.WorkflowTaskStartedEventAttributes
+	Namespace     string
+	TaskQueue     string
+	WorkflowID    string
+	RunID         string
+	WorkflowType  string
+	OriginalRunID string
+	// WorkflowTaskTimeout is the timeout of the run's workflow tasks.
+	WorkflowTaskTimeout time.Duration
+	// LastCompletionResult and ContinuedFailure are what the previous run
+	// of a retried, cron or continued workflow left.
+	LastCompletionResult *commonpb.Payloads
+	ContinuedFailure     *failurepb.Failure
+	StartedTime          time.Time
+	// TaskStarted is what the WorkflowTaskStarted of the task the code
+	// runs in says.
+	TaskStarted TaskStarted
+}
+
+// TaskStarted is what a WorkflowTaskStarted event says of the run.
+type TaskStarted struct {
+	HistorySizeBytes                     int64
+	SuggestContinueAsNew                 bool
+	SuggestContinueAsNewReasons          []enumspb.SuggestContinueAsNewReason
+	TargetWorkerDeploymentVersionChanged bool
 }
