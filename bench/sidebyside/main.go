@@ -47,6 +47,7 @@ type config struct {
 	replayFile      string
 	dispatcherFile  string
 	profileDir      string
+	profileAll      bool
 	only            map[string]bool
 	temporal        string
 	server          string
@@ -87,6 +88,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.replayFile, "replay-history", "sequential1000.json", "replay: history of "+sequentialName)
 	fs.StringVar(&c.dispatcherFile, "dispatcher-history", "pingpong20000.json", "dispatcher: history of "+pingPongName)
 	fs.StringVar(&c.profileDir, "profile", "", "directory for profiles: where a target is missed, run our side once more with a CPU\nprofile (or heap and goroutine profiles, for memory) written there")
+	fs.BoolVar(&c.profileAll, "profile-all", false, "with -profile: profile our side of every workload, met or not, with each profile it has\n(a CPU and a heap profile of the workloads the worker runs: latency, throughput,\nlocalactivities, scale)")
 	fs.StringVar(&only, "only", "", "run only these workloads, comma-separated ("+strings.Join(workloadNames, ",")+")")
 	fs.StringVar(&c.temporal, "temporal", "", "the temporal CLI binary (default: on PATH or in $(go env GOPATH)/bin)")
 	fs.StringVar(&c.server, "server", "", "use the dev server at this host:port instead of starting one")
@@ -146,6 +148,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		if _, err := os.Stat(filepath.Join(c.histories, f)); err != nil {
 			return nil, fmt.Errorf("history %s: %w (run from bench/sidebyside or set -histories)", f, err)
 		}
+	}
+	if c.profileAll && c.profileDir == "" {
+		return nil, errors.New("-profile-all needs -profile DIR: the directory the profiles go to")
 	}
 	if c.profileDir != "" {
 		if err := os.MkdirAll(c.profileDir, 0o755); err != nil {

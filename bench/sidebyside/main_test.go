@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -93,6 +94,43 @@ func TestTinyRunWithMetrics(t *testing.T) {
 		if ours < 30 || official < 30 {
 			t.Errorf("%s: %d series recorded by ours, %d by official; want both to emit the worker's metrics", m[1], ours, official)
 		}
+	}
+}
+
+// TestTinyRunProfilesEverything profiles the throughput workload with
+// -profile-all: a CPU profile and a heap profile of our worker, whether
+// its targets were met or not.
+func TestTinyRunProfilesEverything(t *testing.T) {
+	cli := testharness.RequireCLI(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	profiles := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{
+		"-temporal", cli, "-only", "throughput", "-profile", profiles, "-profile-all",
+		"-workflows", "5", "-concurrency", "5", "-warmup", "1", "-timeout", "90s",
+	}, &stdout, &stderr)
+	out := stdout.String()
+	t.Logf("output:\n%s", out)
+	if code != 0 {
+		t.Fatalf("exit code %d; stderr:\n%s", code, stderr.String())
+	}
+	for _, kind := range []string{"cpu", "heap"} {
+		path := filepath.Join(profiles, "r1-throughput-ours."+kind+".pprof")
+		if !strings.Contains(out, kind+" profile of ours, throughput (an extra run, not measured): "+path) {
+			t.Errorf("the output does not name the %s profile %s", kind, path)
+		}
+		if fi, err := os.Stat(path); err != nil {
+			t.Errorf("%s profile: %v", kind, err)
+		} else if fi.Size() == 0 {
+			t.Errorf("%s profile %s is empty", kind, path)
+		}
+	}
+}
+
+func TestProfileAllNeedsAProfileDirectory(t *testing.T) {
+	if _, err := parseFlags([]string{"-profile-all"}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "-profile DIR") {
+		t.Fatalf("-profile-all alone: %v", err)
 	}
 }
 

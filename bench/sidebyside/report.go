@@ -122,7 +122,7 @@ func (b *bench) runRound(ctx context.Context, round int) bool {
 		fmt.Fprintf(b.stdout, "; missed: %s", strings.Join(names, "; "))
 	}
 	fmt.Fprintln(b.stdout)
-	if b.cfg.profileDir != "" && !b.profileMisses(ctx, round, misses) {
+	if b.cfg.profileDir != "" && !b.profileRound(ctx, round, misses) {
 		ok = false
 	}
 	return ok
@@ -135,37 +135,64 @@ func (b *bench) runOne(ctx context.Context, w workload, r *sideRun) (figures, er
 	return w.run(ctx, r)
 }
 
-// profileMisses runs our side of every workload that missed a target
-// once more, with a profile, and prints where the profiles are.
-func (b *bench) profileMisses(ctx context.Context, round int, misses []miss) bool {
+// profileRound runs our side of every workload that missed a target once
+// more, with the profile that shows where its time or memory goes (with
+// -profile-all, every workload of the round, with each of its profiles),
+// and prints where the profiles are.
+func (b *bench) profileRound(ctx context.Context, round int, misses []miss) bool {
+	type job struct {
+		w    workload
+		kind string
+	}
+	var jobs []job
+	if b.cfg.profileAll {
+		for _, w := range b.workloads() {
+			for _, kind := range w.profiles {
+				jobs = append(jobs, job{w, kind})
+			}
+		}
+	} else {
+		done := map[string]bool{}
+		for _, m := range misses {
+			if !done[m.workload.name] {
+				done[m.workload.name] = true
+				jobs = append(jobs, job{m.workload, m.workload.profiles[0]})
+			}
+		}
+	}
 	ok := true
-	done := map[string]bool{}
-	for _, m := range misses {
-		w := m.workload
-		if done[w.name] {
-			continue
-		}
-		done[w.name] = true
-		base := filepath.Join(b.cfg.profileDir, fmt.Sprintf("r%d-%s-ours", round, strings.ReplaceAll(w.name, " ", "-")))
-		r := &sideRun{side: sideOurs, taskQueue: taskQueueName(round, w.name+" profile", sideOurs)}
-		var files []string
-		if w.profile == "heap" {
-			r.heapProfile = base + ".heap.pprof"
-			files = []string{r.heapProfile, strings.TrimSuffix(r.heapProfile, ".pprof") + ".goroutines.txt"}
-		} else {
-			r.cpuProfile = base + ".cpu.pprof"
-			files = []string{r.cpuProfile}
-		}
-		fmt.Fprintf(b.stderr, "sidebyside: round %d: %s: ours again, with a %s profile...\n", round, w.name, w.profile)
-		if _, err := b.runOne(ctx, w, r); err != nil {
-			fmt.Fprintf(b.stderr, "sidebyside: profiling %s: %v\n", w.name, err)
+	for _, j := range jobs {
+		if !b.profile(ctx, round, j.w, j.kind) {
 			ok = false
-			continue
 		}
-		fmt.Fprintf(b.stdout, "profile of ours, %s (an extra run, not measured): %s; see go tool pprof -top %s\n",
-			w.name, strings.Join(files, ", "), files[0])
 	}
 	return ok
+}
+
+// profile runs our side of a workload once more with a profile of kind.
+func (b *bench) profile(ctx context.Context, round int, w workload, kind string) bool {
+	base := filepath.Join(b.cfg.profileDir, fmt.Sprintf("r%d-%s-ours", round, strings.ReplaceAll(w.name, " ", "-")))
+	r := &sideRun{side: sideOurs, taskQueue: taskQueueName(round, w.name+" "+kind+" profile", sideOurs)}
+	var files []string
+	switch kind {
+	case "heap":
+		r.heapProfile = base + ".heap.pprof"
+		files = []string{r.heapProfile}
+		if w.name == "memory" {
+			files = append(files, strings.TrimSuffix(r.heapProfile, ".pprof")+".goroutines.txt")
+		}
+	default:
+		r.cpuProfile = base + ".cpu.pprof"
+		files = []string{r.cpuProfile}
+	}
+	fmt.Fprintf(b.stderr, "sidebyside: round %d: %s: ours again, with a %s profile...\n", round, w.name, kind)
+	if _, err := b.runOne(ctx, w, r); err != nil {
+		fmt.Fprintf(b.stderr, "sidebyside: profiling %s: %v\n", w.name, err)
+		return false
+	}
+	fmt.Fprintf(b.stdout, "%s profile of ours, %s (an extra run, not measured): %s; see go tool pprof -top %s\n",
+		kind, w.name, strings.Join(files, ", "), files[0])
+	return true
 }
 
 func taskQueueName(round int, workload, side string) string {

@@ -30,7 +30,9 @@ type sideRun struct {
 	taskQueue string
 	// cpuProfile, when set, receives a CPU profile of the worker (or
 	// replayer) over the measured part; heapProfile a heap profile at the
-	// memory workload's measuring point (and a goroutine profile beside it).
+	// memory workload's measuring point (and a goroutine profile beside
+	// it), or, for a workload the worker runs, at the end of the measured
+	// part: its alloc_space shows what the worker allocated.
 	cpuProfile  string
 	heapProfile string
 }
@@ -44,9 +46,10 @@ type workload struct {
 	group   string // as -only names it, e.g. "scale"
 	run     func(ctx context.Context, r *sideRun) (figures, error)
 	metrics []metric
-	// profile is the kind of profile that shows where our side's time or
-	// memory goes: "cpu" or "heap".
-	profile string
+	// profiles are the kinds of profile our side can be run with, "cpu"
+	// or "heap"; the first shows where the time or memory its target
+	// measures goes.
+	profiles []string
 }
 
 func (b *bench) dial() error {
@@ -81,17 +84,17 @@ func (b *bench) close() {
 func (b *bench) workloads() []workload {
 	c := b.cfg
 	ws := []workload{
-		{name: "latency", group: "latency", profile: "cpu", run: b.latencyOf(sequentialName, 1, c.latencyRuns), metrics: latencyMetrics()},
-		{name: "throughput", group: "throughput", profile: "cpu", run: b.throughputOf(1, c.workflows), metrics: throughputMetrics()},
-		{name: "replay", group: "replay", profile: "cpu", run: b.replayOf(c.replayFile, sequentialName), metrics: []metric{
+		{name: "latency", group: "latency", profiles: cpuAndHeap, run: b.latencyOf(sequentialName, 1, c.latencyRuns), metrics: latencyMetrics()},
+		{name: "throughput", group: "throughput", profiles: cpuAndHeap, run: b.throughputOf(1, c.workflows), metrics: throughputMetrics()},
+		{name: "replay", group: "replay", profiles: []string{"cpu"}, run: b.replayOf(c.replayFile, sequentialName), metrics: []metric{
 			{key: "cpu", label: "CPU / replay", unit: unitDuration, target: &target{atMost: true, ratio: 0.2}},
 			{key: "alloc", label: "allocated / replay", unit: unitBytes},
 		}},
-		{name: "dispatcher", group: "dispatcher", profile: "cpu", run: b.replayOf(c.dispatcherFile, pingPongName), metrics: []metric{
+		{name: "dispatcher", group: "dispatcher", profiles: []string{"cpu"}, run: b.replayOf(c.dispatcherFile, pingPongName), metrics: []metric{
 			{key: "cpu", label: "CPU / replay", unit: unitDuration, target: &target{atMost: true, ratio: 0.1}},
 			{key: "alloc", label: "allocated / replay", unit: unitBytes},
 		}},
-		{name: "memory", group: "memory", profile: "heap", run: b.memory, metrics: []metric{
+		{name: "memory", group: "memory", profiles: []string{"heap"}, run: b.memory, metrics: []metric{
 			{key: "total", label: "heap+stack / workflow", unit: unitBytes, target: &target{atMost: true, ratio: 0.5}},
 			{key: "heap", label: "heap / workflow", unit: unitBytes},
 			{key: "stack", label: "stack / workflow", unit: unitBytes},
@@ -99,10 +102,10 @@ func (b *bench) workloads() []workload {
 			{key: "retained", label: "kept after completion / wf", unit: unitBytes},
 		}},
 	}
-	ws = append(ws, workload{name: "localactivities", group: "localactivities", profile: "cpu",
+	ws = append(ws, workload{name: "localactivities", group: "localactivities", profiles: cpuAndHeap,
 		run: b.latencyOf(localActivitiesName, localActivitiesPerWorkflow, c.localActivityRuns), metrics: latencyMetrics()})
 	for _, n := range c.scaleActivities {
-		ws = append(ws, workload{name: fmt.Sprintf("scale x%d", n), group: "scale", profile: "cpu",
+		ws = append(ws, workload{name: fmt.Sprintf("scale x%d", n), group: "scale", profiles: cpuAndHeap,
 			run: b.throughputOf(n, c.scaleWorkflows), metrics: throughputMetrics()})
 	}
 	if c.metrics {
@@ -132,6 +135,9 @@ func latencyMetrics() []metric {
 		{key: "cpu", label: "worker CPU / workflow", unit: unitDuration},
 	}
 }
+
+// cpuAndHeap are the profiles of the workloads a worker runs.
+var cpuAndHeap = []string{"cpu", "heap"}
 
 func throughputMetrics() []metric {
 	return []metric{
@@ -176,6 +182,11 @@ func measure(ctx context.Context, c *child, r *sideRun, f func() error) (cpu, wa
 	}
 	if r.cpuProfile != "" {
 		if _, err := c.call(ctx, request{Op: "cpuprofile-stop"}); err != nil {
+			return 0, 0, err
+		}
+	}
+	if r.heapProfile != "" {
+		if _, err := c.call(ctx, request{Op: "profile", Profile: "heap", Path: r.heapProfile}); err != nil {
 			return 0, 0, err
 		}
 	}
