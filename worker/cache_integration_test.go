@@ -2,6 +2,7 @@ package worker_test
 
 import (
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -184,4 +185,120 @@ func TestIncompatibleDeployFailsTasksAsNondeterministic(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// Runs of waitUntilReleased report when they let go of their coroutine:
+// the worker closed them, which unwinds the code and runs its deferred
+// calls. Each time the code starts (again, when a run is rebuilt from
+// history to answer a query) it counts as an instance of its own.
+var (
+	instances sync.Map // workflow ID -> *atomic.Int32, instances started
+	released  sync.Map // workflow ID -> chan int32, instances released
+)
+
+func releasedChannel(workflowID string) chan int32 {
+	ch, _ := released.LoadOrStore(workflowID, make(chan int32, 8))
+	return ch.(chan int32)
+}
+
+// waitUntilReleased waits for a signal that never comes.
+func waitUntilReleased(ctx workflow.Context) error {
+	id := workflow.GetInfo(ctx).WorkflowExecution.ID
+	counter, _ := instances.LoadOrStore(id, new(atomic.Int32))
+	instance := counter.(*atomic.Int32).Add(1)         //workflowcheck:ignore the test counts how often the code starts
+	defer func() { releasedChannel(id) <- instance }() //workflowcheck:ignore the test learns when the worker releases the run
+	workflow.GetSignalChannel(ctx, "never").Receive(ctx, nil)
+	return nil
+}
+
+// startCached starts a waitUntilReleased run and waits until its first
+// task is done: the worker has cached it.
+func startCached(t *testing.T, c client.Client, opts client.StartWorkflowOptions) client.WorkflowRun {
+	t.Helper()
+	run, err := c.ExecuteWorkflow(testCtx(t), opts, waitUntilReleased)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the first workflow task", func() bool {
+		events := history(t, c, run.GetID())
+		return countEvents(events, enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) == 1 &&
+			events[len(events)-1].GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED
+	})
+	return run
+}
+
+// wantReleased checks that the first instance of the workflow's code, the
+// one the worker cached, was released: already, or within the time given.
+func wantReleased(t *testing.T, workflowID, when string, within time.Duration) {
+	t.Helper()
+	timeout := time.After(within)
+	for {
+		select {
+		case instance := <-releasedChannel(workflowID):
+			if instance == 1 {
+				return
+			}
+			continue
+		default:
+		}
+		if within == 0 {
+			t.Fatalf("the cached run of %s was not released %s", workflowID, when)
+		}
+		select {
+		case instance := <-releasedChannel(workflowID):
+			if instance == 1 {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("the cached run of %s was not released %s", workflowID, when)
+		}
+	}
+}
+
+func wantKept(t *testing.T, workflowID, when string) {
+	t.Helper()
+	select {
+	case instance := <-releasedChannel(workflowID):
+		t.Fatalf("instance %d of %s was released %s", instance, workflowID, when)
+	default:
+	}
+}
+
+// A workflow closed on the server, where the worker learns nothing of it,
+// leaves the cache as soon as the worker can tell: when a query of it
+// brings a history that ends with its termination (before the answer goes
+// back), when a workflow task of a newer run of its workflow arrives (a
+// start that terminated it, here), and when the worker stops.
+func TestClosedRunsLeaveTheCache(t *testing.T) {
+	c := dial(t)
+	ctx := testCtx(t)
+	tq, w := startWorker(t, c, worker.Options{}, func(w worker.Worker) { w.RegisterWorkflow(waitUntilReleased) })
+	// Another worker keeps running, so that stopping w is not the last
+	// stop, which purges the whole cache.
+	startWorker(t, c, worker.Options{}, func(w worker.Worker) { w.RegisterWorkflow(waitUntilReleased) })
+
+	terminated := startCached(t, c, client.StartWorkflowOptions{ID: unique(t, "terminated"), TaskQueue: tq})
+	if err := c.TerminateWorkflow(ctx, terminated.GetID(), "", "test"); err != nil {
+		t.Fatal(err)
+	}
+	wantKept(t, terminated.GetID(), "before the worker could know of its termination")
+	if _, err := c.QueryWorkflow(ctx, terminated.GetID(), "", "__stack_trace"); err != nil {
+		t.Fatal(err)
+	}
+	wantReleased(t, terminated.GetID(), "when a query showed it terminated", 0)
+
+	id := unique(t, "replaced")
+	startCached(t, c, client.StartWorkflowOptions{ID: id, TaskQueue: tq})
+	if _, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: tq,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING}, waitUntilReleased); err != nil {
+		t.Fatal(err)
+	}
+	wantReleased(t, id, "when its replacement's first task came", 10*time.Second)
+	defer c.TerminateWorkflow(ctx, id, "", "test done")
+
+	open := startCached(t, c, client.StartWorkflowOptions{ID: unique(t, "open"), TaskQueue: tq})
+	defer c.TerminateWorkflow(ctx, open.GetID(), "", "test done")
+	wantKept(t, open.GetID(), "while it is open and its worker runs")
+	w.Stop()
+	wantReleased(t, open.GetID(), "when its worker stopped", 0)
 }

@@ -12,12 +12,22 @@ import (
 // closed: a task that finds its run closed (evicted meanwhile) starts over
 // from the full history.
 type cachedRun struct {
-	mu      sync.Mutex
-	runID   string
-	exec    *engine.Execution
-	closed  bool
-	elem    *list.Element
-	metrics *workerMetrics // of the worker that made the run; may be nil
+	mu       sync.Mutex
+	runID    string
+	workflow workflowKey
+	exec     *engine.Execution
+	closed   bool
+	elem     *list.Element
+	metrics  *workerMetrics // of the worker that made the run; may be nil
+	// owner is the worker whose sticky queue the run's next task comes
+	// to, set when the run is cached (under the cache's mutex).
+	owner *Worker
+}
+
+// workflowKey names a workflow. A namespace has at most one open run of a
+// workflow ID at a time.
+type workflowKey struct {
+	namespace, workflowID string
 }
 
 // closeLocked releases the run's coroutines; r.mu must be held.
@@ -31,16 +41,26 @@ func (r *cachedRun) closeLocked() {
 // StickyCache is an LRU of workflow runs, bounded in size, shared by the
 // workers of a process. An evicted run is replayed from its full history
 // on its next task.
+//
+// Runs also leave it as soon as the worker learns they closed: a run that
+// completes, fails, continues as new or is canceled at its own task (the
+// worker does not cache it), one whose workflow has a newer run (a
+// workflow has one open run at a time, so the older one was terminated,
+// timed out or reset), one a query shows closed, and the runs of a worker
+// that stops. The server tells a worker nothing else: a run terminated or
+// timed out with no new run and no query stays until it is evicted.
 type StickyCache struct {
 	mu    sync.Mutex
 	size  int
 	order *list.List // front = most recently used
 	runs  map[string]*cachedRun
+	// byWorkflow finds the cached run of a workflow.
+	byWorkflow map[workflowKey]*cachedRun
 }
 
 // NewStickyCache returns a cache of at most size runs; 0 disables it.
 func NewStickyCache(size int) *StickyCache {
-	return &StickyCache{size: size, order: list.New(), runs: make(map[string]*cachedRun)}
+	return &StickyCache{size: size, order: list.New(), runs: make(map[string]*cachedRun), byWorkflow: make(map[workflowKey]*cachedRun)}
 }
 
 // get returns the cached run, marking it recently used.
@@ -54,39 +74,58 @@ func (c *StickyCache) get(runID string) *cachedRun {
 	return r
 }
 
-// put caches a run, evicting the least recently used one if full. The
-// evicted run is closed once no task holds it. The caller holds r.mu.
-func (c *StickyCache) put(r *cachedRun) {
+// put caches a run that owner's sticky queue serves, evicting another run
+// of its workflow (which is closed) and, if full, the least recently used
+// run. The runs it drops are closed once no task holds them. The caller
+// holds r.mu.
+func (c *StickyCache) put(r *cachedRun, owner *Worker) {
 	if c.size <= 0 || r.closed {
 		return
 	}
 	c.mu.Lock()
+	r.owner = owner
 	if c.runs[r.runID] == r {
 		c.order.MoveToFront(r.elem)
 		c.mu.Unlock()
 		return
 	}
-	var evicted *cachedRun
-	forced := false
+	var dropped []*cachedRun
 	if old := c.runs[r.runID]; old != nil {
-		c.order.Remove(old.elem)
-		evicted = old
+		c.drop(old)
+		dropped = append(dropped, old)
+	}
+	if other := c.byWorkflow[r.workflow]; other != nil {
+		c.drop(other)
+		dropped = append(dropped, other)
 	}
 	r.elem = c.order.PushFront(r)
 	c.runs[r.runID] = r
-	if c.order.Len() > c.size && evicted == nil {
+	c.byWorkflow[r.workflow] = r
+	var forced *cachedRun
+	if c.order.Len() > c.size {
 		// Make room: the least recently used run is still open (closed
 		// runs never stay cached), so this eviction is forced.
-		evicted = c.order.Remove(c.order.Back()).(*cachedRun)
-		delete(c.runs, evicted.runID)
-		forced = true
+		forced = c.order.Back().Value.(*cachedRun)
+		c.drop(forced)
+		dropped = append(dropped, forced)
 	}
 	c.mu.Unlock()
-	if forced {
-		evicted.metrics.cachedRunEvicted()
+	if forced != nil {
+		forced.metrics.cachedRunEvicted()
 	}
-	if evicted != nil {
-		go closeRun(evicted)
+	for _, d := range dropped {
+		go closeRun(d)
+	}
+}
+
+// drop takes r out of the cache; c.mu must be held.
+func (c *StickyCache) drop(r *cachedRun) {
+	c.order.Remove(r.elem)
+	if c.runs[r.runID] == r {
+		delete(c.runs, r.runID)
+	}
+	if c.byWorkflow[r.workflow] == r {
+		delete(c.byWorkflow, r.workflow)
 	}
 }
 
@@ -98,9 +137,38 @@ func (c *StickyCache) remove(r *cachedRun) bool {
 	if c.runs[r.runID] != r {
 		return false
 	}
-	c.order.Remove(r.elem)
-	delete(c.runs, r.runID)
+	c.drop(r)
 	return true
+}
+
+// removeOtherRun drops, and returns, the cached run of the workflow if it
+// is not runID: a task of runID shows it closed. The caller closes it.
+func (c *StickyCache) removeOtherRun(workflow workflowKey, runID string) *cachedRun {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := c.byWorkflow[workflow]
+	if r == nil || r.runID == runID {
+		return nil
+	}
+	c.drop(r)
+	return r
+}
+
+// removeOwnedBy drops, and returns, the runs whose tasks come to w's
+// sticky queue, which no one polls once w stops. The caller closes them.
+func (c *StickyCache) removeOwnedBy(w *Worker) []*cachedRun {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var owned []*cachedRun
+	for _, r := range c.runs {
+		if r.owner == w {
+			owned = append(owned, r)
+		}
+	}
+	for _, r := range owned {
+		c.drop(r)
+	}
+	return owned
 }
 
 // Len is the number of cached runs.
@@ -115,6 +183,7 @@ func (c *StickyCache) Purge() {
 	c.mu.Lock()
 	runs := c.runs
 	c.runs = make(map[string]*cachedRun)
+	c.byWorkflow = make(map[workflowKey]*cachedRun)
 	c.order.Init()
 	c.mu.Unlock()
 	for _, r := range runs {

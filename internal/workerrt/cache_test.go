@@ -7,19 +7,19 @@ import (
 )
 
 func newRun(id string) *cachedRun {
-	return &cachedRun{runID: id, exec: engine.NewExecution(&engine.Options{})}
+	return &cachedRun{runID: id, workflow: workflowKey{"ns", "wf-" + id}, exec: engine.NewExecution(&engine.Options{})}
 }
 
 func TestStickyCacheIsBoundedLRU(t *testing.T) {
 	c := NewStickyCache(2)
 	a, b, d := newRun("a"), newRun("b"), newRun("d")
-	c.put(a)
-	c.put(b)
-	c.put(a) // a task of a cached run: a becomes the most recent, no copy
+	c.put(a, nil)
+	c.put(b, nil)
+	c.put(a, nil) // a task of a cached run: a becomes the most recent, no copy
 	if c.Len() != 2 {
 		t.Fatalf("len %d after re-putting a cached run, want 2", c.Len())
 	}
-	c.put(d) // evicts b, the least recently used
+	c.put(d, nil) // evicts b, the least recently used
 	if c.get("b") != nil || c.get("a") != a || c.get("d") != d || c.Len() != 2 {
 		t.Fatalf("want a and d cached, b evicted; len %d", c.Len())
 	}
@@ -35,7 +35,7 @@ func TestStickyCacheIsBoundedLRU(t *testing.T) {
 
 func TestStickyCacheOfSizeZeroKeepsNothing(t *testing.T) {
 	c := NewStickyCache(0)
-	c.put(newRun("a"))
+	c.put(newRun("a"), nil)
 	if c.Len() != 0 {
 		t.Fatal("a cache of size 0 must keep nothing")
 	}

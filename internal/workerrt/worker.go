@@ -260,24 +260,38 @@ func (w *Worker) goPoll(loop func()) {
 
 // Stop stops polling, lets running tasks finish within the stop timeout,
 // then cancels running activities and waits for them. Workflow tasks that
-// were not finished are not reported: the server retries them.
+// were not finished are not reported: the server retries them. The runs
+// the worker cached leave the cache.
 func (w *Worker) Stop() {
 	w.stopOnce.Do(func() {
 		w.stopMu.Lock()
 		close(w.stopped)
 		w.stopMu.Unlock()
-		if w.stopPoll == nil {
-			return
+		if w.stopPoll != nil {
+			w.stopPoll()
+			w.polling.Wait()
+			if !w.running.waitFor(w.opts.StopTimeout) && w.opts.StopTimeout > 0 {
+				w.opts.Logger.Warn("the worker stop timeout passed with tasks still running; canceling running activities",
+					"TaskQueue", w.opts.TaskQueue, "StopTimeout", w.opts.StopTimeout)
+			}
+			w.stopWork()
+			w.running.Wait()
 		}
-		w.stopPoll()
-		w.polling.Wait()
-		if !w.running.waitFor(w.opts.StopTimeout) && w.opts.StopTimeout > 0 {
-			w.opts.Logger.Warn("the worker stop timeout passed with tasks still running; canceling running activities",
-				"TaskQueue", w.opts.TaskQueue, "StopTimeout", w.opts.StopTimeout)
-		}
-		w.stopWork()
-		w.running.Wait()
+		w.releaseCachedRuns()
 	})
+}
+
+// releaseCachedRuns releases the runs whose next tasks would come to the
+// worker's sticky queue, which no one polls any more: the server sends
+// them to the task queue, with their full history, after the sticky
+// schedule-to-start timeout.
+func (w *Worker) releaseCachedRuns() {
+	if w.opts.Cache == nil {
+		return
+	}
+	for _, r := range w.opts.Cache.removeOwnedBy(w) {
+		closeRun(r)
+	}
 }
 
 // StickyQueue is the name of the worker's sticky task queue ("" without

@@ -63,6 +63,7 @@ func (w *Worker) handleWorkflowTask(task *workflowservice.PollWorkflowTaskQueueR
 			w.answerLegacyQuery(task)
 			break
 		}
+		w.releaseOlderRun(task)
 		task, carried = w.continueWorkflowTask(task, carried)
 	}
 	if carried != nil {
@@ -155,7 +156,7 @@ func (w *Worker) continueWorkflowTask(task *workflowservice.PollWorkflowTaskQueu
 	// it while this one lands in the cache stale.
 	keep := !res.Closed && w.stickyQueue != ""
 	if keep {
-		w.opts.Cache.put(run)
+		w.opts.Cache.put(run, w)
 	}
 	ctx, cancel := context.WithTimeout(wm.reportContext(), rpcTimeout)
 	defer cancel()
@@ -283,7 +284,7 @@ func startsHistory(task *workflowservice.PollWorkflowTaskQueueResponse) bool {
 // fetching it all first when the task holds only its tail.
 func (w *Worker) newRun(task *workflowservice.PollWorkflowTaskQueueResponse, fetchAll bool) (*cachedRun, *engine.EventSource, error) {
 	exec := task.GetWorkflowExecution()
-	run := &cachedRun{runID: exec.GetRunId(), exec: engine.NewExecution(w.opts.Engine), metrics: w.metrics}
+	run := &cachedRun{runID: exec.GetRunId(), workflow: w.workflowOf(exec), exec: engine.NewExecution(w.opts.Engine), metrics: w.metrics}
 	run.exec.SetRun(exec.GetWorkflowId(), exec.GetRunId())
 	fetch := w.historyFetcher(exec)
 	ctx := w.metrics.queueContext()
@@ -353,6 +354,43 @@ func (w *Worker) historyFetcher(exec *commonpb.WorkflowExecution) engine.PageFet
 		defer cancel()
 		return fetch(ctx, token)
 	}
+}
+
+// workflowOf names the workflow of a run.
+func (w *Worker) workflowOf(exec *commonpb.WorkflowExecution) workflowKey {
+	return workflowKey{namespace: w.opts.Namespace, workflowID: exec.GetWorkflowId()}
+}
+
+// releaseOlderRun releases the cached run of a workflow task's workflow if
+// it is another run: a workflow has one open run at a time, and the run a
+// workflow task is for is open, so the cached one closed (it was
+// terminated, timed out and retried, reset, or terminated by a start of
+// the new run), which the server never tells a worker. (A query may be
+// for a closed run: it shows nothing of the others.)
+func (w *Worker) releaseOlderRun(task *workflowservice.PollWorkflowTaskQueueResponse) {
+	if w.opts.Cache == nil {
+		return
+	}
+	exec := task.GetWorkflowExecution()
+	if old := w.opts.Cache.removeOtherRun(w.workflowOf(exec), exec.GetRunId()); old != nil {
+		go closeRun(old)
+	}
+}
+
+// showsClosed reports a task whose history ends with the event that
+// closed the workflow: a query of a closed workflow.
+func showsClosed(task *workflowservice.PollWorkflowTaskQueueResponse) bool {
+	events := task.GetHistory().GetEvents()
+	if len(events) == 0 || len(task.GetNextPageToken()) > 0 {
+		return false
+	}
+	switch events[len(events)-1].GetEventType() {
+	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
+		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED,
+		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW:
+		return true
+	}
+	return false
 }
 
 // evict drops a run from the cache and releases its coroutines; the
@@ -442,11 +480,15 @@ func (w *Worker) query(task *workflowservice.PollWorkflowTaskQueueResponse, wm *
 	if w.opts.Cache != nil {
 		if run := w.opts.Cache.get(task.GetWorkflowExecution().GetRunId()); run != nil {
 			run.mu.Lock()
-			if !run.closed {
+			if !run.closed && !showsClosed(task) {
 				defer run.mu.Unlock()
 				wm.cacheLookup(true, true)
 				return run.exec.Query(q.GetQueryType(), q.GetQueryArgs(), q.GetHeader())
 			}
+			// A query of a workflow that closed without the worker (it was
+			// terminated or timed out): history may hold events the cached
+			// state never saw, and the run leaves the cache.
+			w.evict(run)
 			run.mu.Unlock()
 		}
 	}
