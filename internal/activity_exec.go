@@ -64,7 +64,7 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 		// Retryable: a worker that has the activity may pick up the retry.
 		return nil, failure.NewApplicationError(err.Error(), "ActivityNotRegistered")
 	}
-	logger := log.With(e.logger, "ActivityID", info.ActivityID, "ActivityType", info.ActivityType.Name,
+	logger := newKeyvalsLogger(e.logger, "ActivityID", info.ActivityID, "ActivityType", info.ActivityType.Name,
 		"Attempt", info.Attempt, "WorkflowID", info.WorkflowExecution.ID, "RunID", info.WorkflowExecution.RunID)
 	env := &activityEnv{info: info, heartbeat: t.Heartbeat, heartbeatDetails: t.Task.GetHeartbeatDetails(),
 		dc: e.dc, logger: logger, workerStop: t.WorkerStop, client: e.client, metrics: metrics}
