@@ -204,9 +204,9 @@ func releasedChannel(workflowID string) chan int32 {
 // waitUntilReleased waits for a signal that never comes.
 func waitUntilReleased(ctx workflow.Context) error {
 	id := workflow.GetInfo(ctx).WorkflowExecution.ID
-	counter, _ := instances.LoadOrStore(id, new(atomic.Int32))
-	instance := counter.(*atomic.Int32).Add(1)         //workflowcheck:ignore the test counts how often the code starts
-	defer func() { releasedChannel(id) <- instance }() //workflowcheck:ignore the test learns when the worker releases the run
+	counter, _ := instances.LoadOrStore(id, new(atomic.Int32)) //workflowcheck:ignore the test counts how often the code starts
+	instance := counter.(*atomic.Int32).Add(1)                 //workflowcheck:ignore the test counts how often the code starts
+	defer func() { releasedChannel(id) <- instance }()         //workflowcheck:ignore the test learns when the worker releases the run
 	workflow.GetSignalChannel(ctx, "never").Receive(ctx, nil)
 	return nil
 }
