@@ -439,6 +439,28 @@ func (s *Server) finishActivity(a *activity, started bool, identity string) int6
 	return ev.GetEventId()
 }
 
+// finishedInBuffer tells whether the outcome of the activity scheduled at
+// scheduledID waits in the run's buffer.
+func finishedInBuffer(r *run, scheduledID int64) bool {
+	for _, ev := range r.buffer {
+		var id int64
+		switch ev.GetEventType() {
+		case enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
+			id = ev.GetActivityTaskCompletedEventAttributes().GetScheduledEventId()
+		case enumspb.EVENT_TYPE_ACTIVITY_TASK_FAILED:
+			id = ev.GetActivityTaskFailedEventAttributes().GetScheduledEventId()
+		case enumspb.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT:
+			id = ev.GetActivityTaskTimedOutEventAttributes().GetScheduledEventId()
+		case enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCELED:
+			id = ev.GetActivityTaskCanceledEventAttributes().GetScheduledEventId()
+		}
+		if id == scheduledID {
+			return true
+		}
+	}
+	return false
+}
+
 // startedIDPending stands for the ID of an ActivityTaskStarted event that
 // waits in the buffer with its outcome; writeEvent puts in the real one.
 const startedIDPending = -1
@@ -461,11 +483,18 @@ func (s *Server) dropActivity(a *activity) {
 // learns of it from its next heartbeat.
 func (s *Server) requestCancelActivity(r *run, completedID, scheduledID int64) (*historypb.HistoryEvent, func(int64)) {
 	a := r.activities[scheduledID]
-	if a == nil {
-		return nil, nil // it ended while the task ran: nothing to cancel
-	}
 	ev := newEvent(enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED, &historypb.HistoryEvent_ActivityTaskCancelRequestedEventAttributes{
 		ActivityTaskCancelRequestedEventAttributes: &historypb.ActivityTaskCancelRequestedEventAttributes{ScheduledEventId: scheduledID, WorkflowTaskCompletedEventId: completedID}})
+	if a == nil {
+		// It ended while the task ran, its outcome waits in the buffer: the
+		// request is written all the same, before that outcome, as the
+		// Temporal server writes it, so that a replay of the task meets
+		// the request its code makes. Unknown otherwise: nothing to write.
+		if finishedInBuffer(r, scheduledID) {
+			return ev, nil
+		}
+		return nil, nil
+	}
 	return ev, func(id int64) {
 		a.cancelRequested = id
 		if a.state == activityStarted {
