@@ -488,8 +488,8 @@ func (s *Server) requestCancelActivity(r *run, completedID, scheduledID int64) (
 	if a == nil {
 		// It ended while the task ran, its outcome waits in the buffer: the
 		// request is written all the same, before that outcome, as the
-		// Temporal server writes it, so that a replay of the task meets
-		// the request its code makes. Unknown otherwise: nothing to write.
+		// Temporal server writes it; the worker matches the task's
+		// command against that event. Unknown otherwise: nothing to write.
 		if finishedInBuffer(r, scheduledID) {
 			return ev, nil
 		}
