@@ -71,16 +71,6 @@ func (w *Worker) handleWorkflowTask(task *workflowservice.PollWorkflowTaskQueueR
 	}
 }
 
-// processWorkflowTask runs one workflow task and reports its outcome. It
-// returns the next task if the server sent one back.
-func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueueResponse) *workflowservice.PollWorkflowTaskQueueResponse {
-	next, carried := w.continueWorkflowTask(task, nil)
-	if carried != nil {
-		closeRun(carried)
-	}
-	return next
-}
-
 // continueWorkflowTask runs one workflow task and reports its outcome, on
 // the run carried over from the task before it when not nil. It returns
 // the next task if the server sent one back, and, when the run is not
@@ -91,9 +81,10 @@ func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueue
 // starts, is kept only if it records something), so only the run's state
 // can go on from them, as in go.temporal.io/sdk.
 func (w *Worker) continueWorkflowTask(task *workflowservice.PollWorkflowTaskQueueResponse, carried *cachedRun) (*workflowservice.PollWorkflowTaskQueueResponse, *cachedRun) {
-	began := time.Now() // a task waiting for local activities is heartbeated counting from here
+	// When the task began: its latencies count from here, and so does the
+	// heartbeat of a task waiting for local activities.
+	start := time.Now()
 	wm := w.metrics.forWorkflow(task.GetWorkflowType().GetName())
-	start := wm.start()
 	defer wm.cacheSized(w.opts.Cache)
 	run, src, cached, err := w.runFor(task, carried)
 	if err == nil {
@@ -136,7 +127,7 @@ func (w *Worker) continueWorkflowTask(task *workflowservice.PollWorkflowTaskQueu
 	var nonfirstAttempts uint32
 	if res.WaitingForLocalActivities {
 		var wait localActivityWait
-		wait, err = w.waitForLocalActivities(run, task, res, began)
+		wait, err = w.waitForLocalActivities(run, task, res, start)
 		if wait.task == nil { // given up: the server retries the task
 			w.evict(run)
 			return nil, nil

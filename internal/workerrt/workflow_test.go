@@ -134,3 +134,14 @@ func TestATaskOfARunNotCachedRunsOnHistoryUpToItself(t *testing.T) {
 		})
 	}
 }
+
+// processWorkflowTask runs one workflow task and reports its outcome, as
+// handleWorkflowTask does for each task, and returns the next task if the
+// server sent one back.
+func (w *Worker) processWorkflowTask(task *workflowservice.PollWorkflowTaskQueueResponse) *workflowservice.PollWorkflowTaskQueueResponse {
+	next, carried := w.continueWorkflowTask(task, nil)
+	if carried != nil {
+		closeRun(carried)
+	}
+	return next
+}
