@@ -48,6 +48,7 @@ type config struct {
 	dispatcherFile  string
 	profileDir      string
 	profileAll      bool
+	profileOfficial bool
 	only            map[string]bool
 	temporal        string
 	server          string
@@ -88,6 +89,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.replayFile, "replay-history", "sequential1000.json", "replay: history of "+sequentialName)
 	fs.StringVar(&c.dispatcherFile, "dispatcher-history", "pingpong20000.json", "dispatcher: history of "+pingPongName)
 	fs.StringVar(&c.profileDir, "profile", "", "directory for profiles: where a target is missed, run our side once more with a CPU\nprofile (or heap and goroutine profiles, for memory) written there")
+	fs.BoolVar(&c.profileOfficial, "profile-official", false, "with -profile: profile the official SDK's side too, the same way, to compare the two")
 	fs.BoolVar(&c.profileAll, "profile-all", false, "with -profile: profile our side of every workload, met or not, with each profile it has\n(a CPU and a heap profile of the workloads the worker runs: latency, throughput,\nlocalactivities, scale)")
 	fs.StringVar(&only, "only", "", "run only these workloads, comma-separated ("+strings.Join(workloadNames, ",")+")")
 	fs.StringVar(&c.temporal, "temporal", "", "the temporal CLI binary (default: on PATH or in $(go env GOPATH)/bin)")
@@ -151,6 +153,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	if c.profileAll && c.profileDir == "" {
 		return nil, errors.New("-profile-all needs -profile DIR: the directory the profiles go to")
+	}
+	if c.profileOfficial && c.profileDir == "" {
+		return nil, errors.New("-profile-official needs -profile DIR: the directory the profiles go to")
 	}
 	if c.profileDir != "" {
 		if err := os.MkdirAll(c.profileDir, 0o755); err != nil {

@@ -160,19 +160,25 @@ func (b *bench) profileRound(ctx context.Context, round int, misses []miss) bool
 			}
 		}
 	}
+	sides := []string{sideOurs}
+	if b.cfg.profileOfficial {
+		sides = append(sides, sideOfficial)
+	}
 	ok := true
 	for _, j := range jobs {
-		if !b.profile(ctx, round, j.w, j.kind) {
-			ok = false
+		for _, side := range sides {
+			if !b.profile(ctx, round, j.w, j.kind, side) {
+				ok = false
+			}
 		}
 	}
 	return ok
 }
 
-// profile runs our side of a workload once more with a profile of kind.
-func (b *bench) profile(ctx context.Context, round int, w workload, kind string) bool {
-	base := filepath.Join(b.cfg.profileDir, fmt.Sprintf("r%d-%s-ours", round, strings.ReplaceAll(w.name, " ", "-")))
-	r := &sideRun{side: sideOurs, taskQueue: taskQueueName(round, w.name+" "+kind+" profile", sideOurs)}
+// profile runs one side of a workload once more with a profile of kind.
+func (b *bench) profile(ctx context.Context, round int, w workload, kind, side string) bool {
+	base := filepath.Join(b.cfg.profileDir, fmt.Sprintf("r%d-%s-%s", round, strings.ReplaceAll(w.name, " ", "-"), side))
+	r := &sideRun{side: side, taskQueue: taskQueueName(round, w.name+" "+kind+" profile", side)}
 	var files []string
 	switch kind {
 	case "heap":
@@ -185,13 +191,13 @@ func (b *bench) profile(ctx context.Context, round int, w workload, kind string)
 		r.cpuProfile = base + ".cpu.pprof"
 		files = []string{r.cpuProfile}
 	}
-	fmt.Fprintf(b.stderr, "sidebyside: round %d: %s: ours again, with a %s profile...\n", round, w.name, kind)
+	fmt.Fprintf(b.stderr, "sidebyside: round %d: %s: %s again, with a %s profile...\n", round, w.name, side, kind)
 	if _, err := b.runOne(ctx, w, r); err != nil {
 		fmt.Fprintf(b.stderr, "sidebyside: profiling %s: %v\n", w.name, err)
 		return false
 	}
-	fmt.Fprintf(b.stdout, "%s profile of ours, %s (an extra run, not measured): %s; see go tool pprof -top %s\n",
-		kind, w.name, strings.Join(files, ", "), files[0])
+	fmt.Fprintf(b.stdout, "%s profile of %s, %s (an extra run, not measured): %s; see go tool pprof -top %s\n",
+		kind, side, w.name, strings.Join(files, ", "), files[0])
 	return true
 }
 

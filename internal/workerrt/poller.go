@@ -69,6 +69,7 @@ func (g *pollGroup[T]) run(ctx context.Context) {
 
 // pollOnce polls in a reserved slot and runs the task it brings.
 func (g *pollGroup[T]) pollOnce(ctx context.Context, permit Permit, polls *sync.WaitGroup) {
+	growStack()
 	start := time.Now()
 	resp, ok, err := g.poll(ctx)
 	if err != nil || !ok {
