@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"time"
 
@@ -71,6 +72,13 @@ type snapshot struct {
 	// MetricSeries counts the series of the SDK's metrics (temporal_...)
 	// the worker's handler recorded, with -metrics.
 	MetricSeries int `json:"metricSeries"`
+	// GoroutinesCreated counts the goroutines the process started, from
+	// the runtime's own counter.
+	GoroutinesCreated uint64 `json:"goroutinesCreated"`
+	// ThreadSleeps and ReadWriteCalls count the voluntary context switches
+	// of the process's threads and its read and write system calls.
+	ThreadSleeps   uint64 `json:"threadSleeps"`
+	ReadWriteCalls uint64 `json:"readWriteCalls"`
 }
 
 // replayResult is the answer to a replay op.
@@ -205,7 +213,21 @@ func takeSnapshot(gc bool) *snapshot {
 		Entered:    entered.Load(),
 
 		MetricSeries: childMetrics.sdkSeries(),
+
+		GoroutinesCreated: goroutinesCreated(),
+		ThreadSleeps:      threadSleeps(),
+		ReadWriteCalls:    readWriteCalls(),
 	}
+}
+
+// goroutinesCreated reads the runtime's count of goroutines started.
+func goroutinesCreated() uint64 {
+	sample := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return sample[0].Value.Uint64()
 }
 
 func writeProfile(name, path string, debug int) error {

@@ -144,6 +144,9 @@ func throughputMetrics() []metric {
 		{key: "rate", label: "workflows / second", unit: unitRate, target: &target{atMost: false, ratio: 1.0}},
 		{key: "cpu", label: "worker CPU / workflow", unit: unitDuration, target: &target{atMost: true, ratio: 0.5}},
 		{key: "cores", label: "worker CPU / wall time", unit: unitCount},
+		{key: "goroutines", label: "goroutines started / workflow", unit: unitCount},
+		{key: "sleeps", label: "thread sleeps / workflow", unit: unitCount},
+		{key: "syscalls", label: "reads+writes / workflow", unit: unitCount},
 	}
 }
 
@@ -159,38 +162,58 @@ func (b *bench) startWorker(ctx context.Context, r *sideRun) (*child, error) {
 	return startChild(ctx, cfg, b.stderr)
 }
 
+// usage is what the worker spent on a measured part.
+type usage struct {
+	cpu, wall         time.Duration
+	goroutinesCreated uint64
+	threadSleeps      uint64
+	readWriteCalls    uint64
+}
+
 // measure runs f and returns the worker's CPU time and the wall time it
 // took, with a CPU profile around it if r asks for one.
 func measure(ctx context.Context, c *child, r *sideRun, f func() error) (cpu, wall time.Duration, err error) {
+	u, err := measureUsage(ctx, c, r, f)
+	return u.cpu, u.wall, err
+}
+
+// measureUsage is measure with the scheduler's counts.
+func measureUsage(ctx context.Context, c *child, r *sideRun, f func() error) (u usage, err error) {
 	if r.cpuProfile != "" {
 		if _, err := c.call(ctx, request{Op: "cpuprofile-start", Path: r.cpuProfile}); err != nil {
-			return 0, 0, err
+			return usage{}, err
 		}
 	}
 	s0, err := c.snap(ctx, false)
 	if err != nil {
-		return 0, 0, err
+		return usage{}, err
 	}
 	t0 := time.Now()
 	if err := f(); err != nil {
-		return 0, 0, err
+		return usage{}, err
 	}
-	wall = time.Since(t0)
+	wall := time.Since(t0)
 	s1, err := c.snap(ctx, false)
 	if err != nil {
-		return 0, 0, err
+		return usage{}, err
 	}
 	if r.cpuProfile != "" {
 		if _, err := c.call(ctx, request{Op: "cpuprofile-stop"}); err != nil {
-			return 0, 0, err
+			return usage{}, err
 		}
 	}
 	if r.heapProfile != "" {
 		if _, err := c.call(ctx, request{Op: "profile", Profile: "heap", Path: r.heapProfile}); err != nil {
-			return 0, 0, err
+			return usage{}, err
 		}
 	}
-	return s1.CPU - s0.CPU, wall, nil
+	return usage{
+		cpu:               s1.CPU - s0.CPU,
+		wall:              wall,
+		goroutinesCreated: s1.GoroutinesCreated - s0.GoroutinesCreated,
+		threadSleeps:      s1.ThreadSleeps - s0.ThreadSleeps,
+		readWriteCalls:    s1.ReadWriteCalls - s0.ReadWriteCalls,
+	}, nil
 }
 
 // runMany calls f(ctx, i) for i in [0, n) from conc goroutines; the first
@@ -325,7 +348,7 @@ func (b *bench) throughputOf(activities, n int) func(context.Context, *sideRun) 
 		}); err != nil {
 			return nil, err
 		}
-		cpu, wall, err := measure(ctx, c, r, func() error {
+		u, err := measureUsage(ctx, c, r, func() error {
 			return runMany(ctx, n, conc, func(ctx context.Context, i int) error {
 				return b.execute(ctx, r, sequentialName, fmt.Sprintf("%s-%d", r.taskQueue, i), activities)
 			})
@@ -341,10 +364,13 @@ func (b *bench) throughputOf(activities, n int) func(context.Context, *sideRun) 
 			return nil, err
 		}
 		return figures{
-			"rate":   float64(n) / wall.Seconds(),
-			"cpu":    float64(cpu) / float64(n),
-			"cores":  cpu.Seconds() / wall.Seconds(),
-			"series": series,
+			"rate":       float64(n) / u.wall.Seconds(),
+			"cpu":        float64(u.cpu) / float64(n),
+			"cores":      u.cpu.Seconds() / u.wall.Seconds(),
+			"goroutines": float64(u.goroutinesCreated) / float64(n),
+			"sleeps":     float64(u.threadSleeps) / float64(n),
+			"syscalls":   float64(u.readWriteCalls) / float64(n),
+			"series":     series,
 		}, nil
 	}
 }
