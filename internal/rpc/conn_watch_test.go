@@ -6,6 +6,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
 )
 
 // linesLogger keeps log records as lines: level, message, key-values.
@@ -93,4 +95,60 @@ func waitForLog(t *testing.T, logs *linesLogger, want string) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// The Temporal frontend closes every connection after five minutes
+// (frontend.keepAliveMaxConnectionAge) with a GOAWAY; gRPC replaces it at
+// once. That is not an outage: it is a debug line, not a warning.
+func TestAConnectionTheServerRotatesIsNotLoggedAsLost(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer(grpc.KeepaliveParams(keepalive.ServerParameters{
+		MaxConnectionAge:      100 * time.Millisecond,
+		MaxConnectionAgeGrace: time.Second,
+	}))
+	h := health.NewServer()
+	h.SetServingStatus(healthService, healthpb.HealthCheckResponse_SERVING)
+	healthpb.RegisterHealthServer(srv, h)
+	accepted := &countingListener{Listener: lis}
+	go func() { _ = srv.Serve(accepted) }()
+	t.Cleanup(srv.Stop)
+
+	logs := &linesLogger{}
+	c, err := NewConn(Options{HostPort: lis.Addr().String(), Logger: logs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); {
+		if err := c.CheckHealth(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := accepted.count.Load(); n < 5 {
+		t.Fatalf("the server accepted %d connections in 3 s at a 100 ms maximum age; the test needs rotations", n)
+	}
+	if strings.Contains(logs.text(), "lost the connection") || strings.Contains(logs.text(), "reconnected") {
+		t.Errorf("connections rotated by the server were logged as an outage:\n%s", logs.text())
+	}
+	if !strings.Contains(logs.text(), "DEBUG the connection to the Temporal server closed and was replaced at once") {
+		t.Errorf("no debug line for the rotations:\n%s", logs.text())
+	}
+}
+
+// countingListener counts the connections it accepts.
+type countingListener struct {
+	net.Listener
+	count atomic.Int32
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.count.Add(1)
+	}
+	return c, err
 }
