@@ -59,6 +59,15 @@ type WorkerOptions struct {
 	StickyScheduleToStartTimeout time.Duration
 	// WorkflowPanicPolicy says what a panic in workflow code does.
 	WorkflowPanicPolicy WorkflowPanicPolicy
+	// DefaultHeartbeatThrottleInterval is the least time between two
+	// heartbeats an activity sends the server when its options set no
+	// HeartbeatTimeout (30s); with one, the interval is 80% of it.
+	// Heartbeats recorded in between are kept, and the latest is sent at
+	// the interval's end.
+	DefaultHeartbeatThrottleInterval time.Duration
+	// MaxHeartbeatThrottleInterval bounds that interval, whatever the
+	// heartbeat timeout (60s).
+	MaxHeartbeatThrottleInterval time.Duration
 	// WorkerStopTimeout is how long Stop waits for running activities
 	// before canceling them.
 	WorkerStopTimeout time.Duration
@@ -357,6 +366,8 @@ func (w *AggregatedWorker) startRuntime() error {
 		TaskQueueActivitiesPerSecond:   w.options.TaskQueueActivitiesPerSecond,
 		StickyScheduleToStartTimeout:   w.options.StickyScheduleToStartTimeout,
 		StopTimeout:                    w.options.WorkerStopTimeout,
+		DefaultHeartbeatInterval:       w.options.DefaultHeartbeatThrottleInterval,
+		MaxHeartbeatInterval:           w.options.MaxHeartbeatThrottleInterval,
 		Cache:                          cache.cache,
 		SDKName:                        SDKName,
 		SDKVersion:                     SDKVersion,

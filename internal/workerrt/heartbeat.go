@@ -1,6 +1,7 @@
 package workerrt
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"sync"
@@ -12,8 +13,9 @@ import (
 )
 
 // Heartbeat throttling, as in go.temporal.io/sdk: at most one call per
-// interval, the interval being 80% of the heartbeat timeout, or 30s
-// without one, and never more than 60s.
+// interval, the interval being 80% of the heartbeat timeout, or
+// Options.DefaultHeartbeatInterval (30s) without one, and never more than
+// Options.MaxHeartbeatInterval (60s).
 const (
 	defaultHeartbeatInterval = 30 * time.Second
 	maxHeartbeatInterval     = 60 * time.Second
@@ -44,13 +46,11 @@ type heartbeater struct {
 }
 
 func newHeartbeater(w *Worker, task *workflowservice.PollActivityTaskQueueResponse, cancel context.CancelCauseFunc) *heartbeater {
-	interval := defaultHeartbeatInterval
+	interval := cmp.Or(w.opts.DefaultHeartbeatInterval, defaultHeartbeatInterval)
 	if t := task.GetHeartbeatTimeout().AsDuration(); t > 0 {
 		interval = t * 4 / 5
 	}
-	if interval > maxHeartbeatInterval {
-		interval = maxHeartbeatInterval
-	}
+	interval = min(interval, cmp.Or(w.opts.MaxHeartbeatInterval, maxHeartbeatInterval))
 	return &heartbeater{w: w, task: task, cancel: cancel, interval: interval}
 }
 

@@ -3,6 +3,7 @@ package workerrt
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -103,5 +104,43 @@ func TestActivityDeadlineIsTheEarlierTimeout(t *testing.T) {
 	task.StartToCloseTimeout = nil
 	if got, want := activityDeadline(task), scheduled.Add(time.Hour); !got.Equal(want) {
 		t.Fatalf("deadline %v, want %v", got, want)
+	}
+}
+
+// The throttle interval follows go.temporal.io/sdk: 80% of the heartbeat
+// timeout, the worker's default without one, never past the worker's
+// maximum.
+func TestHeartbeatInterval(t *testing.T) {
+	for _, tc := range []struct {
+		name                string
+		timeout             time.Duration
+		defaultInterval, mx time.Duration
+		want                time.Duration
+	}{
+		{"no timeout, defaults", 0, 0, 0, 30 * time.Second},
+		{"timeout", 10 * time.Second, 0, 0, 8 * time.Second},
+		{"long timeout, default maximum", 5 * time.Minute, 0, 0, 60 * time.Second},
+		{"no timeout, worker default", 0, 5 * time.Second, 0, 5 * time.Second},
+		{"timeout wins over the worker default", 10 * time.Second, 5 * time.Second, 0, 8 * time.Second},
+		{"worker maximum", 10 * time.Second, 0, 2 * time.Second, 2 * time.Second},
+		{"worker maximum over the worker default", 0, 5 * time.Second, 3 * time.Second, 3 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := &Worker{opts: Options{DefaultHeartbeatInterval: tc.defaultInterval, MaxHeartbeatInterval: tc.mx}}
+			task := &workflowservice.PollActivityTaskQueueResponse{}
+			if tc.timeout > 0 {
+				task.HeartbeatTimeout = durationpb.New(tc.timeout)
+			}
+			if got := newHeartbeater(w, task, func(error) {}).interval; got != tc.want {
+				t.Errorf("interval %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestNegativeHeartbeatIntervalsAreRefused(t *testing.T) {
+	_, err := New(Options{Service: &heartbeatService{}, TaskQueue: "tq", Activities: activityFunc(func(context.Context, *ActivityTask) (*commonpb.Payloads, error) { return nil, nil }), MaxHeartbeatInterval: -time.Second})
+	if err == nil || !strings.Contains(err.Error(), "MaxHeartbeatThrottleInterval -1s") {
+		t.Fatalf("got %v, want an error naming the negative interval", err)
 	}
 }

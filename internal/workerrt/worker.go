@@ -74,6 +74,11 @@ type Options struct {
 	// StopTimeout is how long Stop lets running activities finish before
 	// canceling them.
 	StopTimeout time.Duration
+	// DefaultHeartbeatInterval (0: 30s) is the least time between two
+	// heartbeat calls of an activity without a heartbeat timeout (with
+	// one, 80% of it); MaxHeartbeatInterval (0: 60s) bounds the interval
+	// either way.
+	DefaultHeartbeatInterval, MaxHeartbeatInterval time.Duration
 
 	// ActivityPollGate, when set, is waited on before each activity poll:
 	// the worker asks for an activity only when it lets it (a session
@@ -133,6 +138,10 @@ func New(opts Options) (*Worker, error) {
 	}
 	if opts.Engine == nil && opts.Activities == nil {
 		return nil, fmt.Errorf("worker for task queue %q has nothing to run: register at least one workflow or activity", opts.TaskQueue)
+	}
+	if opts.DefaultHeartbeatInterval < 0 || opts.MaxHeartbeatInterval < 0 {
+		return nil, fmt.Errorf("worker: the heartbeat throttle intervals must not be negative (DefaultHeartbeatThrottleInterval %v, MaxHeartbeatThrottleInterval %v); 0 means the defaults, 30s and 60s",
+			opts.DefaultHeartbeatInterval, opts.MaxHeartbeatInterval)
 	}
 	setDefault(&opts.MaxConcurrentWorkflowTasks, 1000)
 	setDefault(&opts.MaxConcurrentActivities, 1000)
