@@ -68,6 +68,13 @@ type WorkerOptions struct {
 	// MaxHeartbeatThrottleInterval bounds that interval, whatever the
 	// heartbeat timeout (60s).
 	MaxHeartbeatThrottleInterval time.Duration
+	// OnFatalError is called once, with the first poll error that retrying
+	// will not cure (a namespace that does not exist, a request the server
+	// refuses as invalid, an unsupported client version) after polls have
+	// failed with it for two minutes; then the worker stops, and Run
+	// returns that error. It runs on a goroutine of its own and may call
+	// Stop.
+	OnFatalError func(error)
 	// WorkerStopTimeout is how long Stop waits for running activities
 	// before canceling them.
 	WorkerStopTimeout time.Duration
@@ -196,6 +203,52 @@ type AggregatedWorker struct {
 	cache    *sharedCache       // released by Stop
 
 	plugins workerPlugins // see worker_plugin.go
+
+	fatalMu  sync.Mutex
+	fatalErr error         // the first fatal poll error
+	fatal    chan struct{} // closed when fatalErr is set
+}
+
+// fatalPollErrorGrace is how long polls fail with an error retrying will
+// not cure before the worker stops (SetFatalPollErrorGrace).
+var fatalPollErrorGrace = 2 * time.Minute
+
+// SetFatalPollErrorGrace sets, for the workers started after it, how long
+// polls must fail with an error retrying will not cure before the worker
+// stops (2 minutes). It is for this module's tests, which cannot wait that
+// long; it returns a function that restores the previous value.
+func SetFatalPollErrorGrace(d time.Duration) (restore func()) {
+	prev := fatalPollErrorGrace
+	fatalPollErrorGrace = d
+	return func() { fatalPollErrorGrace = prev }
+}
+
+// onFatalError records a runtime's first fatal poll error, then calls the
+// user's hook and stops the worker on a goroutine of its own, so that the
+// failing poll, which Stop waits for, returns first.
+func (w *AggregatedWorker) onFatalError(err error) {
+	w.fatalMu.Lock()
+	first := w.fatalErr == nil
+	if first {
+		w.fatalErr = err
+		close(w.fatal)
+	}
+	w.fatalMu.Unlock()
+	if !first {
+		return
+	}
+	go func() {
+		if w.options.OnFatalError != nil {
+			w.options.OnFatalError(err)
+		}
+		w.Stop()
+	}()
+}
+
+func (w *AggregatedWorker) fatalError() error {
+	w.fatalMu.Lock()
+	defer w.fatalMu.Unlock()
+	return w.fatalErr
 }
 
 // NewWorker returns a worker for taskQueue that uses client's connection,
@@ -208,7 +261,7 @@ func NewWorker(client Client, taskQueue string, options WorkerOptions) *Aggregat
 	if taskQueue == "" {
 		panic("worker.New: the task queue name is empty")
 	}
-	w := &AggregatedWorker{client: wc, taskQueue: taskQueue, options: options, registry: registry.New()}
+	w := &AggregatedWorker{client: wc, taskQueue: taskQueue, options: options, registry: registry.New(), fatal: make(chan struct{})}
 	w.configureThroughPlugins()
 	checkTuning(w.options) // as the plugins left them
 	return w
@@ -368,6 +421,8 @@ func (w *AggregatedWorker) startRuntime() error {
 		StopTimeout:                    w.options.WorkerStopTimeout,
 		DefaultHeartbeatInterval:       w.options.DefaultHeartbeatThrottleInterval,
 		MaxHeartbeatInterval:           w.options.MaxHeartbeatThrottleInterval,
+		OnFatalError:                   w.onFatalError,
+		FatalErrorGrace:                fatalPollErrorGrace,
 		Cache:                          cache.cache,
 		SDKName:                        SDKName,
 		SDKVersion:                     SDKVersion,
@@ -440,14 +495,19 @@ func (w *AggregatedWorker) stopRuntime() {
 	}
 }
 
-// Run starts the worker and stops it when interruptCh delivers.
+// Run starts the worker and stops it when interruptCh delivers, or when
+// polling fails with an error retrying will not cure, which it returns
+// (see WorkerOptions.OnFatalError).
 func (w *AggregatedWorker) Run(interruptCh <-chan any) error {
 	if err := w.Start(); err != nil {
 		return err
 	}
-	<-interruptCh
+	select {
+	case <-interruptCh:
+	case <-w.fatal:
+	}
 	w.Stop()
-	return nil
+	return w.fatalError()
 }
 
 // InterruptCh returns a channel that delivers on SIGINT or SIGTERM.

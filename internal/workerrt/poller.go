@@ -8,6 +8,7 @@ import (
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 
 	"github.com/durable-go/sdk/log"
@@ -36,9 +37,16 @@ type pollGroup[T pollResponse] struct {
 	// handle runs a task.
 	handle  func(T)
 	running *taskGroup
+	// fatal, when set, receives a poll error the server will keep
+	// returning (see isFatalPollError) once polls have failed for
+	// fatalAfter; the group then stops polling.
+	fatal      func(error)
+	fatalAfter time.Duration
 
-	backoffMu sync.Mutex
-	backoff   time.Duration // after the last failed poll; 0 after a success
+	backoffMu    sync.Mutex
+	backoff      time.Duration // after the last failed poll; 0 after a success
+	failingSince time.Time     // first failure since the last success; zero after a success
+	fatalSeen    bool          // a fatal error was reported: poll no more
 }
 
 // run polls until ctx ends, and waits for the polls it opened to return
@@ -47,6 +55,9 @@ func (g *pollGroup[T]) run(ctx context.Context) {
 	var polls sync.WaitGroup
 	defer polls.Wait()
 	for {
+		if g.stoppedByFatal() {
+			return
+		}
 		if err := g.pollers.admit(ctx); err != nil {
 			return
 		}
@@ -78,7 +89,11 @@ func (g *pollGroup[T]) pollOnce(ctx context.Context, permit Permit, polls *sync.
 		case ctx.Err() != nil:
 		case err != nil:
 			g.pollers.failed(err)
-			backoff := g.nextBackoff()
+			backoff, failingFor := g.nextBackoff()
+			if g.fatal != nil && isFatalPollError(err) && failingFor >= g.fatalAfter {
+				g.reportFatal(err, failingFor)
+				break
+			}
 			g.logger.Warn("polling failed; retrying", "TaskKind", g.what, "Error", err, "RetryIn", backoff)
 			sleep(ctx, backoff) // in the poll's place: failing polls do not multiply
 		default:
@@ -101,17 +116,53 @@ func (g *pollGroup[T]) pollOnce(ctx context.Context, permit Permit, polls *sync.
 	g.handle(resp)
 }
 
-func (g *pollGroup[T]) nextBackoff() time.Duration {
+// nextBackoff counts a failed poll: it returns how long to wait before
+// the next one and how long polls have been failing.
+func (g *pollGroup[T]) nextBackoff() (backoff, failingFor time.Duration) {
 	g.backoffMu.Lock()
 	defer g.backoffMu.Unlock()
 	g.backoff = nextBackoff(g.backoff)
-	return g.backoff
+	if g.failingSince.IsZero() {
+		g.failingSince = time.Now()
+	}
+	return g.backoff, time.Since(g.failingSince)
 }
 
 func (g *pollGroup[T]) resetBackoff() {
 	g.backoffMu.Lock()
 	g.backoff = 0
+	g.failingSince = time.Time{}
 	g.backoffMu.Unlock()
+}
+
+// reportFatal stops the group's polling and reports err, once.
+func (g *pollGroup[T]) reportFatal(err error, failingFor time.Duration) {
+	g.backoffMu.Lock()
+	first := !g.fatalSeen
+	g.fatalSeen = true
+	g.backoffMu.Unlock()
+	if first {
+		g.logger.Error("polling failed with an error the server will keep returning; the worker stops (worker.Options.OnFatalError receives the error)",
+			"TaskKind", g.what, "Error", err, "FailingFor", failingFor.Round(time.Second))
+		g.fatal(err)
+	}
+}
+
+func (g *pollGroup[T]) stoppedByFatal() bool {
+	g.backoffMu.Lock()
+	defer g.backoffMu.Unlock()
+	return g.fatalSeen
+}
+
+// isFatalPollError reports the poll errors that retrying will not cure, as
+// go.temporal.io/sdk counts them: a namespace that does not exist, a
+// request the server refuses as invalid, a client version it does not
+// support.
+func isFatalPollError(err error) bool {
+	var notFound *serviceerror.NamespaceNotFound
+	var invalid *serviceerror.InvalidArgument
+	var version *serviceerror.ClientVersionNotSupported
+	return errors.As(err, &notFound) || errors.As(err, &invalid) || errors.As(err, &version)
 }
 
 // nextBackoff doubles from 200ms up to 10s, with jitter so that many

@@ -80,6 +80,16 @@ type Options struct {
 	// either way.
 	DefaultHeartbeatInterval, MaxHeartbeatInterval time.Duration
 
+	// OnFatalError, when set, receives the first poll error that retrying
+	// will not cure (a namespace that does not exist, an invalid request,
+	// an unsupported client version) once polls have failed with it for
+	// FatalErrorGrace (0: 2 minutes, as in go.temporal.io/sdk, since
+	// proxies may return such errors for a while); polling stops then.
+	// It is called once, on the failing poll's goroutine, and must not
+	// block: the owner stops the worker from another goroutine.
+	OnFatalError    func(error)
+	FatalErrorGrace time.Duration
+
 	// ActivityPollGate, when set, is waited on before each activity poll:
 	// the worker asks for an activity only when it lets it (a session
 	// worker, only while it has room for another session). It returns an
@@ -107,15 +117,17 @@ type Worker struct {
 	opts        Options
 	stickyQueue string
 
-	stopOnce sync.Once
-	stopMu   sync.Mutex         // held to close stopped; see EagerWorkflowSlot.Run
-	stopPoll context.CancelFunc // ends polling
-	stopWork context.CancelFunc // cancels running activities
-	workCtx  context.Context    // parent of activity contexts
-	stopped  chan struct{}      // closed when Stop begins: activity.GetWorkerStopChannel
-	polling  sync.WaitGroup     // the poll loops
-	running  taskGroup          // running tasks
-	limiter  *rateLimiter       // worker-wide activity rate
+	stopOnce      sync.Once
+	fatalMu       sync.Mutex
+	fatalReported bool               // OnFatalError was called
+	stopMu        sync.Mutex         // held to close stopped; see EagerWorkflowSlot.Run
+	stopPoll      context.CancelFunc // ends polling
+	stopWork      context.CancelFunc // cancels running activities
+	workCtx       context.Context    // parent of activity contexts
+	stopped       chan struct{}      // closed when Stop begins: activity.GetWorkerStopChannel
+	polling       sync.WaitGroup     // the poll loops
+	running       taskGroup          // running tasks
+	limiter       *rateLimiter       // worker-wide activity rate
 	// The slots of each kind of task; nil for a kind the worker does not
 	// run.
 	workflowSlots, activitySlots, localActivitySlots *slots
@@ -148,6 +160,9 @@ func New(opts Options) (*Worker, error) {
 	setDefault(&opts.MaxConcurrentLocalActivities, 1000)
 	setDefault(&opts.WorkflowPollers, 2)
 	setDefault(&opts.ActivityPollers, 2)
+	if opts.FatalErrorGrace <= 0 {
+		opts.FatalErrorGrace = 2 * time.Minute
+	}
 	if opts.StickyScheduleToStartTimeout <= 0 {
 		opts.StickyScheduleToStartTimeout = 5 * time.Second
 	}
@@ -213,7 +228,8 @@ func (w *Worker) Start() {
 		w.activityPolls = w.pollers(w.opts.ActivityPollers, w.opts.ActivityPollerScaling, sdkmetrics.WorkerTypeActivity)
 		g := &pollGroup[*workflowservice.PollActivityTaskQueueResponse]{what: "activity", kind: enumspb.TASK_QUEUE_KIND_NORMAL,
 			slots: w.activitySlots, pollers: w.activityPolls, logger: w.opts.Logger,
-			poll: w.pollActivityTask, handle: w.handleActivityTask, running: &w.running}
+			poll: w.pollActivityTask, handle: w.handleActivityTask, running: &w.running,
+			fatal: w.fatalOnce(), fatalAfter: w.opts.FatalErrorGrace}
 		w.goPoll(func() { g.run(pollCtx) })
 	}
 }
@@ -255,8 +271,29 @@ func (w *Worker) startWorkflowPolls(ctx context.Context, queue *taskqueuepb.Task
 		poll: func(ctx context.Context) (*workflowservice.PollWorkflowTaskQueueResponse, bool, error) {
 			return w.pollWorkflowTask(ctx, queue)
 		},
-		handle: w.handleWorkflowTask, running: &w.running}
+		handle: w.handleWorkflowTask, running: &w.running,
+		fatal: w.fatalOnce(), fatalAfter: w.opts.FatalErrorGrace}
 	w.goPoll(func() { g.run(ctx) })
+}
+
+// fatalOnce is the fatal error report of a poll group: the worker's first
+// goes to OnFatalError, and every poll group stops polling.
+func (w *Worker) fatalOnce() func(error) {
+	if w.opts.OnFatalError == nil {
+		return nil
+	}
+	return func(err error) {
+		w.fatalMu.Lock()
+		first := !w.fatalReported
+		w.fatalReported = true
+		w.fatalMu.Unlock()
+		if first {
+			w.opts.OnFatalError(err)
+		}
+		if w.stopPoll != nil {
+			w.stopPoll()
+		}
+	}
 }
 
 func (w *Worker) goPoll(loop func()) {
