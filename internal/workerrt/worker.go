@@ -117,17 +117,19 @@ type Worker struct {
 	opts        Options
 	stickyQueue string
 
-	stopOnce      sync.Once
+	stopOnce sync.Once
+	stopMu   sync.Mutex         // held to close stopped; see EagerWorkflowSlot.Run
+	stopPoll context.CancelFunc // ends polling
+	stopWork context.CancelFunc // cancels running activities
+	workCtx  context.Context    // parent of activity contexts
+	stopped  chan struct{}      // closed when Stop begins: activity.GetWorkerStopChannel
+	polling  sync.WaitGroup     // the poll loops
+	running  taskGroup          // running tasks
+	limiter  *rateLimiter       // worker-wide activity rate
+
 	fatalMu       sync.Mutex
-	fatalReported bool               // OnFatalError was called
-	stopMu        sync.Mutex         // held to close stopped; see EagerWorkflowSlot.Run
-	stopPoll      context.CancelFunc // ends polling
-	stopWork      context.CancelFunc // cancels running activities
-	workCtx       context.Context    // parent of activity contexts
-	stopped       chan struct{}      // closed when Stop begins: activity.GetWorkerStopChannel
-	polling       sync.WaitGroup     // the poll loops
-	running       taskGroup          // running tasks
-	limiter       *rateLimiter       // worker-wide activity rate
+	fatalReported bool // OnFatalError was called
+
 	// The slots of each kind of task; nil for a kind the worker does not
 	// run.
 	workflowSlots, activitySlots, localActivitySlots *slots
