@@ -1,6 +1,7 @@
 package internal
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -248,7 +249,7 @@ func (t *TestActivityEnvironment) execute(name string, args []any, la *local) (c
 		ActivityType: &commonpb.ActivityType{Name: name}, ActivityId: "0", Input: input, Header: t.header, HeartbeatDetails: t.details,
 		ScheduledTime: timestamppb.New(now), CurrentAttemptScheduledTime: timestamppb.New(now), StartedTime: timestamppb.New(now), Attempt: 1,
 	}
-	ctx := context.Background()
+	ctx := cmp.Or(t.workerOptions.BackgroundActivityContext, context.Background())
 	if t.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, t.timeout)

@@ -685,6 +685,7 @@ func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 		MaxConcurrentWorkflowTasks:   wo.MaxConcurrentWorkflowTaskExecutionSize,
 		MaxConcurrentLocalActivities: wo.MaxConcurrentLocalActivityExecutionSize,
 		Cache:                        cache,
+		BackgroundActivityContext:    wo.BackgroundActivityContext,
 		WallTime:                     e.clock.ToWall,
 		SDKName:                      SDKName,
 		SDKVersion:                   SDKVersion,

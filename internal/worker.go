@@ -1,6 +1,7 @@
 package internal
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -68,6 +69,11 @@ type WorkerOptions struct {
 	// MaxHeartbeatThrottleInterval bounds that interval, whatever the
 	// heartbeat timeout (60s).
 	MaxHeartbeatThrottleInterval time.Duration
+	// BackgroundActivityContext is the parent of every activity context
+	// of the worker: its values reach the activities (a way to hand them
+	// dependencies, though fields of a struct whose methods are the
+	// activities are the clearer one), and its cancellation cancels them.
+	BackgroundActivityContext context.Context
 	// OnFatalError is called once, with the first poll error that retrying
 	// will not cure (a namespace that does not exist, a request the server
 	// refuses as invalid, an unsupported client version) after polls have
@@ -208,6 +214,11 @@ type AggregatedWorker struct {
 	fatalErr error         // the first fatal poll error
 	fatal    chan struct{} // closed when fatalErr is set
 }
+
+// ErrWorkerShutdown is the cause (context.Cause) of the cancellation of
+// the activities still running when a stopping worker's WorkerStopTimeout
+// ends.
+var ErrWorkerShutdown = workerrt.ErrWorkerShutdown
 
 // fatalPollErrorGrace is how long polls fail with an error retrying will
 // not cure before the worker stops (SetFatalPollErrorGrace).
@@ -422,6 +433,7 @@ func (w *AggregatedWorker) startRuntime() error {
 		DefaultHeartbeatInterval:       w.options.DefaultHeartbeatThrottleInterval,
 		MaxHeartbeatInterval:           w.options.MaxHeartbeatThrottleInterval,
 		OnFatalError:                   w.onFatalError,
+		BackgroundActivityContext:      w.options.BackgroundActivityContext,
 		FatalErrorGrace:                fatalPollErrorGrace,
 		Cache:                          cache.cache,
 		SDKName:                        SDKName,

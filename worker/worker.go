@@ -141,3 +141,8 @@ func NewWorkflowReplayer() WorkflowReplayer {
 func NewWorkflowReplayerWithOptions(options WorkflowReplayerOptions) (WorkflowReplayer, error) {
 	return internal.NewWorkflowReplayer(options)
 }
+
+// ErrWorkerShutdown is the cause (context.Cause) of the cancellation of
+// the activities still running when a stopping worker's WorkerStopTimeout
+// ends.
+var ErrWorkerShutdown = internal.ErrWorkerShutdown

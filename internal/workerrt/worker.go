@@ -1,6 +1,7 @@
 package workerrt
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -80,6 +81,10 @@ type Options struct {
 	// either way.
 	DefaultHeartbeatInterval, MaxHeartbeatInterval time.Duration
 
+	// BackgroundActivityContext, when set, is the parent of every activity
+	// context: its values reach activities, and its end cancels them.
+	BackgroundActivityContext context.Context
+
 	// OnFatalError, when set, receives the first poll error that retrying
 	// will not cure (a namespace that does not exist, an invalid request,
 	// an unsupported client version) once polls have failed with it for
@@ -112,20 +117,24 @@ type Options struct {
 	Metrics sdkmetrics.Handler
 }
 
+// ErrWorkerShutdown is the cause (context.Cause) of the cancellation of
+// activities still running when a stopping worker's stop timeout ends.
+var ErrWorkerShutdown = errors.New("worker is now shutdown")
+
 // Worker polls one task queue.
 type Worker struct {
 	opts        Options
 	stickyQueue string
 
 	stopOnce sync.Once
-	stopMu   sync.Mutex         // held to close stopped; see EagerWorkflowSlot.Run
-	stopPoll context.CancelFunc // ends polling
-	stopWork context.CancelFunc // cancels running activities
-	workCtx  context.Context    // parent of activity contexts
-	stopped  chan struct{}      // closed when Stop begins: activity.GetWorkerStopChannel
-	polling  sync.WaitGroup     // the poll loops
-	running  taskGroup          // running tasks
-	limiter  *rateLimiter       // worker-wide activity rate
+	stopMu   sync.Mutex              // held to close stopped; see EagerWorkflowSlot.Run
+	stopPoll context.CancelFunc      // ends polling
+	stopWork context.CancelCauseFunc // cancels running activities
+	workCtx  context.Context         // parent of activity contexts
+	stopped  chan struct{}           // closed when Stop begins: activity.GetWorkerStopChannel
+	polling  sync.WaitGroup          // the poll loops
+	running  taskGroup               // running tasks
+	limiter  *rateLimiter            // worker-wide activity rate
 
 	fatalMu       sync.Mutex
 	fatalReported bool // OnFatalError was called
@@ -213,7 +222,7 @@ func setDefault(v *int, d int) {
 // Start begins polling; it returns at once.
 func (w *Worker) Start() {
 	pollCtx, stopPoll := context.WithCancel(context.Background())
-	w.workCtx, w.stopWork = context.WithCancel(context.Background())
+	w.workCtx, w.stopWork = context.WithCancelCause(cmp.Or(w.opts.BackgroundActivityContext, context.Background()))
 	w.stopPoll = stopPoll
 	m := w.metrics
 	if w.opts.Engine != nil {
@@ -322,7 +331,7 @@ func (w *Worker) Stop() {
 				w.opts.Logger.Warn("the worker stop timeout passed with tasks still running; canceling running activities",
 					"TaskQueue", w.opts.TaskQueue, "StopTimeout", w.opts.StopTimeout)
 			}
-			w.stopWork()
+			w.stopWork(ErrWorkerShutdown)
 			w.running.Wait()
 		}
 		w.releaseCachedRuns()
