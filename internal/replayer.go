@@ -49,6 +49,9 @@ type WorkflowReplayerOptions struct {
 	// Plugins configure the replayer and wrap each replay, in order (see
 	// WorkerPlugin).
 	Plugins []WorkerPlugin
+	// DisableRegistrationAliasing must match the worker's option of the
+	// same name (see WorkerOptions).
+	DisableRegistrationAliasing bool
 }
 
 // ReplayWorkflowHistoryOptions configure one replay.
@@ -86,7 +89,7 @@ type WorkflowReplayer struct {
 // NewWorkflowReplayer returns a replayer with the given options, as its
 // plugins configure them.
 func NewWorkflowReplayer(options WorkflowReplayerOptions) (*WorkflowReplayer, error) {
-	r := &WorkflowReplayer{registry: registry.New(), options: options}
+	r := &WorkflowReplayer{registry: registry.NewWithoutAliasing(options.DisableRegistrationAliasing), options: options}
 	if err := r.configureThroughPlugins(); err != nil {
 		return nil, err
 	}

@@ -80,8 +80,10 @@ func (s *WorkflowTestSuite) SetHeader(header *commonpb.Header) {
 	s.header = header
 }
 
-// SetDisableRegistrationAliasing is accepted for compatibility: this SDK
-// registers functions under their own names, with no alias to disable.
+// SetDisableRegistrationAliasing sets, for the environments made after
+// it, whether a function registered under a name of its own stays callable
+// by function (the default, as on a worker) or only by that name (see
+// WorkerOptions.DisableRegistrationAliasing).
 func (s *WorkflowTestSuite) SetDisableRegistrationAliasing(disable bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -94,6 +96,7 @@ type testSuiteDefaults struct {
 	metrics     sdkmetrics.Handler
 	propagators []ContextPropagator
 	header      *commonpb.Header
+	noAliasing  bool
 }
 
 func (s *WorkflowTestSuite) defaults() testSuiteDefaults {
@@ -105,7 +108,7 @@ func (s *WorkflowTestSuite) defaults() testSuiteDefaults {
 	if metrics == nil {
 		metrics = sdkmetrics.NopHandler
 	}
-	return testSuiteDefaults{logger: logger, metrics: metrics, propagators: s.propagators, header: s.header}
+	return testSuiteDefaults{logger: logger, metrics: metrics, propagators: s.propagators, header: s.header, noAliasing: s.noAliasing}
 }
 
 // The defaults of the test environment, as in go.temporal.io/sdk.

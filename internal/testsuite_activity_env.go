@@ -45,7 +45,7 @@ type TestActivityEnvironment struct {
 
 func newTestActivityEnvironment(s *WorkflowTestSuite) *TestActivityEnvironment {
 	d := s.defaults()
-	return &TestActivityEnvironment{suite: d, registry: registry.New(), dc: converter.GetDefaultDataConverter(),
+	return &TestActivityEnvironment{suite: d, registry: registry.NewWithoutAliasing(d.noAliasing), dc: converter.GetDefaultDataConverter(),
 		propagators: d.propagators, header: d.header, identity: testIdentity}
 }
 
@@ -179,7 +179,7 @@ func (t *TestActivityEnvironment) SetExecuteActivitiesInWorkflow(executeActiviti
 // registered if it is not) or a name, with args, and returns its result or
 // its error as a workflow would see it.
 func (t *TestActivityEnvironment) ExecuteActivity(activityFn any, args ...any) (converter.EncodedValue, error) {
-	name := registry.FunctionName(activityFn)
+	name := t.registry.ActivityTypeOf(activityFn)
 	if reflect.TypeOf(activityFn).Kind() == reflect.Func {
 		if !t.registry.IsRegistered("activity", name) {
 			if err := t.registry.RegisterActivity(activityFn, "", false, false); err != nil {
@@ -209,7 +209,7 @@ func (t *TestActivityEnvironment) ExecuteActivity(activityFn any, args ...any) (
 // workflow's local activity: activity.GetInfo says IsLocalActivity, and it
 // has no task token.
 func (t *TestActivityEnvironment) ExecuteLocalActivity(activityFn any, args ...any) (converter.EncodedValue, error) {
-	name, err := activityName(activityFn)
+	name, err := activityName(t.registry, activityFn)
 	if err != nil {
 		return nil, err
 	}

@@ -56,7 +56,7 @@ func (e *TestWorkflowEnvironment) OnWorkflow(workflow any, args ...any) *MockCal
 		if reflect.TypeOf(workflow).Kind() != reflect.Func {
 			panic(fmt.Sprintf("OnWorkflow: the workflow must be a function or a name, not %T", workflow))
 		}
-		name = registry.FunctionName(workflow)
+		name = e.registry.WorkflowTypeOf(workflow)
 		if !e.registry.IsRegistered("workflow", name) {
 			if err := e.registry.RegisterWorkflow(workflow, "", true); err != nil {
 				panic(err)

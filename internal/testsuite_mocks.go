@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/mock"
 
 	"github.com/durable-go/sdk/internal/failure"
-	"github.com/durable-go/sdk/internal/registry"
 )
 
 // MockCallWrapper is one expectation set with OnActivity or another On
@@ -157,7 +156,7 @@ func (e *TestWorkflowEnvironment) OnActivity(activity any, args ...any) *MockCal
 		if reflect.TypeOf(activity).Kind() != reflect.Func {
 			panic(fmt.Sprintf("OnActivity: the activity must be a function or a name, not %T", activity))
 		}
-		name = registry.FunctionName(activity)
+		name = e.registry.ActivityTypeOf(activity)
 		if !e.registry.IsRegistered("activity", name) {
 			if err := e.registry.RegisterActivity(activity, "", true, false); err != nil {
 				panic(err)

@@ -101,7 +101,7 @@ func newTestWorkflowEnvironment(s *WorkflowTestSuite) *TestWorkflowEnvironment {
 	d := s.defaults()
 	e := &TestWorkflowEnvironment{
 		suite:       d,
-		registry:    registry.New(),
+		registry:    registry.NewWithoutAliasing(d.noAliasing),
 		mockedNames: make(map[string]bool),
 		dc:          converter.GetDefaultDataConverter(),
 		propagators: d.propagators,
@@ -432,6 +432,7 @@ func (e *TestWorkflowEnvironment) start(workflowFn any, args []any) error {
 		return err
 	}
 	if reflect.TypeOf(workflowFn).Kind() == reflect.Func {
+		typeName = e.registry.WorkflowTypeOf(workflowFn) // by the name it was registered under, if any
 		if !e.registry.IsRegistered("workflow", typeName) {
 			if err := e.registry.RegisterWorkflow(workflowFn, "", false); err != nil {
 				return err
@@ -569,7 +570,7 @@ func (e *TestWorkflowEnvironment) SetActivityTaskQueue(taskQueue string, activit
 		e.activityQueues = make(map[string]map[string]bool)
 	}
 	for _, fn := range activityFns {
-		name := registry.FunctionName(fn)
+		name := e.registry.ActivityTypeOf(fn)
 		if e.activityQueues[name] == nil {
 			e.activityQueues[name] = make(map[string]bool)
 		}

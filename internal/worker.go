@@ -74,6 +74,13 @@ type WorkerOptions struct {
 	// dependencies, though fields of a struct whose methods are the
 	// activities are the clearer one), and its cancellation cancels them.
 	BackgroundActivityContext context.Context
+	// DisableRegistrationAliasing: a function registered under a name of
+	// its own (RegisterOptions.Name) is then scheduled by workflow code
+	// (ExecuteActivity, ExecuteLocalActivity, ExecuteChildWorkflow,
+	// NewContinueAsNewError) by its function name, not by that name. By
+	// default it is scheduled by the registered name, as in
+	// go.temporal.io/sdk.
+	DisableRegistrationAliasing bool
 	// OnFatalError is called once, with the first poll error that retrying
 	// will not cure (a namespace that does not exist, a request the server
 	// refuses as invalid, an unsupported client version) after polls have
@@ -272,7 +279,7 @@ func NewWorker(client Client, taskQueue string, options WorkerOptions) *Aggregat
 	if taskQueue == "" {
 		panic("worker.New: the task queue name is empty")
 	}
-	w := &AggregatedWorker{client: wc, taskQueue: taskQueue, options: options, registry: registry.New(), fatal: make(chan struct{})}
+	w := &AggregatedWorker{client: wc, taskQueue: taskQueue, options: options, registry: registry.NewWithoutAliasing(options.DisableRegistrationAliasing), fatal: make(chan struct{})}
 	w.configureThroughPlugins()
 	checkTuning(w.options) // as the plugins left them
 	return w

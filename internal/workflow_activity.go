@@ -122,7 +122,7 @@ var errNoActivityTimeout = errors.New("ExecuteActivity: the activity options set
 // activity's error. Canceling ctx cancels the activity.
 func ExecuteActivity(ctx Context, activity any, args ...any) Future {
 	r := runOf(ctx)
-	name, err := activityName(activity)
+	name, err := activityName(r.env.registry, activity)
 	if err == nil {
 		err = registry.CheckArgs(activity, args, "activity")
 	}
@@ -200,7 +200,7 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 
 // activityName is the type name of an activity given as a function or a
 // name.
-func activityName(activity any) (string, error) {
+func activityName(reg *registry.Registry, activity any) (string, error) {
 	switch a := activity.(type) {
 	case string:
 		if a == "" {
@@ -210,7 +210,7 @@ func activityName(activity any) (string, error) {
 	case nil:
 		return "", errors.New("ExecuteActivity: the activity is nil; pass a function or an activity type name")
 	}
-	name := registry.FunctionName(activity)
+	name := reg.ActivityTypeOf(activity)
 	if name == "" {
 		return "", fmt.Errorf("ExecuteActivity: %T is not an activity; pass a function or an activity type name", activity)
 	}

@@ -184,7 +184,7 @@ func failedChild(err error) ChildWorkflowFuture {
 // started), and the future then waits for the child to close.
 func ExecuteChildWorkflow(ctx Context, childWorkflow any, args ...any) ChildWorkflowFuture {
 	r := runOf(ctx)
-	name, err := childWorkflowName(childWorkflow)
+	name, err := childWorkflowName(r.env.registry, childWorkflow)
 	if err == nil {
 		err = registry.CheckArgs(childWorkflow, args, "child workflow")
 	}
@@ -197,7 +197,7 @@ func ExecuteChildWorkflow(ctx Context, childWorkflow any, args ...any) ChildWork
 	return r.outbound.ExecuteChildWorkflow(ctx, name, passArgs(args)...)
 }
 
-func childWorkflowName(wf any) (string, error) {
+func childWorkflowName(reg *registry.Registry, wf any) (string, error) {
 	switch w := wf.(type) {
 	case string:
 		if w == "" {
@@ -207,7 +207,7 @@ func childWorkflowName(wf any) (string, error) {
 	case nil:
 		return "", errors.New("ExecuteChildWorkflow: the workflow is nil; pass a workflow function or a type name")
 	}
-	name := registry.FunctionName(wf)
+	name := reg.WorkflowTypeOf(wf)
 	if name == "" {
 		return "", fmt.Errorf("ExecuteChildWorkflow: %T is not a workflow; pass a workflow function or a type name", wf)
 	}

@@ -72,7 +72,7 @@ func NewContinueAsNewErrorWithOptions(ctx Context, options ContinueAsNewErrorOpt
 // interceptor chain. The header interceptors wrote to ctx goes to the new
 // run.
 func (r *workflowRun) newContinueAsNewError(ctx Context, wfn any, args []any) error {
-	name := registry.FunctionName(wfn)
+	name := r.env.registry.WorkflowTypeOf(wfn)
 	if name == "" {
 		panic(fmt.Sprintf("NewContinueAsNewError: %T is not a workflow; pass a workflow function or type name", wfn))
 	}

@@ -78,7 +78,7 @@ type localActivityFnKey struct{}
 // ActivityError), a timeout or a cancellation.
 func ExecuteLocalActivity(ctx Context, activity any, args ...any) Future {
 	r := runOf(ctx)
-	name, err := activityName(activity)
+	name, err := activityName(r.env.registry, activity)
 	if err == nil {
 		err = registry.CheckArgs(activity, args, "local activity")
 	}

@@ -64,11 +64,62 @@ type Registry struct {
 	// name, when set.
 	dynamicWorkflow, dynamicActivity reflect.Value
 	dynamicWorkflowCall              *directCall
+	// workflowAliases and activityAliases map the function name of a
+	// function registered under another name to that name, so that
+	// workflow code calling it by function finds it (nil: aliasing off).
+	workflowAliases, activityAliases map[string]string
 }
 
 // New returns an empty Registry.
 func New() *Registry {
-	return &Registry{workflows: make(map[string]*Func), activities: make(map[string]*Func)}
+	return &Registry{workflows: make(map[string]*Func), activities: make(map[string]*Func),
+		workflowAliases: map[string]string{}, activityAliases: map[string]string{}}
+}
+
+// NewWithoutAliasing returns an empty Registry with aliasing disabled
+// when disable is set (see DisableAliasing).
+func NewWithoutAliasing(disable bool) *Registry {
+	r := New()
+	if disable {
+		r.DisableAliasing()
+	}
+	return r
+}
+
+// DisableAliasing stops names given at registration from standing in for
+// function names (worker.Options.DisableRegistrationAliasing): a function
+// registered under another name is then called by its name only. Call it
+// before registering.
+func (r *Registry) DisableAliasing() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.workflowAliases, r.activityAliases = nil, nil
+}
+
+// WorkflowTypeOf is the workflow type a workflow is started by: a string
+// as it is, a function by the name it was registered under here (as in
+// go.temporal.io/sdk, where a function registered with a name is called by
+// that name), else by its function name.
+func (r *Registry) WorkflowTypeOf(fn any) string {
+	return r.typeOf(fn, func() map[string]string { return r.workflowAliases })
+}
+
+// ActivityTypeOf is WorkflowTypeOf for activities.
+func (r *Registry) ActivityTypeOf(fn any) string {
+	return r.typeOf(fn, func() map[string]string { return r.activityAliases })
+}
+
+func (r *Registry) typeOf(fn any, aliases func() map[string]string) string {
+	name := FunctionName(fn)
+	if _, isName := fn.(string); isName || name == "" {
+		return name
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if alias, ok := aliases()[name]; ok {
+		return alias
+	}
+	return name
 }
 
 var (
@@ -101,8 +152,9 @@ func (r *Registry) RegisterWorkflow(fn any, name string, allowReplace bool) erro
 	if err := checkWorkflowFunc(v); err != nil {
 		return fmt.Errorf("cannot register workflow %s: %w", describeFunc(fn), err)
 	}
+	funcName := FunctionName(fn)
 	if name == "" {
-		name = FunctionName(fn)
+		name = funcName
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -110,6 +162,9 @@ func (r *Registry) RegisterWorkflow(fn any, name string, allowReplace bool) erro
 		return fmt.Errorf("workflow type %q is already registered; register it once, or set DisableAlreadyRegisteredCheck to replace it", name)
 	}
 	r.workflows[name] = WorkflowFunc(name, fn)
+	if name != funcName && r.workflowAliases != nil {
+		r.workflowAliases[funcName] = name
+	}
 	return nil
 }
 
@@ -121,10 +176,21 @@ func (r *Registry) RegisterActivity(fn any, name string, allowReplace, skipInval
 		if err := checkActivityFunc(v.Type()); err != nil {
 			return fmt.Errorf("cannot register activity %s: %w", describeFunc(fn), err)
 		}
+		funcName := FunctionName(fn)
 		if name == "" {
-			name = FunctionName(fn)
+			name = funcName
 		}
-		return r.addActivity(name, v, allowReplace)
+		if err := r.addActivity(name, v, allowReplace); err != nil {
+			return err
+		}
+		if name != funcName {
+			r.mu.Lock()
+			if r.activityAliases != nil {
+				r.activityAliases[funcName] = name
+			}
+			r.mu.Unlock()
+		}
+		return nil
 	}
 	if v.Kind() != reflect.Pointer && v.Kind() != reflect.Struct {
 		return fmt.Errorf("cannot register activity: want a function or a struct whose methods are activities, got %T", fn)

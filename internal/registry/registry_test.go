@@ -141,3 +141,39 @@ func TestEncodeAndCheckArgs(t *testing.T) {
 		t.Fatalf("wrong count: %v", err)
 	}
 }
+
+// A function registered under a name of its own is scheduled by that name
+// when workflow code passes the function, as in go.temporal.io/sdk; struct
+// methods registered with a prefix are not aliased; DisableAliasing turns
+// it off.
+func TestAliases(t *testing.T) {
+	r := New()
+	if err := r.RegisterWorkflow(Greet, "greeting", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.RegisterActivity(Charge, "charge-card", false, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.RegisterActivity(&Billing{}, "billing.", false, true); err != nil {
+		t.Fatal(err)
+	}
+	b := &Billing{}
+	for _, c := range []struct{ got, want string }{
+		{r.WorkflowTypeOf(Greet), "greeting"},
+		{r.WorkflowTypeOf(NoResult), "NoResult"}, // not registered: its function name
+		{r.WorkflowTypeOf("Greet"), "Greet"},     // a name is taken as it is
+		{r.ActivityTypeOf(Charge), "charge-card"},
+		{r.ActivityTypeOf(b.Refund), "Refund"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+	off := NewWithoutAliasing(true)
+	if err := off.RegisterActivity(Charge, "charge-card", false, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := off.ActivityTypeOf(Charge); got != "Charge" {
+		t.Errorf("without aliasing got %q, want the function name", got)
+	}
+}
