@@ -529,6 +529,10 @@ func (w *AggregatedWorker) Run(interruptCh <-chan any) error {
 	return w.fatalError()
 }
 
+// EnableVerboseLogging makes every worker of the process log, at debug
+// level, each long poll that expires empty and each task it receives.
+func EnableVerboseLogging(enable bool) { workerrt.SetVerboseLogging(enable) }
+
 // InterruptCh returns a channel that delivers on SIGINT or SIGTERM.
 func InterruptCh() <-chan any {
 	c := make(chan os.Signal, 1)

@@ -146,3 +146,9 @@ func NewWorkflowReplayerWithOptions(options WorkflowReplayerOptions) (WorkflowRe
 // the activities still running when a stopping worker's WorkerStopTimeout
 // ends.
 var ErrWorkerShutdown = internal.ErrWorkerShutdown
+
+// EnableVerboseLogging makes every worker of the process log, at debug
+// level, each long poll that expires empty and each task it receives
+// (workflow, run, attempt, activity type), for finding out why a worker
+// seems idle or what it is busy with.
+func EnableVerboseLogging(enable bool) { internal.EnableVerboseLogging(enable) }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
@@ -99,6 +101,9 @@ func (g *pollGroup[T]) pollOnce(ctx context.Context, permit Permit, polls *sync.
 		default:
 			g.pollers.empty()
 			g.resetBackoff()
+			if verboseLogging.Load() {
+				g.logger.Debug("long poll expired without a task", "TaskKind", g.what)
+			}
 		}
 		g.pollers.done()
 		polls.Done()
@@ -113,7 +118,34 @@ func (g *pollGroup[T]) pollOnce(ctx context.Context, permit Permit, polls *sync.
 	defer g.slots.release(permit, true)
 	g.pollers.done()
 	polls.Done()
+	if verboseLogging.Load() {
+		g.traceTask(resp, time.Since(start))
+	}
 	g.handle(resp)
+}
+
+// verboseLogging turns on debug lines for every poll and task (see
+// SetVerboseLogging).
+var verboseLogging atomic.Bool
+
+// SetVerboseLogging makes every worker of the process log, at debug
+// level, each long poll that expires empty and each task it receives
+// (worker.EnableVerboseLogging), for debugging a worker that seems idle.
+func SetVerboseLogging(enable bool) { verboseLogging.Store(enable) }
+
+// traceTask logs a task a poll brought.
+func (g *pollGroup[T]) traceTask(resp T, waited time.Duration) {
+	kv := []any{"TaskKind", g.what, "PollWaited", waited.Round(time.Millisecond)}
+	if t, ok := any(resp).(interface {
+		GetWorkflowExecution() *commonpb.WorkflowExecution
+		GetAttempt() int32
+	}); ok {
+		kv = append(kv, "WorkflowID", t.GetWorkflowExecution().GetWorkflowId(), "RunID", t.GetWorkflowExecution().GetRunId(), "Attempt", t.GetAttempt())
+	}
+	if t, ok := any(resp).(interface{ GetActivityType() *commonpb.ActivityType }); ok {
+		kv = append(kv, "ActivityType", t.GetActivityType().GetName())
+	}
+	g.logger.Debug("processing a task", kv...)
 }
 
 // nextBackoff counts a failed poll: it returns how long to wait before
