@@ -73,7 +73,13 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	if err != nil {
 		return nil, failure.NewApplicationError(fmt.Sprintf("%s: %v", describeActivity(info), err), "InterceptorError")
 	}
-	args, err := fn.DecodeArgs(e.dc, t.Task.GetInput(), "activity")
+	// A converter.ContextAware converter sees the activity's context, as
+	// go.temporal.io/sdk shows it.
+	dc := e.dc
+	if aware, ok := dc.(converter.ContextAware); ok {
+		dc = aware.WithContext(ctx)
+	}
+	args, err := fn.DecodeArgs(dc, t.Task.GetInput(), "activity")
 	if err != nil {
 		return nil, failure.NewApplicationError(err.Error(), "ArgumentDecodingError")
 	}
@@ -94,7 +100,7 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	if p, ok := result.(*commonpb.Payloads); ok {
 		return p, nil // already encoded, by an interceptor
 	}
-	p, err := e.dc.ToPayloads(result)
+	p, err := dc.ToPayloads(result)
 	if err != nil {
 		return nil, failure.NewApplicationError(fmt.Sprintf("%s: its result (%T) cannot be encoded: %v", describeActivity(info), result, err), "ResultEncodingError")
 	}

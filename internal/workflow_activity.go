@@ -152,7 +152,7 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 	}
 	var input *commonpb.Payloads
 	if err == nil {
-		if input, err = registry.EncodeArgs(r.env.dc, args); err != nil {
+		if input, err = registry.EncodeArgs(r.dataConverter(ctx), args); err != nil {
 			err = fmt.Errorf("ExecuteActivity(%s): %w", name, err)
 		}
 	}
@@ -186,7 +186,7 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 		RequestEagerExecution:  !opts.DisableEagerExecution, // the worker withdraws it without a free slot
 		Priority:               policy.PriorityToProto(opts.Priority),
 	}
-	dc := r.env.dc
+	dc := r.dataConverter(ctx)
 	act := r.exec.ScheduleActivity(attrs, opts.WaitForCancellation, func(result *commonpb.Payloads, err error) {
 		if err != nil {
 			f.Set(nil, err)

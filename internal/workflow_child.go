@@ -233,7 +233,7 @@ func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any)
 	if err := r.encodeChildMemoAndSearchAttributes(attrs, name, opts); err != nil {
 		return r.refusedChild(err)
 	}
-	dc := r.env.dc
+	dc := r.dataConverter(ctx)
 	var cancelChild func()
 	child, err := r.exec.StartChildWorkflow(attrs, opts.StaticSummary, opts.StaticDetails,
 		func(execution *commonpb.WorkflowExecution, err error) {
@@ -284,7 +284,7 @@ func (r *workflowRun) refusedChild(err error) ChildWorkflowFuture {
 
 // childCommand is the StartChildWorkflowExecution of a child.
 func (r *workflowRun) childCommand(ctx Context, name, workflowID string, opts ChildWorkflowOptions, args []any) (*commandpb.StartChildWorkflowExecutionCommandAttributes, error) {
-	input, err := registry.EncodeArgs(r.env.dc, args)
+	input, err := registry.EncodeArgs(r.dataConverter(ctx), args)
 	if err != nil {
 		return nil, fmt.Errorf("ExecuteChildWorkflow(%s): %w", name, err)
 	}
@@ -359,7 +359,7 @@ func (r *workflowRun) signalExternal(ctx Context, workflowID, runID, signalName 
 		f.Set(nil, errors.New("SignalExternalWorkflow: the workflow ID is empty"))
 		return f
 	}
-	input, err := r.env.dc.ToPayloads(arg)
+	input, err := r.dataConverter(ctx).ToPayloads(arg)
 	if err != nil {
 		f.Set(nil, fmt.Errorf("SignalExternalWorkflow(%s): the argument (%T) cannot be encoded: %w", signalName, arg, err))
 		return f

@@ -79,7 +79,7 @@ func (r *workflowRun) newContinueAsNewError(ctx Context, wfn any, args []any) er
 	if err := registry.CheckArgs(wfn, args, "workflow"); err != nil {
 		panic(fmt.Errorf("NewContinueAsNewError: %w", err))
 	}
-	input, err := registry.EncodeArgs(r.env.dc, args)
+	input, err := registry.EncodeArgs(r.dataConverter(ctx), args)
 	if err != nil {
 		panic(fmt.Errorf("NewContinueAsNewError(%s): %w", name, err))
 	}

@@ -108,7 +108,7 @@ func (r *workflowRun) executeLocalActivity(ctx Context, name string, args []any)
 		f.Set(nil, err)
 		return f
 	}
-	dc := r.env.dc
+	dc := r.dataConverter(ctx)
 	r.rt.spawn(ctx, "", func(ctx Context) {
 		for {
 			res := r.scheduleLocalActivity(ctx, req, summary)
@@ -165,7 +165,7 @@ func (r *workflowRun) localActivityRequest(ctx Context, name string, args []any)
 	if _, err := r.env.registry.Activity(name); err != nil && fn == nil && !r.env.replayer {
 		return nil, "", fmt.Errorf("local activity %s is not registered by the worker: register it with RegisterActivity, or pass the function itself", name)
 	}
-	input, err := registry.EncodeArgs(r.env.dc, args)
+	input, err := registry.EncodeArgs(r.dataConverter(ctx), args)
 	if err != nil {
 		return nil, "", fmt.Errorf("ExecuteLocalActivity(%s): %w", name, err)
 	}

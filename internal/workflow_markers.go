@@ -55,13 +55,14 @@ func SideEffectWithOptions(ctx Context, options SideEffectOptions, f func(ctx Co
 
 // sideEffect is SideEffect at the end of the interceptor chain.
 func (r *workflowRun) sideEffect(ctx Context, f func(ctx Context) any) converter.EncodedValue {
+	dc := r.dataConverter(ctx)
 	result, err := r.exec.SideEffect(func() (*commonpb.Payloads, error) {
-		return r.env.dc.ToPayloads(f(ctx))
+		return dc.ToPayloads(f(ctx))
 	})
 	if err != nil {
 		panic(fmt.Errorf("SideEffect: its result cannot be encoded: %w", err))
 	}
-	return newEncodedValue(result, r.env.dc)
+	return newEncodedValue(result, dc)
 }
 
 // MutableSideEffect runs f and records its result whenever it differs
@@ -80,7 +81,7 @@ func MutableSideEffectWithOptions(ctx Context, id string, options MutableSideEff
 // mutableSideEffect is MutableSideEffect at the end of the interceptor
 // chain.
 func (r *workflowRun) mutableSideEffect(ctx Context, id string, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
-	dc := r.env.dc
+	dc := r.dataConverter(ctx)
 	var fresh any
 	haveFresh := false
 	compute := func() {
