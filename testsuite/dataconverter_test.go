@@ -14,6 +14,7 @@ import (
 	"github.com/durable-go/sdk/activity"
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/testsuite"
+	"github.com/durable-go/sdk/worker"
 	"github.com/durable-go/sdk/workflow"
 )
 
@@ -105,4 +106,48 @@ func TestContextAwareConverterAndWithDataConverter(t *testing.T) {
 	defer mu.Unlock()
 	require.Contains(t, seen, "workflow context of tenant acme")
 	require.Contains(t, seen, "context of activity echo")
+}
+
+// slowConverter takes 600ms to encode the string "slow", as a remote codec
+// might.
+type slowConverter struct{ converter.DataConverter }
+
+func (c slowConverter) ToPayload(value any) (*commonpb.Payload, error) {
+	if value == "slow" {
+		time.Sleep(600 * time.Millisecond)
+	}
+	return c.DataConverter.ToPayload(value)
+}
+
+func slowArgumentWorkflow(ctx workflow.Context) (string, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
+	var got string
+	err := workflow.ExecuteActivity(ctx, echo, "slow").Get(ctx, &got)
+	return got, err
+}
+
+// A conversion slower than the deadlock timeout is a deadlock, unless the
+// converter is wrapped by DataConverterWithoutDeadlockDetection.
+func TestDataConverterWithoutDeadlockDetection(t *testing.T) {
+	for _, wrapped := range []bool{false, true} {
+		var dc converter.DataConverter = slowConverter{converter.GetDefaultDataConverter()}
+		if wrapped {
+			dc = workflow.DataConverterWithoutDeadlockDetection(dc)
+		}
+		var s testsuite.WorkflowTestSuite
+		env := s.NewTestWorkflowEnvironment()
+		env.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: 200 * time.Millisecond})
+		env.SetDataConverter(dc)
+		env.RegisterWorkflow(slowArgumentWorkflow)
+		env.RegisterActivity(echo)
+		env.ExecuteWorkflow(slowArgumentWorkflow)
+		if !wrapped {
+			require.ErrorContains(t, env.GetWorkflowError(), "deadlock")
+			continue
+		}
+		require.NoError(t, env.GetWorkflowError())
+		var got string
+		require.NoError(t, env.GetWorkflowResult(&got))
+		require.Equal(t, "slow", got)
+	}
 }

@@ -18,3 +18,11 @@ type ContextAware = converter.ContextAware
 func WithDataConverter(ctx Context, dc converter.DataConverter) Context {
 	return internal.WithDataConverter(ctx, dc)
 }
+
+// DataConverterWithoutDeadlockDetection returns a converter whose
+// conversions in workflow code stop the deadlock clock while they run,
+// for converters that legitimately take long (a remote codec, a key
+// service). Elsewhere it converts as c does.
+func DataConverterWithoutDeadlockDetection(c converter.DataConverter) converter.DataConverter {
+	return internal.DataConverterWithoutDeadlockDetection(c)
+}
