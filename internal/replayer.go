@@ -89,9 +89,12 @@ type WorkflowReplayer struct {
 // NewWorkflowReplayer returns a replayer with the given options, as its
 // plugins configure them.
 func NewWorkflowReplayer(options WorkflowReplayerOptions) (*WorkflowReplayer, error) {
-	r := &WorkflowReplayer{registry: registry.NewWithoutAliasing(options.DisableRegistrationAliasing), options: options}
+	r := &WorkflowReplayer{registry: registry.New(), options: options}
 	if err := r.configureThroughPlugins(); err != nil {
 		return nil, err
+	}
+	if r.options.DisableRegistrationAliasing { // as the plugins left it
+		r.registry.DisableAliasing()
 	}
 	return r, nil
 }

@@ -7,6 +7,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/internal/logging"
+	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
 )
@@ -97,6 +98,15 @@ type testSuiteDefaults struct {
 	propagators []ContextPropagator
 	header      *commonpb.Header
 	noAliasing  bool
+}
+
+// newRegistry is the registry of an environment of the suite.
+func (d testSuiteDefaults) newRegistry() *registry.Registry {
+	r := registry.New()
+	if d.noAliasing {
+		r.DisableAliasing()
+	}
+	return r
 }
 
 func (s *WorkflowTestSuite) defaults() testSuiteDefaults {

@@ -45,7 +45,7 @@ type TestActivityEnvironment struct {
 
 func newTestActivityEnvironment(s *WorkflowTestSuite) *TestActivityEnvironment {
 	d := s.defaults()
-	return &TestActivityEnvironment{suite: d, registry: registry.NewWithoutAliasing(d.noAliasing), dc: converter.GetDefaultDataConverter(),
+	return &TestActivityEnvironment{suite: d, registry: d.newRegistry(), dc: converter.GetDefaultDataConverter(),
 		propagators: d.propagators, header: d.header, identity: testIdentity}
 }
 

@@ -101,7 +101,7 @@ func newTestWorkflowEnvironment(s *WorkflowTestSuite) *TestWorkflowEnvironment {
 	d := s.defaults()
 	e := &TestWorkflowEnvironment{
 		suite:       d,
-		registry:    registry.NewWithoutAliasing(d.noAliasing),
+		registry:    d.newRegistry(),
 		mockedNames: make(map[string]bool),
 		dc:          converter.GetDefaultDataConverter(),
 		propagators: d.propagators,

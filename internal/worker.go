@@ -279,8 +279,11 @@ func NewWorker(client Client, taskQueue string, options WorkerOptions) *Aggregat
 	if taskQueue == "" {
 		panic("worker.New: the task queue name is empty")
 	}
-	w := &AggregatedWorker{client: wc, taskQueue: taskQueue, options: options, registry: registry.NewWithoutAliasing(options.DisableRegistrationAliasing), fatal: make(chan struct{})}
+	w := &AggregatedWorker{client: wc, taskQueue: taskQueue, options: options, registry: registry.New(), fatal: make(chan struct{})}
 	w.configureThroughPlugins()
+	if w.options.DisableRegistrationAliasing { // as the plugins left it
+		w.registry.DisableAliasing()
+	}
 	checkTuning(w.options) // as the plugins left them
 	return w
 }

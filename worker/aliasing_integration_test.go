@@ -50,3 +50,46 @@ func TestAnActivityRegisteredUnderANameIsScheduledByIt(t *testing.T) {
 		}
 	}
 }
+
+func aliasedChild(ctx workflow.Context, s string) (string, error) { return "<" + s + ">", nil }
+
+func startsAliasedChildByFunction(ctx workflow.Context) (string, error) {
+	var got string
+	err := workflow.ExecuteChildWorkflow(ctx, aliasedChild, "kid").Get(ctx, &got)
+	return got, err
+}
+
+// A child workflow registered under a name of its own and started by
+// function starts under that name on the dev server, and the history
+// replays in a replayer with the same registrations.
+func TestAChildRegisteredUnderANameIsStartedByItAndReplays(t *testing.T) {
+	c := dial(t)
+	register := func(r interface {
+		RegisterWorkflow(any)
+		RegisterWorkflowWithOptions(any, workflow.RegisterOptions)
+	}) {
+		r.RegisterWorkflow(startsAliasedChildByFunction)
+		r.RegisterWorkflowWithOptions(aliasedChild, workflow.RegisterOptions{Name: "aliased-child-v2"})
+	}
+	tq, _ := startWorker(t, c, worker.Options{}, func(w worker.Worker) { register(w) })
+	ctx := testCtx(t)
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: tq}, startsAliasedChildByFunction)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	if err := run.Get(ctx, &got); err != nil || got != "<kid>" {
+		t.Fatalf("result %q, %v; want <kid>", got, err)
+	}
+	history := serverHistory(t, c, run)
+	for _, e := range history.GetEvents() {
+		if a := e.GetStartChildWorkflowExecutionInitiatedEventAttributes(); a != nil && a.GetWorkflowType().GetName() != "aliased-child-v2" {
+			t.Errorf("child started as %q, want the registered name aliased-child-v2", a.GetWorkflowType().GetName())
+		}
+	}
+	replayer := worker.NewWorkflowReplayer()
+	register(replayer)
+	if err := replayer.ReplayWorkflowHistory(nil, history); err != nil {
+		t.Errorf("the history does not replay: %v", err)
+	}
+}

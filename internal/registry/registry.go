@@ -76,16 +76,6 @@ func New() *Registry {
 		workflowAliases: map[string]string{}, activityAliases: map[string]string{}}
 }
 
-// NewWithoutAliasing returns an empty Registry with aliasing disabled
-// when disable is set (see DisableAliasing).
-func NewWithoutAliasing(disable bool) *Registry {
-	r := New()
-	if disable {
-		r.DisableAliasing()
-	}
-	return r
-}
-
 // DisableAliasing stops names given at registration from standing in for
 // function names (worker.Options.DisableRegistrationAliasing): a function
 // registered under another name is then called by its name only. Call it

@@ -169,7 +169,8 @@ func TestAliases(t *testing.T) {
 			t.Errorf("got %q, want %q", c.got, c.want)
 		}
 	}
-	off := NewWithoutAliasing(true)
+	off := New()
+	off.DisableAliasing()
 	if err := off.RegisterActivity(Charge, "charge-card", false, false); err != nil {
 		t.Fatal(err)
 	}

@@ -41,14 +41,13 @@ type pollGroup[T pollResponse] struct {
 	running *taskGroup
 	// fatal, when set, receives a poll error the server will keep
 	// returning (see isFatalPollError) once polls have failed for
-	// fatalAfter; the group then stops polling.
+	// fatalAfter, instead of a retry; it ends the polling.
 	fatal      func(error)
 	fatalAfter time.Duration
 
 	backoffMu    sync.Mutex
 	backoff      time.Duration // after the last failed poll; 0 after a success
 	failingSince time.Time     // first failure since the last success; zero after a success
-	fatalSeen    bool          // a fatal error was reported: poll no more
 }
 
 // run polls until ctx ends, and waits for the polls it opened to return
@@ -57,9 +56,6 @@ func (g *pollGroup[T]) run(ctx context.Context) {
 	var polls sync.WaitGroup
 	defer polls.Wait()
 	for {
-		if g.stoppedByFatal() {
-			return
-		}
 		if err := g.pollers.admit(ctx); err != nil {
 			return
 		}
@@ -93,7 +89,7 @@ func (g *pollGroup[T]) pollOnce(ctx context.Context, permit Permit, polls *sync.
 			g.pollers.failed(err)
 			backoff, failingFor := g.nextBackoff()
 			if g.fatal != nil && isFatalPollError(err) && failingFor >= g.fatalAfter {
-				g.reportFatal(err, failingFor)
+				g.fatal(err)
 				break
 			}
 			g.logger.Warn("polling failed; retrying", "TaskKind", g.what, "Error", err, "RetryIn", backoff)
@@ -165,25 +161,6 @@ func (g *pollGroup[T]) resetBackoff() {
 	g.backoff = 0
 	g.failingSince = time.Time{}
 	g.backoffMu.Unlock()
-}
-
-// reportFatal stops the group's polling and reports err, once.
-func (g *pollGroup[T]) reportFatal(err error, failingFor time.Duration) {
-	g.backoffMu.Lock()
-	first := !g.fatalSeen
-	g.fatalSeen = true
-	g.backoffMu.Unlock()
-	if first {
-		g.logger.Error("polling failed with an error the server will keep returning; the worker stops (worker.Options.OnFatalError receives the error)",
-			"TaskKind", g.what, "Error", err, "FailingFor", failingFor.Round(time.Second))
-		g.fatal(err)
-	}
-}
-
-func (g *pollGroup[T]) stoppedByFatal() bool {
-	g.backoffMu.Lock()
-	defer g.backoffMu.Unlock()
-	return g.fatalSeen
 }
 
 // isFatalPollError reports the poll errors that retrying will not cure, as

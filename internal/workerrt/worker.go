@@ -287,22 +287,23 @@ func (w *Worker) startWorkflowPolls(ctx context.Context, queue *taskqueuepb.Task
 	w.goPoll(func() { g.run(ctx) })
 }
 
-// fatalOnce is the fatal error report of a poll group: the worker's first
-// goes to OnFatalError, and every poll group stops polling.
+// fatalOnce is the fatal error report of a poll group: every poll group
+// stops polling, and the worker's first such error is logged and goes to
+// OnFatalError.
 func (w *Worker) fatalOnce() func(error) {
 	if w.opts.OnFatalError == nil {
 		return nil
 	}
 	return func(err error) {
+		w.stopPoll()
 		w.fatalMu.Lock()
 		first := !w.fatalReported
 		w.fatalReported = true
 		w.fatalMu.Unlock()
 		if first {
+			w.opts.Logger.Error("polling failed with an error the server will keep returning; the worker stops (worker.Options.OnFatalError receives the error)",
+				"TaskQueue", w.opts.TaskQueue, "Error", err, "FailingForAtLeast", w.opts.FatalErrorGrace)
 			w.opts.OnFatalError(err)
-		}
-		if w.stopPoll != nil {
-			w.stopPoll()
 		}
 	}
 }
