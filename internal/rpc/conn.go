@@ -78,7 +78,7 @@ func (c *Conn) dialOptions() []grpc.DialOption {
 	reconnect.BaseDelay = 200 * time.Millisecond
 	reconnect.MaxDelay = 10 * time.Second
 	opts := []grpc.DialOption{
-		grpc.WithTransportCredentials(transport),
+		grpc.WithTransportCredentials(rawSocketCredentials{transport}),
 		grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(o.MaxMessageSize),
 			grpc.MaxCallSendMsgSize(o.MaxMessageSize),
