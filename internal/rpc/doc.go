@@ -4,4 +4,9 @@
 // transient failures with backoff while giving long polls the time they
 // need, and turns "cannot connect" and "no such namespace" into errors that
 // say what to do about them.
+//
+// It also sets how the connection spends CPU, which for an idle-then-busy
+// worker is mostly the transport's: fixed flow-control windows (no
+// bandwidth-probing pings, see dialOptions) and, on Linux, a socket read
+// and written with raw system calls (see rawSocket).
 package rpc

@@ -171,9 +171,13 @@ func (s *rawSocket) writeReady(fd uintptr) bool {
 	return true
 }
 
+// opError is err as net.Conn would have it: a *net.OpError of op (the raw
+// connection's own errors name "raw-read" or "raw-write").
 func (s *rawSocket) opError(op string, err error) error {
-	if _, ok := err.(*net.OpError); ok {
-		return err
+	if e, ok := err.(*net.OpError); ok {
+		named := *e
+		named.Op = op
+		return &named
 	}
 	return &net.OpError{Op: op, Net: s.LocalAddr().Network(), Source: s.LocalAddr(), Addr: s.RemoteAddr(), Err: err}
 }

@@ -152,7 +152,9 @@ func TestRawSocketErrorsAreTheConnectionsErrors(t *testing.T) {
 	raw.SetReadDeadline(time.Now().Add(10 * time.Millisecond))
 	_, err := raw.Read(make([]byte, 8))
 	var netErr net.Error
-	if !errors.As(err, &netErr) || !netErr.Timeout() || !errors.Is(err, os.ErrDeadlineExceeded) {
+	var opErr *net.OpError
+	if !errors.As(err, &netErr) || !netErr.Timeout() || !errors.Is(err, os.ErrDeadlineExceeded) ||
+		!errors.As(err, &opErr) || opErr.Op != "read" {
 		t.Fatalf("Read past its deadline = %v, want a net.Error that is a timeout", err)
 	}
 	raw.SetReadDeadline(time.Time{})
