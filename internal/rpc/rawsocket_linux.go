@@ -185,23 +185,12 @@ func (s *rawSocket) opError(op string, err error) error {
 // readSocket and writeSocket make the system call without telling the
 // runtime, which is safe only because the socket is non-blocking: the call
 // returns at once, with data or EAGAIN.
-func readSocket(fd uintptr, p []byte) (int, error) {
-	for {
-		n, _, errno := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-		switch errno {
-		case 0:
-			return int(n), nil
-		case syscall.EINTR:
-			continue
-		default:
-			return 0, errno
-		}
-	}
-}
+func readSocket(fd uintptr, p []byte) (int, error)  { return socketIO(syscall.SYS_READ, fd, p) }
+func writeSocket(fd uintptr, p []byte) (int, error) { return socketIO(syscall.SYS_WRITE, fd, p) }
 
-func writeSocket(fd uintptr, p []byte) (int, error) {
+func socketIO(call, fd uintptr, p []byte) (int, error) {
 	for {
-		n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		n, _, errno := syscall.RawSyscall(call, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
 		switch errno {
 		case 0:
 			return int(n), nil
