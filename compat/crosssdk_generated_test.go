@@ -31,7 +31,7 @@ func TestCrossSDKWorkflowsAreTheRecordedCode(t *testing.T) {
 	code = code[strings.Index(code, "import ("):]
 	code = code[strings.Index(code, ")")+1:]
 	renamed := []string{"ActivitiesWorkflow", "TimersWorkflow", "SignalsWorkflow", "SideEffectsWorkflow",
-		"MutableSideEffectsWorkflow", "VersionsWorkflow", "ContinueAsNewWorkflow", "SequentialActivitiesWorkflow",
+		"MutableSideEffectsWorkflow", "RandomStreamsWorkflow", "VersionsWorkflow", "ContinueAsNewWorkflow", "SequentialActivitiesWorkflow",
 		"PingPongWorkflow", "activityOptions", "sideEffectCounter",
 		"GreetChildWorkflow", "FailingChildWorkflow", "SleepingChildWorkflow", "ListeningChildWorkflow",
 		"ChildResultsWorkflow", "ChildCancelWorkflow", "ParentClosePoliciesWorkflow", "ChildSignalsWorkflow",

@@ -10,6 +10,7 @@ package compat
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -177,6 +178,33 @@ func MutableSideEffectsWorkflowOfficial(ctx official.Context) (string, error) {
 		seen = append(seen, v)
 	}
 	return strings.Join(seen, ","), nil
+}
+
+// RandomStreamsWorkflowOfficial draws from two named random streams, mixing Read
+// and Uint64, and names two activities after the draws, so a replay that
+// draws other values schedules other activities and fails. It returns the
+// number of activities that ran (2): the draws depend on the run ID.
+func RandomStreamsWorkflowOfficial(ctx official.Context) (int, error) {
+	letters := official.GetRandomStream(ctx, "fixtures/letters")
+	numbers := official.GetRandomStream(ctx, "fixtures/numbers")
+	ran := 0
+	for i := 0; i < 2; i++ {
+		word := make([]byte, 5)
+		letters.Read(word)
+		n := numbers.Uint64()
+		m := letters.Uint64()
+		// Asked for again by name, a stream goes on where it was.
+		again := official.GetRandomStream(ctx, "fixtures/numbers").Uint64()
+		actx := official.WithActivityOptions(ctx, official.ActivityOptions{
+			StartToCloseTimeout: 10 * time.Second,
+			ActivityID:          fmt.Sprintf("greet-%x-%x-%x-%x", word, n, m, again),
+		})
+		if err := official.ExecuteActivity(actx, Greet, fmt.Sprintf("%x", word)).Get(ctx, nil); err != nil {
+			return ran, err
+		}
+		ran++
+	}
+	return ran, nil
 }
 
 // VersionsWorkflowOfficial branches on two GetVersion calls. Recorded fresh it takes
@@ -709,6 +737,33 @@ func MutableSideEffectsWorkflowOurs(ctx ours.Context) (string, error) {
 		seen = append(seen, v)
 	}
 	return strings.Join(seen, ","), nil
+}
+
+// RandomStreamsWorkflowOurs draws from two named random streams, mixing Read
+// and Uint64, and names two activities after the draws, so a replay that
+// draws other values schedules other activities and fails. It returns the
+// number of activities that ran (2): the draws depend on the run ID.
+func RandomStreamsWorkflowOurs(ctx ours.Context) (int, error) {
+	letters := ours.GetRandomStream(ctx, "fixtures/letters")
+	numbers := ours.GetRandomStream(ctx, "fixtures/numbers")
+	ran := 0
+	for i := 0; i < 2; i++ {
+		word := make([]byte, 5)
+		letters.Read(word)
+		n := numbers.Uint64()
+		m := letters.Uint64()
+		// Asked for again by name, a stream goes on where it was.
+		again := ours.GetRandomStream(ctx, "fixtures/numbers").Uint64()
+		actx := ours.WithActivityOptions(ctx, ours.ActivityOptions{
+			StartToCloseTimeout: 10 * time.Second,
+			ActivityID:          fmt.Sprintf("greet-%x-%x-%x-%x", word, n, m, again),
+		})
+		if err := ours.ExecuteActivity(actx, Greet, fmt.Sprintf("%x", word)).Get(ctx, nil); err != nil {
+			return ran, err
+		}
+		ran++
+	}
+	return ran, nil
 }
 
 // VersionsWorkflowOurs branches on two GetVersion calls. Recorded fresh it takes

@@ -12,6 +12,7 @@ package worker_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -177,6 +178,33 @@ func MutableSideEffectsWorkflow(ctx workflow.Context) (string, error) {
 		seen = append(seen, v)
 	}
 	return strings.Join(seen, ","), nil
+}
+
+// RandomStreamsWorkflow draws from two named random streams, mixing Read
+// and Uint64, and names two activities after the draws, so a replay that
+// draws other values schedules other activities and fails. It returns the
+// number of activities that ran (2): the draws depend on the run ID.
+func RandomStreamsWorkflow(ctx workflow.Context) (int, error) {
+	letters := workflow.GetRandomStream(ctx, "fixtures/letters")
+	numbers := workflow.GetRandomStream(ctx, "fixtures/numbers")
+	ran := 0
+	for i := 0; i < 2; i++ {
+		word := make([]byte, 5)
+		letters.Read(word)
+		n := numbers.Uint64()
+		m := letters.Uint64()
+		// Asked for again by name, a stream goes on where it was.
+		again := workflow.GetRandomStream(ctx, "fixtures/numbers").Uint64()
+		actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+			StartToCloseTimeout: 10 * time.Second,
+			ActivityID:          fmt.Sprintf("greet-%x-%x-%x-%x", word, n, m, again),
+		})
+		if err := workflow.ExecuteActivity(actx, Greet, fmt.Sprintf("%x", word)).Get(ctx, nil); err != nil {
+			return ran, err
+		}
+		ran++
+	}
+	return ran, nil
 }
 
 // VersionsWorkflow branches on two GetVersion calls. Recorded fresh it takes

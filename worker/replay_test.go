@@ -41,7 +41,7 @@ func loadManifest(t *testing.T) []manifestEntry {
 // children they start.
 func fixtureWorkflows() []any {
 	return []any{
-		ActivitiesWorkflow, TimersWorkflow, SignalsWorkflow, SideEffectsWorkflow, MutableSideEffectsWorkflow,
+		ActivitiesWorkflow, TimersWorkflow, SignalsWorkflow, SideEffectsWorkflow, MutableSideEffectsWorkflow, RandomStreamsWorkflow,
 		VersionsWorkflow, ContinueAsNewWorkflow, SequentialActivitiesWorkflow, PingPongWorkflow, ParallelSessionsWorkflow,
 		SessionWorkflow, ChildResultsWorkflow, ChildCancelWorkflow, ParentClosePoliciesWorkflow, ChildSignalsWorkflow,
 		ExternalCancelWorkflow, DuplicateChildWorkflow, CancelTogetherWorkflow, BadMemoChildWorkflow, TakenIDChildWorkflow,

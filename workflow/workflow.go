@@ -155,6 +155,31 @@ func SideEffectWithOptions(ctx Context, options SideEffectOptions, f func(ctx Co
 	return internal.SideEffectWithOptions(ctx, options, f)
 }
 
+// WorkflowRandomStream is a deterministic pseudorandom source: Read and
+// Uint64 (the next 8 bytes, little-endian) take from one byte sequence, in
+// any order.
+//
+// NOTE: Experimental
+type WorkflowRandomStream = internal.WorkflowRandomStream
+
+// GetRandomStream returns the run's pseudorandom stream of that name (made
+// at the first call, then the same stream, where earlier draws left it).
+// Its values depend only on the run and the name, so replay draws them
+// again instead of recording them: draws are not in the history, and
+// replay must make the same draws in the same order. Do not draw in a
+// query handler or an update validator (see IsReadOnly). A reset run
+// repeats the draws up to the reset point and then starts new sequences;
+// a continued-as-new run gets its own.
+//
+// The values are go.temporal.io/sdk's, so histories replay across the
+// SDKs. Use a name of your own (a package path) so that libraries do not
+// share streams by accident.
+//
+// NOTE: Experimental
+func GetRandomStream(ctx Context, name string) WorkflowRandomStream {
+	return internal.GetRandomStream(ctx, name)
+}
+
 // MutableSideEffect records f's result whenever it changes.
 func MutableSideEffect(ctx Context, id string, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
 	return internal.MutableSideEffect(ctx, id, f, equals)

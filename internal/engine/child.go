@@ -17,10 +17,10 @@ import (
 )
 
 // DefaultChildWorkflowID is the ID of a child started without one, as
-// go.temporal.io/sdk makes it: the run's original run ID and the
-// command's sequence number.
+// go.temporal.io/sdk makes it: the run's current run ID (see
+// Info.CurrentRunID) and the command's sequence number.
 func (x *Execution) DefaultChildWorkflowID() string {
-	return x.info.OriginalRunID + "_" + strconv.FormatInt(x.book.NextSeq(), 10)
+	return x.info.CurrentRunID + "_" + strconv.FormatInt(x.book.NextSeq(), 10)
 }
 
 // StartChildWorkflow starts a child workflow. started runs once, when the

@@ -223,7 +223,15 @@ func (x *Execution) apply(ev *historypb.HistoryEvent, src *EventSource) (ran boo
 	case enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
 		x.checkAtNextTask = true
 		return false, x.lookForReplay(src)
-	case enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED, enumspb.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT:
+	case enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED:
+		// The failed task a reset leaves at its reset point names the run
+		// the reset made.
+		a := ev.GetWorkflowTaskFailedEventAttributes()
+		if a.GetCause() == enumspb.WORKFLOW_TASK_FAILED_CAUSE_RESET_WORKFLOW && a.GetNewRunId() != "" {
+			x.info.CurrentRunID = a.GetNewRunId()
+		}
+		return false, nil
+	case enumspb.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT:
 		return false, nil
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
 		wf, err := x.workflow()
@@ -321,6 +329,7 @@ func (x *Execution) start(ev *historypb.HistoryEvent) error {
 	x.info.TaskQueue = a.GetTaskQueue().GetName()
 	x.info.WorkflowType = a.GetWorkflowType().GetName()
 	x.info.OriginalRunID = a.GetOriginalExecutionRunId()
+	x.info.CurrentRunID = x.info.OriginalRunID
 	x.info.WorkflowTaskTimeout = a.GetWorkflowTaskTimeout().AsDuration()
 	x.info.LastCompletionResult = a.GetLastCompletionResult()
 	x.info.ContinuedFailure = a.GetContinuedFailure()

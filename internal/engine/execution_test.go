@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -337,5 +338,43 @@ func TestSignalsSinceTheLastTaskAreNotReplayed(t *testing.T) {
 	process(t, x, h.events)
 	if want := []bool{true, false}; !reflect.DeepEqual(wf.flags, want) {
 		t.Fatalf("IsReplaying at the signals: %v, want %v", wf.flags, want)
+	}
+}
+
+// TestResetNamesTheCurrentRun: a reset run's history holds its base run's
+// start event, and the failed task at the reset point names the reset run;
+// from there on, default child IDs (and random streams, which read
+// CurrentRunID) follow the reset run, as go.temporal.io/sdk's do. Another
+// failed task changes nothing.
+func TestResetNamesTheCurrentRun(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		failure *historypb.WorkflowTaskFailedEventAttributes
+		want    string
+	}{
+		{"no reset", nil, "original"},
+		{"failed task", &historypb.WorkflowTaskFailedEventAttributes{Cause: enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE}, "original"},
+		{"reset", &historypb.WorkflowTaskFailedEventAttributes{Cause: enumspb.WORKFLOW_TASK_FAILED_CAUSE_RESET_WORKFLOW, NewRunId: "reset-run"}, "reset-run"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHistory("Greet")
+			h.events[0].GetWorkflowExecutionStartedEventAttributes().OriginalExecutionRunId = "original"
+			h.task()
+			if tc.failure != nil {
+				h.add(enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED, &historypb.HistoryEvent_WorkflowTaskFailedEventAttributes{WorkflowTaskFailedEventAttributes: tc.failure})
+				h.task()
+			}
+			var current, childID string
+			x, _ := newExecution(func(s *scripted, run int) {
+				current, childID = s.x.Info().CurrentRunID, s.x.DefaultChildWorkflowID()
+			})
+			process(t, x, h.events)
+			if current != tc.want || childID != fmt.Sprintf("%s_%d", tc.want, x.NextSeq()) {
+				t.Fatalf("CurrentRunID %q, default child ID %q; want %q and %q", current, childID, tc.want, fmt.Sprintf("%s_%d", tc.want, x.NextSeq()))
+			}
+			if x.Info().OriginalRunID != "original" {
+				t.Fatalf("OriginalRunID %q, want the start event's", x.Info().OriginalRunID)
+			}
+		})
 	}
 }

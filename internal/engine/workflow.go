@@ -121,6 +121,13 @@ type Info struct {
 	RunID         string
 	WorkflowType  string
 	OriginalRunID string
+	// CurrentRunID seeds what the run names and draws for itself (default
+	// child workflow IDs, workflow.GetRandomStream): the original run ID
+	// or, once the history shows the run was reset, the ID of the run the
+	// reset made, as go.temporal.io/sdk keeps it. A reset run's history
+	// starts with its base run's events, so without this its new children
+	// would get the base run's child IDs.
+	CurrentRunID string
 	// WorkflowTaskTimeout is the timeout of the run's workflow tasks.
 	WorkflowTaskTimeout time.Duration
 	// LastCompletionResult and ContinuedFailure are what the previous run

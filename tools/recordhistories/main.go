@@ -82,6 +82,7 @@ func fixtures() []fixture {
 			want: []any{"one", "two", "three"}},
 		{name: "sideeffects", workflow: SideEffectsWorkflow, want: 41},
 		{name: "mutablesideeffects", workflow: MutableSideEffectsWorkflow, want: "v1,v1,v2"},
+		{name: "randomstreams", workflow: RandomStreamsWorkflow, want: 2},
 		{name: "versions", workflow: VersionsWorkflow, want: "VERSIONED / Hello, VERSIONED!"},
 		{name: "continueasnew", workflow: ContinueAsNewWorkflow, args: []any{0}, want: 2, multiRun: true},
 		{name: "sequential3", workflow: SequentialActivitiesWorkflow, args: []any{3}, want: 3},
@@ -227,6 +228,7 @@ func registerWorkflows(r worker.WorkflowRegistry) {
 	r.RegisterWorkflow(SignalsWorkflow)
 	r.RegisterWorkflow(SideEffectsWorkflow)
 	r.RegisterWorkflow(MutableSideEffectsWorkflow)
+	r.RegisterWorkflow(RandomStreamsWorkflow)
 	r.RegisterWorkflow(VersionsWorkflow)
 	r.RegisterWorkflow(ContinueAsNewWorkflow)
 	r.RegisterWorkflow(SequentialActivitiesWorkflow)
