@@ -77,47 +77,42 @@ func (s *rawSocket) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	s.readMu.Lock()
-	defer s.readMu.Unlock()
-	s.read = rawRead{into: p}
-	err := s.raw.Read(s.readFn)
-	n, readErr := s.read.n, s.read.err
-	s.read = rawRead{}
-	if err != nil {
-		return 0, s.opError("read", err)
-	}
-	if readErr != nil {
-		return 0, s.opError("read", os.NewSyscallError("read", readErr))
-	}
-	if n == 0 {
-		return 0, io.EOF
-	}
-	return n, nil
+	done, err := s.readWhenReady(rawRead{into: p})
+	return done.n, err
 }
 
 // ReadOnReady waits until the socket has data, then reads at most bufSize
 // bytes of it into a buffer from pool, which the caller returns to pool.
 func (s *rawSocket) ReadOnReady(bufSize int, pool mem.BufferPool) (*[]byte, int, error) {
+	done, err := s.readWhenReady(rawRead{size: bufSize, pool: pool})
+	if err != nil {
+		if done.buf != nil {
+			pool.Put(done.buf)
+		}
+		return nil, 0, err
+	}
+	return done.buf, done.n, nil
+}
+
+// readWhenReady makes the read r describes once the socket has data, and
+// returns it done; a read of nothing is the end of the stream.
+func (s *rawSocket) readWhenReady(r rawRead) (rawRead, error) {
 	s.readMu.Lock()
 	defer s.readMu.Unlock()
-	s.read = rawRead{size: bufSize, pool: pool}
+	s.read = r
 	err := s.raw.Read(s.readFn)
-	buf, n, readErr := s.read.buf, s.read.n, s.read.err
+	done := s.read
 	s.read = rawRead{}
-	if err == nil && readErr != nil {
-		err = os.NewSyscallError("read", readErr)
+	if err == nil && done.err != nil {
+		err = os.NewSyscallError("read", done.err)
 	}
-	if err != nil {
-		if buf != nil {
-			pool.Put(buf)
-		}
-		return nil, 0, s.opError("read", err)
+	switch {
+	case err != nil:
+		return done, s.opError("read", err)
+	case done.n == 0:
+		return done, io.EOF
 	}
-	if n == 0 {
-		pool.Put(buf)
-		return nil, 0, io.EOF
-	}
-	return buf, n, nil
+	return done, nil
 }
 
 // readReady is called by the poller with the socket's descriptor; false
