@@ -237,3 +237,35 @@ func TestRawSocketCredentialsHandTheHandshakeARawSocket(t *testing.T) {
 		t.Fatal("Clone lost the raw-socket wrapping")
 	}
 }
+
+func TestRawSocketOverAUnixSocket(t *testing.T) {
+	path := t.TempDir() + "/s"
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		io.Copy(c, c) // echo until the client closes
+	}()
+	dialled, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := newRawSocket(dialled)
+	defer conn.Close()
+	if _, ok := conn.(*rawSocket); !ok {
+		t.Fatalf("newRawSocket(%T) = %T, want *rawSocket", dialled, conn)
+	}
+	sent := pattern(1 << 20)
+	go conn.Write(sent)
+	got := make([]byte, len(sent))
+	if _, err := io.ReadFull(conn, got); err != nil || !bytes.Equal(got, sent) {
+		t.Fatalf("echo over a unix socket: %v, equal %v", err, bytes.Equal(got, sent))
+	}
+}
