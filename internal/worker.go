@@ -394,6 +394,7 @@ func (w *AggregatedWorker) workflowEnv() *workflowEnv {
 		SDKMetadataFlags: true,
 		Interceptors:     w.interceptors(),
 		Propagators:      w.client.propagators,
+		BinaryChecksum:   processBinaryChecksum(),
 	})
 }
 
@@ -449,6 +450,13 @@ func (w *AggregatedWorker) startRuntime() error {
 		SDKName:                        SDKName,
 		SDKVersion:                     SDKVersion,
 		Metrics:                        w.metricsHandler(),
+		BinaryChecksum:                 processBinaryChecksum(),
+	}
+	// As go.temporal.io/sdk: completions carry the checksum only to a
+	// server that does not say it has build-ID versioning (every server
+	// since 1.21 does); one not asked yet is taken to have it.
+	if info := w.client.conn.KnownSystemInfo(); info != nil && !info.GetCapabilities().GetBuildIdBasedVersioning() {
+		opts.BinaryChecksumOnCompletion = true
 	}
 	if opts.Identity == "" {
 		opts.Identity = w.client.identity

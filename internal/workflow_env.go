@@ -43,6 +43,10 @@ type workflowEnvOptions struct {
 	// Now is the worker's clock (the test environment's runs ahead); it
 	// tells the workflow time at which a local activity ended.
 	Now func() time.Time
+	// BinaryChecksum is the worker's binary checksum, for
+	// WorkflowInfo.GetBinaryChecksum of live tasks; "" leaves it to be
+	// computed if asked for (the replayer, the test environment).
+	BinaryChecksum string
 }
 
 // newWorkflowEnv is the one way to build what drives the engine: the
@@ -80,6 +84,7 @@ func newWorkflowEnv(reg *registry.Registry, o workflowEnvOptions) *workflowEnv {
 		propagators:      o.Propagators,
 		replayer:         o.Replayer,
 		now:              o.Now,
+		binaryChecksum:   o.BinaryChecksum,
 	}
 }
 
@@ -94,6 +99,7 @@ type workflowEnv struct {
 	runLogNext       log.Logger // logger, for runLogger (see there)
 	metrics          sdkmetrics.Handler
 	namespace        string
+	binaryChecksum   string
 	deadlockTimeout  time.Duration // 0: the dispatcher's default; <0: disabled
 	logDuringReplay  bool
 	failOnPanic      bool

@@ -1,6 +1,7 @@
 package internal
 
 import (
+	"cmp"
 	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
@@ -99,9 +100,16 @@ func (i *WorkflowInfo) GetTargetWorkerDeploymentVersionChanged() bool {
 	return i.taskStarted != nil && i.taskStarted.TargetWorkerDeploymentVersionChanged
 }
 
-// GetBinaryChecksum returns the binary checksum of the worker running the
-// current workflow task.
-func (i *WorkflowInfo) GetBinaryChecksum() string { return i.BinaryChecksum }
+// GetBinaryChecksum returns the binary checksum that the worker which
+// completed the current workflow task recorded or, when it recorded none
+// (a live task, or a server with build-ID versioning, which is sent none),
+// this process's (see worker.SetBinaryChecksum).
+func (i *WorkflowInfo) GetBinaryChecksum() string {
+	if i.BinaryChecksum == "" {
+		return processBinaryChecksum()
+	}
+	return i.BinaryChecksum
+}
 
 // GetCurrentHistoryLength returns the number of events in history as of
 // the current workflow task.
@@ -121,6 +129,7 @@ func GetInfo(ctx Context) *WorkflowInfo { return runOf(ctx).outbound.GetInfo(ctx
 func (r *workflowRun) workflowInfo() *WorkflowInfo {
 	r.info.currentHistoryLength = int(r.exec.LastStartedEventID())
 	r.info.taskStarted = &r.exec.Info().TaskStarted
+	r.info.BinaryChecksum = cmp.Or(r.info.taskStarted.RecordedBinaryChecksum, r.env.binaryChecksum)
 	return r.info
 }
 

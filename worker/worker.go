@@ -98,6 +98,18 @@ func InterruptCh() <-chan any { return internal.InterruptCh() }
 // in memory between tasks. Call it before starting any worker.
 func SetStickyWorkflowCacheSize(cacheSize int) { internal.SetStickyWorkflowCacheSize(cacheSize) }
 
+// SetBinaryChecksum sets the identifier of this process's binary, which its
+// workers send with their workflow polls and task failures (and to servers
+// without build-ID versioning, whose reset points it names, with their
+// completions) and which workflow.Info.GetBinaryChecksum reports. Without
+// it, the checksum is the hex MD5 of the executable (SHA-256 in FIPS 140
+// mode), as go.temporal.io/sdk computes it. Call it before starting any
+// worker.
+//
+// Deprecated: servers with build-ID versioning no longer record it; use
+// worker build IDs.
+func SetBinaryChecksum(checksum string) { internal.SetBinaryChecksum(checksum) }
+
 // PurgeStickyWorkflowCache drops every cached workflow run.
 func PurgeStickyWorkflowCache() { internal.PurgeStickyWorkflowCache() }
 

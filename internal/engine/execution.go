@@ -360,6 +360,8 @@ func (x *Execution) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (b
 		SuggestContinueAsNew:                 ts.GetSuggestContinueAsNew(),
 		SuggestContinueAsNewReasons:          ts.GetSuggestContinueAsNewReasons(),
 		TargetWorkerDeploymentVersionChanged: ts.GetTargetWorkerDeploymentVersionChanged(),
+		//lint:ignore SA1019 histories still record the deprecated binary checksum.
+		RecordedBinaryChecksum: next.GetWorkflowTaskCompletedEventAttributes().GetBinaryChecksum(),
 	}
 	x.replaying = next != nil || x.queryOnly
 	if next != nil {

@@ -378,3 +378,28 @@ func TestResetNamesTheCurrentRun(t *testing.T) {
 		})
 	}
 }
+
+// A replayed task reports the binary checksum its WorkflowTaskCompleted
+// recorded (servers before build-ID versioning record the worker's); the
+// live task has none, and the worker's own applies.
+func TestReplayedTasksReportTheirRecordedBinaryChecksum(t *testing.T) {
+	h := newHistory("Greet")
+	h.task()
+	h.completed()
+	//lint:ignore SA1019 histories of older servers record the deprecated checksum.
+	h.events[len(h.events)-1].GetWorkflowTaskCompletedEventAttributes().BinaryChecksum = "old-worker"
+	h.timerStarted("5", time.Second)
+	h.timerFired("5")
+	h.task()
+	var seen []string
+	x, _ := newExecution(func(s *scripted, run int) {
+		seen = append(seen, s.x.Info().TaskStarted.RecordedBinaryChecksum)
+		if run == 1 {
+			s.x.StartTimer(time.Second, "", func(error) {})
+		}
+	})
+	process(t, x, h.events)
+	if len(seen) != 2 || seen[0] != "old-worker" || seen[1] != "" {
+		t.Fatalf("recorded checksums seen by the two tasks: %q, want [old-worker, \"\"]", seen)
+	}
+}

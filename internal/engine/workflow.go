@@ -146,4 +146,8 @@ type TaskStarted struct {
 	SuggestContinueAsNew                 bool
 	SuggestContinueAsNewReasons          []enumspb.SuggestContinueAsNewReason
 	TargetWorkerDeploymentVersionChanged bool
+	// RecordedBinaryChecksum is the binary checksum the task's
+	// WorkflowTaskCompleted recorded, when the task is replayed; "" for a
+	// live task, or if the worker that completed it sent none.
+	RecordedBinaryChecksum string
 }

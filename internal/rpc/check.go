@@ -56,6 +56,12 @@ func (c *Conn) SystemInfo(ctx context.Context) (*workflowservice.GetSystemInfoRe
 	return info, nil
 }
 
+// KnownSystemInfo is the server's GetSystemInfo answer if this connection
+// has had it (SystemInfo, Dial), else nil; it never calls the server.
+func (c *Conn) KnownSystemInfo() *workflowservice.GetSystemInfoResponse {
+	return c.systemInfo.Load()
+}
+
 // CheckHealth asks the frontend's gRPC health service whether the workflow
 // service is serving.
 func (c *Conn) CheckHealth(ctx context.Context) error {

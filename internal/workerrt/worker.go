@@ -68,6 +68,12 @@ type Options struct {
 	MaxEagerActivitiesPerTask    int
 	MaxConcurrentEagerActivities int
 
+	// BinaryChecksum goes with workflow polls and task failures, and with
+	// completions when BinaryChecksumOnCompletion (a server without
+	// build-ID versioning), as go.temporal.io/sdk sends it.
+	BinaryChecksum             string
+	BinaryChecksumOnCompletion bool
+
 	// Cache keeps workflow state between tasks; nil or size 0 disables the
 	// sticky queue.
 	Cache                        *StickyCache

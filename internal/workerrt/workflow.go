@@ -36,6 +36,8 @@ func (w *Worker) pollWorkflowTask(ctx context.Context, queue *taskqueuepb.TaskQu
 		Namespace: w.opts.Namespace,
 		TaskQueue: queue,
 		Identity:  w.opts.Identity,
+		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated binary checksum.
+		BinaryChecksum: w.opts.BinaryChecksum,
 	})
 	pollers.add(-1)
 	if err != nil {
@@ -218,6 +220,10 @@ func (w *Worker) completionRequest(run *cachedRun, task *workflowservice.PollWor
 			SdkVersion:    w.opts.SDKVersion,
 		},
 		MeteringMetadata: &commonpb.MeteringMetadata{NonfirstLocalActivityExecutionAttempts: nonfirstAttempts},
+	}
+	if w.opts.BinaryChecksumOnCompletion {
+		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated binary checksum.
+		req.BinaryChecksum = w.opts.BinaryChecksum
 	}
 	if w.stickyQueue != "" {
 		req.StickyAttributes = &taskqueuepb.StickyExecutionAttributes{
@@ -417,6 +423,8 @@ func (w *Worker) failWorkflowTask(task *workflowservice.PollWorkflowTaskQueueRes
 		Failure:   w.opts.Engine.FailureConverter.ErrorToFailure(engine.PanicFailure(err)),
 		Identity:  w.opts.Identity,
 		Namespace: w.opts.Namespace,
+		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated binary checksum.
+		BinaryChecksum: w.opts.BinaryChecksum,
 	})
 	if rerr != nil {
 		w.opts.Logger.Warn("reporting a workflow task's failure failed; it will time out and be retried", "Error", rerr)
