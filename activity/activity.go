@@ -33,8 +33,18 @@ func GetInfo(ctx context.Context) Info { return internal.GetActivityInfo(ctx) }
 // GetLogger returns a logger tagged with the activity's identity.
 func GetLogger(ctx context.Context) log.Logger { return internal.GetActivityLogger(ctx) }
 
+// ErrActivityPaused is the cause (context.Cause) of an activity's context
+// canceled because the activity was paused on the server; ErrActivityReset,
+// because it was reset. Both arrive with a heartbeat's answer.
+var (
+	ErrActivityPaused = internal.ErrActivityPaused
+	ErrActivityReset  = internal.ErrActivityReset
+)
+
 // RecordHeartbeat reports progress with details a retry can read back.
-// Cancellation of the activity arrives through heartbeats.
+// Cancellation of the activity arrives through heartbeats: the activity's
+// context is canceled, and context.Cause says why (the workflow asked, the
+// activity was paused or reset, the worker is stopping).
 func RecordHeartbeat(ctx context.Context, details ...any) {
 	internal.RecordActivityHeartbeat(ctx, details...)
 }

@@ -227,6 +227,14 @@ type AggregatedWorker struct {
 // ends.
 var ErrWorkerShutdown = workerrt.ErrWorkerShutdown
 
+// ErrActivityPaused and ErrActivityReset are the causes of an activity's
+// context canceled because the activity was paused or reset on the server
+// (see activity.RecordHeartbeat).
+var (
+	ErrActivityPaused = workerrt.ErrActivityPaused
+	ErrActivityReset  = workerrt.ErrActivityReset
+)
+
 // fatalPollErrorGrace is how long polls fail with an error retrying will
 // not cure before the worker stops (SetFatalPollErrorGrace).
 var fatalPollErrorGrace = 2 * time.Minute

@@ -29,6 +29,17 @@ var errCanceledByServer = errors.New("the activity was canceled: its workflow re
 // server no longer knows the activity (it timed out, or its workflow closed).
 var errActivityGone = errors.New("the activity no longer exists on the server: it timed out or its workflow closed")
 
+// ErrActivityPaused and ErrActivityReset are the causes of an activity
+// context canceled because a heartbeat's answer said the activity was
+// paused or reset (PauseActivity, ResetActivity), as go.temporal.io/sdk's
+// are; the attempt's outcome is then reported as usual, and the server
+// retries the activity when it is unpaused, or from the start after a
+// reset.
+var (
+	ErrActivityPaused = errors.New("activity paused")
+	ErrActivityReset  = errors.New("activity reset")
+)
+
 // heartbeater sends an activity's heartbeats, throttled, and cancels the
 // activity when the server says so.
 type heartbeater struct {
@@ -126,6 +137,10 @@ func (h *heartbeater) send(details *commonpb.Payloads) error {
 		h.canceled = true
 		h.mu.Unlock()
 		h.cancel(errCanceledByServer)
+	case resp.GetActivityPaused():
+		h.cancel(ErrActivityPaused)
+	case resp.GetActivityReset():
+		h.cancel(ErrActivityReset)
 	}
 	return err
 }

@@ -24,6 +24,8 @@ type heartbeatService struct {
 	mu       sync.Mutex
 	details  []string
 	cancel   bool
+	paused   bool
+	reset    bool
 	notFound bool
 }
 
@@ -34,7 +36,7 @@ func (s *heartbeatService) RecordActivityTaskHeartbeat(_ context.Context, req *w
 	if s.notFound {
 		return nil, serviceerror.NewNotFound("activity not found")
 	}
-	return &workflowservice.RecordActivityTaskHeartbeatResponse{CancelRequested: s.cancel}, nil
+	return &workflowservice.RecordActivityTaskHeartbeatResponse{CancelRequested: s.cancel, ActivityPaused: s.paused, ActivityReset: s.reset}, nil
 }
 
 func (s *heartbeatService) sent() []string {
@@ -87,6 +89,29 @@ func TestHeartbeatResponseCancelsTheActivity(t *testing.T) {
 	hb2.record(details("x"))
 	if !errors.Is(*cause2, errActivityGone) || hb2.serverCanceled() {
 		t.Fatalf("an activity the server no longer knows must be canceled, cause %v", *cause2)
+	}
+}
+
+// A heartbeat answer saying the activity is paused or reset cancels it with
+// that cause; a cancel request in the same answer wins, as in
+// go.temporal.io/sdk.
+func TestHeartbeatResponsePausesOrResetsTheActivity(t *testing.T) {
+	for _, tc := range []struct {
+		svc  *heartbeatService
+		want error
+	}{
+		{&heartbeatService{paused: true}, ErrActivityPaused},
+		{&heartbeatService{reset: true}, ErrActivityReset},
+		{&heartbeatService{paused: true, reset: true}, ErrActivityPaused},
+		{&heartbeatService{cancel: true, paused: true}, errCanceledByServer},
+	} {
+		hb, cause := newTestHeartbeater(tc.svc, time.Second)
+		hb.record(details("x"))
+		hb.stop()
+		if !errors.Is(*cause, tc.want) || hb.serverCanceled() != (tc.want == errCanceledByServer) {
+			t.Errorf("answer cancel=%v paused=%v reset=%v: cause %v (canceled by the workflow %v), want %v",
+				tc.svc.cancel, tc.svc.paused, tc.svc.reset, *cause, hb.serverCanceled(), tc.want)
+		}
 	}
 }
 
