@@ -15,7 +15,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -72,7 +74,8 @@ func closeErr(f *os.File, err error) error {
 // test is held until the test ends and shown only if it failed; package
 // level output (ok/FAIL lines, TestMain messages, panics) is always shown.
 // A package that fails with no failed test (build error, TestMain exit,
-// crash) counts as one failure.
+// crash, timeout) counts as one failure, and the held output of the tests
+// it was running is shown.
 func summarize(r io.Reader, w io.Writer) (totals, error) {
 	var t totals
 	held := map[string][]string{}        // package + test -> output lines
@@ -115,6 +118,14 @@ func summarize(r io.Reader, w io.Writer) (totals, error) {
 		case e.Action == "fail":
 			if failedTests[e.Package] == 0 {
 				t.failed++
+			}
+			// Tests still running when the package failed (a timeout's
+			// panic, a crash) hold the output that says why.
+			for _, k := range slices.Sorted(maps.Keys(held)) {
+				if pkg, test, _ := strings.Cut(k, "\x00"); pkg == e.Package {
+					fmt.Fprintf(w, "--- %s had not finished when %s failed; its output:\n%s", test, pkg, strings.Join(held[k], ""))
+					delete(held, k)
+				}
 			}
 		}
 	}

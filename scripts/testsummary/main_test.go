@@ -26,6 +26,11 @@ func TestSummarize(t *testing.T) {
 		`{"Action":"output","Package":"p/broken","Output":"FAIL\tp/broken [build failed]\n"}`,
 		`{"Action":"fail","Package":"p/broken"}`,
 		`{"Action":"output","Package":"p/main","Output":"testharness: temporal CLI not found\n"}`,
+		`{"Action":"run","Package":"p/hang","Test":"TestHang"}`,
+		`{"Action":"output","Package":"p/hang","Test":"TestHang","Output":"panic: test timed out after 10m0s\n"}`,
+		`{"Action":"output","Package":"p/hang","Test":"TestHang","Output":"goroutine 8 [select (no cases)]:\n"}`,
+		`{"Action":"output","Package":"p/hang","Output":"FAIL\tp/hang\t600.0s\n"}`,
+		`{"Action":"fail","Package":"p/hang"}`,
 		`{"Action":"fail","Package":"p/main"}`,
 		`go: warning: plain text`,
 	}, "\n")
@@ -36,7 +41,7 @@ func TestSummarize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (totals{passed: 1, failed: 3, skipped: 1}); got != want {
+	if want := (totals{passed: 1, failed: 4, skipped: 1}); got != want {
 		t.Errorf("totals = %+v, want %+v", got, want)
 	}
 	for _, want := range []string{
@@ -46,6 +51,7 @@ func TestSummarize(t *testing.T) {
 		"p/broken/x.go:1: syntax error\n",
 		"testharness: temporal CLI not found\n",
 		"go: warning: plain text\n",
+		"--- TestHang had not finished when p/hang failed; its output:\npanic: test timed out after 10m0s\ngoroutine 8 [select (no cases)]:\n",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
