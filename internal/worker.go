@@ -458,19 +458,20 @@ func (w *AggregatedWorker) startRuntime() error {
 		SDKName:                        SDKName,
 		SDKVersion:                     SDKVersion,
 		Metrics:                        w.metricsHandler(),
-		BinaryChecksum:                 processBinaryChecksum(),
-	}
-	// As go.temporal.io/sdk: completions carry the checksum only to a
-	// server that does not say it has build-ID versioning (every server
-	// since 1.21 does); one not asked yet is taken to have it.
-	if info := w.client.conn.KnownSystemInfo(); info != nil && !info.GetCapabilities().GetBuildIdBasedVersioning() {
-		opts.BinaryChecksumOnCompletion = true
 	}
 	if opts.Identity == "" {
 		opts.Identity = w.client.identity
 	}
 	if !w.options.DisableWorkflowWorker && w.registry.HasWorkflows() {
 		opts.Engine = w.workflowEnv().engineOptions()
+		// Only workflow tasks carry the binary checksum. As
+		// go.temporal.io/sdk: completions carry it only to a server that
+		// does not say it has build-ID versioning (every server since 1.21
+		// does); one not asked yet is taken to have it.
+		opts.BinaryChecksum = processBinaryChecksum()
+		if info := w.client.conn.KnownSystemInfo(); info != nil && !info.GetCapabilities().GetBuildIdBasedVersioning() {
+			opts.BinaryChecksumOnCompletion = true
+		}
 	}
 	activities := w.activityExecutor(w.taskQueue)
 	if opts.Engine != nil {
