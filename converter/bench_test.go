@@ -3,6 +3,8 @@ package converter
 import (
 	"strings"
 	"testing"
+
+	commonpb "go.temporal.io/api/common/v1"
 )
 
 // benchSmall is a typical small workflow argument.
@@ -74,3 +76,35 @@ func BenchmarkDecode64KiB(b *testing.B) {
 		}
 	}
 }
+
+// zlibPayloads is a payload of n bytes of JSON-like text, compressed by
+// the zlib codec.
+func zlibPayloads(b *testing.B, n int) []*commonpb.Payload {
+	b.Helper()
+	const record = `{"id":"order-1234","count":7,"tags":["a","b"]},`
+	text := strings.Repeat(record, n/len(record)+1)[:n]
+	p, err := GetDefaultDataConverter().ToPayload(text)
+	if err != nil {
+		b.Fatal(err)
+	}
+	encoded, err := NewZlibCodec(ZlibCodecOptions{AlwaysEncode: true}).Encode([]*commonpb.Payload{p})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return encoded
+}
+
+func benchmarkZlibDecode(b *testing.B, n int) {
+	codec := NewZlibCodec(ZlibCodecOptions{})
+	encoded := zlibPayloads(b, n)
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := codec.Decode(encoded); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkZlibDecode1KiB(b *testing.B)  { benchmarkZlibDecode(b, 1<<10) }
+func BenchmarkZlibDecode64KiB(b *testing.B) { benchmarkZlibDecode(b, 64<<10) }
