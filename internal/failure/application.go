@@ -79,12 +79,14 @@ func NewApplicationErrorWithOptions(message, errType string, options Application
 }
 
 // Error returns the message, with the type, retryability and cause when set.
-func (e *ApplicationError) Error() string {
-	msg := e.msg
-	if e.errType != "" {
-		msg = fmt.Sprintf("%s (type: %s, retryable: %v)", msg, e.errType, !e.nonRetryable)
+func (e *ApplicationError) Error() string { return describeChain(e) }
+
+// head is the error's message without its cause.
+func (e *ApplicationError) head() string {
+	if e.errType == "" {
+		return e.msg
 	}
-	return withCause(msg, e.cause)
+	return fmt.Sprintf("%s (type: %s, retryable: %v)", e.msg, e.errType, !e.nonRetryable)
 }
 
 // Message returns the message alone.
@@ -118,11 +120,3 @@ func (e *ApplicationError) Category() ApplicationErrorCategory { return e.catego
 
 // Unwrap returns the cause.
 func (e *ApplicationError) Unwrap() error { return e.cause }
-
-// withCause appends ": cause" to msg when there is a cause.
-func withCause(msg string, cause error) string {
-	if cause == nil {
-		return msg
-	}
-	return msg + ": " + cause.Error()
-}

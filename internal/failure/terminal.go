@@ -85,7 +85,7 @@ func NewServerError(message string, nonRetryable bool, cause error) error {
 }
 
 // Error returns the message, and the cause if any.
-func (e *ServerError) Error() string { return withCause(e.msg, e.cause) }
+func (e *ServerError) Error() string { return describeChain(e) }
 
 // Message returns the message alone.
 func (e *ServerError) Message() string { return e.msg }

@@ -34,9 +34,9 @@ func NewHeartbeatTimeoutError(details ...any) error {
 }
 
 // Error returns the message and the timeout type, and the cause if any.
-func (e *TimeoutError) Error() string {
-	return withCause(fmt.Sprintf("%s (type: %s)", e.msg, e.timeoutType), e.cause)
-}
+func (e *TimeoutError) Error() string { return describeChain(e) }
+
+func (e *TimeoutError) head() string { return fmt.Sprintf("%s (type: %s)", e.msg, e.timeoutType) }
 
 // Message returns the message alone.
 func (e *TimeoutError) Message() string { return e.msg }

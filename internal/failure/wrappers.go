@@ -40,10 +40,11 @@ func NewActivityError(
 }
 
 // Error describes the activity, then the cause.
-func (e *ActivityError) Error() string {
-	msg := fmt.Sprintf("activity error (type: %s, scheduledEventID: %d, startedEventID: %d, identity: %s)",
+func (e *ActivityError) Error() string { return describeChain(e) }
+
+func (e *ActivityError) head() string {
+	return fmt.Sprintf("activity error (type: %s, scheduledEventID: %d, startedEventID: %d, identity: %s)",
 		e.activityType.GetName(), e.scheduledEventID, e.startedEventID, e.identity)
-	return withCause(msg, e.cause)
 }
 
 // ScheduledEventID returns the ID of the ActivityTaskScheduled event.
@@ -102,10 +103,11 @@ func NewChildWorkflowExecutionError(
 }
 
 // Error describes the child workflow, then the cause.
-func (e *ChildWorkflowExecutionError) Error() string {
-	msg := fmt.Sprintf("child workflow execution error (type: %s, workflowID: %s, runID: %s, initiatedEventID: %d, startedEventID: %d)",
+func (e *ChildWorkflowExecutionError) Error() string { return describeChain(e) }
+
+func (e *ChildWorkflowExecutionError) head() string {
+	return fmt.Sprintf("child workflow execution error (type: %s, workflowID: %s, runID: %s, initiatedEventID: %d, startedEventID: %d)",
 		e.workflowType, e.workflowID, e.runID, e.initiatedEventID, e.startedEventID)
-	return withCause(msg, e.cause)
 }
 
 // Namespace returns the child's namespace.
@@ -148,10 +150,11 @@ func NewWorkflowExecutionError(workflowID, runID, workflowType string, cause err
 }
 
 // Error describes the workflow run, then the cause.
-func (e *WorkflowExecutionError) Error() string {
-	msg := fmt.Sprintf("workflow execution error (type: %s, workflowID: %s, runID: %s)",
+func (e *WorkflowExecutionError) Error() string { return describeChain(e) }
+
+func (e *WorkflowExecutionError) head() string {
+	return fmt.Sprintf("workflow execution error (type: %s, workflowID: %s, runID: %s)",
 		e.workflowType, e.workflowID, e.runID)
-	return withCause(msg, e.cause)
 }
 
 // Unwrap returns the workflow's error.
