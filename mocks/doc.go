@@ -15,9 +15,10 @@
 //	}
 //
 // A mock made by a NewX constructor checks, when the test ends, that every
-// expectation set with On was met; a mock made as &X{} checks only when the
-// test calls AssertExpectations. A call with no matching expectation, or one
-// whose expectation sets no return values, panics and names the method.
+// expectation set with On was met, and a call that matches no expectation
+// fails the test; a mock made as &X{} checks only when the test calls
+// AssertExpectations, and panics on such a call. A call whose expectation
+// sets no return values panics, naming the method.
 //
 // Mocked: Client, HistoryEventIterator, NamespaceClient, ScheduleClient,
 // ScheduleHandle, ScheduleListIterator, WorkflowRun and
