@@ -330,10 +330,14 @@ func (w *AggregatedWorker) RegisterActivityWithOptions(fn any, options RegisterA
 }
 
 // DynamicRegisterWorkflowOptions configure the registration of a dynamic
-// workflow (workflow.DynamicRegisterOptions). go.temporal.io/sdk's one
-// option, LoadDynamicRuntimeOptions, picks a worker-deployment versioning
-// behavior, which this SDK does not support: it is absent.
-type DynamicRegisterWorkflowOptions struct{}
+// workflow (workflow.DynamicRegisterOptions).
+type DynamicRegisterWorkflowOptions struct {
+	// LoadDynamicRuntimeOptions picks the options of each workflow type the
+	// dynamic workflow runs: today only a worker-deployment versioning
+	// behavior, which, as go.temporal.io/sdk on a worker without
+	// deployment versioning, this SDK accepts and never asks for.
+	LoadDynamicRuntimeOptions func(details LoadDynamicRuntimeOptionsDetails) (DynamicRuntimeWorkflowOptions, error)
+}
 
 // DynamicRegisterActivityOptions configure the registration of a dynamic
 // activity (activity.DynamicRegisterOptions); there are none yet, as in

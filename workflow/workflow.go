@@ -43,6 +43,18 @@ type (
 	// DynamicRegisterOptions configure a dynamic workflow's registration
 	// (worker.Worker.RegisterDynamicWorkflow).
 	DynamicRegisterOptions = internal.DynamicRegisterWorkflowOptions
+	// LoadDynamicRuntimeOptionsDetails is what
+	// DynamicRegisterOptions.LoadDynamicRuntimeOptions is told of a
+	// workflow type.
+	LoadDynamicRuntimeOptionsDetails = internal.LoadDynamicRuntimeOptionsDetails
+	// DynamicRuntimeOptions are the options
+	// DynamicRegisterOptions.LoadDynamicRuntimeOptions picks for a
+	// workflow type.
+	DynamicRuntimeOptions = internal.DynamicRuntimeWorkflowOptions
+	// VersioningBehavior says whether a workflow's runs stay on the worker
+	// deployment version they started on; this SDK runs no versioned
+	// workers yet and sends none.
+	VersioningBehavior = internal.VersioningBehavior
 	// ContextPropagator carries values from a caller's context into the
 	// workflows and activities it starts, through headers.
 	ContextPropagator = internal.ContextPropagator
@@ -61,6 +73,13 @@ const (
 	ContinueAsNewSuggestedReasonHistorySizeTooLarge  = internal.ContinueAsNewSuggestedReasonHistorySizeTooLarge
 	ContinueAsNewSuggestedReasonTooManyHistoryEvents = internal.ContinueAsNewSuggestedReasonTooManyHistoryEvents
 	ContinueAsNewSuggestedReasonTooManyUpdates       = internal.ContinueAsNewSuggestedReasonTooManyUpdates
+)
+
+// The versioning behaviors.
+const (
+	VersioningBehaviorUnspecified = internal.VersioningBehaviorUnspecified
+	VersioningBehaviorPinned      = internal.VersioningBehaviorPinned
+	VersioningBehaviorAutoUpgrade = internal.VersioningBehaviorAutoUpgrade
 )
 
 // DefaultVersion is GetVersion's answer for code that ran before a change.
