@@ -3,6 +3,7 @@ package internal
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 
 	commonpb "go.temporal.io/api/common/v1"
 
@@ -36,8 +37,11 @@ func workflowTypeName(info ActivityInfo) string {
 	return info.WorkflowType.Name
 }
 
-// Execute runs one activity attempt.
-func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask) (*commonpb.Payloads, error) {
+// Execute runs one activity attempt. A panic, of the activity or of user
+// code around it (the data converter decoding its input or encoding its
+// result or heartbeat details, a codec, an interceptor), fails the attempt
+// with a PanicError, retryable as in go.temporal.io/sdk.
+func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask) (_ *commonpb.Payloads, err error) {
 	info := activityInfoOf(t, e.namespace)
 	info.TaskQueue = e.taskQueue
 	if d, ok := ctx.Deadline(); ok {
@@ -66,6 +70,18 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	}
 	logger := newKeyvalsLogger(e.logger, "ActivityID", info.ActivityID, "ActivityType", info.ActivityType.Name,
 		"Attempt", info.Attempt, "WorkflowID", info.WorkflowExecution.ID, "RunID", info.WorkflowExecution.RunID)
+	defer func() {
+		if p := recover(); p != nil {
+			stack := string(debug.Stack())
+			logger.Error("Activity panic", "PanicError", fmt.Sprint(p), "PanicStack", stack)
+			name := sdkmetrics.ActivityTaskError
+			if t.Local {
+				name = sdkmetrics.LocalActivityError
+			}
+			metrics.Counter(name).Inc(1)
+			err = failure.NewPanicError(p, stack)
+		}
+	}()
 	env := &activityEnv{info: info, heartbeat: t.Heartbeat, heartbeatDetails: t.Task.GetHeartbeatDetails(),
 		dc: e.dc, logger: logger, workerStop: t.WorkerStop, client: e.client, metrics: metrics}
 	ctx = context.WithValue(ctx, activityEnvKey{}, env)
@@ -83,14 +99,7 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	if err != nil {
 		return nil, failure.NewApplicationError(err.Error(), "ArgumentDecodingError")
 	}
-	result, panicked, err := runActivity(ctx, inbound, registry.Interfaces(args))
-	if panicked {
-		name := sdkmetrics.ActivityTaskError
-		if t.Local {
-			name = sdkmetrics.LocalActivityError
-		}
-		metrics.Counter(name).Inc(1)
-	}
+	result, err := inbound.ExecuteActivity(ctx, &ExecuteActivityInput{Args: registry.Interfaces(args)})
 	if err != nil {
 		return nil, err
 	}

@@ -3,11 +3,9 @@ package internal
 import (
 	"context"
 	"reflect"
-	"runtime/debug"
 
 	commonpb "go.temporal.io/api/common/v1"
 
-	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
@@ -48,19 +46,6 @@ func (e *activityExecutor) interceptActivity(ctx context.Context, env *activityE
 	}
 	ctx, err = contextWithIncomingHeader(ctx, header, e.propagators)
 	return ctx, inbound, err
-}
-
-// runActivity runs the attempt through its inbound chain. A panic, in the
-// activity or an interceptor, becomes a PanicError that the workflow sees
-// as the activity's failure (and panicked is set).
-func runActivity(ctx context.Context, inbound ActivityInboundInterceptor, args []any) (result any, panicked bool, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			result, panicked, err = nil, true, failure.NewPanicError(p, string(debug.Stack()))
-		}
-	}()
-	result, err = inbound.ExecuteActivity(ctx, &ExecuteActivityInput{Args: args})
-	return result, false, err
 }
 
 // Init takes the outermost outbound interceptor, where the activity

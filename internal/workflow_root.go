@@ -8,6 +8,7 @@ import (
 
 	commonpb "go.temporal.io/api/common/v1"
 
+	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/registry"
 )
 
@@ -57,10 +58,11 @@ func (r *workflowRun) initInterceptors(startHeader *commonpb.Header) (err error)
 // intercepted, and the chain gets a copy.
 func passArgs[T any](args []T) []T { return slices.Clone(args) }
 
-// recoverInto, deferred, turns a panic into *err, naming who panicked.
+// recoverInto, deferred, turns a panic into *err, naming who panicked;
+// the error carries the stack for the failure and the log.
 func recoverInto(err *error, who string) {
 	if p := recover(); p != nil {
-		*err = fmt.Errorf("%s panicked: %v\n%s", who, p, debug.Stack())
+		*err = &engine.UserPanic{Who: who, Value: p, Stack: string(debug.Stack())}
 	}
 }
 

@@ -1,6 +1,7 @@
 package coro
 
 import (
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -212,22 +213,30 @@ func (d *Dispatcher) release(idle chan struct{}, err error) {
 func (d *Dispatcher) drive(idle chan struct{}) {
 	ended := false
 	defer func() {
-		if !ended {
-			// A coroutine called runtime.Goexit, which iter.Pull passes on
-			// to this goroutine. Report it like a panic.
-			d.endGoexitDrive(idle)
+		if ended {
+			return
 		}
+		if p := recover(); p != nil {
+			// A panic outside every coroutine, in Options.OnAllBlocked,
+			// which may run user code: it must not end the process.
+			d.endDrive(idle, &PanicError{Value: p, Stack: string(debug.Stack())})
+			return
+		}
+		// A coroutine called runtime.Goexit, which iter.Pull passes on to
+		// this goroutine. Report it like a panic.
+		c := d.current
+		d.endDrive(idle, &PanicError{Coroutine: c.name, Value: "runtime.Goexit called in a coroutine", Stack: "(unavailable: the goroutine has exited)"})
 	}()
 	err := d.runPasses()
 	ended = true
 	d.release(idle, err)
 }
 
-func (d *Dispatcher) endGoexitDrive(idle chan struct{}) {
-	c := d.current
+// endDrive ends a drive that did not return: a coroutine called
+// runtime.Goexit, or OnAllBlocked panicked.
+func (d *Dispatcher) endDrive(idle chan struct{}, err *PanicError) {
 	d.current = nil
 	d.watch.leave()
-	err := &PanicError{Coroutine: c.name, Value: "runtime.Goexit called in a coroutine", Stack: "(unavailable: the goroutine has exited)"}
 	if d.stopRequested.Load() {
 		go func() {
 			d.unwindAll()

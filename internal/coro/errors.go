@@ -16,7 +16,8 @@ var errBusy = errors.New("coro: the dispatcher is already running its coroutines
 // PanicError is a panic that escaped a coroutine. The dispatcher recovers it
 // so that it never reaches the goroutine that called RunUntilBlocked.
 type PanicError struct {
-	// Coroutine is the name of the coroutine that panicked.
+	// Coroutine is the name of the coroutine that panicked; "" for a
+	// panic of Options.OnAllBlocked, which runs outside the coroutines.
 	Coroutine string
 	// Value is the value passed to panic.
 	Value any
@@ -27,6 +28,9 @@ type PanicError struct {
 
 // Error names the coroutine and the panic value, then shows the stack.
 func (e *PanicError) Error() string {
+	if e.Coroutine == "" {
+		return fmt.Sprintf("panic outside the workflow's coroutines, while every coroutine was blocked: %v\n\n%s", e.Value, e.Stack)
+	}
 	return fmt.Sprintf("panic in coroutine %q: %v\n\ncoroutine %s [panic]:\n%s", e.Coroutine, e.Value, e.Coroutine, e.Stack)
 }
 

@@ -209,6 +209,34 @@ func TestOnAllBlockedCanAskForAnotherPass(t *testing.T) {
 	assertEvents(t, &r, "all-blocked1 a all-blocked2")
 }
 
+// TestPanicInOnAllBlockedIsAnError: the callback runs outside the
+// coroutines, on the dispatcher's goroutine, and may run user code (an
+// update's context propagators): its panic is returned, not fatal, and the
+// coroutines can still be closed, their deferred functions run.
+func TestPanicInOnAllBlockedIsAnError(t *testing.T) {
+	d := newTestDispatcher(t, Options{OnAllBlocked: func() bool { panic("a propagator's bug") }})
+	var wake flag
+	unwound := false
+	d.Spawn("a", func() {
+		defer func() { unwound = true }()
+		d.Block("test", &wake)
+	})
+	err := d.RunUntilBlocked()
+	var pe *PanicError
+	if !errors.As(err, &pe) || pe.Coroutine != "" || pe.Value != "a propagator's bug" {
+		t.Fatalf("RunUntilBlocked returned %v, want a PanicError outside the coroutines", err)
+	}
+	if !strings.Contains(err.Error(), "outside the workflow's coroutines") || !strings.Contains(pe.Stack, "TestPanicInOnAllBlockedIsAnError") {
+		t.Errorf("the error does not say where the panic was: %v", err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !unwound {
+		t.Error("closing after the panic did not unwind the blocked coroutine")
+	}
+}
+
 func TestUnnamedCoroutineCountAndCurrent(t *testing.T) {
 	d := newTestDispatcher(t, Options{})
 	if d.Current() != nil {

@@ -164,16 +164,21 @@ func (x *Execution) ProcessTask(t Task) (*TaskResult, error) {
 	return res, nil
 }
 
-func (x *Execution) processEvents(src *EventSource) (*TaskResult, error) {
+// processEvents applies the events of src; a panic of user code it runs
+// outside the coroutines is an error naming the event (see UserPanic).
+func (x *Execution) processEvents(src *EventSource) (_ *TaskResult, err error) {
+	var ev *historypb.HistoryEvent // being applied, for a panic's error
+	defer recoverAt(&err, &ev)
 	ranLast := false // the last event applied ran the code
 	for {
-		ev, err := src.Next()
+		next, err := src.Next()
 		if err != nil {
 			return nil, err
 		}
-		if ev == nil {
+		if next == nil {
 			break
 		}
+		ev = next
 		if ev.GetEventId() <= x.lastEventID {
 			continue
 		}
@@ -590,8 +595,11 @@ func (x *Execution) Close() {
 	}
 }
 
-// Query answers a query against the run's current state.
-func (x *Execution) Query(name string, args *commonpb.Payloads, header *commonpb.Header) (*commonpb.Payloads, error) {
+// Query answers a query against the run's current state. A panic of the
+// code it runs (a handler, a converter, an interceptor) fails the query
+// only: queries change nothing.
+func (x *Execution) Query(name string, args *commonpb.Payloads, header *commonpb.Header) (_ *commonpb.Payloads, err error) {
+	defer recoverAt(&err, nil)
 	if x.wf == nil {
 		return nil, fmt.Errorf("query %q arrived before the workflow started", name)
 	}

@@ -194,7 +194,8 @@ func (x *Execution) ResolveLocalActivity(id string, o LocalActivityOutcome) (*Ta
 	return res, nil
 }
 
-func (x *Execution) resolveLive(id string, o LocalActivityOutcome) (*TaskResult, error) {
+func (x *Execution) resolveLive(id string, o LocalActivityOutcome) (_ *TaskResult, err error) {
+	defer recoverAt(&err, nil)
 	la := x.las.pending[id]
 	if la == nil || !x.waiting {
 		return nil, fmt.Errorf("local activity %q: an outcome arrived for a local activity this task does not wait for", id)

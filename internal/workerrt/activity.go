@@ -144,7 +144,7 @@ func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollA
 		}
 	case serverCanceled && (errors.Is(err, context.Canceled) || isCanceledFailure(w, err)):
 		am.executed(start)
-		f := w.opts.FailureConverter.ErrorToFailure(err)
+		f := toFailure(w.opts.FailureConverter, err)
 		_, rerr = w.opts.Service.RespondActivityTaskCanceled(rctx, &workflowservice.RespondActivityTaskCanceledRequest{
 			TaskToken: task.GetTaskToken(), Details: f.GetCanceledFailureInfo().GetDetails(), Identity: w.opts.Identity, Namespace: w.opts.Namespace,
 		})
@@ -156,7 +156,7 @@ func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollA
 			w.opts.Logger.Warn("activity ran past its deadline", "ActivityID", task.GetActivityId(), "Error", err)
 			return
 		}
-		f := w.opts.FailureConverter.ErrorToFailure(err)
+		f := toFailure(w.opts.FailureConverter, err)
 		if !isBenign(f) {
 			am.failed()
 		}
@@ -181,5 +181,5 @@ func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollA
 // isCanceledFailure reports an error that converts to a canceled failure
 // (a CanceledError the activity returned).
 func isCanceledFailure(w *Worker, err error) bool {
-	return w.opts.FailureConverter.ErrorToFailure(err).GetCanceledFailureInfo() != nil
+	return toFailure(w.opts.FailureConverter, err).GetCanceledFailureInfo() != nil
 }

@@ -110,6 +110,7 @@ func (w *Worker) startEagerActivities(tasks []*workflowservice.PollActivityTaskQ
 			defer w.running.Done()
 			defer w.eager.done()
 			defer w.activitySlots.release(p, true)
+			defer backstop(w.opts.Logger, "eager activity")
 			w.handleActivityTask(task)
 		}()
 	}
@@ -165,6 +166,7 @@ func (s *EagerWorkflowSlot) Run(task *workflowservice.PollWorkflowTaskQueueRespo
 		go func() {
 			defer w.running.Done()
 			defer w.workflowSlots.release(s.permit, true)
+			defer backstop(w.opts.Logger, "eager workflow")
 			w.handleWorkflowTask(task)
 		}()
 	})

@@ -228,6 +228,7 @@ func (w *Worker) localActivityAttempt(ctx context.Context, lm *localActivityMetr
 	// after that is dropped.
 	returned := make(chan attemptResult, 1)
 	go func() {
+		defer backstop(w.opts.Logger, "local activity") // the attempt then times out
 		var r attemptResult
 		r.result, r.err = w.opts.LocalActivities.Execute(actx, &ActivityTask{
 			Task:       localActivityTask(w.opts.Namespace, task, req, attempt, now),

@@ -112,6 +112,7 @@ func (g *pollGroup[T]) pollOnce(ctx context.Context, permit Permit, polls *sync.
 	defer g.running.Done()
 	// Released before running.Done, so that a stopped worker holds no slot.
 	defer g.slots.release(permit, true)
+	defer backstop(g.logger, g.what)
 	g.pollers.done()
 	polls.Done()
 	if verboseLogging.Load() {

@@ -206,7 +206,7 @@ func (w *Worker) completionRequest(run *cachedRun, task *workflowservice.PollWor
 		Commands:              res.Commands,
 		Messages:              res.Messages,
 		ReturnNewWorkflowTask: true,
-		QueryResults:          answerQueries(run.exec, task.GetQueries()),
+		QueryResults:          w.answerQueries(run.exec, task.GetQueries()),
 		// As go.temporal.io/sdk: the server may discard a speculative task
 		// that recorded nothing even when it holds the events of the last
 		// task's commands, and the worker forgets it (Execution.DiscardTask),
@@ -410,8 +410,12 @@ func (w *Worker) failWorkflowTask(task *workflowservice.PollWorkflowTaskQueueRes
 	}
 	// Every attempt counts, reported or not, as in go.temporal.io/sdk.
 	wm.failed(start, cause)
-	w.opts.Logger.Error("workflow task failed", "WorkflowID", task.GetWorkflowExecution().GetWorkflowId(),
-		"RunID", task.GetWorkflowExecution().GetRunId(), "Attempt", task.GetAttempt(), "Error", err)
+	kv := []any{"WorkflowID", task.GetWorkflowExecution().GetWorkflowId(), "RunID", task.GetWorkflowExecution().GetRunId(),
+		"WorkflowType", task.GetWorkflowType().GetName(), "Attempt", task.GetAttempt(), "Error", err}
+	if stack, ok := panicStack(err); ok {
+		kv = append(kv, "PanicStack", stack)
+	}
+	w.opts.Logger.Error("workflow task failed", kv...)
 	if task.GetAttempt() > 1 {
 		return
 	}
@@ -420,7 +424,7 @@ func (w *Worker) failWorkflowTask(task *workflowservice.PollWorkflowTaskQueueRes
 	_, rerr := w.opts.Service.RespondWorkflowTaskFailed(ctx, &workflowservice.RespondWorkflowTaskFailedRequest{
 		TaskToken: task.GetTaskToken(),
 		Cause:     cause,
-		Failure:   w.opts.Engine.FailureConverter.ErrorToFailure(engine.PanicFailure(err)),
+		Failure:   toFailure(w.opts.Engine.FailureConverter, engine.PanicFailure(err)),
 		Identity:  w.opts.Identity,
 		Namespace: w.opts.Namespace,
 		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated binary checksum.
@@ -433,13 +437,14 @@ func (w *Worker) failWorkflowTask(task *workflowservice.PollWorkflowTaskQueueRes
 
 // answerQueries answers the queries that came with a workflow task, after
 // the task's events were applied.
-func answerQueries(exec *engine.Execution, queries map[string]*querypb.WorkflowQuery) map[string]*querypb.WorkflowQueryResult {
+func (w *Worker) answerQueries(exec *engine.Execution, queries map[string]*querypb.WorkflowQuery) map[string]*querypb.WorkflowQueryResult {
 	if len(queries) == 0 {
 		return nil
 	}
 	results := make(map[string]*querypb.WorkflowQueryResult, len(queries))
 	for id, q := range queries {
 		answer, err := exec.Query(q.GetQueryType(), q.GetQueryArgs(), q.GetHeader())
+		w.logQueryPanic(exec.Info().WorkflowID, exec.Info().RunID, q.GetQueryType(), err)
 		if err != nil {
 			results[id] = &querypb.WorkflowQueryResult{ResultType: enumspb.QUERY_RESULT_TYPE_FAILED, ErrorMessage: err.Error()}
 			continue
@@ -447,6 +452,15 @@ func answerQueries(exec *engine.Execution, queries map[string]*querypb.WorkflowQ
 		results[id] = &querypb.WorkflowQueryResult{ResultType: enumspb.QUERY_RESULT_TYPE_ANSWERED, Answer: answer}
 	}
 	return results
+}
+
+// logQueryPanic logs a query that failed with a panic, with its stack:
+// the caller sees the panic's message only.
+func (w *Worker) logQueryPanic(workflowID, runID, queryType string, err error) {
+	if stack, ok := panicStack(err); ok {
+		w.opts.Logger.Warn("a query failed with a panic", "WorkflowID", workflowID, "RunID", runID,
+			"QueryType", queryType, "Error", err, "PanicStack", stack)
+	}
 }
 
 // answerLegacyQuery answers a query task: against the cached run when the
@@ -458,10 +472,11 @@ func (w *Worker) answerLegacyQuery(task *workflowservice.PollWorkflowTaskQueueRe
 	defer wm.cacheSized(w.opts.Cache)
 	req := &workflowservice.RespondQueryTaskCompletedRequest{TaskToken: task.GetTaskToken(), Namespace: w.opts.Namespace}
 	answer, err := w.query(task, wm)
+	w.logQueryPanic(task.GetWorkflowExecution().GetWorkflowId(), task.GetWorkflowExecution().GetRunId(), task.GetQuery().GetQueryType(), err)
 	if err != nil {
 		req.CompletedType = enumspb.QUERY_RESULT_TYPE_FAILED
 		req.ErrorMessage = err.Error()
-		req.Failure = w.opts.Engine.FailureConverter.ErrorToFailure(err)
+		req.Failure = toFailure(w.opts.Engine.FailureConverter, err)
 	} else {
 		req.CompletedType = enumspb.QUERY_RESULT_TYPE_ANSWERED
 		req.QueryResult = answer
