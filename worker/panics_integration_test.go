@@ -202,7 +202,9 @@ func HeartbeatsPoison(ctx context.Context) error {
 	return nil
 }
 
-func FailsWithPoison(ctx context.Context) error { return errors.New("the activity failed: " + poisonText) }
+func FailsWithPoison(ctx context.Context) error {
+	return errors.New("the activity failed: " + poisonText)
+}
 
 // CallsActivity runs the activity named, once, on the task queue given
 // ("" for the workflow's own), with arg as its argument unless it is "",
@@ -549,7 +551,9 @@ func (panickyPropagator) Extract(ctx context.Context, r workflow.HeaderReader) (
 	return ctx, nil
 }
 
-func (panickyPropagator) InjectFromWorkflow(ctx workflow.Context, w workflow.HeaderWriter) error { return nil }
+func (panickyPropagator) InjectFromWorkflow(ctx workflow.Context, w workflow.HeaderWriter) error {
+	return nil
+}
 
 func (panickyPropagator) ExtractToWorkflow(ctx workflow.Context, r workflow.HeaderReader) (workflow.Context, error) {
 	if _, ok := r.Get("poisoned"); ok {
