@@ -75,6 +75,14 @@ type channel struct {
 	receivers queue[receiver]
 	closed    bool
 
+	// dropCorrupt, set on a signal's channel, is told of a value that
+	// cannot be decoded into the receiver's pointer: the value is dropped
+	// and the receive goes on to the next one, as in go.temporal.io/sdk,
+	// so that one bad client cannot wedge a workflow. Without it (a
+	// channel of the workflow's own), such a value is a bug of the
+	// workflow, and the receive panics.
+	dropCorrupt func(channel string, err error)
+
 	receiveReason, sendReason string // for stack traces, made on first need
 }
 
@@ -95,21 +103,23 @@ func (c *channel) Len() int { return c.parked.len() + c.buffer.len() + c.senders
 // closed and drained it returns false and leaves valuePtr alone. It does
 // not watch ctx for cancellation: select on ctx.Done() for that. A value
 // that cannot be stored in valuePtr makes it panic with an error naming
-// both types and the channel.
+// both types and the channel, except on a signal's channel, which drops
+// it and waits for the next (see dropCorrupt).
 func (c *channel) Receive(ctx Context, valuePtr any) (more bool) {
-	v, ok, more := c.tryReceive(nil)
-	if !ok && more {
-		rt := runtimeOf(ctx)
-		w := rt.waiters.receive()
-		c.receivers.push(w)
-		rt.dispatcher.Block(c.receiveBlockedReason(), w)
-		v, more = w.value, w.more
-		rt.waiters.recycleReceive(w) // give popped it from the queue
+	for {
+		v, ok, more := c.tryReceive(nil)
+		if !ok && more {
+			rt := runtimeOf(ctx)
+			w := rt.waiters.receive()
+			c.receivers.push(w)
+			rt.dispatcher.Block(c.receiveBlockedReason(), w)
+			v, more = w.value, w.more
+			rt.waiters.recycleReceive(w) // give popped it from the queue
+		}
+		if !more || c.assign(v, valuePtr) {
+			return more
+		}
 	}
-	if more {
-		c.assign(v, valuePtr)
-	}
-	return more
 }
 
 // ReceiveAsync is Receive without blocking: it reports whether it took a
@@ -122,31 +132,39 @@ func (c *channel) ReceiveAsync(valuePtr any) (ok bool) {
 // ReceiveAsyncWithMoreFlag is ReceiveAsync that also reports, with more
 // false, that the channel is closed and drained.
 func (c *channel) ReceiveAsyncWithMoreFlag(valuePtr any) (ok bool, more bool) {
-	v, ok, more := c.tryReceive(nil)
-	if ok {
-		c.assign(v, valuePtr)
+	for {
+		v, ok, more := c.tryReceive(nil)
+		if !ok || c.assign(v, valuePtr) {
+			return ok, more
+		}
 	}
-	return ok, more
 }
 
 // ReceiveWithTimeout waits, like Await, until the channel has a value, the
 // timeout passes or ctx is canceled; then it receives without blocking.
 // On timeout or cancellation it returns ok false and more true, as the
 // official SDK does, even for a closed channel. It needs the engine's
-// timers.
+// timers. When every value that arrived was a corrupt signal, dropped, it
+// waits again for what is left of the timeout.
 func (c *channel) ReceiveWithTimeout(ctx Context, timeout time.Duration, valuePtr any) (ok, more bool) {
-	startTimer := func(timerCtx Context) Future {
-		return runtimeOf(ctx).newTimer(timerCtx, timeout, "AwaitWithTimeout")
+	rt := runtimeOf(ctx)
+	deadline := rt.now().Add(timeout)
+	for {
+		left := deadline.Sub(rt.now()) // a corrupt signal took some
+		if left <= 0 {
+			return false, true
+		}
+		startTimer := func(timerCtx Context) Future {
+			return rt.newTimer(timerCtx, left, "AwaitWithTimeout")
+		}
+		arrived, err := awaitWithTimer(ctx, "AwaitWithTimeout", startTimer, func() bool { return c.Len() > 0 })
+		if err != nil || !arrived {
+			return false, true
+		}
+		if ok, more = c.ReceiveAsyncWithMoreFlag(valuePtr); ok || !more {
+			return ok, more
+		}
 	}
-	arrived, err := awaitWithTimer(ctx, "AwaitWithTimeout", startTimer, func() bool { return c.Len() > 0 })
-	if err != nil || !arrived {
-		return false, true
-	}
-	ok, more = c.ReceiveAsyncWithMoreFlag(valuePtr)
-	if !ok {
-		panic(fmt.Sprintf("workflow: channel %q had values but ReceiveAsync took none", c.name))
-	}
-	return true, more
 }
 
 // Send hands v to a waiting receiver or the buffer, else blocks until a
@@ -264,13 +282,20 @@ func (c *channel) displayName() string {
 	return c.name
 }
 
-// assign stores a received value, panicking with a clear error if it
-// cannot: Receive has no error result, and a value of the wrong type is a
-// bug in the workflow.
-func (c *channel) assign(v, valuePtr any) {
-	if err := assignValue(v, valuePtr); err != nil {
-		panic(fmt.Errorf("%w received from channel %q", err, c.name))
+// assign stores a received value and reports whether it did. A value that
+// cannot be stored is a corrupt signal on a signal's channel, dropped
+// (false); on any other channel it is a bug of the workflow, and assign
+// panics with a clear error, since Receive has no error result.
+func (c *channel) assign(v, valuePtr any) bool {
+	err := assignValue(v, valuePtr)
+	switch {
+	case err == nil:
+		return true
+	case c.dropCorrupt != nil:
+		c.dropCorrupt(c.name, err)
+		return false
 	}
+	panic(fmt.Errorf("%w received from channel %q", err, c.name))
 }
 
 // blockedReceive is the waiter of a blocking Receive.
@@ -353,11 +378,10 @@ type selfDecodingValue interface {
 // alone. A value assignable to *valuePtr is assigned; a pointer to that
 // type is dereferenced. Otherwise the value is decoded, if it can be.
 //
-// This is the single place where payload-backed values are decoded: today
-// values implementing selfDecodingValue decode themselves; when the engine
-// delivers raw *commonpb.Payloads (signals), decoding them with the
-// workflow's data converter belongs here, as does the choice of dropping a
-// corrupt signal instead of failing (the official SDK logs and drops it).
+// This is the single place where payload-backed values are decoded:
+// values implementing selfDecodingValue (signals, results) decode
+// themselves. A signal that does not decode is dropped by its channel
+// (channel.dropCorrupt).
 func assignValue(value, valuePtr any) error {
 	if valuePtr == nil {
 		return nil

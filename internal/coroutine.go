@@ -33,6 +33,8 @@ type workflowRuntime struct {
 	// startTimer starts a workflow timer that fires after d; canceling ctx
 	// cancels it. The engine sets it; ReceiveWithTimeout needs it.
 	startTimer func(ctx Context, d time.Duration, summary string) Future
+	// now is the workflow's clock, set with startTimer.
+	now func() time.Time
 }
 
 // newWorkflowRuntime returns the runtime of one workflow run, with no

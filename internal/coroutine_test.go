@@ -43,6 +43,7 @@ func newTestRun(t testing.TB) *testRun {
 		tr.timers = append(tr.timers, timer)
 		return timer.future
 	}
+	rt.now = func() time.Time { return time.Time{} } // the fake timers fire when a test says
 	t.Cleanup(func() { _ = rt.dispatcher.Close() })
 	return tr
 }

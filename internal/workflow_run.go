@@ -78,7 +78,8 @@ func (r *workflowRun) Start(x *engine.Execution, started *historypb.WorkflowExec
 	r.exec = x
 	r.rt = newWorkflowRuntime(coro.Options{DeadlockTimeout: r.env.deadlockTimeout, OnAllBlocked: r.drainQueuedUpdates})
 	r.rt.run = r
-	r.rt.startTimer = r.newTimer
+	r.rt.startTimer, r.rt.now = r.newTimer, x.Now
+	r.signals.dropCorrupt = r.dropCorruptSignal
 	r.info = r.env.buildInfo(x, started)
 	r.logger = runLogger{run: r, next: r.env.runLogNext}
 	r.metrics = replayAwareMetrics{next: r.env.metrics.WithTags(map[string]string{

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	commonpb "go.temporal.io/api/common/v1"
+
+	"github.com/durable-go/sdk/internal/sdkmetrics"
 )
 
 // signalBufferSize bounds the signals a run buffers for one name before a
@@ -27,6 +29,8 @@ type SignalChannelOptions struct {
 type signalChannels struct {
 	list   []*signalChannel
 	byName map[string]*signalChannel // when list is longer than signalScanLimit
+	// dropCorrupt is told of a signal dropped because it cannot be decoded.
+	dropCorrupt func(name string, err error)
 }
 
 // signalScanLimit is the most channels found by a scan.
@@ -51,7 +55,7 @@ func (s *signalChannels) get(name string) *signalChannel {
 			}
 		}
 	}
-	c := &signalChannel{channel: channel{name: name, capacity: signalBufferSize}}
+	c := &signalChannel{channel: channel{name: name, capacity: signalBufferSize, dropCorrupt: s.dropCorrupt}}
 	s.list = append(s.list, c)
 	if s.byName != nil || len(s.list) > signalScanLimit {
 		if s.byName == nil {
@@ -75,6 +79,16 @@ func (r *workflowRun) Signal(name string, input *commonpb.Payloads, header *comm
 		return fmt.Errorf("signal %q: %w", name, err)
 	}
 	return r.inbound.HandleSignal(ctx, &HandleSignalInput{SignalName: name, Arg: input})
+}
+
+// dropCorruptSignal logs and counts a signal whose payload cannot be
+// decoded into the value the code receives it in: the channel drops it
+// and goes on to the next signal, as go.temporal.io/sdk does, so one bad
+// sender cannot wedge the workflow.
+func (r *workflowRun) dropCorruptSignal(name string, err error) {
+	r.logger.Error("dropped a corrupt signal: its payload cannot be decoded into the value the workflow receives it in; the workflow goes on with the next signal",
+		"SignalName", name, "Error", err)
+	r.metrics.Counter(sdkmetrics.CorruptedSignals).Inc(1)
 }
 
 // bufferSignal buffers a signal on its channel, to be decoded when
