@@ -5,6 +5,7 @@ import (
 	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/internal/registry"
@@ -133,4 +134,28 @@ const (
 	// none; it bounds how long a local activity's retry waits inside the
 	// task before it becomes a timer on the virtual clock.
 	testWorkflowTaskTimeout = time.Second
+	// testMaximumActivityAttempts caps the attempts of an activity whose
+	// retry policy sets none: a server retries it for ever, which on a
+	// clock that skips ahead would spin without end.
+	testMaximumActivityAttempts = 10
 )
+
+// testActivityRetryDefaults fills in an activity's retry policy as
+// go.temporal.io/sdk's test environment does, before the server's own
+// defaults apply: at most testMaximumActivityAttempts attempts, a 1s
+// initial interval, a coefficient of 2, and a maximum interval equal to
+// the initial one.
+func testActivityRetryDefaults(p *commonpb.RetryPolicy) {
+	if p.GetInitialInterval().AsDuration() <= 0 {
+		p.InitialInterval = durationpb.New(time.Second)
+	}
+	if p.GetMaximumInterval().AsDuration() <= 0 {
+		p.MaximumInterval = p.GetInitialInterval()
+	}
+	if p.GetBackoffCoefficient() == 0 {
+		p.BackoffCoefficient = 2
+	}
+	if p.GetMaximumAttempts() == 0 {
+		p.MaximumAttempts = testMaximumActivityAttempts
+	}
+}

@@ -59,7 +59,9 @@ func (t *TestActivityEnvironment) RegisterActivityWithOptions(a any, options Reg
 	if on := t.plugins.registryHooks.OnRegisterActivity; on != nil {
 		on(a, options)
 	}
-	if err := t.registry.RegisterActivity(a, options.Name, options.DisableAlreadyRegisteredCheck, options.SkipInvalidStructFunctions); err != nil {
+	// Registered again, an activity replaces the first, as in
+	// go.temporal.io/sdk's test environment.
+	if err := t.registry.RegisterActivity(a, options.Name, true, options.SkipInvalidStructFunctions); err != nil {
 		panic(err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/stretchr/testify/mock"
@@ -94,7 +95,11 @@ type TestWorkflowEnvironment struct {
 	result       *commonpb.Payloads
 	err          error
 	endEarly     chan error // a failed workflow task or a stuck workflow ends the test
-	preStart     []func()   // signals and cancels asked for before the start
+	// callbacks run on the test's goroutine while the run goes on;
+	// progress is when an event was last written (Unix nanoseconds).
+	callbacks *callbackQueue
+	progress  atomic.Int64
+	preStart  []func() // signals and cancels asked for before the start
 }
 
 func newTestWorkflowEnvironment(s *WorkflowTestSuite) *TestWorkflowEnvironment {
@@ -110,6 +115,7 @@ func newTestWorkflowEnvironment(s *WorkflowTestSuite) *TestWorkflowEnvironment {
 		testTimeout: defaultTestTimeout,
 		clock:       testserver.NewClock(time.Now()),
 		endEarly:    make(chan error, 1),
+		callbacks:   newCallbackQueue(),
 	}
 	if os.Getenv("TEMPORAL_DEBUG") != "" {
 		e.testTimeout = 24 * time.Hour // stepping through code in a debugger
@@ -137,12 +143,15 @@ func (e *TestWorkflowEnvironment) RegisterActivity(a any) {
 	e.RegisterActivityWithOptions(a, RegisterActivityOptions{})
 }
 
-// RegisterActivityWithOptions registers activities with options.
+// RegisterActivityWithOptions registers activities with options. As in
+// go.temporal.io/sdk's test environment (and unlike on a worker), an
+// activity registered again replaces the first: DisableAlreadyRegisteredCheck
+// is implied. A workflow registered twice is refused, as there.
 func (e *TestWorkflowEnvironment) RegisterActivityWithOptions(a any, options RegisterActivityOptions) {
 	if on := e.plugins.registryHooks.OnRegisterActivity; on != nil {
 		on(a, options)
 	}
-	if err := e.registry.RegisterActivity(a, options.Name, options.DisableAlreadyRegisteredCheck, options.SkipInvalidStructFunctions); err != nil {
+	if err := e.registry.RegisterActivity(a, options.Name, true, options.SkipInvalidStructFunctions); err != nil {
 		panic(err)
 	}
 }
@@ -174,7 +183,7 @@ func (e *TestWorkflowEnvironment) SetStartTime(startTime time.Time) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.mustNotHaveStarted("SetStartTime")
-	e.clock = testserver.NewClock(startTime)
+	e.clock.Set(startTime)
 }
 
 // Now is the current time on the environment's virtual clock.
@@ -248,10 +257,13 @@ func (e *TestWorkflowEnvironment) SetWorkerStopChannel(c chan struct{}) {
 	e.workerStop = c
 }
 
-// SetTestTimeout sets how long, in wall time, the environment waits while
-// the workflow is blocked with nothing scheduled to wake it (no timer,
-// activity or delayed callback) before it ends the test with an error that
-// shows where the workflow's coroutines are blocked (3s).
+// SetTestTimeout sets how long, in wall time, the environment lets a test
+// go on without any event being written to its histories before it ends
+// the test with an error that shows where the workflow's coroutines are
+// blocked (3s): the workflow is blocked with nothing scheduled to wake it
+// (no timer, activity or delayed callback), or work keeps running without
+// the workflow hearing of it (an activity that runs longer, or retries
+// without end).
 func (e *TestWorkflowEnvironment) SetTestTimeout(idleTimeout time.Duration) *TestWorkflowEnvironment {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -391,10 +403,12 @@ func (e *TestWorkflowEnvironment) mustNotHaveStarted(what string) {
 
 // RegisterDelayedCallback runs callback once delay has passed on the
 // virtual clock, counted from the workflow's start (or from now, once it
-// runs). Callbacks run one at a time while the workflow is blocked; they
-// typically signal, query or cancel it.
+// runs). Callbacks run one at a time on the test's goroutine (the one that
+// called ExecuteWorkflow), the clock standing still meanwhile; they
+// typically signal, query or cancel the workflow. Those not due when the
+// workflow ends do not run.
 func (e *TestWorkflowEnvironment) RegisterDelayedCallback(callback func(), delay time.Duration) {
-	e.clock.AfterFunc(delay, callback)
+	e.clock.AfterFunc(delay, func() { e.callbacks.call(callback, true) })
 }
 
 // ExecuteWorkflow runs the workflow to its end: it registers workflowFn if
@@ -455,7 +469,8 @@ func (e *TestWorkflowEnvironment) start(workflowFn any, args []any) error {
 		WorkflowQueue:              func(string) string { return attrs.GetTaskQueue().GetName() },
 		StartChild:                 e.askChildMock,
 		ActivityTimeoutGracePeriod: e.gracePeriod,
-		OnEvent:                    e.listeners.onEvent,
+		OnEvent:                    e.onEvent,
+		ActivityRetryDefaults:      testActivityRetryDefaults,
 		OnWorkflowTaskFailed:       e.workflowTaskFailed,
 	})
 	workflowID, runID := e.startOptions.ID, testRunID
@@ -599,53 +614,6 @@ func (e *TestWorkflowEnvironment) taskStartedFill() func(*historypb.WorkflowTask
 	}
 }
 
-// runUntilClosed runs the worker and the clock until the run closes, a
-// workflow task fails, or nothing can make progress.
-func (e *TestWorkflowEnvironment) runUntilClosed() {
-	closed, _, err := e.server.Closed(e.execution)
-	if err != nil {
-		e.finish(nil, err)
-		return
-	}
-	w, err := e.startWorker()
-	if err != nil {
-		e.finish(nil, err)
-		return
-	}
-	e.clock.Start(e.testTimeout, e.stuck)
-	var early error
-	select {
-	case <-closed:
-		early = e.waitForDetachedChildren()
-	case early = <-e.endEarly:
-	}
-	e.updates.finish()
-	e.clock.StopRunning()
-	e.stopWorker(w)
-	e.finish(w, early)
-}
-
-// waitForDetachedChildren waits, unless told not to, until every run the
-// workflow left behind closed: children under the abandon or
-// request-cancel parent close policy.
-func (e *TestWorkflowEnvironment) waitForDetachedChildren() error {
-	e.mu.Lock()
-	skip := e.noDetachedChildWait
-	e.mu.Unlock()
-	for !skip {
-		open := e.server.OpenChildren()
-		if len(open) == 0 {
-			return nil
-		}
-		select {
-		case <-open[0]:
-		case err := <-e.endEarly:
-			return err
-		}
-	}
-	return nil
-}
-
 // startWorker starts a worker runtime on the in-memory server.
 func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 	if err := e.installActivityMocks(); err != nil {
@@ -730,40 +698,6 @@ func (e *TestWorkflowEnvironment) stopWorker(w *workerrt.Worker) {
 func (e *TestWorkflowEnvironment) interceptors() []WorkerInterceptor {
 	own := &testInterceptor{env: e}
 	return append([]WorkerInterceptor{own}, e.workerOptions.Interceptors...)
-}
-
-// workflowTaskFailed ends the test when a task of the workflow fails: a
-// panic, a deadlock or non-determinism, which on a server would block the
-// workflow until fixed code is deployed.
-func (e *TestWorkflowEnvironment) workflowTaskFailed(execution *commonpb.WorkflowExecution, attrs *historypb.WorkflowTaskFailedEventAttributes) {
-	if execution.GetWorkflowId() != e.execution.GetWorkflowId() || attrs.GetCause() == enumspb.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND {
-		return
-	}
-	err := e.fc.FailureToError(attrs.GetFailure())
-	select {
-	case e.endEarly <- err:
-	default:
-	}
-}
-
-// stuck ends the test when the workflow is blocked and nothing is
-// scheduled that could wake it.
-func (e *TestWorkflowEnvironment) stuck() {
-	stack := "(unavailable)"
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	if p, err := e.server.Query(ctx, e.execution, &querypb.WorkflowQuery{QueryType: QueryTypeStackTrace}); err == nil {
-		var s string
-		if e.dc.FromPayloads(p, &s) == nil {
-			stack = s
-		}
-	}
-	err := fmt.Errorf("test timeout: workflow %q made no progress for %v of wall time and nothing is scheduled that could wake it "+
-		"(no timer, activity, signal or delayed callback); its coroutines are blocked here:\n%s", e.workflowType, e.testTimeout, stack)
-	select {
-	case e.endEarly <- err:
-	default:
-	}
 }
 
 // finish records how the run ended.

@@ -125,9 +125,9 @@ func TestSessionRunsItsActivitiesOnItsWorkerAndCompletes(t *testing.T) {
 }
 
 // TwoSessions opens a session, then a second one while the first is open;
-// it completes the first after an hour. It returns how long after the start
+// it completes the first after hold. It returns how long after the start
 // the second one opened.
-func TwoSessions(ctx workflow.Context) (time.Duration, error) {
+func TwoSessions(ctx workflow.Context, hold time.Duration) (time.Duration, error) {
 	start := workflow.Now(ctx)
 	first, err := workflow.CreateSession(ctx, sessionOptions)
 	if err != nil {
@@ -145,7 +145,7 @@ func TwoSessions(ctx workflow.Context) (time.Duration, error) {
 		}
 		done.Send(ctx, nil)
 	})
-	if err := workflow.Sleep(ctx, time.Hour); err != nil {
+	if err := workflow.Sleep(ctx, hold); err != nil {
 		return 0, err
 	}
 	workflow.CompleteSession(first)
@@ -156,13 +156,25 @@ func TwoSessions(ctx workflow.Context) (time.Duration, error) {
 func TestAFullWorkerOpensTheNextSessionOnceOneCompletes(t *testing.T) {
 	t.Parallel()
 	env := sessionEnv(t, worker.Options{EnableSessionWorker: true, MaxConcurrentSessionExecutionSize: 1})
-	env.ExecuteWorkflow(TwoSessions)
+	env.ExecuteWorkflow(TwoSessions, 5*time.Second)
 	var secondAt time.Duration
 	require.NoError(t, env.GetWorkflowResult(&secondAt))
 	// The second creation activity fails ("too many outstanding sessions")
-	// and is retried, at most 10s apart, until the first session completes.
-	require.GreaterOrEqual(t, secondAt, time.Hour)
-	require.Less(t, secondAt, time.Hour+15*time.Second)
+	// and is retried (after 1s, 1.1s, 1.21s, ...) until the first session
+	// completes.
+	require.GreaterOrEqual(t, secondAt, 5*time.Second)
+	require.Less(t, secondAt, 15*time.Second)
+}
+
+func TestASessionThatWaitsLongerThanTheCappedRetriesFails(t *testing.T) {
+	t.Parallel()
+	env := sessionEnv(t, worker.Options{EnableSessionWorker: true, MaxConcurrentSessionExecutionSize: 1})
+	env.ExecuteWorkflow(TwoSessions, time.Hour)
+	// The creation activity's policy sets no maximum of attempts: as in
+	// go.temporal.io/sdk's test environment, it stops after 10 (about 14s),
+	// long before the first session completes.
+	err := env.GetWorkflowError()
+	require.ErrorContains(t, err, "too many outstanding sessions")
 }
 
 // RecreatedSession completes a session and opens another on the same

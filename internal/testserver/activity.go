@@ -69,7 +69,7 @@ func (s *Server) scheduleActivity(r *run, completedID int64, c *commandpb.Schedu
 		ActivityId: c.GetActivityId(), ActivityType: c.GetActivityType(), TaskQueue: taskQueue, Header: c.GetHeader(), Input: c.GetInput(),
 		ScheduleToCloseTimeout: c.GetScheduleToCloseTimeout(), ScheduleToStartTimeout: c.GetScheduleToStartTimeout(),
 		StartToCloseTimeout: c.GetStartToCloseTimeout(), HeartbeatTimeout: c.GetHeartbeatTimeout(),
-		WorkflowTaskCompletedEventId: completedID, RetryPolicy: withRetryDefaults(c.GetRetryPolicy()), Priority: c.GetPriority(),
+		WorkflowTaskCompletedEventId: completedID, RetryPolicy: s.activityRetryPolicy(c.GetRetryPolicy()), Priority: c.GetPriority(),
 	}
 	normalizeActivityTimeouts(attrs, r.started.GetWorkflowRunTimeout().AsDuration())
 	ev := newEvent(enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED, &historypb.HistoryEvent_ActivityTaskScheduledEventAttributes{ActivityTaskScheduledEventAttributes: attrs})
@@ -110,6 +110,18 @@ func normalizeActivityTimeouts(a *historypb.ActivityTaskScheduledEventAttributes
 	}
 	a.ScheduleToCloseTimeout, a.StartToCloseTimeout = durationOf(scheduleToClose), durationOf(startToClose)
 	a.ScheduleToStartTimeout, a.HeartbeatTimeout = durationOf(scheduleToStart), durationOf(heartbeat)
+}
+
+// activityRetryPolicy is the retry policy a scheduled activity runs with.
+func (s *Server) activityRetryPolicy(p *commonpb.RetryPolicy) *commonpb.RetryPolicy {
+	p = proto.CloneOf(p)
+	if p == nil {
+		p = &commonpb.RetryPolicy{}
+	}
+	if s.opts.ActivityRetryDefaults != nil {
+		s.opts.ActivityRetryDefaults(p)
+	}
+	return withRetryDefaults(p)
 }
 
 func withRetryDefaults(p *commonpb.RetryPolicy) *commonpb.RetryPolicy {

@@ -6,40 +6,50 @@ import (
 	"time"
 )
 
-// Clock is the test environment's virtual clock. Virtual time is wall time
-// plus an offset; the offset grows whenever the clock skips ahead. Work in
-// flight is counted with Busy; while the count is zero the clock skips to
-// the next timer instead of waiting for it.
+// Clock is the test environment's virtual clock. Like go.temporal.io/sdk's
+// test clock it stands still while work runs: the time workflow code and
+// the server read moves only when a timer fires, and then to the very
+// instant the timer was due, so that times a test computes from its start
+// time compare exactly. Work in flight is counted with Busy. While the
+// count is zero the clock skips to the next timer at once; while it is
+// not, a timer fires once its duration has passed in wall time since it
+// was set (so that a running activity's timeouts measure the time it
+// really takes), and the clock jumps to the timer's due time.
 type Clock struct {
 	mu      sync.Mutex
-	offset  time.Duration
-	timers  timerHeap
+	now     time.Time
+	timers  timerHeap // by virtual due time
 	seq     uint64
 	busy    int
 	wake    chan struct{} // closed and replaced when timers or busy change
 	running bool
 	stop    chan struct{}
 	done    chan struct{}
-	// idleLimit is how long the clock waits, in wall time, with nothing in
-	// flight and no timer; then onStuck runs (nothing can happen any more
-	// unless the test itself acts).
-	idleLimit time.Duration
-	onStuck   func()
 }
 
-// NewClock returns a clock that reads start now.
+// NewClock returns a clock that reads start until a timer fires.
 func NewClock(start time.Time) *Clock {
-	return &Clock{offset: time.Until(start), wake: make(chan struct{})}
+	return &Clock{now: start, wake: make(chan struct{})}
+}
+
+// Set moves the clock to start, before it runs: timers already set keep
+// their distance from it.
+func (c *Clock) Set(start time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	shift := start.Sub(c.now)
+	for _, t := range c.timers {
+		t.at = t.at.Add(shift)
+	}
+	c.now = start
 }
 
 // Now is the virtual time.
 func (c *Clock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.nowLocked()
+	return c.now
 }
-
-func (c *Clock) nowLocked() time.Time { return time.Now().Add(c.offset) }
 
 // ToWall converts a virtual instant to the wall-clock instant it will be
 // reached at if the clock does not skip before then: activity deadlines,
@@ -47,24 +57,33 @@ func (c *Clock) nowLocked() time.Time { return time.Now().Add(c.offset) }
 func (c *Clock) ToWall(t time.Time) time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return t.Add(-c.offset)
+	return time.Now().Add(t.Sub(c.now))
+}
+
+// Idle reports whether no work is in flight.
+func (c *Clock) Idle() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.busy == 0
 }
 
 // Timer is a callback scheduled on the clock.
 type Timer struct {
-	at    time.Time
-	seq   uint64
-	fn    func()
-	index int // in the heap; -1 once fired or stopped
+	at     time.Time // virtual due time
+	wallAt time.Time // when it fires while work is in flight
+	seq    uint64
+	fn     func()
+	index  int // in the heap; -1 once fired or stopped
 }
 
-// AfterFunc runs fn on the clock's goroutine once virtual time reaches
-// now+d. Timers due at the same instant run in the order they were made.
+// AfterFunc runs fn on the clock's goroutine once d has passed: at once
+// in virtual time when nothing is in flight, else in wall time. Timers due
+// at the same instant run in the order they were made.
 func (c *Clock) AfterFunc(d time.Duration, fn func()) *Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.seq++
-	t := &Timer{at: c.nowLocked().Add(d), seq: c.seq, fn: fn}
+	t := &Timer{at: c.now.Add(d), wallAt: time.Now().Add(d), seq: c.seq, fn: fn}
 	heap.Push(&c.timers, t)
 	c.signalLocked()
 	return t
@@ -124,20 +143,16 @@ func (c *Clock) signalLocked() {
 	c.wake = make(chan struct{})
 }
 
-// Start runs the clock's goroutine: it fires due timers, and skips ahead
-// when nothing is in flight. When nothing is in flight and no timer is
-// set for idleLimit of wall time, it calls onStuck once.
-func (c *Clock) Start(idleLimit time.Duration, onStuck func()) {
+// Start runs the clock's goroutine, which fires timers.
+func (c *Clock) Start() {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.running {
-		c.mu.Unlock()
 		return
 	}
 	c.running = true
-	c.idleLimit, c.onStuck = idleLimit, onStuck
 	c.stop, c.done = make(chan struct{}), make(chan struct{})
-	c.mu.Unlock()
-	go c.loop()
+	go c.loop(c.stop, c.done)
 }
 
 // StopRunning ends the clock's goroutine and waits for it. Timers stay
@@ -155,55 +170,57 @@ func (c *Clock) StopRunning() {
 	<-done
 }
 
-func (c *Clock) loop() {
-	defer close(c.done)
-	stuckReported := false
+func (c *Clock) loop(stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
 	for {
 		c.mu.Lock()
 		wake := c.wake
-		var wait time.Duration = -1
-		var due *Timer
-		if len(c.timers) > 0 {
-			next := c.timers[0]
-			now := c.nowLocked()
-			switch {
-			case !next.at.After(now):
-				due = next
-			case c.busy == 0:
-				c.offset += next.at.Sub(now) // skip: nothing can happen before it
-				due = next
-			default:
-				wait = next.at.Sub(now)
-			}
-		}
+		due, wait := c.nextLocked()
 		if due != nil {
 			heap.Remove(&c.timers, due.index)
+			if due.at.After(c.now) {
+				c.now = due.at
+			}
 			c.mu.Unlock()
-			stuckReported = false
 			due.fn()
 			continue
 		}
-		idle := c.busy == 0 && len(c.timers) == 0
 		c.mu.Unlock()
 
 		var timeout <-chan time.Time
-		switch {
-		case wait >= 0:
+		if wait >= 0 {
 			timeout = time.After(wait)
-		case idle && !stuckReported && c.onStuck != nil && c.idleLimit > 0:
-			timeout = time.After(c.idleLimit)
 		}
 		select {
-		case <-c.stop:
+		case <-stop:
 			return
 		case <-wake:
 		case <-timeout:
-			if wait < 0 {
-				stuckReported = true
-				c.onStuck()
-			}
 		}
 	}
+}
+
+// nextLocked picks the timer to fire now, if any, else how long to wait
+// for one in wall time (-1: until something changes). With nothing in
+// flight it is the first one due; otherwise the first whose wall time has
+// come.
+func (c *Clock) nextLocked() (*Timer, time.Duration) {
+	if len(c.timers) == 0 {
+		return nil, -1
+	}
+	if c.busy == 0 {
+		return c.timers[0], 0
+	}
+	var first *Timer
+	for _, t := range c.timers {
+		if first == nil || t.wallAt.Before(first.wallAt) || t.wallAt.Equal(first.wallAt) && t.seq < first.seq {
+			first = t
+		}
+	}
+	if wait := time.Until(first.wallAt); wait > 0 {
+		return nil, wait
+	}
+	return first, 0
 }
 
 // timerHeap orders timers by due time, then creation.

@@ -13,15 +13,16 @@
 // while a workflow task runs are buffered and written after them; an
 // activity's ActivityTaskStarted is written with its outcome.
 //
-// Time. The Clock runs at wall speed while anything is in flight (a
-// workflow or activity task scheduled or running, a query unanswered) and
-// jumps to the next timer the moment nothing is: then every workflow is
-// blocked and no activity runs, so a workflow that sleeps for 30 days
-// finishes in milliseconds, while a running activity's timeouts still
-// measure the time it really takes.
+// Time. The Clock stands still while work runs, as go.temporal.io/sdk's
+// test clock does: events and workflow code read the same instant until a
+// timer fires, and the clock then moves to the instant the timer was due.
+// While nothing is in flight (a workflow or activity task scheduled or
+// running, a query unanswered) it skips to the next timer at once, so a
+// workflow that sleeps for 30 days finishes in milliseconds; while
+// something is, a timer fires when its duration has passed in wall time,
+// so that a running activity's timeouts measure the time it really takes.
 //
-// What it does not do: child workflows, external signals and cancels,
-// updates, Nexus, visibility, namespaces, or workflow retries and cron
-// schedules; commands of those kinds fail the workflow task with a message
-// saying so.
+// What it does not do: Nexus, visibility, namespaces, or the retries of
+// workflows; commands it does not know fail the workflow task with a
+// message saying so.
 package testserver

@@ -42,6 +42,10 @@ type Options struct {
 	// it fail to start, as if its workflow ID were taken (a mocked start
 	// failure). It runs with the server's lock held.
 	StartChild func(*commandpb.StartChildWorkflowExecutionCommandAttributes) bool
+	// ActivityRetryDefaults, when set, fills in a copy of each scheduled
+	// activity's retry policy before the server's defaults do (the test
+	// environment caps attempts as go.temporal.io/sdk's does).
+	ActivityRetryDefaults func(*commonpb.RetryPolicy)
 	// OnWorkflowTaskFailed, when set, is told of every failed workflow
 	// task, with the server's lock held.
 	OnWorkflowTaskFailed func(execution *commonpb.WorkflowExecution, attrs *historypb.WorkflowTaskFailedEventAttributes)
