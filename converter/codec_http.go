@@ -9,6 +9,7 @@ import (
 
 	commonpb "go.temporal.io/api/common/v1"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 )
 
 // The codec server protocol used by the Temporal Web UI and CLI: a POST to
@@ -25,6 +26,12 @@ const (
 // not be able to make the server hold an unbounded body. It is sixteen
 // times the server's default limit on one payload (2 MiB), base64 and all.
 const maxCodecRequestBytes = 32 << 20
+
+// maxCodecResultBytes bounds the payloads a codec request answers with (the
+// JSON written is about 4/3 of it, base64): decoding can make far more of
+// a request than it held. It is DefaultZlibMaxDecodedSize, so that a zlib
+// codec with default options hits its own limit first.
+const maxCodecResultBytes = DefaultZlibMaxDecodedSize
 
 type codecHTTPHandler struct {
 	codecs []PayloadCodec
@@ -65,8 +72,22 @@ func (h *codecHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		result, err = decodeWithCodecs(h.codecs, request.Payloads)
 	}
-	if err != nil {
+	var inflatedTooMuch *decodedSizeError
+	switch {
+	case errors.As(err, &inflatedTooMuch):
+		http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
+		return
+	case err != nil:
 		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if payloadsSize(result) > maxCodecResultBytes {
+		done := "decoded"
+		if encode {
+			done = "encoded"
+		}
+		http.Error(w, fmt.Sprintf("the %s payloads come to more than the codec server's limit of %d MiB for an answer",
+			done, maxCodecResultBytes>>20), http.StatusRequestEntityTooLarge)
 		return
 	}
 	response, err := protojson.Marshal(&commonpb.Payloads{Payloads: result})
@@ -76,4 +97,17 @@ func (h *codecHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(response)
+}
+
+// payloadsSize is the wire size of payloads, stopping once it passes the
+// result limit.
+func payloadsSize(payloads []*commonpb.Payload) int {
+	size := 0
+	for _, p := range payloads {
+		size += proto.Size(p)
+		if size > maxCodecResultBytes {
+			break
+		}
+	}
+	return size
 }

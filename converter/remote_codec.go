@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
+	"unicode"
 
 	commonpb "go.temporal.io/api/common/v1"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -18,18 +20,41 @@ type RemotePayloadCodecOptions struct {
 	// ModifyRequest, if set, may change each request, for example to add
 	// authentication headers.
 	ModifyRequest func(*http.Request) error
-	// Client sends the requests; the zero value works.
+	// Client sends the requests; the zero value works. When its Timeout is
+	// zero, each request (answer included) is bounded by
+	// DefaultRemoteCodecTimeout.
 	Client http.Client
 }
 
+// DefaultRemoteCodecTimeout bounds each request of a remote codec whose
+// http.Client has no Timeout: a codec server that does not answer must
+// not hold a workflow or activity task forever.
+const DefaultRemoteCodecTimeout = 30 * time.Second
+
+// The limits of what a remote codec reads of a codec server's answer.
+const (
+	// maxRemoteCodecAnswerBytes is room for the most the codec server
+	// handler answers (maxCodecResultBytes of payloads) in JSON and base64.
+	maxRemoteCodecAnswerBytes = 2 * maxCodecResultBytes
+	// maxRemoteCodecErrorBytes is how much of a failed request's answer
+	// goes into the error: enough for a message, not a page of HTML.
+	maxRemoteCodecErrorBytes = 512
+)
+
 type remotePayloadCodec struct {
-	options RemotePayloadCodecOptions
+	options        RemotePayloadCodecOptions
+	maxAnswerBytes int64
 }
 
 // NewRemotePayloadCodec returns a PayloadCodec that has a codec server (see
-// NewPayloadCodecHTTPHandler) encode and decode payloads.
+// NewPayloadCodecHTTPHandler) encode and decode payloads. It reads at most
+// 256 MiB of an answer, and puts at most 512 bytes of a failed request's
+// answer in its error.
 func NewRemotePayloadCodec(options RemotePayloadCodecOptions) PayloadCodec {
-	return &remotePayloadCodec{options: options}
+	if options.Client.Timeout == 0 {
+		options.Client.Timeout = DefaultRemoteCodecTimeout
+	}
+	return &remotePayloadCodec{options: options, maxAnswerBytes: maxRemoteCodecAnswerBytes}
 }
 
 func (c *remotePayloadCodec) Encode(payloads []*commonpb.Payload) ([]*commonpb.Payload, error) {
@@ -62,12 +87,18 @@ func (c *remotePayloadCodec) call(path string, payloads []*commonpb.Payload) ([]
 		return nil, fmt.Errorf("remote codec: %w", err)
 	}
 	defer func() { _ = resp.Body.Close() }()
-	answer, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("remote codec: reading response: %w", err)
-	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("remote codec: %s: %s", http.StatusText(resp.StatusCode), bytes.TrimSpace(answer))
+		answer, _ := io.ReadAll(io.LimitReader(resp.Body, maxRemoteCodecErrorBytes+1))
+		return nil, fmt.Errorf("remote codec: %s %s: %s: %s", req.Method, req.URL.Redacted(), http.StatusText(resp.StatusCode), printableExcerpt(answer, maxRemoteCodecErrorBytes))
+	}
+	// One byte past the limit tells an answer of exactly the limit from a
+	// larger one.
+	answer, err := io.ReadAll(io.LimitReader(resp.Body, c.maxAnswerBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("remote codec: reading the answer of %s: %w", req.URL.Redacted(), err)
+	}
+	if int64(len(answer)) > c.maxAnswerBytes {
+		return nil, fmt.Errorf("remote codec: the answer of %s is larger than the %d MiB a remote codec reads", req.URL.Redacted(), c.maxAnswerBytes>>20)
 	}
 	var result commonpb.Payloads
 	if err := protojson.Unmarshal(answer, &result); err != nil {
@@ -77,6 +108,31 @@ func (c *remotePayloadCodec) call(path string, payloads []*commonpb.Payload) ([]
 		return nil, fmt.Errorf("remote codec: got %d payloads back for %d", len(result.Payloads), len(payloads))
 	}
 	return result.Payloads, nil
+}
+
+// printableExcerpt is the start of text, at most limit bytes of it, on one
+// line and with control characters (a terminal's escape sequences) shown
+// as \uXXXX, marked when cut.
+func printableExcerpt(text []byte, limit int) string {
+	cut := len(text) > limit
+	if cut {
+		text = text[:limit]
+	}
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(strings.TrimSpace(string(text)), "\uFFFD") {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			b.WriteByte(' ')
+		case unicode.IsControl(r):
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	if cut {
+		b.WriteString(" [...]")
+	}
+	return b.String()
 }
 
 // RemoteDataConverterOptions configures NewRemoteDataConverter; the fields

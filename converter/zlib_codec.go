@@ -3,6 +3,7 @@ package converter
 import (
 	"bytes"
 	"compress/zlib"
+	"errors"
 	"fmt"
 	"io"
 
@@ -14,19 +15,50 @@ import (
 // Payload, as the other SDKs' zlib codecs write it.
 const zlibEncoding = "binary/zlib"
 
+// DefaultZlibMaxDecodedSize is how many bytes one Decode call of a zlib
+// codec inflates at most, unless ZlibCodecOptions.MaxDecodedSize says
+// otherwise: 128 MiB, the largest gRPC message a client accepts by default
+// (ConnectionOptions.MaxPayloadSize).
+const DefaultZlibMaxDecodedSize = 128 << 20
+
 // ZlibCodecOptions configures NewZlibCodec.
 type ZlibCodecOptions struct {
 	// AlwaysEncode compresses every payload; by default a payload is kept
 	// as is when compression would not make it smaller.
 	AlwaysEncode bool
+	// MaxDecodedSize bounds, in bytes, what one Decode call inflates, all
+	// its payloads together; DefaultZlibMaxDecodedSize when zero or less.
+	// Compressed data comes from outside the process (the server, a codec
+	// server's caller), and a few hundred kilobytes of it can inflate to
+	// gigabytes: a call that would go past the bound fails instead, with
+	// an error that names it. (An addition to go.temporal.io/sdk's
+	// options, which inflate without bound.)
+	MaxDecodedSize int
 }
 
 type zlibCodec struct{ options ZlibCodecOptions }
 
+// decodedSizeError is the error of a Decode call that would inflate more
+// than the codec's MaxDecodedSize. The codec server handler answers it
+// with 413.
+type decodedSizeError struct {
+	payload int // index of the payload that went past the limit
+	limit   int
+}
+
+func (e *decodedSizeError) Error() string {
+	return fmt.Sprintf("zlib codec: payload %d inflates past the codec's limit of %d bytes for one Decode call, all payloads together (ZlibCodecOptions.MaxDecodedSize; the data may be a decompression bomb)", e.payload, e.limit)
+}
+
 // NewZlibCodec returns a PayloadCodec that compresses whole payloads
 // (metadata included) with zlib. Small payloads rarely shrink; with many of
 // them a faster algorithm may serve better.
-func NewZlibCodec(options ZlibCodecOptions) PayloadCodec { return &zlibCodec{options: options} }
+func NewZlibCodec(options ZlibCodecOptions) PayloadCodec {
+	if options.MaxDecodedSize <= 0 {
+		options.MaxDecodedSize = DefaultZlibMaxDecodedSize
+	}
+	return &zlibCodec{options: options}
+}
 
 func (z *zlibCodec) Encode(payloads []*commonpb.Payload) ([]*commonpb.Payload, error) {
 	result := make([]*commonpb.Payload, len(payloads))
@@ -55,36 +87,49 @@ func (z *zlibCodec) Encode(payloads []*commonpb.Payload) ([]*commonpb.Payload, e
 
 func (z *zlibCodec) Decode(payloads []*commonpb.Payload) ([]*commonpb.Payload, error) {
 	result := make([]*commonpb.Payload, len(payloads))
+	budget := z.options.MaxDecodedSize
 	for i, p := range payloads {
 		if string(p.GetMetadata()[MetadataEncoding]) != zlibEncoding {
 			result[i] = p
 			continue
 		}
-		decoded, err := inflatePayload(p.GetData())
+		decoded, inflated, err := inflatePayload(p.GetData(), budget)
+		if errors.Is(err, errInflatedTooMuch) {
+			return nil, &decodedSizeError{payload: i, limit: z.options.MaxDecodedSize}
+		}
 		if err != nil {
 			return nil, fmt.Errorf("zlib codec: payload %d: %w", i, err)
 		}
+		budget -= inflated
 		result[i] = decoded
 	}
 	return result, nil
 }
 
-// inflatePayload decompresses and parses one zlib-encoded payload.
-func inflatePayload(data []byte) (*commonpb.Payload, error) {
+var errInflatedTooMuch = errors.New("inflates past the limit")
+
+// inflatePayload decompresses and parses one zlib-encoded payload, reading
+// at most limit bytes of inflated data; it returns how many it read.
+func inflatePayload(data []byte, limit int) (*commonpb.Payload, int, error) {
 	r, err := zlib.NewReader(bytes.NewReader(data))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	raw, err := io.ReadAll(r)
+	// One byte past the limit tells a payload of exactly limit bytes from
+	// a larger one.
+	raw, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
 	if closeErr := r.Close(); err == nil {
 		err = closeErr
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
+	}
+	if len(raw) > limit {
+		return nil, 0, errInflatedTooMuch
 	}
 	p := &commonpb.Payload{}
 	if err := proto.Unmarshal(raw, p); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return p, nil
+	return p, len(raw), nil
 }
