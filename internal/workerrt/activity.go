@@ -116,7 +116,7 @@ func (w *Worker) handleActivityTask(task *workflowservice.PollActivityTaskQueueR
 	am := w.metrics.forActivity(task)
 	start := am.start()
 	result, err := w.opts.Activities.Execute(ctx, &ActivityTask{Task: task, Heartbeat: hb.record, HeartbeatNow: hb.sendNow, WorkerStop: w.stopped})
-	hb.stop()
+	hb.finish(err == nil)
 	if errors.Is(err, ErrResultPending) {
 		am.executed(start)
 		return

@@ -152,8 +152,23 @@ func (h *heartbeater) serverCanceled() bool {
 	return h.canceled
 }
 
-// stop ends heartbeating; details still pending are dropped, as the
-// activity's outcome supersedes them.
+// finish ends heartbeating once the activity returned. Unless it
+// completed, the details the throttle still holds back are sent first, so
+// that the server keeps the last progress recorded (its next attempt
+// resumes from it, a heartbeat timeout reports it), as go.temporal.io/sdk
+// does; a completion supersedes them.
+func (h *heartbeater) finish(completed bool) {
+	h.mu.Lock()
+	details, flush := h.pending, h.hasPending && !completed && !h.stopped
+	h.pending, h.hasPending = nil, false
+	h.mu.Unlock()
+	h.stop()
+	if flush {
+		_ = h.send(details) // a failure is logged
+	}
+}
+
+// stop ends heartbeating; details still pending are dropped.
 func (h *heartbeater) stop() {
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -75,6 +75,27 @@ func TestHeartbeatsAreThrottled(t *testing.T) {
 	}
 }
 
+func TestAnAttemptThatDidNotCompleteSendsTheDetailsHeldBack(t *testing.T) {
+	for _, tc := range []struct {
+		completed bool
+		want      []string
+	}{
+		{completed: false, want: []string{"1", "3"}}, // flushed, as go.temporal.io/sdk does
+		{completed: true, want: []string{"1"}},       // the result supersedes them
+	} {
+		svc := &heartbeatService{}
+		hb, _ := newTestHeartbeater(svc, time.Minute) // interval 48s
+		hb.record(details("1"))
+		hb.record(details("2"))
+		hb.record(details("3"))
+		hb.finish(tc.completed)
+		hb.record(details("4")) // after the end: dropped
+		if got := svc.sent(); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("completed %v: heartbeats sent %v, want %v", tc.completed, got, tc.want)
+		}
+	}
+}
+
 func TestHeartbeatResponseCancelsTheActivity(t *testing.T) {
 	svc := &heartbeatService{cancel: true}
 	hb, cause := newTestHeartbeater(svc, time.Second)
