@@ -193,6 +193,7 @@ type callbackQueue struct {
 	closed bool
 	// noDelayed: the run ended; delayed callbacks no longer run.
 	noDelayed bool
+	running   bool // a callback runs
 }
 
 type queuedCallback struct {
@@ -257,10 +258,24 @@ func (q *callbackQueue) run(c queuedCallback) {
 	defer close(c.done) // even when fn leaves through runtime.Goexit
 	q.mu.Lock()
 	skip := q.noDelayed && c.delayed
+	q.running = !skip
 	q.mu.Unlock()
+	defer func() {
+		q.mu.Lock()
+		q.running = false
+		q.mu.Unlock()
+	}()
 	if !skip {
 		c.fn()
 	}
+}
+
+// inCallback reports whether a callback is running on the test's
+// goroutine.
+func (q *callbackQueue) inCallback() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.running
 }
 
 // dropDelayed says the run ended: delayed callbacks queued or to come do

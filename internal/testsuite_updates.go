@@ -56,22 +56,37 @@ func (uc *TestUpdateCallback) Complete(success any, err error) {
 	}
 }
 
-// testUpdates is the test environment's side of updates: the watchers of
-// updates sent, and the handlers' and validators' own return values,
-// which callbacks receive as go.temporal.io/sdk's test environment hands
-// them (the Go values, not their encodings).
+// testUpdates is the test environment's side of updates: what it knows
+// of each update sent with UpdateWorkflow (by workflow ID and update ID)
+// and the watchers of the server's notices.
+//
+// The callbacks hear an update's fate as go.temporal.io/sdk's test
+// environment tells it: synchronously, on the test's goroutine, while the
+// workflow waits, in the order things happen; Accept when the validator
+// passed, Reject with the validator's own error, Complete with the
+// handler's own return values as they were when it returned (the Go
+// values, not their encodings). The environment's workflow interceptor
+// reports those as the handler's coroutine runs; the server's notices
+// report the rest (an update rejected for want of a handler, or because
+// its workflow closed).
 type testUpdates struct {
 	mu       sync.Mutex
-	results  map[string]updateReturn // by workflow ID and update ID
-	rejected map[string]error
+	records  map[string]*updateRecord
 	stopped  bool
 	stop     chan struct{}
 	watchers sync.WaitGroup
 }
 
-type updateReturn struct {
-	value any
-	err   error
+// updateRecord is an update the test sent, and who listens to it.
+type updateRecord struct {
+	first UpdateCallbacks // of the UpdateWorkflow call that sent it
+	// later are those of calls with the same update ID while it ran: they
+	// hear Accept and Complete once it completed.
+	later    []UpdateCallbacks
+	accepted bool
+	done     bool // completed or rejected
+	value    any
+	err      error
 }
 
 func updateKey(workflowID, updateID string) string { return workflowID + "\x00" + updateID }
@@ -79,9 +94,8 @@ func updateKey(workflowID, updateID string) string { return workflowID + "\x00" 
 // UpdateWorkflow sends an update to the workflow; uc hears what becomes
 // of it. Sent before ExecuteWorkflow, it is delivered as the workflow
 // starts. An empty updateID gets a made-up one; an ID sent before is not
-// run again: uc hears what became of the first. Callbacks run on their own
-// goroutine; ExecuteWorkflow returns after those of the workflow's updates
-// ran.
+// run again: uc hears what became of the first. Callbacks run on the
+// test's goroutine (see testUpdates).
 func (e *TestWorkflowEnvironment) UpdateWorkflow(updateName, updateID string, uc UpdateCallbacks, args ...any) {
 	input, err := registry.EncodeArgs(e.dc, args)
 	if err != nil {
@@ -123,39 +137,87 @@ func (e *TestWorkflowEnvironment) UpdateWorkflowNoRejection(updateName string, u
 	}, args...)
 }
 
-// sendUpdate asks the server to deliver an update and starts a watcher
-// that runs uc's callbacks.
+// sendUpdate asks the server to deliver an update, unless one of the
+// same ID was sent already: uc then hears what became of that one.
 func (e *TestWorkflowEnvironment) sendUpdate(workflowID, name, id string, input *commonpb.Payloads, uc UpdateCallbacks) error {
 	if uc == nil {
 		uc = &TestUpdateCallback{} // nobody listens
 	}
 	u := &e.updates
+	key := updateKey(workflowID, id)
 	u.mu.Lock()
 	if u.stopped {
 		u.mu.Unlock()
 		return fmt.Errorf("update %q (%s) was sent after the test's workflow ended", name, id)
 	}
+	if rec := u.records[key]; rec != nil {
+		if rec.done {
+			value, err := rec.value, rec.err
+			e.callbacks.post(func() {
+				uc.Accept()
+				uc.Complete(value, err)
+			})
+		} else {
+			rec.later = append(rec.later, uc)
+		}
+		u.mu.Unlock()
+		return nil
+	}
+	if u.records == nil {
+		u.records = make(map[string]*updateRecord)
+	}
 	if u.stop == nil {
 		u.stop = make(chan struct{})
 	}
+	u.records[key] = &updateRecord{first: uc}
 	u.watchers.Add(1)
 	u.mu.Unlock()
-	w, err := e.server.UpdateWorkflow(&commonpb.WorkflowExecution{WorkflowId: workflowID}, &updatepb.Request{
-		Meta:  &updatepb.Meta{UpdateId: id, Identity: e.identity},
-		Input: &updatepb.Input{Name: name, Args: input, Header: e.header},
-	})
-	if err != nil {
+	execution := &commonpb.WorkflowExecution{WorkflowId: workflowID}
+	send := func() error {
+		w, err := e.server.UpdateWorkflow(execution, &updatepb.Request{
+			Meta:  &updatepb.Meta{UpdateId: id, Identity: e.identity},
+			Input: &updatepb.Input{Name: name, Args: input, Header: e.header},
+		})
+		if err != nil {
+			u.mu.Lock()
+			delete(u.records, key)
+			u.mu.Unlock()
+			u.watchers.Done()
+			return err
+		}
+		go e.watchUpdate(key, w)
+		return nil
+	}
+	if !e.callbacks.inCallback() {
+		return send()
+	}
+	// Sent from a callback (a delayed one, say), the update reaches the
+	// workflow once the callback returned, as in go.temporal.io/sdk: a
+	// query the callback makes next sees the state before the update, and
+	// does not wait for a handler whose callbacks wait for this one.
+	if _, _, err := e.server.Closed(execution); err != nil {
+		u.mu.Lock()
+		delete(u.records, key)
+		u.mu.Unlock()
 		u.watchers.Done()
 		return err
 	}
-	go e.watchUpdate(workflowID, id, w, uc)
+	if !e.callbacks.post(func() {
+		if err := send(); err != nil {
+			uc.Reject(err)
+		}
+	}) {
+		u.watchers.Done()
+		return fmt.Errorf("update %q (%s) was sent after the test's workflow ended", name, id)
+	}
 	return nil
 }
 
-// watchUpdate runs an update's callbacks as the server's notices arrive.
-// Once the test's workflow ended, it delivers what arrived and leaves:
-// an update of a run still open (a child left running) hears no more.
-func (e *TestWorkflowEnvironment) watchUpdate(workflowID, id string, w *testserver.UpdateWatcher, uc UpdateCallbacks) {
+// watchUpdate hears the server's notices of an update and tells the
+// callbacks what the workflow interceptor did not. Once the test's
+// workflow ended, it delivers what arrived and leaves: an update of a run
+// still open (a child left running) hears no more.
+func (e *TestWorkflowEnvironment) watchUpdate(key string, w *testserver.UpdateWatcher) {
 	defer e.updates.watchers.Done()
 	for {
 		var n testserver.UpdateNotice
@@ -168,27 +230,36 @@ func (e *TestWorkflowEnvironment) watchUpdate(workflowID, id string, w *testserv
 				return
 			}
 		}
-		if final := e.runUpdateCallback(workflowID, id, w, n, uc); final {
+		final := n.Stage != testserver.UpdateAccepted
+		notice := n
+		// The notice counts as work in flight until its callback ran, so
+		// that the clock does not move on before.
+		if !e.callbacks.post(func() {
+			defer w.Handled()
+			e.heardFromServer(key, notice)
+		}) {
+			w.Handled()
+		}
+		if final {
 			return
 		}
 	}
 }
 
-// runUpdateCallback calls the callback a notice asks for; it reports
-// whether the notice was the update's last.
-func (e *TestWorkflowEnvironment) runUpdateCallback(workflowID, id string, w *testserver.UpdateWatcher, n testserver.UpdateNotice, uc UpdateCallbacks) bool {
-	defer w.Handled()
+// heardFromServer runs, on the test's goroutine, the callbacks a notice
+// calls for, unless the workflow interceptor ran them already.
+func (e *TestWorkflowEnvironment) heardFromServer(key string, n testserver.UpdateNotice) {
 	switch n.Stage {
 	case testserver.UpdateAccepted:
-		uc.Accept()
-		return false
+		if first := e.updates.accept(key); first != nil {
+			first.Accept()
+		}
 	case testserver.UpdateRejected:
-		uc.Reject(e.updates.rejection(workflowID, id, e.failureError(n.Failure)))
+		e.rejectUpdate(key, e.failureError(n.Failure))
 	default:
-		value, err := e.updateOutcome(workflowID, id, n.Outcome)
-		uc.Complete(value, err)
+		value, err := e.decodeOutcome(n.Outcome)
+		e.completeUpdate(key, value, err)
 	}
-	return true
 }
 
 func (e *TestWorkflowEnvironment) failureError(f *failurepb.Failure) error {
@@ -198,65 +269,76 @@ func (e *TestWorkflowEnvironment) failureError(f *failurepb.Failure) error {
 	return e.fc.FailureToError(f)
 }
 
-// updateOutcome is what the handler returned, as Go values when the
-// handler ran in this environment, else decoded from the outcome.
-func (e *TestWorkflowEnvironment) updateOutcome(workflowID, id string, outcome *updatepb.Outcome) (any, error) {
-	u := &e.updates
-	u.mu.Lock()
-	ret, ok := u.results[updateKey(workflowID, id)]
-	u.mu.Unlock()
+// decodeOutcome is an update's outcome as the server holds it, for an
+// update whose handler the interceptor did not see return.
+func (e *TestWorkflowEnvironment) decodeOutcome(outcome *updatepb.Outcome) (any, error) {
 	if f := outcome.GetFailure(); f != nil {
-		if ok && ret.err != nil {
-			return nil, ret.err
-		}
 		return nil, e.fc.FailureToError(f)
-	}
-	if ok {
-		return ret.value, nil
 	}
 	var value any
 	if p := outcome.GetSuccess(); len(p.GetPayloads()) > 0 {
 		if err := e.dc.FromPayload(p.GetPayloads()[0], &value); err != nil {
-			return nil, fmt.Errorf("update %q: its result cannot be decoded: %w", id, err)
+			return nil, fmt.Errorf("the result of the update cannot be decoded: %w", err)
 		}
 	}
 	return value, nil
 }
 
-// rejection is the validator's own error when it rejected the update,
-// else fallback.
-func (u *testUpdates) rejection(workflowID, id string, fallback error) error {
+// accept marks an update accepted; it returns the callbacks to tell,
+// nil when they heard it already (or the update is not the test's).
+func (u *testUpdates) accept(key string) UpdateCallbacks {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	key := updateKey(workflowID, id)
-	if err, ok := u.rejected[key]; ok {
-		delete(u.rejected, key) // the same ID may be sent again
-		return err
+	rec := u.records[key]
+	if rec == nil || rec.accepted || rec.done {
+		return nil
 	}
-	return fallback
+	rec.accepted = true
+	return rec.first
 }
 
-// recordResult keeps what an update handler returned.
-func (u *testUpdates) recordResult(workflowID, id string, value any, err error) {
+// rejectUpdate tells every listener of an update that it was rejected,
+// once; the ID may then be sent again.
+func (e *TestWorkflowEnvironment) rejectUpdate(key string, err error) {
+	u := &e.updates
 	u.mu.Lock()
-	defer u.mu.Unlock()
-	if u.results == nil {
-		u.results = make(map[string]updateReturn)
+	rec := u.records[key]
+	if rec == nil || rec.done {
+		u.mu.Unlock()
+		return
 	}
-	u.results[updateKey(workflowID, id)] = updateReturn{value: value, err: err}
+	delete(u.records, key)
+	u.mu.Unlock()
+	rec.first.Reject(err)
+	for _, uc := range rec.later {
+		uc.Reject(err)
+	}
 }
 
-// recordRejection keeps the error a validator returned.
-func (u *testUpdates) recordRejection(workflowID, id string, err error) {
+// completeUpdate tells the listeners of an update its outcome, once: the
+// first at once, the others after (they also hear Accept first).
+func (e *TestWorkflowEnvironment) completeUpdate(key string, value any, err error) {
+	u := &e.updates
 	u.mu.Lock()
-	defer u.mu.Unlock()
-	if u.rejected == nil {
-		u.rejected = make(map[string]error)
+	rec := u.records[key]
+	if rec == nil || rec.done {
+		u.mu.Unlock()
+		return
 	}
-	u.rejected[updateKey(workflowID, id)] = err
+	rec.done, rec.value, rec.err = true, value, err
+	later := rec.later
+	rec.later = nil
+	u.mu.Unlock()
+	rec.first.Complete(value, err)
+	for _, uc := range later {
+		e.callbacks.post(func() {
+			uc.Accept()
+			uc.Complete(value, err)
+		})
+	}
 }
 
-// finish lets the watchers deliver what arrived and waits for them; no
+// finish lets the watchers pass on what arrived and waits for them; no
 // update is sent after.
 func (u *testUpdates) finish() {
 	u.mu.Lock()
@@ -269,20 +351,32 @@ func (u *testUpdates) finish() {
 	u.watchers.Wait()
 }
 
-// ExecuteUpdate keeps the handler's return values for the callbacks.
+// ValidateUpdate tells the callbacks of a validated update, on the test's
+// goroutine and while the workflow waits, that it was accepted or
+// rejected (with the validator's own error).
+func (w *testWorkflowInbound) ValidateUpdate(ctx Context, in *UpdateInput) error {
+	err := w.Next.ValidateUpdate(ctx, in)
+	key := updateKey(GetInfo(ctx).WorkflowExecution.ID, GetCurrentUpdateInfo(ctx).ID)
+	e := w.env
+	if err != nil {
+		e.callbacks.call(func() { e.rejectUpdate(key, err) }, false)
+		return err
+	}
+	if first := e.updates.accept(key); first != nil {
+		e.callbacks.call(first.Accept, false)
+	}
+	return nil
+}
+
+// ExecuteUpdate tells the callbacks what the handler returned, on the
+// test's goroutine and while the workflow waits: a value that points into
+// the workflow's state is seen as it was when the handler returned.
 func (w *testWorkflowInbound) ExecuteUpdate(ctx Context, in *UpdateInput) (any, error) {
 	value, err := w.Next.ExecuteUpdate(ctx, in)
 	if !IsReplaying(ctx) {
-		w.env.updates.recordResult(GetInfo(ctx).WorkflowExecution.ID, GetCurrentUpdateInfo(ctx).ID, value, err)
+		key := updateKey(GetInfo(ctx).WorkflowExecution.ID, GetCurrentUpdateInfo(ctx).ID)
+		e := w.env
+		e.callbacks.call(func() { e.completeUpdate(key, value, err) }, false)
 	}
 	return value, err
-}
-
-// ValidateUpdate keeps a validator's error for the callbacks.
-func (w *testWorkflowInbound) ValidateUpdate(ctx Context, in *UpdateInput) error {
-	err := w.Next.ValidateUpdate(ctx, in)
-	if err != nil {
-		w.env.updates.recordRejection(GetInfo(ctx).WorkflowExecution.ID, GetCurrentUpdateInfo(ctx).ID, err)
-	}
-	return err
 }
