@@ -23,6 +23,7 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/historyfuzz"
 	"github.com/durable-go/sdk/worker"
 	"github.com/durable-go/sdk/workflow"
@@ -67,12 +68,21 @@ func FuzzWorkflowTask(f *testing.F) {
 		f.Add(uint8(i), uint32(shapeFollowUp|0x02), []byte{historyfuzz.OpChangeType, 0, 6, 0, 190})
 		f.Add(uint8(i), uint32(shapeQueries|0x01), []byte{historyfuzz.OpCorruptPayloads, 0, 0, 1})
 	}
-	frontend := startFakeFrontend(f)
-	c, err := client.Dial(client.Options{HostPort: frontend.addr, Logger: frontend.log})
-	if err != nil {
-		f.Fatal(err)
+	for i := range 2 {
+		f.Add(uint8(i), uint32(1<<shapeConverter|0x02), []byte{})                  // a converter that panics
+		f.Add(uint8(i), uint32(2<<shapeConverter|shapeQueries|0x01), []byte{})     // a codec that cuts short
+		f.Add(uint8(i), uint32(1<<shapeConverter|shapeLegacyQuery|0x03), []byte{}) // a query it breaks
 	}
-	defer c.Close()
+	frontend := startFakeFrontend(f)
+	var clients []client.Client // by faultyConverters' index
+	for _, dc := range faultyConverters() {
+		c, err := client.Dial(client.Options{HostPort: frontend.addr, Logger: frontend.log, DataConverter: dc})
+		if err != nil {
+			f.Fatal(err)
+		}
+		defer c.Close()
+		clients = append(clients, c)
+	}
 	var execs int
 	f.Fuzz(func(t *testing.T, which uint8, shape uint32, edits []byte) {
 		execs++
@@ -80,6 +90,7 @@ func FuzzWorkflowTask(f *testing.F) {
 		sc := newTaskScenario(fmt.Sprintf("fuzz-%d", execs), events, shape)
 		frontend.begin(sc)
 		before := runtime.NumGoroutine()
+		c := clients[int(shape>>shapeConverter&3)%len(clients)]
 		w := worker.New(c, sc.taskQueue, worker.Options{})
 		registerQueryableFixtures(w)
 		if err := w.Start(); err != nil {
@@ -147,7 +158,66 @@ const (
 	shapeReject      = 1 << 22
 	shapeFollowUp    = 1 << 23
 	shapeAttempt2    = 1 << 24
+	// 2 bits: the worker's client has a faulty data converter (see
+	// faultyConverters): one that panics, or a codec that cuts short.
+	shapeConverter = 25
 )
+
+// faultyConverters are the data converters a fuzz input may give the
+// worker, by the value of its shape's converter bits: the default one, one
+// that panics decoding every payload of odd length, and a hand-written
+// "encryption" codec that cuts a 12-byte nonce off every payload without
+// a length check (a short payload makes it panic, a long one decodes to
+// garbage). A worker must fail the tasks and queries they break, never
+// the process.
+func faultyConverters() []converter.DataConverter {
+	return []converter.DataConverter{
+		converter.GetDefaultDataConverter(),
+		oddLengthPanics{converter.GetDefaultDataConverter()},
+		converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), bareNonceCodec{}),
+	}
+}
+
+// oddLengthPanics panics decoding a payload whose data has an odd length.
+type oddLengthPanics struct{ converter.DataConverter }
+
+func (c oddLengthPanics) FromPayload(p *commonpb.Payload, ptr any) error {
+	if len(p.GetData())%2 == 1 {
+		panic("oddLengthPanics: odd payload")
+	}
+	return c.DataConverter.FromPayload(p, ptr)
+}
+
+func (c oddLengthPanics) FromPayloads(ps *commonpb.Payloads, ptrs ...any) error {
+	for i, p := range ps.GetPayloads() {
+		if i < len(ptrs) {
+			if err := c.FromPayload(p, ptrs[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// bareNonceCodec prefixes a 12-byte nonce and cuts it off again, without
+// checking the length: the bug of many hand-written codecs.
+type bareNonceCodec struct{}
+
+func (bareNonceCodec) Encode(ps []*commonpb.Payload) ([]*commonpb.Payload, error) {
+	out := make([]*commonpb.Payload, len(ps))
+	for i, p := range ps {
+		out[i] = &commonpb.Payload{Metadata: p.GetMetadata(), Data: append([]byte("nonce-nonce-"), p.GetData()...)}
+	}
+	return out, nil
+}
+
+func (bareNonceCodec) Decode(ps []*commonpb.Payload) ([]*commonpb.Payload, error) {
+	out := make([]*commonpb.Payload, len(ps))
+	for i, p := range ps {
+		out[i] = &commonpb.Payload{Metadata: p.GetMetadata(), Data: p.Data[12:]}
+	}
+	return out, nil
+}
 
 // taskScenario is one fuzz input made into what the fake frontend serves.
 type taskScenario struct {
