@@ -99,8 +99,8 @@ func (s *Server) deliverToParent(link *parentLink, t enumspb.EventType, attrs an
 // run's close, turned into the parent's child event.
 func (s *Server) childClosed(child *run, closeEvent *historypb.HistoryEvent) {
 	link := child.parent
-	if link == nil || closeEvent.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW {
-		return
+	if link == nil || !closesForGood(closeEvent) {
+		return // the chain goes on in another run
 	}
 	link.parent.children = removeRun(link.parent.children, child)
 	exec, typ := proto.CloneOf(child.execution), child.started.GetWorkflowType()

@@ -419,9 +419,16 @@ func (s *Server) timeOutRun(r *run) {
 	if r.closed {
 		return
 	}
-	s.write(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT, &historypb.HistoryEvent_WorkflowExecutionTimedOutEventAttributes{
-		WorkflowExecutionTimedOutEventAttributes: &historypb.WorkflowExecutionTimedOutEventAttributes{RetryState: enumspb.RETRY_STATE_TIMEOUT}})
+	attrs := &historypb.WorkflowExecutionTimedOutEventAttributes{RetryState: enumspb.RETRY_STATE_TIMEOUT}
+	next, rerun := s.rerunOf(r, nil)
+	if rerun {
+		attrs.NewExecutionRunId = next.runID
+	}
+	s.write(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT, &historypb.HistoryEvent_WorkflowExecutionTimedOutEventAttributes{WorkflowExecutionTimedOutEventAttributes: attrs})
 	s.closeRun(r)
+	if rerun {
+		s.startRerun(r, next, nil, nil)
+	}
 }
 
 // closeRun ends everything in flight for a run whose close event was just

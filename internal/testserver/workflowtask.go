@@ -293,6 +293,12 @@ func (s *Server) checkCommands(r *run, cmds []*commandpb.Command) (why string, c
 			enumspb.COMMAND_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES, enumspb.COMMAND_TYPE_MODIFY_WORKFLOW_PROPERTIES,
 			enumspb.COMMAND_TYPE_START_CHILD_WORKFLOW_EXECUTION, enumspb.COMMAND_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION,
 			enumspb.COMMAND_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION, enumspb.COMMAND_TYPE_PROTOCOL_MESSAGE:
+			if spec := cmd.GetStartChildWorkflowExecutionCommandAttributes().GetCronSchedule(); spec != "" {
+				if _, err := parseCron(spec); err != nil {
+					return fmt.Sprintf("child workflow %q: %v", cmd.GetStartChildWorkflowExecutionCommandAttributes().GetWorkflowId(), err),
+						enumspb.WORKFLOW_TASK_FAILED_CAUSE_BAD_START_CHILD_EXECUTION_ATTRIBUTES
+				}
+			}
 		case enumspb.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION, enumspb.COMMAND_TYPE_FAIL_WORKFLOW_EXECUTION,
 			enumspb.COMMAND_TYPE_CANCEL_WORKFLOW_EXECUTION, enumspb.COMMAND_TYPE_CONTINUE_AS_NEW_WORKFLOW_EXECUTION:
 			if i != len(cmds)-1 {
@@ -345,14 +351,24 @@ func (s *Server) applyCommand(r *run, completedID int64, cmd *commandpb.Command,
 			WorkflowPropertiesModifiedEventAttributes: &historypb.WorkflowPropertiesModifiedEventAttributes{
 				UpsertedMemo: cmd.GetModifyWorkflowPropertiesCommandAttributes().GetUpsertedMemo(), WorkflowTaskCompletedEventId: completedID}})
 	case enumspb.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION:
-		ev = newEvent(enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED, &historypb.HistoryEvent_WorkflowExecutionCompletedEventAttributes{
-			WorkflowExecutionCompletedEventAttributes: &historypb.WorkflowExecutionCompletedEventAttributes{
-				Result: cmd.GetCompleteWorkflowExecutionCommandAttributes().GetResult(), WorkflowTaskCompletedEventId: completedID}})
+		result := cmd.GetCompleteWorkflowExecutionCommandAttributes().GetResult()
+		attrs := &historypb.WorkflowExecutionCompletedEventAttributes{Result: result, WorkflowTaskCompletedEventId: completedID}
+		if next, ok := s.rerunOf(r, nil); ok {
+			attrs.NewExecutionRunId = next.runID
+			then = func(int64) { s.closeRun(r); s.startRerun(r, next, result, nil) }
+		}
+		ev = newEvent(enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED, &historypb.HistoryEvent_WorkflowExecutionCompletedEventAttributes{WorkflowExecutionCompletedEventAttributes: attrs})
 	case enumspb.COMMAND_TYPE_FAIL_WORKFLOW_EXECUTION:
-		ev = newEvent(enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED, &historypb.HistoryEvent_WorkflowExecutionFailedEventAttributes{
-			WorkflowExecutionFailedEventAttributes: &historypb.WorkflowExecutionFailedEventAttributes{
-				Failure: cmd.GetFailWorkflowExecutionCommandAttributes().GetFailure(), RetryState: enumspb.RETRY_STATE_RETRY_POLICY_NOT_SET,
-				WorkflowTaskCompletedEventId: completedID}})
+		f := cmd.GetFailWorkflowExecutionCommandAttributes().GetFailure()
+		attrs := &historypb.WorkflowExecutionFailedEventAttributes{Failure: f, RetryState: enumspb.RETRY_STATE_RETRY_POLICY_NOT_SET, WorkflowTaskCompletedEventId: completedID}
+		if next, ok := s.rerunOf(r, f); ok {
+			attrs.NewExecutionRunId = next.runID
+			if next.initiator == enumspb.CONTINUE_AS_NEW_INITIATOR_RETRY {
+				attrs.RetryState = enumspb.RETRY_STATE_IN_PROGRESS
+			}
+			then = func(int64) { s.closeRun(r); s.startRerun(r, next, nil, f) }
+		}
+		ev = newEvent(enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED, &historypb.HistoryEvent_WorkflowExecutionFailedEventAttributes{WorkflowExecutionFailedEventAttributes: attrs})
 	case enumspb.COMMAND_TYPE_CANCEL_WORKFLOW_EXECUTION:
 		ev = newEvent(enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED, &historypb.HistoryEvent_WorkflowExecutionCanceledEventAttributes{
 			WorkflowExecutionCanceledEventAttributes: &historypb.WorkflowExecutionCanceledEventAttributes{
@@ -369,7 +385,7 @@ func (s *Server) applyCommand(r *run, completedID int64, cmd *commandpb.Command,
 	if then != nil {
 		then(ev.GetEventId())
 	}
-	if isCloseEvent(ev.GetEventType()) {
+	if isCloseEvent(ev.GetEventType()) && !r.closed {
 		s.closeRun(r)
 	}
 }

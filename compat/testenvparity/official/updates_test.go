@@ -1,0 +1,93 @@
+package parity
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
+)
+
+// Tally is the state of a Tallies workflow; its "add" updates return a
+// pointer to it.
+type Tally struct{ Total int }
+
+var errNotPositive = errors.New("only positive amounts")
+
+// Tallies adds what its "add" updates ask until a day has passed.
+func Tallies(ctx workflow.Context) (int, error) {
+	tally := &Tally{}
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, "add", func(ctx workflow.Context, n int) (*Tally, error) {
+		tally.Total += n
+		return tally, nil
+	}, workflow.UpdateHandlerOptions{Validator: func(n int) error {
+		if n <= 0 {
+			return errNotPositive
+		}
+		return nil
+	}}); err != nil {
+		return 0, err
+	}
+	if err := workflow.Sleep(ctx, 24*time.Hour); err != nil {
+		return 0, err
+	}
+	return tally.Total, nil
+}
+
+// heard records what update callbacks heard, in order.
+type heard []string
+
+func (h *heard) callbacks(id string) *testsuite.TestUpdateCallback {
+	return &testsuite.TestUpdateCallback{
+		OnAccept: func() { *h = append(*h, id+" accepted") },
+		OnReject: func(err error) { *h = append(*h, fmt.Sprintf("%s rejected: %v", id, err)) },
+		OnComplete: func(v any, err error) {
+			// The handler returned a pointer to the workflow's state:
+			// read it now, as the callback runs.
+			*h = append(*h, fmt.Sprintf("%s completed: %d %v", id, v.(*Tally).Total, err))
+		},
+	}
+}
+
+func (s *ParitySuite) TestUpdateCallbacksSeeTheValueAsTheHandlerReturnedIt() {
+	var log heard
+	s.env.RegisterDelayedCallback(func() {
+		s.env.UpdateWorkflow("add", "first", log.callbacks("first"), 1)
+		s.env.UpdateWorkflow("add", "second", log.callbacks("second"), 2)
+	}, time.Hour)
+	s.env.RegisterDelayedCallback(func() {
+		s.env.UpdateWorkflow("add", "third", log.callbacks("third"), 4)
+	}, 2*time.Hour)
+	s.env.ExecuteWorkflow(Tallies)
+	var total int
+	s.NoError(s.env.GetWorkflowResult(&total))
+	s.Equal(7, total)
+	s.Equal(heard{
+		"first accepted", "first completed: 1 <nil>",
+		"second accepted", "second completed: 3 <nil>",
+		"third accepted", "third completed: 7 <nil>",
+	}, log)
+}
+
+func (s *ParitySuite) TestUpdateCallbacksRunInOrderWithRejections() {
+	var log heard
+	s.env.RegisterDelayedCallback(func() {
+		s.env.UpdateWorkflow("add", "a", log.callbacks("a"), 5)
+		s.env.UpdateWorkflow("add", "b", log.callbacks("b"), -1)
+		s.env.UpdateWorkflow("add", "c", log.callbacks("c"), 1)
+	}, time.Hour)
+	s.env.RegisterDelayedCallback(func() {
+		// Callbacks ran before this one: the log is complete.
+		s.Require().Len(log, 5)
+	}, 2*time.Hour)
+	s.env.ExecuteWorkflow(Tallies)
+	var total int
+	s.NoError(s.env.GetWorkflowResult(&total))
+	s.Equal(6, total)
+	s.Equal(heard{
+		"a accepted", "a completed: 5 <nil>",
+		"b rejected: " + errNotPositive.Error(),
+		"c accepted", "c completed: 6 <nil>",
+	}, log)
+}
