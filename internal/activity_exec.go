@@ -111,7 +111,9 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	}
 	p, err := dc.ToPayloads(result)
 	if err != nil {
-		return nil, failure.NewApplicationError(fmt.Sprintf("%s: its result (%T) cannot be encoded: %v", describeActivity(info), result, err), "ResultEncodingError")
+		// Non-retryable: another attempt would return a value that cannot
+		// be encoded either.
+		return nil, failure.NewNonRetryableApplicationError(fmt.Sprintf("%s: its result (%T) cannot be encoded: %v", describeActivity(info), result, err), "ResultEncodingError", nil)
 	}
 	return p, nil
 }

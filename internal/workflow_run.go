@@ -165,7 +165,9 @@ func (r *workflowRun) closeFor(result any, err error) engine.Close {
 	}
 	p, encErr := r.env.dc.ToPayloads(result)
 	if encErr != nil {
-		return engine.Close{Err: fmt.Errorf("the workflow's result (%T) cannot be encoded: %w", result, encErr)}
+		// Non-retryable: a retry of the workflow would return a value that
+		// cannot be encoded either.
+		return engine.Close{Err: failure.NewNonRetryableApplicationError(fmt.Sprintf("the workflow's result (%T) cannot be encoded: %v", result, encErr), "ResultEncodingError", nil)}
 	}
 	return engine.Close{Result: p}
 }

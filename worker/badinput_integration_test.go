@@ -1,6 +1,7 @@
 package worker_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -140,4 +141,70 @@ func TestDeadlockDetectionFailsTheTask(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// unencodable cannot be encoded as JSON: it holds a channel.
+type unencodable struct{ C chan int }
+
+func ReturnsUnencodable(ctx context.Context) (unencodable, error) {
+	return unencodable{C: make(chan int)}, nil
+}
+
+func callsReturnsUnencodable(ctx workflow.Context) error {
+	// The default retry policy: attempts without end, were the error
+	// retryable.
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 5 * time.Second})
+	return workflow.ExecuteActivity(ctx, ReturnsUnencodable).Get(ctx, nil)
+}
+
+func returnsUnencodableResult(ctx workflow.Context) (unencodable, error) {
+	return unencodable{C: make(chan int)}, nil
+}
+
+// TestAResultThatCannotBeEncodedIsNotRetried: encoding the same kind of
+// value again fails again, so an activity's or a workflow's result that
+// cannot be encoded fails it for good, naming the type.
+func TestAResultThatCannotBeEncodedIsNotRetried(t *testing.T) {
+	c := dial(t)
+	ctx := testCtx(t)
+	tq, _ := startWorker(t, c, worker.Options{}, func(w worker.Worker) {
+		w.RegisterWorkflow(callsReturnsUnencodable)
+		w.RegisterWorkflow(returnsUnencodableResult)
+		w.RegisterActivity(ReturnsUnencodable)
+	})
+	for _, wf := range []any{callsReturnsUnencodable, returnsUnencodableResult} {
+		// A retry policy of the workflow's own retries it unless its
+		// failure is non-retryable (the activity's, wrapped in an
+		// ActivityError, is not: only the activity is not retried).
+		opts := client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: tq}
+		if fn, ok := wf.(func(workflow.Context) (unencodable, error)); ok && fn != nil {
+			opts.RetryPolicy = &temporal.RetryPolicy{MaximumAttempts: 3}
+		}
+		run, err := c.ExecuteWorkflow(ctx, opts, wf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = run.Get(ctx, nil)
+		var appErr *temporal.ApplicationError
+		if !errors.As(err, &appErr) || !appErr.NonRetryable() || appErr.Type() != "ResultEncodingError" ||
+			!strings.Contains(appErr.Error(), "unencodable") || !strings.Contains(appErr.Error(), "cannot be encoded") {
+			t.Fatalf("want a non-retryable ResultEncodingError naming the type, got %v", err)
+		}
+		events := history(t, c, run.GetID())
+		for _, e := range events {
+			if a := e.GetActivityTaskStartedEventAttributes(); a != nil && a.GetAttempt() != 1 {
+				t.Errorf("the activity ran %d attempts, want 1", a.GetAttempt())
+			}
+		}
+		if a := events[0].GetWorkflowExecutionStartedEventAttributes(); a.GetAttempt() != 1 {
+			t.Errorf("the workflow ran attempt %d", a.GetAttempt())
+		}
+		desc, err := c.DescribeWorkflowExecution(ctx, run.GetID(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := desc.GetWorkflowExecutionInfo().GetExecution().GetRunId(); got != run.GetRunID() {
+			t.Errorf("the workflow was retried: its current run is %s, not %s", got, run.GetRunID())
+		}
+	}
 }
