@@ -294,7 +294,11 @@ func (b *Book) applyCommandEvent(ev *historypb.HistoryEvent) error {
 	}
 	b.inflight[0] = nil
 	b.inflight = b.inflight[1:]
-	return b.fire(e.owner, InInitiated, ev)
+	err := b.fire(e.owner, InInitiated, ev)
+	if nd, isND := err.(*NondeterminismError); isND && nd.Command == nil {
+		nd.Command = e.cmd // the machine's own check found the mismatch
+	}
+	return err
 }
 
 // seqID formats a sequence number as the string IDs carry.

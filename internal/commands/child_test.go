@@ -280,6 +280,11 @@ func TestChildRenamedOrMovedIsNondeterminism(t *testing.T) {
 			if !asNondeterminism(err, &nd) || !strings.Contains(err.Error(), "child") {
 				t.Fatalf("want a non-determinism error about the child, got %v", err)
 			}
+			// The error names the command the code made there, whichever
+			// check found the mismatch.
+			if nd.Command.GetStartChildWorkflowExecutionCommandAttributes().GetWorkflowId() != "child-1" {
+				t.Errorf("the error's Command is %v, want the code's StartChildWorkflowExecution of child-1", nd.Command)
+			}
 		})
 	}
 }
