@@ -3,6 +3,7 @@ package failure
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
@@ -85,8 +86,22 @@ func failureMessage(err error) string {
 	case *ChildWorkflowExecutionError:
 		return "child workflow execution error"
 	default: // includes canceled, terminated and panic errors
-		return err.Error()
+		return withoutCause(err)
 	}
+}
+
+// withoutCause is err's message without its cause's, which the failure
+// carries as its Cause: an error that wraps another as "context: cause"
+// (fmt.Errorf's %w at the end) would otherwise say the cause twice once
+// decoded, and every level of a chain would repeat all the levels below.
+func withoutCause(err error) string {
+	msg := err.Error()
+	if cause := errors.Unwrap(err); cause != nil {
+		if trimmed, ok := strings.CutSuffix(msg, ": "+cause.Error()); ok && trimmed != "" {
+			return trimmed
+		}
+	}
+	return msg
 }
 
 // setFailureInfo fills the type-specific part of f.

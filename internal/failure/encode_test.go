@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -144,15 +145,15 @@ func TestErrorToFailureShape(t *testing.T) {
 			goFailure("my error 3", appInfo(&failurepb.ApplicationFailureInfo{Type: "myError"}), nil),
 		},
 		{
-			"fmt wrapping keeps the chain",
+			"fmt wrapping keeps the chain, each message once",
 			fmt.Errorf("context: %w", &myError{code: 1}),
-			goFailure("context: my error 1", appInfo(&failurepb.ApplicationFailureInfo{Type: "wrapError"}),
+			goFailure("context", appInfo(&failurepb.ApplicationFailureInfo{Type: "wrapError"}),
 				goFailure("my error 1", appInfo(&failurepb.ApplicationFailureInfo{Type: "myError"}), nil)),
 		},
 		{
 			"workflow execution error is a plain application failure",
 			NewWorkflowExecutionError("wid", "rid", "Wf", root),
-			goFailure("workflow execution error (type: Wf, workflowID: wid, runID: rid): root cause",
+			goFailure("workflow execution error (type: Wf, workflowID: wid, runID: rid)",
 				appInfo(&failurepb.ApplicationFailureInfo{Type: "WorkflowExecutionError"}), rootFailure),
 		},
 	}
@@ -167,6 +168,11 @@ func TestErrorToFailureShape(t *testing.T) {
 	}
 	if fc.ErrorToFailure(nil) != nil {
 		t.Error("nil error gave a failure")
+	}
+	// A chain of wraps, decoded, says each message once.
+	chain := fmt.Errorf("unable to decode the input: %w", fmt.Errorf("argument 1 (string): %w", &myError{code: 2}))
+	if got := fc.FailureToError(fc.ErrorToFailure(chain)).Error(); strings.Count(got, "my error 2") != 1 || strings.Count(got, "argument 1") != 1 {
+		t.Errorf("a decoded chain of wraps repeats itself: %s", got)
 	}
 }
 
