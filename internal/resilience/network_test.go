@@ -53,13 +53,19 @@ func TestWorkerRecoversFromNetworkFaults(t *testing.T) {
 		return logs.count("reconnected to the Temporal server") == logs.count("lost the connection to the Temporal server")
 	})
 	w.Stop()
-	requireOneCompletionPerActivity(t, starter, ids)
+	requireOneCompletionPerActivity(t, starter, ids, activities.ran)
 
 	f := activities.figures()
 	t.Logf("%d workflows completed in %v through faults %v; %d connections; activities: %d, %d runs to success, %d run more than once, %d success reports accepted, %d report attempts failed",
 		len(ids), elapsed.Round(time.Millisecond), done, proxy.Connections(), f.Activities, f.Runs, f.Retried, f.Accepted, f.FailedReports)
 	if f.AcceptedTwice > 0 {
 		t.Errorf("%d activities had their success accepted twice", f.AcceptedTwice)
+	}
+	// What the server cannot check: the worker reports every success it
+	// had (a worker that is not killed loses none), and no other.
+	if f.ReportedWithoutSuccess > 0 || f.SucceededUnreported > 0 {
+		t.Errorf("the worker reported %d successes its activities did not have, and left %d successes unreported",
+			f.ReportedWithoutSuccess, f.SucceededUnreported)
 	}
 	// The logs say what happened: each lost connection (a warning when
 	// reconnecting took a while, a debug line when a new connection

@@ -117,7 +117,7 @@ func AddOne(ctx context.Context, v int, d time.Duration) (int, error) {
 	case <-ctx.Done():
 		return 0, ctx.Err()
 	}
-	activities.succeeded(key)
+	activities.succeeded(key, info.TaskToken)
 	return v + 1, nil
 }
 
@@ -130,6 +130,9 @@ type activityLedger struct {
 	successes map[string]int    // runs that returned a result
 	accepted  map[string]int    // RespondActivityTaskCompleted calls the server accepted
 	failed    int               // RespondActivityTaskCompleted attempts that failed: lost, or refused by the server
+	// By task token: the runs that succeeded, and those the worker
+	// reported a success for (in any attempt of the call).
+	succeededTokens, reportedTokens map[string]bool
 
 	// onStart and onSuccess, when set, hear of each run (the crash test's
 	// worker process tells its parent).
@@ -142,6 +145,7 @@ func (l *activityLedger) reset() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.tokens, l.successes, l.accepted, l.failed = map[string]string{}, map[string]int{}, map[string]int{}, 0
+	l.succeededTokens, l.reportedTokens = map[string]bool{}, map[string]bool{}
 }
 
 func (l *activityLedger) started(key string, token []byte) {
@@ -155,11 +159,12 @@ func (l *activityLedger) started(key string, token []byte) {
 	}
 }
 
-func (l *activityLedger) succeeded(key string) {
+func (l *activityLedger) succeeded(key string, token []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.successes != nil {
 		l.successes[key]++
+		l.succeededTokens[string(token)] = true
 	}
 	if l.onSuccess != nil {
 		l.onSuccess(key)
@@ -173,6 +178,7 @@ func (l *activityLedger) countReports(ctx context.Context, method string, req, r
 	if r, ok := req.(*workflowservice.RespondActivityTaskCompletedRequest); ok {
 		l.mu.Lock()
 		defer l.mu.Unlock()
+		l.reportedTokens[string(r.GetTaskToken())] = true
 		if err == nil {
 			l.accepted[l.tokens[string(r.GetTaskToken())]]++
 		} else {
@@ -185,6 +191,16 @@ func (l *activityLedger) countReports(ctx context.Context, method string, req, r
 // ledgerFigures are what a test reports of its activities.
 type ledgerFigures struct {
 	Activities, Runs, Retried, Accepted, FailedReports, AcceptedTwice int
+	// Success reports for a task whose run did not succeed, and successes
+	// never reported: a worker's bugs the server cannot catch.
+	ReportedWithoutSuccess, SucceededUnreported int
+}
+
+// ran reports whether the activity's code ran to success here.
+func (l *activityLedger) ran(key string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.successes[key] > 0
 }
 
 func (l *activityLedger) figures() ledgerFigures {
@@ -205,6 +221,16 @@ func (l *activityLedger) figures() ledgerFigures {
 		}
 	}
 	f.FailedReports = l.failed
+	for token := range l.reportedTokens {
+		if !l.succeededTokens[token] {
+			f.ReportedWithoutSuccess++
+		}
+	}
+	for token := range l.succeededTokens {
+		if !l.reportedTokens[token] {
+			f.SucceededUnreported++
+		}
+	}
 	return f
 }
 
@@ -284,14 +310,21 @@ func requireResults(t *testing.T, c client.Client, ids []string, ins []MixedInpu
 }
 
 // requireOneCompletionPerActivity checks the histories: every activity
-// scheduled was completed exactly once, and the workflow completed.
-func requireOneCompletionPerActivity(t *testing.T, c client.Client, ids []string) {
+// scheduled was completed exactly once, and the workflow completed. The
+// server makes sure of the first part whatever a worker does, so it also
+// checks what only the worker decides: that each completion history
+// records follows a run of the activity's code that succeeded (ran says
+// whether one did, by activity key) — a worker that reported a success
+// it never had, or one activity's result for another, would fail here.
+func requireOneCompletionPerActivity(t *testing.T, c client.Client, ids []string, ran func(key string) bool) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	errs := make([]error, len(ids))
 	parallel(len(ids), 16, func(i int) {
 		scheduled, completed, closed := 0, 0, false
+		activityIDs := map[int64]string{} // by the ID of the scheduled event
+		var neverRan []string
 		it := c.GetWorkflowHistory(ctx, ids[i], "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 		for it.HasNext() {
 			ev, err := it.Next()
@@ -302,14 +335,22 @@ func requireOneCompletionPerActivity(t *testing.T, c client.Client, ids []string
 			switch ev.GetEventType() {
 			case enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
 				scheduled++
+				activityIDs[ev.GetEventId()] = ev.GetActivityTaskScheduledEventAttributes().GetActivityId()
 			case enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
 				completed++
+				key := ids[i] + "/" + activityIDs[ev.GetActivityTaskCompletedEventAttributes().GetScheduledEventId()]
+				if !ran(key) {
+					neverRan = append(neverRan, key)
+				}
 			case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
 				closed = true
 			}
 		}
-		if scheduled != completed || !closed {
+		switch {
+		case scheduled != completed || !closed:
 			errs[i] = fmt.Errorf("%d activities scheduled, %d completed, workflow completed: %v", scheduled, completed, closed)
+		case len(neverRan) > 0:
+			errs[i] = fmt.Errorf("history records the completion of activities whose code never succeeded: %v", neverRan)
 		}
 	})
 	for i, err := range errs {
