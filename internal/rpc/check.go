@@ -98,8 +98,11 @@ func (c *Conn) checkError(what string, err error) error {
 		return &UnreachableError{HostPort: c.opts.HostPort, Err: err, tls: t != nil,
 			clientCert: t != nil && (len(t.Certificates) > 0 || t.GetClientCertificate != nil)}
 	}
-	switch serviceerror.ToStatus(err).Code() {
+	switch st := serviceerror.ToStatus(err); st.Code() {
 	case codes.Unauthenticated, codes.PermissionDenied:
+		if strings.HasPrefix(st.Message(), guardRefused) {
+			break // refused here, not by the server
+		}
 		return fmt.Errorf("%s on Temporal server at %s: the server refused this client's credentials; check client.Options.Credentials (the API key, or the client certificate): %w", what, c.opts.HostPort, err)
 	}
 	return fmt.Errorf("%s on Temporal server at %s: %w", what, c.opts.HostPort, err)

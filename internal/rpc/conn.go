@@ -31,6 +31,9 @@ type Conn struct {
 
 	stopWatching context.CancelFunc // ends watchConnection
 	watching     sync.WaitGroup
+
+	rawSockets bool      // the connection dials its sockets itself, for raw I/O
+	tlsGuard   *tlsGuard // nil without TLS
 }
 
 // NewConn sets up a connection without contacting the server; the first
@@ -41,6 +44,12 @@ func NewConn(opts Options) (*Conn, error) {
 		return nil, err
 	}
 	c := &Conn{opts: opts}
+	if c.rawSockets, err = opts.usesRawSockets(); err != nil {
+		return nil, err
+	}
+	if opts.TLS != nil {
+		c.tlsGuard = &tlsGuard{forAPIKey: opts.TLSForAPIKey}
+	}
 	cc, err := grpc.NewClient(opts.HostPort, c.dialOptions()...)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to Temporal server at %s: %w", opts.HostPort, err)
@@ -70,7 +79,7 @@ func (c *Conn) dialOptions() []grpc.DialOption {
 	o := c.opts
 	transport := insecure.NewCredentials()
 	if o.TLS != nil {
-		transport = credentials.NewTLS(o.TLS)
+		transport = countingCredentials{credentials.NewTLS(o.TLS), c.tlsGuard}
 	}
 	reconnect := backoff.DefaultConfig
 	// gRPC's default 120 s reconnect ceiling would leave workers idle long
@@ -78,7 +87,7 @@ func (c *Conn) dialOptions() []grpc.DialOption {
 	reconnect.BaseDelay = 200 * time.Millisecond
 	reconnect.MaxDelay = 10 * time.Second
 	opts := []grpc.DialOption{
-		grpc.WithTransportCredentials(rawSocketCredentials{transport}),
+		grpc.WithTransportCredentials(transport),
 		grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(o.MaxMessageSize),
 			grpc.MaxCallSendMsgSize(o.MaxMessageSize),
@@ -110,7 +119,14 @@ func (c *Conn) dialOptions() []grpc.DialOption {
 	chain = append(chain, retryInterceptor(o.Retry, &c.internalIsFinal))
 	chain = append(chain, o.AttemptInterceptors...)
 	chain = append(chain, headersInterceptor(o))
+	if c.tlsGuard != nil {
+		chain = append(chain, c.tlsGuard.interceptor)
+	}
 	opts = append(opts, grpc.WithChainUnaryInterceptor(chain...))
+	if c.rawSockets {
+		// Before DialOptions, so that a dialer given there replaces it.
+		opts = append(opts, grpc.WithContextDialer(c.dialRawSocket))
+	}
 	return append(opts, o.DialOptions...)
 }
 

@@ -7,6 +7,7 @@
 //
 // It also sets how the connection spends CPU, which for an idle-then-busy
 // worker is mostly the transport's: fixed flow-control windows (no
-// bandwidth-probing pings, see dialOptions) and, on Linux, a socket read
-// and written with raw system calls (see rawSocket).
+// bandwidth-probing pings, see dialOptions) and, on Linux, sockets it dials
+// itself and reads and writes with raw system calls (see rawIO and
+// Options.DisableRawSocket).
 package rpc

@@ -60,8 +60,13 @@ type Options struct {
 	// Identity names this process in requests that carry an identity. It
 	// defaults to "pid@hostname@". The connection only stores it.
 	Identity string
-	// TLS enables TLS with this configuration; nil means plaintext.
+	// TLS enables TLS with this configuration; nil means plaintext. Calls
+	// fail, unsent, if transport credentials in DialOptions replace it.
 	TLS *tls.Config
+	// TLSForAPIKey says that TLS is set only because API key credentials
+	// turn it on: transport credentials in DialOptions may then replace
+	// it if they are secure (TLS of their own).
+	TLSForAPIKey bool
 	// APIKey, if set, is called before each attempt and its non-empty
 	// result sent as "authorization: Bearer <key>", unless the call's
 	// context or HeadersProvider already set authorization.
@@ -71,8 +76,16 @@ type Options struct {
 	HeadersProvider HeadersProvider
 	// DialOptions are appended after the connection's own options, so they
 	// can override them; interceptors given here run inside ours, once per
-	// attempt.
+	// attempt. A dialer given here (grpc.WithContextDialer) dials every
+	// socket, which then gets no raw I/O.
 	DialOptions []grpc.DialOption
+	// DisableRawSocket reads and writes the connection's sockets through
+	// the Go runtime's system call wrappers, as any net.Conn, instead of
+	// raw system calls (rawsocket_linux.go). Raw I/O is also off with
+	// DURABLE_RAW_SOCKET=off in the environment (RawSocketEnv), off Linux,
+	// in race, msan and asan builds, behind an HTTPS_PROXY, and for the
+	// sockets of a dialer given in DialOptions.
+	DisableRawSocket bool
 	// CallInterceptors run once per call, outside the retries: they see
 	// the call's outcome after every attempt, as the caller does (the
 	// SDK's request metrics).
@@ -91,6 +104,10 @@ type Options struct {
 	// Logger, if set, hears when the connection is lost and when it is
 	// back.
 	Logger log.Logger
+
+	// rawSocketProbe, set by tests, turns raw socket I/O on in any build
+	// and keeps the sockets made.
+	rawSocketProbe *rawSocketProbe
 }
 
 // withDefaults returns a copy with every unset field filled in.

@@ -2,18 +2,17 @@ package rpc
 
 import (
 	"bytes"
-	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
-	"sync"
+	"runtime"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
-	"google.golang.org/grpc/credentials"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/mem"
 )
 
@@ -44,8 +43,8 @@ func tcpPair(t testing.TB) (raw net.Conn, peer net.Conn) {
 		t.Fatal("accept failed")
 	}
 	raw = newRawSocket(dialled)
-	if _, ok := raw.(*rawSocket); !ok {
-		t.Fatalf("newRawSocket(%T) = %T, want *rawSocket", dialled, raw)
+	if rawIOOf(raw) == nil {
+		t.Fatalf("newRawSocket(%T) = %T, want a raw socket", dialled, raw)
 	}
 	t.Cleanup(func() { raw.Close(); peer.Close() })
 	return raw, peer
@@ -76,7 +75,7 @@ func TestRawSocketCarriesMoreThanTheSocketBuffers(t *testing.T) {
 	if err != nil || n != len(sent) {
 		t.Fatalf("Write = %d, %v; want %d, nil", n, err, len(sent))
 	}
-	raw.(*rawSocket).Conn.(*net.TCPConn).CloseWrite()
+	must(t, raw.(*rawTCPSocket).CloseWrite())
 	<-done
 	if readErr != nil || !bytes.Equal(got, sent) {
 		t.Fatalf("peer read %d bytes (%v), want the %d written", len(got), readErr, len(sent))
@@ -204,40 +203,6 @@ func TestNewRawSocketLeavesOtherConnectionsAlone(t *testing.T) {
 	}
 }
 
-// recordingCredentials is transport credentials that remember the
-// connection their handshake was given.
-type recordingCredentials struct {
-	credentials.TransportCredentials
-	mu   sync.Mutex
-	conn net.Conn
-}
-
-func (c *recordingCredentials) ClientHandshake(ctx context.Context, authority string, conn net.Conn) (net.Conn, credentials.AuthInfo, error) {
-	c.mu.Lock()
-	c.conn = conn
-	c.mu.Unlock()
-	return c.TransportCredentials.ClientHandshake(ctx, authority, conn)
-}
-
-func TestRawSocketCredentialsHandTheHandshakeARawSocket(t *testing.T) {
-	raw, _ := tcpPair(t)
-	tcp := raw.(*rawSocket).Conn
-	inner := &recordingCredentials{TransportCredentials: insecure.NewCredentials()}
-	conn, _, err := rawSocketCredentials{inner}.ClientHandshake(context.Background(), "localhost", tcp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := inner.conn.(*rawSocket); !ok {
-		t.Fatalf("the handshake was given a %T, want *rawSocket", inner.conn)
-	}
-	if _, ok := conn.(*rawSocket); !ok {
-		t.Fatalf("insecure handshake returned a %T, want the *rawSocket", conn)
-	}
-	if _, ok := (rawSocketCredentials{inner}).Clone().(rawSocketCredentials); !ok {
-		t.Fatal("Clone lost the raw-socket wrapping")
-	}
-}
-
 func TestRawSocketOverAUnixSocket(t *testing.T) {
 	path := t.TempDir() + "/s"
 	ln, err := net.Listen("unix", path)
@@ -259,13 +224,170 @@ func TestRawSocketOverAUnixSocket(t *testing.T) {
 	}
 	conn := newRawSocket(dialled)
 	defer conn.Close()
-	if _, ok := conn.(*rawSocket); !ok {
-		t.Fatalf("newRawSocket(%T) = %T, want *rawSocket", dialled, conn)
+	if _, ok := conn.(*rawUnixSocket); !ok {
+		t.Fatalf("newRawSocket(%T) = %T, want *rawUnixSocket", dialled, conn)
 	}
 	sent := pattern(1 << 20)
 	go conn.Write(sent)
 	got := make([]byte, len(sent))
 	if _, err := io.ReadFull(conn, got); err != nil || !bytes.Equal(got, sent) {
 		t.Fatalf("echo over a unix socket: %v, equal %v", err, bytes.Equal(got, sent))
+	}
+}
+
+// The wrapper keeps what the connection offers beyond net.Conn: code that
+// half-closes a socket or tunes it finds the methods it looks for.
+func TestRawSocketKeepsTheConnectionsMethods(t *testing.T) {
+	raw, peer := tcpPair(t)
+	tcp, ok := raw.(interface {
+		CloseWrite() error
+		CloseRead() error
+		SetNoDelay(bool) error
+		SetKeepAlive(bool) error
+		SetLinger(int) error
+		SetReadBuffer(int) error
+		SyscallConn() (syscall.RawConn, error)
+		File() (*os.File, error)
+	})
+	if !ok {
+		t.Fatalf("a raw TCP socket (%T) lacks methods of *net.TCPConn", raw)
+	}
+	must(t, tcp.SetNoDelay(true))
+	must(t, tcp.SetKeepAlive(true))
+	must(t, tcp.CloseWrite())
+	if n, err := peer.Read(make([]byte, 1)); n != 0 || err != io.EOF {
+		t.Errorf("the peer read %d, %v after CloseWrite, want 0, EOF", n, err)
+	}
+
+	a, b := unixPair(t)
+	defer b.Close()
+	unix, ok := newRawSocket(a).(interface{ CloseWrite() error })
+	if !ok {
+		t.Fatalf("a raw Unix socket lacks CloseWrite")
+	}
+	must(t, unix.CloseWrite())
+	if n, err := b.Read(make([]byte, 1)); n != 0 || err != io.EOF {
+		t.Errorf("the Unix peer read %d, %v after CloseWrite, want 0, EOF", n, err)
+	}
+}
+
+// unixPair returns both ends of a connected Unix socket.
+func unixPair(t *testing.T) (net.Conn, net.Conn) {
+	t.Helper()
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	must(t, err)
+	conns := make([]net.Conn, 2)
+	for i, fd := range fds {
+		f := os.NewFile(uintptr(fd), "socketpair")
+		conns[i], err = net.FileConn(f)
+		f.Close()
+		must(t, err)
+	}
+	t.Cleanup(func() { conns[0].Close(); conns[1].Close() })
+	return conns[0], conns[1]
+}
+
+// makeBlocking does what an old pattern of setting socket options did:
+// File().Fd() leaves the socket in blocking mode.
+func makeBlocking(t *testing.T, conn interface{ File() (*os.File, error) }) {
+	t.Helper()
+	f, err := conn.File()
+	must(t, err)
+	f.Fd()
+	f.Close()
+}
+
+// A raw read of a blocking socket would sit in the kernel, out of the
+// runtime's reach: such a socket is left as it is.
+func TestRawSocketIsNotMadeOfABlockingSocket(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	defer ln.Close()
+	dialled, err := net.Dial("tcp", ln.Addr().String())
+	must(t, err)
+	defer dialled.Close()
+	if rawIOOf(newRawSocket(dialled)) == nil {
+		t.Fatal("a non-blocking socket was not wrapped; the test needs it to be")
+	}
+	makeBlocking(t, dialled.(*net.TCPConn))
+	if got := newRawSocket(dialled); got != dialled {
+		t.Errorf("newRawSocket of a blocking socket = %T, want the socket itself", got)
+	}
+}
+
+// gcReturns runs a garbage collection (which stops the world) and reports
+// whether it ended within a minute.
+func gcReturns() bool {
+	done := make(chan struct{})
+	go func() {
+		runtime.GC()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return true
+	case <-time.After(time.Minute):
+		return false
+	}
+}
+
+// File hands out what can make the socket blocking; from then on the
+// socket is read the runtime's way, so a read waiting for data does not
+// stop a garbage collection.
+func TestRawSocketFileTurnsRawIOOff(t *testing.T) {
+	raw, peer := tcpPair(t)
+	makeBlocking(t, raw.(*rawTCPSocket))
+	got := make(chan string, 1)
+	go func() {
+		buf := make([]byte, 5)
+		n, err := io.ReadFull(raw, buf)
+		got <- fmt.Sprint(string(buf[:n]), err)
+	}()
+	time.Sleep(20 * time.Millisecond) // the read is waiting for data
+	if !gcReturns() {
+		t.Fatal("runtime.GC did not return while a read of the socket waited for data")
+	}
+	_, err := peer.Write([]byte("hello"))
+	must(t, err)
+	if g := <-got; g != "hello<nil>" {
+		t.Errorf("read %q, want hello<nil>", g)
+	}
+	if _, err := raw.Write([]byte("back")); err != nil {
+		t.Errorf("Write after File: %v", err)
+	}
+}
+
+// emptyPool hands out empty buffers, whatever the size asked.
+type emptyPool struct{ countingPool }
+
+func (p *emptyPool) Get(int) *[]byte {
+	p.out.Add(1)
+	b := []byte{}
+	return &b
+}
+
+func TestRawSocketToleratesEmptyBuffers(t *testing.T) {
+	raw, peer := tcpPair(t)
+	ready := raw.(interface {
+		ReadOnReady(int, mem.BufferPool) (*[]byte, int, error)
+	})
+	pool := &countingPool{}
+	if buf, n, err := ready.ReadOnReady(0, pool); buf != nil || n != 0 || err != nil {
+		t.Errorf("ReadOnReady(0) = %v, %d, %v; want nil, 0, nil", buf, n, err)
+	}
+	if n, err := raw.Write(nil); n != 0 || err != nil {
+		t.Errorf("Write(nil) = %d, %v; want 0, nil", n, err)
+	}
+	if n, err := socketIO(syscall.SYS_READ, 0, nil); n != 0 || err != nil {
+		t.Errorf("socketIO of no buffer = %d, %v; want 0, nil", n, err)
+	}
+	_, err := peer.Write([]byte("x"))
+	must(t, err)
+	empty := &emptyPool{}
+	if buf, n, err := ready.ReadOnReady(16, empty); buf != nil || n != 0 || !errors.Is(err, io.ErrShortBuffer) {
+		t.Errorf("ReadOnReady from a pool of empty buffers = %v, %d, %v; want nil, 0, io.ErrShortBuffer", buf, n, err)
+	}
+	if out := empty.out.Load() + pool.out.Load(); out != 0 {
+		t.Errorf("%d buffers not returned to the pool", out)
 	}
 }
