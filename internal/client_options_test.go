@@ -53,6 +53,39 @@ func TestAPIKeyCredentialsTurnOnTLSUnlessDisabled(t *testing.T) {
 	chkSame(t, own, opts.TLS, "the caller's TLS config is used as is")
 }
 
+// Transport credentials in DialOptions may stand in for the TLS an API key
+// turns on, if they are secure, but never for a TLS configuration the
+// user gave (rpc's tlsGuard): the connection is told which it is.
+func TestRPCOptionsSayWhetherTLSIsTheAPIKeys(t *testing.T) {
+	cert := tls.Certificate{Certificate: [][]byte{{1, 2, 3}}}
+	for _, c := range []struct {
+		name    string
+		options ClientOptions
+		want    bool
+	}{
+		{"API key", ClientOptions{Credentials: NewAPIKeyStaticCredentials("k")}, true},
+		{"API key and TLS", ClientOptions{Credentials: NewAPIKeyStaticCredentials("k"), ConnectionOptions: ConnectionOptions{TLS: &tls.Config{}}}, false},
+		{"mTLS", ClientOptions{Credentials: NewMTLSCredentials(cert)}, false},
+		{"TLS", ClientOptions{ConnectionOptions: ConnectionOptions{TLS: &tls.Config{}}}, false},
+		{"plaintext", ClientOptions{}, false},
+	} {
+		opts, err := c.options.rpcOptions()
+		chkNoErr(t, err)
+		if opts.TLSForAPIKey != c.want {
+			t.Errorf("%s: TLSForAPIKey = %v, want %v", c.name, opts.TLSForAPIKey, c.want)
+		}
+	}
+}
+
+func TestRPCOptionsCarryTheRawSocketSwitch(t *testing.T) {
+	opts, err := ClientOptions{ConnectionOptions: ConnectionOptions{DisableRawSocketIO: true}}.rpcOptions()
+	chkNoErr(t, err)
+	chkTrue(t, opts.DisableRawSocket)
+	opts, err = ClientOptions{}.rpcOptions()
+	chkNoErr(t, err)
+	chkFalse(t, opts.DisableRawSocket)
+}
+
 func TestDynamicAPIKeyIsAskedEachTime(t *testing.T) {
 	n := 0
 	opts, err := ClientOptions{Credentials: NewAPIKeyDynamicCredentials(func(context.Context) (string, error) {
