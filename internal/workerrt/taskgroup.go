@@ -1,45 +1,154 @@
 package workerrt
 
 import (
+	"context"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
 )
 
-// taskGroup counts running tasks so that Stop can wait for them.
+// taskGroup counts a worker's running tasks, and knows which of them are
+// activities whose code is running, so that Stop can wait for the
+// worker's own work (workflow tasks, reports) and leave behind only
+// activity code that ignores its canceled context, which it names.
+//
+// Unlike a sync.WaitGroup, a wait can give up without leaving a goroutine
+// behind: a stopped worker keeps no goroutine of its own.
 type taskGroup struct {
-	wg      sync.WaitGroup
 	running atomic.Int64
+
+	// watched is set while Stop waits: only then do tasks that end take
+	// mu to wake it.
+	watched atomic.Bool
+	mu      sync.Mutex
+	changed chan struct{} // closed at the next change a waiter watches for
+	inCode  map[*ActivityTask]time.Time
 }
 
-func (g *taskGroup) Add(n int) {
-	g.running.Add(int64(n))
-	g.wg.Add(n)
-}
+func (g *taskGroup) Add(n int) { g.running.Add(int64(n)) }
 
 func (g *taskGroup) Done() {
 	g.running.Add(-1)
-	g.wg.Done()
+	if g.watched.Load() {
+		g.notify()
+	}
 }
 
-func (g *taskGroup) Wait() { g.wg.Wait() }
+// Wait waits for every task to end.
+func (g *taskGroup) Wait() { g.waitUntil(g.idle, nil) }
 
-// waitFor waits for every task, or d; it reports whether all finished.
-func (g *taskGroup) waitFor(d time.Duration) bool {
-	if g.running.Load() == 0 {
-		return true
+// idle reports that no task runs; g.mu is held.
+func (g *taskGroup) idle() bool { return g.running.Load() == 0 }
+
+// onlyActivityCodeLeft reports that every task still running is an
+// activity whose code has not returned; g.mu is held.
+func (g *taskGroup) onlyActivityCodeLeft() bool { return g.running.Load() <= int64(len(g.inCode)) }
+
+// waitUntil waits until done holds (checked with g.mu held, after each
+// change) or until giveUp is closed (nil: never); it reports whether done
+// held.
+func (g *taskGroup) waitUntil(done func() bool, giveUp <-chan struct{}) bool {
+	for {
+		g.mu.Lock()
+		// Set before reading the count: a task ending after the read sees
+		// it and wakes this waiter.
+		g.watched.Store(true)
+		if done() {
+			g.mu.Unlock()
+			return true
+		}
+		if g.changed == nil {
+			g.changed = make(chan struct{})
+		}
+		changed := g.changed
+		g.mu.Unlock()
+		select {
+		case <-changed:
+		case <-giveUp:
+			return false
+		}
 	}
-	done := make(chan struct{})
-	go func() {
-		g.wg.Wait()
-		close(done)
-	}()
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-done:
-		return true
-	case <-t.C:
-		return false
+}
+
+// notify wakes the waiter, if any.
+func (g *taskGroup) notify() {
+	g.mu.Lock()
+	g.wakeLocked()
+	g.mu.Unlock()
+}
+
+// wakeLocked wakes the waiter, if any; g.mu is held.
+func (g *taskGroup) wakeLocked() {
+	if g.changed != nil {
+		close(g.changed)
+		g.changed = nil
 	}
+}
+
+// codeRunning counts an activity's code as running until the function it
+// returns is called. Both changes wake a waiter: an activity entering its
+// code may be the last task Stop waits for.
+func (g *taskGroup) codeRunning(t *ActivityTask) (returned func()) {
+	g.mu.Lock()
+	if g.inCode == nil {
+		g.inCode = make(map[*ActivityTask]time.Time)
+	}
+	g.inCode[t] = time.Now()
+	g.wakeLocked()
+	g.mu.Unlock()
+	return func() {
+		g.mu.Lock()
+		delete(g.inCode, t)
+		g.wakeLocked()
+		g.mu.Unlock()
+	}
+}
+
+// activitiesInCode describes the activities whose code is running, oldest
+// first: "Type (activity ID id, workflow ID wid, running for 3s)".
+func (g *taskGroup) activitiesInCode() []string {
+	g.mu.Lock()
+	type running struct {
+		t     *ActivityTask
+		since time.Time
+	}
+	var all []running
+	for t, since := range g.inCode {
+		all = append(all, running{t, since})
+	}
+	g.mu.Unlock()
+	slices.SortFunc(all, func(a, b running) int { return a.since.Compare(b.since) })
+	out := make([]string, len(all))
+	for i, r := range all {
+		task := r.t.Task
+		var b strings.Builder
+		b.WriteString(task.GetActivityType().GetName())
+		b.WriteString(" (activity ID ")
+		b.WriteString(task.GetActivityId())
+		if wid := task.GetWorkflowExecution().GetWorkflowId(); wid != "" {
+			b.WriteString(", workflow ID ")
+			b.WriteString(wid)
+		}
+		b.WriteString(", running for ")
+		b.WriteString(time.Since(r.since).Round(time.Millisecond).String())
+		b.WriteString(")")
+		out[i] = b.String()
+	}
+	return out
+}
+
+// trackedActivities is an ActivityExecutor that counts the code of the
+// activities it runs in a taskGroup.
+type trackedActivities struct {
+	ActivityExecutor
+	group *taskGroup
+}
+
+func (e trackedActivities) Execute(ctx context.Context, t *ActivityTask) (*commonpb.Payloads, error) {
+	defer e.group.codeRunning(t)()
+	return e.ActivityExecutor.Execute(ctx, t)
 }

@@ -78,9 +78,13 @@ type Options struct {
 	// sticky queue.
 	Cache                        *StickyCache
 	StickyScheduleToStartTimeout time.Duration // default 5s
-	// StopTimeout is how long Stop lets running activities finish before
-	// canceling them.
+	// StopTimeout is how long Stop lets running tasks finish before
+	// canceling the activities still running (0: none, as in
+	// go.temporal.io/sdk); see Worker.Stop.
 	StopTimeout time.Duration
+	// WorkerInstanceKey names this worker in its ShutdownWorker call, as
+	// go.temporal.io/sdk's worker instance key does.
+	WorkerInstanceKey string
 	// DefaultHeartbeatInterval (0: 30s) is the least time between two
 	// heartbeat calls of an activity without a heartbeat timeout (with
 	// one, 80% of it); MaxHeartbeatInterval (0: 60s) bounds the interval
@@ -139,8 +143,11 @@ type Worker struct {
 	workCtx  context.Context         // parent of activity contexts
 	stopped  chan struct{}           // closed when Stop begins: activity.GetWorkerStopChannel
 	polling  sync.WaitGroup          // the poll loops
-	running  taskGroup               // running tasks
-	limiter  *rateLimiter            // worker-wide activity rate
+	running  taskGroup               // running tasks, and the activities among them whose code runs
+	// stickyPolls are the open polls of the sticky queue, which Stop lets
+	// end on their own once the server has answered them (see Stop).
+	stickyPolls pollDrain
+	limiter     *rateLimiter // worker-wide activity rate
 
 	fatalMu       sync.Mutex
 	fatalReported bool // OnFatalError was called
@@ -151,10 +158,10 @@ type Worker struct {
 	// localActivityLimiter bounds the rate of local activity attempts.
 	localActivityLimiter *rateLimiter
 	eager                eagerActivities
-	// The poll counts of the worker's poll groups (stickyPolls nil
+	// The poll counts of the worker's poll groups (stickyPollers nil
 	// without a sticky queue), kept for tests to read.
-	workflowPolls, stickyPolls, activityPolls *pollerCount
-	metrics                                   *workerMetrics // nil without a metrics handler
+	workflowPolls, stickyPollers, activityPolls *pollerCount
+	metrics                                     *workerMetrics // nil without a metrics handler
 }
 
 // New checks options and applies defaults; Start begins polling.
@@ -166,7 +173,7 @@ func New(opts Options) (*Worker, error) {
 		return nil, errors.New("worker: a task queue name is required")
 	}
 	if opts.Engine == nil && opts.Activities == nil {
-		return nil, fmt.Errorf("worker for task queue %q has nothing to run: register at least one workflow or activity", opts.TaskQueue)
+		return nil, fmt.Errorf("worker for task queue %q has nothing to run: neither workflow tasks nor activity tasks are enabled", opts.TaskQueue)
 	}
 	if opts.DefaultHeartbeatInterval < 0 || opts.MaxHeartbeatInterval < 0 {
 		return nil, fmt.Errorf("worker: the heartbeat throttle intervals must not be negative (DefaultHeartbeatThrottleInterval %v, MaxHeartbeatThrottleInterval %v); 0 means the defaults, 30s and 60s",
@@ -188,6 +195,10 @@ func New(opts Options) (*Worker, error) {
 		opts.Identity = fmt.Sprintf("%d@%s@", os.Getpid(), host)
 	}
 	w := &Worker{opts: opts, stopped: make(chan struct{}), metrics: newWorkerMetrics(opts.Metrics, opts.TaskQueue)}
+	if opts.Activities != nil {
+		// So that Stop can tell the activities whose code still runs.
+		w.opts.Activities = trackedActivities{ActivityExecutor: opts.Activities, group: &w.running}
+	}
 	// A sticky queue needs a poller of its own: not with a single one.
 	if opts.Cache != nil && opts.Cache.size > 0 && (opts.WorkflowPollers > 1 || opts.WorkflowPollerScaling != nil) {
 		host, _ := os.Hostname()
@@ -233,8 +244,13 @@ func (w *Worker) Start() {
 	m := w.metrics
 	if w.opts.Engine != nil {
 		m.workerStarted(sdkmetrics.WorkerTypeWorkflow)
+		// go.temporal.io/sdk starts a local activity worker with every
+		// workflow worker, with two pollers of its in-process queue.
+		m.workerStarted(sdkmetrics.WorkerTypeLocalActivity)
+		m.pollerStarted(sdkmetrics.WorkerTypeLocalActivity)
+		m.pollerStarted(sdkmetrics.WorkerTypeLocalActivity)
 		normal, sticky := w.workflowPollers()
-		w.workflowPolls, w.stickyPolls = normal, sticky
+		w.workflowPolls, w.stickyPollers = normal, sticky
 		w.startWorkflowPolls(pollCtx, w.normalQueue(), normal)
 		if sticky != nil {
 			w.startWorkflowPolls(pollCtx, w.stickyTaskQueue(), sticky)
@@ -286,6 +302,15 @@ func (w *Worker) startWorkflowPolls(ctx context.Context, queue *taskqueuepb.Task
 	g := &pollGroup[*workflowservice.PollWorkflowTaskQueueResponse]{what: what, kind: queue.GetKind(),
 		slots: w.workflowSlots, pollers: pollers, logger: w.opts.Logger,
 		poll: func(ctx context.Context) (*workflowservice.PollWorkflowTaskQueueResponse, bool, error) {
+			if queue.GetKind() == enumspb.TASK_QUEUE_KIND_STICKY {
+				if !w.stickyPolls.open() {
+					// Stopping: the server was told, and no new sticky
+					// poll opens; this one waits for polling to end.
+					<-ctx.Done()
+					return nil, false, nil
+				}
+				defer w.stickyPolls.closed()
+			}
 			return w.pollWorkflowTask(ctx, queue)
 		},
 		handle: w.handleWorkflowTask, running: &w.running,
@@ -320,42 +345,6 @@ func (w *Worker) goPoll(loop func()) {
 		defer w.polling.Done()
 		loop()
 	}()
-}
-
-// Stop stops polling, lets running tasks finish within the stop timeout,
-// then cancels running activities and waits for them. Workflow tasks that
-// were not finished are not reported: the server retries them. The runs
-// the worker cached leave the cache.
-func (w *Worker) Stop() {
-	w.stopOnce.Do(func() {
-		w.stopMu.Lock()
-		close(w.stopped)
-		w.stopMu.Unlock()
-		if w.stopPoll != nil {
-			w.stopPoll()
-			w.polling.Wait()
-			if !w.running.waitFor(w.opts.StopTimeout) && w.opts.StopTimeout > 0 {
-				w.opts.Logger.Warn("the worker stop timeout passed with tasks still running; canceling running activities",
-					"TaskQueue", w.opts.TaskQueue, "StopTimeout", w.opts.StopTimeout)
-			}
-			w.stopWork(ErrWorkerShutdown)
-			w.running.Wait()
-		}
-		w.releaseCachedRuns()
-	})
-}
-
-// releaseCachedRuns releases the runs whose next tasks would come to the
-// worker's sticky queue, which no one polls any more: the server sends
-// them to the task queue, with their full history, after the sticky
-// schedule-to-start timeout.
-func (w *Worker) releaseCachedRuns() {
-	if w.opts.Cache == nil {
-		return
-	}
-	for _, r := range w.opts.Cache.removeOwnedBy(w) {
-		closeRun(r)
-	}
 }
 
 // StickyQueue is the name of the worker's sticky task queue ("" without

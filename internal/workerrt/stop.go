@@ -1,0 +1,196 @@
+package workerrt
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/grpc"
+)
+
+// stickyAnswerWait bounds how long Stop waits for the sticky queue's open
+// polls to return once the server has been told the worker stops: the
+// server answers them at once, so this is reached only when it did not.
+const stickyAnswerWait = time.Second
+
+// Stop stops the worker as go.temporal.io/sdk's Stop does, and returns
+// even when activity code ignores its canceled context:
+//
+//  1. it tells the server the worker stops (ShutdownWorker, when the
+//     Service has it), which answers the sticky queue's polls at once,
+//     empty, and sends the cached runs' next tasks to the task queue
+//     without waiting for the sticky schedule-to-start timeout;
+//  2. it stops polling;
+//  3. it lets running tasks finish within Options.StopTimeout (0: none);
+//  4. it cancels the activities still running (context.Cause is
+//     ErrWorkerShutdown), and waits for the worker's own work to end:
+//     workflow tasks, and the reports of activities whose code returned;
+//  5. it names, in a warning, the activities whose code has not returned.
+//     Their code goes on, on goroutines that are the user's from then on:
+//     what it returns is reported if the server still takes it, else the
+//     server retries the activity after its timeout, on another worker;
+//  6. the runs it cached leave the cache.
+//
+// Workflow tasks that did not finish are not reported: the server retries
+// them.
+func (w *Worker) Stop() {
+	w.stopOnce.Do(func() {
+		w.stopMu.Lock()
+		close(w.stopped)
+		w.stopMu.Unlock()
+		if w.stopPoll != nil {
+			if w.announceShutdown() {
+				w.awaitStickyAnswers()
+			}
+			w.stopPoll()
+			w.polling.Wait()
+			w.finishTasks()
+		}
+		w.releaseCachedRuns()
+	})
+}
+
+// workerShutdownService is the part of the frontend that takes a
+// worker's notice that it stops; the gRPC client has it, the test
+// environment's in-memory service does not need it.
+type workerShutdownService interface {
+	ShutdownWorker(ctx context.Context, in *workflowservice.ShutdownWorkerRequest, opts ...grpc.CallOption) (*workflowservice.ShutdownWorkerResponse, error)
+}
+
+// announceShutdown tells the server that the worker stops, as
+// go.temporal.io/sdk does, and reports whether the server took it.
+func (w *Worker) announceShutdown() bool {
+	svc, ok := w.opts.Service.(workerShutdownService)
+	if !ok {
+		return false
+	}
+	var types []enumspb.TaskQueueType
+	if w.opts.Engine != nil {
+		types = append(types, enumspb.TASK_QUEUE_TYPE_WORKFLOW)
+	}
+	if w.opts.Activities != nil {
+		types = append(types, enumspb.TASK_QUEUE_TYPE_ACTIVITY)
+	}
+	ctx, cancel := context.WithTimeout(w.metrics.queueContext(), rpcTimeout)
+	defer cancel()
+	_, err := svc.ShutdownWorker(ctx, &workflowservice.ShutdownWorkerRequest{
+		Namespace:         w.opts.Namespace,
+		StickyTaskQueue:   w.stickyQueue,
+		Identity:          w.opts.Identity,
+		Reason:            "graceful shutdown",
+		WorkerInstanceKey: w.opts.WorkerInstanceKey,
+		TaskQueue:         w.opts.TaskQueue,
+		TaskQueueTypes:    types,
+	})
+	var unimplemented *serviceerror.Unimplemented
+	switch {
+	case errors.As(err, &unimplemented):
+		// A server older than the call: the sticky queue times out instead.
+		return false
+	case err != nil:
+		w.opts.Logger.Warn("telling the server that the worker stops (ShutdownWorker) failed; the worker stops anyway, and the server sends its cached workflows' next tasks to the task queue after the sticky schedule-to-start timeout",
+			"TaskQueue", w.opts.TaskQueue, "Error", err)
+		return false
+	}
+	return true
+}
+
+// awaitStickyAnswers lets the sticky queue's open polls return with the
+// server's empty answers (counted, as go.temporal.io/sdk counts them, in
+// temporal_workflow_task_queue_poll_empty) rather than cutting them
+// short, and opens no new one.
+func (w *Worker) awaitStickyAnswers() {
+	if w.stickyQueue == "" {
+		return
+	}
+	t := time.NewTimer(stickyAnswerWait)
+	defer t.Stop()
+	select {
+	case <-w.stickyPolls.drain():
+	case <-t.C:
+	}
+}
+
+// finishTasks lets running tasks finish within the stop timeout, cancels
+// the activities still running, and waits for all but the activity code
+// that has not returned, which it names.
+func (w *Worker) finishTasks() {
+	ctx, cancel := context.WithTimeout(context.Background(), w.opts.StopTimeout)
+	finished := w.running.waitUntil(w.running.idle, ctx.Done())
+	cancel()
+	if !finished && w.opts.StopTimeout > 0 {
+		w.opts.Logger.Info("the worker stop timeout passed with tasks still running; canceling the running activities",
+			"TaskQueue", w.opts.TaskQueue, "StopTimeout", w.opts.StopTimeout)
+	}
+	w.stopWork(ErrWorkerShutdown)
+	w.running.waitUntil(w.running.onlyActivityCodeLeft, nil)
+	if left := w.running.activitiesInCode(); len(left) > 0 {
+		w.opts.Logger.Warn("the worker stopped with activities still running: their contexts are canceled (context.Cause is worker.ErrWorkerShutdown) but their code has not returned. What it returns will be reported if the server still takes it; otherwise the server retries each activity after its timeout. Activity code should return when its context is done",
+			"TaskQueue", w.opts.TaskQueue, "StopTimeout", w.opts.StopTimeout, "Activities", left)
+	}
+}
+
+// releaseCachedRuns releases the runs whose next tasks would come to the
+// worker's sticky queue, which no one polls any more: the server sends
+// them to the task queue, with their full history. They had not
+// completed (completed runs are not cached), so each counts as a forced
+// eviction.
+func (w *Worker) releaseCachedRuns() {
+	if w.opts.Cache == nil {
+		return
+	}
+	for _, r := range w.opts.Cache.removeOwnedBy(w) {
+		r.metrics.cachedRunEvicted()
+		closeRun(r)
+	}
+}
+
+// pollDrain counts the open polls of a queue, so that a stopping worker
+// can wait for them to return while opening no new one.
+type pollDrain struct {
+	mu       sync.Mutex
+	polls    int
+	draining bool
+	drained  chan struct{} // closed when the last open poll returns
+}
+
+// open counts a poll about to open; false once draining began.
+func (d *pollDrain) open() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.draining {
+		return false
+	}
+	d.polls++
+	return true
+}
+
+// closed counts a poll that returned.
+func (d *pollDrain) closed() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.polls--
+	if d.draining && d.polls == 0 && d.drained != nil {
+		close(d.drained)
+		d.drained = nil
+	}
+}
+
+// drain stops new polls and returns a channel closed once the open ones
+// have returned.
+func (d *pollDrain) drain() <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.draining = true
+	done := make(chan struct{})
+	if d.polls == 0 {
+		close(done)
+	} else {
+		d.drained = done
+	}
+	return done
+}
