@@ -22,6 +22,7 @@ import (
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/internal/testharness"
 	"github.com/durable-go/sdk/temporal"
+	"github.com/durable-go/sdk/workflow"
 )
 
 // The dev server registers these custom search attributes for the tests.
@@ -380,7 +381,7 @@ func TestBadStartsSendNothing(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "TaskQueue is required") {
 		t.Errorf("want an error about the task queue, got %v", err)
 	}
-	workflowFunc := func(ctx context.Context, n int) error { return nil }
+	workflowFunc := func(ctx workflow.Context, n int) error { return nil }
 	_, err = c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: "q"}, workflowFunc, "not an int")
 	if err == nil || !strings.Contains(err.Error(), "argument 1 is string") {
 		t.Errorf("want an error about the argument's type, got %v", err)

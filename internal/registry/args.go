@@ -3,6 +3,7 @@ package registry
 import (
 	"fmt"
 	"reflect"
+	"strings"
 
 	commonpb "go.temporal.io/api/common/v1"
 
@@ -66,18 +67,36 @@ func EncodeArgs(dc converter.DataConverter, args []any) (*commonpb.Payloads, err
 
 // CheckArgs checks call arguments against a function's parameters before
 // anything is sent, so that a mismatch is reported to the caller at once.
+// kind names what is called ("workflow", "child workflow", "activity",
+// "local activity"). As in go.temporal.io/sdk, only the context of that
+// kind is skipped (workflow.Context for a workflow, context.Context for an
+// activity): any other first parameter takes an argument, so that an
+// activity function given as a workflow, or a workflow as an activity,
+// fails here unless the arguments happen to fit its parameters.
 func CheckArgs(fn any, args []any, kind string) error {
 	t := reflect.TypeOf(fn)
 	if t == nil || t.Kind() != reflect.Func {
 		return nil // called by name: nothing to check against
 	}
 	f := &Func{Name: FunctionName(fn), Fn: reflect.ValueOf(fn)}
-	if t.NumIn() > 0 && (t.In(0) == workflowContextType || t.In(0) == contextType) {
+	isWorkflow := strings.HasSuffix(kind, "workflow")
+	ownContext, otherContext := contextType, workflowContextType
+	if isWorkflow {
+		ownContext, otherContext = workflowContextType, contextType
+	}
+	if t.NumIn() > 0 && t.In(0) == ownContext {
 		f.HasContext = true
 	}
 	params := f.Params()
+	var hint string
+	if t.NumIn() > 0 && t.In(0) == otherContext {
+		hint = fmt.Sprintf(" (its first parameter is %s: is it an activity? A workflow function's first parameter is workflow.Context)", otherContext)
+		if !isWorkflow {
+			hint = fmt.Sprintf(" (its first parameter is %s: is it a workflow? An activity function's first parameter, if any, is context.Context)", otherContext)
+		}
+	}
 	if !t.IsVariadic() && len(args) != len(params) {
-		return fmt.Errorf("%s %q takes %d argument(s) %s, but %d were given", kind, f.Name, len(params), typeList(params), len(args))
+		return fmt.Errorf("%s %q takes %d argument(s) %s, but %d were given%s", kind, f.Name, len(params), typeList(params), len(args), hint)
 	}
 	for i, a := range args {
 		if i >= len(params) || (t.IsVariadic() && i >= len(params)-1) {
@@ -87,7 +106,7 @@ func CheckArgs(fn any, args []any, kind string) error {
 			continue
 		}
 		if at := reflect.TypeOf(a); !at.AssignableTo(params[i]) {
-			return fmt.Errorf("%s %q: argument %d is %s, but the parameter is %s", kind, f.Name, i+1, at, params[i])
+			return fmt.Errorf("%s %q: argument %d is %s, but the parameter is %s%s", kind, f.Name, i+1, at, params[i], hint)
 		}
 	}
 	return nil

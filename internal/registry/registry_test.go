@@ -142,6 +142,28 @@ func TestEncodeAndCheckArgs(t *testing.T) {
 	}
 }
 
+// As in go.temporal.io/sdk, a workflow call skips only a workflow.Context
+// and an activity call only a context.Context: an activity started as a
+// workflow, or a workflow as an activity, has one parameter too many.
+func TestCheckArgsTellsActivitiesFromWorkflows(t *testing.T) {
+	err := CheckArgs(Charge, []any{10}, "workflow")
+	if err == nil || !strings.Contains(err.Error(), `workflow "Charge" takes 2 argument(s) (context.Context, int), but 1 were given (its first parameter is context.Context: is it an activity?`) {
+		t.Errorf("an activity started as a workflow: %v", err)
+	}
+	err = CheckArgs(Charge, []any{10}, "child workflow")
+	if err == nil || !strings.Contains(err.Error(), "is it an activity?") {
+		t.Errorf("an activity started as a child workflow: %v", err)
+	}
+	err = CheckArgs(Greet, []any{"ann", 1}, "activity")
+	if err == nil || !strings.Contains(err.Error(), "takes 3 argument(s)") || !strings.Contains(err.Error(), "is it a workflow?") {
+		t.Errorf("a workflow run as an activity: %v", err)
+	}
+	err = CheckArgs(Greet, []any{"ann", 1}, "local activity")
+	if err == nil || !strings.Contains(err.Error(), "is it a workflow?") {
+		t.Errorf("a workflow run as a local activity: %v", err)
+	}
+}
+
 // A function registered under a name of its own is scheduled by that name
 // when workflow code passes the function, as in go.temporal.io/sdk; struct
 // methods registered with a prefix are not aliased; DisableAliasing turns
