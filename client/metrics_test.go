@@ -59,8 +59,9 @@ func TestRequestMetricsOfAWorkflowRun(t *testing.T) {
 		t.Fatalf("result %q, %v", greeting, err)
 	}
 
-	// The start: one call, with the root tags, the operation and the
-	// namespace, and nothing else.
+	// The start: one call, with the root tags, the operation, the
+	// namespace, and the workflow type and task queue, as
+	// go.temporal.io/sdk tags it.
 	starts := metrics.CounterSeries("temporal_request")
 	var startSeries []metricstest.Series
 	for _, s := range starts {
@@ -70,7 +71,7 @@ func TestRequestMetricsOfAWorkflowRun(t *testing.T) {
 	}
 	wantTags := map[string]string{
 		"operation": "StartWorkflowExecution", "namespace": "default", "client_name": "temporal_go",
-		"worker_type": "none", "workflow_type": "none", "activity_type": "none", "task_queue": "none",
+		"worker_type": "none", "workflow_type": "metricsWorkflow", "activity_type": "none", "task_queue": taskQueue,
 	}
 	if len(startSeries) != 1 || !maps.Equal(startSeries[0].Tags, wantTags) {
 		t.Fatalf("temporal_request series of the start: %v, want one tagged %v", startSeries, wantTags)

@@ -31,6 +31,26 @@ func requestMetricsInterceptors(handler sdkmetrics.Handler, namespace string, di
 	return perCall, perAttempt
 }
 
+// workflowRequestTags are the tags go.temporal.io/sdk gives the request
+// metrics of a workflow's start and of the history polls of its run's
+// Get: the workflow type and the task queue. Nil when the client records
+// no metrics.
+func (c *workflowClient) workflowRequestTags(workflowType, taskQueue string) map[string]string {
+	if sdkmetrics.IsNop(c.metrics) {
+		return nil
+	}
+	return map[string]string{sdkmetrics.TagWorkflowType: workflowType, sdkmetrics.TagTaskQueue: taskQueue}
+}
+
+// withRequestTags returns ctx carrying tags for the request metrics of
+// its calls; ctx itself when there are none.
+func withRequestTags(ctx context.Context, tags map[string]string) context.Context {
+	if tags == nil {
+		return ctx
+	}
+	return sdkmetrics.WithRequestTags(ctx, tags)
+}
+
 // requestMetricNames are the names one interceptor records under.
 type requestMetricNames struct {
 	count, failure, latency, resourceExhausted string

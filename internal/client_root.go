@@ -52,9 +52,10 @@ func (r *clientRoot) ExecuteWorkflow(ctx context.Context, in *ClientExecuteWorkf
 	if err := c.ensureInitialized(ctx); err != nil {
 		return nil, err
 	}
+	tags := c.workflowRequestTags(p.workflowType, options.TaskQueue)
 	req := c.startRequest(p)
 	eager := c.reserveEagerStart(ctx, options.EnableEagerStart, req)
-	resp, err := c.service.StartWorkflowExecution(ctx, req)
+	resp, err := c.service.StartWorkflowExecution(withRequestTags(ctx, tags), req)
 	finishEagerStart(eager, resp)
 	runID, firstRunID := resp.GetRunId(), resp.GetFirstExecutionRunId()
 	var alreadyStarted *serviceerror.WorkflowExecutionAlreadyStarted
@@ -69,7 +70,9 @@ func (r *clientRoot) ExecuteWorkflow(ctx context.Context, in *ClientExecuteWorkf
 		// begins its own chain.
 		firstRunID = runID
 	}
-	return c.newRun(options.ID, p.workflowType, runID, firstRunID), nil
+	run := c.newRun(options.ID, p.workflowType, runID, firstRunID)
+	run.requestTags = tags
+	return run, nil
 }
 
 // SignalWithStartWorkflow signals the workflow, starting it first if it
@@ -88,11 +91,14 @@ func (r *clientRoot) SignalWithStartWorkflow(ctx context.Context, in *ClientSign
 	if err := c.ensureInitialized(ctx); err != nil {
 		return nil, err
 	}
-	resp, err := c.service.SignalWithStartWorkflowExecution(ctx, c.signalWithStartRequest(p, in.SignalName, signalInput))
+	tags := c.workflowRequestTags(p.workflowType, options.TaskQueue)
+	resp, err := c.service.SignalWithStartWorkflowExecution(withRequestTags(ctx, tags), c.signalWithStartRequest(p, in.SignalName, signalInput))
 	if err != nil {
 		return nil, wrapCallError(err, "signal-with-start of workflow %q (ID %q), signal %q", p.workflowType, options.ID, in.SignalName)
 	}
-	return c.newRun(options.ID, p.workflowType, resp.GetRunId(), resp.GetFirstExecutionRunId()), nil
+	run := c.newRun(options.ID, p.workflowType, resp.GetRunId(), resp.GetFirstExecutionRunId())
+	run.requestTags = tags
+	return run, nil
 }
 
 // SignalWorkflow sends the signal.

@@ -64,6 +64,9 @@ type clientWorkflowRun struct {
 	// context GetWorkflow was given, as the official SDK does).
 	resolveRunID func(context.Context) string
 	resolveCtx   context.Context
+	// requestTags tag the request metrics of Get's history polls, as
+	// those of the start that made the run (nil: none).
+	requestTags map[string]string
 }
 
 func (c *workflowClient) newRun(workflowID, workflowType, runID, firstRunID string) *clientWorkflowRun {
@@ -134,6 +137,7 @@ func (r *clientWorkflowRun) GetWithOptions(ctx context.Context, valuePtr any, op
 		return fmt.Errorf("WorkflowRun.Get: valuePtr must be a pointer, not %T", valuePtr)
 	}
 	runID := r.currentRunID(ctx)
+	ctx = withRequestTags(ctx, r.requestTags)
 	for {
 		event, err := r.client.closeEvent(ctx, r.workflowID, runID)
 		if err != nil {
