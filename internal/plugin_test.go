@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"go.temporal.io/api/serviceerror"
+
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/logging"
@@ -233,10 +235,13 @@ func TestWorkerPluginStartAndStopRunOnceAndNest(t *testing.T) {
 	w := NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{a, b}})
 	log.take()
 
-	// Nothing is registered, so the start fails inside the hooks, which
-	// see its error; later calls return the same outcome without hooks.
+	// The namespace does not exist, so the start fails inside the hooks,
+	// which see its error; later calls return the same outcome without
+	// hooks.
+	f.failNext("DescribeNamespace", serviceerror.NewNamespaceNotFound("default"))
 	err := w.Start()
-	chkErrContains(t, err, "has nothing to run")
+	var notFound *serviceerror.NamespaceNotFound
+	chkTrue(t, errors.As(err, &notFound), fmt.Sprintf("start error %v, want the namespace's", err))
 	chkEqual(t, []string{"a StartWorker", "b StartWorker", "b StartWorker done", "a StartWorker done"}, log.take())
 	chkErrIs(t, w.Start(), err)
 	chkEmpty(t, log.take())

@@ -1,6 +1,7 @@
 package internal
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/workerrt"
+	"github.com/durable-go/sdk/log"
 )
 
 // WorkflowPanicPolicy says what a panic in workflow code does.
@@ -88,8 +90,12 @@ type WorkerOptions struct {
 	// returns that error. It runs on a goroutine of its own and may call
 	// Stop.
 	OnFatalError func(error)
-	// WorkerStopTimeout is how long Stop waits for running activities
-	// before canceling them.
+	// WorkerStopTimeout is how long Stop lets running tasks finish before
+	// canceling the activities still running (0 by default, as in
+	// go.temporal.io/sdk). Stop then returns without waiting for activity
+	// code that ignores its canceled context: it logs the activities
+	// still running, and the server retries each after its timeout
+	// unless the code returns in time for its result to be reported.
 	WorkerStopTimeout time.Duration
 	// DisableWorkflowWorker polls only activity tasks.
 	DisableWorkflowWorker bool
@@ -302,14 +308,27 @@ func (w *AggregatedWorker) RegisterWorkflow(fn any) {
 }
 
 // RegisterWorkflowWithOptions registers a workflow function. It panics on
-// an invalid function or a duplicate name, as go.temporal.io/sdk does:
-// registration mistakes are programming errors found at startup.
+// an invalid function or a duplicate name, and on a worker whose
+// workflow worker is disabled, as go.temporal.io/sdk does: registration
+// mistakes are programming errors found at startup. Like the other
+// registrations, it may also be called after Start: the worker polls its
+// task queue from the start, and runs what is registered when a task
+// comes.
 func (w *AggregatedWorker) RegisterWorkflowWithOptions(fn any, options RegisterWorkflowOptions) {
+	w.checkWorkflowWorkerEnabled()
 	if on := w.plugins.registryHooks.OnRegisterWorkflow; on != nil {
 		on(fn, options)
 	}
 	if err := w.registry.RegisterWorkflow(fn, options.Name, options.DisableAlreadyRegisteredCheck); err != nil {
 		panic(err)
+	}
+}
+
+// checkWorkflowWorkerEnabled panics, as go.temporal.io/sdk does, when a
+// workflow is registered with a worker that runs none.
+func (w *AggregatedWorker) checkWorkflowWorkerEnabled() {
+	if w.options.DisableWorkflowWorker {
+		panic(fmt.Sprintf("worker for task queue %q: cannot register a workflow: worker.Options.DisableWorkflowWorker is set, so this worker runs no workflows", w.taskQueue))
 	}
 }
 
@@ -350,6 +369,7 @@ type DynamicRegisterActivityOptions struct{}
 // EncodedValues decode the input, workflow.GetInfo names the type. A
 // worker has at most one.
 func (w *AggregatedWorker) RegisterDynamicWorkflow(fn any, options DynamicRegisterWorkflowOptions) {
+	w.checkWorkflowWorkerEnabled()
 	if on := w.plugins.registryHooks.OnRegisterDynamicWorkflow; on != nil {
 		on(fn, options)
 	}
@@ -427,13 +447,20 @@ func (w *AggregatedWorker) interceptors() []WorkerInterceptor {
 	return slices.Concat(w.client.workerInterceptors, w.options.Interceptors)
 }
 
-// startRuntime begins polling; it returns once the worker runs. It fails
-// if nothing is registered.
+// startRuntime begins polling; it returns once the worker runs. As
+// go.temporal.io/sdk's, it first asks the server about its namespace, so
+// that a namespace that does not exist fails the start at once, and polls
+// the workflow and activity queues (unless DisableWorkflowWorker or
+// LocalActivityWorkerOnly) whatever is registered: functions registered
+// later run when their tasks come.
 func (w *AggregatedWorker) startRuntime() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.runtime != nil {
 		return errors.New("worker: already started")
+	}
+	if err := w.checkNamespace(); err != nil {
+		return err
 	}
 	cache := acquireStickyCache()
 	opts := workerrt.Options{
@@ -462,11 +489,12 @@ func (w *AggregatedWorker) startRuntime() error {
 		SDKName:                        SDKName,
 		SDKVersion:                     SDKVersion,
 		Metrics:                        w.metricsHandler(),
+		WorkerInstanceKey:              w.plugins.instanceKey,
 	}
 	if opts.Identity == "" {
 		opts.Identity = w.client.identity
 	}
-	if !w.options.DisableWorkflowWorker && w.registry.HasWorkflows() {
+	if !w.options.DisableWorkflowWorker {
 		opts.Engine = w.workflowEnv().engineOptions()
 		// Only workflow tasks carry the binary checksum. As
 		// go.temporal.io/sdk: completions carry it only to a server that
@@ -481,7 +509,7 @@ func (w *AggregatedWorker) startRuntime() error {
 	if opts.Engine != nil {
 		opts.LocalActivities = activities
 	}
-	if w.registry.HasActivities() && !w.options.LocalActivityWorkerOnly {
+	if !w.options.LocalActivityWorkerOnly {
 		opts.Activities = activities
 	}
 	if err := w.applyTuning(&opts); err != nil {
@@ -508,6 +536,35 @@ func (w *AggregatedWorker) startRuntime() error {
 		w.client.eagerWorkers.add(w.taskQueue, rt)
 	}
 	w.runtime, w.sessions, w.cache = rt, sessions, cache
+	w.logger().Info("Started Worker")
+	return nil
+}
+
+// logger is the client's logger with the worker's namespace, task queue
+// and identity, the tags go.temporal.io/sdk gives its worker's lines.
+func (w *AggregatedWorker) logger() log.Logger {
+	identity := cmp.Or(w.options.Identity, w.client.identity)
+	return log.With(w.client.logger, "Namespace", w.client.namespace, "TaskQueue", w.taskQueue, "WorkerID", identity)
+}
+
+// checkNamespace asks the server about the worker's namespace, as
+// go.temporal.io/sdk's worker does as it starts: a client made with
+// NewLazyClient has not asked yet, and a worker would otherwise retry
+// polls for minutes before reporting a namespace that does not exist. As
+// at Dial, credentials not allowed to describe the namespace, and servers
+// without the call, let the start go on.
+func (w *AggregatedWorker) checkNamespace() error {
+	if err := w.client.ensureInitialized(context.Background()); err != nil {
+		return fmt.Errorf("worker for task queue %q not started: %w", w.taskQueue, err)
+	}
+	// Tagged with the task queue, as go.temporal.io/sdk's worker tags it.
+	ctx := context.Background()
+	if !sdkmetrics.IsNop(w.client.metrics) {
+		ctx = sdkmetrics.WithRequestTags(ctx, map[string]string{sdkmetrics.TagTaskQueue: w.taskQueue})
+	}
+	if err := w.client.conn.CheckNamespace(ctx, w.client.namespace); err != nil && !tolerableNamespaceCheckError(err) {
+		return fmt.Errorf("worker for task queue %q not started: %w", w.taskQueue, err)
+	}
 	return nil
 }
 
@@ -518,7 +575,7 @@ func (w *AggregatedWorker) activityExecutor(taskQueue string) *activityExecutor 
 		interceptors: w.interceptors(), propagators: w.client.propagators}
 }
 
-// stopRuntime stops polling and waits for running tasks (see
+// stopRuntime stops the runtimes (see workerrt.Worker.Stop and
 // WorkerStopTimeout). The last worker of the process to stop clears the
 // sticky cache.
 func (w *AggregatedWorker) stopRuntime() {
@@ -546,7 +603,8 @@ func (w *AggregatedWorker) Run(interruptCh <-chan any) error {
 		return err
 	}
 	select {
-	case <-interruptCh:
+	case s := <-interruptCh:
+		w.logger().Info("Worker has been stopped.", "Signal", s)
 	case <-w.fatal:
 	}
 	w.Stop()

@@ -108,9 +108,11 @@ func (w *AggregatedWorker) configureThroughPlugins() {
 	}
 }
 
-// Start begins polling; it returns once the worker runs. It fails if
-// nothing is registered. The worker's plugins wrap it (StartWorker). Only
-// the first call starts the worker; later calls return its outcome.
+// Start begins polling; it returns once the worker runs, or with the
+// error that kept it from starting (a namespace that does not exist, a
+// server that cannot be reached). The worker's plugins wrap it
+// (StartWorker). Only the first call starts the worker; later calls
+// return its outcome.
 func (w *AggregatedWorker) Start() error {
 	if w.plugins.stopped.Load() {
 		return errors.New("worker: Start after Stop: a stopped worker cannot start again; create a new one with worker.New")
@@ -134,5 +136,6 @@ func (w *AggregatedWorker) Stop() {
 	w.plugins.stopOnce.Do(func() {
 		w.plugins.stopped.Store(true)
 		w.plugins.stop(log.With(w.client.logger, "TaskQueue", w.taskQueue), w.stopRuntime)
+		w.logger().Info("Stopped Worker")
 	})
 }

@@ -15,11 +15,12 @@ import (
 	"github.com/durable-go/sdk/worker"
 )
 
-// A worker polling a namespace the server does not have gives up once the
-// polls have failed for the grace period (shortened here from 2 minutes):
-// OnFatalError receives the error once, and Run returns it.
-func TestWorkerStopsOnANamespaceThatDoesNotExist(t *testing.T) {
-	defer internal.SetFatalPollErrorGrace(time.Second)()
+// A worker of a lazy client (which has not asked the server anything)
+// whose namespace does not exist fails Start at once with the namespace
+// error, as go.temporal.io/sdk's does, instead of retrying polls until the
+// fatal error grace (2 minutes) runs out; Run returns that error, and
+// OnFatalError, which reports errors after the start, is not called.
+func TestWorkerStartFailsOnANamespaceThatDoesNotExist(t *testing.T) {
 	c, err := client.NewLazyClient(client.Options{HostPort: testharness.HostPort(t), Namespace: unique(t, "no-such-namespace")})
 	if err != nil {
 		t.Fatal(err)
@@ -27,13 +28,60 @@ func TestWorkerStopsOnANamespaceThatDoesNotExist(t *testing.T) {
 	defer c.Close()
 	var mu sync.Mutex
 	var reported []error
-	w := worker.New(c, unique(t, "tq"), worker.Options{OnFatalError: func(err error) {
+	newWorker := func() worker.Worker {
+		w := worker.New(c, unique(t, "tq"), worker.Options{OnFatalError: func(err error) {
+			mu.Lock()
+			defer mu.Unlock()
+			reported = append(reported, err)
+		}})
+		w.RegisterWorkflow(heartbeatThrottleWorkflow)
+		w.RegisterActivity(heartbeatsTwiceThenWaits)
+		return w
+	}
+	isNamespaceError := func(err error) bool {
+		var notFound *serviceerror.NamespaceNotFound
+		return errors.As(err, &notFound) && strings.Contains(err.Error(), "no-such-namespace")
+	}
+
+	w := newWorker()
+	if err := w.Start(); !isNamespaceError(err) {
+		t.Errorf("Start returned %v, want the NamespaceNotFound error", err)
+	}
+	w.Stop()
+
+	ran := make(chan error, 1)
+	go func() { ran <- newWorker().Run(make(chan any)) }()
+	select {
+	case err := <-ran:
+		if !isNamespaceError(err) {
+			t.Errorf("Run returned %v, want the NamespaceNotFound error", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not return within 30s on a namespace that does not exist")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(reported) != 0 {
+		t.Errorf("OnFatalError received %v; a start that fails is reported by Start and Run only", reported)
+	}
+}
+
+// A worker whose polls fail with an error retrying will not cure (here a
+// task queue name longer than the server allows, which the start does
+// not check) gives up once they have failed for the grace period
+// (shortened here from 2 minutes): OnFatalError receives the error once,
+// and Run returns it.
+func TestWorkerStopsWhenPollsFailForGood(t *testing.T) {
+	defer internal.SetFatalPollErrorGrace(time.Second)()
+	c := dial(t)
+	var mu sync.Mutex
+	var reported []error
+	w := worker.New(c, strings.Repeat("q", 2000), worker.Options{OnFatalError: func(err error) {
 		mu.Lock()
 		defer mu.Unlock()
 		reported = append(reported, err)
 	}})
 	w.RegisterWorkflow(heartbeatThrottleWorkflow)
-	w.RegisterActivity(heartbeatsTwiceThenWaits)
 
 	ran := make(chan error, 1)
 	go func() { ran <- w.Run(make(chan any)) }()
@@ -41,22 +89,18 @@ func TestWorkerStopsOnANamespaceThatDoesNotExist(t *testing.T) {
 	select {
 	case runErr = <-ran:
 	case <-time.After(30 * time.Second):
-		t.Fatal("Run did not return within 30s of polls failing with NamespaceNotFound")
+		t.Fatal("Run did not return within 30s of polls failing with InvalidArgument")
 	}
-	var notFound *serviceerror.NamespaceNotFound
-	if !errors.As(runErr, &notFound) || !strings.Contains(runErr.Error(), "no-such-namespace") {
-		t.Errorf("Run returned %v, want the NamespaceNotFound error", runErr)
+	var invalid *serviceerror.InvalidArgument
+	if !errors.As(runErr, &invalid) {
+		t.Errorf("Run returned %v, want the server's InvalidArgument error", runErr)
 	}
 	// The hook runs on a goroutine of its own: Run may return first.
-	var got []error
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	waitFor(t, "OnFatalError", func() bool {
 		mu.Lock()
-		got = append([]error(nil), reported...)
-		mu.Unlock()
-		if len(got) > 0 {
-			break
-		}
-	}
+		defer mu.Unlock()
+		return len(reported) > 0
+	})
 	time.Sleep(100 * time.Millisecond) // a second call would come now
 	mu.Lock()
 	defer mu.Unlock()

@@ -335,8 +335,13 @@ func testEagerWorkflowStart(t *testing.T, dial func(*testing.T) (client.Client, 
 func testAutoscaledPollers(t *testing.T, dial func(*testing.T) (client.Client, *rpcWatch)) {
 	c, watch := dial(t)
 	tq := unique(t, "tq")
-	// A worker without activities schedules a backlog of them...
-	startWorkerOn(t, c, tq, func(w worker.Worker) { w.RegisterWorkflow(fanOut) })
+	// A worker that polls no activities schedules a backlog of them...
+	scheduler := worker.New(c, tq, worker.Options{LocalActivityWorkerOnly: true})
+	scheduler.RegisterWorkflow(fanOut)
+	if err := scheduler.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(scheduler.Stop)
 	ctx := testCtx(t)
 	r, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: tq}, fanOut, 300)
 	if err != nil {

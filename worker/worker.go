@@ -77,11 +77,16 @@ type Registry interface {
 // registered with it.
 type Worker interface {
 	Registry
-	// Start begins polling and returns.
+	// Start begins polling and returns. It fails when the namespace does
+	// not exist or the server cannot be reached. Functions may be
+	// registered before or after it.
 	Start() error
 	// Run starts the worker and stops it when interruptCh delivers.
 	Run(interruptCh <-chan any) error
-	// Stop stops polling and waits for running tasks.
+	// Stop stops polling, lets running tasks finish within
+	// Options.WorkerStopTimeout, cancels the activities still running and
+	// returns, even when activity code ignores its canceled context (the
+	// server then retries that activity after its timeout).
 	Stop()
 }
 
