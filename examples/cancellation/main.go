@@ -1,0 +1,62 @@
+// Command cancellation starts a workflow whose activity works step by step
+// and heartbeats, cancels the workflow after a few seconds, and shows the
+// activity stop and the workflow clean up before it ends as canceled.
+//
+//	temporal server start-dev &    # or TEMPORAL_ADDRESS=host:port
+//	go run ./examples/cancellation
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/temporal"
+	"github.com/durable-go/sdk/worker"
+)
+
+const taskQueue = "cancellation-example"
+
+func main() {
+	if err := run(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, "cancellation:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context) error {
+	// An empty HostPort is client.DefaultHostPort, localhost:7233, where
+	// `temporal server start-dev` listens.
+	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS")})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+
+	w := worker.New(c, taskQueue, worker.Options{})
+	w.RegisterWorkflow(Process)
+	w.RegisterActivity(DoWork)
+	w.RegisterActivity(Cleanup)
+	if err := w.Start(); err != nil {
+		return err
+	}
+	defer w.Stop()
+
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: taskQueue}, Process, 3600)
+	if err != nil {
+		return err
+	}
+	time.Sleep(3 * time.Second)
+	fmt.Println("canceling", run.GetID())
+	if err := c.CancelWorkflow(ctx, run.GetID(), run.GetRunID()); err != nil {
+		return err
+	}
+	err = run.Get(ctx, nil)
+	if !temporal.IsCanceledError(err) {
+		return fmt.Errorf("the workflow should have ended canceled, it ended with %v", err)
+	}
+	fmt.Println("the workflow cleaned up and ended canceled:", err)
+	return nil
+}

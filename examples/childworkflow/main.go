@@ -1,0 +1,57 @@
+// Command childworkflow runs a parent workflow that fans out to one child
+// workflow per parcel of an order, runs them in parallel and combines
+// their results.
+//
+//	temporal server start-dev &    # or TEMPORAL_ADDRESS=host:port
+//	go run ./examples/childworkflow
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/worker"
+)
+
+const taskQueue = "childworkflow-example"
+
+func main() {
+	if err := run(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, "childworkflow:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context) error {
+	// An empty HostPort is client.DefaultHostPort, localhost:7233, where
+	// `temporal server start-dev` listens.
+	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS")})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+
+	// Children run on the parent's task queue unless their options name
+	// another, so one worker registers both.
+	w := worker.New(c, taskQueue, worker.Options{})
+	w.RegisterWorkflow(ProcessOrder)
+	w.RegisterWorkflow(ShipParcel)
+	if err := w.Start(); err != nil {
+		return err
+	}
+	defer w.Stop()
+
+	order := Order{ID: "order-1042", Parcels: []string{"books", "lamp", "kettle"}}
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: order.ID, TaskQueue: taskQueue}, ProcessOrder, order)
+	if err != nil {
+		return err
+	}
+	var trackingNumbers []string
+	if err := run.Get(ctx, &trackingNumbers); err != nil {
+		return err
+	}
+	fmt.Println("shipped:", trackingNumbers)
+	return nil
+}

@@ -1,0 +1,56 @@
+// Command localactivity signs a user up with a workflow whose short steps
+// run as local activities, then prints the new user's ID.
+//
+//	temporal server start-dev &    # or TEMPORAL_ADDRESS=host:port
+//	go run ./examples/localactivity
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/worker"
+)
+
+const taskQueue = "localactivity-example"
+
+func main() {
+	if err := run(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, "localactivity:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context) error {
+	// An empty HostPort is client.DefaultHostPort, localhost:7233, where
+	// `temporal server start-dev` listens.
+	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS")})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+
+	w := worker.New(c, taskQueue, worker.Options{})
+	w.RegisterWorkflow(SignUp)
+	// Local activities need not be registered when called by function, as
+	// here; registering them lets them be called by name too.
+	w.RegisterActivity(NormalizeEmail)
+	w.RegisterActivity(CreateUser)
+	if err := w.Start(); err != nil {
+		return err
+	}
+	defer w.Stop()
+
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: taskQueue}, SignUp, "Ada.Lovelace@Example.com")
+	if err != nil {
+		return err
+	}
+	var userID string
+	if err := run.Get(ctx, &userID); err != nil {
+		return err
+	}
+	fmt.Println("signed up:", userID)
+	return nil
+}

@@ -1,0 +1,58 @@
+// Command saga books two trips with a saga: the first books its car,
+// hotel and flight; the second cannot get a flight, so its hotel and car
+// reservations are canceled, in that order (see the worker's log).
+//
+//	temporal server start-dev &    # or TEMPORAL_ADDRESS=host:port
+//	go run ./examples/saga
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/worker"
+)
+
+const taskQueue = "saga-example"
+
+func main() {
+	if err := run(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, "saga:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context) error {
+	// An empty HostPort is client.DefaultHostPort, localhost:7233, where
+	// `temporal server start-dev` listens.
+	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS")})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+
+	w := worker.New(c, taskQueue, worker.Options{})
+	w.RegisterWorkflow(BookTrip)
+	for _, a := range []any{ReserveCar, ReserveHotel, ReserveFlight, CancelCar, CancelHotel, CancelFlight} {
+		w.RegisterActivity(a)
+	}
+	if err := w.Start(); err != nil {
+		return err
+	}
+	defer w.Stop()
+
+	for _, trip := range []Trip{{"Ada", "Lisbon"}, {"Grace", "Atlantis"}} {
+		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: taskQueue}, BookTrip, trip)
+		if err != nil {
+			return err
+		}
+		if err := run.Get(ctx, nil); err != nil {
+			fmt.Printf("%s's trip to %s was not booked, and was undone: %v\n", trip.Traveller, trip.Destination, err)
+			continue
+		}
+		fmt.Printf("%s's trip to %s is booked\n", trip.Traveller, trip.Destination)
+	}
+	return nil
+}
