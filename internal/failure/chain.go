@@ -4,25 +4,34 @@ import "strings"
 
 // describeChain is the Error() of the SDK's errors that have a cause: each
 // error's own part, then ": " and its cause's, down the chain. It walks the
-// chain in one pass, so a long chain costs its length: each level calling
-// its cause's Error() would copy every message below it once per level.
+// chain once and writes the message once, so a long chain costs its
+// length: each level calling its cause's Error() would copy every message
+// below it once per level.
 func describeChain(err error) string {
-	var b strings.Builder
-	for {
+	// The parts, on the stack for chains of ordinary depth.
+	var stack [8]string
+	parts := stack[:0]
+	size := 0
+	for err != nil {
 		head, cause, ok := chainLink(err)
 		if !ok {
 			// Not one of ours (or its Error may differ): it renders itself
 			// and its own causes.
-			b.WriteString(err.Error())
-			return b.String()
+			head, cause = err.Error(), nil
 		}
-		b.WriteString(head)
-		if cause == nil {
-			return b.String()
-		}
-		b.WriteString(": ")
+		parts = append(parts, head)
+		size += len(head) + len(": ")
 		err = cause
 	}
+	var b strings.Builder
+	b.Grow(size - len(": "))
+	for i, part := range parts {
+		if i > 0 {
+			b.WriteString(": ")
+		}
+		b.WriteString(part)
+	}
+	return b.String()
 }
 
 // chainLink returns the message of err without its cause, and its cause,
