@@ -36,3 +36,16 @@ func BenchmarkErrorStringTypical(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDeepChainDecodeAndError is a hostile failure: a cause chain as
+// deep as protobuf allows, decoded and rendered as workflow code would.
+func BenchmarkDeepChainDecodeAndError(b *testing.B) {
+	fc := GetDefaultFailureConverter()
+	f := deepFailure(9900)
+	b.ReportAllocs()
+	for b.Loop() {
+		if fc.FailureToError(f).Error() == "" {
+			b.Fatal("empty message")
+		}
+	}
+}
