@@ -85,6 +85,19 @@ func TestUnreachableErrorMessages(t *testing.T) {
 	}
 }
 
+// TestUnresolvableHostSaysNoSuchHost: gRPC's resolver reports a host
+// that resolves to nothing as "no children to pick from"; the error says
+// what it is, and names the host.
+func TestUnresolvableHostSaysNoSuchHost(t *testing.T) {
+	for _, msg := range []string{"no children to pick from", `name resolver error: produced zero addresses`} {
+		err := &UnreachableError{HostPort: "no-such-host.invalid:7233", Err: status.Error(codes.Unavailable, msg)}
+		got := err.Error()
+		if !strings.Contains(got, `"no-such-host.invalid"`) || !strings.Contains(got, "check the host name") || strings.Contains(got, "children") {
+			t.Errorf("%q became %q, want the host named and no gRPC wording", msg, got)
+		}
+	}
+}
+
 func TestDialChecksServerAndLoadsCapabilities(t *testing.T) {
 	f := startFakeServer(t)
 	f.set(func(f *fakeServer) { f.internalFinal = true })

@@ -2,8 +2,11 @@ package rpc
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"strings"
+	"time"
 
 	"go.temporal.io/api/serviceerror"
 	"google.golang.org/grpc"
@@ -70,7 +73,31 @@ func (e *UnreachableError) explain() string {
 	if hint := explainTLS(msg, e.tls, e.clientCert); hint != "" {
 		return hint
 	}
+	if strings.Contains(msg, "no children to pick from") || strings.Contains(msg, "produced zero addresses") {
+		// gRPC's resolver found no address and says so in its own terms.
+		return explainResolution(e.HostPort)
+	}
 	return explainUnreachable(e.Err)
+}
+
+// explainResolution says why the host of hostPort resolves to no address,
+// looking it up again to learn the resolver's reason.
+func explainResolution(hostPort string) string {
+	host, _, err := net.SplitHostPort(hostPort)
+	if err != nil {
+		host = hostPort
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err = net.DefaultResolver.LookupHost(ctx, host)
+	var dnsErr *net.DNSError
+	switch {
+	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
+		return fmt.Sprintf("no such host %q (check the host name)", host)
+	case err != nil:
+		return fmt.Sprintf("cannot resolve host %q: %v (check the host name and the DNS settings)", host, err)
+	}
+	return fmt.Sprintf("host %q resolved to no address gRPC could use (check the host name)", host)
 }
 
 // explainTLS says what to do about a failed TLS setup, keeping the TLS
