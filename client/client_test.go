@@ -751,3 +751,26 @@ func TestActivityCallsForAMissingActivity(t *testing.T) {
 		t.Errorf("CompleteActivity with a bad token: want InvalidArgument, got %T %v", err, err)
 	}
 }
+
+// TestRunGetPastItsContextIsTheContextsError: Get of a run that does not
+// end before the caller's context does returns an error for which
+// errors.Is(err, context.DeadlineExceeded) (or context.Canceled) holds.
+func TestRunGetPastItsContextIsTheContextsError(t *testing.T) {
+	c := dial(t)
+	ctx := context.Background()
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: workflowID(t), TaskQueue: "no-worker-polls-this"}, "Nothing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.TerminateWorkflow(ctx, run.GetID(), "", "test done")
+	deadline, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if err := run.Get(deadline, nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Get past its deadline: %T %v; want errors.Is(err, context.DeadlineExceeded)", err, err)
+	}
+	canceled, cancel := context.WithCancel(ctx)
+	time.AfterFunc(300*time.Millisecond, cancel)
+	if err := run.Get(canceled, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("Get canceled: %T %v; want errors.Is(err, context.Canceled)", err, err)
+	}
+}

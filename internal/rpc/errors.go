@@ -19,7 +19,38 @@ import (
 // of go.temporal.io/api/serviceerror (NotFound, WorkflowExecutionAlreadyStarted
 // ...), which is what SDK code and users match on.
 func convertErrorsInterceptor(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
-	err := invoker(ctx, method, req, reply, cc, opts...)
+	err := convertError(invoker(ctx, method, req, reply, cc, opts...), req)
+	if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+		// gRPC reports a call its context ended as DeadlineExceeded, or
+		// as a reset stream ("RST_STREAM with error code: CANCEL"): make
+		// errors.Is(err, context.DeadlineExceeded) hold, as callers write.
+		return &ContextEndedError{Context: ctx.Err(), Call: err}
+	}
+	return err
+}
+
+// ContextEndedError is a call that failed because its context ended. It
+// is the context's error for errors.Is (context.DeadlineExceeded,
+// context.Canceled) and the call's for errors.As (a
+// *serviceerror.DeadlineExceeded, say).
+type ContextEndedError struct {
+	Context error // ctx.Err()
+	Call    error // what the call returned
+}
+
+// Error is the context's error, and the call's when it says more.
+func (e *ContextEndedError) Error() string {
+	switch serviceerror.ToStatus(e.Call).Code() {
+	case codes.DeadlineExceeded, codes.Canceled:
+		return e.Context.Error()
+	}
+	return e.Context.Error() + ": " + e.Call.Error()
+}
+
+func (e *ContextEndedError) Unwrap() []error { return []error{e.Context, e.Call} }
+
+// convertError turns a gRPC status error into its serviceerror.
+func convertError(err error, req any) error {
 	st, ok := status.FromError(err)
 	if !ok {
 		// nil, or a local failure such as a credentials error, which the

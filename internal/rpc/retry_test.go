@@ -278,3 +278,28 @@ func TestMayWait(t *testing.T) {
 		}
 	}
 }
+
+// TestACallItsContextEndedIsTheContextsError: gRPC reports such a call as
+// DeadlineExceeded or as a reset stream; callers write errors.Is(err,
+// context.DeadlineExceeded), and the server error is still there for
+// errors.As.
+func TestACallItsContextEndedIsTheContextsError(t *testing.T) {
+	f := startFakeServer(t)
+	c := dialFake(t, f, Options{})
+	f.delayNext("StartWorkflowExecution", 2*time.Second, 2*time.Second)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	err := startWorkflow(c, ctx)
+	var deadline *serviceerror.DeadlineExceeded
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &deadline) || err.Error() != "context deadline exceeded" {
+		t.Errorf("past its deadline: %T %q; want errors.Is context.DeadlineExceeded and a *serviceerror.DeadlineExceeded, saying so once", err, err)
+	}
+
+	ctx, cancel = context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	err = startWorkflow(c, ctx)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("canceled: %T %q; want errors.Is context.Canceled", err, err)
+	}
+}
