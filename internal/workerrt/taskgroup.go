@@ -89,10 +89,10 @@ func (g *taskGroup) wakeLocked() {
 	}
 }
 
-// codeRunning counts an activity's code as running until the function it
-// returns is called. Both changes wake a waiter: an activity entering its
-// code may be the last task Stop waits for.
-func (g *taskGroup) codeRunning(t *ActivityTask) (returned func()) {
+// enterCode counts an activity's code as running, until leaveCode. Both
+// wake a waiter: an activity entering its code may be the last task Stop
+// waits for.
+func (g *taskGroup) enterCode(t *ActivityTask) {
 	g.mu.Lock()
 	if g.inCode == nil {
 		g.inCode = make(map[*ActivityTask]time.Time)
@@ -100,12 +100,13 @@ func (g *taskGroup) codeRunning(t *ActivityTask) (returned func()) {
 	g.inCode[t] = time.Now()
 	g.wakeLocked()
 	g.mu.Unlock()
-	return func() {
-		g.mu.Lock()
-		delete(g.inCode, t)
-		g.wakeLocked()
-		g.mu.Unlock()
-	}
+}
+
+func (g *taskGroup) leaveCode(t *ActivityTask) {
+	g.mu.Lock()
+	delete(g.inCode, t)
+	g.wakeLocked()
+	g.mu.Unlock()
 }
 
 // activitiesInCode describes the activities whose code is running, oldest
@@ -149,6 +150,7 @@ type trackedActivities struct {
 }
 
 func (e trackedActivities) Execute(ctx context.Context, t *ActivityTask) (*commonpb.Payloads, error) {
-	defer e.group.codeRunning(t)()
+	e.group.enterCode(t)
+	defer e.group.leaveCode(t)
 	return e.ActivityExecutor.Execute(ctx, t)
 }
