@@ -277,6 +277,11 @@ func (m mtlsCredentials) applyTo(s *connectionSettings) error {
 // rpcOptions turns client options into connection options.
 func (o ClientOptions) rpcOptions() (rpc.Options, error) {
 	co := o.ConnectionOptions
+	if err := negativeOptions("invalid client options: client.ConnectionOptions",
+		duration("KeepAliveTime", co.KeepAliveTime), duration("KeepAliveTimeout", co.KeepAliveTimeout),
+		duration("GetSystemInfoTimeout", co.GetSystemInfoTimeout), number("MaxPayloadSize", float64(co.MaxPayloadSize))); err != nil {
+		return rpc.Options{}, err
+	}
 	if co.TLS != nil && co.TLSDisabled {
 		return rpc.Options{}, errors.New("invalid client options: ConnectionOptions.TLS and TLSDisabled are both set")
 	}

@@ -167,6 +167,11 @@ func (c *workflowClient) newWorkflowStartParams(ctx context.Context, options Sta
 	if options.TaskQueue == "" {
 		return nil, errStartMissingTaskQueue
 	}
+	if err := negativeOptions("client.StartWorkflowOptions",
+		duration("WorkflowExecutionTimeout", options.WorkflowExecutionTimeout), duration("WorkflowRunTimeout", options.WorkflowRunTimeout),
+		duration("WorkflowTaskTimeout", options.WorkflowTaskTimeout), duration("StartDelay", options.StartDelay)); err != nil {
+		return nil, err
+	}
 	workflowType, err := clientWorkflowTypeName(workflow)
 	if err != nil {
 		return nil, err

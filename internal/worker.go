@@ -299,6 +299,7 @@ func NewWorker(client Client, taskQueue string, options WorkerOptions) *Aggregat
 		w.registry.DisableAliasing()
 	}
 	checkTuning(w.options) // as the plugins left them
+	checkWorkerOptionsNotNegative(w.options)
 	return w
 }
 

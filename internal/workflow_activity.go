@@ -146,8 +146,10 @@ func ExecuteActivity(ctx Context, activity any, args ...any) Future {
 func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Future {
 	f := &future{}
 	opts := GetActivityOptions(ctx)
-	var err error
-	if opts.StartToCloseTimeout <= 0 && opts.ScheduleToCloseTimeout <= 0 {
+	err := negativeOptions(fmt.Sprintf("ExecuteActivity(%s): workflow.ActivityOptions", name),
+		duration("ScheduleToCloseTimeout", opts.ScheduleToCloseTimeout), duration("ScheduleToStartTimeout", opts.ScheduleToStartTimeout),
+		duration("StartToCloseTimeout", opts.StartToCloseTimeout), duration("HeartbeatTimeout", opts.HeartbeatTimeout))
+	if err == nil && opts.StartToCloseTimeout == 0 && opts.ScheduleToCloseTimeout == 0 {
 		err = errNoActivityTimeout
 	}
 	var input *commonpb.Payloads

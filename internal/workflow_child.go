@@ -284,6 +284,11 @@ func (r *workflowRun) refusedChild(err error) ChildWorkflowFuture {
 
 // childCommand is the StartChildWorkflowExecution of a child.
 func (r *workflowRun) childCommand(ctx Context, name, workflowID string, opts ChildWorkflowOptions, args []any) (*commandpb.StartChildWorkflowExecutionCommandAttributes, error) {
+	if err := negativeOptions(fmt.Sprintf("ExecuteChildWorkflow(%s): workflow.ChildWorkflowOptions", name),
+		duration("WorkflowExecutionTimeout", opts.WorkflowExecutionTimeout), duration("WorkflowRunTimeout", opts.WorkflowRunTimeout),
+		duration("WorkflowTaskTimeout", opts.WorkflowTaskTimeout)); err != nil {
+		return nil, err
+	}
 	input, err := registry.EncodeArgs(r.dataConverter(ctx), args)
 	if err != nil {
 		return nil, fmt.Errorf("ExecuteChildWorkflow(%s): %w", name, err)

@@ -152,12 +152,14 @@ func (r *workflowRun) scheduleLocalActivity(ctx Context, req *engine.LocalActivi
 // request of the first attempt.
 func (r *workflowRun) localActivityRequest(ctx Context, name string, args []any) (*engine.LocalActivityRequest, string, error) {
 	o, ok := ctx.Value(localActivityOptionsKey{}).(*LocalActivityOptions)
-	switch {
-	case !ok:
+	if !ok {
 		return nil, "", errNoLocalActivityOptions
-	case o.ScheduleToCloseTimeout < 0 || o.StartToCloseTimeout < 0:
-		return nil, "", fmt.Errorf("ExecuteLocalActivity(%s): negative timeouts (schedule-to-close %v, start-to-close %v)",
-			name, o.ScheduleToCloseTimeout, o.StartToCloseTimeout)
+	}
+	if err := negativeOptions(fmt.Sprintf("ExecuteLocalActivity(%s): workflow.LocalActivityOptions", name),
+		duration("ScheduleToCloseTimeout", o.ScheduleToCloseTimeout), duration("StartToCloseTimeout", o.StartToCloseTimeout)); err != nil {
+		return nil, "", err
+	}
+	switch {
 	case o.ScheduleToCloseTimeout == 0 && o.StartToCloseTimeout == 0:
 		return nil, "", fmt.Errorf("ExecuteLocalActivity(%s): set ScheduleToCloseTimeout or StartToCloseTimeout in workflow.LocalActivityOptions", name)
 	}
