@@ -18,7 +18,7 @@ type namedValue struct {
 }
 
 func duration(name string, d time.Duration) namedValue { return namedValue{name, d} }
-func number(name string, n float64) namedValue       { return namedValue{name, n} }
+func number(name string, n float64) namedValue         { return namedValue{name, n} }
 
 // negativeOptions returns an error naming the options of values that are
 // negative, in the words of what (e.g. "ExecuteActivity(Charge)"); nil
