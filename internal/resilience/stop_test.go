@@ -125,3 +125,57 @@ func TestStopReturnsWhileAnActivityIgnoresItsContext(t *testing.T) {
 		t.Errorf("the workflow returned %q, %v; want the first attempt's result, reported after Stop", out, err)
 	}
 }
+
+// TestActivityReturningAfterStopAndCloseEndsQuietly stops the worker and
+// closes its client while an activity's code ignores its canceled
+// context: when the code returns, its report fails on the closed
+// connection, which the worker logs, and its goroutine ends; nothing
+// panics or races.
+func TestActivityReturningAfterStopAndCloseEndsQuietly(t *testing.T) {
+	starter := dialDirect(t)
+	// Before the worker's client: it is closed before the end.
+	before := settledGoroutines()
+	logs := &lineLogger{}
+	c, err := client.Dial(client.Options{HostPort: testharness.HostPort(t), Logger: logs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tq := unique(t, "tq")
+	stuck := &stuckActivity{started: make(chan struct{}), release: make(chan struct{}), causes: make(chan error, 1)}
+	w := worker.New(c, tq, worker.Options{})
+	w.RegisterWorkflow(RunsAStuckActivity)
+	w.RegisterActivity(stuck)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	run, err := starter.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: tq}, RunsAStuckActivity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = starter.TerminateWorkflow(context.Background(), run.GetID(), "", "the test is over") }()
+	select {
+	case <-stuck.started:
+	case <-ctx.Done():
+		t.Fatal("the activity did not start")
+	}
+	stopped := make(chan struct{})
+	go func() {
+		w.Stop()
+		c.Close()
+		close(stopped)
+	}()
+	select {
+	case <-stopped:
+	case <-time.After(30 * time.Second):
+		close(stuck.release)
+		t.Fatal("Stop did not return while the activity's code ignored its canceled context")
+	}
+	close(stuck.release)
+	<-stuck.causes
+	waitUntil(t, 10*time.Second, "the failed report logged", func() bool {
+		return logs.count("reporting an activity's outcome failed") == 1
+	})
+	waitGoroutines(t, before, 10*time.Second)
+}
