@@ -208,3 +208,31 @@ func TestAResultThatCannotBeEncodedIsNotRetried(t *testing.T) {
 		}
 	}
 }
+
+// TestAnUpdateArgumentThatDoesNotDecodeSaysSoOnce: the error of an update
+// whose argument does not decode wraps the decoder's error in two levels
+// of context; each is said once (it used to repeat the cause four times).
+func TestAnUpdateArgumentThatDoesNotDecodeSaysSoOnce(t *testing.T) {
+	c := dial(t)
+	ctx := testCtx(t)
+	tq, _ := startWorker(t, c, worker.Options{}, func(w worker.Worker) { w.RegisterWorkflow(WaitsForSignal) })
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: tq}, WaitsForSignal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.TerminateWorkflow(ctx, run.GetID(), "", "test done")
+	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: run.GetID(), UpdateName: "echo", Args: []any{42},
+		WaitForStage: client.WorkflowUpdateStageCompleted})
+	if err == nil {
+		err = h.Get(ctx, nil)
+	}
+	if err == nil {
+		t.Fatal("an update with an int for a string argument succeeded")
+	}
+	msg := err.Error()
+	for _, part := range []string{`unable to decode the input for update "echo"`, "argument 1 (string)", "cannot unmarshal number"} {
+		if n := strings.Count(msg, part); n != 1 {
+			t.Errorf("the error says %q %d times, want once: %s", part, n, msg)
+		}
+	}
+}
