@@ -84,11 +84,12 @@ type WorkerOptions struct {
 	// go.temporal.io/sdk.
 	DisableRegistrationAliasing bool
 	// OnFatalError is called once, with the first poll error that retrying
-	// will not cure (a namespace that does not exist, a request the server
-	// refuses as invalid, an unsupported client version) after polls have
-	// failed with it for two minutes; then the worker stops, and Run
-	// returns that error. It runs on a goroutine of its own and may call
-	// Stop.
+	// will not cure (a namespace deleted after the start, a request the
+	// server refuses as invalid, an unsupported client version) after
+	// polls have failed with it for two minutes; then the worker stops,
+	// and Run returns that error. It runs on a goroutine of its own and
+	// may call Stop. A namespace that does not exist when the worker
+	// starts fails Start instead.
 	OnFatalError func(error)
 	// WorkerStopTimeout is how long Stop lets running tasks finish before
 	// canceling the activities still running (0 by default, as in
