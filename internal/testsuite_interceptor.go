@@ -199,9 +199,19 @@ func (a *testActivityInbound) ExecuteActivity(ctx context.Context, in *ExecuteAc
 		p, _ := dc.ToPayloads(in.Args...)
 		started(&info, ctx, failure.NewEncodedValues(p, dc))
 	}
+	if !info.IsLocalActivity {
+		// An activity's outcome is heard from history, once (see
+		// testsuite_activity_listeners.go); a pending result at once.
+		l.seenAttempt(info)
+		result, err := a.Next.ExecuteActivity(ctx, in)
+		if errors.Is(err, ErrResultPending) && completed != nil {
+			completed(&info, nil, err)
+		}
+		return result, err
+	}
 	result, err := a.Next.ExecuteActivity(ctx, in)
 	var canceled *failure.CanceledError
-	if errors.As(err, &canceled) || info.IsLocalActivity && ctx.Err() == context.Canceled {
+	if errors.As(err, &canceled) || ctx.Err() == context.Canceled {
 		if f := canceledListener; f != nil {
 			f(&info)
 		}
@@ -240,15 +250,30 @@ func (a *testActivityOutbound) GetWorkerStopChannel(ctx context.Context) <-chan 
 }
 
 // testListeners are the callbacks SetOnXxxListener set. Timer callbacks
-// follow the history the server writes; they run on a goroutine of their
-// own, in event order, so that they may call the environment.
+// and those of activities' outcomes follow the history the server writes;
+// they run on a goroutine of their own, in event order, so that they may
+// call the environment.
 type testListeners struct {
 	mu      sync.Mutex
 	set     listenerSet
-	queue   []*historypb.HistoryEvent
+	queue   []listenedEvent
 	wake    chan struct{} // signaled when queue grows or running ends
 	running bool
 	done    chan struct{}
+
+	// For the outcomes of activities: the environment's converters and
+	// identity, the activities scheduled, their latest attempts.
+	dc        converter.DataConverter
+	fc        converter.FailureConverter
+	identity  string
+	scheduled map[scheduledKey]*activityRecord
+	attempts  map[attemptKey]ActivityInfo
+}
+
+// listenedEvent is an event the listeners' goroutine delivers.
+type listenedEvent struct {
+	execution *commonpb.WorkflowExecution
+	ev        *historypb.HistoryEvent
 }
 
 type listenerSet struct {
@@ -279,10 +304,11 @@ func (l *testListeners) update(f func(*listenerSet)) {
 	f(&l.set)
 }
 
-// start runs the goroutine that delivers timer events.
-func (l *testListeners) start() {
+// start runs the goroutine that delivers timer and activity events.
+func (l *testListeners) start(dc converter.DataConverter, fc converter.FailureConverter, identity string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.dc, l.fc, l.identity = dc, fc, identity
 	if l.running {
 		return
 	}
@@ -298,7 +324,12 @@ func (l *testListeners) deliver(wake <-chan struct{}, done chan<- struct{}) {
 		l.queue = nil
 		set := l.set
 		l.mu.Unlock()
-		for _, ev := range batch {
+		for _, le := range batch {
+			ev := le.ev
+			if activityEvent(ev) {
+				l.deliverActivityEvent(le.execution, ev, set)
+				continue
+			}
 			switch {
 			case ev.GetTimerStartedEventAttributes() != nil && set.timerScheduled != nil:
 				a := ev.GetTimerStartedEventAttributes()
@@ -321,16 +352,22 @@ func (l *testListeners) deliver(wake <-chan struct{}, done chan<- struct{}) {
 
 // onEvent is the server's OnEvent: it holds the server's lock, so it only
 // queues the event.
-func (l *testListeners) onEvent(_ *commonpb.WorkflowExecution, ev *historypb.HistoryEvent) {
-	if ev.GetTimerStartedEventAttributes() == nil && ev.GetTimerFiredEventAttributes() == nil && ev.GetTimerCanceledEventAttributes() == nil {
+func (l *testListeners) onEvent(execution *commonpb.WorkflowExecution, ev *historypb.HistoryEvent) {
+	timer := ev.GetTimerStartedEventAttributes() != nil || ev.GetTimerFiredEventAttributes() != nil || ev.GetTimerCanceledEventAttributes() != nil
+	if !timer && !activityEvent(ev) {
 		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.running || (l.set.timerScheduled == nil && l.set.timerFired == nil && l.set.timerCanceled == nil) {
+	switch {
+	case !l.running:
+		return
+	case timer && l.set.timerScheduled == nil && l.set.timerFired == nil && l.set.timerCanceled == nil:
+		return
+	case !timer && l.set.activityCompleted == nil && l.set.activityCanceled == nil:
 		return
 	}
-	l.queue = append(l.queue, ev)
+	l.queue = append(l.queue, listenedEvent{execution: execution, ev: ev})
 	l.signal()
 }
 

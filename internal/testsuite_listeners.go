@@ -14,15 +14,18 @@ func (e *TestWorkflowEnvironment) SetOnActivityStartedListener(listener func(act
 	return e
 }
 
-// SetOnActivityCompletedListener sets a function called as each activity
-// attempt ends (but for cancellations), with its result or error.
+// SetOnActivityCompletedListener sets a function called once an
+// activity's outcome is known, with what the workflow receives: its
+// result, or its error (an ActivityError). Attempts that are retried are
+// no outcome; an activity the workflow asked to cancel goes to the
+// canceled listener instead.
 func (e *TestWorkflowEnvironment) SetOnActivityCompletedListener(listener func(activityInfo *ActivityInfo, result converter.EncodedValue, err error)) *TestWorkflowEnvironment {
 	e.listeners.update(func(s *listenerSet) { s.activityCompleted = listener })
 	return e
 }
 
-// SetOnActivityCanceledListener sets a function called when an activity
-// attempt ends canceled.
+// SetOnActivityCanceledListener sets a function called when the workflow
+// asks to cancel an activity (its ActivityTaskCancelRequested event).
 func (e *TestWorkflowEnvironment) SetOnActivityCanceledListener(listener func(activityInfo *ActivityInfo)) *TestWorkflowEnvironment {
 	e.listeners.update(func(s *listenerSet) { s.activityCanceled = listener })
 	return e

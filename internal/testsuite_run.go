@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -79,6 +80,7 @@ func (e *TestWorkflowEnvironment) waitForDetachedChildren() error {
 		if len(open) == 0 {
 			return nil
 		}
+		e.clock.Release() // the children's timers fire
 		select {
 		case <-open[0]:
 		case err := <-e.endEarly:
@@ -138,6 +140,13 @@ func (e *TestWorkflowEnvironment) watchProgress() func() {
 // onEvent sees every event written to a history of the test.
 func (e *TestWorkflowEnvironment) onEvent(execution *commonpb.WorkflowExecution, ev *historypb.HistoryEvent) {
 	e.progress.Store(time.Now().UnixNano())
+	if execution.GetRunId() == e.execution.GetRunId() && closesRun(ev.GetEventType()) {
+		// The test's run ended: the clock stays at its end, as the test
+		// reads it, though delayed callbacks are still due (they do not
+		// run). Children it left running move it again (see
+		// waitForDetachedChildren).
+		e.clock.Hold()
+	}
 	e.listeners.onEvent(execution, ev)
 }
 
@@ -162,10 +171,16 @@ func (e *TestWorkflowEnvironment) endWithoutProgress(limit time.Duration) {
 			"(an activity running longer than the test timeout, or retrying without end: give its retry policy a MaximumAttempts, "+
 			"or raise SetTestTimeout); its coroutines are blocked here:\n%s", e.workflowType, limit, stack)
 	}
+	e.endTest(err)
+}
+
+// endTest ends the test early with err; the first error wins.
+func (e *TestWorkflowEnvironment) endTest(err error) {
 	select {
 	case e.endEarly <- err:
 	default:
 	}
+	e.endOnce.Do(func() { close(e.ended) })
 }
 
 // workflowTaskFailed ends the test when a task of the workflow fails: a
@@ -175,10 +190,51 @@ func (e *TestWorkflowEnvironment) workflowTaskFailed(execution *commonpb.Workflo
 	if execution.GetWorkflowId() != e.execution.GetWorkflowId() || attrs.GetCause() == enumspb.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND {
 		return
 	}
-	err := e.fc.FailureToError(attrs.GetFailure())
-	select {
-	case e.endEarly <- err:
-	default:
+	e.endTest(e.fc.FailureToError(attrs.GetFailure()))
+}
+
+// sendInTurn sends what the test sends a workflow (a signal, a
+// cancellation, an update) as go.temporal.io/sdk's test environment does:
+// before the start, as the workflow starts; while the test runs, on the
+// test's goroutine once the callback that sent it returned, in the order
+// sent, each after the workflow handled the one before; after the end, at
+// once (the server refuses it). send returns the run that must handle
+// what it sent before the next thing goes, nil when none must.
+func (e *TestWorkflowEnvironment) sendInTurn(send func() *commonpb.WorkflowExecution) {
+	e.mu.Lock()
+	if e.server == nil {
+		e.preStart = append(e.preStart, func() { send() })
+		e.mu.Unlock()
+		return
+	}
+	e.mu.Unlock()
+	if e.callbacks.post(func() {
+		if target := send(); target != nil {
+			e.waitUntilHandled(target)
+		}
+	}) {
+		return
+	}
+	send()
+}
+
+// waitUntilHandled waits until the workflow task that what the test sent
+// to target caused is done (or the run closed, or the test ends), running
+// meanwhile the callbacks the workflow waits for.
+func (e *TestWorkflowEnvironment) waitUntilHandled(target *commonpb.WorkflowExecution) {
+	settled, err := e.server.Settled(target)
+	if err != nil {
+		return
+	}
+	for {
+		select {
+		case <-settled:
+			return
+		case <-e.ended:
+			return
+		case <-e.callbacks.urgentReady:
+			e.callbacks.runUrgent()
+		}
 	}
 }
 
@@ -187,13 +243,18 @@ func (e *TestWorkflowEnvironment) workflowTaskFailed(execution *commonpb.Workflo
 // delayed callbacks and update callbacks on its main loop: a require
 // inside one stops the test as it does in the test's own code.
 type callbackQueue struct {
-	mu     sync.Mutex
-	queue  []queuedCallback
-	ready  chan struct{} // holds a token while the queue is not empty
-	closed bool
+	mu    sync.Mutex
+	queue []queuedCallback
+	ready chan struct{} // holds a token while the queue is not empty
+	// urgentReady holds a token while an urgent callback is queued.
+	urgentReady chan struct{}
+	closed      bool
 	// noDelayed: the run ended; delayed callbacks no longer run.
 	noDelayed bool
 	running   bool // a callback runs
+	// busy counts posted callbacks as work in flight on the clock until
+	// they ran: the clock must not skip ahead of what the test sent.
+	busy func(delta int)
 }
 
 type queuedCallback struct {
@@ -201,10 +262,14 @@ type queuedCallback struct {
 	done chan struct{} // closed once fn ran, or will never run
 	// delayed: a delayed callback, which does not run once the run ended.
 	delayed bool
+	// urgent: workflow code waits for it (an update's callbacks), so it
+	// runs even while the test's goroutine waits for the workflow (see
+	// runUrgent).
+	urgent bool
 }
 
-func newCallbackQueue() *callbackQueue {
-	return &callbackQueue{ready: make(chan struct{}, 1)}
+func newCallbackQueue(busy func(delta int)) *callbackQueue {
+	return &callbackQueue{ready: make(chan struct{}, 1), urgentReady: make(chan struct{}, 1), busy: busy}
 }
 
 // call runs fn on the test's goroutine and waits until it ran. It reports
@@ -212,16 +277,27 @@ func newCallbackQueue() *callbackQueue {
 func (q *callbackQueue) call(fn func(), delayed bool) bool {
 	done := make(chan struct{})
 	ran := false
-	if !q.push(queuedCallback{fn: func() { fn(); ran = true }, done: done, delayed: delayed}) {
+	if !q.push(queuedCallback{fn: func() { fn(); ran = true }, done: done, delayed: delayed, urgent: !delayed}) {
 		return false
 	}
 	<-done
 	return ran
 }
 
-// post queues fn to run on the test's goroutine; false once the run ended.
+// post queues fn to run on the test's goroutine; false once the run
+// ended. It counts as work in flight until it ran (or never will).
 func (q *callbackQueue) post(fn func()) bool {
-	return q.push(queuedCallback{fn: fn, done: make(chan struct{})})
+	q.busy(1)
+	done := make(chan struct{})
+	if !q.push(queuedCallback{fn: fn, done: done}) {
+		q.busy(-1)
+		return false
+	}
+	go func() {
+		<-done
+		q.busy(-1)
+	}()
+	return true
 }
 
 func (q *callbackQueue) push(c queuedCallback) bool {
@@ -235,7 +311,30 @@ func (q *callbackQueue) push(c queuedCallback) bool {
 	case q.ready <- struct{}{}:
 	default:
 	}
+	if c.urgent {
+		select {
+		case q.urgentReady <- struct{}{}:
+		default:
+		}
+	}
 	return true
+}
+
+// runUrgent runs, on the calling goroutine (the test's), the urgent
+// callbacks queued, leaving the others queued.
+func (q *callbackQueue) runUrgent() {
+	for {
+		q.mu.Lock()
+		i := slices.IndexFunc(q.queue, func(c queuedCallback) bool { return c.urgent })
+		if i < 0 {
+			q.mu.Unlock()
+			return
+		}
+		c := q.queue[i]
+		q.queue = slices.Delete(q.queue, i, i+1)
+		q.mu.Unlock()
+		q.run(c)
+	}
 }
 
 // runQueued runs, on the calling goroutine (the test's), what is queued,

@@ -192,9 +192,10 @@ func (e *TestWorkflowEnvironment) sendUpdate(workflowID, name, id string, input 
 		return send()
 	}
 	// Sent from a callback (a delayed one, say), the update reaches the
-	// workflow once the callback returned, as in go.temporal.io/sdk: a
-	// query the callback makes next sees the state before the update, and
-	// does not wait for a handler whose callbacks wait for this one.
+	// workflow once the callback returned, and what is sent next once the
+	// workflow handled it, as in go.temporal.io/sdk: a query the callback
+	// makes next sees the state before the update, and does not wait for
+	// a handler whose callbacks wait for this one.
 	if _, _, err := e.server.Closed(execution); err != nil {
 		u.mu.Lock()
 		delete(u.records, key)
@@ -205,7 +206,9 @@ func (e *TestWorkflowEnvironment) sendUpdate(workflowID, name, id string, input 
 	if !e.callbacks.post(func() {
 		if err := send(); err != nil {
 			uc.Reject(err)
+			return
 		}
+		e.waitUntilHandled(execution)
 	}) {
 		u.watchers.Done()
 		return fmt.Errorf("update %q (%s) was sent after the test's workflow ended", name, id)

@@ -16,6 +16,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	querypb "go.temporal.io/api/query/v1"
+	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
@@ -94,7 +95,9 @@ type TestWorkflowEnvironment struct {
 	completed    bool
 	result       *commonpb.Payloads
 	err          error
-	endEarly     chan error // a failed workflow task or a stuck workflow ends the test
+	endEarly     chan error    // a failed workflow task or a stuck workflow ends the test
+	ended        chan struct{} // closed with the first endEarly (endTest)
+	endOnce      sync.Once
 	// callbacks run on the test's goroutine while the run goes on;
 	// progress is when an event was last written (Unix nanoseconds).
 	callbacks *callbackQueue
@@ -115,8 +118,9 @@ func newTestWorkflowEnvironment(s *WorkflowTestSuite) *TestWorkflowEnvironment {
 		testTimeout: defaultTestTimeout,
 		clock:       testserver.NewClock(time.Now()),
 		endEarly:    make(chan error, 1),
-		callbacks:   newCallbackQueue(),
+		ended:       make(chan struct{}),
 	}
+	e.callbacks = newCallbackQueue(e.clock.Busy)
 	if os.Getenv("TEMPORAL_DEBUG") != "" {
 		e.testTimeout = 24 * time.Hour // stepping through code in a debugger
 	}
@@ -478,7 +482,7 @@ func (e *TestWorkflowEnvironment) start(workflowFn any, args []any) error {
 		workflowID = testWorkflowID
 	}
 	e.execution = &commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID}
-	e.listeners.start()
+	e.listeners.start(e.dc, e.fc, e.identity)
 	if _, err := e.server.StartWorkflow(workflowID, runID, attrs); err != nil {
 		return err
 	}
@@ -834,7 +838,10 @@ func (e *TestWorkflowEnvironment) whenStarted(f func()) {
 }
 
 // SignalWorkflow sends a signal to the workflow. Sent before
-// ExecuteWorkflow, it is delivered as the workflow starts.
+// ExecuteWorkflow, it is delivered as the workflow starts. Sent from a
+// callback, it arrives once the callback returned, and the workflow
+// handles it before what is sent after it arrives (as in
+// go.temporal.io/sdk: each signal is a workflow task of its own).
 func (e *TestWorkflowEnvironment) SignalWorkflow(name string, input any) {
 	e.signal(name, input, false)
 }
@@ -850,10 +857,15 @@ func (e *TestWorkflowEnvironment) signal(name string, input any, skipTask bool) 
 	if err != nil {
 		panic(fmt.Sprintf("SignalWorkflow(%q): the input (%T) cannot be encoded: %v", name, input, err))
 	}
-	e.whenStarted(func() {
+	e.sendInTurn(func() *commonpb.WorkflowExecution {
 		if err := e.server.Signal(e.execution, name, p, e.header, e.identity, skipTask); err != nil {
 			e.suite.logger.Warn("SignalWorkflow: the signal was not delivered", "Signal", name, "Error", err)
+			return nil
 		}
+		if skipTask {
+			return nil
+		}
+		return e.execution
 	})
 }
 
@@ -866,24 +878,46 @@ func (e *TestWorkflowEnvironment) SignalWorkflowByID(workflowID, signalName stri
 	if e.server == nil {
 		return errors.New("SignalWorkflowByID: no workflow has started (call it from a delayed callback)")
 	}
-	return e.server.Signal(&commonpb.WorkflowExecution{WorkflowId: workflowID}, signalName, p, e.header, e.identity, false)
+	target := &commonpb.WorkflowExecution{WorkflowId: workflowID}
+	closed, _, err := e.server.Closed(target)
+	if err != nil {
+		return err
+	}
+	select {
+	case <-closed:
+		return serviceerror.NewNotFound(fmt.Sprintf("SignalWorkflowByID(%q): workflow %q already completed", signalName, workflowID))
+	default:
+	}
+	e.sendInTurn(func() *commonpb.WorkflowExecution {
+		if err := e.server.Signal(target, signalName, p, e.header, e.identity, false); err != nil {
+			e.suite.logger.Warn("SignalWorkflowByID: the signal was not delivered", "Signal", signalName, "WorkflowID", workflowID, "Error", err)
+			return nil
+		}
+		return target
+	})
+	return nil
 }
 
 // CancelWorkflow requests the workflow's cancellation.
 func (e *TestWorkflowEnvironment) CancelWorkflow() {
-	e.whenStarted(func() {
+	e.sendInTurn(func() *commonpb.WorkflowExecution {
 		if err := e.server.RequestCancel(e.execution, e.identity); err != nil {
 			e.suite.logger.Warn("CancelWorkflow: the cancellation was not delivered", "Error", err)
+			return nil
 		}
+		return e.execution
 	})
 }
 
 // CancelWorkflowByID requests the cancellation of a workflow.
 func (e *TestWorkflowEnvironment) CancelWorkflowByID(workflowID string, runID string) {
-	e.whenStarted(func() {
-		if err := e.server.RequestCancel(&commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID}, e.identity); err != nil {
+	e.sendInTurn(func() *commonpb.WorkflowExecution {
+		target := &commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID}
+		if err := e.server.RequestCancel(target, e.identity); err != nil {
 			e.suite.logger.Warn("CancelWorkflowByID: the cancellation was not delivered", "WorkflowID", workflowID, "Error", err)
+			return nil
 		}
+		return target
 	})
 }
 

@@ -21,6 +21,7 @@ type Clock struct {
 	timers  timerHeap // by virtual due time
 	seq     uint64
 	busy    int
+	held    bool          // no timer fires (Hold)
 	wake    chan struct{} // closed and replaced when timers or busy change
 	running bool
 	stop    chan struct{}
@@ -138,6 +139,23 @@ func (c *Clock) Sleep(d time.Duration, done <-chan struct{}) bool {
 	}
 }
 
+// Hold stops timers from firing, and so the clock from moving, until
+// Release: the test's run ended, and the time it ended at is the time
+// the test reads.
+func (c *Clock) Hold() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.held = true
+}
+
+// Release undoes Hold.
+func (c *Clock) Release() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.held = false
+	c.signalLocked()
+}
+
 func (c *Clock) signalLocked() {
 	close(c.wake)
 	c.wake = make(chan struct{})
@@ -205,7 +223,7 @@ func (c *Clock) loop(stop <-chan struct{}, done chan<- struct{}) {
 // flight it is the first one due; otherwise the first whose wall time has
 // come.
 func (c *Clock) nextLocked() (*Timer, time.Duration) {
-	if len(c.timers) == 0 {
+	if len(c.timers) == 0 || c.held {
 		return nil, -1
 	}
 	if c.busy == 0 {

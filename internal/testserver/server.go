@@ -70,6 +70,8 @@ type Server struct {
 	// tasks count as work in flight: a task no worker will take must not
 	// stop the clock from skipping ahead.
 	served map[string]bool
+	// settleWaiters wait for runs to settle (see Settled).
+	settleWaiters []settleWaiter
 }
 
 // lock takes the server's lock, which counts as work in flight while
@@ -82,6 +84,9 @@ func (s *Server) lock() {
 }
 
 func (s *Server) unlock() {
+	if len(s.settleWaiters) > 0 {
+		s.wakeSettledLocked()
+	}
 	s.clock.Busy(-1)
 	s.mu.Unlock()
 }
