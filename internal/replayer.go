@@ -84,6 +84,10 @@ type WorkflowReplayer struct {
 	registry *registry.Registry
 	options  WorkflowReplayerOptions
 	plugins  replayerPlugins // see replayer_plugin.go
+	// adjustEnv, when set, changes what the replayed runs see beyond the
+	// options (the test environment's replay check replays as its worker
+	// ran: its namespace, panic policy, deadlock timeout).
+	adjustEnv func(*workflowEnvOptions)
 }
 
 // NewWorkflowReplayer returns a replayer with the given options, as its
@@ -301,7 +305,7 @@ func (r *WorkflowReplayer) replayOnce(ctx context.Context, logger log.Logger, sr
 	if r.options.DisableDeadlockDetection {
 		deadlock = -1
 	}
-	env := newWorkflowEnv(r.registry, workflowEnvOptions{
+	envOptions := workflowEnvOptions{
 		DataConverter:    r.options.DataConverter,
 		FailureConverter: r.options.FailureConverter,
 		Logger:           logger,
@@ -311,7 +315,11 @@ func (r *WorkflowReplayer) replayOnce(ctx context.Context, logger log.Logger, sr
 		Interceptors:     r.options.Interceptors,
 		Propagators:      r.options.ContextPropagators,
 		Replayer:         true,
-	})
+	}
+	if r.adjustEnv != nil {
+		r.adjustEnv(&envOptions)
+	}
+	env := newWorkflowEnv(r.registry, envOptions)
 	opts := env.engineOptions()
 	opts.LocateCode = locate
 	var runs *runRecorder // the code the replay runs, for its result

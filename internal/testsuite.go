@@ -23,6 +23,7 @@ type WorkflowTestSuite struct {
 	propagators []ContextPropagator
 	header      *commonpb.Header
 	noAliasing  bool
+	replayCheck *bool // nil: the default (see replayCheckFor)
 }
 
 // NewTestWorkflowEnvironment returns a new environment to run one workflow
@@ -99,6 +100,7 @@ type testSuiteDefaults struct {
 	propagators []ContextPropagator
 	header      *commonpb.Header
 	noAliasing  bool
+	replayCheck bool
 }
 
 // newRegistry is the registry of an environment of the suite.
@@ -119,7 +121,8 @@ func (s *WorkflowTestSuite) defaults() testSuiteDefaults {
 	if metrics == nil {
 		metrics = sdkmetrics.NopHandler
 	}
-	return testSuiteDefaults{logger: logger, metrics: metrics, propagators: s.propagators, header: s.header, noAliasing: s.noAliasing}
+	return testSuiteDefaults{logger: logger, metrics: metrics, propagators: s.propagators, header: s.header, noAliasing: s.noAliasing,
+		replayCheck: replayCheckFor(s.replayCheck)}
 }
 
 // The defaults of the test environment, as in go.temporal.io/sdk.

@@ -81,6 +81,7 @@ type TestWorkflowEnvironment struct {
 	// noDetachedChildWait: ExecuteWorkflow does not wait for children left
 	// running by the abandon or request-cancel parent close policies.
 	noDetachedChildWait bool
+	replayCheck         bool // replay the test's runs once it ended (testsuite_replay.go)
 
 	clock    *testserver.Clock
 	server   *testserver.Server
@@ -116,6 +117,7 @@ func newTestWorkflowEnvironment(s *WorkflowTestSuite) *TestWorkflowEnvironment {
 		header:      d.header,
 		identity:    testIdentity,
 		testTimeout: defaultTestTimeout,
+		replayCheck: d.replayCheck,
 		clock:       testserver.NewClock(time.Now()),
 		endEarly:    make(chan error, 1),
 		ended:       make(chan struct{}),
@@ -441,6 +443,7 @@ func (e *TestWorkflowEnvironment) ExecuteWorkflow(workflowFn any, args ...any) {
 		return
 	}
 	e.runUntilClosed()
+	e.checkReplay()
 }
 
 // start registers the workflow, builds the server, and starts the run.

@@ -19,6 +19,9 @@ type (
 	//		var greeting string
 	//		s.NoError(env.GetWorkflowResult(&greeting))
 	//	}
+	//
+	// Beyond go.temporal.io/sdk, SetReplayCheck(true) makes its
+	// environments replay each run once it ended (see the package doc).
 	WorkflowTestSuite = internal.WorkflowTestSuite
 
 	// TestWorkflowEnvironment runs one workflow on this SDK's own worker
