@@ -1,9 +1,43 @@
 #!/usr/bin/env bash
-# The SDK's main job, end to end: installs the pinned Temporal CLI if it is
-# missing, then runs examples/hello, which starts a local dev server, runs a
-# worker and a workflow, prints the workflow's result and stops the server.
+# The SDK's main job, end to end: runs examples/hello, which runs a worker
+# and a workflow and prints the workflow's result.
+#
+#	bash scripts/run-sample.sh                          # starts and stops a local dev server
+#	TEMPORAL_ADDRESS=host:port bash scripts/run-sample.sh   # uses a running server
+#	bash scripts/run-sample.sh -address host:port       # the same
+#
+# With no server address it installs the pinned Temporal CLI if it is
+# missing (the first build takes minutes; it prints progress) and the
+# example starts a dev server of its own, stopping it at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+address=${TEMPORAL_ADDRESS:-}
+while [ $# -gt 0 ]; do
+	case $1 in
+	-address | --address)
+		if [ $# -lt 2 ]; then
+			echo "run-sample.sh: $1 needs a host:port" >&2
+			exit 2
+		fi
+		address=$2
+		shift 2
+		;;
+	-address=* | --address=*)
+		address=${1#*=}
+		shift
+		;;
+	*)
+		echo "run-sample.sh: unknown argument $1; usage: run-sample.sh [-address host:port]" >&2
+		exit 2
+		;;
+	esac
+done
+
+if [ -n "$address" ]; then
+	exec go run ./examples/hello -address "$address"
+fi
+
 gobin=$(go env GOBIN)
 if [ -z "$gobin" ]; then
 	gopath=$(go env GOPATH)
@@ -11,4 +45,6 @@ if [ -z "$gobin" ]; then
 fi
 export PATH="$PATH:$gobin"
 bash scripts/install-temporal-cli.sh >&2
-exec go run ./examples/hello
+# An empty address makes the example start its own dev server, even when
+# TEMPORAL_ADDRESS is set to an empty string in the environment.
+exec go run ./examples/hello -address ""

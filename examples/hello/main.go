@@ -1,13 +1,18 @@
-// Command hello is the smallest complete use of the SDK: it starts a local
-// Temporal dev server, runs a worker, executes a workflow that calls an
-// activity, prints the result, and stops everything.
+// Command hello is the smallest complete use of the SDK: it runs a worker,
+// executes a workflow that calls an activity, prints the result, and stops
+// everything. It uses the Temporal server at -address (TEMPORAL_ADDRESS by
+// default) or, with neither set, starts a local dev server of its own and
+// stops it at the end.
 //
 //	go run ./examples/hello
+//	go run ./examples/hello -address localhost:7233
 package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -32,22 +37,36 @@ func Greeting(ctx workflow.Context, name string) (string, error) {
 }
 
 func main() {
-	if err := run(); err != nil {
+	address := flag.String("address", os.Getenv("TEMPORAL_ADDRESS"), "host:port of a running Temporal server; empty starts a local dev server")
+	flag.Parse()
+	if err := run(*address); err != nil {
 		fmt.Fprintln(os.Stderr, "hello:", err)
 		os.Exit(1)
 	}
 }
 
-func run() error {
+func run(address string) error {
 	ctx := context.Background()
-	server, err := testsuite.StartDevServer(ctx, testsuite.DevServerOptions{})
-	if err != nil {
-		return err
+	var c client.Client
+	if address != "" {
+		var err error
+		if c, err = client.Dial(client.Options{HostPort: address}); err != nil {
+			return err
+		}
+		defer c.Close()
+		fmt.Println("using the server at", address)
+	} else {
+		// The server's own log (its shutdown in particular) is noise here;
+		// an error starting it quotes the end of that log.
+		server, err := testsuite.StartDevServer(ctx, testsuite.DevServerOptions{Stderr: io.Discard})
+		if err != nil {
+			return err
+		}
+		defer server.Stop()
+		fmt.Println("dev server running at", server.FrontendHostPort())
+		c = server.Client()
 	}
-	defer server.Stop()
-	fmt.Println("dev server running at", server.FrontendHostPort())
 
-	c := server.Client()
 	w := worker.New(c, "hello", worker.Options{})
 	w.RegisterWorkflow(Greeting)
 	w.RegisterActivity(Greet)
