@@ -1,5 +1,3 @@
-// Package activity is the API of activity code: information about the
-// running activity, heartbeats, and its logger.
 package activity
 
 import (
@@ -10,67 +8,79 @@ import (
 	"github.com/durable-go/sdk/log"
 )
 
-type (
-	// Info describes the running activity.
-	Info = internal.ActivityInfo
-	// Type names an activity type.
-	Type = internal.ActivityType
-	// RegisterOptions configure an activity registration.
-	RegisterOptions = internal.RegisterActivityOptions
+// Info describes the running activity attempt, as GetInfo returns it.
+//
+//   - TaskToken: identifies this attempt to the server; pass it to
+//     client.Client.CompleteActivity after returning ErrResultPending.
+//   - WorkflowType, WorkflowNamespace, WorkflowExecution: the workflow
+//     that scheduled the activity (empty for an activity not scheduled
+//     by a workflow).
+//   - ActivityID: the activity's ID, unique within its workflow run
+//     (workflow.ActivityOptions.ActivityID, or one the SDK chose).
+//   - ActivityRunID: the run ID the server gives a standalone activity;
+//     empty for the activities of a workflow.
+//   - ActivityType: the registered name the activity ran as.
+//   - TaskQueue: the task queue the attempt was taken from.
+//   - Namespace: the namespace of the worker running the activity.
+//   - HeartbeatTimeout, ScheduleToCloseTimeout, StartToCloseTimeout: the
+//     timeouts in force for this attempt, zero when unset.
+//   - ScheduledTime: when this attempt was scheduled.
+//   - StartedTime: when the worker started this attempt.
+//   - Deadline: when the attempt times out; ctx's deadline, zero when
+//     it has none.
+//   - Attempt: 1 for the first attempt, counting up with each retry.
+//   - IsLocalActivity: whether the workflow ran it as a local activity
+//     (workflow.ExecuteLocalActivity), in the worker, without a task queue.
+//   - Priority: the priority it was scheduled with.
+//   - RetryPolicy: the retry policy the server applies to the activity,
+//     nil when the task carries none.
+type Info = internal.ActivityInfo
 
-	// DynamicRegisterOptions configure a dynamic activity's registration
-	// (worker.Worker.RegisterDynamicActivity).
-	DynamicRegisterOptions = internal.DynamicRegisterActivityOptions
-)
+// Type is an activity type: its Name is the name the activity was
+// registered under and is scheduled by.
+type Type = internal.ActivityType
 
-// ErrResultPending, returned by an activity, means it will be completed
-// later through Client.CompleteActivity with its task token.
-var ErrResultPending = internal.ErrResultPending
-
-// GetInfo returns information about the running activity.
+// GetInfo returns information about the running activity attempt: its IDs,
+// its workflow, its timeouts and its attempt number.
 func GetInfo(ctx context.Context) Info { return internal.GetActivityInfo(ctx) }
 
-// GetLogger returns a logger tagged with the activity's identity.
+// IsActivity reports whether ctx is the context of a running activity or
+// local activity, that is whether the other functions of this package may
+// be called with it.
+func IsActivity(ctx context.Context) bool { return internal.IsActivity(ctx) }
+
+// GetLogger returns the activity's logger: the worker's client.Options.Logger
+// with the activity's ID, type and attempt and its workflow's ID and run ID
+// added to every entry.
 func GetLogger(ctx context.Context) log.Logger { return internal.GetActivityLogger(ctx) }
 
-// ErrActivityPaused is the cause (context.Cause) of an activity's context
-// canceled because the activity was paused on the server; ErrActivityReset,
-// because it was reset. Both arrive with a heartbeat's answer.
-var (
-	ErrActivityPaused = internal.ErrActivityPaused
-	ErrActivityReset  = internal.ErrActivityReset
-)
-
-// RecordHeartbeat reports progress with details a retry can read back.
-// Cancellation of the activity arrives through heartbeats: the activity's
-// context is canceled, and context.Cause says why (the workflow asked, the
-// activity was paused or reset, the worker is stopping).
-func RecordHeartbeat(ctx context.Context, details ...any) {
-	internal.RecordActivityHeartbeat(ctx, details...)
+// GetMetricsHandler returns the worker client's metrics handler
+// (client.Options.MetricsHandler), tagged with the activity's type, task
+// queue and namespace, for the activity's own metrics.
+func GetMetricsHandler(ctx context.Context) client.MetricsHandler {
+	return internal.GetActivityMetricsHandler(ctx)
 }
 
-// HasHeartbeatDetails reports whether an earlier attempt recorded details.
-func HasHeartbeatDetails(ctx context.Context) bool { return internal.HasHeartbeatDetails(ctx) }
+// GetClient returns the client of the worker running the activity, to
+// start, signal or query workflows from activity code without dialing
+// another connection.
+func GetClient(ctx context.Context) client.Client { return internal.GetActivityClient(ctx) }
 
-// GetHeartbeatDetails decodes the previous attempt's last heartbeat details.
-func GetHeartbeatDetails(ctx context.Context, d ...any) error {
-	return internal.GetHeartbeatDetails(ctx, d...)
-}
-
-// GetWorkerStopChannel returns a channel closed when the worker begins to
-// stop, so long activities can wrap up.
+// GetWorkerStopChannel returns a channel that is closed when the worker
+// running the activity begins to stop. The worker then waits up to its
+// worker.Options.WorkerStopTimeout for running activities before it cancels
+// their contexts, so a long activity can watch this channel to save its
+// progress (RecordHeartbeat) and return in time.
 func GetWorkerStopChannel(ctx context.Context) <-chan struct{} {
 	return internal.GetWorkerStopChannel(ctx)
 }
 
-// IsActivity reports whether ctx is an activity's context.
-func IsActivity(ctx context.Context) bool { return internal.IsActivity(ctx) }
-
-// GetClient returns the client of the worker running the activity.
-func GetClient(ctx context.Context) client.Client { return internal.GetActivityClient(ctx) }
-
-// GetMetricsHandler returns the worker client's metrics handler, tagged
-// with the activity's type, task queue and namespace.
-func GetMetricsHandler(ctx context.Context) client.MetricsHandler {
-	return internal.GetActivityMetricsHandler(ctx)
-}
+// ErrResultPending, returned by an activity function (alone or as its
+// error), means the activity is not finished although the function
+// returned: something else completes it later, with
+// client.Client.CompleteActivity and the attempt's Info.TaskToken, or with
+// client.Client.CompleteActivityByID. Until then the activity's timeouts
+// still run, and the completer can heartbeat it with
+// client.Client.RecordActivityHeartbeat. Typical for work done by a person
+// or by an outside system that calls back.
+var ErrResultPending = internal.ErrResultPending

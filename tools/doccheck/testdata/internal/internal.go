@@ -1,0 +1,34 @@
+package internal
+
+import "io"
+
+// Options is a struct with two exported fields and an unexported one.
+type Options struct {
+	// Timeout bounds the call.
+	Timeout int
+	// Name names it.
+	Name   string
+	hidden bool
+}
+
+// Handle is an interface with one method of its own and an embedded one.
+type Handle interface {
+	Embedded
+	Close() error
+}
+
+// Embedded contributes its methods to Handle.
+type Embedded interface {
+	Describe() string
+}
+
+// Stream embeds an interface from outside the module.
+type Stream interface {
+	io.Reader
+}
+
+// Renamed is an alias inside internal, followed to its struct.
+type Renamed = Options
+
+// Count is neither a struct nor an interface.
+type Count int
