@@ -34,6 +34,9 @@ import (
 //   - Priority: the priority it was scheduled with.
 //   - RetryPolicy: the retry policy the server applies to the activity,
 //     nil when the task carries none.
+//
+// Its method IsWorkflowActivity reports whether a workflow scheduled the
+// activity (WorkflowExecution is set).
 type Info = internal.ActivityInfo
 
 // Type is an activity type: its Name is the name the activity was

@@ -50,6 +50,9 @@ type sourcePackage struct {
 	dir   string
 	files []*ast.File
 	types map[string]*typeDecl
+	// methods lists the exported methods declared on each type (by the
+	// receiver's type name), in source order.
+	methods map[string][]string
 }
 
 // typeDecl is one type declaration and the file it is in (whose imports
@@ -225,10 +228,11 @@ func mentions(text, member string) bool {
 	return regexp.MustCompile(`(^|[^\w])` + regexp.QuoteMeta(member) + `([^\w]|$)`).MatchString(text)
 }
 
-// exportedMembers lists the exported fields of a struct type or the
-// exported methods of an interface type, in declaration order, including
-// those of embedded types declared in the module, as go doc would show
-// them on the type itself.
+// exportedMembers lists the exported fields and methods of a struct type,
+// or the methods of an interface type, in declaration order; an embedded
+// field counts by its type's name, an embedded interface by its methods
+// when the module declares it. These are what go doc would show of the
+// type itself.
 func (t *typeDecl) exportedMembers(c *Checker) ([]string, string) {
 	var members []string
 	seen := map[string]bool{}
@@ -245,7 +249,10 @@ func (t *typeDecl) exportedMembers(c *Checker) ([]string, string) {
 				add(name)
 			}
 		}
-		return members, "fields"
+		for _, name := range t.pkg.methods[t.spec.Name.Name] {
+			add(name)
+		}
+		return members, "fields and methods"
 	case *ast.InterfaceType:
 		for _, field := range typ.Methods.List {
 			if len(field.Names) > 0 {
@@ -372,7 +379,7 @@ func (c *Checker) load(dir string) (*sourcePackage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read package %s: %w", dir, err)
 	}
-	pkg := &sourcePackage{dir: dir, types: map[string]*typeDecl{}}
+	pkg := &sourcePackage{dir: dir, types: map[string]*typeDecl{}, methods: map[string][]string{}}
 	for _, entry := range entries {
 		name := entry.Name()
 		if entry.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
@@ -385,6 +392,10 @@ func (c *Checker) load(dir string) (*sourcePackage, error) {
 		pkg.name = file.Name.Name
 		pkg.files = append(pkg.files, file)
 		for _, decl := range file.Decls {
+			if fn, ok := decl.(*ast.FuncDecl); ok && fn.Recv != nil && fn.Name.IsExported() {
+				recv := receiverTypeName(fn.Recv.List[0].Type)
+				pkg.methods[recv] = append(pkg.methods[recv], fn.Name.Name)
+			}
 			gen, ok := decl.(*ast.GenDecl)
 			if !ok || gen.Tok != token.TYPE {
 				continue

@@ -19,7 +19,7 @@ func TestCheckerFindsWhatIsMissing(t *testing.T) {
 		got = append(got, p.Name+": "+p.Message)
 	}
 	want := []string{
-		"facade.PartlyDocumented: alias doc does not name the fields Name",
+		"facade.PartlyDocumented: alias doc does not name the fields and methods Name, Method",
 		"facade.HandleMissingEmbedded: alias doc does not name the methods Describe",
 		"facade.Stream: alias doc does not name the methods Reader",
 		"facade.Undocumented: no doc comment",

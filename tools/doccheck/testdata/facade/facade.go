@@ -2,7 +2,8 @@ package facade
 
 import "example.com/mod/internal"
 
-// Options configure a call: Timeout bounds it and Name names it.
+// Options configure a call: Timeout bounds it and Name names it; its
+// Method does something.
 type Options = internal.Options
 
 // PartlyDocumented configure a call: only Timeout is named here.

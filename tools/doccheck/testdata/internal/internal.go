@@ -32,3 +32,8 @@ type Renamed = Options
 
 // Count is neither a struct nor an interface.
 type Count int
+
+// Method is a method of Options, which go doc of an alias does not show.
+func (o *Options) Method() {}
+
+func (o *Options) unexportedMethod() {}
