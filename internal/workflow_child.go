@@ -26,7 +26,7 @@ import (
 type ChildWorkflowOptions struct {
 	// Namespace of the child; the parent's by default.
 	Namespace string
-	// WorkflowID of the child; by default the parent's original run ID and
+	// WorkflowID of the child; by default the parent's run ID and
 	// a sequence number, the same on every replay.
 	WorkflowID string
 	// TaskQueue of the child; the parent's by default.

@@ -26,3 +26,27 @@ func WithDataConverter(ctx Context, dc converter.DataConverter) Context {
 func DataConverterWithoutDeadlockDetection(c converter.DataConverter) converter.DataConverter {
 	return internal.DataConverterWithoutDeadlockDetection(c)
 }
+
+// ContextPropagator carries values (a trace, a tenant, a user) from the
+// context of the code that starts a workflow or an activity into the
+// context the workflow or activity runs with, through headers. Set it in
+// client.Options.ContextPropagators; it then applies to everything that
+// client and its workers start: workflows, activities, child workflows,
+// signals, queries and updates.
+//
+// Its methods: Inject writes the values of a Go context (the client's
+// caller, or an activity) into a header, and Extract reads them back into
+// the Go context of an activity, or of client code receiving them;
+// InjectFromWorkflow and ExtractToWorkflow do the same for workflow
+// contexts. Values travel as payloads; Extract and ExtractToWorkflow must
+// accept headers that lack them.
+type ContextPropagator = internal.ContextPropagator
+
+// HeaderWriter is where a ContextPropagator writes: Set stores a payload
+// under a key, replacing what was there.
+type HeaderWriter = internal.HeaderWriter
+
+// HeaderReader is where a ContextPropagator reads: Get returns the payload
+// of a key and whether there is one, and ForEachKey calls its handler with
+// each key and payload, stopping at the first error, which it returns.
+type HeaderReader = internal.HeaderReader

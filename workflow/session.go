@@ -2,18 +2,31 @@ package workflow
 
 import "github.com/durable-go/sdk/internal"
 
-type (
-	// SessionOptions configure a session: ExecutionTimeout (required)
-	// bounds how long it may run, CreationTimeout how long CreateSession
-	// waits for a worker with room for it, HeartbeatTimeout (20s) how long
-	// its worker may go silent before the session is declared failed.
-	SessionOptions = internal.SessionOptions
-	// SessionInfo describes a session: its ID, the host of its worker and
-	// its state.
-	SessionInfo = internal.SessionInfo
-	// SessionState is where a session is in its life.
-	SessionState = internal.SessionState
-)
+// SessionOptions configure CreateSession and RecreateSession.
+//
+//   - ExecutionTimeout: the most time the session may stay open; its
+//     activities are canceled then. Required.
+//   - CreationTimeout: the most time CreateSession waits for a worker with
+//     room for the session (worker.Options.MaxConcurrentSessionExecutionSize)
+//     to take it; CreateSession then fails. Zero sets no limit of its
+//     own.
+//   - HeartbeatTimeout: how long the session's worker may go silent before
+//     the session is declared failed. Default: 20s.
+type SessionOptions = internal.SessionOptions
+
+// SessionInfo describes a session, as GetSessionInfo returns it.
+//
+//   - SessionID: the session's unique ID.
+//   - HostName: the host name of the worker that runs the session.
+//   - SessionState: where the session is in its life (SessionStateOpen,
+//     SessionStateFailed, SessionStateClosed).
+//
+// Its method GetRecreateToken returns what RecreateSession needs to open a
+// new session on the same worker, in this run or a later one.
+type SessionInfo = internal.SessionInfo
+
+// SessionState is where a session is in its life.
+type SessionState = internal.SessionState
 
 // The states of a session (variables, as in go.temporal.io/sdk).
 var (
