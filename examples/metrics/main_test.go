@@ -38,7 +38,7 @@ func TestMetricsPageHasTheOfficialNames(t *testing.T) {
 	// naming scope writes the task queue metrics-example as metrics_example).
 	wanted := map[string]*regexp.Regexp{
 		"one start":                 regexp.MustCompile(`^temporal_request_total\{[^}]*operation="StartWorkflowExecution"[^}]*\} 1$`),
-		"tags of a request":         regexp.MustCompile(`^temporal_request_total\{activity_type="none",client_name="temporal_go",namespace="default",operation="StartWorkflowExecution",task_queue="none",worker_type="none",workflow_type="none"\} 1$`),
+		"tags of a request":         regexp.MustCompile(`^temporal_request_total\{activity_type="none",client_name="temporal_go",namespace="default",operation="StartWorkflowExecution",task_queue="metrics_example",worker_type="none",workflow_type="Greeting"\} 1$`), // a start is tagged with its workflow type and task queue, as in go.temporal.io/sdk
 		"a workflow task poll":      regexp.MustCompile(`^temporal_long_request_total\{[^}]*operation="PollWorkflowTaskQueue"[^}]*\} [1-9]`),
 		"a latency histogram":       regexp.MustCompile(`^temporal_request_latency_seconds_bucket\{[^}]*operation="StartWorkflowExecution"[^}]*le="\+Inf"\} 1$`),
 		"a long poll latency":       regexp.MustCompile(`^temporal_long_request_latency_seconds_count\{[^}]*operation="GetWorkflowExecutionHistory"`),
