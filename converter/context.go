@@ -6,8 +6,12 @@ import (
 	"github.com/durable-go/sdk/internal/wfctx"
 )
 
-// WorkflowContext is the workflow package's Context, named here so that
-// converters can receive it without importing the workflow package.
+// WorkflowContext is the workflow package's Context (workflow.Context),
+// named here so that converters can receive it without importing the
+// workflow package. Its methods are context.Context's, made deterministic:
+// Done returns a workflow channel, Err says whether the context was
+// canceled, Value returns the value bound to a key, and Deadline reports
+// none.
 type WorkflowContext = wfctx.Context
 
 // ContextAware may be implemented by a DataConverter that wants to see the

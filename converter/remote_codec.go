@@ -138,9 +138,14 @@ func printableExcerpt(text []byte, limit int) string {
 // RemoteDataConverterOptions configures NewRemoteDataConverter; the fields
 // mean what they mean in RemotePayloadCodecOptions.
 type RemoteDataConverterOptions struct {
-	Endpoint      string
+	// Endpoint is the codec server URL; /encode and /decode are appended.
+	Endpoint string
+	// ModifyRequest, if set, may change each request, for example to add
+	// authentication headers.
 	ModifyRequest func(*http.Request) error
-	Client        http.Client
+	// Client sends the requests; the zero value works. When its Timeout is
+	// zero, each request is bounded by DefaultRemoteCodecTimeout.
+	Client http.Client
 }
 
 // NewRemoteDataConverter wraps parent so that its payloads are encoded and

@@ -12,7 +12,9 @@ type SerializationContext interface {
 // memo and continue-as-new arguments. For a child workflow or an external
 // signal, WorkflowID is the target workflow's.
 type WorkflowSerializationContext struct {
-	Namespace  string
+	// Namespace is the namespace of the workflow.
+	Namespace string
+	// WorkflowID is the ID of the workflow the payloads belong to.
 	WorkflowID string
 }
 
@@ -21,14 +23,20 @@ func (WorkflowSerializationContext) isSerializationContext() {}
 // ActivitySerializationContext is the context of activity-level payloads:
 // activity input and result, heartbeat details and activity failure details.
 type ActivitySerializationContext struct {
+	// Namespace is the namespace of the activity.
 	Namespace string
-	// WorkflowID is empty for a standalone activity.
+	// WorkflowID is the ID of the workflow that scheduled the activity;
+	// empty for a standalone activity.
 	WorkflowID string
-	// WorkflowType is empty for a standalone activity.
+	// WorkflowType is that workflow's type; empty for a standalone
+	// activity.
 	WorkflowType string
+	// ActivityType is the activity's type name.
 	ActivityType string
-	TaskQueue    string
-	IsLocal      bool
+	// TaskQueue is the task queue the activity is scheduled on.
+	TaskQueue string
+	// IsLocal is true for a local activity.
+	IsLocal bool
 }
 
 func (ActivitySerializationContext) isSerializationContext() {}
@@ -51,16 +59,22 @@ func (NexusSerializationContext) isSerializationContext() {}
 // called often and should be cheap; the converter must also work when it is
 // never called.
 type DataConverterWithSerializationContext interface {
+	// WithSerializationContext returns the converter to use for payloads
+	// of that context; never nil.
 	WithSerializationContext(SerializationContext) DataConverter
 }
 
 // PayloadCodecWithSerializationContext is the same for a PayloadCodec.
 type PayloadCodecWithSerializationContext interface {
+	// WithSerializationContext returns the codec to use for payloads of
+	// that context; never nil.
 	WithSerializationContext(SerializationContext) PayloadCodec
 }
 
 // FailureConverterWithSerializationContext is the same for a FailureConverter.
 type FailureConverterWithSerializationContext interface {
+	// WithSerializationContext returns the converter to use for failures
+	// of that context; never nil.
 	WithSerializationContext(SerializationContext) FailureConverter
 }
 
