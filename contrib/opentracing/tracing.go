@@ -15,12 +15,12 @@
 // with opentracing.SpanFromContext, and with it the baggage the caller set.
 // Spans are named "Operation:Name" (StartWorkflow:OrderWorkflow,
 // RunActivity:Charge; interceptor.NewTracingInterceptor lists them) and
-// tagged temporalWorkflowID, temporalRunID and temporalActivityID; a span
-// whose call failed has the tag error="true".
+// tagged temporalWorkflowID, temporalRunID, temporalActivityID and
+// temporalUpdateID; a span whose call failed has the tag error="true".
 //
-// It mirrors go.temporal.io/sdk/contrib/opentracing: the same names, and
-// spans that tracer reads, in the same header, so a client of one SDK and
-// a worker of the other share a trace.
+// It mirrors go.temporal.io/sdk/contrib/opentracing: the same names and
+// the same header, each module reading the spans the other writes, so a
+// client of one SDK and a worker of the other share a trace.
 package opentracing
 
 import (

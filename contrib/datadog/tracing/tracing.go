@@ -17,15 +17,15 @@
 // temporal.RunActivity; interceptor.NewTracingInterceptor lists them), their
 // resource the workflow, activity, signal, query or update name, and their
 // tags temporal.WorkflowID, temporal.RunID, temporal.ActivityID and
-// temporal.UpdateID. Spans that workflow code starts take a span ID
-// derived from the workflow's run and their order in it, the same on every
-// worker that runs the code. Activity code finds its span with
-// tracer.SpanFromContext, workflow code with SpanFromWorkflowContext.
+// temporal.UpdateID. The spans of a workflow's run and of the signals and
+// updates it handles take span IDs derived from the run and their order in
+// it, the same on every worker that runs it. Activity code finds its span
+// with tracer.SpanFromContext, workflow code with SpanFromWorkflowContext.
 //
 // It mirrors go.temporal.io/sdk/contrib/datadog/tracing (its releases on
-// dd-trace-go v1): the same names, and spans that module reads, in the
-// same header, so a client of one SDK and a worker of the other share a
-// trace.
+// dd-trace-go v1): the same names and the same header, each module reading
+// the spans the other writes, so a client of one SDK and a worker of the
+// other share a trace.
 package tracing
 
 import (
