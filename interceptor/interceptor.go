@@ -1,27 +1,3 @@
-// Package interceptor lets code run around what clients, workflows and
-// activities do: to add headers, log, trace or check calls.
-//
-// A ClientInterceptor wraps a client's workflow calls (put it in
-// client.Options.Interceptors); a WorkerInterceptor wraps the workflows and
-// activities a worker runs (worker.Options.Interceptors, or
-// worker.WorkflowReplayerOptions.Interceptors for replays). An Interceptor
-// is both: given to a client, it also applies to the workers made from it.
-//
-// Each intercepted call goes down a chain: the first interceptor of the
-// list is called first and passes the call on to the next (the Next field
-// of the Base structs), and the SDK's own implementation ends the chain.
-// Inbound interceptors see what arrives (a workflow's start, signals and
-// queries; an activity's execution); their Init gets the outbound
-// interceptor that the code's own calls go to (the workflow and activity
-// package functions), and may wrap it.
-//
-// Implementations embed the matching Base struct, which passes every
-// call on, and override what they need. Workflow interceptors run as
-// workflow code: they must be deterministic.
-//
-// Headers carry data next to a call's arguments: Header returns the header
-// of a client call or of an activity's execution, WorkflowHeader the header
-// of a workflow's start, signal or query, or of an activity it schedules.
 package interceptor
 
 import (
@@ -33,89 +9,44 @@ import (
 	"github.com/durable-go/sdk/workflow"
 )
 
-type (
-	// Interceptor intercepts clients and the workers made from them.
-	Interceptor = internal.Interceptor
-	// InterceptorBase intercepts nothing; embed it in an Interceptor.
-	InterceptorBase = internal.InterceptorBase
+// Interceptor intercepts a client and the workers made from it: it is
+// both a ClientInterceptor and a WorkerInterceptor. Give it to
+// client.Options.Interceptors. Implementations embed InterceptorBase.
+type Interceptor = internal.Interceptor
 
-	// WorkerInterceptor wraps the workflows and activities of a worker.
-	WorkerInterceptor = internal.WorkerInterceptor
-	// WorkerInterceptorBase intercepts nothing; embed it in a
-	// WorkerInterceptor.
-	WorkerInterceptorBase = internal.WorkerInterceptorBase
+// InterceptorBase intercepts nothing: it is a ClientInterceptorBase and a
+// WorkerInterceptorBase, whose methods return the next interceptor
+// unchanged. Embed it in an Interceptor and override what you need.
+type InterceptorBase = internal.InterceptorBase
 
-	// ActivityInboundInterceptor sees an activity's execution.
-	ActivityInboundInterceptor = internal.ActivityInboundInterceptor
-	// ActivityInboundInterceptorBase passes every call on to Next.
-	ActivityInboundInterceptorBase = internal.ActivityInboundInterceptorBase
-	// ExecuteActivityInput is the input of
-	// ActivityInboundInterceptor.ExecuteActivity.
-	ExecuteActivityInput = internal.ExecuteActivityInput
-	// ActivityOutboundInterceptor sees the activity package calls of
-	// activity code.
-	ActivityOutboundInterceptor = internal.ActivityOutboundInterceptor
-	// ActivityOutboundInterceptorBase passes every call on to Next.
-	ActivityOutboundInterceptorBase = internal.ActivityOutboundInterceptorBase
+// WorkerInterceptor wraps the workflows and activities that a worker
+// runs. Give it to worker.Options.Interceptors (or
+// worker.WorkflowReplayerOptions.Interceptors); implementations embed
+// WorkerInterceptorBase.
+//
+//   - InterceptActivity(ctx, next) is called for each activity attempt,
+//     before the activity runs; it returns the ActivityInboundInterceptor
+//     to call instead of next (next itself to intercept nothing).
+//   - InterceptWorkflow(ctx, next) is called once per workflow run, when
+//     the run starts on the worker (or is replayed into its cache); it
+//     returns the WorkflowInboundInterceptor to call instead of next.
+type WorkerInterceptor = internal.WorkerInterceptor
 
-	// WorkflowInboundInterceptor sees a workflow's start, signals and
-	// queries.
-	WorkflowInboundInterceptor = internal.WorkflowInboundInterceptor
-	// WorkflowInboundInterceptorBase passes every call on to Next.
-	WorkflowInboundInterceptorBase = internal.WorkflowInboundInterceptorBase
-	// ExecuteWorkflowInput is the input of
-	// WorkflowInboundInterceptor.ExecuteWorkflow.
-	ExecuteWorkflowInput = internal.ExecuteWorkflowInput
-	// HandleSignalInput is the input of WorkflowInboundInterceptor.HandleSignal.
-	HandleSignalInput = internal.HandleSignalInput
-	// HandleQueryInput is the input of WorkflowInboundInterceptor.HandleQuery.
-	HandleQueryInput = internal.HandleQueryInput
-	// UpdateInput is the input of ValidateUpdate and ExecuteUpdate.
-	UpdateInput = internal.UpdateInput
-	// WorkflowOutboundInterceptor sees the workflow package calls of
-	// workflow code.
-	WorkflowOutboundInterceptor = internal.WorkflowOutboundInterceptor
-	// WorkflowOutboundInterceptorBase passes every call on to Next.
-	WorkflowOutboundInterceptorBase = internal.WorkflowOutboundInterceptorBase
+// WorkerInterceptorBase intercepts nothing: its InterceptActivity and
+// InterceptWorkflow return next. Embed it in a WorkerInterceptor.
+type WorkerInterceptorBase = internal.WorkerInterceptorBase
 
-	// ClientInterceptor wraps a client's calls.
-	ClientInterceptor = internal.ClientInterceptor
-	// ClientInterceptorBase intercepts nothing; embed it in a
-	// ClientInterceptor.
-	ClientInterceptorBase = internal.ClientInterceptorBase
-	// ClientOutboundInterceptor sees a client's workflow calls.
-	ClientOutboundInterceptor = internal.ClientOutboundInterceptor
-	// ClientOutboundInterceptorBase passes every call on to Next.
-	ClientOutboundInterceptorBase = internal.ClientOutboundInterceptorBase
-	// ClientExecuteWorkflowInput is the input of
-	// ClientOutboundInterceptor.ExecuteWorkflow.
-	ClientExecuteWorkflowInput = internal.ClientExecuteWorkflowInput
-	// ClientSignalWorkflowInput is the input of
-	// ClientOutboundInterceptor.SignalWorkflow.
-	ClientSignalWorkflowInput = internal.ClientSignalWorkflowInput
-	// ClientSignalWithStartWorkflowInput is the input of
-	// ClientOutboundInterceptor.SignalWithStartWorkflow.
-	ClientSignalWithStartWorkflowInput = internal.ClientSignalWithStartWorkflowInput
-	// ClientCancelWorkflowInput is the input of
-	// ClientOutboundInterceptor.CancelWorkflow.
-	ClientCancelWorkflowInput = internal.ClientCancelWorkflowInput
-	// ClientTerminateWorkflowInput is the input of
-	// ClientOutboundInterceptor.TerminateWorkflow.
-	ClientTerminateWorkflowInput = internal.ClientTerminateWorkflowInput
-	// ClientQueryWorkflowInput is the input of
-	// ClientOutboundInterceptor.QueryWorkflow.
-	ClientQueryWorkflowInput = internal.ClientQueryWorkflowInput
-	// ClientDescribeWorkflowInput is the input of
-	// ClientOutboundInterceptor.DescribeWorkflow.
-	ClientDescribeWorkflowInput = internal.ClientDescribeWorkflowInput
-	// ClientDescribeWorkflowOutput is the result of
-	// ClientOutboundInterceptor.DescribeWorkflow.
-	ClientDescribeWorkflowOutput = internal.ClientDescribeWorkflowOutput
+// ClientInterceptor wraps a client's calls. Give it to
+// client.Options.Interceptors; implementations embed
+// ClientInterceptorBase.
+//
+//   - InterceptClient(next) is called once, when the client is made; it
+//     returns the ClientOutboundInterceptor to call instead of next.
+type ClientInterceptor = internal.ClientInterceptor
 
-	// ScheduleClientCreateInput is the input of
-	// ClientOutboundInterceptor.CreateSchedule.
-	ScheduleClientCreateInput = internal.ScheduleClientCreateInput
-)
+// ClientInterceptorBase intercepts nothing: its InterceptClient returns
+// next. Embed it in a ClientInterceptor.
+type ClientInterceptorBase = internal.ClientInterceptorBase
 
 // Header returns the header of the call ctx belongs to, to read or write:
 // in a client interceptor's ExecuteWorkflow, SignalWorkflow,

@@ -212,9 +212,10 @@ func (c *Checker) checkAlias(pkg *sourcePackage, file *ast.File, spec *ast.TypeS
 		return
 	}
 	text := doc.Text()
+	covered := c.methodsOfNamedInterfaces(pkg, spec.Name.Name, text)
 	var missing []string
 	for _, m := range members {
-		if !mentions(text, m) {
+		if !covered[m] && !mentions(text, m) {
 			missing = append(missing, m)
 		}
 	}
@@ -223,10 +224,39 @@ func (c *Checker) checkAlias(pkg *sourcePackage, file *ast.File, spec *ast.TypeS
 	}
 }
 
+// methodsOfNamedInterfaces returns the methods of the interfaces of pkg
+// (other than self) that text names: a doc that says a type implements
+// WorkflowOutboundInterceptor has named those methods, and go doc of that
+// interface's alias lists them.
+func (c *Checker) methodsOfNamedInterfaces(pkg *sourcePackage, self, text string) map[string]bool {
+	covered := map[string]bool{}
+	for name, decl := range pkg.types {
+		if name == self || !mentions(text, name) {
+			continue
+		}
+		target, err := c.resolve(pkg, decl.file, &ast.Ident{Name: name}, 0)
+		if err != nil || target == nil {
+			continue
+		}
+		if _, ok := target.spec.Type.(*ast.InterfaceType); !ok {
+			continue
+		}
+		methods, _ := target.exportedMembers(c)
+		for _, m := range methods {
+			covered[m] = true
+		}
+	}
+	return covered
+}
+
 // mentions reports whether text names member as a whole word.
 func mentions(text, member string) bool {
 	return regexp.MustCompile(`(^|[^\w])` + regexp.QuoteMeta(member) + `([^\w]|$)`).MatchString(text)
 }
+
+// wellKnownMethods need no mention: every Go reader knows what an error's
+// Error or a Stringer's String does.
+var wellKnownMethods = map[string]bool{"Error": true, "String": true}
 
 // exportedMembers lists the exported fields and methods of a struct type,
 // or the methods of an interface type, in declaration order; an embedded
@@ -250,7 +280,9 @@ func (t *typeDecl) exportedMembers(c *Checker) ([]string, string) {
 			}
 		}
 		for _, name := range t.pkg.methods[t.spec.Name.Name] {
-			add(name)
+			if !wellKnownMethods[name] {
+				add(name)
+			}
 		}
 		return members, "fields and methods"
 	case *ast.InterfaceType:

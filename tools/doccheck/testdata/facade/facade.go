@@ -63,3 +63,6 @@ var Global = 5
 
 // NamedStream is an io.Reader.
 type NamedStream = internal.Stream
+
+// HandleBase implements Handle, which names its methods.
+type HandleBase = internal.HandleImpl

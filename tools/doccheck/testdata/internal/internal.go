@@ -37,3 +37,12 @@ type Count int
 func (o *Options) Method() {}
 
 func (o *Options) unexportedMethod() {}
+
+// HandleImpl implements Handle.
+type HandleImpl struct{}
+
+// Describe says what it is.
+func (HandleImpl) Describe() string { return "" }
+
+// Close closes it.
+func (HandleImpl) Close() error { return nil }

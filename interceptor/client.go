@@ -1,0 +1,125 @@
+package interceptor
+
+import "github.com/durable-go/sdk/internal"
+
+// ClientOutboundInterceptor sees the workflow calls of a client. Make one
+// in ClientInterceptor.InterceptClient; embed
+// ClientOutboundInterceptorBase. Each method intercepts the client method
+// of its name, with the call's options filled in:
+//
+//   - ExecuteWorkflow: Client.ExecuteWorkflow; Header(ctx) is the header
+//     the workflow starts with.
+//   - SignalWorkflow: Client.SignalWorkflow; Header(ctx) is the signal's.
+//   - SignalWithStartWorkflow: Client.SignalWithStartWorkflow; Header(ctx)
+//     goes with both the start and the signal.
+//   - CancelWorkflow: Client.CancelWorkflow and CancelWorkflowWithOptions.
+//   - TerminateWorkflow: Client.TerminateWorkflow and
+//     TerminateWorkflowWithOptions.
+//   - QueryWorkflow: Client.QueryWorkflow and QueryWorkflowWithOptions;
+//     Header(ctx) is the query's.
+//   - DescribeWorkflow: Client.DescribeWorkflow.
+//   - CreateSchedule: ScheduleClient.Create; Header(ctx) goes with the
+//     workflows the schedule starts.
+//   - UpdateWorkflow: Client.UpdateWorkflow; Header(ctx) is the update's.
+//   - UpdateWithStartWorkflow: Client.UpdateWithStartWorkflow; Header(ctx)
+//     goes with both the start and the update.
+//   - PollWorkflowUpdate: each wait for an update's outcome.
+type ClientOutboundInterceptor = internal.ClientOutboundInterceptor
+
+// ClientOutboundInterceptorBase passes every call on to its Next
+// interceptor (it implements ClientOutboundInterceptor). Embed it, set
+// Next, and override what you need.
+type ClientOutboundInterceptorBase = internal.ClientOutboundInterceptorBase
+
+// ClientExecuteWorkflowInput is the input of
+// ClientOutboundInterceptor.ExecuteWorkflow.
+//
+//   - Options: the start options, their ID already set.
+//   - WorkflowType: the workflow type's name.
+//   - Args: the workflow's arguments, not yet encoded.
+type ClientExecuteWorkflowInput = internal.ClientExecuteWorkflowInput
+
+// ClientSignalWorkflowInput is the input of
+// ClientOutboundInterceptor.SignalWorkflow.
+//
+//   - WorkflowID, RunID: the workflow to signal (RunID empty: its current
+//     run).
+//   - SignalName: the signal's name.
+//   - Arg: the signal's argument, not yet encoded.
+type ClientSignalWorkflowInput = internal.ClientSignalWorkflowInput
+
+// ClientSignalWithStartWorkflowInput is the input of
+// ClientOutboundInterceptor.SignalWithStartWorkflow.
+//
+//   - SignalName, SignalArg: the signal and its argument.
+//   - Options: the start options, their ID already set.
+//   - WorkflowType, Args: the workflow to start if it is not running, and
+//     its arguments.
+type ClientSignalWithStartWorkflowInput = internal.ClientSignalWithStartWorkflowInput
+
+// ClientCancelWorkflowInput is the input of
+// ClientOutboundInterceptor.CancelWorkflow.
+//
+//   - WorkflowID, RunID: the workflow to cancel (RunID empty: its current
+//     run).
+//   - FirstExecutionRunID: when set, the run must belong to the chain of
+//     runs that started with that run.
+//   - Reason: why, recorded in history.
+type ClientCancelWorkflowInput = internal.ClientCancelWorkflowInput
+
+// ClientTerminateWorkflowInput is the input of
+// ClientOutboundInterceptor.TerminateWorkflow.
+//
+//   - WorkflowID, RunID, FirstExecutionRunID: the workflow, as for
+//     ClientCancelWorkflowInput.
+//   - Reason: why, recorded in history.
+//   - Details: values recorded with the termination, not yet encoded.
+type ClientTerminateWorkflowInput = internal.ClientTerminateWorkflowInput
+
+// ClientQueryWorkflowInput is the input of
+// ClientOutboundInterceptor.QueryWorkflow.
+//
+//   - WorkflowID, RunID: the workflow to query.
+//   - QueryType: the query's type.
+//   - Args: the query's arguments, not yet encoded.
+//   - QueryRejectCondition: the workflow statuses for which the server
+//     rejects the query.
+type ClientQueryWorkflowInput = internal.ClientQueryWorkflowInput
+
+// ClientDescribeWorkflowInput is the input of
+// ClientOutboundInterceptor.DescribeWorkflow.
+//
+//   - WorkflowID, RunID: the workflow to describe.
+type ClientDescribeWorkflowInput = internal.ClientDescribeWorkflowInput
+
+// ClientDescribeWorkflowOutput is the result of
+// ClientOutboundInterceptor.DescribeWorkflow.
+//
+//   - Response: the workflow's description.
+type ClientDescribeWorkflowOutput = internal.ClientDescribeWorkflowOutput
+
+// ScheduleClientCreateInput is the input of
+// ClientOutboundInterceptor.CreateSchedule.
+//
+//   - Options: the schedule's options, their ID set.
+type ScheduleClientCreateInput = internal.ScheduleClientCreateInput
+
+// ClientUpdateWorkflowInput is the input of
+// ClientOutboundInterceptor.UpdateWorkflow.
+//
+//   - UpdateID: the update's ID, already made when the caller left it
+//     empty.
+//   - WorkflowID, RunID, FirstExecutionRunID: the workflow to update.
+//   - UpdateName: the update's name.
+//   - Args: the update's arguments, not yet encoded.
+//   - WaitForStage: the stage the call waits for (accepted, completed).
+type ClientUpdateWorkflowInput = internal.ClientUpdateWorkflowInput
+
+// ClientUpdateWithStartWorkflowInput is the input of
+// ClientOutboundInterceptor.UpdateWithStartWorkflow.
+//
+//   - UpdateOptions: the update, its UpdateID already made when the caller
+//     left it empty.
+//   - StartWorkflowOperation: the workflow to start if it is not running
+//     (client.Client.NewWithStartWorkflowOperation).
+type ClientUpdateWithStartWorkflowInput = internal.ClientUpdateWithStartWorkflowInput
