@@ -2,7 +2,8 @@ package worker
 
 import "github.com/durable-go/sdk/internal"
 
-// WorkerDeploymentVersion names a version of a worker deployment: the
-// deployment, and the build ID of its workers. Versioning overrides
-// (client.PinnedVersioningOverride) name versions with it.
+// WorkerDeploymentVersion names a version of a worker deployment:
+// DeploymentName, the deployment, and BuildID, the build of its workers.
+// Versioning overrides (client.PinnedVersioningOverride) name versions
+// with it.
 type WorkerDeploymentVersion = internal.WorkerDeploymentVersion

@@ -6,52 +6,141 @@ import "github.com/durable-go/sdk/internal"
 // of each kind there are. Without one, a fixed-size tuner sized by the
 // MaxConcurrent...ExecutionSize options does.
 
-type (
-	// WorkerTuner supplies the slots of each kind of task.
-	WorkerTuner = internal.WorkerTuner
-	// SlotSupplier hands out the slots of one kind of task. Implement it
-	// for slots of your own rules.
-	SlotSupplier = internal.SlotSupplier
-	// SlotPermit is a reserved slot.
-	SlotPermit = internal.SlotPermit
-	// SlotReservationInfo describes a slot reservation to a supplier.
-	SlotReservationInfo = internal.SlotReservationInfo
-	// SlotMarkUsedInfo describes a slot that received a task.
-	SlotMarkUsedInfo = internal.SlotMarkUsedInfo
-	// SlotReleaseInfo describes a slot given back.
-	SlotReleaseInfo = internal.SlotReleaseInfo
-	// FixedSizeTunerOptions are the slot counts of NewFixedSizeTuner.
-	FixedSizeTunerOptions = internal.FixedSizeTunerOptions
-	// CompositeTunerOptions are the suppliers of NewCompositeTuner.
-	CompositeTunerOptions = internal.CompositeTunerOptions
+// WorkerTuner supplies the slots of each kind of task (Options.Tuner):
+// its GetWorkflowTaskSlotSupplier, GetActivityTaskSlotSupplier,
+// GetLocalActivitySlotSupplier and GetSessionActivitySlotSupplier return
+// the SlotSupplier of that kind; GetNexusSlotSupplier is never asked, as
+// this SDK runs no Nexus tasks. Make one with NewFixedSizeTuner,
+// NewResourceBasedTuner or NewCompositeTuner.
+type WorkerTuner = internal.WorkerTuner
 
-	// SysInfoProvider measures the use of the machine's memory and CPU.
-	SysInfoProvider = internal.SysInfoProvider
-	// SysInfoContext is passed to a SysInfoProvider's calls.
-	SysInfoContext = internal.SysInfoContext
-	// HasSysInfoProvider is a slot supplier that tells which
-	// SysInfoProvider it measures with.
-	HasSysInfoProvider = internal.HasSysInfoProvider
-	// ResourceBasedTunerOptions configure NewResourceBasedTuner.
-	ResourceBasedTunerOptions = internal.ResourceBasedTunerOptions
-	// ResourceBasedSlotSupplierOptions configure a ResourceBasedSlotSupplier.
-	ResourceBasedSlotSupplierOptions = internal.ResourceBasedSlotSupplierOptions
-	// ResourceBasedSlotSupplier issues slots while memory and CPU use stay
-	// under its controller's targets.
-	ResourceBasedSlotSupplier = internal.ResourceBasedSlotSupplier
-	// ResourceControllerOptions configure a ResourceController.
-	ResourceControllerOptions = internal.ResourceControllerOptions
-	// ResourceController decides, from measured memory and CPU use,
-	// whether there is room for another slot. Make one per process.
-	ResourceController = internal.ResourceController
+// SlotSupplier hands out the slots of one kind of task. Implement it for
+// slots of your own rules; the worker calls it from several goroutines.
+//
+//   - ReserveSlot(ctx, info) waits until a slot may be used and returns
+//     its permit; an error other than ctx's end is logged and the
+//     reservation tried again a second later.
+//   - TryReserveSlot(info) returns a permit if a slot is free now, else
+//     nil (for eager activities and eager workflow starts).
+//   - MarkSlotUsed(info) is called when a reserved slot receives a task.
+//   - ReleaseSlot(info) is called when a slot is given back, whether or
+//     not it ran a task.
+//   - MaxSlots returns the most slots ever handed out, or 0 for no bound.
+type SlotSupplier = internal.SlotSupplier
 
-	// PollerBehavior says how many long polls a worker keeps open.
-	PollerBehavior = internal.PollerBehavior
-	// PollerBehaviorSimpleMaximumOptions configure NewPollerBehaviorSimpleMaximum.
-	PollerBehaviorSimpleMaximumOptions = internal.PollerBehaviorSimpleMaximumOptions
-	// PollerBehaviorAutoscalingOptions configure NewPollerBehaviorAutoscaling.
-	PollerBehaviorAutoscalingOptions = internal.PollerBehaviorAutoscalingOptions
-)
+// SlotPermit is a reserved slot, as a SlotSupplier issues it; UserData is
+// for the supplier's own bookkeeping.
+type SlotPermit = internal.SlotPermit
+
+// SlotReservationInfo tells a SlotSupplier about a reservation: TaskQueue
+// and TaskQueueKind (normal, sticky, or unspecified for local activities)
+// of the task to come, WorkerBuildId (empty: this SDK has no build-ID
+// versioning) and WorkerIdentity of the worker, NumIssuedSlots (slots of
+// this kind the worker holds now), and the worker's Logger and
+// MetricsHandler.
+type SlotReservationInfo = internal.SlotReservationInfo
+
+// SlotMarkUsedInfo tells a SlotSupplier which slot received a task:
+// Permit, and the worker's Logger and MetricsHandler.
+type SlotMarkUsedInfo = internal.SlotMarkUsedInfo
+
+// SlotReleaseInfo tells a SlotSupplier which slot is given back: Permit,
+// Reason (whether it ran a task), and the worker's Logger and
+// MetricsHandler.
+type SlotReleaseInfo = internal.SlotReleaseInfo
+
+// FixedSizeTunerOptions configure NewFixedSizeTuner: the number of slots
+// of each kind.
+//
+//   - NumWorkflowSlots: workflow task slots.
+//   - NumActivitySlots: activity slots, and session activity slots.
+//   - NumLocalActivitySlots: local activity slots.
+//   - NumNexusSlots: Nexus task slots (unused by this SDK).
+type FixedSizeTunerOptions = internal.FixedSizeTunerOptions
+
+// CompositeTunerOptions configure NewCompositeTuner: one supplier per
+// kind of task (WorkflowSlotSupplier, ActivitySlotSupplier,
+// LocalActivitySlotSupplier, SessionActivitySlotSupplier, and
+// NexusSlotSupplier, unused by this SDK).
+type CompositeTunerOptions = internal.CompositeTunerOptions
+
+// SysInfoProvider measures the machine's resources for resource-based
+// tuning: MemoryUsage and CpuUsage return the fraction (0 to 1) in use.
+type SysInfoProvider = internal.SysInfoProvider
+
+// SysInfoContext is passed to a SysInfoProvider's calls: Logger is the
+// worker's logger.
+type SysInfoContext = internal.SysInfoContext
+
+// HasSysInfoProvider is a slot supplier that tells which SysInfoProvider
+// it measures with.
+type HasSysInfoProvider = internal.HasSysInfoProvider
+
+// ResourceBasedTunerOptions configure NewResourceBasedTuner.
+//
+//   - TargetMem: the memory use, a fraction in (0, 1], to stay below.
+//   - TargetCpu: the CPU use, a fraction in (0, 1], to aim at.
+//   - InfoSupplier: measures memory and CPU use. Default (nil): cgroups
+//     and /proc, as on Linux (go.temporal.io/sdk requires it).
+//   - ActivityRampThrottle: the least time between two activity slots
+//     beyond the minimum. Default: 50ms.
+//   - WorkflowRampThrottle: the same for workflow task slots. Default:
+//     none.
+type ResourceBasedTunerOptions = internal.ResourceBasedTunerOptions
+
+// ResourceBasedSlotSupplierOptions configure NewResourceBasedSlotSupplier.
+//
+//   - MinSlots: slots issued without asking the controller.
+//   - MaxSlots: the most slots ever issued.
+//   - RampThrottle: the least time between two slots beyond MinSlots, so
+//     that what a task uses shows in the measurements before the next.
+type ResourceBasedSlotSupplierOptions = internal.ResourceBasedSlotSupplierOptions
+
+// ResourceBasedSlotSupplier issues slots while memory and CPU use stay
+// under its controller's targets. It is a SlotSupplier, and its
+// SysInfoProvider method returns the provider its controller measures
+// with.
+type ResourceBasedSlotSupplier = internal.ResourceBasedSlotSupplier
+
+// ResourceControllerOptions configure NewResourceController; start from
+// DefaultResourceControllerOptions.
+//
+//   - MemTargetPercent: the memory use, a fraction from 0 to 1, to stay
+//     below.
+//   - CpuTargetPercent: the CPU use, a fraction from 0 to 1, to aim at.
+//   - InfoSupplier: measures memory and CPU use. Default (nil): cgroups
+//     and /proc.
+//   - MemOutputThreshold, CpuOutputThreshold: the output each PID
+//     controller must exceed for a slot to be issued.
+//   - MemPGain, MemIGain, MemDGain: the gains of the memory controller.
+//   - CpuPGain, CpuIGain, CpuDGain: the gains of the CPU controller.
+type ResourceControllerOptions = internal.ResourceControllerOptions
+
+// ResourceController decides, from measured memory and CPU use, whether
+// there is room for another slot. Make one per process
+// (NewResourceController) and share it between suppliers.
+type ResourceController = internal.ResourceController
+
+// PollerBehavior says how many long polls a worker keeps open for one
+// kind of task (Options.WorkflowTaskPollerBehavior,
+// ActivityTaskPollerBehavior).
+type PollerBehavior = internal.PollerBehavior
+
+// PollerBehaviorSimpleMaximumOptions configure
+// NewPollerBehaviorSimpleMaximum.
+//
+//   - MaximumNumberOfPollers: the number of polls kept open. Default: 2.
+type PollerBehaviorSimpleMaximumOptions = internal.PollerBehaviorSimpleMaximumOptions
+
+// PollerBehaviorAutoscalingOptions configure NewPollerBehaviorAutoscaling.
+//
+//   - InitialNumberOfPollers: the polls at start, within the bounds.
+//     Default: 5.
+//   - MinimumNumberOfPollers: the fewest polls kept open. Default: 1.
+//   - MaximumNumberOfPollers: the most polls kept open. Default: 100. A
+//     workflow worker scales its polls of the normal and of the sticky
+//     queue each within these bounds.
+type PollerBehaviorAutoscalingOptions = internal.PollerBehaviorAutoscalingOptions
 
 // NewFixedSizeTuner returns a tuner of fixed numbers of slots (1000 of
 // each kind by default).

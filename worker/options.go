@@ -1,0 +1,109 @@
+package worker
+
+import "github.com/durable-go/sdk/internal"
+
+// Options configure a Worker (New). The zero Options work: every field
+// has a default, given below.
+//
+// Concurrency and rate limits:
+//
+//   - MaxConcurrentActivityExecutionSize: the most activities running at
+//     once. Default: 1000.
+//   - WorkerActivitiesPerSecond: the most activities this worker starts
+//     per second. Default: unlimited.
+//   - TaskQueueActivitiesPerSecond: the most activities the server hands
+//     out per second for the whole task queue, across all its workers;
+//     it also turns eager activities off. Default: unlimited.
+//   - MaxConcurrentLocalActivityExecutionSize: the most local activity
+//     attempts running at once. Default: 1000.
+//   - WorkerLocalActivitiesPerSecond: the most local activity attempts
+//     started per second. Default: unlimited.
+//   - MaxConcurrentWorkflowTaskExecutionSize: the most workflow tasks
+//     processed at once. Default: 1000.
+//   - MaxConcurrentWorkflowTaskPollers, MaxConcurrentActivityTaskPollers:
+//     the long polls kept open for each kind of task. Default: 2 each.
+//   - WorkflowTaskPollerBehavior, ActivityTaskPollerBehavior: how many
+//     long polls to keep open (NewPollerBehaviorAutoscaling,
+//     NewPollerBehaviorSimpleMaximum), instead of the option above of
+//     their kind.
+//   - Tuner: decides how many tasks of each kind run at once
+//     (NewFixedSizeTuner, NewResourceBasedTuner, NewCompositeTuner);
+//     exclusive with the MaxConcurrent...ExecutionSize options, which
+//     size the default, fixed-size tuner.
+//
+// What the worker runs:
+//
+//   - LocalActivityWorkerOnly: run workflows and their local activities,
+//     and poll no activity tasks.
+//   - DisableWorkflowWorker: poll activity tasks only; registering a
+//     workflow then panics.
+//   - EnableSessionWorker: let the worker run sessions
+//     (workflow.CreateSession).
+//   - MaxConcurrentSessionExecutionSize: the most sessions open at once on
+//     this worker. Default: 1000.
+//   - DisableEagerActivities: do not let workflow tasks take the
+//     activities they schedule on this task queue straight back to this
+//     worker (eager execution, which saves a round trip through the
+//     server). Default: false, when the server allows it.
+//   - MaxEagerActivityReservationsPerWorkflowTask: the most eager
+//     activities one workflow task asks for. Default (nil): 3.
+//   - MaxConcurrentEagerActivityExecutionSize: the most eager activities
+//     running at once. Default: 0, only the activity slots bound them.
+//
+// Workflow execution:
+//
+//   - StickyScheduleToStartTimeout: how long a cached workflow's next
+//     task waits for this worker before any worker may take it. Default:
+//     5s.
+//   - WorkflowPanicPolicy: what a panic in workflow code does
+//     (BlockWorkflow or FailWorkflow). Default: BlockWorkflow.
+//   - DeadlockDetectionTimeout: how long workflow code may run without
+//     blocking before the workflow task fails with a deadlock error
+//     naming the coroutine. Default: 1s; negative turns detection off
+//     (so does the TEMPORAL_DEBUG environment variable, for debuggers).
+//   - EnableLoggingInReplay: let workflow loggers write while the
+//     workflow replays history. Default: false, each message is written
+//     once.
+//   - DisableRegistrationAliasing: workflow code schedules a function
+//     registered under a name of its own (RegisterOptions.Name) by its
+//     function name rather than by the registered name. Default: false,
+//     the registered name, as in go.temporal.io/sdk.
+//
+// Activity execution:
+//
+//   - DefaultHeartbeatThrottleInterval: the least time between two
+//     heartbeats sent to the server for an activity without a heartbeat
+//     timeout (with one, 80% of it). Default: 30s.
+//   - MaxHeartbeatThrottleInterval: bounds that interval. Default: 60s.
+//   - BackgroundActivityContext: the parent of every activity context:
+//     its values reach the activities, and its cancellation cancels them.
+//     Default: context.Background().
+//
+// Lifecycle and identity:
+//
+//   - WorkerStopTimeout: how long Stop lets running tasks finish before it
+//     cancels the activities still running. Default: 0.
+//   - OnFatalError: called once, on its own goroutine, with a poll error
+//     that retrying will not cure (the namespace deleted, an unsupported
+//     client), after which the worker stops and Run returns the error.
+//   - Identity: the worker's name on the server (in history and the UI).
+//     Default: the client's Identity (pid@host).
+//   - Interceptors: wrap the worker's workflows and activities, the first
+//     outermost, after the client's interceptors that are also worker
+//     interceptors.
+//   - Plugins: configure the worker and wrap its start and stop, after
+//     the client's plugins that are also worker plugins (see Plugin).
+type Options = internal.WorkerOptions
+
+// WorkflowPanicPolicy says what a panic in workflow code does
+// (Options.WorkflowPanicPolicy).
+type WorkflowPanicPolicy = internal.WorkflowPanicPolicy
+
+const (
+	// BlockWorkflow fails the workflow task, and the server retries it
+	// until a worker with fixed code takes it: the workflow waits, nothing
+	// is lost. The default.
+	BlockWorkflow = internal.BlockWorkflow
+	// FailWorkflow fails the workflow, with the panic as its error.
+	FailWorkflow = internal.FailWorkflow
+)
