@@ -8,7 +8,7 @@
 // the server's limits. The package has no code of its own: the tests use
 // the SDK's public packages as an application does.
 //
-// The README's "Faults and hostile input" section lists each guarantee
+// docs/faults.md ("Faults and hostile input") lists each guarantee
 // and the command that checks it. Heavier versions of the load, crash and
 // restart tests run with DURABLE_HEAVY=1.
 package resilience
