@@ -2,39 +2,43 @@ package client
 
 import "github.com/durable-go/sdk/internal"
 
-type (
-	// UpdateWorkflowExecutionOptionsRequest asks Client.UpdateWorkflowExecutionOptions
-	// to change the options of a workflow execution: which workflow (and
-	// run; the current one when RunId is empty), and the changes.
-	UpdateWorkflowExecutionOptionsRequest = internal.UpdateWorkflowExecutionOptionsRequest
+// UpdateWorkflowExecutionOptionsRequest asks
+// Client.UpdateWorkflowExecutionOptions to change the options of a
+// workflow execution.
+//
+//   - WorkflowId: the workflow. Required.
+//   - RunId: the run. Default: the current run.
+//   - WorkflowExecutionOptionsChanges: the changes; at least one.
+type UpdateWorkflowExecutionOptionsRequest = internal.UpdateWorkflowExecutionOptionsRequest
 
-	// WorkflowExecutionOptions are the options of a workflow execution
-	// that can change while it runs: its versioning override.
-	WorkflowExecutionOptions = internal.WorkflowExecutionOptions
+// WorkflowExecutionOptions are the options of a workflow execution that
+// can change while it runs: VersioningOverride, when set, decides which
+// worker deployment version runs its tasks, whatever its code declares.
+type WorkflowExecutionOptions = internal.WorkflowExecutionOptions
 
-	// WorkflowExecutionOptionsChanges are changes to WorkflowExecutionOptions;
-	// a nil field changes nothing.
-	WorkflowExecutionOptionsChanges = internal.WorkflowExecutionOptionsChanges
+// WorkflowExecutionOptionsChanges are changes to WorkflowExecutionOptions;
+// a nil field changes nothing. VersioningOverride, when not nil, sets the
+// override to its Value, or removes it when Value is nil.
+type WorkflowExecutionOptionsChanges = internal.WorkflowExecutionOptionsChanges
 
-	// VersioningOverrideChange sets a workflow's versioning override to
-	// Value, or removes it when Value is nil.
-	VersioningOverrideChange = internal.VersioningOverrideChange
+// VersioningOverrideChange sets a workflow's versioning override to
+// Value, or removes it when Value is nil.
+type VersioningOverrideChange = internal.VersioningOverrideChange
 
-	// VersioningOverride says which worker deployment version runs a
-	// workflow's tasks, whatever its code declares:
-	// *PinnedVersioningOverride, *AutoUpgradeVersioningOverride or
-	// *OneTimeVersioningOverride.
-	VersioningOverride = internal.VersioningOverride
+// VersioningOverride says which worker deployment version runs a
+// workflow's tasks, whatever its code declares:
+// *PinnedVersioningOverride, *AutoUpgradeVersioningOverride or
+// *OneTimeVersioningOverride.
+type VersioningOverride = internal.VersioningOverride
 
-	// PinnedVersioningOverride pins a workflow to one worker deployment
-	// version.
-	PinnedVersioningOverride = internal.PinnedVersioningOverride
+// PinnedVersioningOverride pins a workflow to one worker deployment
+// Version.
+type PinnedVersioningOverride = internal.PinnedVersioningOverride
 
-	// AutoUpgradeVersioningOverride moves a workflow to its deployment's
-	// current version at its next workflow task.
-	AutoUpgradeVersioningOverride = internal.AutoUpgradeVersioningOverride
+// AutoUpgradeVersioningOverride moves a workflow to its deployment's
+// current version at its next workflow task.
+type AutoUpgradeVersioningOverride = internal.AutoUpgradeVersioningOverride
 
-	// OneTimeVersioningOverride sends a workflow's next workflow task to a
-	// version; once a task completes there, the override is gone.
-	OneTimeVersioningOverride = internal.OneTimeVersioningOverride
-)
+// OneTimeVersioningOverride sends a workflow's next workflow task to
+// TargetVersion; once a task completes there, the override is gone.
+type OneTimeVersioningOverride = internal.OneTimeVersioningOverride

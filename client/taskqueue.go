@@ -2,54 +2,90 @@ package client
 
 import "github.com/durable-go/sdk/internal"
 
+// TaskQueueType is the kind of tasks a task queue carries: workflow,
+// activity or Nexus tasks (the TaskQueueType constants).
+type TaskQueueType = internal.TaskQueueType
+
 // The task queue types of DescribeTaskQueueEnhancedOptions and
 // TaskQueueVersionInfo.
 const (
+	// TaskQueueTypeUnspecified is the zero TaskQueueType.
 	TaskQueueTypeUnspecified = internal.TaskQueueTypeUnspecified
-	TaskQueueTypeWorkflow    = internal.TaskQueueTypeWorkflow
-	TaskQueueTypeActivity    = internal.TaskQueueTypeActivity
-	TaskQueueTypeNexus       = internal.TaskQueueTypeNexus
+	// TaskQueueTypeWorkflow carries workflow tasks.
+	TaskQueueTypeWorkflow = internal.TaskQueueTypeWorkflow
+	// TaskQueueTypeActivity carries activity tasks.
+	TaskQueueTypeActivity = internal.TaskQueueTypeActivity
+	// TaskQueueTypeNexus carries Nexus tasks.
+	TaskQueueTypeNexus = internal.TaskQueueTypeNexus
 )
+
+// BuildIDTaskReachability says whether tasks may still reach a build ID
+// (the BuildIDTaskReachability constants).
+type BuildIDTaskReachability = internal.BuildIDTaskReachability
 
 // The reachabilities of a build ID in TaskQueueVersionInfo.
 const (
-	BuildIDTaskReachabilityUnspecified         = internal.BuildIDTaskReachabilityUnspecified
-	BuildIDTaskReachabilityReachable           = internal.BuildIDTaskReachabilityReachable
+	// BuildIDTaskReachabilityUnspecified: not reported, or unknown.
+	BuildIDTaskReachabilityUnspecified = internal.BuildIDTaskReachabilityUnspecified
+	// BuildIDTaskReachabilityReachable: new or open workflows, or
+	// backlogged activities, may send it tasks.
+	BuildIDTaskReachabilityReachable = internal.BuildIDTaskReachabilityReachable
+	// BuildIDTaskReachabilityClosedWorkflowsOnly: only queries of closed
+	// workflows may reach it.
 	BuildIDTaskReachabilityClosedWorkflowsOnly = internal.BuildIDTaskReachabilityClosedWorkflowsOnly
-	BuildIDTaskReachabilityUnreachable         = internal.BuildIDTaskReachabilityUnreachable
+	// BuildIDTaskReachabilityUnreachable: no task will reach it; its
+	// workers may be retired.
+	BuildIDTaskReachabilityUnreachable = internal.BuildIDTaskReachabilityUnreachable
 )
 
-type (
-	// TaskQueueType is the kind of tasks a task queue carries.
-	TaskQueueType = internal.TaskQueueType
+// DescribeTaskQueueEnhancedOptions are the arguments of
+// Client.DescribeTaskQueueEnhanced.
+//
+//   - TaskQueue: the task queue's name. Required.
+//   - Versions: the build IDs to describe. Default (nil): unversioned
+//     workers only.
+//   - TaskQueueTypes: the types to describe. Default: workflow and
+//     activity.
+//   - ReportPollers: include the pollers seen recently.
+//   - ReportTaskReachability: include each build ID's reachability.
+//   - ReportStats: include backlog and rates.
+type DescribeTaskQueueEnhancedOptions = internal.DescribeTaskQueueEnhancedOptions
 
-	// BuildIDTaskReachability says whether tasks may still reach a build
-	// ID.
-	BuildIDTaskReachability = internal.BuildIDTaskReachability
+// TaskQueueVersionSelection chooses the build IDs to describe: BuildIDs
+// lists them, Unversioned adds the workers without one, AllActive adds
+// every build ID with pollers or backlog.
+type TaskQueueVersionSelection = internal.TaskQueueVersionSelection
 
-	// DescribeTaskQueueEnhancedOptions are the arguments of
-	// Client.DescribeTaskQueueEnhanced.
-	DescribeTaskQueueEnhancedOptions = internal.DescribeTaskQueueEnhancedOptions
+// TaskQueueDescription is the answer of Client.DescribeTaskQueueEnhanced:
+// VersionsInfo maps each build ID ("" for unversioned workers) to its
+// TaskQueueVersionInfo.
+type TaskQueueDescription = internal.TaskQueueDescription
 
-	// TaskQueueVersionSelection chooses the build IDs to describe.
-	TaskQueueVersionSelection = internal.TaskQueueVersionSelection
+// TaskQueueVersionInfo describes a task queue for one build ID: TypesInfo
+// by task queue type, and TaskReachability, if asked for.
+type TaskQueueVersionInfo = internal.TaskQueueVersionInfo
 
-	// TaskQueueDescription is the answer of Client.DescribeTaskQueueEnhanced.
-	TaskQueueDescription = internal.TaskQueueDescription
+// TaskQueueTypeInfo describes one type of a task queue: its Pollers and
+// Stats, each if asked for.
+type TaskQueueTypeInfo = internal.TaskQueueTypeInfo
 
-	// TaskQueueVersionInfo describes a task queue for one build ID.
-	TaskQueueVersionInfo = internal.TaskQueueVersionInfo
+// TaskQueuePollerInfo is a worker that polled a task queue recently.
+//
+//   - LastAccessTime: when it last polled.
+//   - Identity: the worker's identity.
+//   - RatePerSecond: the rate limit it asked for.
+//   - WorkerVersionCapabilities: its build-ID settings, if any.
+type TaskQueuePollerInfo = internal.TaskQueuePollerInfo
 
-	// TaskQueueTypeInfo describes one type of a task queue.
-	TaskQueueTypeInfo = internal.TaskQueueTypeInfo
+// TaskQueueStats are a task queue's backlog and rates.
+//
+//   - ApproximateBacklogCount: the tasks waiting.
+//   - ApproximateBacklogAge: the age of the oldest waiting task.
+//   - TasksAddRate, TasksDispatchRate: tasks per second added and handed
+//     to workers, over the last 30 seconds or so.
+//   - BacklogIncreaseRate: TasksAddRate less TasksDispatchRate.
+type TaskQueueStats = internal.TaskQueueStats
 
-	// TaskQueuePollerInfo is a worker that polled a task queue recently.
-	TaskQueuePollerInfo = internal.TaskQueuePollerInfo
-
-	// TaskQueueStats are a task queue's backlog and rates.
-	TaskQueueStats = internal.TaskQueueStats
-
-	// WorkerVersionCapabilities are the build-ID settings a poller
-	// announced.
-	WorkerVersionCapabilities = internal.WorkerVersionCapabilities
-)
+// WorkerVersionCapabilities are the build-ID settings a poller announced:
+// its BuildID, whether it UseVersioning, and its DeploymentSeriesName.
+type WorkerVersionCapabilities = internal.WorkerVersionCapabilities

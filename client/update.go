@@ -20,35 +20,80 @@ const (
 	WorkflowUpdateStageCompleted = internal.WorkflowUpdateStageCompleted
 )
 
-type (
-	// UpdateWorkflowOptions describe an update sent by
-	// Client.UpdateWorkflow: workflow, update name and arguments, update
-	// ID, and the stage to wait for.
-	UpdateWorkflowOptions = internal.UpdateWorkflowOptions
+// UpdateWorkflowOptions describe an update that Client.UpdateWorkflow
+// sends (or UpdateWithStartWorkflow, in its UpdateOptions). UpdateName and
+// WaitForStage are required.
+//
+//   - UpdateID: identifies the update within its workflow run: sending an
+//     update again with the same ID does not run it twice, and returns the
+//     first one's outcome. Default: a random UUID.
+//   - WorkflowID: the workflow to update. Required, except with
+//     UpdateWithStartWorkflow, where it defaults to the start's ID.
+//   - RunID: the run. Default: the current run. Not with
+//     UpdateWithStartWorkflow.
+//   - UpdateName: the name the workflow's update handler was set under
+//     (workflow.SetUpdateHandler). Required.
+//   - Args: the update's arguments, given to the validator and the
+//     handler.
+//   - WaitForStage: when UpdateWorkflow returns: once the update is
+//     accepted (WorkflowUpdateStageAccepted), or once it completed
+//     (WorkflowUpdateStageCompleted). Required.
+//   - FirstExecutionRunID: when set, the update fails unless the run's
+//     chain started with this run. Not with UpdateWithStartWorkflow.
+//
+// For example:
+//
+//	handle, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+//		WorkflowID:   "order-42",
+//		UpdateName:   "add-item",
+//		Args:         []any{item},
+//		WaitForStage: client.WorkflowUpdateStageCompleted,
+//	})
+type UpdateWorkflowOptions = internal.UpdateWorkflowOptions
 
-	// UpdateWithStartWorkflowOptions are the arguments of
-	// Client.UpdateWithStartWorkflow: the workflow to start if it is not
-	// running, and the update to send it.
-	UpdateWithStartWorkflowOptions = internal.UpdateWithStartWorkflowOptions
+// UpdateWithStartWorkflowOptions are the arguments of
+// Client.UpdateWithStartWorkflow.
+//
+//   - StartWorkflowOperation: the workflow to start if it is not running,
+//     from Client.NewWithStartWorkflowOperation; its
+//     WorkflowIDConflictPolicy says what to do when it is running
+//     (USE_EXISTING updates that one, FAIL fails the call).
+//   - UpdateOptions: the update to send.
+type UpdateWithStartWorkflowOptions = internal.UpdateWithStartWorkflowOptions
 
-	// WithStartWorkflowOperation is the workflow that
-	// Client.UpdateWithStartWorkflow starts; its Get returns the run
-	// updated. Make it with Client.NewWithStartWorkflowOperation.
-	WithStartWorkflowOperation = internal.WithStartWorkflowOperation
+// WithStartWorkflowOperation is the workflow that
+// Client.UpdateWithStartWorkflow starts; make it with
+// Client.NewWithStartWorkflowOperation. Its Get(ctx) waits for the call
+// that uses the operation and returns the run it updated, started or
+// already running; or the call's error when it failed before the server
+// answered for the start.
+type WithStartWorkflowOperation = internal.WithStartWorkflowOperation
 
-	// GetWorkflowUpdateHandleOptions name an update sent earlier, for
-	// Client.GetWorkflowUpdateHandle.
-	GetWorkflowUpdateHandleOptions = internal.GetWorkflowUpdateHandleOptions
+// GetWorkflowUpdateHandleOptions name an update sent earlier, for
+// Client.GetWorkflowUpdateHandle.
+//
+//   - WorkflowID: the updated workflow. Required.
+//   - RunID: the run. Default: the current run.
+//   - UpdateID: the update's ID. Required.
+type GetWorkflowUpdateHandleOptions = internal.GetWorkflowUpdateHandleOptions
 
-	// WorkflowUpdateHandle is an update that was sent: its IDs, and Get to
-	// wait for its outcome.
-	WorkflowUpdateHandle = internal.WorkflowUpdateHandle
+// WorkflowUpdateHandle is an update that was sent.
+//
+//   - WorkflowID, RunID, UpdateID return the update's workflow, run (as
+//     the server resolved it) and ID.
+//   - Get(ctx, valuePtr) waits for the update to complete and decodes its
+//     result into valuePtr (nil discards it). An update that its validator
+//     rejected, or whose handler returned an error, gives that error (as
+//     the client's failure converter rebuilds it, typically a
+//     *temporal.ApplicationError).
+type WorkflowUpdateHandle = internal.WorkflowUpdateHandle
 
-	// WorkflowUpdateServiceTimeoutOrCanceledError is what update calls
-	// return when the call itself, not the update, timed out or was
-	// canceled.
-	WorkflowUpdateServiceTimeoutOrCanceledError = internal.WorkflowUpdateServiceTimeoutOrCanceledError
-)
+// WorkflowUpdateServiceTimeoutOrCanceledError is what update calls return
+// when the call itself, not the update, timed out or was canceled: ctx
+// ended, or the server gave up waiting. The update may still run; a
+// handle (Client.GetWorkflowUpdateHandle) can wait for it again. Unwrap
+// returns the error that ended the call.
+type WorkflowUpdateServiceTimeoutOrCanceledError = internal.WorkflowUpdateServiceTimeoutOrCanceledError
 
 // NewWorkflowUpdateServiceTimeoutOrCanceledError wraps the error that ended
 // an update call.

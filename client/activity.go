@@ -1,0 +1,50 @@
+package client
+
+import "github.com/durable-go/sdk/internal"
+
+// CompleteActivityOptions are the arguments of
+// Client.CompleteActivityWithOptions.
+//
+//   - TaskToken: the activity attempt's token (activity.Info.TaskToken).
+//     Required.
+//   - Result: the activity's result, when Err is nil.
+//   - Err: fails the activity; a *temporal.CanceledError or
+//     context.Canceled cancels it instead.
+//   - Namespace: the activity's namespace. Default: the client's.
+//   - WorkflowID, ActivityType, WorkflowType, TaskQueue: only fill the
+//     data converter's serialization context.
+type CompleteActivityOptions = internal.CompleteActivityOptions
+
+// CompleteActivityByIDOptions are the arguments of
+// Client.CompleteActivityByIDWithOptions.
+//
+//   - Namespace, WorkflowID, ActivityID: identify the activity. Required.
+//   - RunID: the workflow's run. Default: its current run.
+//   - Result: the activity's result, when Err is nil.
+//   - Err: fails the activity; a *temporal.CanceledError or
+//     context.Canceled cancels it instead.
+//   - ActivityType, WorkflowType, TaskQueue: only fill the data
+//     converter's serialization context.
+type CompleteActivityByIDOptions = internal.CompleteActivityByIDOptions
+
+// RecordActivityHeartbeatOptions are the arguments of
+// Client.RecordActivityHeartbeatWithOptions.
+//
+//   - TaskToken: the activity attempt's token. Required.
+//   - Details: recorded with the heartbeat; a later attempt reads them
+//     (activity.GetHeartbeatDetails).
+//   - Namespace: the activity's namespace. Default: the client's.
+//   - WorkflowID, ActivityType, WorkflowType, TaskQueue: only fill the
+//     data converter's serialization context.
+type RecordActivityHeartbeatOptions = internal.RecordActivityHeartbeatOptions
+
+// RecordActivityHeartbeatByIDOptions are the arguments of
+// Client.RecordActivityHeartbeatByIDWithOptions.
+//
+//   - Namespace: the activity's namespace. Default: the client's.
+//   - WorkflowID, ActivityID: identify the activity. Required.
+//   - RunID: the workflow's run. Default: its current run.
+//   - Details: recorded with the heartbeat.
+//   - ActivityType, WorkflowType, TaskQueue: only fill the data
+//     converter's serialization context.
+type RecordActivityHeartbeatByIDOptions = internal.RecordActivityHeartbeatByIDOptions
