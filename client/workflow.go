@@ -18,8 +18,9 @@ import "github.com/durable-go/sdk/internal"
 //   - WorkflowTaskTimeout: the most time a worker may take to process one
 //     workflow task. Default: 10s.
 //   - WorkflowIDConflictPolicy: what happens when a workflow with the ID
-//     is running: fail (the default), use the running one, or terminate it
-//     and start anew.
+//     is running: fail (the default, which ExecuteWorkflow reports by
+//     returning the running workflow's run, see the next option), use the
+//     running one, or terminate it and start anew.
 //   - WorkflowIDReusePolicy: whether the ID may be used again once a
 //     workflow with it has closed. Default: allowed.
 //   - WorkflowExecutionErrorWhenAlreadyStarted: make ExecuteWorkflow
