@@ -115,7 +115,22 @@ func (c *Checker) checkFunc(decl *ast.FuncDecl, report reportFunc) {
 	}
 	if !hasText(decl.Doc) {
 		report(decl.Pos(), name, "no doc comment")
+		return
 	}
+	if !startsWithName(decl.Doc, decl.Name.Name) {
+		report(decl.Pos(), name, "doc comment does not begin with %s (go doc and search show its first sentence)", decl.Name.Name)
+	}
+}
+
+// startsWithName reports whether a doc comment begins with the declared
+// name, as Go doc comments do, optionally after "A", "An" or "The".
+func startsWithName(doc *ast.CommentGroup, name string) bool {
+	words := strings.Fields(doc.Text())
+	if len(words) > 1 && (words[0] == "A" || words[0] == "An" || words[0] == "The") {
+		words = words[1:]
+	}
+	first := strings.TrimRight(words[0], ",.:;")
+	return first == name
 }
 
 func receiverTypeName(expr ast.Expr) string {
@@ -149,6 +164,9 @@ func (c *Checker) checkGenDecl(pkg *sourcePackage, file *ast.File, decl *ast.Gen
 			if !hasText(doc) {
 				report(spec.Pos(), spec.Name.Name, "no doc comment")
 				continue
+			}
+			if !startsWithName(doc, spec.Name.Name) {
+				report(spec.Pos(), spec.Name.Name, "doc comment does not begin with %s (go doc and search show its first sentence)", spec.Name.Name)
 			}
 			if spec.Assign.IsValid() {
 				c.checkAlias(pkg, file, spec, doc, report)

@@ -28,6 +28,7 @@ func TestCheckerFindsWhatIsMissing(t *testing.T) {
 		"facade.Settings.BareMethod: no doc comment",
 		"facade.Nothing: no doc comment",
 		"facade.Global: no doc comment",
+		"facade.Misnamed: doc comment does not begin with Misnamed (go doc and search show its first sentence)",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("problems:\n%q\nwant:\n%q", got, want)

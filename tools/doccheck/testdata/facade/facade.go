@@ -66,3 +66,9 @@ type NamedStream = internal.Stream
 
 // HandleBase implements Handle, which names its methods.
 type HandleBase = internal.HandleImpl
+
+// This comment does not name the function.
+func Misnamed() {}
+
+// An Article may come before the name.
+func Article() {}
