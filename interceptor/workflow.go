@@ -58,7 +58,8 @@ type UpdateInput = internal.UpdateInput
 
 // WorkflowOutboundInterceptor sees the calls that workflow code makes to
 // the workflow package: each method intercepts the function of that name
-// (Go, Await, AwaitWithTimeout, AwaitWithOptions, ExecuteActivity,
+// (Go also GoNamed, SetUpdateHandler also its WithOptions form,
+// SignalChildWorkflow the ChildWorkflowFuture method): Go, Await, AwaitWithTimeout, AwaitWithOptions, ExecuteActivity,
 // ExecuteLocalActivity, ExecuteChildWorkflow, SignalExternalWorkflow,
 // SignalChildWorkflow, RequestCancelExternalWorkflow, GetInfo,
 // GetTypedSearchAttributes, GetLogger, GetMetricsHandler, Now, NewTimer,
@@ -68,7 +69,7 @@ type UpdateInput = internal.UpdateInput
 // SetUpdateHandler, GetCurrentUpdateInfo, SetQueryHandler,
 // SetQueryHandlerWithOptions, IsReplaying, HasLastCompletionResult,
 // GetLastCompletionResult, GetLastError, NewContinueAsNewError,
-// UpsertSearchAttributes, UpsertTypedSearchAttributes, UpsertMemo).
+// UpsertSearchAttributes, UpsertTypedSearchAttributes, UpsertMemo.
 // Activities and child workflows arrive by type name, their arguments not
 // yet encoded. Wrap it in WorkflowInboundInterceptor.Init; embed
 // WorkflowOutboundInterceptorBase. Its code runs as workflow code: it

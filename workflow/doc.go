@@ -41,7 +41,9 @@
 //   - Future and Settable (NewFuture) for results that arrive later;
 //   - Await for waiting on a condition;
 //   - Mutex, Semaphore and WaitGroup instead of package sync;
-//   - DeterministicKeys and DeterministicKeysFunc to range over maps.
+//   - DeterministicKeys and DeterministicKeysFunc to range over maps;
+//   - Now, Sleep and NewTimer instead of time.Now, time.Sleep and timers;
+//   - SideEffect and GetRandomStream for random numbers and UUIDs.
 //
 // Coroutines run one at a time. Which coroutine runs next, which receiver
 // gets a value, which Selector case fires and what a canceled Context
