@@ -1,17 +1,3 @@
-// Package testsuite tests code written with this SDK.
-//
-// Unit tests use a WorkflowTestSuite's TestWorkflowEnvironment: it runs a
-// workflow with its activities real or mocked (testify mocks), skips
-// ahead in time whenever the workflow waits, delivers signals, queries and
-// cancellations at chosen moments, and reports the result. Unlike
-// go.temporal.io/sdk's test environment, it is not a second implementation
-// of the engine: the workflow runs on the worker runtime and engine a
-// production worker uses, against an in-memory server that writes real
-// history events, so a workflow behaves in a test as it does on a server,
-// and the test's history can be read back and replayed.
-//
-// Integration tests and samples use StartDevServer, which runs a real
-// Temporal dev server (from the temporal CLI).
 package testsuite
 
 import (

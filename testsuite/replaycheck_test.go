@@ -158,3 +158,82 @@ func TestTheReplayCheckSettings(t *testing.T) {
 	env.ExecuteWorkflow(NotifyBatchInMapOrder)
 	require.NoError(t, env.GetWorkflowError())
 }
+
+// Lookup is a local activity the tests mock.
+func Lookup(_ context.Context, key string) (string, error) { return "", nil }
+
+// Quote is a child workflow the tests mock.
+func Quote(ctx workflow.Context, item string) (int, error) { return 0, nil }
+
+// EverythingOnce uses what the environment mocks or drives from outside:
+// a version, a side effect, a local activity, a mocked child, a signal,
+// an update and a canceled timer. It replays.
+func EverythingOnce(ctx workflow.Context) (string, error) {
+	total := 0
+	if err := workflow.SetUpdateHandler(ctx, "add", func(ctx workflow.Context, n int) (int, error) {
+		total += n
+		return total, nil
+	}); err != nil {
+		return "", err
+	}
+	v := workflow.GetVersion(ctx, "pricing", workflow.DefaultVersion, 2)
+	var discount int
+	if err := workflow.SideEffect(ctx, func(workflow.Context) any { return 5 }).Get(&discount); err != nil {
+		return "", err
+	}
+	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: time.Second})
+	var name string
+	if err := workflow.ExecuteLocalActivity(lctx, Lookup, "item").Get(ctx, &name); err != nil {
+		return "", err
+	}
+	var price int
+	if err := workflow.ExecuteChildWorkflow(ctx, Quote, name).Get(ctx, &price); err != nil {
+		return "", err
+	}
+	timerCtx, cancel := workflow.WithCancel(ctx)
+	timer := workflow.NewTimer(timerCtx, 24*time.Hour)
+	var note string
+	workflow.NewSelector(ctx).
+		AddReceive(workflow.GetSignalChannel(ctx, "note"), func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, &note); cancel() }).
+		AddFuture(timer, func(workflow.Future) {}).
+		Select(ctx)
+	return fmt.Sprintf("v%d %s %d-%d+%d %s", v, name, price, discount, total, note), nil
+}
+
+func TestTheReplayCheckPassesMockedAndDrivenRuns(t *testing.T) {
+	var s testsuite.WorkflowTestSuite
+	s.SetReplayCheck(true)
+	env := s.NewTestWorkflowEnvironment()
+	env.OnGetVersion("pricing", workflow.DefaultVersion, 2).Return(workflow.Version(1))
+	env.OnSideEffect().Return(7)
+	env.OnActivity(Lookup, mock.Anything, "item").Return("pear", nil)
+	env.OnWorkflow(Quote, mock.Anything, "pear").Return(100, nil).After(time.Hour)
+	env.RegisterDelayedCallback(func() {
+		env.UpdateWorkflow("add", "", &testsuite.TestUpdateCallback{}, 3)
+		env.SignalWorkflow("note", "thanks")
+	}, 2*time.Hour)
+	env.ExecuteWorkflow(EverythingOnce)
+	var got string
+	require.NoError(t, env.GetWorkflowResult(&got))
+	require.Equal(t, "v1 pear 100-7+3 thanks", got)
+	env.AssertExpectations(t)
+}
+
+// A workflow that fails by panicking under the FailWorkflow policy
+// replays to the same failure.
+func TestTheReplayCheckReplaysAWorkflowFailedByAPanic(t *testing.T) {
+	var s testsuite.WorkflowTestSuite
+	s.SetReplayCheck(true)
+	env := s.NewTestWorkflowEnvironment()
+	env.SetWorkerOptions(worker.Options{WorkflowPanicPolicy: worker.FailWorkflow})
+	env.ExecuteWorkflow(func(ctx workflow.Context) error {
+		if err := workflow.Sleep(ctx, time.Hour); err != nil {
+			return err
+		}
+		panic("out of coffee")
+	})
+	err := env.GetWorkflowError()
+	require.ErrorContains(t, err, "out of coffee")
+	var nd *worker.NonDeterminismError
+	require.False(t, errors.As(err, &nd), "%v", err)
+}
