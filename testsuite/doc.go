@@ -59,9 +59,10 @@
 //     with a dev server's. What a workflow reads from history follows: an
 //     ActivityError carries the real scheduled and started event IDs and
 //     the server's retry state (MAXIMUM_ATTEMPTS_REACHED,
-//     NON_RETRYABLE_FAILURE, TIMEOUT; go.temporal.io/sdk's environment
-//     says 0, 0 and UNSPECIFIED), and timer and activity IDs are event IDs,
-//     as on a worker (there, a counter of the environment's own).
+//     NON_RETRYABLE_FAILURE, ...; go.temporal.io/sdk's environment says 0,
+//     0 and, for a failed activity, UNSPECIFIED), and timer and activity
+//     IDs are event IDs, as on a worker (there, a counter of the
+//     environment's own).
 //   - Activity timeouts run on the workflow's clock, as a server applies
 //     them: a mocked activity whose After delay is longer than its
 //     StartToCloseTimeout (or ScheduleToCloseTimeout) times out, where
