@@ -193,51 +193,6 @@ func (e *TestWorkflowEnvironment) workflowTaskFailed(execution *commonpb.Workflo
 	e.endTest(e.fc.FailureToError(attrs.GetFailure()))
 }
 
-// sendInTurn sends what the test sends a workflow (a signal, a
-// cancellation, an update) as go.temporal.io/sdk's test environment does:
-// before the start, as the workflow starts; while the test runs, on the
-// test's goroutine once the callback that sent it returned, in the order
-// sent, each after the workflow handled the one before; after the end, at
-// once (the server refuses it). send returns the run that must handle
-// what it sent before the next thing goes, nil when none must.
-func (e *TestWorkflowEnvironment) sendInTurn(send func() *commonpb.WorkflowExecution) {
-	e.mu.Lock()
-	if e.server == nil {
-		e.preStart = append(e.preStart, func() { send() })
-		e.mu.Unlock()
-		return
-	}
-	e.mu.Unlock()
-	if e.callbacks.post(func() {
-		if target := send(); target != nil {
-			e.waitUntilHandled(target)
-		}
-	}) {
-		return
-	}
-	send()
-}
-
-// waitUntilHandled waits until the workflow task that what the test sent
-// to target caused is done (or the run closed, or the test ends), running
-// meanwhile the callbacks the workflow waits for.
-func (e *TestWorkflowEnvironment) waitUntilHandled(target *commonpb.WorkflowExecution) {
-	settled, err := e.server.Settled(target)
-	if err != nil {
-		return
-	}
-	for {
-		select {
-		case <-settled:
-			return
-		case <-e.ended:
-			return
-		case <-e.callbacks.urgentReady:
-			e.callbacks.runUrgent()
-		}
-	}
-}
-
 // callbackQueue runs functions on the test's goroutine, one at a time in
 // the order they came, as go.temporal.io/sdk's test environment runs
 // delayed callbacks and update callbacks on its main loop: a require
