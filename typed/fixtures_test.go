@@ -42,11 +42,13 @@ func add(_ context.Context, a, b int) (int, error)         { return a + b, nil }
 func join3(_ context.Context, a string, b int, c bool) (string, error) {
 	return fmt.Sprint(a, b, c), nil
 }
-func record(context.Context, Order) error                { return nil }
-func tick(context.Context) error                         { return nil }
-func note2(context.Context, string, int) error           { return nil }
-func note3(context.Context, string, int, bool) error     { return nil }
-func refuse(_ context.Context, reason string) (int, error) { return 0, fmt.Errorf("refused: %s", reason) }
+func record(context.Context, Order) error            { return nil }
+func tick(context.Context) error                     { return nil }
+func note2(context.Context, string, int) error       { return nil }
+func note3(context.Context, string, int, bool) error { return nil }
+func refuse(_ context.Context, reason string) (int, error) {
+	return 0, fmt.Errorf("refused: %s", reason)
+}
 
 // Activities are activities registered as the methods of a struct.
 type Activities struct{ fee int }
