@@ -1,7 +1,6 @@
 package workerrt
 
 import (
-	"context"
 	"sync"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -38,20 +37,6 @@ func (e *eagerActivities) done() {
 	e.mu.Lock()
 	e.running--
 	e.mu.Unlock()
-}
-
-// respondWorkflowTaskCompleted reports a workflow task's completion with
-// eager execution asked for the activities this worker has room for, and
-// starts those the server hands back.
-func (w *Worker) respondWorkflowTaskCompleted(ctx context.Context, req *workflowservice.RespondWorkflowTaskCompletedRequest) (*workflowservice.RespondWorkflowTaskCompletedResponse, error) {
-	permits := w.reserveEagerActivities(req)
-	resp, err := w.opts.Service.RespondWorkflowTaskCompleted(ctx, req)
-	if err != nil {
-		w.releaseEagerActivities(permits)
-		return nil, err
-	}
-	w.startEagerActivities(resp.GetActivityTasks(), permits)
-	return resp, nil
 }
 
 // reserveEagerActivities decides, for each activity the request schedules

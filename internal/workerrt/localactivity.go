@@ -223,15 +223,23 @@ func (w *Worker) localActivityAttempt(ctx context.Context, lm *localActivityMetr
 	actx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	defer func() { lm.attempted(now, err) }()
-	// As go.temporal.io/sdk does, the attempt ends when its context does,
-	// whether or not its code watches the context: what the code returns
-	// after that is dropped.
+	returned := w.executeLocalActivity(actx, task, req, attempt, now)
+	return attemptVerdict(ctx, actx, req, returned, deadline, expire)
+}
+
+// executeLocalActivity runs an attempt's code on a goroutine of its own
+// and returns what it returned, or, once actx is done, actx's error. As
+// go.temporal.io/sdk does, the attempt ends when its context does, whether
+// or not its code watches the context: what the code returns after that
+// is dropped.
+func (w *Worker) executeLocalActivity(actx context.Context, task *workflowservice.PollWorkflowTaskQueueResponse, req *engine.LocalActivityRequest,
+	attempt int32, started time.Time) attemptResult {
 	returned := make(chan attemptResult, 1)
 	go func() {
 		defer backstop(w.opts.Logger, "local activity") // the attempt then times out
 		var r attemptResult
 		r.result, r.err = w.opts.LocalActivities.Execute(actx, &ActivityTask{
-			Task:       localActivityTask(w.opts.Namespace, task, req, attempt, now),
+			Task:       localActivityTask(w.opts.Namespace, task, req, attempt, started),
 			Local:      true,
 			LocalFn:    req.Fn,
 			Heartbeat:  func(*commonpb.Payloads) {}, // local activities do not heartbeat
@@ -249,11 +257,17 @@ func (w *Worker) localActivityAttempt(ctx context.Context, lm *localActivityMetr
 			r.err = actx.Err()
 		}
 	}
-	result, err = r.result, r.err
+	return r
+}
+
+// attemptVerdict is an attempt's outcome: canceled when the activity was
+// (ctx), timed out when it outlived its deadline (actx's), else what its
+// code returned.
+func attemptVerdict(ctx, actx context.Context, req *engine.LocalActivityRequest, r attemptResult, deadline, expire time.Time) (*commonpb.Payloads, error) {
 	switch {
 	case ctx.Err() != nil:
 		return nil, failure.NewCanceledError()
-	case errors.Is(actx.Err(), context.DeadlineExceeded) && (err != nil || time.Now().After(deadline)):
+	case errors.Is(actx.Err(), context.DeadlineExceeded) && (r.err != nil || time.Now().After(deadline)):
 		// As go.temporal.io/sdk does, an attempt that outlived its deadline
 		// is timed out whatever it returned.
 		if req.ScheduleToCloseTimeout > 0 && !time.Now().Before(expire) {
@@ -261,7 +275,7 @@ func (w *Worker) localActivityAttempt(ctx context.Context, lm *localActivityMetr
 		}
 		return nil, failure.NewTimeoutError("deadline exceeded", enumspb.TIMEOUT_TYPE_START_TO_CLOSE, nil)
 	}
-	return result, err
+	return r.result, r.err
 }
 
 // attemptResult is what an attempt's code returned.
@@ -342,14 +356,6 @@ func (w *Worker) wallTime(t time.Time) time.Time {
 	return t
 }
 
-// localActivityWait is where waiting for a task's local activities ended.
-type localActivityWait struct {
-	res  *engine.TaskResult
-	task *workflowservice.PollWorkflowTaskQueueResponse // the task res answers; nil when given up
-	// nonfirstAttempts is the task's MeteringMetadata (see attemptMeter).
-	nonfirstAttempts uint32
-}
-
 // waitForLocalActivities runs a task's local activities and hands their
 // outcomes to the run until the task may end. Before the task would time
 // out (counted from started, when its processing began, as
@@ -357,7 +363,7 @@ type localActivityWait struct {
 // a new task at once, and goes on with the task the server hands back. It
 // returns the final result and the task it answers; a nil task means the
 // task was given up (the run must be evicted; the server will retry).
-func (w *Worker) waitForLocalActivities(run *cachedRun, task *workflowservice.PollWorkflowTaskQueueResponse, res *engine.TaskResult, started time.Time) (localActivityWait, error) {
+func (w *Worker) waitForLocalActivities(run *cachedRun, task *workflowservice.PollWorkflowTaskQueueResponse, res *engine.TaskResult, started time.Time) (processedTask, error) {
 	las := w.newLocalActivityRunner(task)
 	defer las.stop()
 	timeout := run.exec.WorkflowTaskTimeout()
@@ -376,7 +382,7 @@ func (w *Worker) waitForLocalActivities(run *cachedRun, task *workflowservice.Po
 			delete(las.cancels, o.id)
 			las.meter.ended(o.id)
 			if res, err = run.exec.ResolveLocalActivity(o.id, o.outcome); err != nil {
-				return localActivityWait{task: task}, err
+				return processedTask{task: task}, err
 			}
 		case <-heartbeat.C:
 			next, err := w.heartbeatWorkflowTask(run, task, las.meter.taskEnded())
@@ -385,20 +391,20 @@ func (w *Worker) waitForLocalActivities(run *cachedRun, task *workflowservice.Po
 					w.opts.Logger.Warn("a workflow task waiting for local activities could not be kept open; the server will retry it",
 						"WorkflowID", task.GetWorkflowExecution().GetWorkflowId(), "RunID", run.runID, "Error", err)
 				}
-				return localActivityWait{}, nil
+				return processedTask{}, nil
 			}
 			task = next
 			started = time.Now()
 			src := engine.NewEventSource(context.Background(), task.GetHistory().GetEvents(), task.GetNextPageToken(), w.historyFetcher(task.GetWorkflowExecution()))
 			if res, err = run.exec.ProcessTask(engine.Task{Events: src, Messages: task.GetMessages()}); err != nil {
-				return localActivityWait{task: task}, err
+				return processedTask{task: task}, err
 			}
 			heartbeat.Reset(time.Until(started.Add(heartbeatAfter)))
 		case <-w.stopped:
-			return localActivityWait{}, nil // the server retries the task with another worker
+			return processedTask{}, nil // the server retries the task with another worker
 		}
 	}
-	return localActivityWait{res: res, task: task, nonfirstAttempts: las.meter.taskEnded()}, nil
+	return processedTask{res: res, task: task, nonfirstAttempts: las.meter.taskEnded()}, nil
 }
 
 // heartbeatWorkflowTask reports the commands of a task that still waits for
