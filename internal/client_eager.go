@@ -7,8 +7,6 @@ import (
 	"sync"
 
 	"go.temporal.io/api/workflowservice/v1"
-
-	"github.com/durable-go/sdk/internal/workerrt"
 )
 
 // Eager workflow start (StartWorkflowOptions.EnableEagerStart): a client
@@ -18,26 +16,42 @@ import (
 // the worker a poll. Without a free slot, or from a server that does not
 // support it, the workflow starts as usual.
 
+// eagerWorkflowTaker is all the client knows of a worker: it can take the
+// first task of a workflow the client starts. The worker runtime
+// (workerrt.Worker) is one; the client holds no more of it, as an
+// http.Client holds only a RoundTripper.
+type eagerWorkflowTaker interface {
+	// ReserveEagerWorkflowTask reserves a workflow task slot, or returns
+	// nil when the worker has none free. The function it returns must be
+	// called with the start's eager task, or with nil when the response
+	// brought none, which gives the slot back.
+	ReserveEagerWorkflowTask() func(*workflowservice.PollWorkflowTaskQueueResponse)
+}
+
+// eagerTaskHandoff takes the start's eager workflow task (nil: none came)
+// to the worker that reserved a slot for it.
+type eagerTaskHandoff = func(*workflowservice.PollWorkflowTaskQueueResponse)
+
 // eagerWorkflowWorkers are a client's running workers that run
 // workflows, by task queue.
 type eagerWorkflowWorkers struct {
 	mu      sync.RWMutex
-	byQueue map[string][]*workerrt.Worker
+	byQueue map[string][]eagerWorkflowTaker
 }
 
-func (e *eagerWorkflowWorkers) add(taskQueue string, w *workerrt.Worker) {
+func (e *eagerWorkflowWorkers) add(taskQueue string, w eagerWorkflowTaker) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.byQueue == nil {
-		e.byQueue = map[string][]*workerrt.Worker{}
+		e.byQueue = map[string][]eagerWorkflowTaker{}
 	}
 	e.byQueue[taskQueue] = append(e.byQueue[taskQueue], w)
 }
 
-func (e *eagerWorkflowWorkers) remove(taskQueue string, w *workerrt.Worker) {
+func (e *eagerWorkflowWorkers) remove(taskQueue string, w eagerWorkflowTaker) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	workers := slices.DeleteFunc(e.byQueue[taskQueue], func(x *workerrt.Worker) bool { return x == w })
+	workers := slices.DeleteFunc(e.byQueue[taskQueue], func(x eagerWorkflowTaker) bool { return x == w })
 	if len(workers) == 0 {
 		delete(e.byQueue, taskQueue)
 	} else {
@@ -48,14 +62,14 @@ func (e *eagerWorkflowWorkers) remove(taskQueue string, w *workerrt.Worker) {
 // reserve reserves a workflow task slot in one of the task queue's
 // workers, tried in random order so that the load spreads; nil if none
 // has one free.
-func (e *eagerWorkflowWorkers) reserve(taskQueue string) *workerrt.EagerWorkflowSlot {
+func (e *eagerWorkflowWorkers) reserve(taskQueue string) eagerTaskHandoff {
 	e.mu.RLock()
 	workers := slices.Clone(e.byQueue[taskQueue])
 	e.mu.RUnlock()
 	rand.Shuffle(len(workers), func(i, j int) { workers[i], workers[j] = workers[j], workers[i] })
 	for _, w := range workers {
-		if slot := w.ReserveEagerWorkflowSlot(); slot != nil {
-			return slot
+		if handoff := w.ReserveEagerWorkflowTask(); handoff != nil {
+			return handoff
 		}
 	}
 	return nil
@@ -63,8 +77,8 @@ func (e *eagerWorkflowWorkers) reserve(taskQueue string) *workerrt.EagerWorkflow
 
 // reserveEagerStart asks for eager execution in a start request when the
 // options ask for it, the server supports it and a local worker has room;
-// the slot returned (nil otherwise) must be finished with the response.
-func (c *workflowClient) reserveEagerStart(ctx context.Context, enable bool, req *workflowservice.StartWorkflowExecutionRequest) *workerrt.EagerWorkflowSlot {
+// the handoff returned (nil otherwise) must be finished with the response.
+func (c *workflowClient) reserveEagerStart(ctx context.Context, enable bool, req *workflowservice.StartWorkflowExecutionRequest) eagerTaskHandoff {
 	if !enable {
 		return nil
 	}
@@ -72,22 +86,19 @@ func (c *workflowClient) reserveEagerStart(ctx context.Context, enable bool, req
 	if err != nil || !info.GetCapabilities().GetEagerWorkflowStart() {
 		return nil
 	}
-	slot := c.eagerWorkers.reserve(req.GetTaskQueue().GetName())
-	if slot != nil {
+	handoff := c.eagerWorkers.reserve(req.GetTaskQueue().GetName())
+	if handoff != nil {
 		req.RequestEagerExecution = true
 	}
-	return slot
+	return handoff
 }
 
-// finishEagerStart runs the first workflow task the start's response
-// holds in the reserved slot, or gives the slot back.
-func finishEagerStart(slot *workerrt.EagerWorkflowSlot, resp *workflowservice.StartWorkflowExecutionResponse) {
-	if slot == nil {
-		return
+// finishEagerStart hands the first workflow task the start's response
+// holds to the worker that reserved a slot for it, or, when it holds none
+// (the start failed, or the server did not dispatch it eagerly), gives
+// the slot back.
+func finishEagerStart(handoff eagerTaskHandoff, resp *workflowservice.StartWorkflowExecutionResponse) {
+	if handoff != nil {
+		handoff(resp.GetEagerWorkflowTask())
 	}
-	if task := resp.GetEagerWorkflowTask(); task != nil {
-		slot.Run(task)
-		return
-	}
-	slot.Release()
 }

@@ -111,17 +111,22 @@ func (w *Worker) stopping() bool {
 	}
 }
 
-// EagerWorkflowSlot is a workflow task slot reserved for the first task of
+// eagerWorkflowSlot is a workflow task slot reserved for the first task of
 // a workflow a client is starting with eager start.
-type EagerWorkflowSlot struct {
+type eagerWorkflowSlot struct {
 	w      *Worker
 	permit Permit
 	once   sync.Once
 }
 
-// ReserveEagerWorkflowSlot reserves a free workflow task slot, or returns
-// nil when the worker runs no workflows, is stopping, or has none free.
-func (w *Worker) ReserveEagerWorkflowSlot() *EagerWorkflowSlot {
+// ReserveEagerWorkflowTask reserves a free workflow task slot for the
+// first task of a workflow a client is starting with eager start, and
+// returns the function the start's response goes to: called with the task
+// the response brought, it runs the task in the slot; called with nil (no
+// task came), it gives the slot back. Calls after the first do nothing.
+// It returns nil when the worker runs no workflows, is stopping, or has no
+// slot free.
+func (w *Worker) ReserveEagerWorkflowTask() func(*workflowservice.PollWorkflowTaskQueueResponse) {
 	if w.workflowSlots == nil || w.stopping() {
 		return nil
 	}
@@ -129,13 +134,20 @@ func (w *Worker) ReserveEagerWorkflowSlot() *EagerWorkflowSlot {
 	if p == nil {
 		return nil
 	}
-	return &EagerWorkflowSlot{w: w, permit: p}
+	slot := &eagerWorkflowSlot{w: w, permit: p}
+	return func(task *workflowservice.PollWorkflowTaskQueueResponse) {
+		if task == nil {
+			slot.release()
+			return
+		}
+		slot.run(task)
+	}
 }
 
-// Run processes the workflow task the start's response brought, in the
+// run processes the workflow task the start's response brought, in the
 // slot, on a goroutine of its own. A worker that has begun to stop leaves
 // the task to time out; the server then retries it through a poll.
-func (s *EagerWorkflowSlot) Run(task *workflowservice.PollWorkflowTaskQueueResponse) {
+func (s *eagerWorkflowSlot) run(task *workflowservice.PollWorkflowTaskQueueResponse) {
 	s.once.Do(func() {
 		w := s.w
 		// Under stopMu: Stop must not wait for running tasks before this
@@ -157,7 +169,7 @@ func (s *EagerWorkflowSlot) Run(task *workflowservice.PollWorkflowTaskQueueRespo
 	})
 }
 
-// Release gives the slot back when the start brought no task.
-func (s *EagerWorkflowSlot) Release() {
+// release gives the slot back when the start brought no task.
+func (s *eagerWorkflowSlot) release() {
 	s.once.Do(func() { s.w.workflowSlots.release(s.permit, false) })
 }

@@ -164,20 +164,21 @@ func TestEagerWorkflowSlot(t *testing.T) {
 	w := newMetricsWorker(t, svc, nil, 0, nil)
 	w.opts.MaxConcurrentWorkflowTasks = 1
 	w.workflowSlots = w.newSlots(nil, 1, "")
-	slot := w.ReserveEagerWorkflowSlot()
-	if slot == nil {
+	take := w.ReserveEagerWorkflowTask()
+	if take == nil {
 		t.Fatal("no eager workflow slot with one free")
 	}
-	if again := w.ReserveEagerWorkflowSlot(); again != nil {
+	if again := w.ReserveEagerWorkflowTask(); again != nil {
 		t.Fatal("a second eager workflow slot out of one")
 	}
-	slot.Release()
-	slot.Release() // a second release does nothing
-	slot = w.ReserveEagerWorkflowSlot()
-	if slot == nil {
+	take(nil)
+	take(nil) // a second release does nothing
+	take = w.ReserveEagerWorkflowTask()
+	if take == nil {
 		t.Fatal("no eager workflow slot after the first was given back")
 	}
-	slot.Run(workflowTask("run-1", "Once", firstEvents("Once")))
+	take(workflowTask("run-1", "Once", firstEvents("Once")))
+	take(workflowTask("run-2", "Once", firstEvents("Once"))) // the slot ran a task already
 	w.running.Wait()
 	if got := fmt.Sprint(svc.reports); got != "[RespondWorkflowTaskCompleted]" {
 		t.Errorf("reports %s, want the eager task's completion", got)
@@ -186,7 +187,7 @@ func TestEagerWorkflowSlot(t *testing.T) {
 		t.Errorf("%d workflow slots held after the eager task, want 0", n)
 	}
 	w.Stop()
-	if w.ReserveEagerWorkflowSlot() != nil {
+	if w.ReserveEagerWorkflowTask() != nil {
 		t.Error("an eager workflow slot from a stopped worker")
 	}
 }

@@ -137,7 +137,7 @@ type Worker struct {
 	stickyQueue string
 
 	stopOnce sync.Once
-	stopMu   sync.Mutex              // held to close stopped; see EagerWorkflowSlot.Run
+	stopMu   sync.Mutex              // held to close stopped; see eagerWorkflowSlot.run
 	stopPoll context.CancelFunc      // ends polling
 	stopWork context.CancelCauseFunc // cancels running activities
 	workCtx  context.Context         // parent of activity contexts
