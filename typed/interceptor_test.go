@@ -21,19 +21,19 @@ import (
 // headers included), the interceptors see the same calls with the same
 // arguments, and the tracer starts the same spans.
 
-// log is what the interceptors and the tracer saw, in order.
-type log struct {
+// observations are what the interceptors and the tracer saw, in order.
+type observations struct {
 	mu      sync.Mutex
 	entries []string
 }
 
-func (l *log) add(format string, args ...any) {
+func (l *observations) add(format string, args ...any) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.entries = append(l.entries, fmt.Sprintf(format, args...))
 }
 
-func (l *log) all() []string {
+func (l *observations) all() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return slices.Clone(l.entries)
@@ -43,41 +43,41 @@ func (l *log) all() []string {
 // interceptor.
 type recorder struct {
 	interceptor.WorkerInterceptorBase
-	log *log
+	seen *observations
 }
 
 func (r *recorder) InterceptWorkflow(_ workflow.Context, next interceptor.WorkflowInboundInterceptor) interceptor.WorkflowInboundInterceptor {
-	return &recorderInbound{WorkflowInboundInterceptorBase: interceptor.WorkflowInboundInterceptorBase{Next: next}, log: r.log}
+	return &recorderInbound{WorkflowInboundInterceptorBase: interceptor.WorkflowInboundInterceptorBase{Next: next}, seen: r.seen}
 }
 
 type recorderInbound struct {
 	interceptor.WorkflowInboundInterceptorBase
-	log *log
+	seen *observations
 }
 
 func (i *recorderInbound) Init(outbound interceptor.WorkflowOutboundInterceptor) error {
-	return i.Next.Init(&recorderOutbound{WorkflowOutboundInterceptorBase: interceptor.WorkflowOutboundInterceptorBase{Next: outbound}, log: i.log})
+	return i.Next.Init(&recorderOutbound{WorkflowOutboundInterceptorBase: interceptor.WorkflowOutboundInterceptorBase{Next: outbound}, seen: i.seen})
 }
 
 type recorderOutbound struct {
 	interceptor.WorkflowOutboundInterceptorBase
-	log *log
+	seen *observations
 }
 
 func (o *recorderOutbound) ExecuteActivity(ctx workflow.Context, activityType string, args ...any) workflow.Future {
-	o.log.add("ExecuteActivity %s %#v", activityType, args)
+	o.seen.add("ExecuteActivity %s %#v", activityType, args)
 	return o.Next.ExecuteActivity(ctx, activityType, args...)
 }
 
 func (o *recorderOutbound) ExecuteLocalActivity(ctx workflow.Context, activityType string, args ...any) workflow.Future {
-	o.log.add("ExecuteLocalActivity %s %#v", activityType, args)
+	o.seen.add("ExecuteLocalActivity %s %#v", activityType, args)
 	return o.Next.ExecuteLocalActivity(ctx, activityType, args...)
 }
 
 // spanTracer's spans are their names; a header carries the name.
 type spanTracer struct {
 	interceptor.BaseTracer
-	log *log
+	seen *observations
 }
 
 type spanKey struct{}
@@ -119,27 +119,27 @@ func (t *spanTracer) StartSpan(o *interceptor.TracerStartSpanOptions) (intercept
 		parent = p.name
 	}
 	name := t.SpanName(o)
-	t.log.add("span %s under %s", name, parent)
+	t.seen.add("span %s under %s", name, parent)
 	return &span{name: name}, nil
 }
 
 // instrumented sets a codec, the recorder and the tracer on env, and logs
 // into l.
-func instrumented(l *log) func(env *testsuite.TestWorkflowEnvironment) {
+func instrumented(l *observations) func(env *testsuite.TestWorkflowEnvironment) {
 	return func(env *testsuite.TestWorkflowEnvironment) {
 		registerActivities(env)
 		env.SetDataConverter(converter.NewCodecDataConverter(converter.GetDefaultDataConverter(),
 			converter.NewZlibCodec(converter.ZlibCodecOptions{AlwaysEncode: true})))
 		env.SetWorkerOptions(worker.Options{Interceptors: []interceptor.WorkerInterceptor{
-			interceptor.NewTracingInterceptor(&spanTracer{log: l}),
-			&recorder{log: l},
+			interceptor.NewTracingInterceptor(&spanTracer{seen: l}),
+			&recorder{seen: l},
 		}})
 	}
 }
 
 func TestTypedCallsGoThroughInterceptorsTracingAndCodecsAsUntypedOnes(t *testing.T) {
 	order := Order{ID: "o-1", Customer: "Ada", Cents: 1200}
-	var typedLog, untypedLog log
+	var typedLog, untypedLog observations
 	typedRun := runAs(t, "Activities", activitiesTyped, instrumented(&typedLog), order)
 	untypedRun := runAs(t, "Activities", activitiesUntyped, instrumented(&untypedLog), order)
 	requireSameHistory(t, typedRun, untypedRun)

@@ -13,9 +13,10 @@ import (
 
 // CompareHistories returns nil when two histories record the same run:
 // the same events, in the same order, with the same attributes and
-// payloads, apart from what differs between any two runs of one workflow
-// (event times, and the names of sticky task queues, which are made up
-// per worker). Otherwise its error names the first event that differs and
+// payloads, apart from what differs between any two runs of one workflow:
+// event times, request IDs (made up by the worker or client that sent
+// each request) and the names of sticky task queues (made up per
+// worker). Otherwise its error names the first event that differs and
 // shows both.
 //
 // Use it to check that a workflow moved to the typed API writes what it
@@ -41,12 +42,13 @@ func CompareHistories(want, got *historypb.History) error {
 func withoutRunDetails(event *historypb.HistoryEvent) *historypb.HistoryEvent {
 	event = proto.Clone(event).(*historypb.HistoryEvent)
 	event.EventTime = nil
-	forgetStickyQueueNames(event.ProtoReflect())
+	forgetMadeUpNames(event.ProtoReflect())
 	return event
 }
 
-// forgetStickyQueueNames blanks the name of every sticky task queue in m.
-func forgetStickyQueueNames(m protoreflect.Message) {
+// forgetMadeUpNames blanks the request IDs and the names of sticky task
+// queues in m.
+func forgetMadeUpNames(m protoreflect.Message) {
 	if tq, ok := m.Interface().(*taskqueuepb.TaskQueue); ok {
 		if tq.GetKind() == enumspb.TASK_QUEUE_KIND_STICKY {
 			tq.Name, tq.NormalName = "", ""
@@ -55,21 +57,23 @@ func forgetStickyQueueNames(m protoreflect.Message) {
 	}
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		switch {
+		case fd.Name() == "request_id":
+			m.Clear(fd)
 		case fd.IsMap():
 			if fd.MapValue().Kind() == protoreflect.MessageKind {
 				v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool {
-					forgetStickyQueueNames(mv.Message())
+					forgetMadeUpNames(mv.Message())
 					return true
 				})
 			}
 		case fd.IsList():
 			if fd.Kind() == protoreflect.MessageKind {
 				for i := 0; i < v.List().Len(); i++ {
-					forgetStickyQueueNames(v.List().Get(i).Message())
+					forgetMadeUpNames(v.List().Get(i).Message())
 				}
 			}
 		case fd.Kind() == protoreflect.MessageKind:
-			forgetStickyQueueNames(v.Message())
+			forgetMadeUpNames(v.Message())
 		}
 		return true
 	})
