@@ -191,6 +191,9 @@ func TestClientStartUpdateQueryAndSignalWriteTheSameHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if n, err := added.Get(ctx); err != nil || n != 2 {
+		t.Fatalf("add-item: %d, %v; want 2", n, err)
+	}
 	count, err := typed.QueryWorkflow0(ctx, c, typedID, "", ItemCount)
 	if err != nil || count != 2 {
 		t.Fatalf("item-count: %d, %v; want 2", count, err)
