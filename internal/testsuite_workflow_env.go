@@ -475,6 +475,9 @@ func (e *TestWorkflowEnvironment) start(workflowFn any, args []any) error {
 		OnEvent:                    e.onEvent,
 		ActivityRetryDefaults:      testActivityRetryDefaults,
 		OnWorkflowTaskFailed:       e.workflowTaskFailed,
+		// As go.temporal.io/sdk's test environment: a canceled activity
+		// is canceled at once, even with WaitForCancellation.
+		CancelRunningActivitiesAtOnce: true,
 	})
 	workflowID, runID := e.startOptions.ID, testRunID
 	if workflowID == "" {

@@ -63,6 +63,13 @@
 //     0 and, for a failed activity, UNSPECIFIED), and timer and activity
 //     IDs are event IDs, as on a worker (there, a counter of the
 //     environment's own).
+//   - A running activity the workflow cancels is canceled at once, as
+//     there, even with WaitForCancellation (the activity's context is
+//     canceled by its next heartbeat's answer, or when the test ends); the
+//     history records it as an ActivityTaskCanceled, so the workflow
+//     receives the ActivityError around a CanceledError that a worker
+//     gives it, where go.temporal.io/sdk's environment gives the bare
+//     CanceledError (temporal.IsCanceledError holds for both).
 //   - Activity timeouts run on the workflow's clock, as a server applies
 //     them: a mocked activity whose After delay is longer than its
 //     StartToCloseTimeout (or ScheduleToCloseTimeout) times out, where

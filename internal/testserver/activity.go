@@ -226,7 +226,7 @@ func (s *Server) SleepAttempt(token []byte, d time.Duration, done <-chan struct{
 	}
 	woke := make(chan struct{})
 	resume := func() {
-		if a.state == activityStarted && string(a.token) == string(token) && !a.counted {
+		if a.state == activityStarted && string(a.token) == string(token) && a.run.activities[a.scheduledID] == a && !a.counted {
 			a.counted = s.inFlight(a.queue)
 		}
 	}
@@ -258,6 +258,9 @@ func (s *Server) SleepAttempt(token []byte, d time.Duration, done <-chan struct{
 func (s *Server) RecordActivityTaskHeartbeat(_ context.Context, req *workflowservice.RecordActivityTaskHeartbeatRequest) (*workflowservice.RecordActivityTaskHeartbeatResponse, error) {
 	s.lock()
 	defer s.unlock()
+	if s.canceledAlready(req.GetTaskToken(), false) {
+		return &workflowservice.RecordActivityTaskHeartbeatResponse{CancelRequested: true}, nil
+	}
 	a, err := s.runningActivity(req.GetTaskToken())
 	if err != nil {
 		return nil, err
@@ -271,6 +274,9 @@ func (s *Server) RecordActivityTaskHeartbeat(_ context.Context, req *workflowser
 func (s *Server) RespondActivityTaskCompleted(_ context.Context, req *workflowservice.RespondActivityTaskCompletedRequest) (*workflowservice.RespondActivityTaskCompletedResponse, error) {
 	s.lock()
 	defer s.unlock()
+	if s.canceledAlready(req.GetTaskToken(), true) {
+		return &workflowservice.RespondActivityTaskCompletedResponse{}, nil
+	}
 	a, err := s.runningActivity(req.GetTaskToken())
 	if err != nil {
 		return nil, err
@@ -287,6 +293,9 @@ func (s *Server) RespondActivityTaskCompleted(_ context.Context, req *workflowse
 func (s *Server) RespondActivityTaskFailed(_ context.Context, req *workflowservice.RespondActivityTaskFailedRequest) (*workflowservice.RespondActivityTaskFailedResponse, error) {
 	s.lock()
 	defer s.unlock()
+	if s.canceledAlready(req.GetTaskToken(), true) {
+		return &workflowservice.RespondActivityTaskFailedResponse{}, nil
+	}
 	a, err := s.runningActivity(req.GetTaskToken())
 	if err != nil {
 		return nil, err
@@ -303,6 +312,9 @@ func (s *Server) RespondActivityTaskFailed(_ context.Context, req *workflowservi
 func (s *Server) RespondActivityTaskCanceled(_ context.Context, req *workflowservice.RespondActivityTaskCanceledRequest) (*workflowservice.RespondActivityTaskCanceledResponse, error) {
 	s.lock()
 	defer s.unlock()
+	if s.canceledAlready(req.GetTaskToken(), true) {
+		return &workflowservice.RespondActivityTaskCanceledResponse{}, nil
+	}
 	a, err := s.runningActivity(req.GetTaskToken())
 	if err != nil {
 		return nil, err
@@ -492,7 +504,10 @@ func (s *Server) dropActivity(a *activity) {
 // requestCancelActivity makes an ActivityTaskCancelRequested event. An
 // activity that is not running is canceled at once (its
 // ActivityTaskCanceled follows the task's command events); a running one
-// learns of it from its next heartbeat.
+// learns of it from its next heartbeat, and is canceled when it says it
+// stopped, unless Options.CancelRunningActivitiesAtOnce: then it is
+// canceled at once too, and its attempt hears of it at its next heartbeat
+// (see canceledAttempt).
 func (s *Server) requestCancelActivity(r *run, completedID, scheduledID int64) (*historypb.HistoryEvent, func(int64)) {
 	a := r.activities[scheduledID]
 	ev := newEvent(enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED, &historypb.HistoryEvent_ActivityTaskCancelRequestedEventAttributes{
@@ -509,12 +524,38 @@ func (s *Server) requestCancelActivity(r *run, completedID, scheduledID int64) (
 	}
 	return ev, func(id int64) {
 		a.cancelRequested = id
-		if a.state == activityStarted {
+		running := a.state == activityStarted
+		if running && !s.opts.CancelRunningActivitiesAtOnce {
 			return
 		}
-		s.finishActivity(a, false, "")
+		token, identity := a.token, ""
+		startedID := s.finishActivity(a, running, "")
+		if running {
+			s.tokens[string(token)] = canceledAttempt{}
+			identity = a.identity // the worker that runs it, as if it had said it stopped
+		}
 		s.deliver(r, enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCELED, &historypb.HistoryEvent_ActivityTaskCanceledEventAttributes{
 			ActivityTaskCanceledEventAttributes: &historypb.ActivityTaskCanceledEventAttributes{
-				LatestCancelRequestedEventId: id, ScheduledEventId: scheduledID}}, true)
+				LatestCancelRequestedEventId: id, ScheduledEventId: scheduledID, StartedEventId: startedID, Identity: identity}}, true)
 	}
+}
+
+// canceledAttempt stands, under its task token, for a running attempt
+// that the server canceled without waiting for it to stop
+// (Options.CancelRunningActivitiesAtOnce): its heartbeats are told that
+// its cancellation was requested, so that its context is canceled as on
+// a server, and the outcome it reports once it stopped is taken and
+// dropped, the activity's outcome being written already.
+type canceledAttempt struct{}
+
+// canceledAlready reports whether token names a canceledAttempt; its
+// report (final) forgets it.
+func (s *Server) canceledAlready(token []byte, final bool) bool {
+	if _, ok := s.tokens[string(token)].(canceledAttempt); !ok {
+		return false
+	}
+	if final {
+		delete(s.tokens, string(token))
+	}
+	return true
 }

@@ -46,6 +46,14 @@ type Options struct {
 	// activity's retry policy before the server's defaults do (the test
 	// environment caps attempts as go.temporal.io/sdk's does).
 	ActivityRetryDefaults func(*commonpb.RetryPolicy)
+	// CancelRunningActivitiesAtOnce makes a workflow's request to cancel
+	// a running activity cancel it at once, without waiting for the
+	// activity to stop, as go.temporal.io/sdk's test environment does
+	// (whatever the activity's WaitForCancellation): the
+	// ActivityTaskCanceled event follows the request's, the attempt's
+	// next heartbeat is told of the request, and what the attempt reports
+	// then is dropped. A Temporal server waits for the activity.
+	CancelRunningActivitiesAtOnce bool
 	// OnWorkflowTaskFailed, when set, is told of every failed workflow
 	// task, with the server's lock held.
 	OnWorkflowTaskFailed func(execution *commonpb.WorkflowExecution, attrs *historypb.WorkflowTaskFailedEventAttributes)

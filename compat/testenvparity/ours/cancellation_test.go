@@ -79,3 +79,48 @@ func (s *ParitySuite) TestCancelingTheWorkflowCancelsItsActivity() {
 	s.Equal([]string{"Work"}, started)
 	s.Equal([]string{"Work"}, canceled)
 }
+
+// heartbeatUntil is heartbeatUntilCanceled, telling ended how it ended.
+func heartbeatUntil(ended chan<- error) func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		err := heartbeatUntilCanceled(ctx)
+		ended <- err
+		return err
+	}
+}
+
+// The environment does not wait for a canceled activity to acknowledge
+// the cancellation, even with WaitForCancellation: the workflow goes on
+// at once, though the activity hears of it only from the answer to its
+// next heartbeat, which the worker's throttle holds back for up to 80%
+// of the heartbeat timeout (4s here, more than the test timeout).
+func (s *ParitySuite) TestACanceledActivityIsNotWaitedForEvenWithWaitForCancellation() {
+	start := s.env.Now()
+	ended := make(chan error, 1)
+	s.env.RegisterActivityWithOptions(heartbeatUntil(ended), activity.RegisterOptions{Name: "Work"})
+	var canceled []string
+	s.env.SetOnActivityCanceledListener(func(info *activity.Info) { canceled = append(canceled, info.ActivityType.Name) })
+	s.env.RegisterDelayedCallback(s.env.CancelWorkflow, time.Second)
+	var activityErr error
+	s.env.ExecuteWorkflow(func(ctx workflow.Context) error {
+		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+			StartToCloseTimeout: time.Hour, HeartbeatTimeout: 5 * time.Second, WaitForCancellation: true,
+		})
+		activityErr = workflow.ExecuteActivity(ctx, "Work").Get(ctx, nil)
+		return activityErr
+	})
+	s.True(s.env.IsWorkflowCompleted())
+	err := s.env.GetWorkflowError()
+	s.True(temporal.IsCanceledError(err), "the workflow ends canceled: %v", err)
+	s.True(temporal.IsCanceledError(activityErr), "the activity's future fails canceled: %v", activityErr)
+	s.Equal(time.Second, s.env.Now().Sub(start), "the workflow ends when it is canceled")
+	s.Equal([]string{"Work"}, canceled)
+	// The activity's context is canceled in the end (by its next
+	// heartbeat's answer, or as the environment stops its worker).
+	select {
+	case err := <-ended:
+		s.ErrorIs(err, context.Canceled)
+	case <-time.After(time.Minute):
+		s.Fail("the canceled activity's context was never canceled")
+	}
+}
