@@ -9,6 +9,8 @@ import "github.com/durable-go/sdk/workflow"
 // ReceiveChannel, embedded, so Receive, ReceiveAsync, Len and the rest
 // are Channel's methods too.
 type Channel[T any] struct {
+	// ReceiveChannel is the channel's receiving side: pass it to the
+	// calls that take one, such as AddReceive.
 	ReceiveChannel[T]
 	ch workflow.Channel
 }
