@@ -187,7 +187,16 @@ func futuresTyped(ctx workflow.Context) (string, error) {
 		return "", err
 	}
 	v, err := third.Get(ctx)
-	return strings.Join(append(order, v), ","), err
+	if err != nil {
+		return "", err
+	}
+	// A future of one's own, set from a coroutine, chained to another.
+	fourth, set := typed.NewFuture[string](ctx)
+	workflow.Go(ctx, func(workflow.Context) { set.SetValue("set") })
+	fifth, chained := typed.NewFuture[string](ctx)
+	chained.Chain(fourth)
+	w, err := fifth.Get(ctx)
+	return strings.Join(append(order, v, w), ","), err
 }
 
 func futuresUntyped(ctx workflow.Context) (string, error) {
@@ -217,8 +226,16 @@ func futuresUntyped(ctx workflow.Context) (string, error) {
 		return "", err
 	}
 	var v string
-	err := third.Get(ctx, &v)
-	return strings.Join(append(order, v), ","), err
+	if err := third.Get(ctx, &v); err != nil {
+		return "", err
+	}
+	fourth, set := workflow.NewFuture(ctx)
+	workflow.Go(ctx, func(workflow.Context) { set.SetValue("set") })
+	fifth, chained := workflow.NewFuture(ctx)
+	chained.Chain(fourth)
+	var w string
+	err := fifth.Get(ctx, &w)
+	return strings.Join(append(order, v, w), ","), err
 }
 
 func TestFuturesInSelectorsAndAwaitWriteTheSameHistory(t *testing.T) {
@@ -229,7 +246,7 @@ func TestFuturesInSelectorsAndAwaitWriteTheSameHistory(t *testing.T) {
 	if err := typedRun.GetWorkflowResult(&got); err != nil {
 		t.Fatal(err)
 	}
-	if got != "Hello, first!,42,pong" {
+	if got != "Hello, first!,42,pong,set" {
 		t.Errorf("typed futures gave %q, want the selector's two results in order, then the awaited one", got)
 	}
 }

@@ -114,8 +114,9 @@
 // # Coroutines, channels and side effects
 //
 // Go runs a function in a workflow coroutine and returns a Future of its
-// result; Channel[T] (NewChannel, NewBufferedChannel, ...) is a workflow
-// channel of T; SideEffect and MutableSideEffect return a T.
+// result; NewFuture returns a Future[R] and the Settable[R] that sets it;
+// Channel[T] (NewChannel, NewBufferedChannel, ...) is a workflow channel
+// of T; SideEffect and MutableSideEffect return a T.
 //
 // # Tests
 //

@@ -38,10 +38,38 @@ type Future[R any] struct {
 	future workflow.Future
 }
 
-// NewFuture wraps an untyped future whose value is an R; Get then decodes
-// it into an R. Use it for futures this package does not make, such as
-// workflow.NewFuture's.
-func NewFuture[R any](future workflow.Future) Future[R] { return Future[R]{future: future} }
+// NewFuture returns a Future and the Settable that sets it, as
+// workflow.NewFuture does, for a value of type R.
+//
+//	approval, approve := typed.NewFuture[bool](ctx)
+//	workflow.Go(ctx, func(ctx workflow.Context) { approve.SetValue(decide(ctx)) })
+//	approved, err := approval.Get(ctx)
+func NewFuture[R any](ctx workflow.Context) (Future[R], Settable[R]) {
+	future, settable := workflow.NewFuture(ctx)
+	return Future[R]{future: future}, Settable[R]{settable: settable}
+}
+
+// Settable sets the Future that NewFuture returned with it, once. It
+// wraps the untyped workflow.Settable (Untyped).
+type Settable[R any] struct {
+	settable workflow.Settable
+}
+
+// Set sets the future's value and error.
+func (s Settable[R]) Set(value R, err error) { s.settable.Set(value, err) }
+
+// SetValue sets the future's value, with no error.
+func (s Settable[R]) SetValue(value R) { s.settable.SetValue(value) }
+
+// SetError sets the future's error, with no value.
+func (s Settable[R]) SetError(err error) { s.settable.SetError(err) }
+
+// Chain makes the future take the value and error of another future of
+// the same type, now if it is ready, else when it becomes ready.
+func (s Settable[R]) Chain(future Future[R]) { s.settable.Chain(future.future) }
+
+// Untyped returns the workflow.Settable this Settable wraps.
+func (s Settable[R]) Untyped() workflow.Settable { return s.settable }
 
 // Get blocks until the future is ready and returns its value, or its
 // error. A Future[None] returns the zero None and the error.
@@ -78,10 +106,7 @@ func AddFuture[R any](selector workflow.Selector, f Future[R], ready func(f Futu
 //		return sumPrices(ctx, items)
 //	})
 func Go[R any](ctx workflow.Context, fn func(ctx workflow.Context) (R, error)) Future[R] {
-	future, settable := workflow.NewFuture(ctx)
-	workflow.Go(ctx, func(ctx workflow.Context) {
-		result, err := fn(ctx)
-		settable.Set(result, err)
-	})
-	return Future[R]{future: future}
+	future, settable := NewFuture[R](ctx)
+	workflow.Go(ctx, func(ctx workflow.Context) { settable.Set(fn(ctx)) })
+	return future
 }
