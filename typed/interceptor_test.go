@@ -27,6 +27,10 @@ type observations struct {
 	entries []string
 }
 
+// add records one observation. The tracer hears of activities from the
+// activity workers' goroutines, hence the lock.
+//
+//workflowcheck:ignore the lock guards the test's record, never the workflow's state
 func (l *observations) add(format string, args ...any) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
