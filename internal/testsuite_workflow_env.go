@@ -649,21 +649,17 @@ func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 	}
 	cache := workerrt.NewStickyCache(testStickyCacheSize)
 	opts := workerrt.Options{
-		Service:                      testserver.Local{S: e.server},
-		Namespace:                    testNamespace,
-		TaskQueue:                    taskQueue,
-		Identity:                     e.identity,
-		Logger:                       e.suite.logger,
-		FailureConverter:             e.fc,
-		Engine:                       env.engineOptions(),
-		MaxConcurrentActivities:      wo.MaxConcurrentActivityExecutionSize,
-		MaxConcurrentWorkflowTasks:   wo.MaxConcurrentWorkflowTaskExecutionSize,
-		MaxConcurrentLocalActivities: wo.MaxConcurrentLocalActivityExecutionSize,
-		Cache:                        cache,
-		BackgroundActivityContext:    wo.BackgroundActivityContext,
-		WallTime:                     e.clock.ToWall,
-		SDKName:                      SDKName,
-		SDKVersion:                   SDKVersion,
+		Service:          testserver.Local{S: e.server},
+		Namespace:        testNamespace,
+		TaskQueue:        taskQueue,
+		Identity:         e.identity,
+		Logger:           e.suite.logger,
+		FailureConverter: e.fc,
+		Engine:           env.engineOptions(),
+		Cache:            cache,
+		WallTime:         e.clock.ToWall,
+		SDKName:          SDKName,
+		SDKVersion:       SDKVersion,
 	}
 	plain := &activityExecutor{registry: e.registry, dc: e.dc, logger: e.suite.logger, metrics: e.suite.metrics,
 		namespace: testNamespace, taskQueue: taskQueue, interceptors: env.interceptors, propagators: e.propagators}
@@ -673,6 +669,12 @@ func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 	}
 	opts.Activities = activities
 	opts.LocalActivities = plain
+	// The in-memory server hands no activity back in a workflow task's
+	// answer: no slot is reserved for eager activities.
+	wo.DisableEagerActivities = true
+	if opts, err = runtimeOptions(wo, opts, e.suite.metrics); err != nil {
+		return nil, err
+	}
 	rt, err := workerrt.New(opts)
 	if err != nil {
 		return nil, err

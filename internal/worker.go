@@ -466,32 +466,18 @@ func (w *AggregatedWorker) startRuntime() error {
 	}
 	cache := acquireStickyCache()
 	opts := workerrt.Options{
-		Service:                        w.client.service,
-		Namespace:                      w.client.namespace,
-		TaskQueue:                      w.taskQueue,
-		Identity:                       w.options.Identity,
-		Logger:                         w.client.logger,
-		FailureConverter:               w.client.failureConverter,
-		MaxConcurrentWorkflowTasks:     w.options.MaxConcurrentWorkflowTaskExecutionSize,
-		MaxConcurrentActivities:        w.options.MaxConcurrentActivityExecutionSize,
-		WorkflowPollers:                w.options.MaxConcurrentWorkflowTaskPollers,
-		ActivityPollers:                w.options.MaxConcurrentActivityTaskPollers,
-		WorkerActivitiesPerSecond:      w.options.WorkerActivitiesPerSecond,
-		MaxConcurrentLocalActivities:   w.options.MaxConcurrentLocalActivityExecutionSize,
-		WorkerLocalActivitiesPerSecond: w.options.WorkerLocalActivitiesPerSecond,
-		TaskQueueActivitiesPerSecond:   w.options.TaskQueueActivitiesPerSecond,
-		StickyScheduleToStartTimeout:   w.options.StickyScheduleToStartTimeout,
-		StopTimeout:                    w.options.WorkerStopTimeout,
-		DefaultHeartbeatInterval:       w.options.DefaultHeartbeatThrottleInterval,
-		MaxHeartbeatInterval:           w.options.MaxHeartbeatThrottleInterval,
-		OnFatalError:                   w.onFatalError,
-		BackgroundActivityContext:      w.options.BackgroundActivityContext,
-		FatalErrorGrace:                fatalPollErrorGrace,
-		Cache:                          cache.cache,
-		SDKName:                        SDKName,
-		SDKVersion:                     SDKVersion,
-		Metrics:                        w.metricsHandler(),
-		WorkerInstanceKey:              w.plugins.instanceKey,
+		Service:           w.client.service,
+		Namespace:         w.client.namespace,
+		TaskQueue:         w.taskQueue,
+		Identity:          w.options.Identity,
+		Logger:            w.client.logger,
+		FailureConverter:  w.client.failureConverter,
+		OnFatalError:      w.onFatalError,
+		FatalErrorGrace:   fatalPollErrorGrace,
+		Cache:             cache.cache,
+		SDKName:           SDKName,
+		SDKVersion:        SDKVersion,
+		WorkerInstanceKey: w.plugins.instanceKey,
 	}
 	if opts.Identity == "" {
 		opts.Identity = w.client.identity
@@ -514,7 +500,8 @@ func (w *AggregatedWorker) startRuntime() error {
 	if !w.options.LocalActivityWorkerOnly {
 		opts.Activities = activities
 	}
-	if err := w.applyTuning(&opts); err != nil {
+	opts, err := runtimeOptions(w.options, opts, w.metricsHandler())
+	if err != nil {
 		cache.release()
 		return err
 	}
@@ -540,6 +527,36 @@ func (w *AggregatedWorker) startRuntime() error {
 	w.runtime, w.sessions, w.cache = rt, sessions, cache
 	w.logger().Info("Started Worker")
 	return nil
+}
+
+// runtimeOptions completes rt, which says where and with what a worker
+// runtime runs (its service, task queue, identity, converters, sticky
+// cache, engine and activity executors), with what the worker's options
+// decide: concurrency or the tuner, pollers, rate limits, the sticky
+// schedule-to-start and stop timeouts, heartbeat throttling, the
+// activities' background context, eager activities, and metrics, sent to
+// metrics. The worker and the test environment (TestEnvSeam) both build
+// their runtime's options with it, so that an option the one honours the
+// other honours too.
+func runtimeOptions(o WorkerOptions, rt workerrt.Options, metrics sdkmetrics.Handler) (workerrt.Options, error) {
+	rt.MaxConcurrentWorkflowTasks = o.MaxConcurrentWorkflowTaskExecutionSize
+	rt.MaxConcurrentActivities = o.MaxConcurrentActivityExecutionSize
+	rt.WorkflowPollers = o.MaxConcurrentWorkflowTaskPollers
+	rt.ActivityPollers = o.MaxConcurrentActivityTaskPollers
+	rt.WorkerActivitiesPerSecond = o.WorkerActivitiesPerSecond
+	rt.MaxConcurrentLocalActivities = o.MaxConcurrentLocalActivityExecutionSize
+	rt.WorkerLocalActivitiesPerSecond = o.WorkerLocalActivitiesPerSecond
+	rt.TaskQueueActivitiesPerSecond = o.TaskQueueActivitiesPerSecond
+	rt.StickyScheduleToStartTimeout = o.StickyScheduleToStartTimeout
+	rt.StopTimeout = o.WorkerStopTimeout
+	rt.DefaultHeartbeatInterval = o.DefaultHeartbeatThrottleInterval
+	rt.MaxHeartbeatInterval = o.MaxHeartbeatThrottleInterval
+	rt.BackgroundActivityContext = o.BackgroundActivityContext
+	rt.Metrics = metrics
+	if err := applyTuning(o, &rt, metrics); err != nil {
+		return workerrt.Options{}, err
+	}
+	return rt, nil
 }
 
 // logger is the client's logger with the worker's namespace, task queue

@@ -45,9 +45,8 @@ func checkTuning(o WorkerOptions) {
 
 // applyTuning sets the runtime's slot suppliers (those of the tuner, or
 // fixed ones sized by the MaxConcurrent... options), its pollers and its
-// eager activities.
-func (w *AggregatedWorker) applyTuning(rt *workerrt.Options) error {
-	o := w.options
+// eager activities. Slot suppliers record their metrics with metrics.
+func applyTuning(o WorkerOptions, rt *workerrt.Options, metrics sdkmetrics.Handler) error {
 	tuner := o.Tuner
 	if tuner == nil {
 		var err error
@@ -75,9 +74,9 @@ func (w *AggregatedWorker) applyTuning(rt *workerrt.Options) error {
 			continue
 		}
 		if s.supplier == nil {
-			return fmt.Errorf("worker for task queue %q: its tuner has no %s slot supplier (%T returned nil)", w.taskQueue, s.name, tuner)
+			return fmt.Errorf("worker for task queue %q: its tuner has no %s slot supplier (%T returned nil)", rt.TaskQueue, s.name, tuner)
 		}
-		*s.into = runtimeSlots(s.supplier, w.client.logger, w.slotMetrics(s.workerType))
+		*s.into = runtimeSlots(s.supplier, rt.Logger, slotMetrics(metrics, rt.TaskQueue, s.workerType))
 	}
 	rt.WorkflowPollers, rt.WorkflowPollerScaling = pollers(o.WorkflowTaskPollerBehavior, o.MaxConcurrentWorkflowTaskPollers)
 	rt.ActivityPollers, rt.ActivityPollerScaling = pollers(o.ActivityTaskPollerBehavior, o.MaxConcurrentActivityTaskPollers)
@@ -104,17 +103,16 @@ func (w *AggregatedWorker) sessionActivitySlots() (workerrt.SlotSupplier, error)
 	if s == nil {
 		return nil, fmt.Errorf("worker for task queue %q: its tuner has no session activity slot supplier (%T returned nil), which EnableSessionWorker needs", w.taskQueue, tuner)
 	}
-	return runtimeSlots(s, w.client.logger, w.slotMetrics(sdkmetrics.WorkerTypeActivity)), nil
+	return runtimeSlots(s, w.client.logger, slotMetrics(w.metricsHandler(), w.taskQueue, sdkmetrics.WorkerTypeActivity)), nil
 }
 
 // slotMetrics is the handler a slot supplier records its own metrics
-// with: the worker's, tagged with the task queue and the worker type.
-func (w *AggregatedWorker) slotMetrics(workerType string) sdkmetrics.Handler {
-	h := w.metricsHandler()
+// with: the worker's, h, tagged with the task queue and the worker type.
+func slotMetrics(h sdkmetrics.Handler, taskQueue, workerType string) sdkmetrics.Handler {
 	if sdkmetrics.IsNop(h) {
 		return h
 	}
-	return h.WithTags(map[string]string{sdkmetrics.TagTaskQueue: w.taskQueue, sdkmetrics.TagWorkerType: workerType})
+	return h.WithTags(map[string]string{sdkmetrics.TagTaskQueue: taskQueue, sdkmetrics.TagWorkerType: workerType})
 }
 
 // pollers is the runtime's poll count for a behavior, or else for a
