@@ -1,6 +1,6 @@
 package testsuite
 
-import "github.com/durable-go/sdk/internal"
+import "github.com/durable-go/sdk/internal/testenv"
 
 // WorkflowTestSuite makes test environments; embed it in a testify suite:
 //
@@ -26,7 +26,7 @@ import "github.com/durable-go/sdk/internal"
 // SetDisableRegistrationAliasing (see worker.Options). Beyond
 // go.temporal.io/sdk, SetReplayCheck(true) makes its environments replay
 // each run once it ended (see the package doc).
-type WorkflowTestSuite = internal.WorkflowTestSuite
+type WorkflowTestSuite = testenv.WorkflowTestSuite
 
 // TestWorkflowEnvironment runs one workflow on this SDK's own worker
 // runtime and engine, against an in-memory server that writes the
@@ -102,7 +102,7 @@ type WorkflowTestSuite = internal.WorkflowTestSuite
 //     SetCurrentHistorySize and SetTargetWorkerDeploymentVersionChanged.
 //   - SetReplayCheck(true) replays each run once it ended and reports a run
 //     that does not replay as the workflow's error (see the package doc).
-type TestWorkflowEnvironment = internal.TestWorkflowEnvironment
+type TestWorkflowEnvironment = testenv.TestWorkflowEnvironment
 
 // TestActivityEnvironment runs activities on their own, through the
 // worker's activity executor, without a workflow. Make one with
@@ -124,7 +124,7 @@ type TestWorkflowEnvironment = internal.TestWorkflowEnvironment
 //   - SetExecuteActivitiesInWorkflow(true) runs each activity from a
 //     workflow, so that it sees a workflow's identity and the server's
 //     timeouts and retries apply.
-type TestActivityEnvironment = internal.TestActivityEnvironment
+type TestActivityEnvironment = testenv.TestActivityEnvironment
 
 // MockCallWrapper is an expectation on a mocked call (OnActivity,
 // OnWorkflow, ...): what it returns, how often, after how long. Its
@@ -144,15 +144,15 @@ type TestActivityEnvironment = internal.TestActivityEnvironment
 // For example:
 //
 //	env.OnActivity(Charge, mock.Anything, order).Return(receipt, nil).Once()
-type MockCallWrapper = internal.MockCallWrapper
+type MockCallWrapper = testenv.MockCallWrapper
 
 // TestUpdateCallback hears what becomes of an update sent with
 // TestWorkflowEnvironment.UpdateWorkflow: OnAccept once the validator
 // passed, then OnComplete with the handler's result and error; or
 // OnReject with the validator's error. Unset fields do nothing. Its
 // Accept, Reject and Complete methods call them.
-type TestUpdateCallback = internal.TestUpdateCallback
+type TestUpdateCallback = testenv.TestUpdateCallback
 
 // ErrMockStartChildWorkflowFailed, returned by a child workflow's mock,
 // makes the child fail to start, as if its workflow ID were taken.
-var ErrMockStartChildWorkflowFailed = internal.ErrMockStartChildWorkflowFailed
+var ErrMockStartChildWorkflowFailed = testenv.ErrMockStartChildWorkflowFailed

@@ -1,4 +1,12 @@
-package internal
+// Package testenv is the test environment behind package testsuite:
+// TestWorkflowEnvironment runs workflows on the SDK's own worker runtime
+// and engine against an in-memory server (internal/testserver), with
+// testify mocks where the server would dispatch activities and children;
+// TestActivityEnvironment runs activities through the worker's activity
+// executor. Only package testsuite imports it, so that production
+// binaries link neither it nor what it uses; it reaches into package
+// internal through internal.TestEnvSeam alone (internal/testenv_seam.go).
+package testenv
 
 import (
 	"sync"
@@ -7,11 +15,15 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
 )
+
+// seam is the test environment's way into package internal.
+var seam internal.TestEnvSeam
 
 // WorkflowTestSuite makes test environments that share its logger,
 // metrics handler, context propagators and header (testsuite.WorkflowTestSuite).
@@ -20,7 +32,7 @@ type WorkflowTestSuite struct {
 	mu          sync.Mutex
 	logger      log.Logger
 	metrics     sdkmetrics.Handler
-	propagators []ContextPropagator
+	propagators []internal.ContextPropagator
 	header      *commonpb.Header
 	noAliasing  bool
 	replayCheck *bool // nil: the default (see replayCheckFor)
@@ -69,7 +81,7 @@ func (s *WorkflowTestSuite) SetMetricsHandler(metricsHandler sdkmetrics.Handler)
 
 // SetContextPropagators sets the context propagators of environments made
 // after it.
-func (s *WorkflowTestSuite) SetContextPropagators(propagators []ContextPropagator) {
+func (s *WorkflowTestSuite) SetContextPropagators(propagators []internal.ContextPropagator) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.propagators = propagators
@@ -97,7 +109,7 @@ func (s *WorkflowTestSuite) SetDisableRegistrationAliasing(disable bool) {
 type testSuiteDefaults struct {
 	logger      log.Logger
 	metrics     sdkmetrics.Handler
-	propagators []ContextPropagator
+	propagators []internal.ContextPropagator
 	header      *commonpb.Header
 	noAliasing  bool
 	replayCheck bool

@@ -1,4 +1,4 @@
-package internal
+package testenv
 
 import (
 	"errors"
@@ -12,23 +12,12 @@ import (
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
 
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/testserver"
 )
 
-// UpdateCallbacks hear what becomes of an update sent with the test
-// environment's UpdateWorkflow: Accept and then Complete, or Reject.
-// testsuite.TestUpdateCallback is a ready-made one.
-type UpdateCallbacks interface {
-	// Accept: the validator passed; the handler runs.
-	Accept()
-	// Reject: the validator (or the lack of a handler) refused the update.
-	Reject(err error)
-	// Complete: the handler returned success, or err.
-	Complete(success any, err error)
-}
-
-// TestUpdateCallback is an UpdateCallbacks of three optional functions.
+// TestUpdateCallback is an internal.UpdateCallbacks of three optional functions.
 type TestUpdateCallback struct {
 	OnAccept   func()
 	OnReject   func(error)
@@ -79,10 +68,10 @@ type testUpdates struct {
 
 // updateRecord is an update the test sent, and who listens to it.
 type updateRecord struct {
-	first UpdateCallbacks // of the UpdateWorkflow call that sent it
+	first internal.UpdateCallbacks // of the UpdateWorkflow call that sent it
 	// later are those of calls with the same update ID while it ran: they
 	// hear Accept and Complete once it completed.
-	later    []UpdateCallbacks
+	later    []internal.UpdateCallbacks
 	accepted bool
 	done     bool // completed or rejected
 	value    any
@@ -96,13 +85,13 @@ func updateKey(workflowID, updateID string) string { return workflowID + "\x00" 
 // starts. An empty updateID gets a made-up one; an ID sent before is not
 // run again: uc hears what became of the first. Callbacks run on the
 // test's goroutine (see testUpdates).
-func (e *TestWorkflowEnvironment) UpdateWorkflow(updateName, updateID string, uc UpdateCallbacks, args ...any) {
+func (e *TestWorkflowEnvironment) UpdateWorkflow(updateName, updateID string, uc internal.UpdateCallbacks, args ...any) {
 	input, err := registry.EncodeArgs(e.dc, args)
 	if err != nil {
 		panic(fmt.Sprintf("UpdateWorkflow(%q): the arguments cannot be encoded: %v", updateName, err))
 	}
 	if updateID == "" {
-		updateID = newClientUUID()
+		updateID = seam.NewID()
 	}
 	e.whenStarted(func() {
 		if err := e.sendUpdate(e.execution.GetWorkflowId(), updateName, updateID, input, uc); err != nil && uc != nil {
@@ -113,7 +102,7 @@ func (e *TestWorkflowEnvironment) UpdateWorkflow(updateName, updateID string, uc
 
 // UpdateWorkflowByID sends an update to the workflow with workflowID (a
 // child, say); it fails if no such workflow runs.
-func (e *TestWorkflowEnvironment) UpdateWorkflowByID(workflowID, updateName, updateID string, uc UpdateCallbacks, args ...any) error {
+func (e *TestWorkflowEnvironment) UpdateWorkflowByID(workflowID, updateName, updateID string, uc internal.UpdateCallbacks, args ...any) error {
 	input, err := registry.EncodeArgs(e.dc, args)
 	if err != nil {
 		return fmt.Errorf("UpdateWorkflowByID(%q): the arguments cannot be encoded: %w", updateName, err)
@@ -122,7 +111,7 @@ func (e *TestWorkflowEnvironment) UpdateWorkflowByID(workflowID, updateName, upd
 		return errors.New("UpdateWorkflowByID: no workflow has started (call it from a delayed callback)")
 	}
 	if updateID == "" {
-		updateID = newClientUUID()
+		updateID = seam.NewID()
 	}
 	return e.sendUpdate(workflowID, updateName, updateID, input, uc)
 }
@@ -139,7 +128,7 @@ func (e *TestWorkflowEnvironment) UpdateWorkflowNoRejection(updateName string, u
 
 // sendUpdate asks the server to deliver an update, unless one of the
 // same ID was sent already: uc then hears what became of that one.
-func (e *TestWorkflowEnvironment) sendUpdate(workflowID, name, id string, input *commonpb.Payloads, uc UpdateCallbacks) error {
+func (e *TestWorkflowEnvironment) sendUpdate(workflowID, name, id string, input *commonpb.Payloads, uc internal.UpdateCallbacks) error {
 	if uc == nil {
 		uc = &TestUpdateCallback{} // nobody listens
 	}
@@ -289,7 +278,7 @@ func (e *TestWorkflowEnvironment) decodeOutcome(outcome *updatepb.Outcome) (any,
 
 // accept marks an update accepted; it returns the callbacks to tell,
 // nil when they heard it already (or the update is not the test's).
-func (u *testUpdates) accept(key string) UpdateCallbacks {
+func (u *testUpdates) accept(key string) internal.UpdateCallbacks {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	rec := u.records[key]
@@ -357,9 +346,9 @@ func (u *testUpdates) finish() {
 // ValidateUpdate tells the callbacks of a validated update, on the test's
 // goroutine and while the workflow waits, that it was accepted or
 // rejected (with the validator's own error).
-func (w *testWorkflowInbound) ValidateUpdate(ctx Context, in *UpdateInput) error {
+func (w *testWorkflowInbound) ValidateUpdate(ctx internal.Context, in *internal.UpdateInput) error {
 	err := w.Next.ValidateUpdate(ctx, in)
-	key := updateKey(GetInfo(ctx).WorkflowExecution.ID, GetCurrentUpdateInfo(ctx).ID)
+	key := updateKey(internal.GetInfo(ctx).WorkflowExecution.ID, internal.GetCurrentUpdateInfo(ctx).ID)
 	e := w.env
 	if err != nil {
 		e.callbacks.call(func() { e.rejectUpdate(key, err) }, false)
@@ -374,10 +363,10 @@ func (w *testWorkflowInbound) ValidateUpdate(ctx Context, in *UpdateInput) error
 // ExecuteUpdate tells the callbacks what the handler returned, on the
 // test's goroutine and while the workflow waits: a value that points into
 // the workflow's state is seen as it was when the handler returned.
-func (w *testWorkflowInbound) ExecuteUpdate(ctx Context, in *UpdateInput) (any, error) {
+func (w *testWorkflowInbound) ExecuteUpdate(ctx internal.Context, in *internal.UpdateInput) (any, error) {
 	value, err := w.Next.ExecuteUpdate(ctx, in)
-	if !IsReplaying(ctx) {
-		key := updateKey(GetInfo(ctx).WorkflowExecution.ID, GetCurrentUpdateInfo(ctx).ID)
+	if !internal.IsReplaying(ctx) {
+		key := updateKey(internal.GetInfo(ctx).WorkflowExecution.ID, internal.GetCurrentUpdateInfo(ctx).ID)
 		e := w.env
 		e.callbacks.call(func() { e.completeUpdate(key, value, err) }, false)
 	}

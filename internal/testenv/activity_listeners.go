@@ -1,4 +1,4 @@
-package internal
+package testenv
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/failure"
 )
 
@@ -36,11 +37,11 @@ type activityRecord struct {
 
 // seenAttempt keeps the info of an activity's latest attempt, for the
 // listeners of its outcome.
-func (l *testListeners) seenAttempt(info ActivityInfo) {
+func (l *testListeners) seenAttempt(info internal.ActivityInfo) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.attempts == nil {
-		l.attempts = make(map[attemptKey]ActivityInfo)
+		l.attempts = make(map[attemptKey]internal.ActivityInfo)
 	}
 	l.attempts[attemptKey{info.WorkflowExecution.RunID, info.ActivityID}] = info
 }
@@ -87,7 +88,7 @@ func (l *testListeners) deliverActivityEvent(execution *commonpb.WorkflowExecuti
 	dc, fc, identity := l.dc, l.fc, l.identity
 	l.mu.Unlock()
 	if a := ev.GetActivityTaskCompletedEventAttributes(); a != nil {
-		set.activityCompleted(info, newEncodedValue(a.GetResult(), dc), nil)
+		set.activityCompleted(info, seam.EncodedValue(a.GetResult(), dc), nil)
 		return
 	}
 	var cause error
@@ -107,7 +108,7 @@ func (l *testListeners) deliverActivityEvent(execution *commonpb.WorkflowExecuti
 
 // activityOf finds the activity an outcome event names, and the info of
 // its latest attempt (made up from its schedule if none started).
-func (l *testListeners) activityOf(execution *commonpb.WorkflowExecution, scheduledID int64) (*activityRecord, *ActivityInfo) {
+func (l *testListeners) activityOf(execution *commonpb.WorkflowExecution, scheduledID int64) (*activityRecord, *internal.ActivityInfo) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	rec := l.scheduled[scheduledKey{execution.GetRunId(), scheduledID}]
@@ -116,11 +117,11 @@ func (l *testListeners) activityOf(execution *commonpb.WorkflowExecution, schedu
 	}
 	info, ok := l.attempts[attemptKey{execution.GetRunId(), rec.activityID}]
 	if !ok {
-		info = ActivityInfo{
+		info = internal.ActivityInfo{
 			ActivityID:        rec.activityID,
-			ActivityType:      ActivityType{Name: rec.activityType},
+			ActivityType:      internal.ActivityType{Name: rec.activityType},
 			TaskQueue:         rec.taskQueue,
-			WorkflowExecution: WorkflowExecution{ID: execution.GetWorkflowId(), RunID: execution.GetRunId()},
+			WorkflowExecution: internal.WorkflowExecution{ID: execution.GetWorkflowId(), RunID: execution.GetRunId()},
 			Attempt:           1,
 		}
 	}

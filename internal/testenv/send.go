@@ -1,4 +1,4 @@
-package internal
+package testenv
 
 import (
 	"context"
@@ -153,7 +153,7 @@ func (e *TestWorkflowEnvironment) QueryWorkflowByID(workflowID, queryType string
 	if err != nil {
 		return nil, err
 	}
-	return newEncodedValue(p, e.dc), nil
+	return seam.EncodedValue(p, e.dc), nil
 }
 
 // queryTimeout bounds, in wall time, how long a query waits for the
@@ -166,7 +166,7 @@ func (e *TestWorkflowEnvironment) CompleteActivity(taskToken []byte, result any,
 	if e.server == nil {
 		return errors.New("CompleteActivity: no workflow has started")
 	}
-	return completeActivityByToken(context.Background(), testserver.Local{S: e.server}, testNamespace, e.identity, e.dc, e.fc, taskToken, result, err)
+	return seam.CompleteActivityByToken(context.Background(), testserver.Local{S: e.server}, testNamespace, e.identity, e.dc, e.fc, taskToken, result, err)
 }
 
 // sendInTurn sends what the test sends a workflow (a signal, a

@@ -1,4 +1,4 @@
-package internal
+package testenv
 
 import (
 	"cmp"
@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
@@ -29,17 +30,17 @@ type TestActivityEnvironment struct {
 	mu            sync.Mutex
 	suite         testSuiteDefaults
 	registry      *registry.Registry
-	workerOptions WorkerOptions
-	plugins       workerPluginSet // the worker options' plugins; testsuite_plugins.go
+	workerOptions internal.WorkerOptions
+	plugins       internal.TestEnvPlugins // the worker options' plugins; plugins.go
 	dc            converter.DataConverter
 	fc            converter.FailureConverter
-	propagators   []ContextPropagator
+	propagators   []internal.ContextPropagator
 	header        *commonpb.Header
 	identity      string
 	timeout       time.Duration
 	details       *commonpb.Payloads
 	workerStop    chan struct{}
-	onHeartbeat   func(*ActivityInfo, converter.EncodedValues)
+	onHeartbeat   func(*internal.ActivityInfo, converter.EncodedValues)
 	inWorkflow    bool
 }
 
@@ -51,12 +52,12 @@ func newTestActivityEnvironment(s *WorkflowTestSuite) *TestActivityEnvironment {
 
 // RegisterActivity registers an activity function, or a struct's methods.
 func (t *TestActivityEnvironment) RegisterActivity(a any) {
-	t.RegisterActivityWithOptions(a, RegisterActivityOptions{})
+	t.RegisterActivityWithOptions(a, internal.RegisterActivityOptions{})
 }
 
 // RegisterActivityWithOptions registers activities with options.
-func (t *TestActivityEnvironment) RegisterActivityWithOptions(a any, options RegisterActivityOptions) {
-	if on := t.plugins.registryHooks.OnRegisterActivity; on != nil {
+func (t *TestActivityEnvironment) RegisterActivityWithOptions(a any, options internal.RegisterActivityOptions) {
+	if on := t.plugins.RegistryHooks().OnRegisterActivity; on != nil {
 		on(a, options)
 	}
 	// Registered again, an activity replaces the first, as in
@@ -68,8 +69,8 @@ func (t *TestActivityEnvironment) RegisterActivityWithOptions(a any, options Reg
 
 // RegisterDynamicActivity registers the activity that runs every activity
 // type not registered by name.
-func (t *TestActivityEnvironment) RegisterDynamicActivity(fn any, options DynamicRegisterActivityOptions) {
-	if on := t.plugins.registryHooks.OnRegisterDynamicActivity; on != nil {
+func (t *TestActivityEnvironment) RegisterDynamicActivity(fn any, options internal.DynamicRegisterActivityOptions) {
+	if on := t.plugins.RegistryHooks().OnRegisterDynamicActivity; on != nil {
 		on(fn, options)
 	}
 	if err := t.registry.RegisterDynamicActivity(fn); err != nil {
@@ -82,7 +83,7 @@ func (t *TestActivityEnvironment) RegisterDynamicActivity(fn any, options Dynami
 // TestWorkflowEnvironment.SetWorkerOptions, and start and stop around
 // each ExecuteActivity and ExecuteLocalActivity, whose error is that of
 // a plugin that fails the start.
-func (t *TestActivityEnvironment) SetWorkerOptions(options WorkerOptions) *TestActivityEnvironment {
+func (t *TestActivityEnvironment) SetWorkerOptions(options internal.WorkerOptions) *TestActivityEnvironment {
 	t.configurePlugins(&options)
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -115,7 +116,7 @@ func (t *TestActivityEnvironment) SetIdentity(identity string) *TestActivityEnvi
 }
 
 // SetContextPropagators sets the context propagators.
-func (t *TestActivityEnvironment) SetContextPropagators(propagators []ContextPropagator) *TestActivityEnvironment {
+func (t *TestActivityEnvironment) SetContextPropagators(propagators []internal.ContextPropagator) *TestActivityEnvironment {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.propagators = propagators
@@ -160,7 +161,7 @@ func (t *TestActivityEnvironment) SetWorkerStopChannel(c chan struct{}) {
 
 // SetOnActivityHeartbeatListener sets a function called with every
 // heartbeat's details.
-func (t *TestActivityEnvironment) SetOnActivityHeartbeatListener(listener func(activityInfo *ActivityInfo, details converter.EncodedValues)) *TestActivityEnvironment {
+func (t *TestActivityEnvironment) SetOnActivityHeartbeatListener(listener func(activityInfo *internal.ActivityInfo, details converter.EncodedValues)) *TestActivityEnvironment {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.onHeartbeat = listener
@@ -211,7 +212,7 @@ func (t *TestActivityEnvironment) ExecuteActivity(activityFn any, args ...any) (
 // workflow's local activity: activity.GetInfo says IsLocalActivity, and it
 // has no task token.
 func (t *TestActivityEnvironment) ExecuteLocalActivity(activityFn any, args ...any) (converter.EncodedValue, error) {
-	name, err := activityName(t.registry, activityFn)
+	name, err := seam.ActivityName(t.registry, activityFn)
 	if err != nil {
 		return nil, err
 	}
@@ -265,25 +266,25 @@ func (t *TestActivityEnvironment) execute(name string, args []any, la *local) (c
 	onHeartbeat, dc := t.onHeartbeat, t.dc
 	heartbeat := func(details *commonpb.Payloads) {
 		if onHeartbeat != nil {
-			info := activityInfoOf(&workerrt.ActivityTask{Task: task}, testNamespace)
+			info := seam.ActivityInfo(&workerrt.ActivityTask{Task: task}, testNamespace)
 			onHeartbeat(&info, failure.NewEncodedValues(details, dc))
 		}
 	}
-	exec := &activityExecutor{registry: t.registry, dc: t.dc, logger: t.suite.logger, metrics: t.suite.metrics,
-		namespace: testNamespace, taskQueue: testTaskQueue, interceptors: t.workerOptions.Interceptors, propagators: t.propagators}
+	exec := seam.ActivityExecutor(t.registry, internal.TestEnvWiring{DataConverter: t.dc, Logger: t.suite.logger, Metrics: t.suite.metrics,
+		Namespace: testNamespace, TaskQueue: testTaskQueue, Interceptors: t.workerOptions.Interceptors, Propagators: t.propagators})
 	at := &workerrt.ActivityTask{Task: task, Heartbeat: heartbeat, WorkerStop: stop}
 	if la != nil {
 		at.Local, at.LocalFn, at.Heartbeat = true, la.fn, func(*commonpb.Payloads) {}
 	}
 	result, err := exec.Execute(ctx, at)
-	if errors.Is(err, ErrResultPending) {
+	if errors.Is(err, internal.ErrResultPending) {
 		return nil, err
 	}
 	if err != nil {
 		// As a workflow would see it: through the failure converter.
 		return nil, t.fc.FailureToError(t.fc.ErrorToFailure(err))
 	}
-	return newEncodedValue(result, t.dc), nil
+	return seam.EncodedValue(result, t.dc), nil
 }
 
 // executeInWorkflow runs the activity from a workflow in a test workflow
@@ -299,9 +300,9 @@ func (t *TestActivityEnvironment) executeInWorkflow(name string, args []any) (co
 		timeout = 10 * time.Minute // on the virtual clock: only a stuck activity reaches it
 	}
 	// The result passes through the workflow undecoded.
-	runner := func(ctx Context) (converter.RawValue, error) {
-		ctx = WithActivityOptions(ctx, ActivityOptions{StartToCloseTimeout: timeout, RetryPolicy: &policy.RetryPolicy{MaximumAttempts: 1}})
-		f := ExecuteActivity(ctx, name, args...)
+	runner := func(ctx internal.Context) (converter.RawValue, error) {
+		ctx = internal.WithActivityOptions(ctx, internal.ActivityOptions{StartToCloseTimeout: timeout, RetryPolicy: &policy.RetryPolicy{MaximumAttempts: 1}})
+		f := internal.ExecuteActivity(ctx, name, args...)
 		var raw converter.RawValue
 		if err := f.Get(ctx, nil); err != nil {
 			return raw, err
@@ -309,7 +310,7 @@ func (t *TestActivityEnvironment) executeInWorkflow(name string, args []any) (co
 		_ = f.Get(ctx, &raw) // an error: the activity has no result
 		return raw, nil
 	}
-	wenv.RegisterWorkflowWithOptions(runner, RegisterWorkflowOptions{Name: "TestActivityEnvironmentWorkflow"})
+	wenv.RegisterWorkflowWithOptions(runner, internal.RegisterWorkflowOptions{Name: "TestActivityEnvironmentWorkflow"})
 	wenv.ExecuteWorkflow("TestActivityEnvironmentWorkflow")
 	var raw converter.RawValue
 	if err := wenv.GetWorkflowResult(&raw); err != nil {
@@ -324,7 +325,7 @@ func (t *TestActivityEnvironment) executeInWorkflow(name string, args []any) (co
 		return nil, err
 	}
 	if raw.Payload() == nil {
-		return newEncodedValue(nil, t.dc), nil
+		return seam.EncodedValue(nil, t.dc), nil
 	}
-	return newEncodedValue(&commonpb.Payloads{Payloads: []*commonpb.Payload{raw.Payload()}}, t.dc), nil
+	return seam.EncodedValue(&commonpb.Payloads{Payloads: []*commonpb.Payload{raw.Payload()}}, t.dc), nil
 }

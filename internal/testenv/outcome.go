@@ -1,4 +1,4 @@
-package internal
+package testenv
 
 import (
 	"errors"
@@ -29,16 +29,14 @@ func (e *TestWorkflowEnvironment) finish(w *workerrt.Worker, early error) {
 		return
 	}
 	last := h.GetEvents()[len(h.GetEvents())-1]
-	outcome, err := readRunCloseEvent(last, e.dc, e.fc)
+	result, runErr, err := seam.RunOutcome(last, e.dc, e.fc)
 	switch {
 	case err != nil:
 		e.err = err
-	case outcome.continuedAsNew != nil:
-		e.err = failure.NewWorkflowExecutionError(e.executionID(), e.runID(), e.workflowType, continueAsNewErrorFrom(outcome.continuedAsNew))
-	case outcome.err != nil:
-		e.err = failure.NewWorkflowExecutionError(e.executionID(), e.runID(), e.workflowType, outcome.err)
+	case runErr != nil:
+		e.err = failure.NewWorkflowExecutionError(e.executionID(), e.runID(), e.workflowType, runErr)
 	default:
-		e.result = outcome.result
+		e.result = result
 	}
 }
 
@@ -90,19 +88,16 @@ func (e *TestWorkflowEnvironment) outcomeOf(workflowID string) (*commonpb.Payloa
 	}
 	events := h.GetEvents()
 	last := events[len(events)-1]
-	outcome, err := readRunCloseEvent(last, e.dc, e.fc)
+	result, runErr, err := seam.RunOutcome(last, e.dc, e.fc)
 	if err != nil {
 		return nil, fmt.Errorf("workflow %q has not completed", workflowID)
 	}
 	runID := events[0].GetWorkflowExecutionStartedEventAttributes().GetOriginalExecutionRunId()
 	typ := events[0].GetWorkflowExecutionStartedEventAttributes().GetWorkflowType().GetName()
-	switch {
-	case outcome.continuedAsNew != nil:
-		return nil, failure.NewWorkflowExecutionError(workflowID, runID, typ, continueAsNewErrorFrom(outcome.continuedAsNew))
-	case outcome.err != nil:
-		return nil, failure.NewWorkflowExecutionError(workflowID, runID, typ, outcome.err)
+	if runErr != nil {
+		return nil, failure.NewWorkflowExecutionError(workflowID, runID, typ, runErr)
 	}
-	return outcome.result, nil
+	return result, nil
 }
 
 // GetWorkflowError returns the workflow's error: a *WorkflowExecutionError

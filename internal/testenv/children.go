@@ -1,4 +1,4 @@
-package internal
+package testenv
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
 )
@@ -85,7 +86,7 @@ func (e *TestWorkflowEnvironment) installWorkflowMocks() error {
 	e.children.mu.Lock()
 	defer e.children.mu.Unlock()
 	for name := range e.children.mocked {
-		fnType := reflect.TypeOf(func(Context) error { return nil })
+		fnType := reflect.TypeOf(func(internal.Context) error { return nil })
 		if fn, err := e.registry.Workflow(name); err == nil && !fn.Dynamic {
 			fnType = fn.Fn.Type()
 		} else if t := e.returnFuncType(name); t != nil {
@@ -151,8 +152,8 @@ func (e *TestWorkflowEnvironment) askChildMock(a *commandpb.StartChildWorkflowEx
 // runWorkflowMock is the code of a mocked workflow: it waits the mock's
 // delay and returns its answer.
 func (e *TestWorkflowEnvironment) runWorkflowMock(name string, fnType reflect.Type, in []reflect.Value) []reflect.Value {
-	ctx := in[0].Interface().(Context)
-	id := GetInfo(ctx).WorkflowExecution.ID
+	ctx := in[0].Interface().(internal.Context)
+	id := internal.GetInfo(ctx).WorkflowExecution.ID
 	e.children.mu.Lock()
 	answer, ok := e.children.answers[id]
 	e.children.mu.Unlock()
@@ -169,7 +170,7 @@ func (e *TestWorkflowEnvironment) runWorkflowMock(name string, fnType reflect.Ty
 		e.children.mu.Unlock()
 	}
 	if answer.after > 0 {
-		if err := Sleep(ctx, answer.after); err != nil {
+		if err := internal.Sleep(ctx, answer.after); err != nil {
 			out := make([]reflect.Value, fnType.NumOut())
 			for i := range out {
 				out[i] = reflect.Zero(fnType.Out(i))
@@ -211,21 +212,21 @@ func (e *TestWorkflowEnvironment) SetDetachedChildWait(detachedChildWait bool) *
 
 // SetOnChildWorkflowStartedListener sets a function called as each child
 // workflow starts, with its info, context and arguments.
-func (e *TestWorkflowEnvironment) SetOnChildWorkflowStartedListener(listener func(workflowInfo *WorkflowInfo, ctx Context, args converter.EncodedValues)) *TestWorkflowEnvironment {
+func (e *TestWorkflowEnvironment) SetOnChildWorkflowStartedListener(listener func(workflowInfo *internal.WorkflowInfo, ctx internal.Context, args converter.EncodedValues)) *TestWorkflowEnvironment {
 	e.listeners.update(func(s *listenerSet) { s.childStarted = listener })
 	return e
 }
 
 // SetOnChildWorkflowCompletedListener sets a function called as each child
 // workflow returns (but for cancellations), with its result or error.
-func (e *TestWorkflowEnvironment) SetOnChildWorkflowCompletedListener(listener func(workflowInfo *WorkflowInfo, result converter.EncodedValue, err error)) *TestWorkflowEnvironment {
+func (e *TestWorkflowEnvironment) SetOnChildWorkflowCompletedListener(listener func(workflowInfo *internal.WorkflowInfo, result converter.EncodedValue, err error)) *TestWorkflowEnvironment {
 	e.listeners.update(func(s *listenerSet) { s.childCompleted = listener })
 	return e
 }
 
 // SetOnChildWorkflowCanceledListener sets a function called when a child
 // workflow ends canceled.
-func (e *TestWorkflowEnvironment) SetOnChildWorkflowCanceledListener(listener func(workflowInfo *WorkflowInfo)) *TestWorkflowEnvironment {
+func (e *TestWorkflowEnvironment) SetOnChildWorkflowCanceledListener(listener func(workflowInfo *internal.WorkflowInfo)) *TestWorkflowEnvironment {
 	e.listeners.update(func(s *listenerSet) { s.childCanceled = listener })
 	return e
 }
@@ -279,36 +280,33 @@ func (x *externalCalls) recorded(runID string, i int) (error, bool) {
 
 // mockedExternal answers a mocked signal or cancel request: in replay what
 // it answered the first time, else the mock's error.
-func (w *testWorkflowOutbound) mockedExternal(ctx Context, method string, args ...any) (Future, bool) {
+func (w *testWorkflowOutbound) mockedExternal(ctx internal.Context, method string, args ...any) (internal.Future, bool) {
 	if !w.env.hasExpectation(method) {
 		return nil, false
 	}
 	runID := w.Next.GetInfo(ctx).WorkflowExecution.RunID
 	i := w.externalCalls
 	w.externalCalls++
-	f := &future{}
 	if w.Next.IsReplaying(ctx) {
 		if err, ok := w.env.external.recorded(runID, i); ok {
-			f.Set(nil, err)
-			return f, true
+			return seam.ReadyFuture(nil, err), true
 		}
 	}
 	err := mockError(w.env.workflowMock.MethodCalled(method, args...))
 	w.env.external.record(runID, err)
-	f.Set(nil, err)
-	return f, true
+	return seam.ReadyFuture(nil, err), true
 }
 
-func (w *testWorkflowOutbound) SignalExternalWorkflow(ctx Context, workflowID, runID, signalName string, arg any) Future {
-	ns := GetChildWorkflowOptions(ctx).Namespace
+func (w *testWorkflowOutbound) SignalExternalWorkflow(ctx internal.Context, workflowID, runID, signalName string, arg any) internal.Future {
+	ns := internal.GetChildWorkflowOptions(ctx).Namespace
 	if f, ok := w.mockedExternal(ctx, mockMethodSignalExternalWorkflow, ns, workflowID, runID, signalName, arg); ok {
 		return f
 	}
 	return w.Next.SignalExternalWorkflow(ctx, workflowID, runID, signalName, arg)
 }
 
-func (w *testWorkflowOutbound) RequestCancelExternalWorkflow(ctx Context, workflowID, runID string) Future {
-	ns := GetChildWorkflowOptions(ctx).Namespace
+func (w *testWorkflowOutbound) RequestCancelExternalWorkflow(ctx internal.Context, workflowID, runID string) internal.Future {
+	ns := internal.GetChildWorkflowOptions(ctx).Namespace
 	if f, ok := w.mockedExternal(ctx, mockMethodRequestCancelExternalWorkflow, ns, workflowID, runID); ok {
 		return f
 	}
@@ -316,16 +314,16 @@ func (w *testWorkflowOutbound) RequestCancelExternalWorkflow(ctx Context, workfl
 }
 
 // ExecuteWorkflow tells the child listeners about children.
-func (w *testWorkflowInbound) ExecuteWorkflow(ctx Context, in *ExecuteWorkflowInput) (any, error) {
-	info := GetInfo(ctx)
+func (w *testWorkflowInbound) ExecuteWorkflow(ctx internal.Context, in *internal.ExecuteWorkflowInput) (any, error) {
+	info := internal.GetInfo(ctx)
 	isChild := info.ParentWorkflowExecution != nil
 	set := w.env.listeners.get()
-	if isChild && set.childStarted != nil && !IsReplaying(ctx) {
+	if isChild && set.childStarted != nil && !internal.IsReplaying(ctx) {
 		p, _ := w.env.dc.ToPayloads(in.Args...)
 		set.childStarted(info, ctx, failure.NewEncodedValues(p, w.env.dc))
 	}
 	result, err := w.Next.ExecuteWorkflow(ctx, in)
-	if isChild && !IsReplaying(ctx) {
+	if isChild && !internal.IsReplaying(ctx) {
 		var canceled *failure.CanceledError
 		switch {
 		case errors.As(err, &canceled) && set.childCanceled != nil:
@@ -335,7 +333,7 @@ func (w *testWorkflowInbound) ExecuteWorkflow(ctx Context, in *ExecuteWorkflowIn
 			if result != nil {
 				p, _ = w.env.dc.ToPayloads(result)
 			}
-			set.childCompleted(info, newEncodedValue(p, w.env.dc), err)
+			set.childCompleted(info, seam.EncodedValue(p, w.env.dc), err)
 		}
 	}
 	return result, err

@@ -1,4 +1,4 @@
-package internal
+package testenv
 
 import (
 	"fmt"
@@ -17,6 +17,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
@@ -42,12 +43,12 @@ type TestWorkflowEnvironment struct {
 	workflowMock mock.Mock
 	mockedNames  map[string]bool // activity types with expectations
 
-	workerOptions WorkerOptions
-	plugins       workerPluginSet // the worker options' plugins; testsuite_plugins.go
-	startOptions  StartWorkflowOptions
+	workerOptions internal.WorkerOptions
+	plugins       internal.TestEnvPlugins // the worker options' plugins; plugins.go
+	startOptions  internal.StartWorkflowOptions
 	dc            converter.DataConverter
 	fc            converter.FailureConverter
-	propagators   []ContextPropagator
+	propagators   []internal.ContextPropagator
 	header        *commonpb.Header
 	identity      string
 	testTimeout   time.Duration
@@ -77,7 +78,7 @@ type TestWorkflowEnvironment struct {
 	// noDetachedChildWait: ExecuteWorkflow does not wait for children left
 	// running by the abandon or request-cancel parent close policies.
 	noDetachedChildWait bool
-	replayCheck         bool // replay the test's runs once it ended (testsuite_replay.go)
+	replayCheck         bool // replay the test's runs once it ended (replay.go)
 
 	clock    *testserver.Clock
 	server   *testserver.Server
@@ -127,12 +128,12 @@ func newTestWorkflowEnvironment(s *WorkflowTestSuite) *TestWorkflowEnvironment {
 
 // RegisterWorkflow registers a workflow function.
 func (e *TestWorkflowEnvironment) RegisterWorkflow(w any) {
-	e.RegisterWorkflowWithOptions(w, RegisterWorkflowOptions{})
+	e.RegisterWorkflowWithOptions(w, internal.RegisterWorkflowOptions{})
 }
 
 // RegisterWorkflowWithOptions registers a workflow function with options.
-func (e *TestWorkflowEnvironment) RegisterWorkflowWithOptions(w any, options RegisterWorkflowOptions) {
-	if on := e.plugins.registryHooks.OnRegisterWorkflow; on != nil {
+func (e *TestWorkflowEnvironment) RegisterWorkflowWithOptions(w any, options internal.RegisterWorkflowOptions) {
+	if on := e.plugins.RegistryHooks().OnRegisterWorkflow; on != nil {
 		on(w, options)
 	}
 	if err := e.registry.RegisterWorkflow(w, options.Name, options.DisableAlreadyRegisteredCheck); err != nil {
@@ -142,15 +143,15 @@ func (e *TestWorkflowEnvironment) RegisterWorkflowWithOptions(w any, options Reg
 
 // RegisterActivity registers an activity function, or a struct's methods.
 func (e *TestWorkflowEnvironment) RegisterActivity(a any) {
-	e.RegisterActivityWithOptions(a, RegisterActivityOptions{})
+	e.RegisterActivityWithOptions(a, internal.RegisterActivityOptions{})
 }
 
 // RegisterActivityWithOptions registers activities with options. As in
 // go.temporal.io/sdk's test environment (and unlike on a worker), an
 // activity registered again replaces the first: DisableAlreadyRegisteredCheck
 // is implied. A workflow registered twice is refused, as there.
-func (e *TestWorkflowEnvironment) RegisterActivityWithOptions(a any, options RegisterActivityOptions) {
-	if on := e.plugins.registryHooks.OnRegisterActivity; on != nil {
+func (e *TestWorkflowEnvironment) RegisterActivityWithOptions(a any, options internal.RegisterActivityOptions) {
+	if on := e.plugins.RegistryHooks().OnRegisterActivity; on != nil {
 		on(a, options)
 	}
 	if err := e.registry.RegisterActivity(a, options.Name, true, options.SkipInvalidStructFunctions); err != nil {
@@ -160,8 +161,8 @@ func (e *TestWorkflowEnvironment) RegisterActivityWithOptions(a any, options Reg
 
 // RegisterDynamicWorkflow registers the workflow that runs every workflow
 // type not registered by name (children included).
-func (e *TestWorkflowEnvironment) RegisterDynamicWorkflow(fn any, options DynamicRegisterWorkflowOptions) {
-	if on := e.plugins.registryHooks.OnRegisterDynamicWorkflow; on != nil {
+func (e *TestWorkflowEnvironment) RegisterDynamicWorkflow(fn any, options internal.DynamicRegisterWorkflowOptions) {
+	if on := e.plugins.RegistryHooks().OnRegisterDynamicWorkflow; on != nil {
 		on(fn, options)
 	}
 	if err := e.registry.RegisterDynamicWorkflow(fn); err != nil {
@@ -171,8 +172,8 @@ func (e *TestWorkflowEnvironment) RegisterDynamicWorkflow(fn any, options Dynami
 
 // RegisterDynamicActivity registers the activity that runs every activity
 // type not registered by name.
-func (e *TestWorkflowEnvironment) RegisterDynamicActivity(fn any, options DynamicRegisterActivityOptions) {
-	if on := e.plugins.registryHooks.OnRegisterDynamicActivity; on != nil {
+func (e *TestWorkflowEnvironment) RegisterDynamicActivity(fn any, options internal.DynamicRegisterActivityOptions) {
+	if on := e.plugins.RegistryHooks().OnRegisterDynamicActivity; on != nil {
 		on(fn, options)
 	}
 	if err := e.registry.RegisterDynamicActivity(fn); err != nil {
@@ -195,7 +196,7 @@ func (e *TestWorkflowEnvironment) Now() time.Time { return e.clock.Now() }
 // Their Plugins configure them here (ConfigureWorker, whose error is a
 // panic) and see the environment's registrations; after that the options
 // may not be set again.
-func (e *TestWorkflowEnvironment) SetWorkerOptions(options WorkerOptions) *TestWorkflowEnvironment {
+func (e *TestWorkflowEnvironment) SetWorkerOptions(options internal.WorkerOptions) *TestWorkflowEnvironment {
 	e.configurePlugins(&options)
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -205,7 +206,7 @@ func (e *TestWorkflowEnvironment) SetWorkerOptions(options WorkerOptions) *TestW
 
 // SetStartWorkflowOptions sets the options the workflow starts with: its
 // ID, task queue, timeouts, memo, search attributes, retry policy.
-func (e *TestWorkflowEnvironment) SetStartWorkflowOptions(options StartWorkflowOptions) *TestWorkflowEnvironment {
+func (e *TestWorkflowEnvironment) SetStartWorkflowOptions(options internal.StartWorkflowOptions) *TestWorkflowEnvironment {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.startOptions = options
@@ -229,7 +230,7 @@ func (e *TestWorkflowEnvironment) SetFailureConverter(failureConverter converter
 }
 
 // SetContextPropagators sets the context propagators.
-func (e *TestWorkflowEnvironment) SetContextPropagators(propagators []ContextPropagator) *TestWorkflowEnvironment {
+func (e *TestWorkflowEnvironment) SetContextPropagators(propagators []internal.ContextPropagator) *TestWorkflowEnvironment {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.propagators = propagators
@@ -315,7 +316,7 @@ func (e *TestWorkflowEnvironment) SetLastError(err error) {
 func (e *TestWorkflowEnvironment) SetMemoOnStart(memo map[string]any) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if _, err := encodeStartMemo(e.dc, memo); err != nil {
+	if _, err := seam.EncodeStartMemo(e.dc, memo); err != nil {
 		return err
 	}
 	e.memo = memo
@@ -364,7 +365,7 @@ func (e *TestWorkflowEnvironment) SetContinueAsNewSuggested(suggest bool) {
 
 // SetContinueAsNewSuggestedReasons sets the reasons the workflow's tasks
 // give for suggesting to continue as new.
-func (e *TestWorkflowEnvironment) SetContinueAsNewSuggestedReasons(reasons []ContinueAsNewSuggestedReason) {
+func (e *TestWorkflowEnvironment) SetContinueAsNewSuggestedReasons(reasons []internal.ContinueAsNewSuggestedReason) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.taskStarted.SuggestContinueAsNewReasons = nil
@@ -444,7 +445,7 @@ func (e *TestWorkflowEnvironment) ExecuteWorkflow(workflowFn any, args ...any) {
 
 // start registers the workflow, builds the server, and starts the run.
 func (e *TestWorkflowEnvironment) start(workflowFn any, args []any) error {
-	typeName, err := clientWorkflowTypeName(workflowFn)
+	typeName, err := seam.WorkflowTypeName(workflowFn)
 	if err != nil {
 		return err
 	}
@@ -513,10 +514,11 @@ func (e *TestWorkflowEnvironment) startAttributes(typeName string, args []any) (
 	if e.memo != nil {
 		memo = e.memo
 	}
-	encodedMemo, err := encodeStartMemo(e.dc, memo)
+	encodedMemo, err := seam.EncodeStartMemo(e.dc, memo)
 	if err != nil {
 		return nil, err
 	}
+	//lint:ignore SA1019 the deprecated untyped search attributes still start a workflow, as in go.temporal.io/sdk.
 	sa, typed := o.SearchAttributes, o.TypedSearchAttributes
 	if e.searchAttributes != nil {
 		sa = e.searchAttributes
@@ -628,63 +630,46 @@ func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 	if err := e.installWorkflowMocks(); err != nil {
 		return nil, err
 	}
-	wo := e.workerOptions
-	env := newWorkflowEnv(e.registry, workflowEnvOptions{
-		DataConverter:    e.dc,
-		FailureConverter: e.fc,
-		Logger:           e.suite.logger,
-		Metrics:          e.suite.metrics,
-		Namespace:        testNamespace,
-		DeadlockTimeout:  wo.DeadlockDetectionTimeout,
-		LogDuringReplay:  wo.EnableLoggingInReplay,
-		FailOnPanic:      wo.WorkflowPanicPolicy == FailWorkflow,
-		SDKMetadataFlags: true,
-		Interceptors:     e.interceptors(),
-		Propagators:      e.propagators,
-		Now:              e.clock.Now,
-	})
-	taskQueue := e.startOptions.TaskQueue
-	if taskQueue == "" {
-		taskQueue = testTaskQueue
-	}
-	cache := workerrt.NewStickyCache(testStickyCacheSize)
-	opts := workerrt.Options{
-		Service:          testserver.Local{S: e.server},
-		Namespace:        testNamespace,
-		TaskQueue:        taskQueue,
-		Identity:         e.identity,
-		Logger:           e.suite.logger,
-		FailureConverter: e.fc,
-		Engine:           env.engineOptions(),
-		Cache:            cache,
-		WallTime:         e.clock.ToWall,
-		SDKName:          SDKName,
-		SDKVersion:       SDKVersion,
-	}
-	plain := &activityExecutor{registry: e.registry, dc: e.dc, logger: e.suite.logger, metrics: e.suite.metrics,
-		namespace: testNamespace, taskQueue: taskQueue, interceptors: env.interceptors, propagators: e.propagators}
-	activities, err := e.withSessions(plain)
+	wiring := e.wiring()
+	wiring.Cache = workerrt.NewStickyCache(testStickyCacheSize)
+	opts, err := seam.RuntimeOptions(e.registry, e.workerOptions, wiring)
 	if err != nil {
-		return nil, err
-	}
-	opts.Activities = activities
-	opts.LocalActivities = plain
-	// The in-memory server hands no activity back in a workflow task's
-	// answer: no slot is reserved for eager activities.
-	wo.DisableEagerActivities = true
-	if opts, err = runtimeOptions(wo, opts, e.suite.metrics); err != nil {
 		return nil, err
 	}
 	rt, err := workerrt.New(opts)
 	if err != nil {
 		return nil, err
 	}
-	e.server.ServeQueues(taskQueue, rt.StickyQueue())
+	e.server.ServeQueues(wiring.TaskQueue, rt.StickyQueue())
 	rt.Start()
 	e.mu.Lock()
-	e.running, e.cache = rt, cache
+	e.running, e.cache = rt, wiring.Cache
 	e.mu.Unlock()
 	return rt, nil
+}
+
+// wiring is what the environment's worker runs with, and its replay check
+// replays with.
+func (e *TestWorkflowEnvironment) wiring() internal.TestEnvWiring {
+	taskQueue := e.startOptions.TaskQueue
+	if taskQueue == "" {
+		taskQueue = testTaskQueue
+	}
+	return internal.TestEnvWiring{
+		Service:          testserver.Local{S: e.server},
+		Namespace:        testNamespace,
+		TaskQueue:        taskQueue,
+		Identity:         e.identity,
+		DataConverter:    e.dc,
+		FailureConverter: e.fc,
+		Logger:           e.suite.logger,
+		Metrics:          e.suite.metrics,
+		Interceptors:     e.interceptors(),
+		Propagators:      e.propagators,
+		Now:              e.clock.Now,
+		WallTime:         e.clock.ToWall,
+		WithSessions:     e.withSessions,
+	}
 }
 
 // testStickyCacheSize keeps every run of a test cached, as a worker would.
@@ -703,9 +688,9 @@ func (e *TestWorkflowEnvironment) stopWorker(w *workerrt.Worker) {
 
 // interceptors are the environment's own (mocks of workflow calls,
 // listeners), outermost, then the worker's.
-func (e *TestWorkflowEnvironment) interceptors() []WorkerInterceptor {
+func (e *TestWorkflowEnvironment) interceptors() []internal.WorkerInterceptor {
 	own := &testInterceptor{env: e}
-	return append([]WorkerInterceptor{own}, e.workerOptions.Interceptors...)
+	return append([]internal.WorkerInterceptor{own}, e.workerOptions.Interceptors...)
 }
 
 func durationOrNil(d time.Duration) *durationpb.Duration {

@@ -1,13 +1,14 @@
-package internal
+package testenv
 
 import (
-	"context"
 	"fmt"
 	"os"
 
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
+
+	"github.com/durable-go/sdk/internal"
 )
 
 // The replay check. Once ExecuteWorkflow's run ended, every run of the
@@ -102,27 +103,13 @@ func (e *TestWorkflowEnvironment) checkReplay() {
 // replayRuns replays each run of the test that completed a workflow task;
 // it returns the first that does not replay.
 func (e *TestWorkflowEnvironment) replayRuns() error {
-	wo := e.workerOptions
-	replayer := &WorkflowReplayer{
-		registry: e.registry,
-		options: WorkflowReplayerOptions{
-			DataConverter:      e.dc,
-			FailureConverter:   e.fc,
-			Interceptors:       e.interceptors(),
-			ContextPropagators: e.propagators,
-		},
-		adjustEnv: func(o *workflowEnvOptions) {
-			o.Namespace = testNamespace
-			o.DeadlockTimeout = wo.DeadlockDetectionTimeout
-			o.FailOnPanic = wo.WorkflowPanicPolicy == FailWorkflow
-		},
-	}
+	wiring := e.wiring()
 	for _, run := range e.server.Runs() {
 		if !completedATask(run.Events) {
 			continue
 		}
-		src := replaySource{events: run.Events, original: WorkflowExecution{ID: run.Execution.GetWorkflowId(), RunID: run.Execution.GetRunId()}}
-		_, err := replayer.replayHistory(context.Background(), e.suite.logger, src, false)
+		original := internal.WorkflowExecution{ID: run.Execution.GetWorkflowId(), RunID: run.Execution.GetRunId()}
+		err := seam.Replay(e.registry, e.workerOptions, wiring, run.Events, original)
 		if err == nil {
 			continue
 		}

@@ -1,4 +1,4 @@
-package internal
+package testenv
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/failure"
 )
 
@@ -47,8 +48,8 @@ func (e *TestWorkflowEnvironment) sleepInMock(args mock.Arguments, d time.Durati
 	if len(args) > 0 {
 		if ctx, ok := args[0].(context.Context); ok {
 			done = ctx.Done()
-			if IsActivity(ctx) {
-				e.server.SleepAttempt(GetActivityInfo(ctx).TaskToken, d, done)
+			if internal.IsActivity(ctx) {
+				e.server.SleepAttempt(internal.GetActivityInfo(ctx).TaskToken, d, done)
 				return
 			}
 		}
@@ -313,7 +314,7 @@ func isMockMatcher(a any) bool {
 // OnGetVersion sets the version workflow.GetVersion returns for changeID
 // (mock.Anything for every change), recorded in history as the workflow's
 // choice.
-func (e *TestWorkflowEnvironment) OnGetVersion(changeID string, minSupported, maxSupported Version) *MockCallWrapper {
+func (e *TestWorkflowEnvironment) OnGetVersion(changeID string, minSupported, maxSupported internal.Version) *MockCallWrapper {
 	return e.wrap(e.workflowMock.On(mockMethodGetVersion+"_"+changeID, changeID, minSupported, maxSupported))
 }
 

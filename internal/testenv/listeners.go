@@ -1,15 +1,16 @@
-package internal
+package testenv
 
 import (
 	"context"
 	"time"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
 )
 
 // SetOnActivityStartedListener sets a function called as each activity
 // attempt starts, with its context and arguments.
-func (e *TestWorkflowEnvironment) SetOnActivityStartedListener(listener func(activityInfo *ActivityInfo, ctx context.Context, args converter.EncodedValues)) *TestWorkflowEnvironment {
+func (e *TestWorkflowEnvironment) SetOnActivityStartedListener(listener func(activityInfo *internal.ActivityInfo, ctx context.Context, args converter.EncodedValues)) *TestWorkflowEnvironment {
 	e.listeners.update(func(s *listenerSet) { s.activityStarted = listener })
 	return e
 }
@@ -19,42 +20,42 @@ func (e *TestWorkflowEnvironment) SetOnActivityStartedListener(listener func(act
 // result, or its error (an ActivityError). Attempts that are retried are
 // no outcome; an activity the workflow asked to cancel goes to the
 // canceled listener instead.
-func (e *TestWorkflowEnvironment) SetOnActivityCompletedListener(listener func(activityInfo *ActivityInfo, result converter.EncodedValue, err error)) *TestWorkflowEnvironment {
+func (e *TestWorkflowEnvironment) SetOnActivityCompletedListener(listener func(activityInfo *internal.ActivityInfo, result converter.EncodedValue, err error)) *TestWorkflowEnvironment {
 	e.listeners.update(func(s *listenerSet) { s.activityCompleted = listener })
 	return e
 }
 
 // SetOnActivityCanceledListener sets a function called when the workflow
 // asks to cancel an activity (its ActivityTaskCancelRequested event).
-func (e *TestWorkflowEnvironment) SetOnActivityCanceledListener(listener func(activityInfo *ActivityInfo)) *TestWorkflowEnvironment {
+func (e *TestWorkflowEnvironment) SetOnActivityCanceledListener(listener func(activityInfo *internal.ActivityInfo)) *TestWorkflowEnvironment {
 	e.listeners.update(func(s *listenerSet) { s.activityCanceled = listener })
 	return e
 }
 
 // SetOnActivityHeartbeatListener sets a function called with every
 // heartbeat's details.
-func (e *TestWorkflowEnvironment) SetOnActivityHeartbeatListener(listener func(activityInfo *ActivityInfo, details converter.EncodedValues)) *TestWorkflowEnvironment {
+func (e *TestWorkflowEnvironment) SetOnActivityHeartbeatListener(listener func(activityInfo *internal.ActivityInfo, details converter.EncodedValues)) *TestWorkflowEnvironment {
 	e.listeners.update(func(s *listenerSet) { s.activityHeartbeat = listener })
 	return e
 }
 
 // SetOnLocalActivityStartedListener sets a function called as each local
 // activity attempt starts, with its context and arguments.
-func (e *TestWorkflowEnvironment) SetOnLocalActivityStartedListener(listener func(activityInfo *ActivityInfo, ctx context.Context, args []any)) *TestWorkflowEnvironment {
+func (e *TestWorkflowEnvironment) SetOnLocalActivityStartedListener(listener func(activityInfo *internal.ActivityInfo, ctx context.Context, args []any)) *TestWorkflowEnvironment {
 	e.listeners.update(func(s *listenerSet) { s.localStarted = listener })
 	return e
 }
 
 // SetOnLocalActivityCompletedListener sets a function called as each local
 // activity attempt ends (but for cancellations), with its result or error.
-func (e *TestWorkflowEnvironment) SetOnLocalActivityCompletedListener(listener func(activityInfo *ActivityInfo, result converter.EncodedValue, err error)) *TestWorkflowEnvironment {
+func (e *TestWorkflowEnvironment) SetOnLocalActivityCompletedListener(listener func(activityInfo *internal.ActivityInfo, result converter.EncodedValue, err error)) *TestWorkflowEnvironment {
 	e.listeners.update(func(s *listenerSet) { s.localCompleted = listener })
 	return e
 }
 
 // SetOnLocalActivityCanceledListener sets a function called when a local
 // activity attempt ends canceled.
-func (e *TestWorkflowEnvironment) SetOnLocalActivityCanceledListener(listener func(activityInfo *ActivityInfo)) *TestWorkflowEnvironment {
+func (e *TestWorkflowEnvironment) SetOnLocalActivityCanceledListener(listener func(activityInfo *internal.ActivityInfo)) *TestWorkflowEnvironment {
 	e.listeners.update(func(s *listenerSet) { s.localCanceled = listener })
 	return e
 }

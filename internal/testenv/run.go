@@ -1,4 +1,4 @@
-package internal
+package testenv
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	querypb "go.temporal.io/api/query/v1"
 
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/workerrt"
 )
 
@@ -140,7 +141,7 @@ func (e *TestWorkflowEnvironment) watchProgress() func() {
 // onEvent sees every event written to a history of the test.
 func (e *TestWorkflowEnvironment) onEvent(execution *commonpb.WorkflowExecution, ev *historypb.HistoryEvent) {
 	e.progress.Store(time.Now().UnixNano())
-	if execution.GetRunId() == e.execution.GetRunId() && closesRun(ev.GetEventType()) {
+	if execution.GetRunId() == e.execution.GetRunId() && seam.ClosesRun(ev.GetEventType()) {
 		// The test's run ended: the clock stays at its end, as the test
 		// reads it, though delayed callbacks are still due (they do not
 		// run). Children it left running move it again (see
@@ -156,7 +157,7 @@ func (e *TestWorkflowEnvironment) endWithoutProgress(limit time.Duration) {
 	stack := "(unavailable)"
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	if p, err := e.server.Query(ctx, e.execution, &querypb.WorkflowQuery{QueryType: QueryTypeStackTrace}); err == nil {
+	if p, err := e.server.Query(ctx, e.execution, &querypb.WorkflowQuery{QueryType: internal.QueryTypeStackTrace}); err == nil {
 		var s string
 		if e.dc.FromPayloads(p, &s) == nil {
 			stack = s

@@ -1,4 +1,4 @@
-package internal
+package testenv
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/searchattr"
 )
@@ -23,43 +24,43 @@ import (
 // the run left the cache, or to answer a query) sees what history
 // recorded and does not use up expectations.
 type testInterceptor struct {
-	WorkerInterceptorBase
+	internal.WorkerInterceptorBase
 	env *TestWorkflowEnvironment
 }
 
-func (i *testInterceptor) InterceptWorkflow(_ Context, next WorkflowInboundInterceptor) WorkflowInboundInterceptor {
-	return &testWorkflowInbound{WorkflowInboundInterceptorBase: WorkflowInboundInterceptorBase{Next: next}, env: i.env}
+func (i *testInterceptor) InterceptWorkflow(_ internal.Context, next internal.WorkflowInboundInterceptor) internal.WorkflowInboundInterceptor {
+	return &testWorkflowInbound{WorkflowInboundInterceptorBase: internal.WorkflowInboundInterceptorBase{Next: next}, env: i.env}
 }
 
-func (i *testInterceptor) InterceptActivity(_ context.Context, next ActivityInboundInterceptor) ActivityInboundInterceptor {
-	return &testActivityInbound{ActivityInboundInterceptorBase: ActivityInboundInterceptorBase{Next: next}, env: i.env}
+func (i *testInterceptor) InterceptActivity(_ context.Context, next internal.ActivityInboundInterceptor) internal.ActivityInboundInterceptor {
+	return &testActivityInbound{ActivityInboundInterceptorBase: internal.ActivityInboundInterceptorBase{Next: next}, env: i.env}
 }
 
 type testWorkflowInbound struct {
-	WorkflowInboundInterceptorBase
+	internal.WorkflowInboundInterceptorBase
 	env *TestWorkflowEnvironment
 }
 
-func (w *testWorkflowInbound) Init(outbound WorkflowOutboundInterceptor) error {
-	return w.Next.Init(&testWorkflowOutbound{WorkflowOutboundInterceptorBase: WorkflowOutboundInterceptorBase{Next: outbound}, env: w.env})
+func (w *testWorkflowInbound) Init(outbound internal.WorkflowOutboundInterceptor) error {
+	return w.Next.Init(&testWorkflowOutbound{WorkflowOutboundInterceptorBase: internal.WorkflowOutboundInterceptorBase{Next: outbound}, env: w.env})
 }
 
 type testWorkflowOutbound struct {
-	WorkflowOutboundInterceptorBase
+	internal.WorkflowOutboundInterceptorBase
 	env           *TestWorkflowEnvironment
 	externalCalls int // mocked signals and cancels so far in this run
 }
 
 // mocked reports whether a workflow call should ask the mock.
-func (w *testWorkflowOutbound) mocked(ctx Context, method string) bool {
+func (w *testWorkflowOutbound) mocked(ctx internal.Context, method string) bool {
 	return !w.Next.IsReplaying(ctx) && w.env.hasExpectation(method)
 }
 
-func (w *testWorkflowOutbound) GetVersion(ctx Context, changeID string, minSupported, maxSupported Version) Version {
+func (w *testWorkflowOutbound) GetVersion(ctx internal.Context, changeID string, minSupported, maxSupported internal.Version) internal.Version {
 	if w.Next.IsReplaying(ctx) {
 		if w.env.hasExpectation(mockMethodGetVersion+"_"+changeID) || w.env.hasExpectation(mockMethodGetVersion+"_"+anyMockArgument) {
 			// History holds the mocked choice, whatever the code supports.
-			return w.Next.GetVersion(ctx, changeID, DefaultVersion, math.MaxInt32)
+			return w.Next.GetVersion(ctx, changeID, internal.DefaultVersion, math.MaxInt32)
 		}
 		return w.Next.GetVersion(ctx, changeID, minSupported, maxSupported)
 	}
@@ -68,7 +69,7 @@ func (w *testWorkflowOutbound) GetVersion(ctx Context, changeID string, minSuppo
 			continue
 		}
 		ret := w.env.workflowMock.MethodCalled(method, changeID, minSupported, maxSupported)
-		v := mockValue[Version]("GetVersion", ret, changeID, minSupported, maxSupported)
+		v := mockValue[internal.Version]("GetVersion", ret, changeID, minSupported, maxSupported)
 		return w.Next.GetVersion(ctx, changeID, v, v) // recorded as the run's choice
 	}
 	return w.Next.GetVersion(ctx, changeID, minSupported, maxSupported)
@@ -78,33 +79,33 @@ func (w *testWorkflowOutbound) GetVersion(ctx Context, changeID string, minSuppo
 // names the method.
 const anyMockArgument = "mock.Anything"
 
-func (w *testWorkflowOutbound) SideEffect(ctx Context, f func(ctx Context) any) converter.EncodedValue {
-	return w.SideEffectWithOptions(ctx, SideEffectOptions{}, f)
+func (w *testWorkflowOutbound) SideEffect(ctx internal.Context, f func(ctx internal.Context) any) converter.EncodedValue {
+	return w.SideEffectWithOptions(ctx, internal.SideEffectOptions{}, f)
 }
 
-func (w *testWorkflowOutbound) SideEffectWithOptions(ctx Context, options SideEffectOptions, f func(ctx Context) any) converter.EncodedValue {
+func (w *testWorkflowOutbound) SideEffectWithOptions(ctx internal.Context, options internal.SideEffectOptions, f func(ctx internal.Context) any) converter.EncodedValue {
 	if w.mocked(ctx, mockMethodSideEffect) {
 		ret := w.env.workflowMock.MethodCalled(mockMethodSideEffect)
 		v := mockValue[any]("SideEffect", ret)
-		f = func(Context) any { return v }
+		f = func(internal.Context) any { return v }
 	}
 	return w.Next.SideEffectWithOptions(ctx, options, f)
 }
 
-func (w *testWorkflowOutbound) MutableSideEffect(ctx Context, id string, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
-	return w.MutableSideEffectWithOptions(ctx, id, MutableSideEffectOptions{}, f, equals)
+func (w *testWorkflowOutbound) MutableSideEffect(ctx internal.Context, id string, f func(ctx internal.Context) any, equals func(a, b any) bool) converter.EncodedValue {
+	return w.MutableSideEffectWithOptions(ctx, id, internal.MutableSideEffectOptions{}, f, equals)
 }
 
-func (w *testWorkflowOutbound) MutableSideEffectWithOptions(ctx Context, id string, options MutableSideEffectOptions, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
+func (w *testWorkflowOutbound) MutableSideEffectWithOptions(ctx internal.Context, id string, options internal.MutableSideEffectOptions, f func(ctx internal.Context) any, equals func(a, b any) bool) converter.EncodedValue {
 	if w.mocked(ctx, mockMethodMutableSideEffect) {
 		ret := w.env.workflowMock.MethodCalled(mockMethodMutableSideEffect, id)
 		v := mockValue[any]("MutableSideEffect", ret, id)
-		f = func(Context) any { return v }
+		f = func(internal.Context) any { return v }
 	}
 	return w.Next.MutableSideEffectWithOptions(ctx, id, options, f, equals)
 }
 
-func (w *testWorkflowOutbound) UpsertSearchAttributes(ctx Context, attributes map[string]any) error {
+func (w *testWorkflowOutbound) UpsertSearchAttributes(ctx internal.Context, attributes map[string]any) error {
 	if w.mocked(ctx, mockMethodUpsertSearchAttributes) {
 		if err := mockError(w.env.workflowMock.MethodCalled(mockMethodUpsertSearchAttributes, attributes)); err != nil {
 			return err
@@ -113,7 +114,7 @@ func (w *testWorkflowOutbound) UpsertSearchAttributes(ctx Context, attributes ma
 	return w.Next.UpsertSearchAttributes(ctx, attributes)
 }
 
-func (w *testWorkflowOutbound) UpsertTypedSearchAttributes(ctx Context, updates ...searchattr.SearchAttributeUpdate) error {
+func (w *testWorkflowOutbound) UpsertTypedSearchAttributes(ctx internal.Context, updates ...searchattr.SearchAttributeUpdate) error {
 	if w.mocked(ctx, mockMethodUpsertTypedSearchAttributes) {
 		if err := mockError(w.env.workflowMock.MethodCalled(mockMethodUpsertTypedSearchAttributes, searchattr.NewSearchAttributes(updates...))); err != nil {
 			return err
@@ -122,7 +123,7 @@ func (w *testWorkflowOutbound) UpsertTypedSearchAttributes(ctx Context, updates 
 	return w.Next.UpsertTypedSearchAttributes(ctx, updates...)
 }
 
-func (w *testWorkflowOutbound) UpsertMemo(ctx Context, memo map[string]any) error {
+func (w *testWorkflowOutbound) UpsertMemo(ctx internal.Context, memo map[string]any) error {
 	if w.mocked(ctx, mockMethodUpsertMemo) {
 		if err := mockError(w.env.workflowMock.MethodCalled(mockMethodUpsertMemo, memo)); err != nil {
 			return err
@@ -131,7 +132,7 @@ func (w *testWorkflowOutbound) UpsertMemo(ctx Context, memo map[string]any) erro
 	return w.Next.UpsertMemo(ctx, memo)
 }
 
-func (w *testWorkflowOutbound) GetInfo(ctx Context) *WorkflowInfo {
+func (w *testWorkflowOutbound) GetInfo(ctx internal.Context) *internal.WorkflowInfo {
 	info := w.Next.GetInfo(ctx)
 	w.env.mu.Lock()
 	length := w.env.historyLengthOverride
@@ -139,9 +140,7 @@ func (w *testWorkflowOutbound) GetInfo(ctx Context) *WorkflowInfo {
 	if length <= 0 {
 		return info
 	}
-	copied := *info
-	copied.currentHistoryLength = length
-	return &copied
+	return seam.WithHistoryLength(info, length)
 }
 
 // mockValue is the one value a mock of a workflow call returned, or what
@@ -173,17 +172,17 @@ func mockError(ret []any) error {
 }
 
 type testActivityInbound struct {
-	ActivityInboundInterceptorBase
+	internal.ActivityInboundInterceptorBase
 	env *TestWorkflowEnvironment
 }
 
-func (a *testActivityInbound) Init(outbound ActivityOutboundInterceptor) error {
-	return a.Next.Init(&testActivityOutbound{ActivityOutboundInterceptorBase: ActivityOutboundInterceptorBase{Next: outbound}, env: a.env})
+func (a *testActivityInbound) Init(outbound internal.ActivityOutboundInterceptor) error {
+	return a.Next.Init(&testActivityOutbound{ActivityOutboundInterceptorBase: internal.ActivityOutboundInterceptorBase{Next: outbound}, env: a.env})
 }
 
-func (a *testActivityInbound) ExecuteActivity(ctx context.Context, in *ExecuteActivityInput) (any, error) {
+func (a *testActivityInbound) ExecuteActivity(ctx context.Context, in *internal.ExecuteActivityInput) (any, error) {
 	l := &a.env.listeners
-	info := GetActivityInfo(ctx)
+	info := internal.GetActivityInfo(ctx)
 	dc := a.env.dc
 	set := l.get()
 	started, completed, canceledListener := set.activityStarted, set.activityCompleted, set.activityCanceled
@@ -201,10 +200,10 @@ func (a *testActivityInbound) ExecuteActivity(ctx context.Context, in *ExecuteAc
 	}
 	if !info.IsLocalActivity {
 		// An activity's outcome is heard from history, once (see
-		// testsuite_activity_listeners.go); a pending result at once.
+		// activity_listeners.go); a pending result at once.
 		l.seenAttempt(info)
 		result, err := a.Next.ExecuteActivity(ctx, in)
-		if errors.Is(err, ErrResultPending) && completed != nil {
+		if errors.Is(err, internal.ErrResultPending) && completed != nil {
 			completed(&info, nil, err)
 		}
 		return result, err
@@ -215,18 +214,18 @@ func (a *testActivityInbound) ExecuteActivity(ctx context.Context, in *ExecuteAc
 		if f := canceledListener; f != nil {
 			f(&info)
 		}
-	} else if f := completed; f != nil && !errors.Is(err, ErrResultPending) {
+	} else if f := completed; f != nil && !errors.Is(err, internal.ErrResultPending) {
 		var p *commonpb.Payloads
 		if result != nil {
 			p, _ = dc.ToPayloads(result)
 		}
-		f(&info, newEncodedValue(p, dc), err)
+		f(&info, seam.EncodedValue(p, dc), err)
 	}
 	return result, err
 }
 
 type testActivityOutbound struct {
-	ActivityOutboundInterceptorBase
+	internal.ActivityOutboundInterceptorBase
 	env *TestWorkflowEnvironment
 }
 
@@ -267,7 +266,7 @@ type testListeners struct {
 	fc        converter.FailureConverter
 	identity  string
 	scheduled map[scheduledKey]*activityRecord
-	attempts  map[attemptKey]ActivityInfo
+	attempts  map[attemptKey]internal.ActivityInfo
 }
 
 // listenedEvent is an event the listeners' goroutine delivers.
@@ -277,16 +276,16 @@ type listenedEvent struct {
 }
 
 type listenerSet struct {
-	activityStarted   func(*ActivityInfo, context.Context, converter.EncodedValues)
-	activityCompleted func(*ActivityInfo, converter.EncodedValue, error)
-	activityCanceled  func(*ActivityInfo)
-	activityHeartbeat func(*ActivityInfo, converter.EncodedValues)
-	localStarted      func(*ActivityInfo, context.Context, []any)
-	localCompleted    func(*ActivityInfo, converter.EncodedValue, error)
-	localCanceled     func(*ActivityInfo)
-	childStarted      func(*WorkflowInfo, Context, converter.EncodedValues)
-	childCompleted    func(*WorkflowInfo, converter.EncodedValue, error)
-	childCanceled     func(*WorkflowInfo)
+	activityStarted   func(*internal.ActivityInfo, context.Context, converter.EncodedValues)
+	activityCompleted func(*internal.ActivityInfo, converter.EncodedValue, error)
+	activityCanceled  func(*internal.ActivityInfo)
+	activityHeartbeat func(*internal.ActivityInfo, converter.EncodedValues)
+	localStarted      func(*internal.ActivityInfo, context.Context, []any)
+	localCompleted    func(*internal.ActivityInfo, converter.EncodedValue, error)
+	localCanceled     func(*internal.ActivityInfo)
+	childStarted      func(*internal.WorkflowInfo, internal.Context, converter.EncodedValues)
+	childCompleted    func(*internal.WorkflowInfo, converter.EncodedValue, error)
+	childCanceled     func(*internal.WorkflowInfo)
 	timerScheduled    func(timerID string, duration time.Duration)
 	timerFired        func(timerID string)
 	timerCanceled     func(timerID string)

@@ -1,10 +1,11 @@
-package internal
+package testenv
 
 import (
 	"fmt"
 	"slices"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
 )
 
 // The test environments run the worker plugins of their worker options as
@@ -17,9 +18,9 @@ import (
 
 // configurePlugins runs the plugins of options on them; options may be set
 // once when they have plugins.
-func (e *TestWorkflowEnvironment) configurePlugins(options *WorkerOptions) {
+func (e *TestWorkflowEnvironment) configurePlugins(options *internal.WorkerOptions) {
 	e.mu.Lock()
-	taskQueue, configured := e.startOptions.TaskQueue, len(e.plugins.list) > 0
+	taskQueue, configured := e.startOptions.TaskQueue, e.plugins.Configured()
 	e.mu.Unlock()
 	if configured {
 		panic("SetWorkerOptions: the worker options' plugins were applied already; set the options once")
@@ -33,18 +34,18 @@ func (e *TestWorkflowEnvironment) configurePlugins(options *WorkerOptions) {
 // startPlugins runs the plugins' StartWorker hooks and returns the stop
 // that runs their StopWorker hooks.
 func (e *TestWorkflowEnvironment) startPlugins() (stop func(), err error) {
-	if len(e.plugins.list) == 0 {
+	if !e.plugins.Configured() {
 		return func() {}, nil
 	}
-	if _, err := e.plugins.start(e, func() error { return nil }); err != nil {
+	if _, err := e.plugins.Start(e, func() error { return nil }); err != nil {
 		return nil, err
 	}
-	return func() { e.plugins.stop(e.suite.logger, func() {}) }, nil
+	return func() { e.plugins.Stop(e.suite.logger, func() {}) }, nil
 }
 
-func (t *TestActivityEnvironment) configurePlugins(options *WorkerOptions) {
+func (t *TestActivityEnvironment) configurePlugins(options *internal.WorkerOptions) {
 	t.mu.Lock()
-	configured := len(t.plugins.list) > 0
+	configured := t.plugins.Configured()
 	t.mu.Unlock()
 	if configured {
 		panic("SetWorkerOptions: the worker options' plugins were applied already; set the options once")
@@ -54,7 +55,7 @@ func (t *TestActivityEnvironment) configurePlugins(options *WorkerOptions) {
 
 // configuredWorkerOptions are the worker options, their plugins applied,
 // for a test workflow environment that runs activities for this one.
-func (t *TestActivityEnvironment) configuredWorkerOptions() WorkerOptions {
+func (t *TestActivityEnvironment) configuredWorkerOptions() internal.WorkerOptions {
 	o := t.workerOptions
 	o.Plugins = nil
 	return o
@@ -63,13 +64,13 @@ func (t *TestActivityEnvironment) configuredWorkerOptions() WorkerOptions {
 // withPlugins runs an activity between the plugins' StartWorker and
 // StopWorker hooks.
 func (t *TestActivityEnvironment) withPlugins(run func() (converter.EncodedValue, error)) (converter.EncodedValue, error) {
-	if len(t.plugins.list) == 0 {
+	if !t.plugins.Configured() {
 		return run()
 	}
-	if _, err := t.plugins.start(activityEnvRegistry{t}, func() error { return nil }); err != nil {
+	if _, err := t.plugins.Start(activityEnvRegistry{t}, func() error { return nil }); err != nil {
 		return nil, err
 	}
-	defer t.plugins.stop(t.suite.logger, func() {})
+	defer t.plugins.Stop(t.suite.logger, func() {})
 	return run()
 }
 
@@ -78,8 +79,8 @@ func (t *TestActivityEnvironment) withPlugins(run func() (converter.EncodedValue
 // workflows, which it keeps beside them.
 type activityEnvRegistry struct{ t *TestActivityEnvironment }
 
-func (r activityEnvRegistry) RegisterWorkflowWithOptions(w any, options RegisterWorkflowOptions) {
-	if on := r.t.plugins.registryHooks.OnRegisterWorkflow; on != nil {
+func (r activityEnvRegistry) RegisterWorkflowWithOptions(w any, options internal.RegisterWorkflowOptions) {
+	if on := r.t.plugins.RegistryHooks().OnRegisterWorkflow; on != nil {
 		on(w, options)
 	}
 	if err := r.t.registry.RegisterWorkflow(w, options.Name, options.DisableAlreadyRegisteredCheck); err != nil {
@@ -87,8 +88,8 @@ func (r activityEnvRegistry) RegisterWorkflowWithOptions(w any, options Register
 	}
 }
 
-func (r activityEnvRegistry) RegisterDynamicWorkflow(w any, options DynamicRegisterWorkflowOptions) {
-	if on := r.t.plugins.registryHooks.OnRegisterDynamicWorkflow; on != nil {
+func (r activityEnvRegistry) RegisterDynamicWorkflow(w any, options internal.DynamicRegisterWorkflowOptions) {
+	if on := r.t.plugins.RegistryHooks().OnRegisterDynamicWorkflow; on != nil {
 		on(w, options)
 	}
 	if err := r.t.registry.RegisterDynamicWorkflow(w); err != nil {
@@ -96,24 +97,24 @@ func (r activityEnvRegistry) RegisterDynamicWorkflow(w any, options DynamicRegis
 	}
 }
 
-func (r activityEnvRegistry) RegisterActivityWithOptions(a any, options RegisterActivityOptions) {
+func (r activityEnvRegistry) RegisterActivityWithOptions(a any, options internal.RegisterActivityOptions) {
 	r.t.RegisterActivityWithOptions(a, options)
 }
 
-func (r activityEnvRegistry) RegisterDynamicActivity(a any, options DynamicRegisterActivityOptions) {
+func (r activityEnvRegistry) RegisterDynamicActivity(a any, options internal.DynamicRegisterActivityOptions) {
 	r.t.RegisterDynamicActivity(a, options)
 }
 
 // configureTestPlugins applies options' plugins to options, panicking on
 // failure as worker.New does.
-func configureTestPlugins(set *workerPluginSet, taskQueue string, options *WorkerOptions) {
+func configureTestPlugins(set *internal.TestEnvPlugins, taskQueue string, options *internal.WorkerOptions) {
 	if len(options.Plugins) == 0 {
 		return
 	}
-	if err := checkPlugins("worker.Options.Plugins", options.Plugins); err != nil {
+	if err := seam.CheckPlugins("worker.Options.Plugins", options.Plugins); err != nil {
 		panic("SetWorkerOptions: " + err.Error())
 	}
-	if err := set.configure(slices.Clone(options.Plugins), taskQueue, options); err != nil {
+	if err := set.Configure(slices.Clone(options.Plugins), taskQueue, options); err != nil {
 		panic(fmt.Errorf("SetWorkerOptions: %w", err))
 	}
 }
