@@ -20,13 +20,29 @@ import (
 // ...), which is what SDK code and users match on.
 func convertErrorsInterceptor(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 	err := convertError(invoker(ctx, method, req, reply, cc, opts...), req)
-	if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+	if err == nil {
+		return nil
+	}
+	if ended := contextEnded(ctx); ended != nil && !errors.Is(err, ended) {
 		// gRPC reports a call its context ended as DeadlineExceeded, or
 		// as a reset stream ("RST_STREAM with error code: CANCEL"): make
 		// errors.Is(err, context.DeadlineExceeded) hold, as callers write.
-		return &ContextEndedError{Context: ctx.Err(), Call: err}
+		return &ContextEndedError{Context: ended, Call: err}
 	}
 	return err
+}
+
+// contextEnded is ctx's error, or context.DeadlineExceeded once its
+// deadline has passed: gRPC's own timer for the deadline may end the call
+// a moment before the context's timer marks the context done.
+func contextEnded(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if deadline, ok := ctx.Deadline(); ok && !time.Now().Before(deadline) {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
 
 // ContextEndedError is a call that failed because its context ended. It
