@@ -774,3 +774,29 @@ func TestRunGetPastItsContextIsTheContextsError(t *testing.T) {
 		t.Errorf("Get canceled: %T %v; want errors.Is(err, context.Canceled)", err, err)
 	}
 }
+
+// TestServerTakesThisSDKsName: clients identify as this SDK ("durable-go"
+// and its own version), not as go.temporal.io/sdk. The server checks the
+// version of the SDKs it knows and refuses one it does not support; a name
+// it does not know goes through, whatever its version, so nothing depends
+// on posing as "temporal-go".
+func TestServerTakesThisSDKsName(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	hp := testharness.HostPort(t)
+	_, err := rpc.Dial(ctx, rpc.Options{HostPort: hp, ClientName: "temporal-go", ClientVersion: "9.0.0"})
+	var notSupported *serviceerror.ClientVersionNotSupported
+	if !errors.As(err, &notSupported) {
+		t.Fatalf("the server took temporal-go 9.0.0 (%v): the premise of this test, that it checks the SDKs it knows, is gone", err)
+	}
+	for _, version := range []string{rpc.DefaultClientVersion, "9.0.0"} {
+		conn, err := rpc.Dial(ctx, rpc.Options{HostPort: hp, ClientVersion: version})
+		if err != nil {
+			t.Fatalf("the server refused %s %s: %v", rpc.DefaultClientName, version, err)
+		}
+		_ = conn.Close()
+	}
+	if rpc.DefaultClientName != "durable-go" {
+		t.Errorf("clients identify as %q", rpc.DefaultClientName)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/workerrt"
 	"github.com/durable-go/sdk/log"
@@ -643,8 +644,9 @@ func InterruptCh() <-chan any {
 	return out
 }
 
-// SDKName and SDKVersion identify this SDK in workflow task completions.
+// SDKName and SDKVersion identify this SDK in workflow task completions,
+// as its clients identify it in their headers.
 const (
-	SDKName    = "durable-go"
-	SDKVersion = "0.1.0"
+	SDKName    = rpc.DefaultClientName
+	SDKVersion = rpc.DefaultClientVersion
 )

@@ -1,9 +1,8 @@
 package temporal
 
-import "github.com/durable-go/sdk/internal/rpc"
-
-// SDKVersion is the version of go.temporal.io/sdk whose API and protocol
-// this SDK implements. Clients send it to the server in the
-// "client-version" header, with "temporal-go" as "client-name", because
-// the server checks those headers and enables features by them.
-const SDKVersion = rpc.DefaultClientVersion
+// SDKVersion is the version of go.temporal.io/sdk whose API this SDK
+// implements: code written for that version ports by rewriting the import
+// prefix. This SDK's own name and version, which its clients send the
+// server in their "client-name" and "client-version" headers, are
+// "durable-go" and the version of its module (see CHANGELOG.md).
+const SDKVersion = "1.50.0"

@@ -44,8 +44,8 @@ func TestIdentificationHeadersOnEveryCall(t *testing.T) {
 		t.Fatalf("server received %d calls, want 2", len(calls))
 	}
 	for _, call := range calls {
-		wantHeader(t, call.md, "client-name", "temporal-go")
-		wantHeader(t, call.md, "client-version", "1.50.0")
+		wantHeader(t, call.md, "client-name", DefaultClientName)
+		wantHeader(t, call.md, "client-version", DefaultClientVersion)
 		wantHeader(t, call.md, "supported-server-versions", ">=1.0.0 <2.0.0")
 	}
 	// A request without a namespace gets the default; a request's own wins.
@@ -132,7 +132,7 @@ func TestHeadersAreRecomputedPerAttemptWithoutDuplicates(t *testing.T) {
 	}
 	wantHeader(t, calls[0].md, "authorization", "Bearer k1")
 	wantHeader(t, calls[1].md, "authorization", "Bearer k2") // the rotated key
-	wantHeader(t, calls[1].md, "client-name", "temporal-go")
+	wantHeader(t, calls[1].md, "client-name", DefaultClientName)
 	wantHeader(t, calls[1].md, "temporal-namespace", "default")
 }
 

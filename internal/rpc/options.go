@@ -22,13 +22,18 @@ const (
 )
 
 const (
-	// DefaultClientName and DefaultClientVersion are what Go SDK v1.50
-	// sends. The server checks and gates features on these values, and this
-	// SDK speaks that version's protocol, so it presents itself the same way.
-	// DefaultClientVersion is the one definition of the version: the
-	// temporal package exports it as temporal.SDKVersion.
-	DefaultClientName    = "temporal-go"
-	DefaultClientVersion = "1.50.0"
+	// DefaultClientName and DefaultClientVersion identify this SDK to the
+	// server (and in workflow task completions), so that the server's SDK
+	// statistics count it as itself, not as go.temporal.io/sdk. Nothing a
+	// server does depends on a name it does not know: the server's version
+	// checker checks only the SDKs it lists ("temporal-go" < 2.0.0 among
+	// them) and lets others through, and the one behaviour keyed on a name,
+	// turning off eager activities for old clients, is for TypeScript
+	// (server 1.29: common/headers/version_checker.go,
+	// service/frontend/overrides.go). TestServerTakesThisSDKsName checks it
+	// on the dev server.
+	DefaultClientName    = "durable-go"
+	DefaultClientVersion = "0.2.0-dev"
 	// SupportedServerVersions is the server version range this SDK accepts,
 	// sent so the server can reject a client it is too old or new for.
 	SupportedServerVersions = ">=1.0.0 <2.0.0"
