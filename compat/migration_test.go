@@ -26,6 +26,7 @@ import (
 	officialworker "go.temporal.io/sdk/worker"
 	officialworkflow "go.temporal.io/sdk/workflow"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/stats"
 
 	"github.com/durable-go/sdk/activity"
@@ -727,4 +728,41 @@ func TestDifferenceTheResourceBasedTunerNeedsNoInfoSupplier(t *testing.T) {
 	differs(t, "NewResourceBasedTuner without an InfoSupplier",
 		ourErr == nil, true, theirErr != nil, true,
 		fmt.Sprintf("ours: %v; go.temporal.io/sdk: %v", ourErr, theirErr))
+}
+
+// Clients name this SDK in their headers ("durable-go" and its own
+// version); go.temporal.io/sdk's say "temporal-go".
+func TestDifferenceClientsIdentifyAsThisSDK(t *testing.T) {
+	var mu sync.Mutex
+	names := map[string]bool{}
+	record := func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		md, _ := metadata.FromIncomingContext(ctx)
+		mu.Lock()
+		for _, n := range md.Get("client-name") {
+			names[n] = true
+		}
+		mu.Unlock()
+		return handler(ctx, req)
+	}
+	srv := grpc.NewServer(grpc.UnaryInterceptor(record))
+	workflowservice.RegisterWorkflowServiceServer(srv, systemInfoServer{})
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.Serve(lis) }()
+	defer srv.Stop()
+	ours, err := client.Dial(client.Options{HostPort: lis.Addr().String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours.Close()
+	theirs, err := officialclient.Dial(officialclient.Options{HostPort: lis.Addr().String(), Logger: quiet{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	differs(t, "the client-name header", names["durable-go"], true, names["temporal-go"], true, fmt.Sprintf("names seen: %v", names))
 }
