@@ -242,10 +242,15 @@ func (b *Book) Apply(ev *historypb.HistoryEvent) (handled bool, err error) {
 // route makes key find m; unroute forgets it once m takes no more events.
 func (b *Book) route(key Key, m machine) { put(&b.routes, key, m) }
 
-// unroute forgets a route, and the map once it is empty: a run that waits
-// with no command open keeps none.
-func (b *Book) unroute(key Key) {
-	delete(b.routes, key)
+// unroute forgets a route. The map stays, even empty, until Trim: a run
+// that opens and closes one command after another (sequential activities)
+// would otherwise make a new map for each.
+func (b *Book) unroute(key Key) { delete(b.routes, key) }
+
+// Trim drops what the Book holds only while it works: the route map, once
+// no command is open. The engine calls it when it hands a task back, so
+// that a run waiting in a cache with no command open keeps no map.
+func (b *Book) Trim() {
 	if len(b.routes) == 0 {
 		b.routes = nil
 	}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -144,4 +145,57 @@ func TestTableRejectsDuplicateRows(t *testing.T) {
 		}
 	}()
 	NewTable("bad", Row[*Timer]{Created, InSent, CommandSent, nil}, Row[*Timer]{Created, InSent, Fired, nil})
+}
+
+// runActivity schedules an activity and applies its scheduled, started
+// and completed events, as replay does; it returns the next task's
+// WorkflowTaskStarted event ID.
+func runActivity(t *testing.T, b *Book) int64 {
+	t.Helper()
+	seq := b.NextSeq()
+	schedule(b, "Charge")
+	b.TakeCommands()
+	for _, ev := range []*historypb.HistoryEvent{
+		scheduledEvent(seq, seqID(seq), "Charge"),
+		activityEvent(InStarted, seq+1, seq),
+		activityEvent(InCompleted, seq+2, seq),
+	} {
+		if _, err := b.Apply(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return seq + 4
+}
+
+// Sequential activities, one open at a time, share one route map while
+// the engine works; Trim drops it once no command is open, so that a run
+// waiting in a cache keeps none.
+func TestTheRouteMapLastsUntilTrim(t *testing.T) {
+	b := NewBook()
+	b.BeginTask(taskStarted)
+	b.BeginTask(runActivity(t, b))
+	if b.routes == nil {
+		t.Fatal("the route map was dropped when its last route went")
+	}
+	first := reflect.ValueOf(b.routes).UnsafePointer()
+	b.BeginTask(runActivity(t, b))
+	if again := reflect.ValueOf(b.routes).UnsafePointer(); again != first {
+		t.Fatal("the second activity made a new route map")
+	}
+	seq := b.NextSeq()
+	schedule(b, "Charge")
+	b.TakeCommands()
+	b.Trim()
+	if b.routes == nil {
+		t.Fatal("Trim dropped the route map of an open activity")
+	}
+	for _, ev := range []*historypb.HistoryEvent{scheduledEvent(seq, seqID(seq), "Charge"), activityEvent(InCompleted, seq+1, seq)} {
+		if _, err := b.Apply(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.Trim()
+	if b.routes != nil {
+		t.Fatal("Trim kept an empty route map")
+	}
 }

@@ -161,6 +161,7 @@ func (x *Execution) ProcessTask(t Task) (*TaskResult, error) {
 		return nil, x.classify(err)
 	}
 	x.noteReplayed()
+	x.book.Trim()
 	return res, nil
 }
 

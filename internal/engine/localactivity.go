@@ -191,6 +191,7 @@ func (x *Execution) ResolveLocalActivity(id string, o LocalActivityOutcome) (*Ta
 		x.failure = err
 		return nil, x.classify(err)
 	}
+	x.book.Trim()
 	return res, nil
 }
 
