@@ -27,8 +27,8 @@ type Options struct {
 
 // Dispatcher owns a set of coroutines and runs them one at a time in a
 // deterministic order. Its methods are not safe for concurrent use, except
-// Close, PauseDeadlockDetection, and the fact that RunUntilBlocked may be
-// abandoned by its caller on a deadlock.
+// Close, PauseDeadlockDetection, and the fact that RunUntilBlocked returns
+// while its drive is stuck in a deadlock.
 type Dispatcher struct {
 	deadlockTimeout time.Duration
 	onAllBlocked    func() bool
@@ -41,14 +41,16 @@ type Dispatcher struct {
 	current *Coroutine // the coroutine being resumed, if any
 	closing bool       // unwinding: suspensions panic with unwind
 
-	// Shared between the caller, the run goroutine and Close.
-	mu        sync.Mutex
-	busy      bool          // some goroutine is driving the coroutines
-	idle      chan struct{} // closed when that drive ends
-	closed    bool          // Close was called
-	abandoned bool          // the caller gave up on the drive (deadlock)
+	// Shared between the caller, the run goroutine, the monitor and Close.
+	mu     sync.Mutex
+	busy   bool // some goroutine is driving the coroutines
+	closed bool // Close was called
+	// done is closed when that drive ends or is abandoned, whichever
+	// comes first; its waiters then tell which by abandoned.
+	done      chan struct{}
+	abandoned chan struct{} // done of the drive given up on (deadlock), if any
 	broken    error         // returned by every later RunUntilBlocked
-	runErr    error         // result of the last drive, read after idle
+	runErr    error         // result of the last drive that ended
 
 	stopRequested atomic.Bool // the drive must unwind everything and stop
 	watch         watchdog
@@ -171,15 +173,29 @@ func outsideCoroutines(what string) {
 // closed. After a deadlock the dispatcher is unusable: every later call
 // returns the same error.
 func (d *Dispatcher) RunUntilBlocked() error {
-	idle, err := d.acquire()
+	done, err := d.acquire()
 	if err != nil {
 		return err
 	}
-	go d.drive(idle)
-	if derr := d.supervise(idle); derr != nil {
-		return derr
+	monitor.watch(d)
+	go d.drive(done)
+	derr, runErr := d.await(done)
+	if derr != nil {
+		return derr // not as a nil *DeadlockError in a non-nil error
 	}
-	return d.runErr
+	return runErr
+}
+
+// await waits until the drive whose done channel is done ends or is
+// abandoned, and returns its result or the deadlock that abandoned it.
+func (d *Dispatcher) await(done chan struct{}) (deadlock *DeadlockError, runErr error) {
+	<-done
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.abandoned == done {
+		return d.broken.(*DeadlockError), nil
+	}
+	return nil, d.runErr
 }
 
 // acquire claims the coroutines for one drive.
@@ -195,22 +211,25 @@ func (d *Dispatcher) acquire() (chan struct{}, error) {
 		return nil, errBusy
 	}
 	d.busy = true
-	d.idle = make(chan struct{})
-	return d.idle, nil
+	d.done = make(chan struct{})
+	return d.done, nil
 }
 
 // release ends a drive; err is what RunUntilBlocked returns.
-func (d *Dispatcher) release(idle chan struct{}, err error) {
+func (d *Dispatcher) release(done chan struct{}, err error) {
+	monitor.unwatch(d) // before the waiters wake and start another drive
 	d.mu.Lock()
 	d.busy = false
 	d.runErr = err
-	close(idle)
-	d.idle = nil // a dispatcher waiting in a cache keeps no channel
+	if d.abandoned != done {
+		close(done)
+	}
+	d.done = nil // a dispatcher waiting in a cache keeps no channel
 	d.mu.Unlock()
 }
 
 // drive is the run goroutine.
-func (d *Dispatcher) drive(idle chan struct{}) {
+func (d *Dispatcher) drive(done chan struct{}) {
 	ended := false
 	defer func() {
 		if ended {
@@ -219,32 +238,32 @@ func (d *Dispatcher) drive(idle chan struct{}) {
 		if p := recover(); p != nil {
 			// A panic outside every coroutine, in Options.OnAllBlocked,
 			// which may run user code: it must not end the process.
-			d.endDrive(idle, &PanicError{Value: p, Stack: string(debug.Stack())})
+			d.endDrive(done, &PanicError{Value: p, Stack: string(debug.Stack())})
 			return
 		}
 		// A coroutine called runtime.Goexit, which iter.Pull passes on to
 		// this goroutine. Report it like a panic.
 		c := d.current
-		d.endDrive(idle, &PanicError{Coroutine: c.name, Value: "runtime.Goexit called in a coroutine", Stack: "(unavailable: the goroutine has exited)"})
+		d.endDrive(done, &PanicError{Coroutine: c.name, Value: "runtime.Goexit called in a coroutine", Stack: "(unavailable: the goroutine has exited)"})
 	}()
 	err := d.runPasses()
 	ended = true
-	d.release(idle, err)
+	d.release(done, err)
 }
 
 // endDrive ends a drive that did not return: a coroutine called
 // runtime.Goexit, or OnAllBlocked panicked.
-func (d *Dispatcher) endDrive(idle chan struct{}, err *PanicError) {
+func (d *Dispatcher) endDrive(done chan struct{}, err *PanicError) {
 	d.current = nil
 	d.watch.leave()
 	if d.stopRequested.Load() {
 		go func() {
 			d.unwindAll()
-			d.release(idle, err)
+			d.release(done, err)
 		}()
 		return
 	}
-	d.release(idle, err)
+	d.release(done, err)
 }
 
 // runPasses makes passes until one makes no progress.
@@ -349,22 +368,23 @@ func (d *Dispatcher) Close() error {
 	d.closed = true
 	d.stopRequested.Store(true)
 	if d.busy {
-		idle, abandoned := d.idle, d.abandoned
+		done, abandoned := d.done, d.abandoned != nil
 		d.mu.Unlock()
 		if abandoned {
 			return nil
 		}
-		if derr := d.supervise(idle); derr != nil {
+		if derr, _ := d.await(done); derr != nil {
 			return derr
 		}
 		return nil
 	}
 	d.busy = true
-	d.idle = make(chan struct{})
-	idle := d.idle
+	d.done = make(chan struct{})
+	done := d.done
 	d.mu.Unlock()
-	go d.unwindOnce(idle)
-	if derr := d.supervise(idle); derr != nil {
+	monitor.watch(d)
+	go d.unwindOnce(done)
+	if derr, _ := d.await(done); derr != nil {
 		return derr
 	}
 	return nil
@@ -373,15 +393,15 @@ func (d *Dispatcher) Close() error {
 // unwindOnce is the goroutine that unwinds for Close. If a coroutine calls
 // runtime.Goexit while unwinding, this goroutine dies with it, and a new
 // one carries on.
-func (d *Dispatcher) unwindOnce(idle chan struct{}) {
+func (d *Dispatcher) unwindOnce(done chan struct{}) {
 	ended := false
 	defer func() {
 		if !ended {
 			d.current = nil
-			go d.unwindOnce(idle)
+			go d.unwindOnce(done)
 		}
 	}()
 	d.unwindAll()
 	ended = true
-	d.release(idle, ErrClosed)
+	d.release(done, ErrClosed)
 }

@@ -56,9 +56,11 @@
 // # Deadlocks
 //
 // RunUntilBlocked drives the coroutines from a goroutine of its own and
-// watches it: a coroutine that neither suspends nor returns within the
-// deadlock timeout makes RunUntilBlocked return a [*DeadlockError] naming
-// it, with its stack, even if it never yields (an endless loop). The
+// waits for it; one goroutine of the process, running while any drive
+// does, watches every drive: a coroutine that neither suspends nor
+// returns within the deadlock timeout makes RunUntilBlocked return a
+// [*DeadlockError] naming it, with its stack, even if it never yields (an
+// endless loop). The
 // dispatcher is then unusable; the stuck coroutine is abandoned, and if it
 // ever suspends, every coroutine is unwound. [Dispatcher.PauseDeadlockDetection]
 // stops the clock while a coroutine does legitimately slow work.

@@ -33,7 +33,7 @@ func (t StackTrace) String() string {
 // Suspended coroutines are resumed just long enough to record their own
 // stack; no workflow code runs. It fails while a run is in progress.
 func (d *Dispatcher) StackTraces() ([]StackTrace, error) {
-	idle, err := d.acquire()
+	done, err := d.acquire()
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func (d *Dispatcher) StackTraces() ([]StackTrace, error) {
 		}
 		traces = append(traces, t)
 	}
-	d.release(idle, nil)
+	d.release(done, nil)
 	return traces, nil
 }
 
