@@ -1,6 +1,6 @@
 package interceptor
 
-import "github.com/durable-go/sdk/internal"
+import "github.com/durable-go/sdk/internal/tracing"
 
 // Tracer adapts a tracing library to NewTracingInterceptor: it starts
 // spans, carries them in contexts, and turns them into header fields and
@@ -19,12 +19,12 @@ import "github.com/durable-go/sdk/internal"
 //     logs (BaseTracer's returns the logger unchanged).
 //   - SpanName names a span (BaseTracer's: "Operation:Name", such as
 //     "StartWorkflow:OrderWorkflow").
-type Tracer = internal.Tracer
+type Tracer = tracing.Tracer
 
 // BaseTracer gives a Tracer the defaults of its optional methods: its
 // GetLogger returns the logger unchanged, and its SpanName is
 // "Operation:Name". Embed it.
-type BaseTracer = internal.BaseTracer
+type BaseTracer = tracing.BaseTracer
 
 // TracerOptions configure the tracing interceptor; a Tracer returns them
 // from Options.
@@ -40,7 +40,7 @@ type BaseTracer = internal.BaseTracer
 //   - AllowInvalidParentSpans: ignore a span in a header that the tracer
 //     cannot read, instead of failing the call; useful while moving from
 //     one tracing library to another.
-type TracerOptions = internal.TracerOptions
+type TracerOptions = tracing.TracerOptions
 
 // TracerStartSpanOptions describe a span to start (Tracer.StartSpan).
 //
@@ -62,20 +62,20 @@ type TracerOptions = internal.TracerOptions
 //   - IdempotencyKey: when set, the same every time workflow code starts
 //     this span, replays included, so that a tracer may derive a
 //     deterministic span ID from it. Opaque.
-type TracerStartSpanOptions = internal.TracerStartSpanOptions
+type TracerStartSpanOptions = tracing.TracerStartSpanOptions
 
 // TracerSpanRef refers to a span, such as a parent read from a header;
 // the tracer decides what it holds.
-type TracerSpanRef = internal.TracerSpanRef
+type TracerSpanRef = tracing.TracerSpanRef
 
 // TracerSpan is a started span: a TracerSpanRef whose Finish method ends
 // it, with TracerFinishSpanOptions.
-type TracerSpan = internal.TracerSpan
+type TracerSpan = tracing.TracerSpan
 
 // TracerFinishSpanOptions describe how a span ended (TracerSpan.Finish).
 //
 //   - Error: the traced call's error, if it failed.
-type TracerFinishSpanOptions = internal.TracerFinishSpanOptions
+type TracerFinishSpanOptions = tracing.TracerFinishSpanOptions
 
 // NewTracingInterceptor returns an interceptor that traces through tracer.
 // Put it in client.Options.Interceptors: it traces the client's starts,
@@ -98,4 +98,4 @@ type TracerFinishSpanOptions = internal.TracerFinishSpanOptions
 // span twice, and the spans started after such a replay hang under the
 // client's StartWorkflow span. It panics if the tracer's options lack
 // SpanContextKey or HeaderKey.
-func NewTracingInterceptor(tracer Tracer) Interceptor { return internal.NewTracingInterceptor(tracer) }
+func NewTracingInterceptor(tracer Tracer) Interceptor { return tracing.NewTracingInterceptor(tracer) }

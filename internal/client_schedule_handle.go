@@ -45,7 +45,7 @@ func (s *scheduleClient) Create(ctx context.Context, options ScheduleOptions) (S
 	if options.Action == nil {
 		return nil, fmt.Errorf("ScheduleClient.Create: schedule %q has no Action: set it to a *ScheduleWorkflowAction", options.ID)
 	}
-	return s.c.interceptor.CreateSchedule(contextWithNewHeader(ctx), &ScheduleClientCreateInput{Options: &options})
+	return s.c.interceptor.CreateSchedule(ContextWithNewHeader(ctx), &ScheduleClientCreateInput{Options: &options})
 }
 
 // CreateSchedule sends the CreateSchedule request.
@@ -211,7 +211,7 @@ func (h *scheduleHandle) Update(ctx context.Context, options ScheduleUpdateOptio
 	if options.DoUpdate == nil {
 		return fmt.Errorf("updating schedule %q: ScheduleUpdateOptions.DoUpdate is nil: give the function that returns the new schedule", h.id)
 	}
-	ctx = contextWithNewHeader(ctx)
+	ctx = ContextWithNewHeader(ctx)
 	current, err := h.Describe(ctx)
 	if err != nil {
 		return err

@@ -191,7 +191,7 @@ func (c *workflowClient) UpdateWorkflow(ctx context.Context, options UpdateWorkf
 	if err := checkUpdateOptions(&options); err != nil {
 		return nil, fmt.Errorf("UpdateWorkflow: %w", err)
 	}
-	return c.interceptor.UpdateWorkflow(contextWithNewHeader(ctx), &ClientUpdateWorkflowInput{
+	return c.interceptor.UpdateWorkflow(ContextWithNewHeader(ctx), &ClientUpdateWorkflowInput{
 		UpdateID:            options.UpdateID,
 		WorkflowID:          options.WorkflowID,
 		UpdateName:          options.UpdateName,
@@ -217,7 +217,7 @@ func (c *workflowClient) GetWorkflowUpdateHandle(options GetWorkflowUpdateHandle
 // pollWorkflowUpdate waits for an update's outcome, through the
 // interceptor chain.
 func (c *workflowClient) pollWorkflowUpdate(ctx context.Context, ref *updatepb.UpdateRef) (*ClientPollWorkflowUpdateOutput, error) {
-	return c.interceptor.PollWorkflowUpdate(contextWithNewHeader(ctx), &ClientPollWorkflowUpdateInput{UpdateRef: ref})
+	return c.interceptor.PollWorkflowUpdate(ContextWithNewHeader(ctx), &ClientPollWorkflowUpdateInput{UpdateRef: ref})
 }
 
 // UpdateWorkflow sends the update, again while the server answers that it

@@ -112,7 +112,7 @@ func (c *workflowClient) UpdateWithStartWorkflow(ctx context.Context, options Up
 	if err := checkUpdateOptions(&update); err != nil {
 		return nil, fmt.Errorf("UpdateWithStartWorkflow: %w", err)
 	}
-	return c.interceptor.UpdateWithStartWorkflow(contextWithNewHeader(ctx), &ClientUpdateWithStartWorkflowInput{
+	return c.interceptor.UpdateWithStartWorkflow(ContextWithNewHeader(ctx), &ClientUpdateWithStartWorkflowInput{
 		UpdateOptions:          &update,
 		StartWorkflowOperation: op,
 	})

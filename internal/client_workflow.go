@@ -371,7 +371,7 @@ func (c *workflowClient) ExecuteWorkflow(ctx context.Context, options StartWorkf
 	if err != nil {
 		return nil, fmt.Errorf("ExecuteWorkflow: %w", err)
 	}
-	return c.interceptor.ExecuteWorkflow(contextWithNewHeader(ctx), &ClientExecuteWorkflowInput{
+	return c.interceptor.ExecuteWorkflow(ContextWithNewHeader(ctx), &ClientExecuteWorkflowInput{
 		Options:      &options,
 		WorkflowType: workflowType,
 		Args:         args,
@@ -406,7 +406,7 @@ func (c *workflowClient) SignalWithStartWorkflow(ctx context.Context, workflowID
 	if err != nil {
 		return nil, fmt.Errorf("SignalWithStartWorkflow: %w", err)
 	}
-	return c.interceptor.SignalWithStartWorkflow(contextWithNewHeader(ctx), &ClientSignalWithStartWorkflowInput{
+	return c.interceptor.SignalWithStartWorkflow(ContextWithNewHeader(ctx), &ClientSignalWithStartWorkflowInput{
 		SignalName:   signalName,
 		SignalArg:    signalArg,
 		Options:      &options,
@@ -417,7 +417,7 @@ func (c *workflowClient) SignalWithStartWorkflow(ctx context.Context, workflowID
 
 // SignalWorkflow implements Client.
 func (c *workflowClient) SignalWorkflow(ctx context.Context, workflowID string, runID string, signalName string, arg any) error {
-	return c.interceptor.SignalWorkflow(contextWithNewHeader(ctx), &ClientSignalWorkflowInput{
+	return c.interceptor.SignalWorkflow(ContextWithNewHeader(ctx), &ClientSignalWorkflowInput{
 		WorkflowID: workflowID,
 		RunID:      runID,
 		SignalName: signalName,
@@ -463,7 +463,7 @@ func (c *workflowClient) TerminateWorkflowWithOptions(ctx context.Context, optio
 
 // QueryWorkflow implements Client.
 func (c *workflowClient) QueryWorkflow(ctx context.Context, workflowID string, runID string, queryType string, args ...any) (converter.EncodedValue, error) {
-	return c.interceptor.QueryWorkflow(contextWithNewHeader(ctx), &ClientQueryWorkflowInput{
+	return c.interceptor.QueryWorkflow(ContextWithNewHeader(ctx), &ClientQueryWorkflowInput{
 		WorkflowID: workflowID,
 		RunID:      runID,
 		QueryType:  queryType,

@@ -53,8 +53,10 @@ func (h headerFields) ForEachKey(handler func(key string, value *commonpb.Payloa
 	return nil
 }
 
-// contextWithNewHeader starts an empty outgoing header on a client call.
-func contextWithNewHeader(ctx context.Context) context.Context {
+// ContextWithNewHeader starts an empty outgoing header on a client call;
+// the client calls it before its interceptor chain, and tests of client
+// interceptors outside this package (internal/tracing) do too.
+func ContextWithNewHeader(ctx context.Context) context.Context {
 	return context.WithValue(ctx, headerKey{}, map[string]*commonpb.Payload{})
 }
 

@@ -15,8 +15,8 @@ import (
 
 func TestHeaderIsNilOutsideInterceptedCalls(t *testing.T) {
 	chkNil(t, Header(context.Background()))
-	chkNotNil(t, Header(contextWithNewHeader(context.Background())))
-	chkNil(t, Header(contextWithoutHeader(contextWithNewHeader(context.Background()))), "hidden from the code an interceptor calls")
+	chkNotNil(t, Header(ContextWithNewHeader(context.Background())))
+	chkNil(t, Header(contextWithoutHeader(ContextWithNewHeader(context.Background()))), "hidden from the code an interceptor calls")
 }
 
 func TestCallerHeaderIsCopiedNotShared(t *testing.T) {
@@ -25,7 +25,7 @@ func TestCallerHeaderIsCopiedNotShared(t *testing.T) {
 	Header(ctx)["added"] = &commonpb.Payload{}
 	chkLen(t, given.GetFields(), 1, "an interceptor's write does not change the caller's header")
 	chkLen(t, headerOf(ctx).GetFields(), 2)
-	chkNil(t, headerOf(contextWithNewHeader(context.Background())), "an empty header is not sent")
+	chkNil(t, headerOf(ContextWithNewHeader(context.Background())), "an empty header is not sent")
 }
 
 // mapPropagator carries the "k" value of a Go context, and its string

@@ -170,7 +170,10 @@ func (f *childFuture) SignalChildWorkflow(ctx Context, signalName string, data a
 	return r.outbound.SignalChildWorkflow(ctx, child.ID, signalName, data)
 }
 
-func failedChild(err error) ChildWorkflowFuture {
+// FailedChildFuture is the future of a child that could not start: its
+// execution and its result fail with err. An interceptor that refuses a
+// child returns it too (internal/tracing).
+func FailedChildFuture(err error) ChildWorkflowFuture {
 	f := &childFuture{future: &future{}, execution: &future{}}
 	f.execution.Set(nil, err)
 	f.Set(nil, err)
@@ -189,7 +192,7 @@ func ExecuteChildWorkflow(ctx Context, childWorkflow any, args ...any) ChildWork
 		err = registry.CheckArgs(childWorkflow, args, "child workflow")
 	}
 	if err != nil {
-		return failedChild(err)
+		return FailedChildFuture(err)
 	}
 	if r.env.carriesHeaders() {
 		ctx = workflowContextWithNewHeader(ctx)
@@ -218,7 +221,7 @@ func childWorkflowName(reg *registry.Registry, wf any) (string, error) {
 // interceptor chain.
 func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any) ChildWorkflowFuture {
 	if err := ctx.Err(); err != nil {
-		return failedChild(err) // canceled before it could start, as in go.temporal.io/sdk
+		return FailedChildFuture(err) // canceled before it could start, as in go.temporal.io/sdk
 	}
 	f := &childFuture{future: &future{}, execution: &future{}}
 	opts := GetChildWorkflowOptions(ctx)
@@ -228,7 +231,7 @@ func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any)
 	}
 	attrs, err := r.childCommand(ctx, name, workflowID, opts, args)
 	if err != nil {
-		return failedChild(err)
+		return FailedChildFuture(err)
 	}
 	if err := r.encodeChildMemoAndSearchAttributes(attrs, name, opts); err != nil {
 		return r.refusedChild(err)
@@ -260,7 +263,7 @@ func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any)
 		return r.refusedChild(err)
 	}
 	if err != nil {
-		return failedChild(err)
+		return FailedChildFuture(err)
 	}
 	cancelChild = child.Cancel
 	return f

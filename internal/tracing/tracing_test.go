@@ -1,4 +1,4 @@
-package internal
+package tracing
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
 )
 
 // fakeTracer's spans are names; a header holds the span's name.
@@ -82,13 +83,13 @@ func TestNewTracingInterceptorRequiresKeys(t *testing.T) {
 
 // recordingClientRoot ends a client chain, keeping the header it got.
 type recordingClientRoot struct {
-	ClientOutboundInterceptorBase
+	internal.ClientOutboundInterceptorBase
 	header map[string]*commonpb.Payload
 	err    error
 }
 
-func (r *recordingClientRoot) SignalWorkflow(ctx context.Context, _ *ClientSignalWorkflowInput) error {
-	r.header = Header(ctx)
+func (r *recordingClientRoot) SignalWorkflow(ctx context.Context, _ *internal.ClientSignalWorkflowInput) error {
+	r.header = internal.Header(ctx)
 	return r.err
 }
 
@@ -100,8 +101,8 @@ func TestClientSpanGoesInTheHeader(t *testing.T) {
 	root := &recordingClientRoot{err: errors.New("not found")}
 	chain := NewTracingInterceptor(tracer).InterceptClient(root)
 	caller := &fakeSpan{tracer: tracer, name: "caller"}
-	ctx := contextWithNewHeader(tracer.ContextWithSpan(context.Background(), caller))
-	err := chain.SignalWorkflow(ctx, &ClientSignalWorkflowInput{WorkflowID: "wf", SignalName: "go"})
+	ctx := internal.ContextWithNewHeader(tracer.ContextWithSpan(context.Background(), caller))
+	err := chain.SignalWorkflow(ctx, &internal.ClientSignalWorkflowInput{WorkflowID: "wf", SignalName: "go"})
 	if err != root.err {
 		t.Fatalf("error %v", err)
 	}
@@ -122,7 +123,7 @@ func TestDisabledSignalTracingStartsNoSpan(t *testing.T) {
 	tracer.options.DisableSignalTracing = true
 	root := &recordingClientRoot{}
 	chain := NewTracingInterceptor(tracer).InterceptClient(root)
-	if err := chain.SignalWorkflow(contextWithNewHeader(context.Background()), &ClientSignalWorkflowInput{SignalName: "go"}); err != nil {
+	if err := chain.SignalWorkflow(internal.ContextWithNewHeader(context.Background()), &internal.ClientSignalWorkflowInput{SignalName: "go"}); err != nil {
 		t.Fatal(err)
 	}
 	if len(tracer.started) != 0 || len(root.header) != 0 {

@@ -1,4 +1,4 @@
-package internal
+package tracing
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	commonpb "go.temporal.io/api/common/v1"
 
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -26,30 +27,30 @@ import (
 // the worker that starts it live.
 
 // InterceptActivity traces the activity's execution.
-func (t *tracingInterceptor) InterceptActivity(_ context.Context, next ActivityInboundInterceptor) ActivityInboundInterceptor {
-	return &tracingActivityInbound{ActivityInboundInterceptorBase: ActivityInboundInterceptorBase{Next: next}, root: t}
+func (t *tracingInterceptor) InterceptActivity(_ context.Context, next internal.ActivityInboundInterceptor) internal.ActivityInboundInterceptor {
+	return &tracingActivityInbound{ActivityInboundInterceptorBase: internal.ActivityInboundInterceptorBase{Next: next}, root: t}
 }
 
 // InterceptWorkflow traces the workflow run.
-func (t *tracingInterceptor) InterceptWorkflow(_ Context, next WorkflowInboundInterceptor) WorkflowInboundInterceptor {
-	return &tracingWorkflowInbound{WorkflowInboundInterceptorBase: WorkflowInboundInterceptorBase{Next: next}, root: t}
+func (t *tracingInterceptor) InterceptWorkflow(_ internal.Context, next internal.WorkflowInboundInterceptor) internal.WorkflowInboundInterceptor {
+	return &tracingWorkflowInbound{WorkflowInboundInterceptorBase: internal.WorkflowInboundInterceptorBase{Next: next}, root: t}
 }
 
 // tracingActivityInbound traces an activity attempt as
 // RunActivity:<activity type>, under the workflow's StartActivity span.
 type tracingActivityInbound struct {
-	ActivityInboundInterceptorBase
+	internal.ActivityInboundInterceptorBase
 	root *tracingInterceptor
 }
 
 // Init wraps the outbound interceptor, for span-aware loggers.
-func (a *tracingActivityInbound) Init(outbound ActivityOutboundInterceptor) error {
-	return a.Next.Init(&tracingActivityOutbound{ActivityOutboundInterceptorBase: ActivityOutboundInterceptorBase{Next: outbound}, root: a.root})
+func (a *tracingActivityInbound) Init(outbound internal.ActivityOutboundInterceptor) error {
+	return a.Next.Init(&tracingActivityOutbound{ActivityOutboundInterceptorBase: internal.ActivityOutboundInterceptorBase{Next: outbound}, root: a.root})
 }
 
 // ExecuteActivity runs the activity inside its span.
-func (a *tracingActivityInbound) ExecuteActivity(ctx context.Context, in *ExecuteActivityInput) (any, error) {
-	info := GetActivityInfo(ctx)
+func (a *tracingActivityInbound) ExecuteActivity(ctx context.Context, in *internal.ExecuteActivityInput) (any, error) {
+	info := internal.GetActivityInfo(ctx)
 	span, ctx, err := a.root.startInContext(ctx, spanOp{
 		operation: "RunActivity", name: info.ActivityType.Name,
 		tags: map[string]string{
@@ -58,7 +59,7 @@ func (a *tracingActivityInbound) ExecuteActivity(ctx context.Context, in *Execut
 			tracingTagActivityID: info.ActivityID,
 		},
 		time: info.StartedTime, dependedOn: true,
-		header: Header(ctx), fromHeader: true,
+		header: internal.Header(ctx), fromHeader: true,
 	})
 	if err != nil {
 		return nil, err
@@ -70,7 +71,7 @@ func (a *tracingActivityInbound) ExecuteActivity(ctx context.Context, in *Execut
 
 // tracingActivityOutbound gives activity code a logger that names its span.
 type tracingActivityOutbound struct {
-	ActivityOutboundInterceptorBase
+	internal.ActivityOutboundInterceptorBase
 	root *tracingInterceptor
 }
 
@@ -85,7 +86,7 @@ func (a *tracingActivityOutbound) GetLogger(ctx context.Context) log.Logger {
 // tracingWorkflowInbound traces a workflow run's execution, signals and
 // queries.
 type tracingWorkflowInbound struct {
-	WorkflowInboundInterceptorBase
+	internal.WorkflowInboundInterceptorBase
 	root *tracingInterceptor
 	// parent is what the run's spans hang under when their context has
 	// none: RunWorkflow when this worker started the run live, otherwise
@@ -106,27 +107,27 @@ type tracingWorkflowInbound struct {
 }
 
 // idempotencyKey names the next inbound span of the run.
-func (w *tracingWorkflowInbound) idempotencyKey(info *WorkflowInfo) string {
+func (w *tracingWorkflowInbound) idempotencyKey(info *internal.WorkflowInfo) string {
 	w.spansStarted++
 	return fmt.Sprintf("%s/%s/%s/%d", info.Namespace, info.WorkflowExecution.ID, info.WorkflowExecution.RunID, w.spansStarted)
 }
 
 // Init wraps the outbound interceptor, to trace the workflow's calls.
-func (w *tracingWorkflowInbound) Init(outbound WorkflowOutboundInterceptor) error {
-	return w.Next.Init(&tracingWorkflowOutbound{WorkflowOutboundInterceptorBase: WorkflowOutboundInterceptorBase{Next: outbound}, inbound: w})
+func (w *tracingWorkflowInbound) Init(outbound internal.WorkflowOutboundInterceptor) error {
+	return w.Next.Init(&tracingWorkflowOutbound{WorkflowOutboundInterceptorBase: internal.WorkflowOutboundInterceptorBase{Next: outbound}, inbound: w})
 }
 
 // ExecuteWorkflow runs the workflow code, inside a RunWorkflow span when
 // the run starts live here.
-func (w *tracingWorkflowInbound) ExecuteWorkflow(ctx Context, in *ExecuteWorkflowInput) (any, error) {
-	info := GetInfo(ctx)
+func (w *tracingWorkflowInbound) ExecuteWorkflow(ctx internal.Context, in *internal.ExecuteWorkflowInput) (any, error) {
+	info := internal.GetInfo(ctx)
 	key := w.idempotencyKey(info)
-	header := WorkflowHeader(ctx)
+	header := internal.WorkflowHeader(ctx)
 	w.startSpan = header[w.root.options.HeaderKey]
 	w.codeStarted = true
 	early := w.earlySignals
 	w.earlySignals = nil
-	if IsReplaying(ctx) {
+	if internal.IsReplaying(ctx) {
 		parent, err := w.root.readHeader(header)
 		if err != nil && !w.root.options.AllowInvalidParentSpans {
 			return nil, err
@@ -159,8 +160,8 @@ func (w *tracingWorkflowInbound) ExecuteWorkflow(ctx Context, in *ExecuteWorkflo
 	// the cache and its coroutines unwind.
 	var spanErr error
 	defer func() { finishSpan(span, spanErr) }()
-	result, err := w.Next.ExecuteWorkflow(WithValue(ctx, w.root.options.SpanContextKey, span), in)
-	var continued *ContinueAsNewError
+	result, err := w.Next.ExecuteWorkflow(internal.WithValue(ctx, w.root.options.SpanContextKey, span), in)
+	var continued *internal.ContinueAsNewError
 	if !errors.As(err, &continued) {
 		spanErr = err
 	}
@@ -169,8 +170,8 @@ func (w *tracingWorkflowInbound) ExecuteWorkflow(ctx Context, in *ExecuteWorkflo
 
 // HandleSignal traces a signal's delivery as HandleSignal:<signal name>,
 // under the sender's span.
-func (w *tracingWorkflowInbound) HandleSignal(ctx Context, in *HandleSignalInput) error {
-	info := GetInfo(ctx)
+func (w *tracingWorkflowInbound) HandleSignal(ctx internal.Context, in *internal.HandleSignalInput) error {
+	info := internal.GetInfo(ctx)
 	key := w.idempotencyKey(info)
 	if w.root.options.DisableSignalTracing {
 		return w.Next.HandleSignal(ctx, in)
@@ -182,21 +183,21 @@ func (w *tracingWorkflowInbound) HandleSignal(ctx Context, in *HandleSignalInput
 			tracingTagRunID:      info.WorkflowExecution.RunID,
 		},
 		idempotencyKey: key,
-		header:         WorkflowHeader(ctx), fromHeader: true,
+		header:         internal.WorkflowHeader(ctx), fromHeader: true,
 	}
 	if !w.codeStarted {
 		op.time = time.Now()
 		w.earlySignals = append(w.earlySignals, op)
 		return w.Next.HandleSignal(ctx, in)
 	}
-	if IsReplaying(ctx) {
+	if internal.IsReplaying(ctx) {
 		return w.Next.HandleSignal(ctx, in)
 	}
 	span, err := w.root.start(op, w.parent)
 	if err != nil {
 		return err
 	}
-	err = w.Next.HandleSignal(WithValue(ctx, w.root.options.SpanContextKey, span), in)
+	err = w.Next.HandleSignal(internal.WithValue(ctx, w.root.options.SpanContextKey, span), in)
 	finishSpan(span, err)
 	return err
 }
@@ -204,23 +205,23 @@ func (w *tracingWorkflowInbound) HandleSignal(ctx Context, in *HandleSignalInput
 // HandleQuery traces a query's answer as HandleQuery:<query type>, under
 // the sender's span. Queries are not in history, so their spans take no
 // idempotency key: one would not be the same on every execution.
-func (w *tracingWorkflowInbound) HandleQuery(ctx Context, in *HandleQueryInput) (any, error) {
-	if w.root.options.DisableQueryTracing || IsReplaying(ctx) {
+func (w *tracingWorkflowInbound) HandleQuery(ctx internal.Context, in *internal.HandleQueryInput) (any, error) {
+	if w.root.options.DisableQueryTracing || internal.IsReplaying(ctx) {
 		return w.Next.HandleQuery(ctx, in)
 	}
-	info := GetInfo(ctx)
+	info := internal.GetInfo(ctx)
 	span, err := w.root.start(spanOp{
 		operation: "HandleQuery", name: in.QueryType,
 		tags: map[string]string{
 			tracingTagWorkflowID: info.WorkflowExecution.ID,
 			tracingTagRunID:      info.WorkflowExecution.RunID,
 		},
-		header: WorkflowHeader(ctx), fromHeader: true,
+		header: internal.WorkflowHeader(ctx), fromHeader: true,
 	}, w.parent)
 	if err != nil {
 		return nil, err
 	}
-	result, err := w.Next.HandleQuery(WithValue(ctx, w.root.options.SpanContextKey, span), in)
+	result, err := w.Next.HandleQuery(internal.WithValue(ctx, w.root.options.SpanContextKey, span), in)
 	finishSpan(span, err)
 	return result, err
 }
@@ -228,61 +229,61 @@ func (w *tracingWorkflowInbound) HandleQuery(ctx Context, in *HandleQueryInput) 
 // ValidateUpdate traces an update's validation as ValidateUpdate:<update
 // name>, under the sender's span. Validators do not run in replay, so the
 // span takes no idempotency key.
-func (w *tracingWorkflowInbound) ValidateUpdate(ctx Context, in *UpdateInput) error {
-	if w.root.options.DisableUpdateTracing || IsReplaying(ctx) {
+func (w *tracingWorkflowInbound) ValidateUpdate(ctx internal.Context, in *internal.UpdateInput) error {
+	if w.root.options.DisableUpdateTracing || internal.IsReplaying(ctx) {
 		return w.Next.ValidateUpdate(ctx, in)
 	}
 	span, err := w.root.start(w.updateSpan(ctx, "ValidateUpdate", in, ""), w.parent)
 	if err != nil {
 		return err
 	}
-	err = w.Next.ValidateUpdate(WithValue(ctx, w.root.options.SpanContextKey, span), in)
+	err = w.Next.ValidateUpdate(internal.WithValue(ctx, w.root.options.SpanContextKey, span), in)
 	finishSpan(span, err)
 	return err
 }
 
 // ExecuteUpdate traces an update's handler as HandleUpdate:<update name>,
 // under the sender's span.
-func (w *tracingWorkflowInbound) ExecuteUpdate(ctx Context, in *UpdateInput) (any, error) {
+func (w *tracingWorkflowInbound) ExecuteUpdate(ctx internal.Context, in *internal.UpdateInput) (any, error) {
 	if w.root.options.DisableUpdateTracing {
 		return w.Next.ExecuteUpdate(ctx, in)
 	}
-	key := w.idempotencyKey(GetInfo(ctx))
-	if IsReplaying(ctx) {
+	key := w.idempotencyKey(internal.GetInfo(ctx))
+	if internal.IsReplaying(ctx) {
 		return w.Next.ExecuteUpdate(ctx, in)
 	}
 	span, err := w.root.start(w.updateSpan(ctx, "HandleUpdate", in, key), w.parent)
 	if err != nil {
 		return nil, err
 	}
-	result, err := w.Next.ExecuteUpdate(WithValue(ctx, w.root.options.SpanContextKey, span), in)
+	result, err := w.Next.ExecuteUpdate(internal.WithValue(ctx, w.root.options.SpanContextKey, span), in)
 	finishSpan(span, err)
 	return result, err
 }
 
-func (w *tracingWorkflowInbound) updateSpan(ctx Context, operation string, in *UpdateInput, key string) spanOp {
-	info := GetInfo(ctx)
+func (w *tracingWorkflowInbound) updateSpan(ctx internal.Context, operation string, in *internal.UpdateInput, key string) spanOp {
+	info := internal.GetInfo(ctx)
 	return spanOp{
 		operation: operation, name: in.Name,
 		tags: map[string]string{
 			tracingTagWorkflowID: info.WorkflowExecution.ID,
 			tracingTagRunID:      info.WorkflowExecution.RunID,
-			tracingTagUpdateID:   GetCurrentUpdateInfo(ctx).ID,
+			tracingTagUpdateID:   internal.GetCurrentUpdateInfo(ctx).ID,
 		},
 		idempotencyKey: key,
-		header:         WorkflowHeader(ctx), fromHeader: true,
+		header:         internal.WorkflowHeader(ctx), fromHeader: true,
 		time: time.Now(),
 	}
 }
 
 // tracingWorkflowOutbound traces the calls workflow code makes.
 type tracingWorkflowOutbound struct {
-	WorkflowOutboundInterceptorBase
+	internal.WorkflowOutboundInterceptorBase
 	inbound *tracingWorkflowInbound
 }
 
 // current is the span that workflow code running with ctx is under.
-func (w *tracingWorkflowOutbound) current(ctx Context) TracerSpanRef {
+func (w *tracingWorkflowOutbound) current(ctx internal.Context) TracerSpanRef {
 	if span, ok := ctx.Value(w.inbound.root.options.SpanContextKey).(TracerSpan); ok {
 		return span
 	}
@@ -291,17 +292,19 @@ func (w *tracingWorkflowOutbound) current(ctx Context) TracerSpanRef {
 
 // ExecuteActivity traces the scheduling of an activity as
 // StartActivity:<activity type>, and sends the span with it.
-func (w *tracingWorkflowOutbound) ExecuteActivity(ctx Context, activityType string, args ...any) Future {
-	return w.traceActivity(ctx, activityType, func(ctx Context) Future { return w.Next.ExecuteActivity(ctx, activityType, args...) })
+func (w *tracingWorkflowOutbound) ExecuteActivity(ctx internal.Context, activityType string, args ...any) internal.Future {
+	return w.traceActivity(ctx, activityType, func(ctx internal.Context) internal.Future { return w.Next.ExecuteActivity(ctx, activityType, args...) })
 }
 
 // ExecuteLocalActivity traces a local activity as go.temporal.io/sdk does:
 // like an activity, StartActivity:<activity type>.
-func (w *tracingWorkflowOutbound) ExecuteLocalActivity(ctx Context, activityType string, args ...any) Future {
-	return w.traceActivity(ctx, activityType, func(ctx Context) Future { return w.Next.ExecuteLocalActivity(ctx, activityType, args...) })
+func (w *tracingWorkflowOutbound) ExecuteLocalActivity(ctx internal.Context, activityType string, args ...any) internal.Future {
+	return w.traceActivity(ctx, activityType, func(ctx internal.Context) internal.Future {
+		return w.Next.ExecuteLocalActivity(ctx, activityType, args...)
+	})
 }
 
-func (w *tracingWorkflowOutbound) traceActivity(ctx Context, activityType string, next func(Context) Future) Future {
+func (w *tracingWorkflowOutbound) traceActivity(ctx internal.Context, activityType string, next func(internal.Context) internal.Future) internal.Future {
 	if w.Next.IsReplaying(ctx) {
 		return next(ctx)
 	}
@@ -313,23 +316,23 @@ func (w *tracingWorkflowOutbound) traceActivity(ctx Context, activityType string
 			tracingTagRunID:      info.WorkflowExecution.RunID,
 		},
 		dependedOn: true,
-		header:     WorkflowHeader(ctx), toHeader: true,
+		header:     internal.WorkflowHeader(ctx), toHeader: true,
 	}, w.current(ctx))
 	if err != nil {
-		future, settable := NewFuture(ctx)
+		future, settable := internal.NewFuture(ctx)
 		settable.SetError(err)
 		return future
 	}
 	defer finishSpan(span, nil)
-	return next(WithValue(ctx, w.inbound.root.options.SpanContextKey, span))
+	return next(internal.WithValue(ctx, w.inbound.root.options.SpanContextKey, span))
 }
 
 // ExecuteChildWorkflow traces a child's start as
 // StartChildWorkflow:<child type>, and sends the span with it.
-func (w *tracingWorkflowOutbound) ExecuteChildWorkflow(ctx Context, childWorkflowType string, args ...any) ChildWorkflowFuture {
+func (w *tracingWorkflowOutbound) ExecuteChildWorkflow(ctx internal.Context, childWorkflowType string, args ...any) internal.ChildWorkflowFuture {
 	span, ctx, err := w.startSpan(ctx, "StartChildWorkflow", childWorkflowType, false)
 	if err != nil {
-		return failedChild(err)
+		return internal.FailedChildFuture(err)
 	}
 	if span != nil {
 		defer finishSpan(span, nil)
@@ -339,13 +342,13 @@ func (w *tracingWorkflowOutbound) ExecuteChildWorkflow(ctx Context, childWorkflo
 
 // SignalExternalWorkflow traces a signal to another workflow as
 // SignalExternalWorkflow:<signal name>, and sends the span with it.
-func (w *tracingWorkflowOutbound) SignalExternalWorkflow(ctx Context, workflowID, runID, signalName string, arg any) Future {
+func (w *tracingWorkflowOutbound) SignalExternalWorkflow(ctx internal.Context, workflowID, runID, signalName string, arg any) internal.Future {
 	if w.inbound.root.options.DisableSignalTracing {
 		return w.Next.SignalExternalWorkflow(ctx, workflowID, runID, signalName, arg)
 	}
 	span, ctx, err := w.startSpan(ctx, "SignalExternalWorkflow", signalName, false)
 	if err != nil {
-		future, settable := NewFuture(ctx)
+		future, settable := internal.NewFuture(ctx)
 		settable.SetError(err)
 		return future
 	}
@@ -357,13 +360,13 @@ func (w *tracingWorkflowOutbound) SignalExternalWorkflow(ctx Context, workflowID
 
 // SignalChildWorkflow traces a signal to a child as
 // SignalChildWorkflow:<signal name>, and sends the span with it.
-func (w *tracingWorkflowOutbound) SignalChildWorkflow(ctx Context, workflowID, signalName string, arg any) Future {
+func (w *tracingWorkflowOutbound) SignalChildWorkflow(ctx internal.Context, workflowID, signalName string, arg any) internal.Future {
 	if w.inbound.root.options.DisableSignalTracing {
 		return w.Next.SignalChildWorkflow(ctx, workflowID, signalName, arg)
 	}
 	span, ctx, err := w.startSpan(ctx, "SignalChildWorkflow", signalName, false)
 	if err != nil {
-		future, settable := NewFuture(ctx)
+		future, settable := internal.NewFuture(ctx)
 		settable.SetError(err)
 		return future
 	}
@@ -375,7 +378,7 @@ func (w *tracingWorkflowOutbound) SignalChildWorkflow(ctx Context, workflowID, s
 
 // startSpan starts the span of a call the code makes, written to the
 // call's header; in replay it starts none (nil span, ctx unchanged).
-func (w *tracingWorkflowOutbound) startSpan(ctx Context, operation, name string, dependedOn bool) (TracerSpan, Context, error) {
+func (w *tracingWorkflowOutbound) startSpan(ctx internal.Context, operation, name string, dependedOn bool) (TracerSpan, internal.Context, error) {
 	if w.Next.IsReplaying(ctx) {
 		return nil, ctx, nil
 	}
@@ -387,16 +390,16 @@ func (w *tracingWorkflowOutbound) startSpan(ctx Context, operation, name string,
 			tracingTagRunID:      info.WorkflowExecution.RunID,
 		},
 		dependedOn: dependedOn,
-		header:     WorkflowHeader(ctx), toHeader: true,
+		header:     internal.WorkflowHeader(ctx), toHeader: true,
 	}, w.current(ctx))
 	if err != nil {
 		return nil, ctx, err
 	}
-	return span, WithValue(ctx, w.inbound.root.options.SpanContextKey, span), nil
+	return span, internal.WithValue(ctx, w.inbound.root.options.SpanContextKey, span), nil
 }
 
 // GetLogger adds the current span to the workflow's logger.
-func (w *tracingWorkflowOutbound) GetLogger(ctx Context) log.Logger {
+func (w *tracingWorkflowOutbound) GetLogger(ctx internal.Context) log.Logger {
 	if ref := w.current(ctx); ref != nil {
 		return w.inbound.root.tracer.GetLogger(w.Next.GetLogger(ctx), ref)
 	}
@@ -405,13 +408,13 @@ func (w *tracingWorkflowOutbound) GetLogger(ctx Context) log.Logger {
 
 // NewContinueAsNewError passes the current span on to the next run, so
 // that its trace continues this one's.
-func (w *tracingWorkflowOutbound) NewContinueAsNewError(ctx Context, wfn any, args ...any) error {
+func (w *tracingWorkflowOutbound) NewContinueAsNewError(ctx internal.Context, wfn any, args ...any) error {
 	err := w.Next.NewContinueAsNewError(ctx, wfn, args...)
-	var continued *ContinueAsNewError
+	var continued *internal.ContinueAsNewError
 	if w.Next.IsReplaying(ctx) || !errors.As(err, &continued) {
 		return err
 	}
-	header := WorkflowHeader(ctx)
+	header := internal.WorkflowHeader(ctx)
 	if span, ok := w.current(ctx).(TracerSpan); ok {
 		if writeErr := w.inbound.root.writeHeader(header, span); writeErr != nil {
 			return fmt.Errorf("continuing as new: %w", writeErr)

@@ -1,0 +1,159 @@
+// Package tracing is the tracing interceptor (interceptor.NewTracingInterceptor):
+// it gives the calls of a client, and the workflows and activities of its
+// workers, spans of a tracing library, through the Tracer that adapts it
+// (contrib/opentelemetry, contrib/opentracing, contrib/datadog), and carries
+// them across processes in Temporal headers. It uses exported names of
+// package internal only, and only the interceptor package imports it.
+package tracing
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
+)
+
+// tracingInterceptor traces clients, and the workflows and activities of
+// the workers made from them.
+type tracingInterceptor struct {
+	internal.InterceptorBase
+	tracer  Tracer
+	options TracerOptions
+}
+
+// NewTracingInterceptor returns an interceptor that traces through tracer:
+// give it to client.Options.Interceptors and it traces the client's calls
+// and the workflows and activities of the workers made from that client.
+// Tracing libraries wrap it (see contrib/opentelemetry). It panics if the
+// tracer's options lack SpanContextKey or HeaderKey, a programming error
+// in the tracer.
+func NewTracingInterceptor(tracer Tracer) internal.Interceptor {
+	options := tracer.Options()
+	if options.SpanContextKey == nil {
+		panic(fmt.Sprintf("NewTracingInterceptor: the options of tracer %T have no SpanContextKey; set it to a key of the tracer's own type", tracer))
+	}
+	if options.HeaderKey == "" {
+		panic(fmt.Sprintf("NewTracingInterceptor: the options of tracer %T have no HeaderKey; set it to the header field the spans travel in", tracer))
+	}
+	return &tracingInterceptor{tracer: tracer, options: options}
+}
+
+// InterceptClient traces the client's calls.
+func (t *tracingInterceptor) InterceptClient(next internal.ClientOutboundInterceptor) internal.ClientOutboundInterceptor {
+	return &tracingClientOutbound{ClientOutboundInterceptorBase: internal.ClientOutboundInterceptorBase{Next: next}, root: t}
+}
+
+// spanOp is one span to start: what it is, and where its parent is.
+type spanOp struct {
+	operation, name string
+	tags            map[string]string
+	time            time.Time
+	dependedOn      bool
+	idempotencyKey  string
+	// header, if set, is read for the parent when fromHeader, and written
+	// with the new span when toHeader.
+	header               map[string]*commonpb.Payload
+	fromHeader, toHeader bool
+}
+
+// start starts the span of op: its parent is the header's span when op
+// reads the header and it has one, otherwise parent (which may be nil).
+func (t *tracingInterceptor) start(op spanOp, parent TracerSpanRef) (TracerSpan, error) {
+	if op.fromHeader {
+		fromHeader, err := t.readHeader(op.header)
+		if err != nil && !t.options.AllowInvalidParentSpans {
+			return nil, err
+		}
+		if fromHeader != nil {
+			parent = fromHeader
+		}
+	}
+	if op.time.IsZero() {
+		op.time = time.Now()
+	}
+	span, err := t.tracer.StartSpan(&TracerStartSpanOptions{
+		Parent:         parent,
+		Operation:      op.operation,
+		Name:           op.name,
+		Time:           op.time,
+		DependedOn:     op.dependedOn,
+		Tags:           op.tags,
+		FromHeader:     op.fromHeader,
+		ToHeader:       op.toHeader,
+		IdempotencyKey: op.idempotencyKey,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("tracing: starting the %s:%s span: %w", op.operation, op.name, err)
+	}
+	if op.toHeader {
+		if err := t.writeHeader(op.header, span); err != nil {
+			span.Finish(&TracerFinishSpanOptions{Error: err})
+			return nil, err
+		}
+	}
+	return span, nil
+}
+
+// startInContext starts the span of op under the span of a Go context,
+// and returns the context that carries the new span.
+func (t *tracingInterceptor) startInContext(ctx context.Context, op spanOp) (TracerSpan, context.Context, error) {
+	var parent TracerSpanRef
+	if s := t.tracer.SpanFromContext(ctx); s != nil {
+		parent = s
+	}
+	span, err := t.start(op, parent)
+	if err != nil {
+		return nil, ctx, err
+	}
+	ctx = context.WithValue(ctx, t.options.SpanContextKey, span)
+	return span, t.tracer.ContextWithSpan(ctx, span), nil
+}
+
+// readHeader returns the span a header carries, or nil.
+func (t *tracingInterceptor) readHeader(header map[string]*commonpb.Payload) (TracerSpanRef, error) {
+	payload := header[t.options.HeaderKey]
+	if payload == nil {
+		return nil, nil
+	}
+	var fields map[string]string
+	// The default converter, whatever the client's: other SDKs read the
+	// field as plain JSON.
+	if err := converter.GetDefaultDataConverter().FromPayload(payload, &fields); err != nil {
+		return nil, fmt.Errorf("tracing: header field %q does not hold a span: %w", t.options.HeaderKey, err)
+	}
+	ref, err := t.tracer.UnmarshalSpan(fields)
+	if err != nil {
+		return nil, fmt.Errorf("tracing: header field %q does not hold a span the tracer can read: %w", t.options.HeaderKey, err)
+	}
+	return ref, nil
+}
+
+// writeHeader puts span in a header.
+func (t *tracingInterceptor) writeHeader(header map[string]*commonpb.Payload, span TracerSpan) error {
+	if header == nil {
+		return errors.New("tracing: the call has no header to carry the span")
+	}
+	fields, err := t.tracer.MarshalSpan(span)
+	if err != nil {
+		return fmt.Errorf("tracing: the tracer cannot write its span: %w", err)
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	payload, err := converter.GetDefaultDataConverter().ToPayload(fields)
+	if err != nil {
+		return err
+	}
+	header[t.options.HeaderKey] = payload
+	return nil
+}
+
+// finish ends span with the traced call's error.
+func finishSpan(span TracerSpan, err error) {
+	span.Finish(&TracerFinishSpanOptions{Error: err})
+}
