@@ -1,6 +1,9 @@
 package worker
 
-import "github.com/durable-go/sdk/internal"
+import (
+	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/resourcetuner"
+)
 
 // A worker runs each task in a slot; Options.Tuner decides how many slots
 // of each kind there are. Without one, a fixed-size tuner sized by the
@@ -66,15 +69,15 @@ type CompositeTunerOptions = internal.CompositeTunerOptions
 
 // SysInfoProvider measures the machine's resources for resource-based
 // tuning: MemoryUsage and CpuUsage return the fraction (0 to 1) in use.
-type SysInfoProvider = internal.SysInfoProvider
+type SysInfoProvider = resourcetuner.SysInfoProvider
 
 // SysInfoContext is passed to a SysInfoProvider's calls: Logger is the
 // worker's logger.
-type SysInfoContext = internal.SysInfoContext
+type SysInfoContext = resourcetuner.SysInfoContext
 
 // HasSysInfoProvider is a slot supplier that tells which SysInfoProvider
 // it measures with.
-type HasSysInfoProvider = internal.HasSysInfoProvider
+type HasSysInfoProvider = resourcetuner.HasSysInfoProvider
 
 // ResourceBasedTunerOptions configure NewResourceBasedTuner.
 //
@@ -86,7 +89,7 @@ type HasSysInfoProvider = internal.HasSysInfoProvider
 //     beyond the minimum. Default: 50ms.
 //   - WorkflowRampThrottle: the same for workflow task slots. Default:
 //     none.
-type ResourceBasedTunerOptions = internal.ResourceBasedTunerOptions
+type ResourceBasedTunerOptions = resourcetuner.ResourceBasedTunerOptions
 
 // ResourceBasedSlotSupplierOptions configure NewResourceBasedSlotSupplier.
 //
@@ -94,13 +97,13 @@ type ResourceBasedTunerOptions = internal.ResourceBasedTunerOptions
 //   - MaxSlots: the most slots ever issued.
 //   - RampThrottle: the least time between two slots beyond MinSlots, so
 //     that what a task uses shows in the measurements before the next.
-type ResourceBasedSlotSupplierOptions = internal.ResourceBasedSlotSupplierOptions
+type ResourceBasedSlotSupplierOptions = resourcetuner.ResourceBasedSlotSupplierOptions
 
 // ResourceBasedSlotSupplier issues slots while memory and CPU use stay
 // under its controller's targets. It is a SlotSupplier, and its
 // SysInfoProvider method returns the provider its controller measures
 // with.
-type ResourceBasedSlotSupplier = internal.ResourceBasedSlotSupplier
+type ResourceBasedSlotSupplier = resourcetuner.ResourceBasedSlotSupplier
 
 // ResourceControllerOptions configure NewResourceController; start from
 // DefaultResourceControllerOptions.
@@ -114,12 +117,12 @@ type ResourceBasedSlotSupplier = internal.ResourceBasedSlotSupplier
 //     controller must exceed for a slot to be issued.
 //   - MemPGain, MemIGain, MemDGain: the gains of the memory controller.
 //   - CpuPGain, CpuIGain, CpuDGain: the gains of the CPU controller.
-type ResourceControllerOptions = internal.ResourceControllerOptions
+type ResourceControllerOptions = resourcetuner.ResourceControllerOptions
 
 // ResourceController decides, from measured memory and CPU use, whether
 // there is room for another slot. Make one per process
 // (NewResourceController) and share it between suppliers.
-type ResourceController = internal.ResourceController
+type ResourceController = resourcetuner.ResourceController
 
 // PollerBehavior says how many long polls a worker keeps open for one
 // kind of task (Options.WorkflowTaskPollerBehavior,
@@ -165,38 +168,38 @@ func NewFixedSizeSlotSupplier(numSlots int) (SlotSupplier, error) {
 // InfoSupplier it measures with cgroups and /proc, as on Linux: inside a
 // container, against the container's limits.
 func NewResourceBasedTuner(opts ResourceBasedTunerOptions) (WorkerTuner, error) {
-	return internal.NewResourceBasedTuner(opts)
+	return resourcetuner.NewResourceBasedTuner(opts)
 }
 
 // NewResourceBasedSlotSupplier returns a supplier that asks controller
 // for each slot beyond its minimum; combine such suppliers, sharing one
 // controller, with NewCompositeTuner.
 func NewResourceBasedSlotSupplier(controller *ResourceController, options ResourceBasedSlotSupplierOptions) (*ResourceBasedSlotSupplier, error) {
-	return internal.NewResourceBasedSlotSupplier(controller, options)
+	return resourcetuner.NewResourceBasedSlotSupplier(controller, options)
 }
 
 // NewResourceController returns a controller; start its options from
 // DefaultResourceControllerOptions.
 func NewResourceController(options ResourceControllerOptions) *ResourceController {
-	return internal.NewResourceController(options)
+	return resourcetuner.NewResourceController(options)
 }
 
 // DefaultResourceControllerOptions are the controller's defaults: targets
 // of 80% memory and 90% CPU, and the PID gains of go.temporal.io/sdk.
 func DefaultResourceControllerOptions() ResourceControllerOptions {
-	return internal.DefaultResourceControllerOptions()
+	return resourcetuner.DefaultResourceControllerOptions()
 }
 
 // DefaultWorkflowResourceBasedSlotSupplierOptions are the options of the
 // workflow task slots of NewResourceBasedTuner: 5 to 1000.
 func DefaultWorkflowResourceBasedSlotSupplierOptions() ResourceBasedSlotSupplierOptions {
-	return internal.DefaultWorkflowResourceBasedSlotSupplierOptions()
+	return resourcetuner.DefaultWorkflowResourceBasedSlotSupplierOptions()
 }
 
 // DefaultActivityResourceBasedSlotSupplierOptions are the options of the
 // activity slots of NewResourceBasedTuner: 1 to 10000, 50ms apart.
 func DefaultActivityResourceBasedSlotSupplierOptions() ResourceBasedSlotSupplierOptions {
-	return internal.DefaultActivityResourceBasedSlotSupplierOptions()
+	return resourcetuner.DefaultActivityResourceBasedSlotSupplierOptions()
 }
 
 // NewPollerBehaviorSimpleMaximum keeps a fixed number of long polls open

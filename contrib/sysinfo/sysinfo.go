@@ -14,11 +14,11 @@ package sysinfo
 import (
 	"sync"
 
-	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/resourcetuner"
 	"github.com/durable-go/sdk/worker"
 )
 
-var shared = sync.OnceValue(internal.DefaultSysInfoProvider)
+var shared = sync.OnceValue(resourcetuner.DefaultSysInfoProvider)
 
 // SysInfoProvider returns the process's provider, shared by every caller:
 // CPU use is measured between calls, so one provider serves all tuners

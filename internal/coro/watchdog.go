@@ -90,7 +90,7 @@ type watchedDrive struct {
 	d       *Dispatcher
 	turn    uint64        // the turn seen at the last tick
 	epoch   uint64        // the pause epoch seen at the last tick
-	at      time.Time     // the last tick (or when watching began)
+	at      time.Time     // the last tick; zero until the first
 	stalled time.Duration // how long turn has lasted, as the ticks counted it
 }
 
@@ -99,7 +99,8 @@ type watchedDrive struct {
 const maxMonitorPeriod = 100 * time.Millisecond
 
 // checkPeriod is how often d's turns are sampled: an eighth of its
-// timeout, so that a deadlock is found at most an eighth late.
+// timeout (at most maxMonitorPeriod), so that a deadlock is found at most
+// two periods late (the first tick starts the clock).
 func (d *Dispatcher) checkPeriod() time.Duration {
 	return min(max(d.deadlockTimeout/8, time.Millisecond), maxMonitorPeriod)
 }
@@ -109,7 +110,10 @@ func (m *drives) watch(d *Dispatcher) {
 	if d.deadlockTimeout < 0 {
 		return
 	}
-	w := watchedDrive{d: d, turn: d.watch.turn.Load(), epoch: d.watch.pauseEpochs.Load(), at: time.Now()}
+	// No clock reading here, whose cost shows at a drive per workflow
+	// task: the first tick starts the drive's clock, so a deadlock is
+	// found up to a period late, never early.
+	w := watchedDrive{d: d}
 	period := d.checkPeriod()
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -183,10 +187,11 @@ func (m *drives) check(now time.Time) (stuck []stuckDrive, more bool) {
 	for i := range m.watched {
 		w := &m.watched[i]
 		period = min(period, w.d.checkPeriod())
+		first := w.at.IsZero()
 		elapsed := min(now.Sub(w.at), 2*m.period)
 		w.at = now
 		turn, epoch := w.d.watch.turn.Load(), w.d.watch.pauseEpochs.Load()
-		if turn != w.turn || epoch != w.epoch || w.d.watch.paused.Load() > 0 || uint32(turn) == 0 {
+		if first || turn != w.turn || epoch != w.epoch || w.d.watch.paused.Load() > 0 || uint32(turn) == 0 {
 			w.turn, w.epoch, w.stalled = turn, epoch, 0
 			continue
 		}

@@ -1,4 +1,15 @@
-package internal
+// Package resourcetuner is the resource-based worker tuner
+// (worker.NewResourceBasedTuner, worker.NewResourceBasedSlotSupplier): its
+// slot suppliers issue slots while the machine's (or container's)
+// memory and CPU use stay under targets: every reservation beyond a
+// supplier's minimum asks a ResourceController, which feeds the measured
+// use into one PID controller per resource and says yes while both
+// controllers' outputs are above their thresholds, never when memory is at
+// its target. Activities are issued at most one per ramp throttle, so the
+// effect of one shows in the measurements before the next starts. It uses
+// exported names of package internal only; the worker package and
+// contrib/sysinfo import it.
+package resourcetuner
 
 import (
 	"context"
@@ -7,18 +18,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/durable-go/sdk/internal/sdkmetrics"
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/sysinfo"
 	"github.com/durable-go/sdk/log"
 )
-
-// A resource-based tuner issues slots while the machine's (or container's)
-// memory and CPU use stay under targets: every reservation beyond a
-// supplier's minimum asks a ResourceController, which feeds the measured
-// use into one PID controller per resource and says yes while both
-// controllers' outputs are above their thresholds, never when memory is at
-// its target. Activities are issued at most one per ramp throttle, so the
-// effect of one shows in the measurements before the next starts.
 
 // The gauges the controller reports, in percent, as go.temporal.io/sdk.
 const (
@@ -89,7 +92,7 @@ type ResourceBasedTunerOptions struct {
 // NewResourceBasedTuner returns a tuner whose slots of every kind are
 // issued while memory and CPU use stay under the targets
 // (worker.NewResourceBasedTuner). Its suppliers share one controller.
-func NewResourceBasedTuner(opts ResourceBasedTunerOptions) (WorkerTuner, error) {
+func NewResourceBasedTuner(opts ResourceBasedTunerOptions) (internal.WorkerTuner, error) {
 	for _, t := range []struct {
 		name  string
 		value float64
@@ -114,10 +117,10 @@ func NewResourceBasedTuner(opts ResourceBasedTunerOptions) (WorkerTuner, error) 
 	if opts.ActivityRampThrottle > 0 {
 		activities.RampThrottle = opts.ActivityRampThrottle
 	}
-	supplier := func(o ResourceBasedSlotSupplierOptions) SlotSupplier {
+	supplier := func(o ResourceBasedSlotSupplierOptions) internal.SlotSupplier {
 		return &ResourceBasedSlotSupplier{controller: controller, options: o}
 	}
-	return NewCompositeTuner(CompositeTunerOptions{
+	return internal.NewCompositeTuner(internal.CompositeTunerOptions{
 		WorkflowSlotSupplier:        supplier(workflows),
 		ActivitySlotSupplier:        supplier(activities),
 		LocalActivitySlotSupplier:   supplier(activities),
@@ -179,13 +182,13 @@ func NewResourceBasedSlotSupplier(controller *ResourceController, options Resour
 
 // ReserveSlot waits until the controller allows a slot (at once below
 // MinSlots), asking again every 10ms, and at most once per RampThrottle.
-func (r *ResourceBasedSlotSupplier) ReserveSlot(ctx context.Context, info SlotReservationInfo) (*SlotPermit, error) {
+func (r *ResourceBasedSlotSupplier) ReserveSlot(ctx context.Context, info internal.SlotReservationInfo) (*internal.SlotPermit, error) {
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		if info.NumIssuedSlots() < r.options.MinSlots {
-			return &SlotPermit{}, nil
+			return &internal.SlotPermit{}, nil
 		}
 		wait := reserveRetryInterval
 		if p := r.TryReserveSlot(info); p != nil {
@@ -212,7 +215,7 @@ func (r *ResourceBasedSlotSupplier) throttledFor() time.Duration {
 
 // TryReserveSlot issues a slot if the supplier is below MinSlots, or below
 // MaxSlots past the ramp throttle with the controller's consent.
-func (r *ResourceBasedSlotSupplier) TryReserveSlot(info SlotReservationInfo) *SlotPermit {
+func (r *ResourceBasedSlotSupplier) TryReserveSlot(info internal.SlotReservationInfo) *internal.SlotPermit {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	issued := info.NumIssuedSlots()
@@ -230,14 +233,14 @@ func (r *ResourceBasedSlotSupplier) TryReserveSlot(info SlotReservationInfo) *Sl
 		}
 	}
 	r.lastIssued = time.Now()
-	return &SlotPermit{}
+	return &internal.SlotPermit{}
 }
 
 // MarkSlotUsed does nothing: resources are measured, not counted.
-func (r *ResourceBasedSlotSupplier) MarkSlotUsed(SlotMarkUsedInfo) {}
+func (r *ResourceBasedSlotSupplier) MarkSlotUsed(internal.SlotMarkUsedInfo) {}
 
 // ReleaseSlot does nothing: resources are measured, not counted.
-func (r *ResourceBasedSlotSupplier) ReleaseSlot(SlotReleaseInfo) {}
+func (r *ResourceBasedSlotSupplier) ReleaseSlot(internal.SlotReleaseInfo) {}
 
 // MaxSlots is 0: the supplier has no fixed bound to report (as in
 // go.temporal.io/sdk, temporal_worker_task_slots_available is not
@@ -247,115 +250,4 @@ func (r *ResourceBasedSlotSupplier) MaxSlots() int { return 0 }
 // SysInfoProvider is the provider its controller measures with.
 func (r *ResourceBasedSlotSupplier) SysInfoProvider() SysInfoProvider {
 	return r.controller.options.InfoSupplier
-}
-
-// ResourceControllerOptions configure a ResourceController
-// (worker.ResourceControllerOptions). Start from
-// DefaultResourceControllerOptions and set the targets.
-type ResourceControllerOptions struct {
-	// MemTargetPercent is the memory use, a fraction between 0 and 1, the
-	// controller keeps below.
-	MemTargetPercent float64
-	// CpuTargetPercent is the CPU use, a fraction between 0 and 1, the
-	// controller aims at.
-	CpuTargetPercent float64
-	// InfoSupplier measures memory and CPU use; nil takes
-	// DefaultSysInfoProvider.
-	InfoSupplier SysInfoProvider
-	// MemOutputThreshold and CpuOutputThreshold are the outputs each PID
-	// controller must exceed for a slot to be issued.
-	MemOutputThreshold float64
-	CpuOutputThreshold float64
-	// The gains of the memory PID controller.
-	MemPGain, MemIGain, MemDGain float64
-	// The gains of the CPU PID controller.
-	CpuPGain, CpuIGain, CpuDGain float64
-}
-
-// DefaultResourceControllerOptions are go.temporal.io/sdk's: targets of
-// 80% memory and 90% CPU, proportional gains 5, derivative gains 1, no
-// integral, output thresholds 0.25 (memory) and 0.05 (CPU).
-func DefaultResourceControllerOptions() ResourceControllerOptions {
-	return ResourceControllerOptions{
-		MemTargetPercent: 0.8, CpuTargetPercent: 0.9,
-		MemOutputThreshold: 0.25, CpuOutputThreshold: 0.05,
-		MemPGain: 5, MemDGain: 1,
-		CpuPGain: 5, CpuDGain: 1,
-	}
-}
-
-// ResourceController decides whether the machine has room for another
-// slot (worker.ResourceController). Make one per process.
-type ResourceController struct {
-	options ResourceControllerOptions
-
-	mu          sync.Mutex
-	mem, cpu    pid
-	lastDecided time.Time
-}
-
-// NewResourceController returns a controller with options
-// (worker.NewResourceController).
-func NewResourceController(options ResourceControllerOptions) *ResourceController {
-	if options.InfoSupplier == nil {
-		options.InfoSupplier = DefaultSysInfoProvider()
-	}
-	return &ResourceController{
-		options: options,
-		mem:     pid{p: options.MemPGain, i: options.MemIGain, d: options.MemDGain},
-		cpu:     pid{p: options.CpuPGain, i: options.CpuIGain, d: options.CpuDGain},
-	}
-}
-
-// decide measures memory and CPU use, reports them, and says whether a
-// slot may be issued: never with memory at its target, else when both PID
-// controllers' outputs exceed their thresholds.
-func (c *ResourceController) decide(logger log.Logger, metrics sdkmetrics.Handler) (bool, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	sc := &SysInfoContext{Logger: logger}
-	mem, err := c.options.InfoSupplier.MemoryUsage(sc)
-	if err != nil {
-		return false, err
-	}
-	cpu, err := c.options.InfoSupplier.CpuUsage(sc)
-	if err != nil {
-		return false, err
-	}
-	if !sdkmetrics.IsNop(metrics) {
-		metrics.Gauge(resourceSlotsMemUsage).Update(mem * 100)
-		metrics.Gauge(resourceSlotsCPUUsage).Update(cpu * 100)
-	}
-	if mem >= c.options.MemTargetPercent {
-		return false, nil
-	}
-	now := time.Now()
-	var dt time.Duration // zero at the first decision: no derivative yet
-	if !c.lastDecided.IsZero() {
-		dt = max(now.Sub(c.lastDecided), time.Millisecond)
-	}
-	c.lastDecided = now
-	memOut := c.mem.update(c.options.MemTargetPercent-mem, dt)
-	cpuOut := c.cpu.update(c.options.CpuTargetPercent-cpu, dt)
-	return memOut > c.options.MemOutputThreshold && cpuOut > c.options.CpuOutputThreshold, nil
-}
-
-// pid is a PID controller of the error between a target and a
-// measurement.
-type pid struct {
-	p, i, d   float64
-	integral  float64
-	lastError float64
-}
-
-// update feeds the error measured dt after the previous one (0 for the
-// first) and returns the controller's output.
-func (c *pid) update(err float64, dt time.Duration) float64 {
-	var derivative float64
-	if dt > 0 {
-		c.integral += err * dt.Seconds()
-		derivative = (err - c.lastError) / dt.Seconds()
-	}
-	c.lastError = err
-	return c.p*err + c.i*c.integral + c.d*derivative
 }
