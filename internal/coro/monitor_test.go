@@ -1,7 +1,11 @@
 package coro
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"runtime/pprof"
+	"strings"
 	"testing"
 	"time"
 )
@@ -60,6 +64,13 @@ func TestTheMonitorStopsWhenNoDriveIsLeft(t *testing.T) {
 	d := newTestDispatcher(t, Options{DeadlockTimeout: time.Hour})
 	d.Spawn("quick", func() {})
 	mustRun(t, d)
+	waitForMonitorToStop(t)
+}
+
+// waitForMonitorToStop fails t unless the monitor stops, with no drive
+// listed, within 5s.
+func waitForMonitorToStop(t *testing.T) {
+	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		running, drives := monitorRunning()
@@ -73,5 +84,32 @@ func TestTheMonitorStopsWhenNoDriveIsLeft(t *testing.T) {
 			t.Fatal("the monitor still runs 5s after the last drive ended")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// The monitor's goroutine serves every drive, so it does not keep the
+// profiler labels of the caller that happened to start it (a coroutine's
+// label would lead stuckStack to the wrong goroutine).
+func TestTheMonitorKeepsNoLabelOfTheCallerThatStartedIt(t *testing.T) {
+	waitForMonitorToStop(t)
+	d := newTestDispatcher(t, Options{DeadlockTimeout: time.Hour})
+	d.Spawn("waits", func() { d.Block("forever", &flag{}) })
+	pprof.Do(context.Background(), pprof.Labels("caller", "labelled"), func(context.Context) { mustRun(t, d) })
+	var profile bytes.Buffer
+	if err := pprof.Lookup("goroutine").WriteTo(&profile, 1); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for record := range strings.SplitSeq(profile.String(), "\n\n") {
+		if !strings.Contains(record, "(*drives).run") {
+			continue
+		}
+		found = true
+		if strings.Contains(record, "labelled") {
+			t.Fatalf("the monitor's goroutine carries its starter's label:\n%s", record)
+		}
+	}
+	if !found {
+		t.Skip("the monitor stopped before the profile was taken")
 	}
 }

@@ -1,6 +1,8 @@
 package coro
 
 import (
+	"context"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -152,6 +154,9 @@ func (m *drives) unwatch(d *Dispatcher) {
 // run is the monitor's goroutine: it checks the drives at every tick, and
 // ends after a tick that finds none and none added since the last.
 func (m *drives) run(ticker *time.Ticker) {
+	// It serves every drive: it drops the profiler labels it inherited
+	// from the caller that happened to start it.
+	pprof.SetGoroutineLabels(context.Background())
 	for now := range ticker.C {
 		stuck, more := m.check(now)
 		for _, s := range stuck {
