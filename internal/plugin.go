@@ -142,6 +142,21 @@ func (WorkerPluginBase) ReplayWorkflow(ctx context.Context, options WorkerPlugin
 
 func (WorkerPluginBase) embedsWorkerPluginBase() {}
 
+// PluginSeal gives a plugin type of another package the unexported
+// methods of ClientPlugin and WorkerPlugin, and no hook: a type that
+// embeds it implements every hook itself, so that a hook added to the
+// interfaces must be decided on there (internal/simpleplugin's
+// SimplePlugin).
+type PluginSeal struct{}
+
+func (PluginSeal) embedsClientPluginBase() {}
+func (PluginSeal) embedsWorkerPluginBase() {}
+
+var _ interface {
+	embedsClientPluginBase()
+	embedsWorkerPluginBase()
+} = PluginSeal{}
+
 // WorkerPluginConfigureWorkerOptions are the arguments of
 // WorkerPlugin.ConfigureWorker (worker.PluginConfigureWorkerOptions).
 type WorkerPluginConfigureWorkerOptions struct {

@@ -244,13 +244,7 @@ func TestSupplierIgnoringItsContextCannotHoldUpTheWorker(t *testing.T) {
 func TestTuningOptionsAreCheckedAsPluginsLeaveThem(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	tuner, _ := NewFixedSizeTuner(FixedSizeTunerOptions{NumActivitySlots: 3})
-	setsTuner, err := NewSimplePlugin(SimplePluginOptions{Name: "tuning", ConfigureWorker: func(_ context.Context, o WorkerPluginConfigureWorkerOptions) error {
-		o.WorkerOptions.Tuner = tuner
-		return nil
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	setsTuner := &tunerPlugin{tuner: tuner}
 	w := NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{setsTuner}})
 	if w.options.Tuner != tuner {
 		t.Fatal("the worker does not have the tuner its plugin set")
@@ -262,4 +256,17 @@ func TestTuningOptionsAreCheckedAsPluginsLeaveThem(t *testing.T) {
 	}()
 	NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{MaxConcurrentActivityExecutionSize: 5, Plugins: []WorkerPlugin{setsTuner}})
 	t.Error("a plugin's tuner and the program's MaxConcurrentActivityExecutionSize together: no panic")
+}
+
+// tunerPlugin is a worker plugin that sets the worker's tuner.
+type tunerPlugin struct {
+	WorkerPluginBase
+	tuner WorkerTuner
+}
+
+func (*tunerPlugin) Name() string { return "tuning" }
+
+func (p *tunerPlugin) ConfigureWorker(_ context.Context, o WorkerPluginConfigureWorkerOptions) error {
+	o.WorkerOptions.Tuner = p.tuner
+	return nil
 }

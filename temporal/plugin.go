@@ -1,6 +1,6 @@
 package temporal
 
-import "github.com/durable-go/sdk/internal"
+import "github.com/durable-go/sdk/internal/simpleplugin"
 
 // SimplePlugin is both a client.Plugin and a worker.Plugin, made from
 // SimplePluginOptions by NewSimplePlugin: the easy way for a library to
@@ -16,7 +16,7 @@ import "github.com/durable-go/sdk/internal"
 // client on; StartWorker and StopWorker run RunContextBefore and
 // RunContextAfter around a worker's run, and ReplayWorkflow around each
 // replay.
-type SimplePlugin = internal.SimplePlugin
+type SimplePlugin = simpleplugin.SimplePlugin
 
 // SimplePluginOptions configure NewSimplePlugin.
 //
@@ -38,7 +38,7 @@ type SimplePlugin = internal.SimplePlugin
 //     error fails the start or the replay.
 //   - RunContextAfter: runs as a worker stops, before polling ends, and
 //     after each replay. It must not call the worker's Stop.
-type SimplePluginOptions = internal.SimplePluginOptions
+type SimplePluginOptions = simpleplugin.SimplePluginOptions
 
 // SimplePluginRunContextBeforeOptions are what
 // SimplePluginOptions.RunContextBefore is given.
@@ -48,17 +48,17 @@ type SimplePluginOptions = internal.SimplePluginOptions
 //   - WorkflowReplayer: true before a replay, false as a worker starts.
 //   - Registry: registers workflows and activities with the worker or
 //     replayer (a replayer ignores activities).
-type SimplePluginRunContextBeforeOptions = internal.SimplePluginRunContextBeforeOptions
+type SimplePluginRunContextBeforeOptions = simpleplugin.SimplePluginRunContextBeforeOptions
 
 // SimplePluginRunContextAfterOptions are what
 // SimplePluginOptions.RunContextAfter is given.
 //
 //   - InstanceKey: identifies the worker or replayer, as in
 //     RunContextBefore.
-type SimplePluginRunContextAfterOptions = internal.SimplePluginRunContextAfterOptions
+type SimplePluginRunContextAfterOptions = simpleplugin.SimplePluginRunContextAfterOptions
 
 // NewSimplePlugin returns a plugin that applies options. It returns an
 // error when options.Name is empty.
 func NewSimplePlugin(options SimplePluginOptions) (*SimplePlugin, error) {
-	return internal.NewSimplePlugin(options)
+	return simpleplugin.NewSimplePlugin(options)
 }

@@ -1,4 +1,8 @@
-package internal
+// Package simpleplugin is temporal.SimplePlugin, a client and worker
+// plugin built from options. It uses exported names of package internal
+// only (internal.PluginSeal gives it the plugin interfaces' unexported
+// methods), and only the temporal package imports it.
+package simpleplugin
 
 import (
 	"context"
@@ -6,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
 )
 
 // SimplePlugin is a client and worker plugin built from options: it sets
@@ -13,12 +18,18 @@ import (
 // before and after each worker run or replay (temporal.SimplePlugin). Make
 // one with NewSimplePlugin.
 type SimplePlugin struct {
+	//lint:ignore U1000 its methods, promoted, make SimplePlugin a ClientPlugin and a WorkerPlugin
+	pluginSeal
 	options SimplePluginOptions
 }
 
+// pluginSeal makes SimplePlugin a ClientPlugin and a WorkerPlugin, whose
+// hooks it implements each itself.
+type pluginSeal = internal.PluginSeal
+
 var (
-	_ ClientPlugin = (*SimplePlugin)(nil)
-	_ WorkerPlugin = (*SimplePlugin)(nil)
+	_ internal.ClientPlugin = (*SimplePlugin)(nil)
+	_ internal.WorkerPlugin = (*SimplePlugin)(nil)
 )
 
 // SimplePluginOptions configure a SimplePlugin
@@ -35,19 +46,19 @@ type SimplePluginOptions struct {
 	FailureConverter converter.FailureConverter
 	// ContextPropagators are added after those the clients and replayers
 	// already have.
-	ContextPropagators []ContextPropagator
+	ContextPropagators []internal.ContextPropagator
 	// ClientInterceptors are added after the client's interceptors. Those
 	// that are also WorkerInterceptors reach the client's workers as any
 	// client interceptor does, and are added to replayers too.
-	ClientInterceptors []ClientInterceptor
+	ClientInterceptors []internal.ClientInterceptor
 	// WorkerInterceptors are added after the interceptors of the workers
 	// and replayers the plugin configures.
-	WorkerInterceptors []WorkerInterceptor
+	WorkerInterceptors []internal.WorkerInterceptor
 	// ConfigureClient, ConfigureWorker and ConfigureWorkflowReplayer run
 	// after the fields above have been applied, for anything else.
-	ConfigureClient           func(context.Context, ClientPluginConfigureClientOptions) error
-	ConfigureWorker           func(context.Context, WorkerPluginConfigureWorkerOptions) error
-	ConfigureWorkflowReplayer func(context.Context, WorkerPluginConfigureWorkflowReplayerOptions) error
+	ConfigureClient           func(context.Context, internal.ClientPluginConfigureClientOptions) error
+	ConfigureWorker           func(context.Context, internal.WorkerPluginConfigureWorkerOptions) error
+	ConfigureWorkflowReplayer func(context.Context, internal.WorkerPluginConfigureWorkflowReplayerOptions) error
 	// RunContextBefore runs as a worker starts, before it polls, and
 	// before each replay of a replayer; it may register workflows and
 	// activities. An error fails the start or the replay.
@@ -70,10 +81,10 @@ type SimplePluginRunContextBeforeOptions struct {
 	// Registry registers workflows and activities with the worker or
 	// replayer. A replayer ignores activities.
 	Registry interface {
-		RegisterWorkflowWithOptions(any, RegisterWorkflowOptions)
-		RegisterDynamicWorkflow(any, DynamicRegisterWorkflowOptions)
-		RegisterActivityWithOptions(any, RegisterActivityOptions)
-		RegisterDynamicActivity(any, DynamicRegisterActivityOptions)
+		RegisterWorkflowWithOptions(any, internal.RegisterWorkflowOptions)
+		RegisterDynamicWorkflow(any, internal.DynamicRegisterWorkflowOptions)
+		RegisterActivityWithOptions(any, internal.RegisterActivityOptions)
+		RegisterDynamicActivity(any, internal.DynamicRegisterActivityOptions)
 	}
 }
 
@@ -95,17 +106,12 @@ func NewSimplePlugin(options SimplePluginOptions) (*SimplePlugin, error) {
 	return &SimplePlugin{options: options}, nil
 }
 
-// SimplePlugin implements each hook itself instead of embedding the bases,
-// so that a hook added to the interfaces must be decided on here.
-func (*SimplePlugin) embedsClientPluginBase() {}
-func (*SimplePlugin) embedsWorkerPluginBase() {}
-
 // Name implements ClientPlugin and WorkerPlugin.
 func (s *SimplePlugin) Name() string { return s.options.Name }
 
 // ConfigureClient implements ClientPlugin: converters, propagators and
 // client interceptors, then options.ConfigureClient.
-func (s *SimplePlugin) ConfigureClient(ctx context.Context, options ClientPluginConfigureClientOptions) error {
+func (s *SimplePlugin) ConfigureClient(ctx context.Context, options internal.ClientPluginConfigureClientOptions) error {
 	o := options.ClientOptions
 	if s.options.DataConverter != nil {
 		o.DataConverter = s.options.DataConverter
@@ -122,13 +128,13 @@ func (s *SimplePlugin) ConfigureClient(ctx context.Context, options ClientPlugin
 }
 
 // NewClient implements ClientPlugin: it calls next.
-func (*SimplePlugin) NewClient(ctx context.Context, options ClientPluginNewClientOptions, next func(context.Context, ClientPluginNewClientOptions) error) error {
+func (*SimplePlugin) NewClient(ctx context.Context, options internal.ClientPluginNewClientOptions, next func(context.Context, internal.ClientPluginNewClientOptions) error) error {
 	return next(ctx, options)
 }
 
 // ConfigureWorker implements WorkerPlugin: worker interceptors, then
 // options.ConfigureWorker.
-func (s *SimplePlugin) ConfigureWorker(ctx context.Context, options WorkerPluginConfigureWorkerOptions) error {
+func (s *SimplePlugin) ConfigureWorker(ctx context.Context, options internal.WorkerPluginConfigureWorkerOptions) error {
 	o := options.WorkerOptions
 	o.Interceptors = appendToCopy(o.Interceptors, s.options.WorkerInterceptors)
 	if s.options.ConfigureWorker != nil {
@@ -138,7 +144,7 @@ func (s *SimplePlugin) ConfigureWorker(ctx context.Context, options WorkerPlugin
 }
 
 // StartWorker implements WorkerPlugin: RunContextBefore, then next.
-func (s *SimplePlugin) StartWorker(ctx context.Context, options WorkerPluginStartWorkerOptions, next func(context.Context, WorkerPluginStartWorkerOptions) error) error {
+func (s *SimplePlugin) StartWorker(ctx context.Context, options internal.WorkerPluginStartWorkerOptions, next func(context.Context, internal.WorkerPluginStartWorkerOptions) error) error {
 	if s.options.RunContextBefore != nil {
 		err := s.options.RunContextBefore(ctx, SimplePluginRunContextBeforeOptions{
 			InstanceKey: options.WorkerInstanceKey,
@@ -152,7 +158,7 @@ func (s *SimplePlugin) StartWorker(ctx context.Context, options WorkerPluginStar
 }
 
 // StopWorker implements WorkerPlugin: RunContextAfter, then next.
-func (s *SimplePlugin) StopWorker(ctx context.Context, options WorkerPluginStopWorkerOptions, next func(context.Context, WorkerPluginStopWorkerOptions)) {
+func (s *SimplePlugin) StopWorker(ctx context.Context, options internal.WorkerPluginStopWorkerOptions, next func(context.Context, internal.WorkerPluginStopWorkerOptions)) {
 	if s.options.RunContextAfter != nil {
 		s.options.RunContextAfter(ctx, SimplePluginRunContextAfterOptions{InstanceKey: options.WorkerInstanceKey})
 	}
@@ -162,7 +168,7 @@ func (s *SimplePlugin) StopWorker(ctx context.Context, options WorkerPluginStopW
 // ConfigureWorkflowReplayer implements WorkerPlugin: converters,
 // propagators, the client interceptors that are worker interceptors and
 // the worker interceptors, then options.ConfigureWorkflowReplayer.
-func (s *SimplePlugin) ConfigureWorkflowReplayer(ctx context.Context, options WorkerPluginConfigureWorkflowReplayerOptions) error {
+func (s *SimplePlugin) ConfigureWorkflowReplayer(ctx context.Context, options internal.WorkerPluginConfigureWorkflowReplayerOptions) error {
 	o := options.WorkflowReplayerOptions
 	if s.options.DataConverter != nil {
 		o.DataConverter = s.options.DataConverter
@@ -171,9 +177,9 @@ func (s *SimplePlugin) ConfigureWorkflowReplayer(ctx context.Context, options Wo
 		o.FailureConverter = s.options.FailureConverter
 	}
 	o.ContextPropagators = appendToCopy(o.ContextPropagators, s.options.ContextPropagators)
-	var interceptors []WorkerInterceptor
+	var interceptors []internal.WorkerInterceptor
 	for _, ci := range s.options.ClientInterceptors {
-		if wi, ok := ci.(WorkerInterceptor); ok {
+		if wi, ok := ci.(internal.WorkerInterceptor); ok {
 			interceptors = append(interceptors, wi)
 		}
 	}
@@ -186,7 +192,7 @@ func (s *SimplePlugin) ConfigureWorkflowReplayer(ctx context.Context, options Wo
 
 // ReplayWorkflow implements WorkerPlugin: RunContextBefore, next, then
 // RunContextAfter (whether the replay failed or not).
-func (s *SimplePlugin) ReplayWorkflow(ctx context.Context, options WorkerPluginReplayWorkflowOptions, next func(context.Context, WorkerPluginReplayWorkflowOptions) error) error {
+func (s *SimplePlugin) ReplayWorkflow(ctx context.Context, options internal.WorkerPluginReplayWorkflowOptions, next func(context.Context, internal.WorkerPluginReplayWorkflowOptions) error) error {
 	if s.options.RunContextBefore != nil {
 		err := s.options.RunContextBefore(ctx, SimplePluginRunContextBeforeOptions{
 			InstanceKey:      options.WorkflowReplayerInstanceKey,
@@ -217,19 +223,19 @@ func appendToCopy[T any](list, more []T) []T {
 // it: workflows register, activities are ignored (replay never runs them).
 type replayerOnlyWorkflows struct {
 	replayer interface {
-		RegisterWorkflowWithOptions(any, RegisterWorkflowOptions)
-		RegisterDynamicWorkflow(any, DynamicRegisterWorkflowOptions)
+		RegisterWorkflowWithOptions(any, internal.RegisterWorkflowOptions)
+		RegisterDynamicWorkflow(any, internal.DynamicRegisterWorkflowOptions)
 	}
 }
 
-func (r replayerOnlyWorkflows) RegisterWorkflowWithOptions(workflow any, options RegisterWorkflowOptions) {
+func (r replayerOnlyWorkflows) RegisterWorkflowWithOptions(workflow any, options internal.RegisterWorkflowOptions) {
 	r.replayer.RegisterWorkflowWithOptions(workflow, options)
 }
 
-func (r replayerOnlyWorkflows) RegisterDynamicWorkflow(workflow any, options DynamicRegisterWorkflowOptions) {
+func (r replayerOnlyWorkflows) RegisterDynamicWorkflow(workflow any, options internal.DynamicRegisterWorkflowOptions) {
 	r.replayer.RegisterDynamicWorkflow(workflow, options)
 }
 
-func (replayerOnlyWorkflows) RegisterActivityWithOptions(any, RegisterActivityOptions) {}
+func (replayerOnlyWorkflows) RegisterActivityWithOptions(any, internal.RegisterActivityOptions) {}
 
-func (replayerOnlyWorkflows) RegisterDynamicActivity(any, DynamicRegisterActivityOptions) {}
+func (replayerOnlyWorkflows) RegisterDynamicActivity(any, internal.DynamicRegisterActivityOptions) {}
