@@ -2,7 +2,6 @@ package internal
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"os"
@@ -449,13 +448,4 @@ func clientDefaultIdentity() string {
 		host = "unknown"
 	}
 	return fmt.Sprintf("%d@%s@", os.Getpid(), host)
-}
-
-// newClientUUID returns a random (version 4) UUID, for workflow and request IDs.
-func newClientUUID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }

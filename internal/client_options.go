@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc/keepalive"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
@@ -277,9 +278,9 @@ func (m mtlsCredentials) applyTo(s *connectionSettings) error {
 // rpcOptions turns client options into connection options.
 func (o ClientOptions) rpcOptions() (rpc.Options, error) {
 	co := o.ConnectionOptions
-	if err := negativeOptions("invalid client options: client.ConnectionOptions",
-		duration("KeepAliveTime", co.KeepAliveTime), duration("KeepAliveTimeout", co.KeepAliveTimeout),
-		duration("GetSystemInfoTimeout", co.GetSystemInfoTimeout), number("MaxPayloadSize", float64(co.MaxPayloadSize))); err != nil {
+	if err := base.NegativeOptions("invalid client options: client.ConnectionOptions",
+		base.Duration("KeepAliveTime", co.KeepAliveTime), base.Duration("KeepAliveTimeout", co.KeepAliveTimeout),
+		base.Duration("GetSystemInfoTimeout", co.GetSystemInfoTimeout), base.Number("MaxPayloadSize", float64(co.MaxPayloadSize))); err != nil {
 		return rpc.Options{}, err
 	}
 	if co.TLS != nil && co.TLSDisabled {

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
 )
@@ -121,7 +122,7 @@ func (r *clientRoot) SignalWorkflow(ctx context.Context, in *ClientSignalWorkflo
 		SignalName:        in.SignalName,
 		Input:             input,
 		Identity:          c.identity,
-		RequestId:         newClientUUID(),
+		RequestId:         base.NewUUID(),
 		Header:            header,
 	})
 	return wrapCallError(err, "signaling workflow %q (run %q) with %q", in.WorkflowID, in.RunID, in.SignalName)
@@ -137,7 +138,7 @@ func (r *clientRoot) CancelWorkflow(ctx context.Context, in *ClientCancelWorkflo
 		Namespace:           c.namespace,
 		WorkflowExecution:   &commonpb.WorkflowExecution{WorkflowId: in.WorkflowID, RunId: in.RunID},
 		Identity:            c.identity,
-		RequestId:           newClientUUID(),
+		RequestId:           base.NewUUID(),
 		FirstExecutionRunId: in.FirstExecutionRunID,
 		Reason:              in.Reason,
 	})

@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/searchattr"
 )
 
@@ -65,7 +66,7 @@ func (r *clientRoot) CreateSchedule(ctx context.Context, in *ScheduleClientCreat
 	if err != nil {
 		return nil, fmt.Errorf("ScheduleClient.Create: schedule %q: %w", options.ID, err)
 	}
-	memo, err := encodeStartMemo(c.scheduleDataConverter(ctx), options.Memo)
+	memo, err := base.EncodeMemo(c.scheduleDataConverter(ctx), options.Memo)
 	if err != nil {
 		return nil, fmt.Errorf("ScheduleClient.Create: schedule %q: %w", options.ID, err)
 	}
@@ -90,7 +91,7 @@ func (r *clientRoot) CreateSchedule(ctx context.Context, in *ScheduleClientCreat
 		Schedule:         schedule,
 		InitialPatch:     initialPatch,
 		Identity:         c.identity,
-		RequestId:        newClientUUID(),
+		RequestId:        base.NewUUID(),
 		Memo:             memo,
 		SearchAttributes: searchAttributes,
 	})
@@ -236,7 +237,7 @@ func (h *scheduleHandle) Update(ctx context.Context, options ScheduleUpdateOptio
 		ScheduleId: h.id,
 		Schedule:   schedule,
 		Identity:   c.identity,
-		RequestId:  newClientUUID(),
+		RequestId:  base.NewUUID(),
 	}
 	if update.TypedSearchAttributes != nil {
 		if request.SearchAttributes, err = searchattr.Encode(*update.TypedSearchAttributes); err != nil {
@@ -303,7 +304,7 @@ func (h *scheduleHandle) patch(ctx context.Context, doing string, patch *schedul
 		ScheduleId: h.id,
 		Patch:      patch,
 		Identity:   c.identity,
-		RequestId:  newClientUUID(),
+		RequestId:  base.NewUUID(),
 	})
 	return wrapCallError(err, "%s schedule %q", doing, h.id)
 }

@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/searchattr"
@@ -93,7 +94,7 @@ func (c *workflowClient) scheduleActionToProto(ctx context.Context, action Sched
 	}
 	id := a.ID
 	if id == "" {
-		id = newClientUUID()
+		id = base.NewUUID()
 	}
 	dc := c.workflowDataConverter(ctx, id)
 	input, err := encodeScheduleArgs(dc, a.Args)
@@ -187,7 +188,7 @@ func encodeScheduleMemo(dc converter.DataConverter, memo map[string]any) (*commo
 			plain[key] = value
 		}
 	}
-	fields, err := encodeStartMemo(dc, plain)
+	fields, err := base.EncodeMemo(dc, plain)
 	if err != nil || len(encoded) == 0 {
 		return fields, err
 	}

@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/grpc/codes"
 
+	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
 )
@@ -180,7 +181,7 @@ func checkUpdateOptions(options *UpdateWorkflowOptions) error {
 		return fmt.Errorf("UpdateWorkflowOptions.WaitForStage %d is not a WorkflowUpdateStage", options.WaitForStage)
 	}
 	if options.UpdateID == "" {
-		options.UpdateID = newClientUUID()
+		options.UpdateID = base.NewUUID()
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/durable-go/sdk/internal/base"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
@@ -54,7 +55,7 @@ func (c *workflowClient) NewWithStartWorkflowOperation(options StartWorkflowOpti
 		return op
 	}
 	if op.options.ID == "" {
-		op.options.ID = newClientUUID()
+		op.options.ID = base.NewUUID()
 	}
 	op.workflowType, op.err = clientCheckedWorkflowType(workflow, args)
 	return op

@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
@@ -167,9 +168,9 @@ func (c *workflowClient) newWorkflowStartParams(ctx context.Context, options Sta
 	if options.TaskQueue == "" {
 		return nil, errStartMissingTaskQueue
 	}
-	if err := negativeOptions("client.StartWorkflowOptions",
-		duration("WorkflowExecutionTimeout", options.WorkflowExecutionTimeout), duration("WorkflowRunTimeout", options.WorkflowRunTimeout),
-		duration("WorkflowTaskTimeout", options.WorkflowTaskTimeout), duration("StartDelay", options.StartDelay)); err != nil {
+	if err := base.NegativeOptions("client.StartWorkflowOptions",
+		base.Duration("WorkflowExecutionTimeout", options.WorkflowExecutionTimeout), base.Duration("WorkflowRunTimeout", options.WorkflowRunTimeout),
+		base.Duration("WorkflowTaskTimeout", options.WorkflowTaskTimeout), base.Duration("StartDelay", options.StartDelay)); err != nil {
 		return nil, err
 	}
 	workflowType, err := clientWorkflowTypeName(workflow)
@@ -183,7 +184,7 @@ func (c *workflowClient) newWorkflowStartParams(ctx context.Context, options Sta
 	if p.input, err = registry.EncodeArgs(p.dc, args); err != nil {
 		return nil, fmt.Errorf("workflow %q: %w", workflowType, err)
 	}
-	if p.memo, err = encodeStartMemo(p.dc, options.Memo); err != nil {
+	if p.memo, err = base.EncodeMemo(p.dc, options.Memo); err != nil {
 		return nil, err
 	}
 	if p.searchAttributes, err = searchattr.EncodeForStart(options.SearchAttributes, options.TypedSearchAttributes); err != nil {
@@ -214,26 +215,6 @@ func clientWorkflowTypeName(workflow any) (string, error) {
 		return "", fmt.Errorf("a workflow must be a function or a workflow type name, not %T", workflow)
 	}
 	return registry.FunctionName(workflow), nil
-}
-
-// encodeStartMemo encodes memo values with the client's data converter, falling
-// back to the default one for values it refuses, as the official SDK does.
-func encodeStartMemo(dc converter.DataConverter, memo map[string]any) (*commonpb.Memo, error) {
-	if memo == nil {
-		return nil, nil
-	}
-	fields := make(map[string]*commonpb.Payload, len(memo))
-	for key, value := range memo {
-		payload, err := dc.ToPayload(value)
-		if err != nil {
-			var fallbackErr error
-			if payload, fallbackErr = converter.GetDefaultDataConverter().ToPayload(value); fallbackErr != nil {
-				return nil, fmt.Errorf("memo %q (%T) cannot be encoded: %w", key, value, err)
-			}
-		}
-		fields[key] = payload
-	}
-	return &commonpb.Memo{Fields: fields}, nil
 }
 
 // encodeStartUserMetadata encodes the summary and details shown in the UI.
@@ -314,7 +295,7 @@ func (c *workflowClient) startRequest(p *workflowStartParams) *workflowservice.S
 		WorkflowRunTimeout:       durationpb.New(o.WorkflowRunTimeout),
 		WorkflowTaskTimeout:      durationpb.New(o.WorkflowTaskTimeout),
 		Identity:                 c.identity,
-		RequestId:                newClientUUID(),
+		RequestId:                base.NewUUID(),
 		WorkflowIdReusePolicy:    o.WorkflowIDReusePolicy,
 		WorkflowIdConflictPolicy: o.WorkflowIDConflictPolicy,
 		RetryPolicy:              policy.RetryPolicyToProto(o.RetryPolicy),
@@ -343,7 +324,7 @@ func (c *workflowClient) signalWithStartRequest(p *workflowStartParams, signalNa
 		WorkflowRunTimeout:       durationpb.New(o.WorkflowRunTimeout),
 		WorkflowTaskTimeout:      durationpb.New(o.WorkflowTaskTimeout),
 		Identity:                 c.identity,
-		RequestId:                newClientUUID(),
+		RequestId:                base.NewUUID(),
 		WorkflowIdReusePolicy:    o.WorkflowIDReusePolicy,
 		WorkflowIdConflictPolicy: o.WorkflowIDConflictPolicy,
 		SignalName:               signalName,
@@ -365,7 +346,7 @@ func (c *workflowClient) signalWithStartRequest(p *workflowStartParams, signalNa
 // chain (clientRoot).
 func (c *workflowClient) ExecuteWorkflow(ctx context.Context, options StartWorkflowOptions, workflow any, args ...any) (WorkflowRun, error) {
 	if options.ID == "" {
-		options.ID = newClientUUID()
+		options.ID = base.NewUUID()
 	}
 	workflowType, err := clientCheckedWorkflowType(workflow, args)
 	if err != nil {
@@ -400,7 +381,7 @@ func (c *workflowClient) SignalWithStartWorkflow(ctx context.Context, workflowID
 	}
 	options.ID = workflowID
 	if options.ID == "" {
-		options.ID = newClientUUID()
+		options.ID = base.NewUUID()
 	}
 	workflowType, err := clientCheckedWorkflowType(workflow, workflowArgs)
 	if err != nil {
@@ -500,7 +481,7 @@ func (c *workflowClient) ResetWorkflowExecution(ctx context.Context, request *wo
 		request.Namespace = c.namespace
 	}
 	if request.GetRequestId() == "" {
-		request.RequestId = newClientUUID()
+		request.RequestId = base.NewUUID()
 	}
 	resp, err := c.service.ResetWorkflowExecution(ctx, request)
 	if err != nil {

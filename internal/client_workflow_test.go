@@ -9,6 +9,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/searchattr"
@@ -183,15 +184,15 @@ type memoRefusingConverter struct{ converter.DataConverter }
 func (memoRefusingConverter) ToPayload(any) (*commonpb.Payload, error) { return nil, errClientTest }
 
 func TestMemoFallsBackToTheDefaultConverter(t *testing.T) {
-	memo, err := encodeStartMemo(memoRefusingConverter{converter.GetDefaultDataConverter()}, map[string]any{"k": "v"})
+	memo, err := base.EncodeMemo(memoRefusingConverter{converter.GetDefaultDataConverter()}, map[string]any{"k": "v"})
 	chkNoErr(t, err)
 	chkEqual(t, "v", decodeStringPayload(t, memo.GetFields()["k"]))
 }
 
 func TestNewClientUUIDIsAVersion4UUID(t *testing.T) {
-	id := newClientUUID()
+	id := base.NewUUID()
 	chkRegexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`, id)
-	chkNotEqual(t, id, newClientUUID())
+	chkNotEqual(t, id, base.NewUUID())
 }
 
 func TestEncodedValue(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/workerrt"
@@ -145,7 +146,7 @@ func (TestEnvSeam) WorkflowTypeName(workflowFn any) (string, error) {
 
 // EncodeStartMemo encodes a workflow's memo as the client starts it.
 func (TestEnvSeam) EncodeStartMemo(dc converter.DataConverter, memo map[string]any) (*commonpb.Memo, error) {
-	return encodeStartMemo(dc, memo)
+	return base.EncodeMemo(dc, memo)
 }
 
 // RunOutcome reads how a run ended from its close event, as the client's
@@ -175,7 +176,7 @@ func (TestEnvSeam) CompleteActivityByToken(ctx context.Context, service workerrt
 }
 
 // NewID returns a random ID, as the client makes request and update IDs.
-func (TestEnvSeam) NewID() string { return newClientUUID() }
+func (TestEnvSeam) NewID() string { return base.NewUUID() }
 
 // EncodedValue is the EncodedValue of payloads p.
 func (TestEnvSeam) EncodedValue(p *commonpb.Payloads, dc converter.DataConverter) converter.EncodedValue {

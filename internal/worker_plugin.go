@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -42,7 +43,7 @@ type pluginRegistry interface {
 // in order.
 func (s *workerPluginSet) configure(plugins []WorkerPlugin, taskQueue string, options *WorkerOptions) error {
 	s.list = plugins
-	s.instanceKey = newClientUUID()
+	s.instanceKey = base.NewUUID()
 	for _, plugin := range s.list {
 		err := plugin.ConfigureWorker(context.Background(), WorkerPluginConfigureWorkerOptions{
 			WorkerInstanceKey:     s.instanceKey,

@@ -1,6 +1,7 @@
 package internal
 
 import (
+	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/session"
 	"github.com/durable-go/sdk/internal/workerrt"
 )
@@ -11,14 +12,14 @@ import (
 // there is room for another session; the other polls the worker's own
 // resource-specific queue, where its sessions' activities (and the
 // completion activity, and the creation activity of a recreated session)
-// go. base is the main worker's runtime options.
-func (w *AggregatedWorker) sessionWorkers(base workerrt.Options) ([]*workerrt.Worker, error) {
+// go. primary is the main worker's runtime options.
+func (w *AggregatedWorker) sessionWorkers(primary workerrt.Options) ([]*workerrt.Worker, error) {
 	maxSessions := w.options.MaxConcurrentSessionExecutionSize
 	if maxSessions <= 0 {
 		maxSessions = session.DefaultMaxConcurrentSessions
 	}
 	host, err := session.NewHost(session.HostOptions{
-		ResourceID:            newClientUUID(),
+		ResourceID:            base.NewUUID(),
 		MaxConcurrentSessions: maxSessions,
 		DataConverter:         w.client.dataConverter,
 		Signal:                w.client.SignalWorkflow,
@@ -28,7 +29,7 @@ func (w *AggregatedWorker) sessionWorkers(base workerrt.Options) ([]*workerrt.Wo
 		return nil, err
 	}
 	activityWorker := func(taskQueue string) workerrt.Options {
-		o := base
+		o := primary
 		o.TaskQueue = taskQueue
 		o.Engine, o.Cache = nil, nil
 		o.Activities = host.Executor(w.activityExecutor(taskQueue))

@@ -11,6 +11,7 @@ import (
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
 )
@@ -146,9 +147,9 @@ func ExecuteActivity(ctx Context, activity any, args ...any) Future {
 func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Future {
 	f := &future{}
 	opts := GetActivityOptions(ctx)
-	err := negativeOptions(fmt.Sprintf("ExecuteActivity(%s): workflow.ActivityOptions", name),
-		duration("ScheduleToCloseTimeout", opts.ScheduleToCloseTimeout), duration("ScheduleToStartTimeout", opts.ScheduleToStartTimeout),
-		duration("StartToCloseTimeout", opts.StartToCloseTimeout), duration("HeartbeatTimeout", opts.HeartbeatTimeout))
+	err := base.NegativeOptions(fmt.Sprintf("ExecuteActivity(%s): workflow.ActivityOptions", name),
+		base.Duration("ScheduleToCloseTimeout", opts.ScheduleToCloseTimeout), base.Duration("ScheduleToStartTimeout", opts.ScheduleToStartTimeout),
+		base.Duration("StartToCloseTimeout", opts.StartToCloseTimeout), base.Duration("HeartbeatTimeout", opts.HeartbeatTimeout))
 	if err == nil && opts.StartToCloseTimeout == 0 && opts.ScheduleToCloseTimeout == 0 {
 		err = errNoActivityTimeout
 	}

@@ -13,6 +13,7 @@ import (
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/policy"
@@ -287,9 +288,9 @@ func (r *workflowRun) refusedChild(err error) ChildWorkflowFuture {
 
 // childCommand is the StartChildWorkflowExecution of a child.
 func (r *workflowRun) childCommand(ctx Context, name, workflowID string, opts ChildWorkflowOptions, args []any) (*commandpb.StartChildWorkflowExecutionCommandAttributes, error) {
-	if err := negativeOptions(fmt.Sprintf("ExecuteChildWorkflow(%s): workflow.ChildWorkflowOptions", name),
-		duration("WorkflowExecutionTimeout", opts.WorkflowExecutionTimeout), duration("WorkflowRunTimeout", opts.WorkflowRunTimeout),
-		duration("WorkflowTaskTimeout", opts.WorkflowTaskTimeout)); err != nil {
+	if err := base.NegativeOptions(fmt.Sprintf("ExecuteChildWorkflow(%s): workflow.ChildWorkflowOptions", name),
+		base.Duration("WorkflowExecutionTimeout", opts.WorkflowExecutionTimeout), base.Duration("WorkflowRunTimeout", opts.WorkflowRunTimeout),
+		base.Duration("WorkflowTaskTimeout", opts.WorkflowTaskTimeout)); err != nil {
 		return nil, err
 	}
 	input, err := registry.EncodeArgs(r.dataConverter(ctx), args)
@@ -335,7 +336,7 @@ func (r *workflowRun) encodeChildMemoAndSearchAttributes(attrs *commandpb.StartC
 	// Like go.temporal.io/sdk (flag 7), memo values are encoded with the
 	// worker's data converter.
 	r.exec.TryUseFlag(engine.FlagMemoUserDCEncode)
-	memo, err := encodeStartMemo(r.env.dc, opts.Memo)
+	memo, err := base.EncodeMemo(r.env.dc, opts.Memo)
 	if err != nil {
 		return fmt.Errorf("ExecuteChildWorkflow(%s): %w", name, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/policy"
@@ -155,8 +156,8 @@ func (r *workflowRun) localActivityRequest(ctx Context, name string, args []any)
 	if !ok {
 		return nil, "", errNoLocalActivityOptions
 	}
-	if err := negativeOptions(fmt.Sprintf("ExecuteLocalActivity(%s): workflow.LocalActivityOptions", name),
-		duration("ScheduleToCloseTimeout", o.ScheduleToCloseTimeout), duration("StartToCloseTimeout", o.StartToCloseTimeout)); err != nil {
+	if err := base.NegativeOptions(fmt.Sprintf("ExecuteLocalActivity(%s): workflow.LocalActivityOptions", name),
+		base.Duration("ScheduleToCloseTimeout", o.ScheduleToCloseTimeout), base.Duration("StartToCloseTimeout", o.StartToCloseTimeout)); err != nil {
 		return nil, "", err
 	}
 	switch {
