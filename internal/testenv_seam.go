@@ -12,6 +12,7 @@ import (
 	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
+	"github.com/durable-go/sdk/internal/wfsync"
 	"github.com/durable-go/sdk/internal/workerrt"
 	"github.com/durable-go/sdk/log"
 )
@@ -196,7 +197,7 @@ func (TestEnvSeam) ActivityInfo(task *workerrt.ActivityTask, namespace string) A
 
 // ReadyFuture is a Future settled with value and err.
 func (TestEnvSeam) ReadyFuture(value any, err error) Future {
-	f := &future{}
+	f := &wfsync.SettableFuture{}
 	f.Set(value, err)
 	return f
 }

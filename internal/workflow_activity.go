@@ -14,6 +14,7 @@ import (
 	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/internal/wfsync"
 )
 
 // ActivityOptions configure the activities a workflow schedules
@@ -128,7 +129,7 @@ func ExecuteActivity(ctx Context, activity any, args ...any) Future {
 		err = registry.CheckArgs(activity, args, "activity")
 	}
 	if err != nil {
-		f := &future{}
+		f := &wfsync.SettableFuture{}
 		f.Set(nil, err)
 		return f
 	}
@@ -145,7 +146,7 @@ func ExecuteActivity(ctx Context, activity any, args ...any) Future {
 // the end of the interceptor chain. The header interceptors wrote to ctx
 // goes with it.
 func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Future {
-	f := &future{}
+	f := &wfsync.SettableFuture{}
 	opts := GetActivityOptions(ctx)
 	err := base.NegativeOptions(fmt.Sprintf("ExecuteActivity(%s): workflow.ActivityOptions", name),
 		base.Duration("ScheduleToCloseTimeout", opts.ScheduleToCloseTimeout), base.Duration("ScheduleToStartTimeout", opts.ScheduleToStartTimeout),
@@ -197,7 +198,7 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 		}
 		f.Set(newEncodedValue(result, dc), nil)
 	})
-	onCancel(ctx, f, act.Cancel)
+	wfsync.OnCancel(ctx, f, act.Cancel)
 	return f
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/searchattr"
+	"github.com/durable-go/sdk/internal/wfsync"
 )
 
 // ChildWorkflowOptions configure the child workflows a workflow starts
@@ -81,11 +82,15 @@ func GetChildWorkflowOptions(ctx Context) ChildWorkflowOptions {
 	}
 	// Computed rather than stored in every root context: most workflows
 	// start no child.
-	rt, ok := ctx.Value(runtimeKey{}).(*workflowRuntime)
-	if !ok || rt == nil || rt.run == nil || rt.run.info == nil {
+	rt, _ := ctx.Value(wfsync.RuntimeKey{}).(*wfsync.Runtime)
+	if rt == nil {
 		return ChildWorkflowOptions{}
 	}
-	info := rt.run.info
+	run, _ := rt.Run().(*workflowRun)
+	if run == nil || run.info == nil {
+		return ChildWorkflowOptions{}
+	}
+	info := run.info
 	return ChildWorkflowOptions{
 		Namespace:                info.Namespace,
 		TaskQueue:                info.TaskQueueName,
@@ -153,8 +158,8 @@ type ChildWorkflowFuture interface {
 
 // childFuture is the result future of a child with its execution future.
 type childFuture struct {
-	*future
-	execution *future
+	*wfsync.SettableFuture
+	execution *wfsync.SettableFuture
 }
 
 func (f *childFuture) GetChildWorkflowExecution() Future { return f.execution }
@@ -175,7 +180,7 @@ func (f *childFuture) SignalChildWorkflow(ctx Context, signalName string, data a
 // execution and its result fail with err. An interceptor that refuses a
 // child returns it too (internal/tracing).
 func FailedChildFuture(err error) ChildWorkflowFuture {
-	f := &childFuture{future: &future{}, execution: &future{}}
+	f := &childFuture{SettableFuture: &wfsync.SettableFuture{}, execution: &wfsync.SettableFuture{}}
 	f.execution.Set(nil, err)
 	f.Set(nil, err)
 	return f
@@ -224,7 +229,7 @@ func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any)
 	if err := ctx.Err(); err != nil {
 		return FailedChildFuture(err) // canceled before it could start, as in go.temporal.io/sdk
 	}
-	f := &childFuture{future: &future{}, execution: &future{}}
+	f := &childFuture{SettableFuture: &wfsync.SettableFuture{}, execution: &wfsync.SettableFuture{}}
 	opts := GetChildWorkflowOptions(ctx)
 	workflowID := opts.WorkflowID
 	if workflowID == "" {
@@ -249,7 +254,7 @@ func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any)
 			// once the child started (at once if ctx is canceled by then):
 			// children canceled together are canceled in the order they
 			// started, which is the order of their cancel commands.
-			onCancel(ctx, f.future, cancelChild)
+			wfsync.OnCancel(ctx, f.SettableFuture, cancelChild)
 			f.execution.Set(WorkflowExecution{ID: execution.GetWorkflowId(), RunID: execution.GetRunId()}, nil)
 		},
 		func(result *commonpb.Payloads, err error) {
@@ -278,7 +283,7 @@ func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any)
 // ChildWorkflowExecutionAlreadyStartedError whatever err is, as in
 // go.temporal.io/sdk (which, before the flag, left it waiting).
 func (r *workflowRun) refusedChild(err error) ChildWorkflowFuture {
-	f := &childFuture{future: &future{}, execution: &future{}}
+	f := &childFuture{SettableFuture: &wfsync.SettableFuture{}, execution: &wfsync.SettableFuture{}}
 	if r.exec.TryUseFlag(engine.FlagChildWorkflowErrorExecution) {
 		f.execution.Set(nil, &failure.ChildWorkflowExecutionAlreadyStartedError{})
 	}
@@ -363,7 +368,7 @@ func SignalExternalWorkflow(ctx Context, workflowID, runID, signalName string, a
 // signalExternal is SignalExternalWorkflow and SignalChildWorkflow at the
 // end of the interceptor chain.
 func (r *workflowRun) signalExternal(ctx Context, workflowID, runID, signalName string, arg any, childOnly bool) Future {
-	f := &future{}
+	f := &wfsync.SettableFuture{}
 	if workflowID == "" {
 		f.Set(nil, errors.New("SignalExternalWorkflow: the workflow ID is empty"))
 		return f
@@ -399,7 +404,7 @@ func RequestCancelExternalWorkflow(ctx Context, workflowID, runID string) Future
 }
 
 func (r *workflowRun) requestCancelExternal(ctx Context, workflowID, runID string) Future {
-	f := &future{}
+	f := &wfsync.SettableFuture{}
 	if workflowID == "" {
 		f.Set(nil, errors.New("RequestCancelExternalWorkflow: the workflow ID is empty"))
 		return f

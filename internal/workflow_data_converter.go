@@ -6,6 +6,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/wfsync"
 )
 
 // dataConverterKey holds the converter WithDataConverter set.
@@ -54,7 +55,7 @@ func (c *noDeadlockConverter) WithWorkflowContext(ctx converter.WorkflowContext)
 	if aware, ok := dc.(converter.ContextAware); ok {
 		dc = aware.WithWorkflowContext(ctx)
 	}
-	return &noDeadlockConverter{dc: dc, pause: runtimeOf(ctx).dispatcher.PauseDeadlockDetection}
+	return &noDeadlockConverter{dc: dc, pause: wfsync.RuntimeOf(ctx).Dispatcher().PauseDeadlockDetection}
 }
 
 func (c *noDeadlockConverter) WithContext(ctx context.Context) converter.DataConverter {

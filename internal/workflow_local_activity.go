@@ -10,6 +10,7 @@ import (
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/internal/wfsync"
 )
 
 // LocalActivityOptions configure the local activities a workflow runs
@@ -84,7 +85,7 @@ func ExecuteLocalActivity(ctx Context, activity any, args ...any) Future {
 		err = registry.CheckArgs(activity, args, "local activity")
 	}
 	if err != nil {
-		f := &future{}
+		f := &wfsync.SettableFuture{}
 		f.Set(nil, err)
 		return f
 	}
@@ -103,14 +104,14 @@ func ExecuteLocalActivity(ctx Context, activity any, args ...any) Future {
 // timer when the worker's retries asked for a backoff longer than it
 // waits inside a task.
 func (r *workflowRun) executeLocalActivity(ctx Context, name string, args []any) Future {
-	f := &future{}
+	f := &wfsync.SettableFuture{}
 	req, summary, err := r.localActivityRequest(ctx, name, args)
 	if err != nil {
 		f.Set(nil, err)
 		return f
 	}
 	dc := r.dataConverter(ctx)
-	r.rt.spawn(ctx, "", func(ctx Context) {
+	r.spawn(ctx, "", func(ctx Context) {
 		for {
 			res := r.scheduleLocalActivity(ctx, req, summary)
 			if res.Err != nil && res.Backoff > 0 && !failure.IsCanceledError(res.Err) {
@@ -138,15 +139,15 @@ func (r *workflowRun) executeLocalActivity(ctx Context, name string, args []any)
 // for its result; canceling ctx cancels it.
 func (r *workflowRun) scheduleLocalActivity(ctx Context, req *engine.LocalActivityRequest, summary string) engine.LocalActivityResult {
 	attempt := *req
-	done := &future{}
+	done := &wfsync.SettableFuture{}
 	la := r.exec.ScheduleLocalActivity(&attempt, summary, func(res engine.LocalActivityResult) { done.Set(res, nil) })
-	onCancel(ctx, done, func() {
+	wfsync.OnCancel(ctx, done, func() {
 		if err := r.exec.CancelLocalActivity(la); err != nil {
 			panic(err) // an illegal transition: a bug of this SDK
 		}
 	})
 	_ = done.Get(ctx, nil)
-	return done.value.(engine.LocalActivityResult)
+	return done.Value().(engine.LocalActivityResult)
 }
 
 // localActivityRequest checks the options and arguments and builds the

@@ -139,7 +139,7 @@ func (r *workflowRun) metadata() *sdkpb.WorkflowMetadata {
 	}
 	for _, c := range r.signals.list {
 		if c.requested {
-			def.SignalDefinitions = append(def.SignalDefinitions, &sdkpb.WorkflowInteractionDefinition{Name: c.name, Description: c.description})
+			def.SignalDefinitions = append(def.SignalDefinitions, &sdkpb.WorkflowInteractionDefinition{Name: c.Name(), Description: c.description})
 		}
 	}
 	for name, h := range r.updates.handlers {

@@ -6,6 +6,7 @@ import (
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/searchattr"
+	"github.com/durable-go/sdk/internal/wfsync"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -14,16 +15,16 @@ import (
 // the root's run, whatever ctx an interceptor passes on.
 
 func (w *workflowRoot) Go(ctx Context, name string, f func(ctx Context)) Context {
-	w.run.rt.spawn(ctx, name, f)
+	w.run.spawn(ctx, name, f)
 	return ctx
 }
 
 func (w *workflowRoot) Await(ctx Context, condition func() bool) error {
-	a := &awaitCheck{ctx: ctx, condition: condition}
-	if !a.over() {
-		w.run.rt.dispatcher.Poll("Await", a.over)
+	a := wfsync.NewAwaitCheck(ctx, condition)
+	if !a.Over() {
+		w.run.rt.Dispatcher().Poll("Await", a.Over)
 	}
-	return a.result()
+	return a.Result()
 }
 
 func (w *workflowRoot) AwaitWithTimeout(ctx Context, timeout time.Duration, condition func() bool) (bool, error) {

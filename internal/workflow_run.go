@@ -8,11 +8,13 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	historypb "go.temporal.io/api/history/v1"
 
+	"github.com/durable-go/sdk/internal/commands"
 	"github.com/durable-go/sdk/internal/coro"
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
+	"github.com/durable-go/sdk/internal/wfsync"
 )
 
 // workflowRun is one run of a registered workflow function, as the engine
@@ -22,7 +24,7 @@ type workflowRun struct {
 	env  *workflowEnv
 	fn   *registry.Func
 	exec *engine.Execution
-	rt   *workflowRuntime
+	rt   *wfsync.Runtime
 
 	rootCtx    Context
 	cancelRoot CancelFunc
@@ -66,19 +68,39 @@ type workflowEnding struct {
 
 // runOf returns the run that ctx belongs to.
 func runOf(ctx Context) *workflowRun {
-	rt := runtimeOf(ctx)
-	if rt.run == nil {
+	r, _ := wfsync.RuntimeOf(ctx).Run().(*workflowRun)
+	if r == nil {
 		panic("workflow: this call needs a workflow run (the Context is not one a worker or replayer gave a workflow)")
 	}
-	return rt.run
+	return r
+}
+
+// Go implements wfsync.Run: workflow.Go goes through the run's
+// interceptors.
+func (r *workflowRun) Go(ctx Context, name string, f func(ctx Context)) Context {
+	return r.outbound.Go(ctx, name, f)
+}
+
+// Await implements wfsync.Run: workflow.Await goes through the run's
+// interceptors.
+func (r *workflowRun) Await(ctx Context, condition func() bool) error {
+	return r.outbound.Await(ctx, condition)
+}
+
+// spawn creates a coroutine that runs f with ctx, what Go does at the end
+// of the interceptor chain; a query handler or an update validator may not.
+func (r *workflowRun) spawn(ctx Context, name string, f func(ctx Context)) {
+	if r.readOnly {
+		panic(&commands.ReadOnlyError{What: "a coroutine (workflow.Go)"})
+	}
+	r.rt.Spawn(ctx, name, f)
 }
 
 // Start prepares the root coroutine; it runs at the first workflow task.
 func (r *workflowRun) Start(x *engine.Execution, started *historypb.WorkflowExecutionStartedEventAttributes) error {
 	r.exec = x
-	r.rt = newWorkflowRuntime(coro.Options{DeadlockTimeout: r.env.deadlockTimeout, OnAllBlocked: r.drainQueuedUpdates})
-	r.rt.run = r
-	r.rt.startTimer, r.rt.now = r.newTimer, x.Now
+	r.rt = wfsync.NewRuntime(coro.Options{DeadlockTimeout: r.env.deadlockTimeout, OnAllBlocked: r.drainQueuedUpdates})
+	r.rt.Attach(r, r.newTimer, x.Now)
 	r.signals.dropCorrupt = r.dropCorruptSignal
 	r.info = r.env.buildInfo(x, started)
 	r.logger = runLogger{run: r, next: r.env.runLogNext}
@@ -88,7 +110,7 @@ func (r *workflowRun) Start(x *engine.Execution, started *historypb.WorkflowExec
 	// Decoded here rather than in the root coroutine: decoding needs deep
 	// stacks, and a coroutine's stack stays as large as it ever grew.
 	r.args, r.argsErr = r.fn.DecodeArgs(r.env.dc, started.GetInput(), "workflow")
-	r.rootCtx, r.cancelRoot = newRootContext(r.rt)
+	r.rootCtx, r.cancelRoot = wfsync.NewRootContext(r.rt)
 	if err := r.initInterceptors(started.GetHeader()); err != nil {
 		return err
 	}
@@ -103,7 +125,7 @@ func (r *workflowRun) Start(x *engine.Execution, started *historypb.WorkflowExec
 func (r *workflowRun) runRoot(ctx Context) {
 	// Like go.temporal.io/sdk, let the first pass end before the workflow
 	// function starts, so coroutines are created in the same order.
-	r.rt.dispatcher.Yield("starting")
+	r.rt.Dispatcher().Yield("starting")
 	in := r.takeInput()
 	if in == nil {
 		return
@@ -174,7 +196,7 @@ func (r *workflowRun) closeFor(result any, err error) engine.Close {
 
 // Run resumes coroutines until all are blocked.
 func (r *workflowRun) Run() error {
-	err := r.rt.dispatcher.RunUntilBlocked()
+	err := r.rt.Dispatcher().RunUntilBlocked()
 	var p *coro.PanicError
 	if errors.As(err, &p) {
 		return &codePanic{PanicError: p}
@@ -201,7 +223,7 @@ func (r *workflowRun) Cancel() { r.cancelRoot() }
 
 // StackTrace renders every coroutine's stack.
 func (r *workflowRun) StackTrace() string {
-	s, err := r.rt.dispatcher.StackTrace()
+	s, err := r.rt.Dispatcher().StackTrace()
 	if err != nil {
 		return "stack trace unavailable: " + err.Error()
 	}
@@ -211,6 +233,6 @@ func (r *workflowRun) StackTrace() string {
 // Close unwinds every coroutine.
 func (r *workflowRun) Close() {
 	if r.rt != nil {
-		_ = r.rt.dispatcher.Close()
+		_ = r.rt.Dispatcher().Close()
 	}
 }

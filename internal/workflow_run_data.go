@@ -57,7 +57,7 @@ func GetUnhandledSignalNames(ctx Context) []string {
 	var names []string
 	for _, c := range runOf(ctx).signals.list {
 		if c.Len() > 0 {
-			names = append(names, c.name)
+			names = append(names, c.Name())
 		}
 	}
 	slices.Sort(names)

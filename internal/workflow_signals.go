@@ -10,6 +10,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/internal/sdkmetrics"
+	"github.com/durable-go/sdk/internal/wfsync"
 )
 
 // signalBufferSize bounds the signals a run buffers for one name before a
@@ -38,7 +39,7 @@ const signalScanLimit = 8
 
 // signalChannel is a signal's channel and what the code said of it.
 type signalChannel struct {
-	channel
+	wfsync.Chan
 	requested   bool   // the code asked for the channel
 	description string // SignalChannelOptions.Description
 }
@@ -50,18 +51,18 @@ func (s *signalChannels) get(name string) *signalChannel {
 		}
 	} else {
 		for _, c := range s.list {
-			if c.name == name {
+			if c.Name() == name {
 				return c
 			}
 		}
 	}
-	c := &signalChannel{channel: channel{name: name, capacity: signalBufferSize, dropCorrupt: s.dropCorrupt}}
+	c := &signalChannel{Chan: wfsync.MakeChan(name, signalBufferSize, s.dropCorrupt)}
 	s.list = append(s.list, c)
 	if s.byName != nil || len(s.list) > signalScanLimit {
 		if s.byName == nil {
 			s.byName = make(map[string]*signalChannel, len(s.list))
 			for _, c := range s.list {
-				s.byName[c.name] = c
+				s.byName[c.Name()] = c
 			}
 		}
 		s.byName[name] = c
@@ -94,7 +95,7 @@ func (r *workflowRun) dropCorruptSignal(name string, err error) {
 // bufferSignal buffers a signal on its channel, to be decoded when
 // received.
 func (r *workflowRun) bufferSignal(name string, input *commonpb.Payloads) error {
-	if !r.signals.get(name).channel.SendAsync(newEncodedValue(input, r.env.dc)) {
+	if !r.signals.get(name).Chan.SendAsync(newEncodedValue(input, r.env.dc)) {
 		return fmt.Errorf("signal %q: %d signals are waiting to be received already; the workflow must read its signals (workflow.GetSignalChannel(ctx, %q).Receive)",
 			name, signalBufferSize, name)
 	}
@@ -119,7 +120,7 @@ func (r *workflowRun) signalChannel(signalName string, options SignalChannelOpti
 	c := r.signals.get(signalName)
 	c.requested = true
 	c.description = cmp.Or(options.Description, c.description)
-	return &c.channel
+	return &c.Chan
 }
 
 // warnOfUnhandledSignals logs the signals a completing run leaves unread
@@ -129,11 +130,11 @@ func (r *workflowRun) signalChannel(signalName string, options SignalChannelOpti
 // ReceiveAsync) and passed to the next one.
 func (r *workflowRun) warnOfUnhandledSignals(err error) {
 	var names, counts []string
-	unread := slices.SortedFunc(slices.Values(r.signals.list), func(a, b *signalChannel) int { return strings.Compare(a.name, b.name) })
+	unread := slices.SortedFunc(slices.Values(r.signals.list), func(a, b *signalChannel) int { return strings.Compare(a.Name(), b.Name()) })
 	for _, c := range unread {
 		if n := c.Len(); n > 0 {
-			names = append(names, c.name)
-			counts = append(counts, fmt.Sprintf("%s (%d)", c.name, n))
+			names = append(names, c.Name())
+			counts = append(counts, fmt.Sprintf("%s (%d)", c.Name(), n))
 		}
 	}
 	if len(names) == 0 {

@@ -17,8 +17,8 @@ func TestSignalChannelsByName(t *testing.T) {
 		made[name] = s.get(name)
 		for j := 0; j <= i; j++ {
 			other := fmt.Sprintf("signal-%d", j)
-			if got := s.get(other); got != made[other] || got.name != other {
-				t.Fatalf("with %d channels, %q found %v, want the one made for it", i+1, other, got.name)
+			if got := s.get(other); got != made[other] || got.Name() != other {
+				t.Fatalf("with %d channels, %q found %v, want the one made for it", i+1, other, got.Name())
 			}
 		}
 	}
@@ -26,8 +26,8 @@ func TestSignalChannelsByName(t *testing.T) {
 		t.Fatalf("%d channels listed, %d mapped, want %d", len(s.list), len(s.byName), n)
 	}
 	for i, c := range s.list {
-		if want := fmt.Sprintf("signal-%d", i); c.name != want {
-			t.Errorf("channel %d is %q, want %q", i, c.name, want)
+		if want := fmt.Sprintf("signal-%d", i); c.Name() != want {
+			t.Errorf("channel %d is %q, want %q", i, c.Name(), want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/wfsync"
 )
 
 // TimerOptions configure a timer (workflow.TimerOptions).
@@ -24,8 +25,8 @@ type AwaitOptions struct {
 // newTimer starts a workflow timer; canceling ctx cancels it. A duration
 // of zero is ready at once and starts no timer. The summary is shown in
 // the UI beside the timer.
-func (r *workflowRun) newTimer(ctx Context, d time.Duration, summary string) Future {
-	f := &future{}
+func (r *workflowRun) newTimer(ctx Context, d time.Duration, summary string) *wfsync.SettableFuture {
+	f := &wfsync.SettableFuture{}
 	switch {
 	case d < 0:
 		f.Set(nil, fmt.Errorf("workflow timer: negative duration %v", d))
@@ -42,7 +43,7 @@ func (r *workflowRun) newTimer(ctx Context, d time.Duration, summary string) Fut
 		f.Set(nil, err)
 		return f
 	}
-	onCancel(ctx, f, timer.Cancel)
+	wfsync.OnCancel(ctx, f, timer.Cancel)
 	return f
 }
 
@@ -76,14 +77,14 @@ func AwaitWithOptions(ctx Context, options AwaitOptions, condition func() bool) 
 
 // awaitWithOptions is AwaitWithOptions at the end of the interceptor chain.
 func (r *workflowRun) awaitWithOptions(ctx Context, options AwaitOptions, condition func() bool) (ok bool, err error) {
-	start := func(timerCtx Context) Future {
+	start := func(timerCtx Context) *wfsync.SettableFuture {
 		return r.newTimer(timerCtx, options.Timeout, options.TimerOptions.Summary)
 	}
 	// By default go.temporal.io/sdk always starts the timer and never
 	// cancels it; a history that used the flag says otherwise.
 	if r.exec.FlagInHistory(engine.FlagCancelAwaitTimer) {
-		return awaitWithTimer(ctx, "AwaitWithTimeout", start, condition)
+		return wfsync.AwaitWithTimer(ctx, "AwaitWithTimeout", start, condition)
 	}
 	timer := start(ctx)
-	return awaitWithTimer(ctx, "AwaitWithTimeout", func(Context) Future { return timer }, condition)
+	return wfsync.AwaitWithTimer(ctx, "AwaitWithTimeout", func(Context) *wfsync.SettableFuture { return timer }, condition)
 }

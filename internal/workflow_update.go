@@ -126,7 +126,7 @@ func (r *workflowRun) setUpdateHandler(ctx Context, name string, handler any, op
 			r.spawnUpdate(u, true)
 		}
 		// Let the updates that waited for this handler run now.
-		r.rt.dispatcher.Yield("letting any updates waiting on a handler run")
+		r.rt.Dispatcher().Yield("letting any updates waiting on a handler run")
 	}
 	return nil
 }
@@ -205,15 +205,15 @@ func (r *workflowRun) spawnUpdate(u *engine.Update, first bool) {
 	ctx = WithValue(ctx, updateInfoKey{}, info)
 	run := func() { r.runUpdate(ctx, u, info, first) }
 	if first {
-		r.rt.dispatcher.SpawnFirst(u.Name, run)
+		r.rt.Dispatcher().SpawnFirst(u.Name, run)
 	} else {
-		r.rt.dispatcher.Spawn(u.Name, run)
+		r.rt.Dispatcher().Spawn(u.Name, run)
 	}
 }
 
 func (r *workflowRun) runUpdate(ctx Context, u *engine.Update, info *UpdateInfo, priority bool) {
 	if len(r.updates.handlers) == 0 && !priority {
-		r.rt.dispatcher.Yield("yielding for initial handler registration")
+		r.rt.Dispatcher().Yield("yielding for initial handler registration")
 	}
 	h := r.updates.handlers[u.Name]
 	if h == nil {

@@ -1,4 +1,4 @@
-package internal
+package wfsync
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ func TestFutureGetBlocksUntilSetAndWaitersResumeInCreationOrder(t *testing.T) {
 	var settable Settable
 	tr.start(func(ctx Context) {
 		var f Future
-		f, settable = NewFuture(ctx)
+		f, settable = newFuture(ctx)
 		// Created g1, g2; they start waiting g2 first.
 		for i, delay := range []int{1, 0} {
 			Go(ctx, func(ctx Context) {
@@ -35,14 +35,14 @@ func TestFutureGetBlocksUntilSetAndWaitersResumeInCreationOrder(t *testing.T) {
 func TestFutureErrorIsReturnedWithoutAssigning(t *testing.T) {
 	tr := newTestRun(t)
 	tr.start(func(ctx Context) {
-		f, s := NewFuture(ctx)
+		f, s := newFuture(ctx)
 		boom := errors.New("boom")
 		s.Set("ignored", boom)
 		v := "untouched"
 		if err := f.Get(ctx, &v); err != boom || v != "untouched" {
 			t.Errorf("Get = %v, value %q", err, v)
 		}
-		f2, s2 := NewFuture(ctx)
+		f2, s2 := newFuture(ctx)
 		s2.SetError(boom)
 		if err := f2.Get(ctx, nil); err != boom {
 			t.Errorf("Get = %v", err)
@@ -54,7 +54,7 @@ func TestFutureErrorIsReturnedWithoutAssigning(t *testing.T) {
 func TestFutureGetOfTheWrongTypeIsAnError(t *testing.T) {
 	tr := newTestRun(t)
 	tr.start(func(ctx Context) {
-		f, s := NewFuture(ctx)
+		f, s := newFuture(ctx)
 		s.SetValue("text")
 		var n int
 		err := f.Get(ctx, &n)
@@ -65,7 +65,7 @@ func TestFutureGetOfTheWrongTypeIsAnError(t *testing.T) {
 			t.Error("Get into a non-pointer did not fail")
 		}
 		var o order
-		f2, s2 := NewFuture(ctx)
+		f2, s2 := newFuture(ctx)
 		s2.SetValue(&order{ID: 7})
 		if err := f2.Get(ctx, &o); err != nil || o.ID != 7 {
 			t.Errorf("Get of a pointer into its element type = %v, %+v", err, o)
@@ -78,7 +78,7 @@ func TestSettingAFutureTwicePanics(t *testing.T) {
 	tr := newTestRun(t)
 	var recovered []string
 	tr.start(func(ctx Context) {
-		f, s := NewFuture(ctx)
+		f, s := newFuture(ctx)
 		s.SetValue(1)
 		for _, again := range []func(){
 			func() { s.SetValue(2) },
@@ -106,10 +106,10 @@ func TestChainTakesTheOtherFuturesResult(t *testing.T) {
 	tr := newTestRun(t)
 	var events trace
 	tr.start(func(ctx Context) {
-		source, setSource := NewFuture(ctx)
-		early, setEarly := NewFuture(ctx)
+		source, setSource := newFuture(ctx)
+		early, setEarly := newFuture(ctx)
 		setEarly.Chain(source) // not ready: chained
-		late, setLate := NewFuture(ctx)
+		late, setLate := newFuture(ctx)
 		Go(ctx, func(ctx Context) {
 			var v int
 			err := early.Get(ctx, &v)
@@ -121,7 +121,7 @@ func TestChainTakesTheOtherFuturesResult(t *testing.T) {
 		events.add("late-ready:%v", late.IsReady())
 
 		defer func() { events.add("foreign:%v", recover() != nil) }()
-		_, s := NewFuture(ctx)
+		_, s := newFuture(ctx)
 		s.Chain(foreignFuture{})
 	})
 	tr.run()
@@ -140,7 +140,7 @@ func TestFutureGetDoesNotWatchCancellation(t *testing.T) {
 	tr.start(func(ctx Context) {
 		child, cancel := WithCancel(ctx)
 		var f Future
-		f, settable = NewFuture(child)
+		f, settable = newFuture(child)
 		cancel()
 		got = f.Get(child, nil)
 	})

@@ -1,4 +1,4 @@
-package internal
+package wfsync
 
 import (
 	"errors"
@@ -342,34 +342,5 @@ func TestReceiveWithTimeoutNeedsTimers(t *testing.T) {
 	tr.start(func(ctx Context) { NewChannel(ctx).ReceiveWithTimeout(ctx, time.Second, nil) })
 	if perr := tr.runExpectingPanic(); !errors.Is(perr, errNoTimers) {
 		t.Fatalf("panic %v, want errNoTimers", perr.Value)
-	}
-}
-
-// BenchmarkChannelPingPong measures two coroutines passing a value back
-// and forth over an unbuffered channel. One op is one round trip: a value
-// from ping to pong and one back, so two coroutine switches.
-func BenchmarkChannelPingPong(b *testing.B) {
-	n := b.N
-	b.ResetTimer()
-	err := RunStandalone(func(ctx Context) {
-		ping, pong := NewChannel(ctx), NewChannel(ctx)
-		Go(ctx, func(ctx Context) {
-			var v int
-			for ping.Receive(ctx, &v) {
-				pong.Send(ctx, v+1)
-			}
-		})
-		v := 0
-		for range n {
-			ping.Send(ctx, v)
-			pong.Receive(ctx, &v)
-		}
-		ping.Close()
-		if v != n {
-			b.Errorf("ping-pong counted %d, want %d", v, n)
-		}
-	})
-	if err != nil {
-		b.Fatal(err)
 	}
 }

@@ -1,4 +1,4 @@
-package internal
+package wfsync
 
 import (
 	"testing"
@@ -69,8 +69,8 @@ func TestFutureCaseFiresOncePerSelector(t *testing.T) {
 	tr := newTestRun(t)
 	var events trace
 	tr.start(func(ctx Context) {
-		f1, s1 := NewFuture(ctx)
-		f2, s2 := NewFuture(ctx)
+		f1, s1 := newFuture(ctx)
+		f2, s2 := newFuture(ctx)
 		sel := NewSelector(ctx)
 		for i, f := range []Future{f1, f2} {
 			sel.AddFuture(f, func(f Future) {
@@ -95,8 +95,8 @@ func TestBlockedSelectOnFuturesFiresInTheOrderTheyAreSet(t *testing.T) {
 	tr := newTestRun(t)
 	var events trace
 	tr.start(func(ctx Context) {
-		f1, s1 := NewFuture(ctx)
-		f2, s2 := NewFuture(ctx)
+		f1, s1 := newFuture(ctx)
+		f2, s2 := newFuture(ctx)
 		Go(ctx, func(ctx Context) {
 			s2.SetValue(2)
 			s1.SetValue(1)
@@ -187,7 +187,7 @@ func TestHasPending(t *testing.T) {
 	tr := newTestRun(t)
 	tr.start(func(ctx Context) {
 		in, out := NewBufferedChannel(ctx, 1), NewChannel(ctx)
-		f, s := NewFuture(ctx)
+		f, s := newFuture(ctx)
 		rs := NewSelector(ctx).AddReceive(in, func(ReceiveChannel, bool) {})
 		ss := NewSelector(ctx).AddSend(out, 1, func() {})
 		fs := NewSelector(ctx).AddFuture(f, func(Future) {})
@@ -234,43 +234,16 @@ func TestSelectorNames(t *testing.T) {
 	tr := newTestRun(t)
 	tr.start(func(ctx Context) {
 		for _, name := range []string{"selector-1", "mine", "selector-2"} {
-			var sel Selector
+			var sel *Selector[Future]
 			if name == "mine" {
 				sel = NewNamedSelector(ctx, name)
 			} else {
 				sel = NewSelector(ctx)
 			}
-			if got := sel.(*selector).name; got != name {
+			if got := sel.name; got != name {
 				t.Errorf("selector named %q, want %q", got, name)
 			}
 		}
 	})
 	tr.run()
-}
-
-// BenchmarkSelectTwoChannels measures a Select over two channels fed by
-// two coroutines in turn. One op is one Select.
-func BenchmarkSelectTwoChannels(b *testing.B) {
-	n := b.N
-	b.ResetTimer()
-	err := RunStandalone(func(ctx Context) {
-		a, c := NewChannel(ctx), NewChannel(ctx)
-		for _, ch := range []Channel{a, c} {
-			Go(ctx, func(ctx Context) {
-				for i := 0; i < n/2+1; i++ {
-					ch.Send(ctx, i)
-				}
-			})
-		}
-		sel := NewSelector(ctx)
-		for _, ch := range []Channel{a, c} {
-			sel.AddReceive(ch, func(c ReceiveChannel, more bool) { c.Receive(ctx, nil) })
-		}
-		for range 2 * (n/2 + 1) {
-			sel.Select(ctx)
-		}
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
 }

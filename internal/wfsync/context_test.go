@@ -1,25 +1,9 @@
-package internal
+package wfsync
 
 import (
-	"errors"
 	"strings"
 	"testing"
-
-	enumspb "go.temporal.io/api/enums/v1"
-
-	"github.com/durable-go/sdk/internal/failure"
 )
-
-func TestErrorsAreTheFailureTypes(t *testing.T) {
-	var canceled *failure.CanceledError
-	if !errors.As(ErrCanceled, &canceled) {
-		t.Fatalf("ErrCanceled is a %T", ErrCanceled)
-	}
-	var timeout *failure.TimeoutError
-	if !errors.As(ErrDeadlineExceeded, &timeout) || timeout.TimeoutType() != enumspb.TIMEOUT_TYPE_SCHEDULE_TO_CLOSE {
-		t.Fatalf("ErrDeadlineExceeded is %#v", ErrDeadlineExceeded)
-	}
-}
 
 func TestValuesAreInheritedAndShadowed(t *testing.T) {
 	tr := newTestRun(t)
@@ -34,7 +18,7 @@ func TestValuesAreInheritedAndShadowed(t *testing.T) {
 	if _, ok := shadow.Deadline(); ok {
 		t.Fatal("a workflow context has a deadline")
 	}
-	if runtimeOf(shadow) != tr.rt {
+	if RuntimeOf(shadow) != tr.rt {
 		t.Fatal("a derived context does not reach the run's runtime")
 	}
 }
@@ -115,7 +99,7 @@ func TestDisconnectedContextKeepsValuesButNotCancellation(t *testing.T) {
 	if disconnected.Err() != nil || below.Err() != nil {
 		t.Fatal("canceling the parent canceled a disconnected context")
 	}
-	if disconnected.Value("tenant") != "acme" || runtimeOf(below) != tr.rt {
+	if disconnected.Value("tenant") != "acme" || RuntimeOf(below) != tr.rt {
 		t.Fatal("a disconnected context lost its parent's values")
 	}
 	cancelDisconnected()

@@ -1,13 +1,13 @@
-package internal
+package wfsync
 
-// onCancel arranges for cancel to run when ctx is canceled, unless f is
+// OnCancel arranges for cancel to run when ctx is canceled, unless f is
 // set by then. It runs synchronously, at the moment of cancellation (which
 // may be while the engine applies a WorkflowExecutionCancelRequested
 // event), in registration order: go.temporal.io/sdk does the same, and the
 // order of the cancel commands it produces must agree with its histories.
 // A context that is already canceled cancels at once.
-func onCancel(ctx Context, f *future, cancel func()) {
-	done, ok := ctx.Done().(*channel)
+func OnCancel(ctx Context, f *SettableFuture, cancel func()) {
+	done, ok := ctx.Done().(*Chan)
 	if !ok || done == nil {
 		return // a context that is never canceled
 	}
@@ -23,7 +23,7 @@ func onCancel(ctx Context, f *future, cancel func()) {
 // cancelCallback is a receiver on a Done channel that cancels an operation
 // when the channel closes.
 type cancelCallback struct {
-	f      *future
+	f      *SettableFuture
 	cancel func()
 }
 

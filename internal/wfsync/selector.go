@@ -1,106 +1,95 @@
-package internal
+package wfsync
 
 import "fmt"
 
-// Selector is the workflow's select statement: cases are added once and
-// Select runs the function of one ready case each time it is called.
-type Selector interface {
-	// AddReceive adds a case that is ready when c has a value or is
-	// closed. f must receive the value from c itself: Select only
-	// guarantees that a Receive in f will not block.
-	AddReceive(c ReceiveChannel, f func(c ReceiveChannel, more bool)) Selector
-	// AddSend adds a case that is ready when c takes v.
-	AddSend(c SendChannel, v any, f func()) Selector
-	// AddFuture adds a case that is ready when future is; it fires at most
-	// once per Selector.
-	AddFuture(future Future, f func(f Future)) Selector
-	// AddDefault sets the function Select runs when no case is ready.
-	AddDefault(f func())
-	// Select blocks until a case is ready and runs its function.
-	Select(ctx Context)
-	// HasPending reports whether a case is ready now.
-	HasPending() bool
-}
-
-// NewSelector returns a Selector named "selector-N", N counting the run's
-// unnamed selectors from 1.
-func NewSelector(ctx Context) Selector {
-	rt := runtimeOf(ctx)
+// MakeSelector returns a Selector named "selector-N", N counting the run's
+// unnamed selectors from 1. F is the type of the futures its cases take:
+// package internal's Future, which this package cannot name.
+func MakeSelector[F Future](ctx Context) Selector[F] {
+	rt := RuntimeOf(ctx)
 	rt.selectorSeq++
-	return newSelector(fmt.Sprintf("selector-%d", rt.selectorSeq))
+	return newSelector[F](fmt.Sprintf("selector-%d", rt.selectorSeq))
 }
 
-// NewNamedSelector returns a Selector with a name, which shows in stack
+// MakeNamedSelector returns a Selector with a name, which shows in stack
 // traces of a coroutine blocked in its Select.
-func NewNamedSelector(ctx Context, name string) Selector {
-	runtimeOf(ctx)
-	return newSelector(name)
+func MakeNamedSelector[F Future](ctx Context, name string) Selector[F] {
+	RuntimeOf(ctx)
+	return newSelector[F](name)
 }
 
-func newSelector(name string) *selector {
-	return &selector{name: name, reason: "blocked on " + name + ".Select"}
+func newSelector[F Future](name string) Selector[F] {
+	return Selector[F]{name: name, reason: "blocked on " + name + ".Select"}
 }
 
-type selector struct {
+// Selector is the workflow's select statement (package internal's
+// Selector, which wraps it): cases are added once and Select runs the
+// function of one ready case each time it is called. Its Add methods
+// return it, for chaining.
+type Selector[F Future] struct {
 	name        string
 	reason      string
-	cases       []*selectCase
+	cases       []*selectCase[F]
 	defaultFunc func()
 }
 
 // selectCase is one case; exactly one of recv, send and future is set.
-type selectCase struct {
-	recv     *channel
+type selectCase[F Future] struct {
+	recv     *Chan
 	recvFunc func(c ReceiveChannel, more bool)
 
-	send      *channel
+	send      *Chan
 	sendValue any
 	sendFunc  func()
 
-	future     *future
-	futureArg  Future // what the case function receives: the Future as added
-	futureFunc func(f Future)
+	future     *SettableFuture
+	futureArg  F // what the case function receives: the Future as added
+	futureFunc func(f F)
 
 	// disabled cases are skipped: a future case that fired, and a receive
 	// case that found its channel closed without waiting.
 	disabled bool
 }
 
-// AddReceive implements Selector.
-func (s *selector) AddReceive(c ReceiveChannel, f func(c ReceiveChannel, more bool)) Selector {
-	s.cases = append(s.cases, &selectCase{recv: asChannel(c), recvFunc: f})
+// AddReceive adds a case that is ready when c has a value or is closed.
+// f must receive the value from c itself: Select only guarantees that a
+// Receive in f will not block.
+func (s *Selector[F]) AddReceive(c ReceiveChannel, f func(c ReceiveChannel, more bool)) *Selector[F] {
+	s.cases = append(s.cases, &selectCase[F]{recv: asChannel(c), recvFunc: f})
 	return s
 }
 
-// AddSend implements Selector.
-func (s *selector) AddSend(c SendChannel, v any, f func()) Selector {
-	s.cases = append(s.cases, &selectCase{send: asChannel(c), sendValue: v, sendFunc: f})
+// AddSend adds a case that is ready when c takes v.
+func (s *Selector[F]) AddSend(c SendChannel, v any, f func()) *Selector[F] {
+	s.cases = append(s.cases, &selectCase[F]{send: asChannel(c), sendValue: v, sendFunc: f})
 	return s
 }
 
-// AddFuture implements Selector.
-func (s *selector) AddFuture(future Future, f func(f Future)) Selector {
-	af, ok := future.(asyncFuture)
+// AddFuture adds a case that is ready when future is; it fires at most
+// once per Selector.
+func (s *Selector[F]) AddFuture(future F, f func(f F)) *Selector[F] {
+	af, ok := any(future).(asyncFuture)
 	if !ok {
 		panic(fmt.Sprintf("workflow: Selector.AddFuture needs a Future made by the workflow package, not a %T", future))
 	}
-	s.cases = append(s.cases, &selectCase{future: af.futureState(), futureArg: future, futureFunc: f})
+	s.cases = append(s.cases, &selectCase[F]{future: af.futureState(), futureArg: future, futureFunc: f})
 	return s
 }
 
-// AddDefault implements Selector; a later call replaces the function.
-func (s *selector) AddDefault(f func()) { s.defaultFunc = f }
+// AddDefault sets the function Select runs when no case is ready; a later
+// call replaces it.
+func (s *Selector[F]) AddDefault(f func()) { s.defaultFunc = f }
 
-func asChannel(c any) *channel {
-	ch, ok := c.(*channel)
+func asChannel(c any) *Chan {
+	ch, ok := c.(*Chan)
 	if !ok {
 		panic(fmt.Sprintf("workflow: Selector needs a Channel made by the workflow package, not a %T", c))
 	}
 	return ch
 }
 
-// HasPending implements Selector.
-func (s *selector) HasPending() bool {
+// HasPending reports whether a case is ready now.
+func (s *Selector[F]) HasPending() bool {
 	for _, sc := range s.cases {
 		switch {
 		case sc.disabled:
@@ -120,9 +109,10 @@ func (s *selector) HasPending() bool {
 	return false
 }
 
-// Select implements Selector; the package doc states which case it picks.
-func (s *selector) Select(ctx Context) {
-	run := &selectRun{hasDefault: s.defaultFunc != nil}
+// Select blocks until a case is ready and runs its function; the package
+// doc states which case it picks.
+func (s *Selector[F]) Select(ctx Context) {
+	run := &selectRun[F]{hasDefault: s.defaultFunc != nil}
 	defer run.withdraw()
 	for _, sc := range s.cases {
 		if sc.disabled {
@@ -130,7 +120,7 @@ func (s *selector) Select(ctx Context) {
 		}
 		switch {
 		case sc.recv != nil:
-			w := &selectReceive{run: run, sc: sc}
+			w := &selectReceive[F]{run: run, sc: sc}
 			v, ok, more := sc.recv.tryReceive(w)
 			if ok || !more {
 				run.fired = true
@@ -144,7 +134,7 @@ func (s *selector) Select(ctx Context) {
 			}
 			run.waits = append(run.waits, wait{ch: sc.recv, r: w})
 		case sc.send != nil:
-			w := &selectSend{run: run, sc: sc}
+			w := &selectSend[F]{run: run, sc: sc}
 			if sc.send.trySend(sc.sendValue, w) {
 				run.fired = true
 				sc.sendFunc()
@@ -158,7 +148,7 @@ func (s *selector) Select(ctx Context) {
 				sc.futureFunc(sc.futureArg)
 				return
 			}
-			w := &selectReceive{run: run, sc: sc}
+			w := &selectReceive[F]{run: run, sc: sc}
 			sc.future.waiters = append(sc.future.waiters, w)
 			run.waits = append(run.waits, wait{f: sc.future, r: w})
 		}
@@ -167,28 +157,28 @@ func (s *selector) Select(ctx Context) {
 		s.defaultFunc()
 		return
 	}
-	runtimeOf(ctx).dispatcher.Block(s.reason, run)
+	RuntimeOf(ctx).dispatcher.Block(s.reason, run)
 	run.dispatch()
 }
 
 // selectRun is one call of Select, shared by the waiters of its cases.
-type selectRun struct {
+type selectRun[F Future] struct {
 	hasDefault bool
-	fired      bool        // a case was chosen: the other waiters withdraw
-	chosen     *selectCase // the case a waiter chose while Select blocked
-	value      any         // what a chosen receive case got
+	fired      bool           // a case was chosen: the other waiters withdraw
+	chosen     *selectCase[F] // the case a waiter chose while Select blocked
+	value      any            // what a chosen receive case got
 	more       bool
 	waits      []wait // registrations to withdraw when Select returns
 }
 
 // Ready is the dispatcher's wake-up condition for a blocked Select.
-func (r *selectRun) Ready() bool { return r.chosen != nil }
+func (r *selectRun[F]) Ready() bool { return r.chosen != nil }
 
 // choose records that sc became ready; false if another case already did.
 // While Select runs its default function, its waiters are still
 // registered, as in the official SDK: a value given to one then is parked
 // in its channel rather than lost, and its case function does not run.
-func (r *selectRun) choose(sc *selectCase, v any, more bool) bool {
+func (r *selectRun[F]) choose(sc *selectCase[F], v any, more bool) bool {
 	if r.fired {
 		return false
 	}
@@ -204,7 +194,7 @@ func (r *selectRun) choose(sc *selectCase, v any, more bool) bool {
 }
 
 // dispatch runs the chosen case's function in the selecting coroutine.
-func (r *selectRun) dispatch() {
+func (r *selectRun[F]) dispatch() {
 	sc := r.chosen
 	switch {
 	case sc.recv != nil:
@@ -222,13 +212,13 @@ func (r *selectRun) dispatch() {
 
 // wait is a registration of a case's waiter on a channel or a future.
 type wait struct {
-	ch *channel
-	f  *future
+	ch *Chan
+	f  *SettableFuture
 	r  receiver
 	s  sender
 }
 
-func (r *selectRun) withdraw() {
+func (r *selectRun[F]) withdraw() {
 	for _, w := range r.waits {
 		switch {
 		case w.f != nil:
@@ -243,20 +233,20 @@ func (r *selectRun) withdraw() {
 
 // selectReceive waits for a value on a receive case's channel, or for a
 // future case's future.
-type selectReceive struct {
-	run *selectRun
-	sc  *selectCase
+type selectReceive[F Future] struct {
+	run *selectRun[F]
+	sc  *selectCase[F]
 }
 
-func (w *selectReceive) give(v any, more bool) bool { return w.run.choose(w.sc, v, more) }
+func (w *selectReceive[F]) give(v any, more bool) bool { return w.run.choose(w.sc, v, more) }
 
 // selectSend offers a send case's value.
-type selectSend struct {
-	run *selectRun
-	sc  *selectCase
+type selectSend[F Future] struct {
+	run *selectRun[F]
+	sc  *selectCase[F]
 }
 
-func (w *selectSend) take() (any, bool) {
+func (w *selectSend[F]) take() (any, bool) {
 	if !w.run.choose(w.sc, nil, false) {
 		return nil, false
 	}

@@ -1,27 +1,14 @@
-package internal
+package wfsync
 
 import (
 	"fmt"
-	"reflect"
 	"time"
-
-	"github.com/durable-go/sdk/internal/wfctx"
 )
-
-// Channel is a deterministic channel for workflow code; see the package
-// doc for its rules.
-type Channel = wfctx.Channel
-
-// SendChannel is the sending half of a Channel.
-type SendChannel = wfctx.SendChannel
-
-// ReceiveChannel is the receiving half of a Channel.
-type ReceiveChannel = wfctx.ReceiveChannel
 
 // NewChannel returns an unbuffered Channel named "chan-N", N counting the
 // run's unnamed channels from 1.
 func NewChannel(ctx Context) Channel {
-	rt := runtimeOf(ctx)
+	rt := RuntimeOf(ctx)
 	rt.channelSeq++
 	return newChannel(fmt.Sprintf("chan-%d", rt.channelSeq), 0)
 }
@@ -29,7 +16,7 @@ func NewChannel(ctx Context) Channel {
 // NewNamedChannel returns an unbuffered Channel with the given name, which
 // shows in stack traces of coroutines blocked on it.
 func NewNamedChannel(ctx Context, name string) Channel {
-	runtimeOf(ctx)
+	RuntimeOf(ctx)
 	return newChannel(name, 0)
 }
 
@@ -37,13 +24,13 @@ func NewNamedChannel(ctx Context, name string) Channel {
 // without a receiver. As in the official SDK, it has no name. A size of
 // zero or less makes it unbuffered.
 func NewBufferedChannel(ctx Context, size int) Channel {
-	runtimeOf(ctx)
+	RuntimeOf(ctx)
 	return newChannel("", size)
 }
 
 // NewNamedBufferedChannel is NewBufferedChannel with a name.
 func NewNamedBufferedChannel(ctx Context, name string, size int) Channel {
-	runtimeOf(ctx)
+	RuntimeOf(ctx)
 	return newChannel(name, size)
 }
 
@@ -63,9 +50,9 @@ type receiver interface {
 	give(v any, more bool) bool
 }
 
-// channel implements Channel. Waiting senders and receivers are served in
+// Chan implements Channel. Waiting senders and receivers are served in
 // the order they started waiting.
-type channel struct {
+type Chan struct {
 	name     string
 	capacity int
 
@@ -86,17 +73,25 @@ type channel struct {
 	receiveReason, sendReason string // for stack traces, made on first need
 }
 
-func newChannel(name string, capacity int) *channel {
-	return &channel{name: name, capacity: max(capacity, 0)}
+func newChannel(name string, capacity int) *Chan {
+	return &Chan{name: name, capacity: max(capacity, 0)}
+}
+
+// MakeChan returns a channel by value, for a struct that embeds one (a
+// run's signal channels). dropCorrupt, if set, is told of each value a
+// receive drops because it cannot be stored in the receiver's pointer
+// (see Chan.dropCorrupt).
+func MakeChan(name string, capacity int, dropCorrupt func(channel string, err error)) Chan {
+	return Chan{name: name, capacity: max(capacity, 0), dropCorrupt: dropCorrupt}
 }
 
 // Name returns the channel's name ("" for NewBufferedChannel).
-func (c *channel) Name() string { return c.name }
+func (c *Chan) Name() string { return c.name }
 
 // Len returns the number of values a receiver could take without blocking
 // on a sender that is not there yet: buffered values, values parked by a
 // Select, and blocked senders.
-func (c *channel) Len() int { return c.parked.len() + c.buffer.len() + c.senders.len() }
+func (c *Chan) Len() int { return c.parked.len() + c.buffer.len() + c.senders.len() }
 
 // Receive takes the next value into valuePtr (which may be nil to discard
 // it) and returns true, blocking until there is one. Once the channel is
@@ -105,11 +100,11 @@ func (c *channel) Len() int { return c.parked.len() + c.buffer.len() + c.senders
 // that cannot be stored in valuePtr makes it panic with an error naming
 // both types and the channel, except on a signal's channel, which drops
 // it and waits for the next (see dropCorrupt).
-func (c *channel) Receive(ctx Context, valuePtr any) (more bool) {
+func (c *Chan) Receive(ctx Context, valuePtr any) (more bool) {
 	for {
 		v, ok, more := c.tryReceive(nil)
 		if !ok && more {
-			rt := runtimeOf(ctx)
+			rt := RuntimeOf(ctx)
 			w := rt.waiters.receive()
 			c.receivers.push(w)
 			rt.dispatcher.Block(c.receiveBlockedReason(), w)
@@ -124,14 +119,14 @@ func (c *channel) Receive(ctx Context, valuePtr any) (more bool) {
 
 // ReceiveAsync is Receive without blocking: it reports whether it took a
 // value.
-func (c *channel) ReceiveAsync(valuePtr any) (ok bool) {
+func (c *Chan) ReceiveAsync(valuePtr any) (ok bool) {
 	ok, _ = c.ReceiveAsyncWithMoreFlag(valuePtr)
 	return ok
 }
 
 // ReceiveAsyncWithMoreFlag is ReceiveAsync that also reports, with more
 // false, that the channel is closed and drained.
-func (c *channel) ReceiveAsyncWithMoreFlag(valuePtr any) (ok bool, more bool) {
+func (c *Chan) ReceiveAsyncWithMoreFlag(valuePtr any) (ok bool, more bool) {
 	for {
 		v, ok, more := c.tryReceive(nil)
 		if !ok || c.assign(v, valuePtr) {
@@ -146,18 +141,18 @@ func (c *channel) ReceiveAsyncWithMoreFlag(valuePtr any) (ok bool, more bool) {
 // official SDK does, even for a closed channel. It needs the engine's
 // timers. When every value that arrived was a corrupt signal, dropped, it
 // waits again for what is left of the timeout.
-func (c *channel) ReceiveWithTimeout(ctx Context, timeout time.Duration, valuePtr any) (ok, more bool) {
-	rt := runtimeOf(ctx)
+func (c *Chan) ReceiveWithTimeout(ctx Context, timeout time.Duration, valuePtr any) (ok, more bool) {
+	rt := RuntimeOf(ctx)
 	deadline := rt.now().Add(timeout)
 	for {
 		left := deadline.Sub(rt.now()) // a corrupt signal took some
 		if left <= 0 {
 			return false, true
 		}
-		startTimer := func(timerCtx Context) Future {
+		startTimer := func(timerCtx Context) *SettableFuture {
 			return rt.newTimer(timerCtx, left, "AwaitWithTimeout")
 		}
-		arrived, err := awaitWithTimer(ctx, "AwaitWithTimeout", startTimer, func() bool { return c.Len() > 0 })
+		arrived, err := AwaitWithTimer(ctx, "AwaitWithTimeout", startTimer, func() bool { return c.Len() > 0 })
 		if err != nil || !arrived {
 			return false, true
 		}
@@ -171,11 +166,11 @@ func (c *channel) ReceiveWithTimeout(ctx Context, timeout time.Duration, valuePt
 // receiver takes it. It panics if the channel is closed, or gets closed
 // while Send waits and no receiver took v. It does not watch ctx for
 // cancellation.
-func (c *channel) Send(ctx Context, v any) {
+func (c *Chan) Send(ctx Context, v any) {
 	if c.trySend(v, nil) {
 		return
 	}
-	rt := runtimeOf(ctx)
+	rt := RuntimeOf(ctx)
 	w := rt.waiters.send(v, c)
 	c.senders.push(w)
 	rt.dispatcher.Block(c.sendBlockedReason(), w)
@@ -187,7 +182,7 @@ func (c *channel) Send(ctx Context, v any) {
 
 // SendAsync is Send without blocking: it reports whether v was taken. It
 // panics if the channel is closed.
-func (c *channel) SendAsync(v any) (ok bool) {
+func (c *Chan) SendAsync(v any) (ok bool) {
 	return c.trySend(v, nil)
 }
 
@@ -196,7 +191,7 @@ func (c *channel) SendAsync(v any) (ok bool) {
 // can still be received; waiting senders panic when they resume, unless a
 // receiver draining the buffer takes their value first. Closing twice is
 // allowed, as in the official SDK.
-func (c *channel) Close() {
+func (c *Chan) Close() {
 	c.closed = true
 	for c.receivers.len() > 0 {
 		c.receivers.pop().give(nil, false)
@@ -207,7 +202,7 @@ func (c *channel) Close() {
 // buffer (refilled from the first waiting sender), then, unless closed, a
 // waiting sender. Otherwise it queues r, if given. ok reports a value;
 // more false reports the channel closed and drained.
-func (c *channel) tryReceive(r receiver) (v any, ok, more bool) {
+func (c *Chan) tryReceive(r receiver) (v any, ok, more bool) {
 	if c.parked.len() > 0 {
 		return c.parked.pop(), true, true
 	}
@@ -238,7 +233,7 @@ func (c *channel) tryReceive(r receiver) (v any, ok, more bool) {
 // trySend gives v to the first waiting receiver that takes it, else to the
 // buffer if there is room; otherwise it queues s, if given, and returns
 // false.
-func (c *channel) trySend(v any, s sender) bool {
+func (c *Chan) trySend(v any, s sender) bool {
 	if c.closed {
 		panic(c.sendOnClosed())
 	}
@@ -257,25 +252,25 @@ func (c *channel) trySend(v any, s sender) bool {
 	return false
 }
 
-func (c *channel) sendOnClosed() string {
+func (c *Chan) sendOnClosed() string {
 	return fmt.Sprintf("workflow: send on closed channel %q", c.name)
 }
 
-func (c *channel) receiveBlockedReason() string {
+func (c *Chan) receiveBlockedReason() string {
 	if c.receiveReason == "" {
 		c.receiveReason = "blocked on " + c.displayName() + ".Receive"
 	}
 	return c.receiveReason
 }
 
-func (c *channel) sendBlockedReason() string {
+func (c *Chan) sendBlockedReason() string {
 	if c.sendReason == "" {
 		c.sendReason = "blocked on " + c.displayName() + ".Send"
 	}
 	return c.sendReason
 }
 
-func (c *channel) displayName() string {
+func (c *Chan) displayName() string {
 	if c.name == "" {
 		return "unnamed-channel"
 	}
@@ -286,7 +281,7 @@ func (c *channel) displayName() string {
 // cannot be stored is a corrupt signal on a signal's channel, dropped
 // (false); on any other channel it is a bug of the workflow, and assign
 // panics with a clear error, since Receive has no error result.
-func (c *channel) assign(v, valuePtr any) bool {
+func (c *Chan) assign(v, valuePtr any) bool {
 	err := assignValue(v, valuePtr)
 	switch {
 	case err == nil:
@@ -316,7 +311,7 @@ func (r *blockedReceive) Ready() bool { return r.done }
 // blockedSend is the waiter of a blocking Send.
 type blockedSend struct {
 	value any
-	ch    *channel
+	ch    *Chan
 	taken bool
 }
 
@@ -350,7 +345,7 @@ func (p *waiterPool) recycleReceive(w *blockedReceive) {
 	p.receives = append(p.receives, w)
 }
 
-func (p *waiterPool) send(v any, c *channel) *blockedSend {
+func (p *waiterPool) send(v any, c *Chan) *blockedSend {
 	if n := len(p.sends); n > 0 {
 		w := p.sends[n-1]
 		p.sends = p.sends[:n-1]
@@ -363,158 +358,4 @@ func (p *waiterPool) send(v any, c *channel) *blockedSend {
 func (p *waiterPool) recycleSend(w *blockedSend) {
 	*w = blockedSend{}
 	p.sends = append(p.sends, w)
-}
-
-// selfDecodingValue is a value still in its encoded form that can decode
-// itself, such as converter.EncodedValue. Signals and activity results
-// arrive this way.
-type selfDecodingValue interface {
-	HasValue() bool
-	Get(valuePtr any) error
-}
-
-// assignValue stores a value received from a channel or a future into
-// *valuePtr; a nil valuePtr discards it, and a nil value leaves *valuePtr
-// alone. A value assignable to *valuePtr is assigned; a pointer to that
-// type is dereferenced. Otherwise the value is decoded, if it can be.
-//
-// This is the single place where payload-backed values are decoded:
-// values implementing selfDecodingValue (signals, results) decode
-// themselves. A signal that does not decode is dropped by its channel
-// (channel.dropCorrupt).
-func assignValue(value, valuePtr any) error {
-	if valuePtr == nil {
-		return nil
-	}
-	target := reflect.ValueOf(valuePtr)
-	if target.Kind() != reflect.Pointer || target.IsNil() {
-		return fmt.Errorf("cannot store a value in %T: not a non-nil pointer", valuePtr)
-	}
-	if value == nil {
-		return nil
-	}
-	if assignCommon(value, valuePtr) {
-		return nil
-	}
-	elem := target.Elem()
-	v := reflect.ValueOf(value)
-	if v.Type() == elem.Type() {
-		elem.Set(v)
-		return nil
-	}
-	if v.Kind() == reflect.Pointer && v.Type().Elem() == elem.Type() {
-		if v.IsNil() {
-			elem.SetZero()
-		} else {
-			elem.Set(v.Elem())
-		}
-		return nil
-	}
-	if v.Type().AssignableTo(elem.Type()) {
-		elem.Set(v)
-		return nil
-	}
-	if encoded, ok := value.(selfDecodingValue); ok {
-		if !encoded.HasValue() {
-			return nil
-		}
-		if err := encoded.Get(valuePtr); err != nil {
-			return fmt.Errorf("cannot decode value into %T: %w", valuePtr, err)
-		}
-		return nil
-	}
-	return fmt.Errorf("cannot assign value of type %s to %T", v.Type(), valuePtr)
-}
-
-// assignCommon assigns the most common value types without reflection,
-// reporting whether it did.
-func assignCommon(value, valuePtr any) bool {
-	switch p := valuePtr.(type) {
-	case *any:
-		*p = value
-		return true
-	case *string:
-		if v, ok := value.(string); ok {
-			*p = v
-			return true
-		}
-	case *int:
-		if v, ok := value.(int); ok {
-			*p = v
-			return true
-		}
-	case *int64:
-		if v, ok := value.(int64); ok {
-			*p = v
-			return true
-		}
-	case *bool:
-		if v, ok := value.(bool); ok {
-			*p = v
-			return true
-		}
-	case *float64:
-		if v, ok := value.(float64); ok {
-			*p = v
-			return true
-		}
-	}
-	return false
-}
-
-// queue is a FIFO that reuses its storage.
-type queue[T comparable] struct {
-	items []T
-	head  int
-}
-
-func (q *queue[T]) len() int { return len(q.items) - q.head }
-
-func (q *queue[T]) push(v T) {
-	if q.head > 0 && len(q.items) == cap(q.items) {
-		n := copy(q.items, q.items[q.head:])
-		clear(q.items[n:])
-		q.items, q.head = q.items[:n], 0
-	}
-	q.items = append(q.items, v)
-}
-
-// pushFront puts v back at the head, to be popped next.
-func (q *queue[T]) pushFront(v T) {
-	if q.head > 0 {
-		q.head--
-		q.items[q.head] = v
-		return
-	}
-	var zero T
-	q.items = append(q.items, zero)
-	copy(q.items[1:], q.items)
-	q.items[0] = v
-}
-
-func (q *queue[T]) pop() T {
-	v := q.items[q.head]
-	var zero T
-	q.items[q.head] = zero
-	q.head++
-	if q.head == len(q.items) {
-		q.items, q.head = q.items[:0], 0
-	}
-	return v
-}
-
-// remove deletes the first occurrence of v, keeping the order.
-func (q *queue[T]) remove(v T) {
-	for i := q.head; i < len(q.items); i++ {
-		if q.items[i] == v {
-			copy(q.items[i:], q.items[i+1:])
-			var zero T
-			q.items[len(q.items)-1] = zero
-			q.items = q.items[:len(q.items)-1]
-			if q.head == len(q.items) {
-				q.items, q.head = q.items[:0], 0
-			}
-			return
-		}
-	}
 }

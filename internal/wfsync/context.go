@@ -1,43 +1,20 @@
-package internal
+package wfsync
 
 import (
 	"time"
-
-	enumspb "go.temporal.io/api/enums/v1"
-
-	"github.com/durable-go/sdk/internal/failure"
-	"github.com/durable-go/sdk/internal/wfctx"
 )
 
-// Context is the context of workflow code: values, and cancellation
-// delivered through a workflow Channel, so that waiting for it is
-// deterministic. Workflow contexts carry no deadline.
-type Context = wfctx.Context
-
-// CancelFunc cancels a context. It does not wait for the work to stop;
-// calls after the first do nothing.
-type CancelFunc func()
-
-// ErrCanceled is the error Context.Err returns once the context is
-// canceled.
-var ErrCanceled = failure.NewCanceledError()
-
-// ErrDeadlineExceeded is the error Context.Err returns for a context whose
-// deadline passed. Workflow contexts have no deadline; it exists for code
-// written against context.Context conventions.
-var ErrDeadlineExceeded = failure.NewTimeoutError("deadline exceeded", enumspb.TIMEOUT_TYPE_SCHEDULE_TO_CLOSE, nil)
-
-// newRootContext returns the root context of a workflow run, from which
+// NewRootContext returns the root context of a workflow run, from which
 // every Context of the run derives and through which they reach rt, and
 // the function the engine calls when the workflow is asked to cancel.
-func newRootContext(rt *workflowRuntime) (Context, CancelFunc) {
+func NewRootContext(rt *Runtime) (Context, CancelFunc) {
 	return WithCancel(&runtimeContext{rt: rt})
 }
 
 // runtimeContext is the base of a run's contexts: it is never canceled and
 // has one value, the run's runtime.
 type runtimeContext struct {
-	rt *workflowRuntime
+	rt *Runtime
 }
 
 func (*runtimeContext) Deadline() (time.Time, bool) { return time.Time{}, false }
@@ -48,7 +25,7 @@ func (*runtimeContext) Done() Channel { return nil }
 func (*runtimeContext) Err() error { return nil }
 
 func (c *runtimeContext) Value(key any) any {
-	if key == (runtimeKey{}) {
+	if key == (RuntimeKey{}) {
 		return c.rt
 	}
 	return nil
@@ -98,7 +75,7 @@ type cancelCtxKey struct{}
 type cancelCtx struct {
 	Context // the parent: values
 
-	done *channel // made on first need: many contexts are never waited on
+	done *Chan // made on first need: many contexts are never waited on
 	err  error
 
 	// parent is the context whose cancellation cancels this one, nil once
@@ -117,7 +94,7 @@ func newCancelCtx(parent Context) *cancelCtx {
 // from it returns false (closed) once canceled, and blocks until then.
 func (c *cancelCtx) Done() Channel { return c.doneChannel() }
 
-func (c *cancelCtx) doneChannel() *channel {
+func (c *cancelCtx) doneChannel() *Chan {
 	if c.done == nil {
 		c.done = newChannel("cancelCtx-done-channel", 0)
 		if c.err != nil {

@@ -1,4 +1,4 @@
-package internal
+package wfsync
 
 import (
 	"fmt"
@@ -92,7 +92,7 @@ func TestWaitGroupWaitsForItsCoroutinesAndIgnoresCancellation(t *testing.T) {
 	var release Settable
 	tr.start(func(ctx Context) {
 		var gate Future
-		gate, release = NewFuture(ctx)
+		gate, release = newFuture(ctx)
 		child, cancel := WithCancel(ctx)
 		wg := NewWaitGroup(ctx)
 		for i := range 3 {

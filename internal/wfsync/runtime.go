@@ -1,4 +1,4 @@
-package internal
+package wfsync
 
 import (
 	"errors"
@@ -6,20 +6,19 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/durable-go/sdk/internal/commands"
 	"github.com/durable-go/sdk/internal/coro"
 	"github.com/durable-go/sdk/internal/failure"
 )
 
-// workflowRuntime is the state shared by all coroutines of one workflow run.
+// Runtime is the state shared by all coroutines of one workflow run.
 // The run's root context carries it, so every Context derived from that
-// context reaches it (see runtimeOf).
+// context reaches it (see RuntimeOf).
 //
 // It holds what the deterministic primitives need: the dispatcher, the
 // names of channels and selectors, and a way to start timers. Everything
 // else of a run (its engine execution, signal channels, query handlers,
-// logger) lives in the workflowRun that run points to.
-type workflowRuntime struct {
+// logger) lives in package internal's workflowRun, which run is.
+type Runtime struct {
 	dispatcher *coro.Dispatcher
 
 	channelSeq  int // names NewChannel channels "chan-N"
@@ -28,30 +27,51 @@ type workflowRuntime struct {
 
 	// run is the workflow run the runtime belongs to; nil in tests of the
 	// primitives alone.
-	run *workflowRun
+	run Run
 
 	// startTimer starts a workflow timer that fires after d; canceling ctx
 	// cancels it. The engine sets it; ReceiveWithTimeout needs it.
-	startTimer func(ctx Context, d time.Duration, summary string) Future
+	startTimer func(ctx Context, d time.Duration, summary string) *SettableFuture
 	// now is the workflow's clock, set with startTimer.
 	now func() time.Time
 }
 
-// newWorkflowRuntime returns the runtime of one workflow run, with no
+// NewRuntime returns the runtime of one workflow run, with no
 // coroutine yet.
-func newWorkflowRuntime(opts coro.Options) *workflowRuntime {
-	return &workflowRuntime{dispatcher: coro.New(opts)}
+func NewRuntime(opts coro.Options) *Runtime {
+	return &Runtime{dispatcher: coro.New(opts)}
 }
 
-// runtimeKey is the context key of the *workflowRuntime.
-type runtimeKey struct{}
+// Run is the workflow run a Runtime belongs to, as the primitives see it:
+// Go and Await go through the run's outbound interceptors, whose chain
+// ends in Runtime.Spawn and in an AwaitCheck polled on the dispatcher.
+// Package internal's workflowRun implements it.
+type Run interface {
+	Go(ctx Context, name string, f func(ctx Context)) Context
+	Await(ctx Context, condition func() bool) error
+}
 
-// runtimeOf returns the runtime that ctx belongs to. It panics if ctx was
+// Attach ties the runtime to its run, and to the engine's timers and
+// clock (ReceiveWithTimeout uses them).
+func (rt *Runtime) Attach(run Run, startTimer func(ctx Context, d time.Duration, summary string) *SettableFuture, now func() time.Time) {
+	rt.run, rt.startTimer, rt.now = run, startTimer, now
+}
+
+// Run returns the run the runtime belongs to, nil if none.
+func (rt *Runtime) Run() Run { return rt.run }
+
+// Dispatcher returns the dispatcher of the run's coroutines.
+func (rt *Runtime) Dispatcher() *coro.Dispatcher { return rt.dispatcher }
+
+// RuntimeKey is the context key of the *Runtime.
+type RuntimeKey struct{}
+
+// RuntimeOf returns the runtime that ctx belongs to. It panics if ctx was
 // not derived from a workflow's root context: blocking workflow calls make
 // sense only in workflow code.
-func runtimeOf(ctx Context) *workflowRuntime {
+func RuntimeOf(ctx Context) *Runtime {
 	if ctx != nil {
-		if rt, ok := ctx.Value(runtimeKey{}).(*workflowRuntime); ok && rt != nil {
+		if rt, ok := ctx.Value(RuntimeKey{}).(*Runtime); ok && rt != nil {
 			return rt
 		}
 	}
@@ -62,16 +82,16 @@ func runtimeOf(ctx Context) *workflowRuntime {
 // an engine (unit tests of this package).
 var errNoTimers = errors.New("workflow: this workflow runtime has no timers (no engine attached)")
 
-func (rt *workflowRuntime) newTimer(ctx Context, d time.Duration, summary string) Future {
+func (rt *Runtime) newTimer(ctx Context, d time.Duration, summary string) *SettableFuture {
 	if rt.startTimer == nil {
 		panic(errNoTimers)
 	}
 	return rt.startTimer(ctx, d, summary)
 }
 
-// startRoot creates the root coroutine, named "root" as in the official
+// StartRoot creates the root coroutine, named "root" as in the official
 // SDK, which runs fn with ctx. It runs at the next RunUntilBlocked.
-func (rt *workflowRuntime) startRoot(ctx Context, fn func(ctx Context)) {
+func (rt *Runtime) StartRoot(ctx Context, fn func(ctx Context)) {
 	rt.dispatcher.Spawn("root", func() { fn(ctx) })
 }
 
@@ -88,20 +108,18 @@ func Go(ctx Context, f func(ctx Context)) {
 // named by its creation number: the root coroutine is "root", the next
 // one "2", and so on.
 func GoNamed(ctx Context, name string, f func(ctx Context)) {
-	rt := runtimeOf(ctx)
+	rt := RuntimeOf(ctx)
 	if rt.run != nil {
-		rt.run.outbound.Go(ctx, name, f)
+		rt.run.Go(ctx, name, f)
 		return
 	}
-	rt.spawn(ctx, name, f)
+	rt.Spawn(ctx, name, f)
 }
 
-// spawn creates a coroutine that runs f with ctx: what Go does at the end
-// of the interceptor chain.
-func (rt *workflowRuntime) spawn(ctx Context, name string, f func(ctx Context)) {
-	if rt.run != nil && rt.run.readOnly {
-		panic(&commands.ReadOnlyError{What: "a coroutine (workflow.Go)"})
-	}
+// Spawn creates a coroutine that runs f with ctx: what Go does at the end
+// of the interceptor chain (where package internal refuses it while a
+// query handler or an update validator runs).
+func (rt *Runtime) Spawn(ctx Context, name string, f func(ctx Context)) {
 	d := rt.dispatcher
 	if name == "" {
 		name = strconv.Itoa(d.Created() + 1)
@@ -116,29 +134,35 @@ func (rt *workflowRuntime) spawn(ctx Context, name string, f func(ctx Context)) 
 // the waiting coroutine. It must not block and should not have side
 // effects. If condition holds and ctx is canceled, Await returns nil.
 func Await(ctx Context, condition func() bool) error {
-	rt := runtimeOf(ctx)
+	rt := RuntimeOf(ctx)
 	if rt.run != nil {
-		return rt.run.outbound.Await(ctx, condition)
+		return rt.run.Await(ctx, condition)
 	}
 	// A runtime without a run (tests of the primitives) has no chain. The
 	// wait is here, not in a helper, so that stacks show Await itself.
-	w := &awaitCheck{ctx: ctx, condition: condition}
-	if !w.over() {
-		rt.dispatcher.Poll("Await", w.over)
+	w := &AwaitCheck{ctx: ctx, condition: condition}
+	if !w.Over() {
+		rt.dispatcher.Poll("Await", w.Over)
 	}
-	return w.result()
+	return w.Result()
 }
 
-// awaitCheck is Await's test: the condition, then ctx's cancellation.
-type awaitCheck struct {
+// NewAwaitCheck returns Await's test of condition, for the end of the
+// outbound interceptor chain in package internal to poll.
+func NewAwaitCheck(ctx Context, condition func() bool) *AwaitCheck {
+	return &AwaitCheck{ctx: ctx, condition: condition}
+}
+
+// AwaitCheck is Await's test: the condition, then ctx's cancellation.
+type AwaitCheck struct {
 	ctx       Context
 	condition func() bool
 	satisfied bool
 }
 
-// over reports whether the wait is over, noting whether the condition
+// Over reports whether the wait is Over, noting whether the condition
 // held.
-func (w *awaitCheck) over() bool {
+func (w *AwaitCheck) Over() bool {
 	if w.condition() {
 		w.satisfied = true
 		return true
@@ -146,22 +170,22 @@ func (w *awaitCheck) over() bool {
 	return isCanceled(w.ctx)
 }
 
-// result is what Await returns once the wait is over.
-func (w *awaitCheck) result() error {
+// Result is what Await returns once the wait is over.
+func (w *AwaitCheck) Result() error {
 	if w.satisfied {
 		return nil
 	}
 	return failure.NewCanceledError("Await context canceled")
 }
 
-// awaitWithTimer is the body of AwaitWithTimeout and AwaitWithOptions
+// AwaitWithTimer is the body of AwaitWithTimeout and AwaitWithOptions
 // (added with the engine's timers): it waits like Await, but also gives up
 // when the timer fires, returning false and no error. It calls startTimer
 // only if condition is not already true, with a child of ctx that it
 // cancels when the condition comes true first. functionName names the
 // caller in the CanceledError and in stack traces.
-func awaitWithTimer(ctx Context, functionName string, startTimer func(timerCtx Context) Future, condition func() bool) (ok bool, err error) {
-	d := runtimeOf(ctx).dispatcher
+func AwaitWithTimer(ctx Context, functionName string, startTimer func(timerCtx Context) *SettableFuture, condition func() bool) (ok bool, err error) {
+	d := RuntimeOf(ctx).dispatcher
 	if condition() {
 		return true, nil
 	}
@@ -210,9 +234,9 @@ func isCanceled(ctx Context) bool {
 // if coroutines were left blocked. It exists for benchmarks and tests of
 // the deterministic primitives from outside this package.
 func RunStandalone(root func(ctx Context)) error {
-	rt := newWorkflowRuntime(coro.Options{})
-	ctx, _ := newRootContext(rt)
-	rt.startRoot(ctx, root)
+	rt := NewRuntime(coro.Options{})
+	ctx, _ := NewRootContext(rt)
+	rt.StartRoot(ctx, root)
 	err := rt.dispatcher.RunUntilBlocked()
 	done := rt.dispatcher.Done()
 	if closeErr := rt.dispatcher.Close(); err == nil {

@@ -1,4 +1,4 @@
-package internal
+package wfsync
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ import (
 // the engine drives a real one.
 type testRun struct {
 	t      testing.TB
-	rt     *workflowRuntime
+	rt     *Runtime
 	ctx    Context // the root context
 	cancel CancelFunc
 	timers []*fakeTimer
@@ -28,18 +28,18 @@ type fakeTimer struct {
 	ctx      Context
 	duration time.Duration
 	summary  string
-	future   *future
+	future   *SettableFuture
 }
 
 // newTestRun returns a runtime whose deadlock timeout is long, since tests
 // run on loaded machines and under the race detector.
 func newTestRun(t testing.TB) *testRun {
 	t.Helper()
-	rt := newWorkflowRuntime(coro.Options{DeadlockTimeout: 30 * time.Second})
+	rt := NewRuntime(coro.Options{DeadlockTimeout: 30 * time.Second})
 	tr := &testRun{t: t, rt: rt}
-	tr.ctx, tr.cancel = newRootContext(rt)
-	rt.startTimer = func(ctx Context, d time.Duration, summary string) Future {
-		timer := &fakeTimer{ctx: ctx, duration: d, summary: summary, future: &future{}}
+	tr.ctx, tr.cancel = NewRootContext(rt)
+	rt.startTimer = func(ctx Context, d time.Duration, summary string) *SettableFuture {
+		timer := &fakeTimer{ctx: ctx, duration: d, summary: summary, future: &SettableFuture{}}
 		tr.timers = append(tr.timers, timer)
 		return timer.future
 	}
@@ -49,7 +49,7 @@ func newTestRun(t testing.TB) *testRun {
 }
 
 // start makes fn the root coroutine.
-func (tr *testRun) start(fn func(ctx Context)) { tr.rt.startRoot(tr.ctx, fn) }
+func (tr *testRun) start(fn func(ctx Context)) { tr.rt.StartRoot(tr.ctx, fn) }
 
 // run runs until every coroutine is blocked or done, failing on an error.
 func (tr *testRun) run() {
@@ -111,7 +111,7 @@ func TestCoroutineNamesShowInStackTraces(t *testing.T) {
 	tr.start(func(ctx Context) {
 		Go(ctx, func(ctx Context) { NewChannel(ctx).Receive(ctx, nil) })
 		GoNamed(ctx, "signal-handler", func(ctx Context) { NewNamedChannel(ctx, "approvals").Receive(ctx, nil) })
-		Go(ctx, func(ctx Context) { _, _ = NewFuture(ctx); NewSelector(ctx).Select(ctx) })
+		Go(ctx, func(ctx Context) { _, _ = newFuture(ctx); NewSelector(ctx).Select(ctx) })
 		_ = Await(ctx, func() bool { return false })
 	})
 	tr.run()
@@ -120,11 +120,11 @@ func TestCoroutineNamesShowInStackTraces(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"coroutine root [Await]:\ngithub.com/durable-go/sdk/internal.Await(",
-		"coroutine 2 [blocked on chan-1.Receive]:\ngithub.com/durable-go/sdk/internal.(*channel).Receive(",
+		"coroutine root [Await]:\ngithub.com/durable-go/sdk/internal/wfsync.Await(",
+		"coroutine 2 [blocked on chan-1.Receive]:\ngithub.com/durable-go/sdk/internal/wfsync.(*Chan).Receive(",
 		"coroutine signal-handler [blocked on approvals.Receive]:",
 		"coroutine 4 [blocked on selector-1.Select]:",
-		"coroutine_test.go:",
+		"runtime_test.go:",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("stack trace lacks %q:\n%s", want, text)
@@ -208,7 +208,7 @@ func TestPanicInAwaitConditionIsReportedAgainstItsCoroutine(t *testing.T) {
 		Go(ctx, func(ctx Context) { flip = true })
 	})
 	perr := tr.runExpectingPanic()
-	if perr.Coroutine != "checker" || !strings.HasPrefix(perr.Stack, "github.com/durable-go/sdk/internal.brokenCondition(") {
+	if perr.Coroutine != "checker" || !strings.HasPrefix(perr.Stack, "github.com/durable-go/sdk/internal/wfsync.brokenCondition(") {
 		t.Fatalf("panic reported against %q with stack:\n%s", perr.Coroutine, perr.Stack)
 	}
 }
@@ -221,10 +221,10 @@ func pollInventoryForever(ctx Context, stock *atomic.Int64) {
 }
 
 func TestDeadlockReportNamesWorkflowCoroutineAndFunction(t *testing.T) {
-	rt := newWorkflowRuntime(coro.Options{DeadlockTimeout: 100 * time.Millisecond})
-	ctx, _ := newRootContext(rt)
+	rt := NewRuntime(coro.Options{DeadlockTimeout: 100 * time.Millisecond})
+	ctx, _ := NewRootContext(rt)
 	var stock atomic.Int64
-	rt.startRoot(ctx, func(ctx Context) {
+	rt.StartRoot(ctx, func(ctx Context) {
 		GoNamed(ctx, "inventory-poller", func(ctx Context) { pollInventoryForever(ctx, &stock) })
 	})
 	err := rt.dispatcher.RunUntilBlocked()
@@ -234,7 +234,7 @@ func TestDeadlockReportNamesWorkflowCoroutineAndFunction(t *testing.T) {
 		t.Fatalf("RunUntilBlocked returned %v, want a deadlock", err)
 	}
 	msg := err.Error()
-	for _, want := range []string{`coroutine "inventory-poller" did not yield`, "internal.pollInventoryForever", "coroutine_test.go:"} {
+	for _, want := range []string{`coroutine "inventory-poller" did not yield`, "wfsync.pollInventoryForever", "runtime_test.go:"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("deadlock report lacks %q:\n%s", want, msg)
 		}
@@ -251,7 +251,7 @@ func TestBlockingWithANonWorkflowContextPanicsWithAnExplanation(t *testing.T) {
 	tr := newTestRun(t)
 	ch := NewChannel(tr.ctx)
 	defer func() {
-		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "internal.valueCtx is not a workflow Context") {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "wfsync.valueCtx is not a workflow Context") {
 			t.Fatalf("recovered %v", r)
 		}
 	}()
@@ -260,12 +260,12 @@ func TestBlockingWithANonWorkflowContextPanicsWithAnExplanation(t *testing.T) {
 
 func TestClosingMidRunLeavesNoGoroutineBehind(t *testing.T) {
 	baseline := runtime.NumGoroutine()
-	rt := newWorkflowRuntime(coro.Options{DeadlockTimeout: 30 * time.Second})
-	ctx, _ := newRootContext(rt)
+	rt := NewRuntime(coro.Options{DeadlockTimeout: 30 * time.Second})
+	ctx, _ := NewRootContext(rt)
 	deferred := 0
-	rt.startRoot(ctx, func(ctx Context) {
+	rt.StartRoot(ctx, func(ctx Context) {
 		ch := NewChannel(ctx)
-		f, _ := NewFuture(ctx)
+		f, _ := newFuture(ctx)
 		wg := NewWaitGroup(ctx)
 		mu := NewMutex(ctx)
 		_ = mu.Lock(ctx)
@@ -363,7 +363,7 @@ func runBusyWorkflow(t *testing.T) trace {
 		futures := make([]Future, 4)
 		settables := make([]Settable, 4)
 		for i := range futures {
-			futures[i], settables[i] = NewFuture(ctx)
+			futures[i], settables[i] = newFuture(ctx)
 		}
 		for w := range 6 {
 			wg.Go(ctx, func(ctx Context) {

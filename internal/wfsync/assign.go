@@ -1,0 +1,103 @@
+package wfsync
+
+import (
+	"fmt"
+	"reflect"
+)
+
+// selfDecodingValue is a value still in its encoded form that can decode
+// itself, such as converter.EncodedValue. Signals and activity results
+// arrive this way.
+type selfDecodingValue interface {
+	HasValue() bool
+	Get(valuePtr any) error
+}
+
+// assignValue stores a value received from a channel or a future into
+// *valuePtr; a nil valuePtr discards it, and a nil value leaves *valuePtr
+// alone. A value assignable to *valuePtr is assigned; a pointer to that
+// type is dereferenced. Otherwise the value is decoded, if it can be.
+//
+// This is the single place where payload-backed values are decoded:
+// values implementing selfDecodingValue (signals, results) decode
+// themselves. A signal that does not decode is dropped by its channel
+// (Chan.dropCorrupt).
+func assignValue(value, valuePtr any) error {
+	if valuePtr == nil {
+		return nil
+	}
+	target := reflect.ValueOf(valuePtr)
+	if target.Kind() != reflect.Pointer || target.IsNil() {
+		return fmt.Errorf("cannot store a value in %T: not a non-nil pointer", valuePtr)
+	}
+	if value == nil {
+		return nil
+	}
+	if assignCommon(value, valuePtr) {
+		return nil
+	}
+	elem := target.Elem()
+	v := reflect.ValueOf(value)
+	if v.Type() == elem.Type() {
+		elem.Set(v)
+		return nil
+	}
+	if v.Kind() == reflect.Pointer && v.Type().Elem() == elem.Type() {
+		if v.IsNil() {
+			elem.SetZero()
+		} else {
+			elem.Set(v.Elem())
+		}
+		return nil
+	}
+	if v.Type().AssignableTo(elem.Type()) {
+		elem.Set(v)
+		return nil
+	}
+	if encoded, ok := value.(selfDecodingValue); ok {
+		if !encoded.HasValue() {
+			return nil
+		}
+		if err := encoded.Get(valuePtr); err != nil {
+			return fmt.Errorf("cannot decode value into %T: %w", valuePtr, err)
+		}
+		return nil
+	}
+	return fmt.Errorf("cannot assign value of type %s to %T", v.Type(), valuePtr)
+}
+
+// assignCommon assigns the most common value types without reflection,
+// reporting whether it did.
+func assignCommon(value, valuePtr any) bool {
+	switch p := valuePtr.(type) {
+	case *any:
+		*p = value
+		return true
+	case *string:
+		if v, ok := value.(string); ok {
+			*p = v
+			return true
+		}
+	case *int:
+		if v, ok := value.(int); ok {
+			*p = v
+			return true
+		}
+	case *int64:
+		if v, ok := value.(int64); ok {
+			*p = v
+			return true
+		}
+	case *bool:
+		if v, ok := value.(bool); ok {
+			*p = v
+			return true
+		}
+	case *float64:
+		if v, ok := value.(float64); ok {
+			*p = v
+			return true
+		}
+	}
+	return false
+}
