@@ -148,7 +148,7 @@ func ExecuteActivity(ctx Context, activity any, args ...any) Future {
 func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Future {
 	f := &wfsync.SettableFuture{}
 	opts := GetActivityOptions(ctx)
-	err := base.NegativeOptions(fmt.Sprintf("ExecuteActivity(%s): workflow.ActivityOptions", name),
+	err := base.NegativeCallOptions("ExecuteActivity", name, "workflow.ActivityOptions",
 		base.Duration("ScheduleToCloseTimeout", opts.ScheduleToCloseTimeout), base.Duration("ScheduleToStartTimeout", opts.ScheduleToStartTimeout),
 		base.Duration("StartToCloseTimeout", opts.StartToCloseTimeout), base.Duration("HeartbeatTimeout", opts.HeartbeatTimeout))
 	if err == nil && opts.StartToCloseTimeout == 0 && opts.ScheduleToCloseTimeout == 0 {

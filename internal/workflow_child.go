@@ -293,7 +293,7 @@ func (r *workflowRun) refusedChild(err error) ChildWorkflowFuture {
 
 // childCommand is the StartChildWorkflowExecution of a child.
 func (r *workflowRun) childCommand(ctx Context, name, workflowID string, opts ChildWorkflowOptions, args []any) (*commandpb.StartChildWorkflowExecutionCommandAttributes, error) {
-	if err := base.NegativeOptions(fmt.Sprintf("ExecuteChildWorkflow(%s): workflow.ChildWorkflowOptions", name),
+	if err := base.NegativeCallOptions("ExecuteChildWorkflow", name, "workflow.ChildWorkflowOptions",
 		base.Duration("WorkflowExecutionTimeout", opts.WorkflowExecutionTimeout), base.Duration("WorkflowRunTimeout", opts.WorkflowRunTimeout),
 		base.Duration("WorkflowTaskTimeout", opts.WorkflowTaskTimeout)); err != nil {
 		return nil, err

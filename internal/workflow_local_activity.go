@@ -157,7 +157,7 @@ func (r *workflowRun) localActivityRequest(ctx Context, name string, args []any)
 	if !ok {
 		return nil, "", errNoLocalActivityOptions
 	}
-	if err := base.NegativeOptions(fmt.Sprintf("ExecuteLocalActivity(%s): workflow.LocalActivityOptions", name),
+	if err := base.NegativeCallOptions("ExecuteLocalActivity", name, "workflow.LocalActivityOptions",
 		base.Duration("ScheduleToCloseTimeout", o.ScheduleToCloseTimeout), base.Duration("StartToCloseTimeout", o.StartToCloseTimeout)); err != nil {
 		return nil, "", err
 	}
