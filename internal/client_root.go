@@ -71,7 +71,7 @@ func (r *clientRoot) ExecuteWorkflow(ctx context.Context, in *ClientExecuteWorkf
 		// begins its own chain.
 		firstRunID = runID
 	}
-	run := c.newRun(options.ID, p.workflowType, runID, firstRunID)
+	run := c.runHandle(options.ID, p.workflowType, runID, firstRunID)
 	run.requestTags = tags
 	return run, nil
 }
@@ -97,7 +97,7 @@ func (r *clientRoot) SignalWithStartWorkflow(ctx context.Context, in *ClientSign
 	if err != nil {
 		return nil, wrapCallError(err, "signal-with-start of workflow %q (ID %q), signal %q", p.workflowType, options.ID, in.SignalName)
 	}
-	run := c.newRun(options.ID, p.workflowType, resp.GetRunId(), resp.GetFirstExecutionRunId())
+	run := c.runHandle(options.ID, p.workflowType, resp.GetRunId(), resp.GetFirstExecutionRunId())
 	run.requestTags = tags
 	return run, nil
 }

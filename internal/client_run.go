@@ -69,7 +69,10 @@ type clientWorkflowRun struct {
 	requestTags map[string]string
 }
 
-func (c *workflowClient) newRun(workflowID, workflowType, runID, firstRunID string) *clientWorkflowRun {
+// runHandle is the client's handle to a run of workflowID, the
+// WorkflowRun that ExecuteWorkflow, GetWorkflow and update-with-start
+// return.
+func (c *workflowClient) runHandle(workflowID, workflowType, runID, firstRunID string) *clientWorkflowRun {
 	return &clientWorkflowRun{
 		client:       c,
 		workflowID:   workflowID,
@@ -83,7 +86,7 @@ func (c *workflowClient) newRun(workflowID, workflowType, runID, firstRunID stri
 
 // GetWorkflow implements Client.
 func (c *workflowClient) GetWorkflow(ctx context.Context, workflowID string, runID string) WorkflowRun {
-	run := c.newRun(workflowID, "", runID, "")
+	run := c.runHandle(workflowID, "", runID, "")
 	if runID == "" {
 		// Pin the handle to the run that is current when first used, so
 		// that Get follows that run's chain and errors name it.

@@ -145,7 +145,7 @@ func TestGetFollowsTheChainOfRunsToTheResult(t *testing.T) {
 	f.history["r3"] = []*workflowservice.GetWorkflowExecutionHistoryResponse{closeEventPage(runCompletedEvent(t, "result", ""))}
 	c := f.client(t, ClientOptions{})
 
-	run := c.newRun("wf", "W", "r1", "r1")
+	run := c.runHandle("wf", "W", "r1", "r1")
 	var result string
 	chkNoErr(t, run.Get(context.Background(), &result))
 	chkEqual(t, "result", result)
@@ -167,14 +167,14 @@ func TestGetWithoutFollowingReportsThisRun(t *testing.T) {
 	f.history["r2"] = []*workflowservice.GetWorkflowExecutionHistoryResponse{closeEventPage(runFailedEvent("boom", "r3"))}
 	c := f.client(t, ClientOptions{})
 
-	err := c.newRun("wf", "W", "r1", "").GetWithOptions(context.Background(), nil, WorkflowRunGetOptions{DisableFollowingRuns: true})
+	err := c.runHandle("wf", "W", "r1", "").GetWithOptions(context.Background(), nil, WorkflowRunGetOptions{DisableFollowingRuns: true})
 	var can *ContinueAsNewError
 	chkErrAs(t, err, &can)
 	chkEqual(t, "Next", can.WorkflowType.Name)
 	chkEqual(t, "next-queue", can.TaskQueueName)
 	chkEqual(t, time.Minute, can.WorkflowRunTimeout)
 
-	err = c.newRun("wf", "W", "r2", "").GetWithOptions(context.Background(), nil, WorkflowRunGetOptions{DisableFollowingRuns: true})
+	err = c.runHandle("wf", "W", "r2", "").GetWithOptions(context.Background(), nil, WorkflowRunGetOptions{DisableFollowingRuns: true})
 	var execErr *failure.WorkflowExecutionError
 	chkErrAs(t, err, &execErr)
 	chkErrContains(t, err, "runID: r2")
@@ -188,7 +188,7 @@ func TestGetWaitsThroughEmptyLongPolls(t *testing.T) {
 	c := f.client(t, ClientOptions{})
 
 	var n int
-	chkNoErr(t, c.newRun("wf", "W", "r1", "").Get(context.Background(), &n))
+	chkNoErr(t, c.runHandle("wf", "W", "r1", "").Get(context.Background(), &n))
 	chkEqual(t, 7, n)
 	reqs := receivedRequests[*workflowservice.GetWorkflowExecutionHistoryRequest](f)
 	chkLen(t, reqs, 3)
@@ -200,7 +200,7 @@ func TestGetDecodingRules(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	f.history["r1"] = []*workflowservice.GetWorkflowExecutionHistoryResponse{closeEventPage(runCompletedEvent(t, "x", ""))}
 	c := f.client(t, ClientOptions{})
-	run := c.newRun("wf", "W", "r1", "")
+	run := c.runHandle("wf", "W", "r1", "")
 
 	chkNoErr(t, run.Get(context.Background(), nil), "nil discards the result")
 	var s string
@@ -212,7 +212,7 @@ func TestGetDecodingRules(t *testing.T) {
 func TestGetReportsAMissingWorkflow(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	c := f.client(t, ClientOptions{})
-	err := c.newRun("wf", "W", "gone", "").Get(context.Background(), nil)
+	err := c.runHandle("wf", "W", "gone", "").Get(context.Background(), nil)
 	// The server's typed error comes back unwrapped, as go.temporal.io/sdk
 	// returns it, so ported type assertions keep working.
 	_, isNotFound := err.(*serviceerror.NotFound)
@@ -247,7 +247,7 @@ func TestGetStopsWithTheContext(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	err := c.newRun("wf", "W", "r1", "").Get(ctx, nil)
+	err := c.runHandle("wf", "W", "r1", "").Get(ctx, nil)
 	chkErr(t, err)
 	chkTrue(t, errors.Is(err, context.DeadlineExceeded) || isCallTimeout(err), fmt.Sprintf("got %v", err))
 }

@@ -195,7 +195,7 @@ func (c *workflowClient) updateWithStart(ctx context.Context, op *clientWithStar
 		select {
 		case <-op.done:
 		default:
-			op.settle(c.newRun(op.options.ID, op.workflowType, startResp.GetRunId(), startResp.GetFirstExecutionRunId()), nil)
+			op.settle(c.runHandle(op.options.ID, op.workflowType, startResp.GetRunId(), startResp.GetFirstExecutionRunId()), nil)
 		}
 	}
 	return c.updateHandleFromResponse(ctx, update.WaitForStage, updateResp, updateReq)

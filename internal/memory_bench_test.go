@@ -78,8 +78,8 @@ func cachedWorkflowMemory(tb testing.TB, runs int, workflow any, input any) (hea
 		tb.Fatal(err)
 	}
 	dc := converter.GetDefaultDataConverter()
-	env := newWorkflowEnv(reg, workflowEnvOptions{DataConverter: dc, Namespace: "default", SDKMetadataFlags: true})
-	opts := env.engineOptions()
+	config := newRunConfig(reg, runConfigOptions{DataConverter: dc, Namespace: "default", SDKMetadataFlags: true})
+	opts := config.engineOptions()
 	payloads, _ := dc.ToPayloads(input)
 	measure := func() (heap, stack uint64) {
 		runtime.GC()

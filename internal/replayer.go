@@ -87,7 +87,7 @@ type WorkflowReplayer struct {
 	// adjustEnv, when set, changes what the replayed runs see beyond the
 	// options (the test environment's replay check replays as its worker
 	// ran: its namespace, panic policy, deadlock timeout).
-	adjustEnv func(*workflowEnvOptions)
+	adjustEnv func(*runConfigOptions)
 }
 
 // NewWorkflowReplayer returns a replayer with the given options, as its
@@ -305,7 +305,7 @@ func (r *WorkflowReplayer) replayOnce(ctx context.Context, logger log.Logger, sr
 	if r.options.DisableDeadlockDetection {
 		deadlock = -1
 	}
-	envOptions := workflowEnvOptions{
+	envOptions := runConfigOptions{
 		DataConverter:    r.options.DataConverter,
 		FailureConverter: r.options.FailureConverter,
 		Logger:           logger,
@@ -319,12 +319,12 @@ func (r *WorkflowReplayer) replayOnce(ctx context.Context, logger log.Logger, sr
 	if r.adjustEnv != nil {
 		r.adjustEnv(&envOptions)
 	}
-	env := newWorkflowEnv(r.registry, envOptions)
-	opts := env.engineOptions()
+	config := newRunConfig(r.registry, envOptions)
+	opts := config.engineOptions()
 	opts.LocateCode = locate
 	var runs *runRecorder // the code the replay runs, for its result
 	if wantResult {
-		runs = &runRecorder{env: env}
+		runs = &runRecorder{config: config}
 		opts.NewWorkflow = runs.newWorkflow
 	}
 	x := engine.NewExecution(opts)
@@ -335,17 +335,17 @@ func (r *WorkflowReplayer) replayOnce(ctx context.Context, logger log.Logger, sr
 	if err != nil || !wantResult {
 		return nil, err
 	}
-	return newReplayResult(x, task, runs.run, env.dc), nil
+	return newReplayResult(x, task, runs.run, config.dc), nil
 }
 
 // runRecorder is a workflow factory that keeps the run it makes.
 type runRecorder struct {
-	env *workflowEnv
-	run *workflowRun
+	config *runConfig
+	run    *workflowRun
 }
 
 func (r *runRecorder) newWorkflow(workflowType string) (engine.Workflow, error) {
-	wf, err := r.env.newWorkflow(workflowType)
+	wf, err := r.config.newWorkflow(workflowType)
 	r.run, _ = wf.(*workflowRun)
 	return wf, err
 }

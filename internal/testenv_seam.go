@@ -58,9 +58,9 @@ type TestEnvWiring struct {
 	WithSessions func(workerrt.ActivityExecutor) (workerrt.ActivityExecutor, error)
 }
 
-// workflowEnv is the environment of the test's workflow runs.
-func (w TestEnvWiring) workflowEnv(reg *registry.Registry, o WorkerOptions) *workflowEnv {
-	return newWorkflowEnv(reg, workflowEnvOptions{
+// runConfig is the environment of the test's workflow runs.
+func (w TestEnvWiring) runConfig(reg *registry.Registry, o WorkerOptions) *runConfig {
+	return newRunConfig(reg, runConfigOptions{
 		DataConverter:    w.DataConverter,
 		FailureConverter: w.FailureConverter,
 		Logger:           w.Logger,
@@ -88,7 +88,7 @@ func (TestEnvSeam) ActivityExecutor(reg *registry.Registry, w TestEnvWiring) wor
 // (runtimeOptions). Eager activities stay off: the in-memory server
 // hands no activity back in a workflow task's answer.
 func (s TestEnvSeam) RuntimeOptions(reg *registry.Registry, o WorkerOptions, w TestEnvWiring) (workerrt.Options, error) {
-	env := w.workflowEnv(reg, o)
+	config := w.runConfig(reg, o)
 	opts := workerrt.Options{
 		Service:          w.Service,
 		Namespace:        w.Namespace,
@@ -96,7 +96,7 @@ func (s TestEnvSeam) RuntimeOptions(reg *registry.Registry, o WorkerOptions, w T
 		Identity:         w.Identity,
 		Logger:           w.Logger,
 		FailureConverter: w.FailureConverter,
-		Engine:           env.engineOptions(),
+		Engine:           config.engineOptions(),
 		Cache:            w.Cache,
 		WallTime:         w.WallTime,
 		SDKName:          SDKName,
@@ -129,7 +129,7 @@ func (TestEnvSeam) Replay(reg *registry.Registry, o WorkerOptions, w TestEnvWiri
 			Interceptors:       w.Interceptors,
 			ContextPropagators: w.Propagators,
 		},
-		adjustEnv: func(e *workflowEnvOptions) {
+		adjustEnv: func(e *runConfigOptions) {
 			e.Namespace = w.Namespace
 			e.DeadlockTimeout = o.DeadlockDetectionTimeout
 			e.FailOnPanic = o.WorkflowPanicPolicy == FailWorkflow

@@ -415,9 +415,9 @@ type RegisterActivityOptions struct {
 	SkipInvalidStructFunctions bool
 }
 
-// workflowEnv is the environment of the worker's workflow runs.
-func (w *AggregatedWorker) workflowEnv() *workflowEnv {
-	return newWorkflowEnv(w.registry, workflowEnvOptions{
+// runConfig is the environment of the worker's workflow runs.
+func (w *AggregatedWorker) runConfig() *runConfig {
+	return newRunConfig(w.registry, runConfigOptions{
 		DataConverter:    w.client.dataConverter,
 		FailureConverter: w.client.failureConverter,
 		Logger:           w.client.logger,
@@ -484,7 +484,7 @@ func (w *AggregatedWorker) startRuntime() error {
 		opts.Identity = w.client.identity
 	}
 	if !w.options.DisableWorkflowWorker {
-		opts.Engine = w.workflowEnv().engineOptions()
+		opts.Engine = w.runConfig().engineOptions()
 		// Only workflow tasks carry the binary checksum. As
 		// go.temporal.io/sdk: completions carry it only to a server that
 		// does not say it has build-ID versioning (every server since 1.21

@@ -92,13 +92,13 @@ func TestTheNextTaskFindsTheRunCachedWhileTheReportIsInFlight(t *testing.T) {
 	clock := testserver.NewClock(time.Now())
 	srv := testserver.New(testserver.Options{Clock: clock})
 	svc := &raceyReports{Local: testserver.Local{S: srv}, polled: make(chan struct{}, 1)}
-	env := newWorkflowEnv(reg, workflowEnvOptions{Namespace: "default", SDKMetadataFlags: true})
+	config := newRunConfig(reg, runConfigOptions{Namespace: "default", SDKMetadataFlags: true})
 	cache := workerrt.NewStickyCache(10)
 	defer cache.Purge()
 	w, err := workerrt.New(workerrt.Options{
 		Service: svc, Namespace: "default", TaskQueue: "tq", Identity: "test",
-		Engine: env.engineOptions(), Cache: cache, MaxConcurrentWorkflowTasks: 4,
-		LocalActivities: &activityExecutor{registry: reg, dc: env.dc},
+		Engine: config.engineOptions(), Cache: cache, MaxConcurrentWorkflowTasks: 4,
+		LocalActivities: &activityExecutor{registry: reg, dc: config.dc},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -178,13 +178,13 @@ func TestARejectedUpdateLeavesTheRunCachedInTheTestServer(t *testing.T) {
 	}
 	srv := testserver.New(testserver.Options{Clock: testserver.NewClock(time.Now())})
 	svc := &discardsCounted{Local: testserver.Local{S: srv}}
-	env := newWorkflowEnv(reg, workflowEnvOptions{Namespace: "default", SDKMetadataFlags: true})
+	config := newRunConfig(reg, runConfigOptions{Namespace: "default", SDKMetadataFlags: true})
 	cache := workerrt.NewStickyCache(10)
 	defer cache.Purge()
 	w, err := workerrt.New(workerrt.Options{
 		Service: svc, Namespace: "default", TaskQueue: "tq", Identity: "test",
-		Engine: env.engineOptions(), Cache: cache, MaxConcurrentWorkflowTasks: 4,
-		LocalActivities: &activityExecutor{registry: reg, dc: env.dc},
+		Engine: config.engineOptions(), Cache: cache, MaxConcurrentWorkflowTasks: 4,
+		LocalActivities: &activityExecutor{registry: reg, dc: config.dc},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +200,7 @@ func TestARejectedUpdateLeavesTheRunCachedInTheTestServer(t *testing.T) {
 	defer w.Stop()
 	deposit := func(id string, amount int, want testserver.UpdateStage) {
 		t.Helper()
-		args, err := env.dc.ToPayloads(amount)
+		args, err := config.dc.ToPayloads(amount)
 		if err != nil {
 			t.Fatal(err)
 		}

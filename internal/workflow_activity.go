@@ -124,7 +124,7 @@ var errNoActivityTimeout = errors.New("ExecuteActivity: the activity options set
 // activity's error. Canceling ctx cancels the activity.
 func ExecuteActivity(ctx Context, activity any, args ...any) Future {
 	r := runOf(ctx)
-	name, err := activityName(r.env.registry, activity)
+	name, err := activityName(r.config.registry, activity)
 	if err == nil {
 		err = registry.CheckArgs(activity, args, "activity")
 	}
@@ -133,7 +133,7 @@ func ExecuteActivity(ctx Context, activity any, args ...any) Future {
 		f.Set(nil, err)
 		return f
 	}
-	if r.env.carriesHeaders() {
+	if r.config.carriesHeaders() {
 		ctx = workflowContextWithNewHeader(ctx)
 	}
 	if !r.intercepted {
@@ -161,8 +161,8 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 		}
 	}
 	var header *commonpb.Header
-	if err == nil && r.env.carriesHeaders() {
-		header, err = workflowOutgoingHeader(ctx, r.env.propagators)
+	if err == nil && r.config.carriesHeaders() {
+		header, err = workflowOutgoingHeader(ctx, r.config.propagators)
 	}
 	if err != nil {
 		f.Set(nil, err)

@@ -63,8 +63,8 @@ func BenchmarkOneActivityWorkflow(b *testing.B) {
 	}
 	dc := converter.GetDefaultDataConverter()
 	logger := logging.NewTextLogger(discard{}, 0)
-	env := newWorkflowEnv(reg, workflowEnvOptions{DataConverter: dc, Namespace: "default", SDKMetadataFlags: true, Logger: logger})
-	opts := env.engineOptions()
+	config := newRunConfig(reg, runConfigOptions{DataConverter: dc, Namespace: "default", SDKMetadataFlags: true, Logger: logger})
+	opts := config.engineOptions()
 	activities := &activityExecutor{registry: reg, dc: dc, logger: logger, namespace: "default", taskQueue: "tq"}
 	input, _ := dc.ToPayloads(1)
 	b.ReportAllocs()

@@ -170,7 +170,7 @@ func (f *childFuture) SignalChildWorkflow(ctx Context, signalName string, data a
 		return f.execution
 	}
 	r := runOf(ctx)
-	if r.env.carriesHeaders() {
+	if r.config.carriesHeaders() {
 		ctx = workflowContextWithNewHeader(ctx)
 	}
 	return r.outbound.SignalChildWorkflow(ctx, child.ID, signalName, data)
@@ -193,14 +193,14 @@ func FailedChildFuture(err error) ChildWorkflowFuture {
 // started), and the future then waits for the child to close.
 func ExecuteChildWorkflow(ctx Context, childWorkflow any, args ...any) ChildWorkflowFuture {
 	r := runOf(ctx)
-	name, err := childWorkflowName(r.env.registry, childWorkflow)
+	name, err := childWorkflowName(r.config.registry, childWorkflow)
 	if err == nil {
 		err = registry.CheckArgs(childWorkflow, args, "child workflow")
 	}
 	if err != nil {
 		return FailedChildFuture(err)
 	}
-	if r.env.carriesHeaders() {
+	if r.config.carriesHeaders() {
 		ctx = workflowContextWithNewHeader(ctx)
 	}
 	return r.outbound.ExecuteChildWorkflow(ctx, name, passArgs(args)...)
@@ -303,8 +303,8 @@ func (r *workflowRun) childCommand(ctx Context, name, workflowID string, opts Ch
 		return nil, fmt.Errorf("ExecuteChildWorkflow(%s): %w", name, err)
 	}
 	var header *commonpb.Header
-	if r.env.carriesHeaders() {
-		if header, err = workflowOutgoingHeader(ctx, r.env.propagators); err != nil {
+	if r.config.carriesHeaders() {
+		if header, err = workflowOutgoingHeader(ctx, r.config.propagators); err != nil {
 			return nil, err
 		}
 	}
@@ -341,7 +341,7 @@ func (r *workflowRun) encodeChildMemoAndSearchAttributes(attrs *commandpb.StartC
 	// Like go.temporal.io/sdk (flag 7), memo values are encoded with the
 	// worker's data converter.
 	r.exec.TryUseFlag(engine.FlagMemoUserDCEncode)
-	memo, err := base.EncodeMemo(r.env.dc, opts.Memo)
+	memo, err := base.EncodeMemo(r.config.dc, opts.Memo)
 	if err != nil {
 		return fmt.Errorf("ExecuteChildWorkflow(%s): %w", name, err)
 	}
@@ -359,7 +359,7 @@ func (r *workflowRun) encodeChildMemoAndSearchAttributes(attrs *commandpb.StartC
 // there is no such workflow.
 func SignalExternalWorkflow(ctx Context, workflowID, runID, signalName string, arg any) Future {
 	r := runOf(ctx)
-	if r.env.carriesHeaders() {
+	if r.config.carriesHeaders() {
 		ctx = workflowContextWithNewHeader(ctx)
 	}
 	return r.outbound.SignalExternalWorkflow(ctx, workflowID, runID, signalName, arg)
@@ -379,8 +379,8 @@ func (r *workflowRun) signalExternal(ctx Context, workflowID, runID, signalName 
 		return f
 	}
 	var header *commonpb.Header
-	if r.env.carriesHeaders() {
-		if header, err = workflowOutgoingHeader(ctx, r.env.propagators); err != nil {
+	if r.config.carriesHeaders() {
+		if header, err = workflowOutgoingHeader(ctx, r.config.propagators); err != nil {
 			f.Set(nil, err)
 			return f
 		}

@@ -46,7 +46,7 @@ func (e *ContinueAsNewError) Error() string { return "continue as new" }
 // the current task queue and timeouts.
 func NewContinueAsNewError(ctx Context, wfn any, args ...any) error {
 	r := runOf(ctx)
-	if r.env.carriesHeaders() {
+	if r.config.carriesHeaders() {
 		ctx = workflowContextWithNewHeader(ctx)
 	}
 	if !r.intercepted {
@@ -72,7 +72,7 @@ func NewContinueAsNewErrorWithOptions(ctx Context, options ContinueAsNewErrorOpt
 // interceptor chain. The header interceptors wrote to ctx goes to the new
 // run.
 func (r *workflowRun) newContinueAsNewError(ctx Context, wfn any, args []any) error {
-	name := r.env.registry.WorkflowTypeOf(wfn)
+	name := r.config.registry.WorkflowTypeOf(wfn)
 	if name == "" {
 		panic(fmt.Sprintf("NewContinueAsNewError: %T is not a workflow; pass a workflow function or type name", wfn))
 	}
@@ -84,8 +84,8 @@ func (r *workflowRun) newContinueAsNewError(ctx Context, wfn any, args []any) er
 		panic(fmt.Errorf("NewContinueAsNewError(%s): %w", name, err))
 	}
 	var header *commonpb.Header
-	if r.env.carriesHeaders() {
-		if header, err = workflowOutgoingHeader(ctx, r.env.propagators); err != nil {
+	if r.config.carriesHeaders() {
+		if header, err = workflowOutgoingHeader(ctx, r.config.propagators); err != nil {
 			return err
 		}
 	}

@@ -27,7 +27,7 @@ func WithDataConverter(ctx Context, dc converter.DataConverter) Context {
 // WithDataConverter set, else the worker's; told the workflow context
 // when it is converter.ContextAware, as go.temporal.io/sdk tells it.
 func (r *workflowRun) dataConverter(ctx Context) converter.DataConverter {
-	dc := r.env.dc
+	dc := r.config.dc
 	if set, ok := ctx.Value(dataConverterKey{}).(converter.DataConverter); ok {
 		dc = set
 	}

@@ -129,7 +129,7 @@ func GetInfo(ctx Context) *WorkflowInfo { return runOf(ctx).outbound.GetInfo(ctx
 func (r *workflowRun) workflowInfo() *WorkflowInfo {
 	r.info.currentHistoryLength = int(r.exec.LastStartedEventID())
 	r.info.taskStarted = &r.exec.Info().TaskStarted
-	r.info.BinaryChecksum = cmp.Or(r.info.taskStarted.RecordedBinaryChecksum, r.env.binaryChecksum)
+	r.info.BinaryChecksum = cmp.Or(r.info.taskStarted.RecordedBinaryChecksum, r.config.binaryChecksum)
 	return r.info
 }
 

@@ -80,7 +80,7 @@ type localActivityFnKey struct{}
 // ActivityError), a timeout or a cancellation.
 func ExecuteLocalActivity(ctx Context, activity any, args ...any) Future {
 	r := runOf(ctx)
-	name, err := activityName(r.env.registry, activity)
+	name, err := activityName(r.config.registry, activity)
 	if err == nil {
 		err = registry.CheckArgs(activity, args, "local activity")
 	}
@@ -92,7 +92,7 @@ func ExecuteLocalActivity(ctx Context, activity any, args ...any) Future {
 	if _, isName := activity.(string); !isName {
 		ctx = WithValue(ctx, localActivityFnKey{}, activity)
 	}
-	if r.env.carriesHeaders() {
+	if r.config.carriesHeaders() {
 		ctx = workflowContextWithNewHeader(ctx)
 	}
 	return r.outbound.ExecuteLocalActivity(ctx, name, passArgs(args)...)
@@ -166,7 +166,7 @@ func (r *workflowRun) localActivityRequest(ctx Context, name string, args []any)
 		return nil, "", fmt.Errorf("ExecuteLocalActivity(%s): set ScheduleToCloseTimeout or StartToCloseTimeout in workflow.LocalActivityOptions", name)
 	}
 	fn := ctx.Value(localActivityFnKey{})
-	if _, err := r.env.registry.Activity(name); err != nil && fn == nil && !r.env.replayer {
+	if _, err := r.config.registry.Activity(name); err != nil && fn == nil && !r.config.replayer {
 		return nil, "", fmt.Errorf("local activity %s is not registered by the worker: register it with RegisterActivity, or pass the function itself", name)
 	}
 	input, err := registry.EncodeArgs(r.dataConverter(ctx), args)
@@ -184,8 +184,8 @@ func (r *workflowRun) localActivityRequest(ctx Context, name string, args []any)
 	if req.StartToCloseTimeout == 0 {
 		req.StartToCloseTimeout = req.ScheduleToCloseTimeout
 	}
-	if r.env.carriesHeaders() {
-		if req.Header, err = workflowOutgoingHeader(ctx, r.env.propagators); err != nil {
+	if r.config.carriesHeaders() {
+		if req.Header, err = workflowOutgoingHeader(ctx, r.config.propagators); err != nil {
 			return nil, "", err
 		}
 	}

@@ -48,8 +48,8 @@ func (l *runLogger) Error(msg string, keyvals ...any) {
 // With returns a logger of its own, which carries the run's identity and
 // keyvals; it stays silent in replay like this one.
 func (l *runLogger) With(keyvals ...any) log.Logger {
-	tagged := log.With(l.run.env.logger, l.run.logKeyvals(keyvals)...)
-	if l.run.env.logDuringReplay {
+	tagged := log.With(l.run.config.logger, l.run.logKeyvals(keyvals)...)
+	if l.run.config.logDuringReplay {
 		return tagged
 	}
 	return logging.NewReplayAwareLogger(tagged, l.run.exec.IsReplaying)
@@ -61,7 +61,7 @@ func (l *runLogger) WithCallerSkip(depth int) log.Logger {
 
 // live reports whether messages are written now.
 func (l *runLogger) live() bool {
-	return l.run.env.logDuringReplay || !l.run.exec.IsReplaying()
+	return l.run.config.logDuringReplay || !l.run.exec.IsReplaying()
 }
 
 // logKeyvals puts the run's identity ahead of a message's keyvals.

@@ -47,8 +47,8 @@ func TestARunsLoggerTagsMessagesAndIsSilentInReplay(t *testing.T) {
 	if err := reg.RegisterWorkflow(logsAroundASignal, "", false); err != nil {
 		t.Fatal(err)
 	}
-	env := newWorkflowEnv(reg, workflowEnvOptions{Namespace: "ns", Logger: logger})
-	x := engine.NewExecution(env.engineOptions())
+	config := newRunConfig(reg, runConfigOptions{Namespace: "ns", Logger: logger})
+	x := engine.NewExecution(config.engineOptions())
 	x.SetRun("wf-1", "run-1")
 	defer x.Close()
 	now := timestamppb.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))

@@ -35,11 +35,11 @@ var (
 func (r *workflowRun) initInterceptors(startHeader *commonpb.Header) (err error) {
 	root := &workflowRoot{run: r}
 	r.inbound, r.outbound = root, root
-	if !r.env.carriesHeaders() {
+	if !r.config.carriesHeaders() {
 		return nil
 	}
 	defer recoverInto(&err, "a workflow interceptor or context propagator")
-	interceptors := r.env.interceptors
+	interceptors := r.config.interceptors
 	r.intercepted = len(interceptors) > 0
 	for i := len(interceptors) - 1; i >= 0; i-- {
 		r.inbound = interceptors[i].InterceptWorkflow(r.rootCtx, r.inbound)
@@ -47,7 +47,7 @@ func (r *workflowRun) initInterceptors(startHeader *commonpb.Header) (err error)
 	if err := r.inbound.Init(root); err != nil {
 		return err
 	}
-	r.rootCtx, err = workflowContextWithIncomingHeader(r.rootCtx, startHeader, r.env.propagators)
+	r.rootCtx, err = workflowContextWithIncomingHeader(r.rootCtx, startHeader, r.config.propagators)
 	return err
 }
 
@@ -70,10 +70,10 @@ func recoverInto(err *error, who string) {
 // header: the root context, with the header and what the propagators
 // extract from it when headers matter.
 func (r *workflowRun) incomingContext(header *commonpb.Header) (Context, error) {
-	if !r.env.carriesHeaders() {
+	if !r.config.carriesHeaders() {
 		return r.rootCtx, nil
 	}
-	return workflowContextWithIncomingHeader(r.rootCtx, header, r.env.propagators)
+	return workflowContextWithIncomingHeader(r.rootCtx, header, r.config.propagators)
 }
 
 // Init takes the outermost outbound interceptor, where workflow calls go.

@@ -21,10 +21,10 @@ import (
 // drives it (it implements engine.Workflow). Its state lives between
 // workflow tasks in the worker's sticky cache.
 type workflowRun struct {
-	env  *workflowEnv
-	fn   *registry.Func
-	exec *engine.Execution
-	rt   *wfsync.Runtime
+	config *runConfig
+	fn     *registry.Func
+	exec   *engine.Execution
+	rt     *wfsync.Runtime
 
 	rootCtx    Context
 	cancelRoot CancelFunc
@@ -99,17 +99,17 @@ func (r *workflowRun) spawn(ctx Context, name string, f func(ctx Context)) {
 // Start prepares the root coroutine; it runs at the first workflow task.
 func (r *workflowRun) Start(x *engine.Execution, started *historypb.WorkflowExecutionStartedEventAttributes) error {
 	r.exec = x
-	r.rt = wfsync.NewRuntime(coro.Options{DeadlockTimeout: r.env.deadlockTimeout, OnAllBlocked: r.drainQueuedUpdates})
+	r.rt = wfsync.NewRuntime(coro.Options{DeadlockTimeout: r.config.deadlockTimeout, OnAllBlocked: r.drainQueuedUpdates})
 	r.rt.Attach(r, r.newTimer, x.Now)
 	r.signals.dropCorrupt = r.dropCorruptSignal
-	r.info = r.env.buildInfo(x, started)
-	r.logger = runLogger{run: r, next: r.env.runLogNext}
-	r.metrics = replayAwareMetrics{next: r.env.metrics.WithTags(map[string]string{
+	r.info = r.config.buildInfo(x, started)
+	r.logger = runLogger{run: r, next: r.config.runLogNext}
+	r.metrics = replayAwareMetrics{next: r.config.metrics.WithTags(map[string]string{
 		"namespace": r.info.Namespace, "task_queue": r.info.TaskQueueName, "workflow_type": r.info.WorkflowType.Name,
 	}), isReplaying: x.IsReplaying}
 	// Decoded here rather than in the root coroutine: decoding needs deep
 	// stacks, and a coroutine's stack stays as large as it ever grew.
-	r.args, r.argsErr = r.fn.DecodeArgs(r.env.dc, started.GetInput(), "workflow")
+	r.args, r.argsErr = r.fn.DecodeArgs(r.config.dc, started.GetInput(), "workflow")
 	r.rootCtx, r.cancelRoot = wfsync.NewRootContext(r.rt)
 	if err := r.initInterceptors(started.GetHeader()); err != nil {
 		return err
@@ -174,7 +174,7 @@ func (r *workflowRun) closeFor(result any, err error) engine.Close {
 	switch {
 	case errors.As(err, &canceled):
 		var details *commonpb.Payloads
-		if f := r.env.fc.ErrorToFailure(canceled); f.GetCanceledFailureInfo() != nil {
+		if f := r.config.fc.ErrorToFailure(canceled); f.GetCanceledFailureInfo() != nil {
 			details = f.GetCanceledFailureInfo().GetDetails()
 		}
 		return engine.Close{Canceled: true, Details: details}
@@ -185,7 +185,7 @@ func (r *workflowRun) closeFor(result any, err error) engine.Close {
 	case result == nil:
 		return engine.Close{}
 	}
-	p, encErr := r.env.dc.ToPayloads(result)
+	p, encErr := r.config.dc.ToPayloads(result)
 	if encErr != nil {
 		// Non-retryable: a retry of the workflow would return a value that
 		// cannot be encoded either.

@@ -95,7 +95,7 @@ func (r *workflowRun) dropCorruptSignal(name string, err error) {
 // bufferSignal buffers a signal on its channel, to be decoded when
 // received.
 func (r *workflowRun) bufferSignal(name string, input *commonpb.Payloads) error {
-	if !r.signals.get(name).Chan.SendAsync(newEncodedValue(input, r.env.dc)) {
+	if !r.signals.get(name).Chan.SendAsync(newEncodedValue(input, r.config.dc)) {
 		return fmt.Errorf("signal %q: %d signals are waiting to be received already; the workflow must read its signals (workflow.GetSignalChannel(ctx, %q).Receive)",
 			name, signalBufferSize, name)
 	}

@@ -115,7 +115,7 @@ func UpsertMemo(ctx Context, memo map[string]any) error {
 func (r *workflowRun) upsertMemo(memo map[string]any) error {
 	fields := make(map[string]*commonpb.Payload, len(memo))
 	for k, v := range memo {
-		p, err := r.env.dc.ToPayload(v)
+		p, err := r.config.dc.ToPayload(v)
 		if err != nil {
 			return fmt.Errorf("UpsertMemo: field %q (%T) cannot be encoded: %w", k, v, err)
 		}

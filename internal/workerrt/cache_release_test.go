@@ -50,7 +50,7 @@ func waitClosed(t *testing.T, r *cachedRun) {
 // eviction (the run was closed).
 func TestStickyCacheKeepsOneRunOfAWorkflow(t *testing.T) {
 	c := NewStickyCache(10)
-	older, newer, other := newRun("a"), newRun("b"), newRun("c")
+	older, newer, other := cachedRunOf("a"), cachedRunOf("b"), cachedRunOf("c")
 	newer.workflow = older.workflow
 	c.put(older, nil)
 	c.put(other, nil)

@@ -6,13 +6,13 @@ import (
 	"github.com/durable-go/sdk/internal/engine"
 )
 
-func newRun(id string) *cachedRun {
+func cachedRunOf(id string) *cachedRun {
 	return &cachedRun{runID: id, workflow: workflowKey{"ns", "wf-" + id}, exec: engine.NewExecution(&engine.Options{})}
 }
 
 func TestStickyCacheIsBoundedLRU(t *testing.T) {
 	c := NewStickyCache(2)
-	a, b, d := newRun("a"), newRun("b"), newRun("d")
+	a, b, d := cachedRunOf("a"), cachedRunOf("b"), cachedRunOf("d")
 	c.put(a, nil)
 	c.put(b, nil)
 	c.put(a, nil) // a task of a cached run: a becomes the most recent, no copy
@@ -35,7 +35,7 @@ func TestStickyCacheIsBoundedLRU(t *testing.T) {
 
 func TestStickyCacheOfSizeZeroKeepsNothing(t *testing.T) {
 	c := NewStickyCache(0)
-	c.put(newRun("a"), nil)
+	c.put(cachedRunOf("a"), nil)
 	if c.Len() != 0 {
 		t.Fatal("a cache of size 0 must keep nothing")
 	}

@@ -51,7 +51,7 @@ func (w *Worker) claimRun(task *workflowservice.PollWorkflowTaskQueueResponse, c
 			// Rebuild the run from history, holding it as the cache may
 			// soon share it.
 			c.stale = run
-			run, src, err = w.newRun(task, !startsHistory(task))
+			run, src, err = w.newCachedRun(task, !startsHistory(task))
 			cached = false
 			if err == nil {
 				run.mu.Lock()
@@ -108,7 +108,7 @@ func (w *Worker) runFor(task *workflowservice.PollWorkflowTaskQueueResponse, car
 			return run, engine.NewEventSource(w.metrics.queueContext(), events, task.GetNextPageToken(), fetch), true, nil
 		}
 	}
-	run, src, err = w.newRun(task, firstID != 1)
+	run, src, err = w.newCachedRun(task, firstID != 1)
 	return run, src, false, err
 }
 
@@ -126,9 +126,9 @@ func startsHistory(task *workflowservice.PollWorkflowTaskQueueResponse) bool {
 	return len(events) > 0 && events[0].GetEventId() == 1
 }
 
-// newRun makes a run that will replay the task's history from the start,
+// newCachedRun makes a run that will replay the task's history from the start,
 // fetching it all first when the task holds only its tail.
-func (w *Worker) newRun(task *workflowservice.PollWorkflowTaskQueueResponse, fetchAll bool) (*cachedRun, *engine.EventSource, error) {
+func (w *Worker) newCachedRun(task *workflowservice.PollWorkflowTaskQueueResponse, fetchAll bool) (*cachedRun, *engine.EventSource, error) {
 	exec := task.GetWorkflowExecution()
 	run := &cachedRun{runID: exec.GetRunId(), workflow: w.workflowOf(exec), exec: engine.NewExecution(w.opts.Engine), metrics: w.metrics}
 	run.exec.SetRun(exec.GetWorkflowId(), exec.GetRunId())

@@ -16,10 +16,10 @@ import (
 	"github.com/durable-go/sdk/log"
 )
 
-// workflowEnvOptions are what a driver of the engine (a worker, a replayer,
+// runConfigOptions are what a driver of the engine (a worker, a replayer,
 // the test environment) chooses for the workflow runs it drives. Zero
-// values take the defaults of newWorkflowEnv.
-type workflowEnvOptions struct {
+// values take the defaults of newRunConfig.
+type runConfigOptions struct {
 	DataConverter    converter.DataConverter    // the default converter
 	FailureConverter converter.FailureConverter // the default, over DataConverter
 	Logger           log.Logger                 // the default logger
@@ -49,10 +49,10 @@ type workflowEnvOptions struct {
 	BinaryChecksum string
 }
 
-// newWorkflowEnv is the one way to build what drives the engine: the
+// newRunConfig is the one way to build what drives the engine: the
 // worker, the replayer and the test environment each call it with their
 // registry and options.
-func newWorkflowEnv(reg *registry.Registry, o workflowEnvOptions) *workflowEnv {
+func newRunConfig(reg *registry.Registry, o runConfigOptions) *runConfig {
 	if o.DataConverter == nil {
 		o.DataConverter = converter.GetDefaultDataConverter()
 	}
@@ -68,7 +68,7 @@ func newWorkflowEnv(reg *registry.Registry, o workflowEnvOptions) *workflowEnv {
 	if os.Getenv("TEMPORAL_DEBUG") != "" {
 		o.DeadlockTimeout = -1
 	}
-	return &workflowEnv{
+	return &runConfig{
 		registry:         reg,
 		dc:               o.DataConverter,
 		fc:               o.FailureConverter,
@@ -88,10 +88,10 @@ func newWorkflowEnv(reg *registry.Registry, o workflowEnvOptions) *workflowEnv {
 	}
 }
 
-// workflowEnv is what every workflow run of one worker (or replayer, or
+// runConfig is what every workflow run of one worker (or replayer, or
 // test environment) shares: the registered functions and the options they
-// run with. Build it with newWorkflowEnv.
-type workflowEnv struct {
+// run with. Build it with newRunConfig.
+type runConfig struct {
 	registry         *registry.Registry
 	dc               converter.DataConverter
 	fc               converter.FailureConverter
@@ -116,12 +116,12 @@ type workflowEnv struct {
 // carriesHeaders reports whether headers matter to the runs: only
 // interceptors and propagators read or write them. Without either, runs
 // skip the header bookkeeping, which keeps workflow calls free of it.
-func (e *workflowEnv) carriesHeaders() bool {
+func (e *runConfig) carriesHeaders() bool {
 	return len(e.interceptors) > 0 || len(e.propagators) > 0
 }
 
 // engineOptions are the engine options of the worker's runs.
-func (e *workflowEnv) engineOptions() *engine.Options {
+func (e *runConfig) engineOptions() *engine.Options {
 	return &engine.Options{
 		Namespace:            e.namespace,
 		DataConverter:        e.dc,
@@ -135,16 +135,16 @@ func (e *workflowEnv) engineOptions() *engine.Options {
 }
 
 // newWorkflow is the engine's Factory: the run of a registered type.
-func (e *workflowEnv) newWorkflow(workflowType string) (engine.Workflow, error) {
+func (e *runConfig) newWorkflow(workflowType string) (engine.Workflow, error) {
 	fn, err := e.registry.Workflow(workflowType)
 	if err != nil {
 		return nil, err
 	}
-	return &workflowRun{env: e, fn: fn}, nil
+	return &workflowRun{config: e, fn: fn}, nil
 }
 
 // buildInfo makes workflow.Info from the start event and the engine.
-func (e *workflowEnv) buildInfo(x *engine.Execution, a *historypb.WorkflowExecutionStartedEventAttributes) *WorkflowInfo {
+func (e *runConfig) buildInfo(x *engine.Execution, a *historypb.WorkflowExecutionStartedEventAttributes) *WorkflowInfo {
 	info := x.Info()
 	wi := &WorkflowInfo{
 		WorkflowExecution:        WorkflowExecution{ID: info.WorkflowID, RunID: info.RunID},
