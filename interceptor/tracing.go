@@ -36,7 +36,8 @@ type BaseTracer = tracing.BaseTracer
 //     languages. Required.
 //   - DisableSignalTracing: no spans for signals, sent or handled.
 //   - DisableQueryTracing: no spans for queries, sent or handled.
-//   - DisableUpdateTracing: no spans for the updates clients send.
+//   - DisableUpdateTracing: no spans for updates, sent or handled
+//     (validated and run).
 //   - AllowInvalidParentSpans: ignore a span in a header that the tracer
 //     cannot read, instead of failing the call; useful while moving from
 //     one tracing library to another.
@@ -48,8 +49,9 @@ type TracerOptions = tracing.TracerOptions
 //   - Operation: what the span covers: StartWorkflow, RunWorkflow,
 //     SignalWorkflow, HandleSignal, QueryWorkflow, HandleQuery,
 //     SignalWithStartWorkflow, UpdateWorkflow, UpdateWithStartWorkflow,
-//     StartActivity, RunActivity.
-//   - Name: the workflow, activity, signal or query name.
+//     ValidateUpdate, HandleUpdate, StartActivity, RunActivity,
+//     StartChildWorkflow, SignalExternalWorkflow, SignalChildWorkflow.
+//   - Name: the workflow, activity, signal, query or update name.
 //   - Time: the span's start: the workflow's start for RunWorkflow, the
 //     attempt's start for RunActivity, now otherwise.
 //   - DependedOn: true when the parent waits on this span (child-of),
@@ -79,18 +81,32 @@ type TracerFinishSpanOptions = tracing.TracerFinishSpanOptions
 
 // NewTracingInterceptor returns an interceptor that traces through tracer.
 // Put it in client.Options.Interceptors: it traces the client's starts,
-// signals and queries, and the workflows and activities of the workers
-// made from that client, each span carried to the next through Temporal
-// headers:
+// signals, queries and updates, and the workflows and activities of the
+// workers made from that client, each span carried to the next through
+// Temporal headers:
 //
 //	StartWorkflow:<type> (client)
-//	├── RunWorkflow:<type>            the workflow code, on the worker that ran it live
-//	├── StartActivity:<type>          scheduled by the workflow
-//	│   └── RunActivity:<type>        each attempt
+//	└── RunWorkflow:<type>                the workflow code, on the worker that ran it live
+//	    ├── StartActivity:<type>          scheduled by the workflow (local activities too)
+//	    │   └── RunActivity:<type>        each attempt
+//	    ├── StartChildWorkflow:<type>
+//	    │   └── RunWorkflow:<type>        the child's code
+//	    └── SignalExternalWorkflow:<name> (SignalChildWorkflow:<name> to a child)
+//	        └── HandleSignal:<name>       in the workflow signaled
 //	SignalWorkflow:<name> (client)
 //	└── HandleSignal:<name>
 //	QueryWorkflow:<type> (client)
 //	└── HandleQuery:<type>
+//	UpdateWorkflow:<name> (client)
+//	├── ValidateUpdate:<name>             its validation, validator or none
+//	└── HandleUpdate:<name>               its handler, once accepted
+//	UpdateWithStartWorkflow:<name> (client)
+//	├── RunWorkflow:<type>                when the call starts the workflow
+//	├── ValidateUpdate:<name>
+//	└── HandleUpdate:<name>
+//
+// A SignalWithStartWorkflow:<type> span (client) is the parent of both the
+// RunWorkflow and the HandleSignal it leads to.
 //
 // While the workflow runs live, the spans its code starts hang under
 // RunWorkflow; spans are never started while it replays history, so a

@@ -39,8 +39,8 @@ type TracerOptions struct {
 	DisableSignalTracing bool
 	// DisableQueryTracing turns off the spans of queries.
 	DisableQueryTracing bool
-	// DisableUpdateTracing turns off the spans of updates, which this SDK
-	// does not have yet.
+	// DisableUpdateTracing turns off the spans of updates, sent and
+	// handled.
 	DisableUpdateTracing bool
 	// DisableBaggage stops OpenTelemetry baggage from travelling with the
 	// spans.

@@ -26,9 +26,14 @@ type Execution struct {
 	info Info
 
 	lastEventID int64 // the last event applied
-	// lastStartedEventID is the last WorkflowTaskStarted applied; atomic
-	// because a worker's pollers read it to tell whether a task follows
-	// on from a cached run before they take the run's lock.
+	// lastStartedEventID is the WorkflowTaskStarted of the last workflow
+	// task whose code ran (attempts that failed or timed out are skipped,
+	// see taskStarted); DiscardTask moves it back to the last task the
+	// server kept. The worker reads it to tell whether a task follows on
+	// from the run (workerrt's followsOn), under the run's lock, or for a
+	// run no cache holds, which only its task's goroutine sees; GetInfo
+	// reports it as the history length. Pollers no longer read it before
+	// they lock the run, which is why it was made atomic.
 	lastStartedEventID atomic.Int64
 	ranCode            bool // the workflow code has run for some task
 	queryOnly          bool // rebuilding state to answer a query
@@ -118,7 +123,8 @@ func (e *TaskError) Unwrap() error { return e.Err }
 // LastEventID is the ID of the last event applied.
 func (x *Execution) LastEventID() int64 { return x.lastEventID }
 
-// LastStartedEventID is the ID of the last WorkflowTaskStarted applied.
+// LastStartedEventID is the ID of the WorkflowTaskStarted of the last
+// workflow task whose code ran (see lastStartedEventID).
 func (x *Execution) LastStartedEventID() int64 { return x.lastStartedEventID.Load() }
 
 // DiscardTask forgets the workflow task just run, which the server

@@ -13,6 +13,18 @@
 // while a workflow task runs are buffered and written after them; an
 // activity's ActivityTaskStarted is written with its outcome.
 //
+// Beyond activities and timers it carries out the rest of the commands a
+// workflow sends: child workflows (child.go: started, their parent told of
+// their start and close, their parent close policy applied; a child that
+// fails retries under its retry policy and a child with a cron schedule
+// runs again, rerun.go), signals and cancel requests to other workflows,
+// markers (side effects, versions, local activities), search attribute
+// and memo upserts, and continue-as-new. From the test's side it takes
+// signals, cancel requests and terminations, answers queries through the
+// worker, and runs updates by the server's protocol (update.go), a
+// rejected update's speculative workflow task erased from history. A run
+// times out at its run timeout, or its execution timeout if sooner.
+//
 // Time. The Clock stands still while work runs, as go.temporal.io/sdk's
 // test clock does: events and workflow code read the same instant until a
 // timer fires, and the clock then moves to the instant the timer was due.
@@ -22,7 +34,9 @@
 // something is, a timer fires when its duration has passed in wall time,
 // so that a running activity's timeouts measure the time it really takes.
 //
-// What it does not do: Nexus, visibility, namespaces, or the retries of
-// workflows; commands it does not know fail the workflow task with a
-// message saying so.
+// What it does not do: Nexus operations, visibility, namespaces, workflow
+// task timeouts, or the retries and cron schedule of the test's own
+// workflow, which runs once, as in go.temporal.io/sdk's test environment;
+// commands it does not know fail the workflow task with a message saying
+// so.
 package testserver

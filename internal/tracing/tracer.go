@@ -73,8 +73,9 @@ type TracerOptions struct {
 	// DisableQueryTracing turns off the spans of queries, sent and
 	// handled.
 	DisableQueryTracing bool
-	// DisableUpdateTracing turns off the spans of updates sent by clients
-	// (UpdateWorkflow, UpdateWithStartWorkflow).
+	// DisableUpdateTracing turns off the spans of updates, sent by
+	// clients (UpdateWorkflow, UpdateWithStartWorkflow) and handled by
+	// workflows (ValidateUpdate, HandleUpdate).
 	DisableUpdateTracing bool
 	// AllowInvalidParentSpans ignores a span in a header that the tracer
 	// cannot read, instead of failing the call; useful while moving from
@@ -89,9 +90,10 @@ type TracerStartSpanOptions struct {
 	// Operation is what the span covers: StartWorkflow, RunWorkflow,
 	// SignalWorkflow, HandleSignal, QueryWorkflow, HandleQuery,
 	// SignalWithStartWorkflow, UpdateWorkflow, UpdateWithStartWorkflow,
-	// StartActivity, RunActivity.
+	// ValidateUpdate, HandleUpdate, StartActivity, RunActivity,
+	// StartChildWorkflow, SignalExternalWorkflow, SignalChildWorkflow.
 	Operation string
-	// Name is the workflow, activity, signal or query name.
+	// Name is the workflow, activity, signal, query or update name.
 	Name string
 	// Time is the span's start: the workflow's start time for
 	// RunWorkflow, the attempt's start for RunActivity, now otherwise.

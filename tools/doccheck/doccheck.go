@@ -7,6 +7,10 @@
 // never reach the reader. So the alias's own doc comment must name them,
 // and this package checks that it does, along with the ordinary rule that
 // every exported name carries a doc comment.
+//
+// It also checks that the files and directories the docs name exist
+// (CheckPaths, paths.go), so that a file moved without its docs fails the
+// tests.
 package doccheck
 
 import (

@@ -53,8 +53,8 @@ type TracerOptions struct {
 	// handled.
 	DisableQueryTracing bool
 
-	// DisableUpdateTracing turns off the spans of updates sent by
-	// clients.
+	// DisableUpdateTracing turns off the spans of updates, sent and
+	// handled.
 	DisableUpdateTracing bool
 
 	// OnFinish says how each span finishes; when nil, a span whose call

@@ -1,0 +1,4 @@
+package pkg
+
+// Exported is named by the README.
+const Exported = 1
