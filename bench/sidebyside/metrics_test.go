@@ -61,8 +61,8 @@ func TestBothSDKsEmitTheSameWorkerMetrics(t *testing.T) {
 // task queue's name replaced by TQ), with their counts. It leaves out what
 // differs for reasons other than the metrics code:
 //
-//   - the official SDK starts a local activity worker (LocalActivityWorker
-//     series); this SDK has no local activities yet;
+//   - the local activity worker's series (worker_type LocalActivityWorker):
+//     this workload runs no local activity;
 //   - go.temporal.io/sdk v1.50 counts a sticky cache forced eviction for
 //     every completed workflow (it clears the run's state before its
 //     eviction callback reads it), against its own stated intent that only
