@@ -15,6 +15,7 @@ import (
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
+	"github.com/durable-go/sdk/internal/tuning"
 	"github.com/durable-go/sdk/internal/workerrt"
 	"github.com/durable-go/sdk/log"
 )
@@ -125,13 +126,13 @@ type WorkerOptions struct {
 	// NewFixedSizeTuner, NewResourceBasedTuner, NewCompositeTuner). Not
 	// with the MaxConcurrent...ExecutionSize options, which size the
 	// default, fixed-size tuner.
-	Tuner WorkerTuner
+	Tuner tuning.WorkerTuner
 	// WorkflowTaskPollerBehavior and ActivityTaskPollerBehavior say how
 	// many long polls the worker keeps open (NewPollerBehaviorAutoscaling,
 	// NewPollerBehaviorSimpleMaximum); each instead of the
 	// MaxConcurrent...TaskPollers option of its kind.
-	WorkflowTaskPollerBehavior PollerBehavior
-	ActivityTaskPollerBehavior PollerBehavior
+	WorkflowTaskPollerBehavior tuning.PollerBehavior
+	ActivityTaskPollerBehavior tuning.PollerBehavior
 	// DisableEagerActivities stops workflow tasks from asking the server
 	// to hand the activities they schedule on this worker's task queue
 	// straight back to the worker, in free activity slots, rather than

@@ -8,6 +8,7 @@ import (
 
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/metricstest"
+	"github.com/durable-go/sdk/internal/tuning"
 	"github.com/durable-go/sdk/internal/workerrt"
 )
 
@@ -74,7 +75,7 @@ func TestRuntimeOptionsCarryTheWorkerOptions(t *testing.T) {
 // TestRuntimeOptionsNameTheQueueOfATunerWithoutSlots: a tuner that lacks
 // a slot supplier the runtime needs is an error naming the task queue.
 func TestRuntimeOptionsNameTheQueueOfATunerWithoutSlots(t *testing.T) {
-	tuner, err := NewCompositeTuner(CompositeTunerOptions{})
+	tuner, err := tuning.NewCompositeTuner(tuning.CompositeTunerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

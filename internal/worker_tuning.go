@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/durable-go/sdk/internal/sdkmetrics"
+	"github.com/durable-go/sdk/internal/tuning"
 	"github.com/durable-go/sdk/internal/workerrt"
 )
 
@@ -33,9 +34,9 @@ func checkTuning(o WorkerOptions) {
 	if o.MaxConcurrentWorkflowTaskExecutionSize == 1 {
 		panic("worker.New: MaxConcurrentWorkflowTaskExecutionSize cannot be 1: the worker polls its sticky queue and the task queue, each poll in a slot of its own (set 2 or more)")
 	}
-	for _, b := range []PollerBehavior{o.WorkflowTaskPollerBehavior, o.ActivityTaskPollerBehavior} {
-		if a, ok := b.(autoscalingPollers); ok && a.Min > a.Max {
-			panic(fmt.Sprintf("worker.New: PollerBehaviorAutoscalingOptions.MinimumNumberOfPollers %d exceeds MaximumNumberOfPollers %d", a.Min, a.Max))
+	for _, b := range []tuning.PollerBehavior{o.WorkflowTaskPollerBehavior, o.ActivityTaskPollerBehavior} {
+		if err := tuning.CheckPollerBehavior(b); err != nil {
+			panic("worker.New: " + err.Error())
 		}
 	}
 	if n := o.MaxEagerActivityReservationsPerWorkflowTask; n != nil && *n <= 0 {
@@ -50,7 +51,7 @@ func applyTuning(o WorkerOptions, rt *workerrt.Options, metrics sdkmetrics.Handl
 	tuner := o.Tuner
 	if tuner == nil {
 		var err error
-		tuner, err = NewFixedSizeTuner(FixedSizeTunerOptions{
+		tuner, err = tuning.NewFixedSizeTuner(tuning.FixedSizeTunerOptions{
 			NumWorkflowSlots:      o.MaxConcurrentWorkflowTaskExecutionSize,
 			NumActivitySlots:      o.MaxConcurrentActivityExecutionSize,
 			NumLocalActivitySlots: o.MaxConcurrentLocalActivityExecutionSize,
@@ -60,7 +61,7 @@ func applyTuning(o WorkerOptions, rt *workerrt.Options, metrics sdkmetrics.Handl
 		}
 	}
 	for _, s := range []struct {
-		supplier   SlotSupplier
+		supplier   tuning.SlotSupplier
 		name       string
 		workerType string
 		into       *workerrt.SlotSupplier
@@ -76,10 +77,10 @@ func applyTuning(o WorkerOptions, rt *workerrt.Options, metrics sdkmetrics.Handl
 		if s.supplier == nil {
 			return fmt.Errorf("worker for task queue %q: its tuner has no %s slot supplier (%T returned nil)", rt.TaskQueue, s.name, tuner)
 		}
-		*s.into = runtimeSlots(s.supplier, rt.Logger, slotMetrics(metrics, rt.TaskQueue, s.workerType))
+		*s.into = tuning.RuntimeSlots(s.supplier, rt.Logger, slotMetrics(metrics, rt.TaskQueue, s.workerType))
 	}
-	rt.WorkflowPollers, rt.WorkflowPollerScaling = pollers(o.WorkflowTaskPollerBehavior, o.MaxConcurrentWorkflowTaskPollers)
-	rt.ActivityPollers, rt.ActivityPollerScaling = pollers(o.ActivityTaskPollerBehavior, o.MaxConcurrentActivityTaskPollers)
+	rt.WorkflowPollers, rt.WorkflowPollerScaling = tuning.Pollers(o.WorkflowTaskPollerBehavior, o.MaxConcurrentWorkflowTaskPollers)
+	rt.ActivityPollers, rt.ActivityPollerScaling = tuning.Pollers(o.ActivityTaskPollerBehavior, o.MaxConcurrentActivityTaskPollers)
 	// The server does not rate-limit eager activities, so a task queue
 	// rate limit turns them off, as in go.temporal.io/sdk.
 	if !o.DisableEagerActivities && o.TaskQueueActivitiesPerSecond == 0 {
@@ -103,7 +104,7 @@ func (w *AggregatedWorker) sessionActivitySlots() (workerrt.SlotSupplier, error)
 	if s == nil {
 		return nil, fmt.Errorf("worker for task queue %q: its tuner has no session activity slot supplier (%T returned nil), which EnableSessionWorker needs", w.taskQueue, tuner)
 	}
-	return runtimeSlots(s, w.client.logger, slotMetrics(w.metricsHandler(), w.taskQueue, sdkmetrics.WorkerTypeActivity)), nil
+	return tuning.RuntimeSlots(s, w.client.logger, slotMetrics(w.metricsHandler(), w.taskQueue, sdkmetrics.WorkerTypeActivity)), nil
 }
 
 // slotMetrics is the handler a slot supplier records its own metrics
@@ -113,13 +114,4 @@ func slotMetrics(h sdkmetrics.Handler, taskQueue, workerType string) sdkmetrics.
 		return h
 	}
 	return h.WithTags(map[string]string{sdkmetrics.TagTaskQueue: taskQueue, sdkmetrics.TagWorkerType: workerType})
-}
-
-// pollers is the runtime's poll count for a behavior, or else for a
-// number of pollers (0: the default).
-func pollers(b PollerBehavior, n int) (int, *workerrt.PollerScaling) {
-	if b != nil {
-		return b.pollers()
-	}
-	return n, nil
 }

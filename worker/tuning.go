@@ -1,8 +1,8 @@
 package worker
 
 import (
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/resourcetuner"
+	"github.com/durable-go/sdk/internal/tuning"
 )
 
 // A worker runs each task in a slot; Options.Tuner decides how many slots
@@ -15,7 +15,7 @@ import (
 // the SlotSupplier of that kind; GetNexusSlotSupplier is never asked, as
 // this SDK runs no Nexus tasks. Make one with NewFixedSizeTuner,
 // NewResourceBasedTuner or NewCompositeTuner.
-type WorkerTuner = internal.WorkerTuner
+type WorkerTuner = tuning.WorkerTuner
 
 // SlotSupplier hands out the slots of one kind of task. Implement it for
 // slots of your own rules; the worker calls it from several goroutines.
@@ -29,11 +29,11 @@ type WorkerTuner = internal.WorkerTuner
 //   - ReleaseSlot(info) is called when a slot is given back, whether or
 //     not it ran a task.
 //   - MaxSlots returns the most slots ever handed out, or 0 for no bound.
-type SlotSupplier = internal.SlotSupplier
+type SlotSupplier = tuning.SlotSupplier
 
 // SlotPermit is a reserved slot, as a SlotSupplier issues it; UserData is
 // for the supplier's own bookkeeping.
-type SlotPermit = internal.SlotPermit
+type SlotPermit = tuning.SlotPermit
 
 // SlotReservationInfo tells a SlotSupplier about a reservation: TaskQueue
 // and TaskQueueKind (normal, sticky, or unspecified for local activities)
@@ -41,16 +41,16 @@ type SlotPermit = internal.SlotPermit
 // versioning) and WorkerIdentity of the worker, NumIssuedSlots (slots of
 // this kind the worker holds now), and the worker's Logger and
 // MetricsHandler.
-type SlotReservationInfo = internal.SlotReservationInfo
+type SlotReservationInfo = tuning.SlotReservationInfo
 
 // SlotMarkUsedInfo tells a SlotSupplier which slot received a task:
 // Permit, and the worker's Logger and MetricsHandler.
-type SlotMarkUsedInfo = internal.SlotMarkUsedInfo
+type SlotMarkUsedInfo = tuning.SlotMarkUsedInfo
 
 // SlotReleaseInfo tells a SlotSupplier which slot is given back: Permit,
 // Reason (whether it ran a task), and the worker's Logger and
 // MetricsHandler.
-type SlotReleaseInfo = internal.SlotReleaseInfo
+type SlotReleaseInfo = tuning.SlotReleaseInfo
 
 // FixedSizeTunerOptions configure NewFixedSizeTuner: the number of slots
 // of each kind.
@@ -59,13 +59,13 @@ type SlotReleaseInfo = internal.SlotReleaseInfo
 //   - NumActivitySlots: activity slots, and session activity slots.
 //   - NumLocalActivitySlots: local activity slots.
 //   - NumNexusSlots: Nexus task slots (unused by this SDK).
-type FixedSizeTunerOptions = internal.FixedSizeTunerOptions
+type FixedSizeTunerOptions = tuning.FixedSizeTunerOptions
 
 // CompositeTunerOptions configure NewCompositeTuner: one supplier per
 // kind of task (WorkflowSlotSupplier, ActivitySlotSupplier,
 // LocalActivitySlotSupplier, SessionActivitySlotSupplier, and
 // NexusSlotSupplier, unused by this SDK).
-type CompositeTunerOptions = internal.CompositeTunerOptions
+type CompositeTunerOptions = tuning.CompositeTunerOptions
 
 // SysInfoProvider measures the machine's resources for resource-based
 // tuning: MemoryUsage and CpuUsage return the fraction (0 to 1) in use.
@@ -127,13 +127,13 @@ type ResourceController = resourcetuner.ResourceController
 // PollerBehavior says how many long polls a worker keeps open for one
 // kind of task (Options.WorkflowTaskPollerBehavior,
 // ActivityTaskPollerBehavior).
-type PollerBehavior = internal.PollerBehavior
+type PollerBehavior = tuning.PollerBehavior
 
 // PollerBehaviorSimpleMaximumOptions configure
 // NewPollerBehaviorSimpleMaximum.
 //
 //   - MaximumNumberOfPollers: the number of polls kept open. Default: 2.
-type PollerBehaviorSimpleMaximumOptions = internal.PollerBehaviorSimpleMaximumOptions
+type PollerBehaviorSimpleMaximumOptions = tuning.PollerBehaviorSimpleMaximumOptions
 
 // PollerBehaviorAutoscalingOptions configure NewPollerBehaviorAutoscaling.
 //
@@ -143,24 +143,24 @@ type PollerBehaviorSimpleMaximumOptions = internal.PollerBehaviorSimpleMaximumOp
 //   - MaximumNumberOfPollers: the most polls kept open. Default: 100. A
 //     workflow worker scales its polls of the normal and of the sticky
 //     queue each within these bounds.
-type PollerBehaviorAutoscalingOptions = internal.PollerBehaviorAutoscalingOptions
+type PollerBehaviorAutoscalingOptions = tuning.PollerBehaviorAutoscalingOptions
 
 // NewFixedSizeTuner returns a tuner of fixed numbers of slots (1000 of
 // each kind by default).
 func NewFixedSizeTuner(options FixedSizeTunerOptions) (WorkerTuner, error) {
-	return internal.NewFixedSizeTuner(options)
+	return tuning.NewFixedSizeTuner(options)
 }
 
 // NewCompositeTuner returns a tuner of the given suppliers, one per kind
 // of task.
 func NewCompositeTuner(options CompositeTunerOptions) (WorkerTuner, error) {
-	return internal.NewCompositeTuner(options)
+	return tuning.NewCompositeTuner(options)
 }
 
 // NewFixedSizeSlotSupplier returns a supplier of at most numSlots slots
 // at once.
 func NewFixedSizeSlotSupplier(numSlots int) (SlotSupplier, error) {
-	return internal.NewFixedSizeSlotSupplier(numSlots)
+	return tuning.NewFixedSizeSlotSupplier(numSlots)
 }
 
 // NewResourceBasedTuner returns a tuner that issues slots while memory and
@@ -205,7 +205,7 @@ func DefaultActivityResourceBasedSlotSupplierOptions() ResourceBasedSlotSupplier
 // NewPollerBehaviorSimpleMaximum keeps a fixed number of long polls open
 // (2 by default).
 func NewPollerBehaviorSimpleMaximum(options PollerBehaviorSimpleMaximumOptions) PollerBehavior {
-	return internal.NewPollerBehaviorSimpleMaximum(options)
+	return tuning.NewPollerBehaviorSimpleMaximum(options)
 }
 
 // NewPollerBehaviorAutoscaling scales the number of long polls between a
@@ -213,5 +213,5 @@ func NewPollerBehaviorSimpleMaximum(options PollerBehaviorSimpleMaximumOptions) 
 // were waiting or the server's scaling decisions say so, down while polls
 // come back empty.
 func NewPollerBehaviorAutoscaling(options PollerBehaviorAutoscalingOptions) PollerBehavior {
-	return internal.NewPollerBehaviorAutoscaling(options)
+	return tuning.NewPollerBehaviorAutoscaling(options)
 }

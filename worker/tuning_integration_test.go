@@ -14,9 +14,9 @@ import (
 
 	"github.com/durable-go/sdk/activity"
 	"github.com/durable-go/sdk/client"
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/devserver"
 	"github.com/durable-go/sdk/internal/testharness"
+	"github.com/durable-go/sdk/internal/tuning"
 	"github.com/durable-go/sdk/worker"
 	"github.com/durable-go/sdk/workflow"
 )
@@ -80,7 +80,7 @@ func (s *countingSupplier) MarkSlotUsed(info worker.SlotMarkUsedInfo) {
 
 func (s *countingSupplier) ReleaseSlot(info worker.SlotReleaseInfo) {
 	s.mu.Lock()
-	if info.Reason() == internal.SlotReleaseReasonTaskProcessed {
+	if info.Reason() == tuning.SlotReleaseReasonTaskProcessed {
 		s.processed++
 	} else {
 		s.not++

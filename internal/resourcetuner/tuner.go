@@ -18,8 +18,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/sysinfo"
+	"github.com/durable-go/sdk/internal/tuning"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -92,7 +92,7 @@ type ResourceBasedTunerOptions struct {
 // NewResourceBasedTuner returns a tuner whose slots of every kind are
 // issued while memory and CPU use stay under the targets
 // (worker.NewResourceBasedTuner). Its suppliers share one controller.
-func NewResourceBasedTuner(opts ResourceBasedTunerOptions) (internal.WorkerTuner, error) {
+func NewResourceBasedTuner(opts ResourceBasedTunerOptions) (tuning.WorkerTuner, error) {
 	for _, t := range []struct {
 		name  string
 		value float64
@@ -117,10 +117,10 @@ func NewResourceBasedTuner(opts ResourceBasedTunerOptions) (internal.WorkerTuner
 	if opts.ActivityRampThrottle > 0 {
 		activities.RampThrottle = opts.ActivityRampThrottle
 	}
-	supplier := func(o ResourceBasedSlotSupplierOptions) internal.SlotSupplier {
+	supplier := func(o ResourceBasedSlotSupplierOptions) tuning.SlotSupplier {
 		return &ResourceBasedSlotSupplier{controller: controller, options: o}
 	}
-	return internal.NewCompositeTuner(internal.CompositeTunerOptions{
+	return tuning.NewCompositeTuner(tuning.CompositeTunerOptions{
 		WorkflowSlotSupplier:        supplier(workflows),
 		ActivitySlotSupplier:        supplier(activities),
 		LocalActivitySlotSupplier:   supplier(activities),
@@ -182,13 +182,13 @@ func NewResourceBasedSlotSupplier(controller *ResourceController, options Resour
 
 // ReserveSlot waits until the controller allows a slot (at once below
 // MinSlots), asking again every 10ms, and at most once per RampThrottle.
-func (r *ResourceBasedSlotSupplier) ReserveSlot(ctx context.Context, info internal.SlotReservationInfo) (*internal.SlotPermit, error) {
+func (r *ResourceBasedSlotSupplier) ReserveSlot(ctx context.Context, info tuning.SlotReservationInfo) (*tuning.SlotPermit, error) {
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		if info.NumIssuedSlots() < r.options.MinSlots {
-			return &internal.SlotPermit{}, nil
+			return &tuning.SlotPermit{}, nil
 		}
 		wait := reserveRetryInterval
 		if p := r.TryReserveSlot(info); p != nil {
@@ -215,7 +215,7 @@ func (r *ResourceBasedSlotSupplier) throttledFor() time.Duration {
 
 // TryReserveSlot issues a slot if the supplier is below MinSlots, or below
 // MaxSlots past the ramp throttle with the controller's consent.
-func (r *ResourceBasedSlotSupplier) TryReserveSlot(info internal.SlotReservationInfo) *internal.SlotPermit {
+func (r *ResourceBasedSlotSupplier) TryReserveSlot(info tuning.SlotReservationInfo) *tuning.SlotPermit {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	issued := info.NumIssuedSlots()
@@ -233,14 +233,14 @@ func (r *ResourceBasedSlotSupplier) TryReserveSlot(info internal.SlotReservation
 		}
 	}
 	r.lastIssued = time.Now()
-	return &internal.SlotPermit{}
+	return &tuning.SlotPermit{}
 }
 
 // MarkSlotUsed does nothing: resources are measured, not counted.
-func (r *ResourceBasedSlotSupplier) MarkSlotUsed(internal.SlotMarkUsedInfo) {}
+func (r *ResourceBasedSlotSupplier) MarkSlotUsed(tuning.SlotMarkUsedInfo) {}
 
 // ReleaseSlot does nothing: resources are measured, not counted.
-func (r *ResourceBasedSlotSupplier) ReleaseSlot(internal.SlotReleaseInfo) {}
+func (r *ResourceBasedSlotSupplier) ReleaseSlot(tuning.SlotReleaseInfo) {}
 
 // MaxSlots is 0: the supplier has no fixed bound to report (as in
 // go.temporal.io/sdk, temporal_worker_task_slots_available is not

@@ -1,6 +1,10 @@
-package internal
+package tuning
 
-import "github.com/durable-go/sdk/internal/workerrt"
+import (
+	"fmt"
+
+	"github.com/durable-go/sdk/internal/workerrt"
+)
 
 // PollerBehavior says how many long polls a worker keeps open on a task
 // queue (worker.PollerBehavior): a fixed number
@@ -77,3 +81,21 @@ func NewPollerBehaviorAutoscaling(options PollerBehaviorAutoscalingOptions) Poll
 
 // defaultPollers is the default number of polls of each kind.
 const defaultPollers = 2
+
+// Pollers is the runtime's poll count for a behavior, or else for a
+// number of pollers (0: the default).
+func Pollers(b PollerBehavior, n int) (int, *workerrt.PollerScaling) {
+	if b != nil {
+		return b.pollers()
+	}
+	return n, nil
+}
+
+// CheckPollerBehavior refuses an autoscaling behavior whose minimum
+// exceeds its maximum.
+func CheckPollerBehavior(b PollerBehavior) error {
+	if a, ok := b.(autoscalingPollers); ok && a.Min > a.Max {
+		return fmt.Errorf("PollerBehaviorAutoscalingOptions.MinimumNumberOfPollers %d exceeds MaximumNumberOfPollers %d", a.Min, a.Max)
+	}
+	return nil
+}

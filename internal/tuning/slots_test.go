@@ -1,4 +1,4 @@
-package internal
+package tuning
 
 import (
 	"context"
@@ -17,15 +17,22 @@ import (
 )
 
 // reservation is a SlotReservationInfo with a given number of issued slots.
+
 type reservation struct{ issued int }
 
-func (r reservation) TaskQueue() string                    { return "tq" }
+func (r reservation) TaskQueue() string { return "tq" }
+
 func (r reservation) TaskQueueKind() enumspb.TaskQueueKind { return enumspb.TASK_QUEUE_KIND_NORMAL }
-func (r reservation) WorkerBuildId() string                { return "" }
-func (r reservation) WorkerIdentity() string               { return "me" }
-func (r reservation) NumIssuedSlots() int                  { return r.issued }
-func (r reservation) Logger() log.Logger                   { return logging.NewTextLogger(discardWriter{}, 0) }
-func (r reservation) MetricsHandler() sdkmetrics.Handler   { return sdkmetrics.NopHandler }
+
+func (r reservation) WorkerBuildId() string { return "" }
+
+func (r reservation) WorkerIdentity() string { return "me" }
+
+func (r reservation) NumIssuedSlots() int { return r.issued }
+
+func (r reservation) Logger() log.Logger { return logging.NewTextLogger(discardWriter{}, 0) }
+
+func (r reservation) MetricsHandler() sdkmetrics.Handler { return sdkmetrics.NopHandler }
 
 type discardWriter struct{}
 
@@ -83,7 +90,9 @@ func TestFixedSizeSlotSupplierBoundsSlots(t *testing.T) {
 }
 
 // recordingSupplier is a custom supplier that records what the worker
+
 // tells it.
+
 type recordingSupplier struct {
 	mu       sync.Mutex
 	reserved []SlotReservationInfo
@@ -121,11 +130,14 @@ func (r *recordingSupplier) ReleaseSlot(info SlotReleaseInfo) {
 func (r *recordingSupplier) MaxSlots() int { return 0 }
 
 // TestCustomSupplierThroughTheRuntime: the runtime's calls reach a custom
+
 // supplier with the reservation's details, the permits it issued, and the
+
 // reason each slot comes back.
+
 func TestCustomSupplierThroughTheRuntime(t *testing.T) {
 	custom := &recordingSupplier{}
-	rt := runtimeSlots(custom, logging.NewTextLogger(discardWriter{}, 0), nil)
+	rt := RuntimeSlots(custom, logging.NewTextLogger(discardWriter{}, 0), nil)
 	info := &workerrt.SlotInfo{TaskQueue: "orders", Kind: enumspb.TASK_QUEUE_KIND_STICKY, Identity: "worker-1"}
 	p, err := rt.ReserveSlot(context.Background(), info)
 	if err != nil {
@@ -150,7 +162,7 @@ func TestCustomSupplierThroughTheRuntime(t *testing.T) {
 	}
 	// A fixed-size supplier goes to the runtime as it is.
 	fixed, _ := NewFixedSizeSlotSupplier(3)
-	if _, ok := runtimeSlots(fixed, nil, nil).(*workerrt.FixedSlots); !ok {
+	if _, ok := RuntimeSlots(fixed, nil, nil).(*workerrt.FixedSlots); !ok {
 		t.Error("a fixed-size supplier is wrapped for the runtime; want it as it is")
 	}
 }
@@ -170,35 +182,10 @@ func TestPollerBehaviors(t *testing.T) {
 	}
 }
 
-func TestContradictoryTuningOptionsPanic(t *testing.T) {
-	tuner, _ := NewFixedSizeTuner(FixedSizeTunerOptions{})
-	zero := 0
-	for _, c := range []struct {
-		opts WorkerOptions
-		want string
-	}{
-		{WorkerOptions{Tuner: tuner, MaxConcurrentActivityExecutionSize: 5}, "Tuner"},
-		{WorkerOptions{MaxConcurrentWorkflowTaskPollers: 4, WorkflowTaskPollerBehavior: NewPollerBehaviorAutoscaling(PollerBehaviorAutoscalingOptions{})}, "WorkflowTaskPollerBehavior"},
-		{WorkerOptions{MaxConcurrentActivityTaskPollers: 4, ActivityTaskPollerBehavior: NewPollerBehaviorSimpleMaximum(PollerBehaviorSimpleMaximumOptions{})}, "ActivityTaskPollerBehavior"},
-		{WorkerOptions{MaxConcurrentWorkflowTaskPollers: 1}, "cannot be 1"},
-		{WorkerOptions{MaxConcurrentWorkflowTaskExecutionSize: 1}, "cannot be 1"},
-		{WorkerOptions{ActivityTaskPollerBehavior: NewPollerBehaviorAutoscaling(PollerBehaviorAutoscalingOptions{MinimumNumberOfPollers: 10, MaximumNumberOfPollers: 5})}, "exceeds"},
-		{WorkerOptions{MaxEagerActivityReservationsPerWorkflowTask: &zero}, "DisableEagerActivities"},
-	} {
-		func() {
-			defer func() {
-				if r := recover(); r == nil || !strings.Contains(r.(string), c.want) {
-					t.Errorf("options %+v: panic %v, want one naming %q", c.opts, r, c.want)
-				}
-			}()
-			checkTuning(c.opts)
-		}()
-	}
-	checkTuning(WorkerOptions{Tuner: tuner, MaxConcurrentWorkflowTaskPollers: 4, ActivityTaskPollerBehavior: NewPollerBehaviorAutoscaling(PollerBehaviorAutoscalingOptions{})})
-}
-
 // stuckSupplier never returns from ReserveSlot until unblocked, whatever
+
 // its context says, and reports each release.
+
 type stuckSupplier struct {
 	recordingSupplier
 	unblock  chan struct{}
@@ -216,11 +203,14 @@ func (s *stuckSupplier) ReleaseSlot(info SlotReleaseInfo) {
 }
 
 // TestSupplierIgnoringItsContextCannotHoldUpTheWorker: a reservation from
+
 // a supplier that ignores its context ends with the context, and the
+
 // permit it hands out later is given back, as unused.
+
 func TestSupplierIgnoringItsContextCannotHoldUpTheWorker(t *testing.T) {
 	s := &stuckSupplier{unblock: make(chan struct{}), releases: make(chan SlotReleaseReason, 1)}
-	rt := runtimeSlots(s, logging.NewTextLogger(discardWriter{}, 0), nil)
+	rt := RuntimeSlots(s, logging.NewTextLogger(discardWriter{}, 0), nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := rt.ReserveSlot(ctx, &workerrt.SlotInfo{}); !errors.Is(err, context.Canceled) {
@@ -238,35 +228,11 @@ func TestSupplierIgnoringItsContextCannotHoldUpTheWorker(t *testing.T) {
 }
 
 // TestTuningOptionsAreCheckedAsPluginsLeaveThem: worker.New checks the
+
 // tuning options once the worker's plugins have configured them, as
+
 // go.temporal.io/sdk does: a plugin may set the tuner, which then
+
 // contradicts a slot count the program set.
-func TestTuningOptionsAreCheckedAsPluginsLeaveThem(t *testing.T) {
-	f := startFakeClientFrontend(t)
-	tuner, _ := NewFixedSizeTuner(FixedSizeTunerOptions{NumActivitySlots: 3})
-	setsTuner := &tunerPlugin{tuner: tuner}
-	w := NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{setsTuner}})
-	if w.options.Tuner != tuner {
-		t.Fatal("the worker does not have the tuner its plugin set")
-	}
-	defer func() {
-		if r, _ := recover().(string); !strings.Contains(r, "Tuner") {
-			t.Errorf("panic %q, want one naming Tuner", r)
-		}
-	}()
-	NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{MaxConcurrentActivityExecutionSize: 5, Plugins: []WorkerPlugin{setsTuner}})
-	t.Error("a plugin's tuner and the program's MaxConcurrentActivityExecutionSize together: no panic")
-}
 
 // tunerPlugin is a worker plugin that sets the worker's tuner.
-type tunerPlugin struct {
-	WorkerPluginBase
-	tuner WorkerTuner
-}
-
-func (*tunerPlugin) Name() string { return "tuning" }
-
-func (p *tunerPlugin) ConfigureWorker(_ context.Context, o WorkerPluginConfigureWorkerOptions) error {
-	o.WorkerOptions.Tuner = p.tuner
-	return nil
-}

@@ -1,4 +1,4 @@
-package internal
+package tuning
 
 import (
 	"context"
@@ -10,12 +10,6 @@ import (
 	"github.com/durable-go/sdk/internal/workerrt"
 	"github.com/durable-go/sdk/log"
 )
-
-// A worker runs each task in a slot, and a WorkerTuner decides how many
-// slots of each kind there are (worker.Options.Tuner): a fixed number
-// (NewFixedSizeTuner, the default, sized by the MaxConcurrent... options),
-// as many as the machine's memory and CPU allow (NewResourceBasedTuner),
-// or any mix of suppliers (NewCompositeTuner), custom ones included.
 
 // WorkerTuner supplies the slots of each kind of task (worker.WorkerTuner).
 type WorkerTuner interface {
@@ -239,9 +233,9 @@ func (f *FixedSizeSlotSupplier) ReleaseSlot(SlotReleaseInfo) { f.slots.Release()
 // MaxSlots is the number of slots.
 func (f *FixedSizeSlotSupplier) MaxSlots() int { return f.slots.Size() }
 
-// runtimeSlots adapts a supplier to the worker runtime. A fixed-size one
+// RuntimeSlots adapts a supplier to the worker runtime. A fixed-size one
 // is handed over as it is: it needs no reservation info.
-func runtimeSlots(s SlotSupplier, logger log.Logger, metrics sdkmetrics.Handler) workerrt.SlotSupplier {
+func RuntimeSlots(s SlotSupplier, logger log.Logger, metrics sdkmetrics.Handler) workerrt.SlotSupplier {
 	if f, ok := s.(*FixedSizeSlotSupplier); ok {
 		return f.slots
 	}
