@@ -5,7 +5,7 @@
 // dispatcher (coro), the deterministic primitives (wfsync), the command
 // machines (commands), the engine (engine), the worker runtime (workerrt)
 // and the gRPC layer (rpc); base holds the helpers both the client and the
-// workflow side use. The parts of the API that need none of this package's
+// workflow side use, tuning the API of worker tuners and poller behaviors. The parts of the API that need none of this package's
 // unexported names sit above it, imported by the facades alone: the
 // tracing interceptor (tracing), the resource-based tuner (resourcetuner)
 // and SimplePlugin (simpleplugin).

@@ -6,9 +6,9 @@
 // use into one PID controller per resource and says yes while both
 // controllers' outputs are above their thresholds, never when memory is at
 // its target. Activities are issued at most one per ramp throttle, so the
-// effect of one shows in the measurements before the next starts. It uses
-// exported names of package internal only; the worker package and
-// contrib/sysinfo import it.
+// effect of one shows in the measurements before the next starts. It is
+// built on package tuning's API; the worker package and contrib/sysinfo
+// import it.
 package resourcetuner
 
 import (
