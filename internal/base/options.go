@@ -51,24 +51,29 @@ func (v NamedValue) String() string {
 // negative, in the words of what (e.g. "client.Options"); nil when there
 // are none.
 func NegativeOptions(what string, values ...NamedValue) error {
-	for _, v := range values {
-		if v.negative() {
-			return negativeError(what, values)
-		}
+	if !anyNegative(values) {
+		return nil
 	}
-	return nil
+	return negativeError(what, values)
 }
 
 // NegativeCallOptions is NegativeOptions for the options of a workflow
 // call: the error reads "call(name): options: ...", e.g.
 // "ExecuteActivity(Charge): workflow.ActivityOptions: ...".
 func NegativeCallOptions(call, name, options string, values ...NamedValue) error {
+	if !anyNegative(values) {
+		return nil
+	}
+	return negativeError(call+"("+name+"): "+options, values)
+}
+
+func anyNegative(values []NamedValue) bool {
 	for _, v := range values {
 		if v.negative() {
-			return negativeError(call+"("+name+"): "+options, values)
+			return true
 		}
 	}
-	return nil
+	return false
 }
 
 func negativeError(what string, values []NamedValue) error {
