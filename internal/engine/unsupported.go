@@ -56,10 +56,18 @@ var unsupportedFeatures = map[enumspb.EventType]string{
 }
 
 // checkInformational accepts an event that no command kind owns and the
-// engine does not handle itself only if it changes nothing for the code.
+// engine does not handle itself only if it changes nothing for the code:
+// an informational event, or one of a type this SDK does not know that the
+// server marks worker_may_ignore (a newer server's events that older
+// workers may skip, as go.temporal.io/sdk skips them). An unknown event
+// without the mark, or one of a feature this SDK lacks, is an error.
 func checkInformational(ev *historypb.HistoryEvent) error {
 	if informational[ev.GetEventType()] {
 		return nil
 	}
-	return &UnsupportedEventError{Event: ev, Feature: unsupportedFeatures[ev.GetEventType()]}
+	feature := unsupportedFeatures[ev.GetEventType()]
+	if feature == "" && ev.GetWorkerMayIgnore() {
+		return nil
+	}
+	return &UnsupportedEventError{Event: ev, Feature: feature}
 }

@@ -91,3 +91,31 @@ func TestTimerSummaryGoesOutAsUserMetadata(t *testing.T) {
 		t.Fatalf("a timer without summary carries no metadata, got %v", res.Commands[1].GetUserMetadata())
 	}
 }
+
+func TestUnknownEventsMarkedWorkerMayIgnoreAreSkipped(t *testing.T) {
+	h := newHistory("Greet")
+	h.task()
+	h.completed()
+	s := h.activityScheduled("5", "Charge")
+	h.add(enumspb.EventType(999), nil).WorkerMayIgnore = true
+	h.activityDone(s, "charged")
+	h.task()
+	x, wf := newExecution(oneActivityThenComplete)
+	res := process(t, x, h.events)
+	if !res.Closed || wf.results[0] != `"charged"` {
+		t.Fatalf("the workflow must go on past an unknown event the server says workers may ignore: %v %v", res, wf.results)
+	}
+}
+
+func TestWorkerMayIgnoreDoesNotSkipEventsOfAFeatureThisSDKLacks(t *testing.T) {
+	// go.temporal.io/sdk knows Nexus events and applies them whatever the
+	// mark: skipping them here would run the code past what it waits for.
+	events := unsupportedHistory(enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED, nil)
+	events[len(events)-1].WorkerMayIgnore = true
+	x, _ := newExecution(func(*scripted, int) {})
+	_, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), events, nil, nil)})
+	var u *UnsupportedEventError
+	if !errors.As(err, &u) || u.Feature != "Nexus operations" {
+		t.Fatalf("want an UnsupportedEventError for Nexus operations, got %v", err)
+	}
+}
