@@ -83,6 +83,14 @@ func (c *workflowClient) scheduleActionToProto(ctx context.Context, action Sched
 	if a.TaskQueue == "" {
 		return nil, errors.New("the schedule's workflow action has no TaskQueue: set it to the task queue your worker polls")
 	}
+	if err := base.NegativeOptions("the schedule's workflow action (client.ScheduleWorkflowAction)",
+		base.Duration("WorkflowExecutionTimeout", a.WorkflowExecutionTimeout), base.Duration("WorkflowRunTimeout", a.WorkflowRunTimeout),
+		base.Duration("WorkflowTaskTimeout", a.WorkflowTaskTimeout)); err != nil {
+		return nil, err
+	}
+	if err := policy.CheckRetryPolicy(a.RetryPolicy); err != nil {
+		return nil, fmt.Errorf("the schedule's workflow action (client.ScheduleWorkflowAction): %w", err)
+	}
 	workflowType, err := clientWorkflowTypeName(a.Workflow)
 	if err != nil {
 		return nil, fmt.Errorf("the schedule's workflow action: %w", err)

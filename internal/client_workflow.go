@@ -173,6 +173,9 @@ func (c *workflowClient) newWorkflowStartParams(ctx context.Context, options Sta
 		base.Duration("WorkflowTaskTimeout", options.WorkflowTaskTimeout), base.Duration("StartDelay", options.StartDelay)); err != nil {
 		return nil, err
 	}
+	if err := policy.CheckRetryPolicy(options.RetryPolicy); err != nil {
+		return nil, fmt.Errorf("client.StartWorkflowOptions: %w", err)
+	}
 	workflowType, err := clientWorkflowTypeName(workflow)
 	if err != nil {
 		return nil, err

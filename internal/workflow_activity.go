@@ -159,6 +159,9 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 		if input, err = registry.EncodeArgs(r.dataConverter(ctx), args); err != nil {
 			err = fmt.Errorf("ExecuteActivity(%s): %w", name, err)
 		}
+	if err == nil {
+		err = base.CallOptionsError("ExecuteActivity", name, "workflow.ActivityOptions", policy.CheckRetryPolicy(opts.RetryPolicy))
+	}
 	}
 	var header *commonpb.Header
 	if err == nil && r.config.carriesHeaders() {

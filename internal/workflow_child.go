@@ -298,6 +298,9 @@ func (r *workflowRun) childCommand(ctx Context, name, workflowID string, opts Ch
 		base.Duration("WorkflowTaskTimeout", opts.WorkflowTaskTimeout)); err != nil {
 		return nil, err
 	}
+	if err := base.CallOptionsError("ExecuteChildWorkflow", name, "workflow.ChildWorkflowOptions", policy.CheckRetryPolicy(opts.RetryPolicy)); err != nil {
+		return nil, err
+	}
 	input, err := registry.EncodeArgs(r.dataConverter(ctx), args)
 	if err != nil {
 		return nil, fmt.Errorf("ExecuteChildWorkflow(%s): %w", name, err)

@@ -161,6 +161,9 @@ func (r *workflowRun) localActivityRequest(ctx Context, name string, args []any)
 		base.Duration("ScheduleToCloseTimeout", o.ScheduleToCloseTimeout), base.Duration("StartToCloseTimeout", o.StartToCloseTimeout)); err != nil {
 		return nil, "", err
 	}
+	if err := base.CallOptionsError("ExecuteLocalActivity", name, "workflow.LocalActivityOptions", policy.CheckRetryPolicy(o.RetryPolicy)); err != nil {
+		return nil, "", err
+	}
 	switch {
 	case o.ScheduleToCloseTimeout == 0 && o.StartToCloseTimeout == 0:
 		return nil, "", fmt.Errorf("ExecuteLocalActivity(%s): set ScheduleToCloseTimeout or StartToCloseTimeout in workflow.LocalActivityOptions", name)

@@ -1,6 +1,8 @@
 package base
 
 import (
+	"errors"
+	"math"
 	"testing"
 	"time"
 )
@@ -14,6 +16,26 @@ func TestNegativeOptionsNamesEveryNegativeOne(t *testing.T) {
 	}
 	if err := NegativeOptions("client.Options", Duration("KeepAliveTime", 0), Number("Rate", 0)); err != nil {
 		t.Fatalf("zero options refused: %v", err)
+	}
+}
+
+// NaN (a division by zero) is never a setting either; nor is -Inf.
+func TestNegativeOptionsRefusesNaN(t *testing.T) {
+	err := NegativeOptions("RetryPolicy", Number("BackoffCoefficient", math.NaN()), Number("MaximumAttempts", math.Inf(-1)), Number("Rate", math.Inf(1)))
+	want := "RetryPolicy: BackoffCoefficient is NaN, MaximumAttempts is -Inf; options must be numbers, not NaN, and not negative (0 means the default)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+}
+
+func TestCallOptionsErrorNamesTheCall(t *testing.T) {
+	cause := errors.New("RetryPolicy: BackoffCoefficient is 0.5")
+	err := CallOptionsError("ExecuteActivity", "Charge", "workflow.ActivityOptions", cause)
+	if want := "ExecuteActivity(Charge): workflow.ActivityOptions: RetryPolicy: BackoffCoefficient is 0.5"; err == nil || err.Error() != want || !errors.Is(err, cause) {
+		t.Fatalf("got %v, want %q wrapping the cause", err, want)
+	}
+	if err := CallOptionsError("ExecuteActivity", "Charge", "workflow.ActivityOptions", nil); err != nil {
+		t.Fatalf("no cause gave %v", err)
 	}
 }
 
@@ -34,6 +56,9 @@ func TestNegativeCallOptionsAllocatesNothingForValidOptions(t *testing.T) {
 		if err := NegativeCallOptions("ExecuteActivity", name, "workflow.ActivityOptions",
 			Duration("ScheduleToCloseTimeout", time.Minute), Duration("StartToCloseTimeout", 10*time.Second),
 			Duration("HeartbeatTimeout", 0), Number("Rate", 3)); err != nil {
+			t.Fatal(err)
+		}
+		if err := CallOptionsError("ExecuteActivity", name, "workflow.ActivityOptions", nil); err != nil {
 			t.Fatal(err)
 		}
 	})
