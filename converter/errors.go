@@ -38,7 +38,7 @@ var (
 
 // decodeError says which encoding could not be read into which Go type.
 // Every decoding failure of this package is one, so the message is always
-// "payload with encoding E cannot be decoded into T: reason".
+// "unable to decode payload with encoding E into T: reason".
 type decodeError struct {
 	encoding string
 	target   string
@@ -46,7 +46,7 @@ type decodeError struct {
 }
 
 func (e *decodeError) Error() string {
-	return fmt.Sprintf("payload with encoding %q cannot be decoded into %s: %v", e.encoding, e.target, e.reason)
+	return fmt.Sprintf("unable to decode payload with encoding %q into %s: %v", e.encoding, e.target, e.reason)
 }
 
 func (e *decodeError) Unwrap() error { return e.reason }
@@ -55,6 +55,20 @@ func (e *decodeError) Unwrap() error { return e.reason }
 func newDecodeError(encoding string, valuePtr any, reason error) error {
 	return &decodeError{encoding: encoding, target: targetTypeName(valuePtr), reason: reason}
 }
+
+// unreadableError is the reason of a decodeError whose data its decoder
+// (encoding/json, protobuf) refused: the decoder's words, which the
+// decodeError already introduces with "unable to decode". It is
+// ErrUnableToDecode and the decoder's error for errors.Is and errors.As,
+// and the end of the chain that errors.Unwrap walks, so that a failure
+// made of a decoding error says each part once.
+type unreadableError struct{ err error }
+
+func (e *unreadableError) Error() string { return e.err.Error() }
+
+func (e *unreadableError) Unwrap() []error { return []error{ErrUnableToDecode, e.err} }
+
+func unreadable(err error) error { return &unreadableError{err: err} }
 
 // asDecodeError keeps err when it already names encoding and target (it came
 // from one of our converters) and wraps it otherwise (a user converter).

@@ -75,7 +75,7 @@ func checkDecodeError(t *testing.T, err error, encoding, typeName string) {
 	if err == nil {
 		return
 	}
-	want := fmt.Sprintf("payload with encoding %q cannot be decoded into %s: ", encoding, typeName)
+	want := fmt.Sprintf("unable to decode payload with encoding %q into %s: ", encoding, typeName)
 	if !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("error %q\ndoes not start with %q", err, want)
 	}

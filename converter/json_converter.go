@@ -2,7 +2,6 @@ package converter
 
 import (
 	"encoding/json"
-	"fmt"
 
 	commonpb "go.temporal.io/api/common/v1"
 )
@@ -27,7 +26,7 @@ func (c *JSONPayloadConverter) ToPayload(value any) (*commonpb.Payload, error) {
 // FromPayload decodes JSON into valuePtr with json.Unmarshal.
 func (c *JSONPayloadConverter) FromPayload(payload *commonpb.Payload, valuePtr any) error {
 	if err := json.Unmarshal(payload.GetData(), valuePtr); err != nil {
-		return newDecodeError(MetadataEncodingJSON, valuePtr, fmt.Errorf("%w: %v", ErrUnableToDecode, err))
+		return newDecodeError(MetadataEncodingJSON, valuePtr, unreadable(err))
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package converter
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -191,7 +192,7 @@ func TestByteSliceConverter(t *testing.T) {
 	}
 	var notBytes error
 	err := c.FromPayload(p, &notBytes)
-	if !errors.Is(err, ErrTypeIsNotByteSlice) || !strings.Contains(err.Error(), `"binary/plain" cannot be decoded into error`) {
+	if !errors.Is(err, ErrTypeIsNotByteSlice) || !strings.Contains(err.Error(), `unable to decode payload with encoding "binary/plain" into error`) {
 		t.Errorf("into *error: %v", err)
 	}
 	var s string
@@ -225,9 +226,13 @@ func TestJSONConverter(t *testing.T) {
 	if !errors.Is(err, ErrUnableToDecode) {
 		t.Errorf("want ErrUnableToDecode, got %v", err)
 	}
-	want := `payload with encoding "json/plain" cannot be decoded into int: unable to decode: json: cannot unmarshal`
-	if err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("error = %v\nwant prefix %q", err, want)
+	want := `unable to decode payload with encoding "json/plain" into int: json: cannot unmarshal`
+	if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Count(err.Error(), "decode") != 1 {
+		t.Errorf("error = %v\nwant prefix %q, and decode said once", err, want)
+	}
+	var typeErr *json.UnmarshalTypeError
+	if !errors.As(err, &typeErr) {
+		t.Errorf("error = %v: json's error is not there for errors.As", err)
 	}
 }
 
@@ -331,7 +336,7 @@ func TestProtoBinaryConverter(t *testing.T) {
 	}
 	garbage := newPayload([]byte{0xff, 0xff, 0xff}, MetadataEncodingProto)
 	err = c.FromPayload(garbage, &got)
-	if !errors.Is(err, ErrUnableToDecode) || !strings.Contains(err.Error(), `"binary/protobuf" cannot be decoded into *common.WorkflowType`) {
+	if !errors.Is(err, ErrUnableToDecode) || !strings.Contains(err.Error(), `"binary/protobuf" into *common.WorkflowType`) {
 		t.Errorf("garbage: %v", err)
 	}
 	if c.ToString(p) == "" {
@@ -354,7 +359,7 @@ func TestCompositeDecodesByEncoding(t *testing.T) {
 
 	var n int
 	err := dc.FromPayload(newPayload([]byte("1"), "text/unknown"), &n)
-	if !errors.Is(err, ErrEncodingIsNotSupported) || err.Error() != `payload with encoding "text/unknown" cannot be decoded into int: payload encoding is not supported` {
+	if !errors.Is(err, ErrEncodingIsNotSupported) || err.Error() != `unable to decode payload with encoding "text/unknown" into int: payload encoding is not supported` {
 		t.Errorf("unknown encoding: %v", err)
 	}
 	err = dc.FromPayload(&commonpb.Payload{Data: []byte("1")}, &n)

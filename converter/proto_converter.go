@@ -2,7 +2,6 @@ package converter
 
 import (
 	"encoding/base64"
-	"fmt"
 
 	commonpb "go.temporal.io/api/common/v1"
 	"google.golang.org/protobuf/proto"
@@ -52,7 +51,7 @@ func (c *ProtoPayloadConverter) FromPayload(payload *commonpb.Payload, valuePtr 
 		return newDecodeError(MetadataEncodingProto, valuePtr, err)
 	}
 	if err := proto.Unmarshal(payload.GetData(), m); err != nil {
-		return newDecodeError(MetadataEncodingProto, valuePtr, fmt.Errorf("%w: %v", ErrUnableToDecode, err))
+		return newDecodeError(MetadataEncodingProto, valuePtr, unreadable(err))
 	}
 	return nil
 }

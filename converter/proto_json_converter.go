@@ -2,7 +2,6 @@ package converter
 
 import (
 	"bytes"
-	"fmt"
 
 	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/api/temporalproto"
@@ -95,7 +94,7 @@ func (c *ProtoJSONPayloadConverter) FromPayload(payload *commonpb.Payload, value
 		err = c.unmarshal.Unmarshal(payload.GetData(), m)
 	}
 	if err != nil {
-		return newDecodeError(MetadataEncodingProtoJSON, valuePtr, fmt.Errorf("%w: %v", ErrUnableToDecode, err))
+		return newDecodeError(MetadataEncodingProtoJSON, valuePtr, unreadable(err))
 	}
 	return nil
 }

@@ -77,7 +77,7 @@ func checkDetails(t *testing.T, cur error) {
 			if err == nil || errors.Is(err, ErrNoData) {
 				continue
 			}
-			if !strings.Contains(err.Error(), "payload with encoding ") || !strings.Contains(err.Error(), fmt.Sprintf(" cannot be decoded into %s: ", typeName)) {
+			if !strings.Contains(err.Error(), "unable to decode payload with encoding ") || !strings.Contains(err.Error(), fmt.Sprintf(" into %s: ", typeName)) {
 				t.Fatalf("details error does not name encoding and type: %v", err)
 			}
 		}

@@ -58,10 +58,9 @@ func assignValue(value, valuePtr any) error {
 		if !encoded.HasValue() {
 			return nil
 		}
-		if err := encoded.Get(valuePtr); err != nil {
-			return fmt.Errorf("cannot decode value into %T: %w", valuePtr, err)
-		}
-		return nil
+		// The decoder's error says which payload could not be decoded
+		// into which type, and why: adding to it would say it twice.
+		return encoded.Get(valuePtr)
 	}
 	return fmt.Errorf("cannot assign value of type %s to %T", v.Type(), valuePtr)
 }

@@ -45,10 +45,11 @@ func (f *SettableFuture) Get(ctx Context, valuePtr any) error {
 	if f.err != nil || f.value == nil || valuePtr == nil {
 		return f.err
 	}
-	if err := assignValue(f.value, valuePtr); err != nil {
+	err := assignValue(f.value, valuePtr)
+	if _, encoded := f.value.(selfDecodingValue); err != nil && !encoded {
 		return fmt.Errorf("%w received from a future", err)
 	}
-	return nil
+	return err
 }
 
 // Value returns the value f was set with, as it was set (nil until

@@ -74,6 +74,26 @@ func TestFutureGetOfTheWrongTypeIsAnError(t *testing.T) {
 	tr.run()
 }
 
+// A value that does not decode: Get returns the decoder's error as it is,
+// since it already says what could not be decoded into what (issue 32
+// item 7: the same words were said again by each wrapper).
+func TestFutureGetOfAValueThatDoesNotDecodeIsTheDecodersError(t *testing.T) {
+	tr := newTestRun(t)
+	tr.start(func(ctx Context) {
+		f, s := newFuture(ctx)
+		s.SetValue(encoded{id: 7})
+		var n int
+		if err := f.Get(ctx, &n); err == nil || err.Error() != "can only decode into *order" {
+			t.Errorf("Get = %v; want the decoder's error alone", err)
+		}
+		var o order
+		if err := f.Get(ctx, &o); err != nil || o.ID != 7 {
+			t.Errorf("Get into the right type = %v, %+v", err, o)
+		}
+	})
+	tr.run()
+}
+
 func TestSettingAFutureTwicePanics(t *testing.T) {
 	tr := newTestRun(t)
 	var recovered []string
