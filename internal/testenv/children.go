@@ -23,13 +23,19 @@ import (
 // (testsuite.ErrMockStartChildWorkflowFailed).
 var ErrMockStartChildWorkflowFailed = fmt.Errorf("start child workflow failed: %v", enumspb.START_CHILD_WORKFLOW_EXECUTION_FAILED_CAUSE_WORKFLOW_ALREADY_EXISTS)
 
-// childMocks holds what the mocks of child workflows answered when the
-// children started, until their code asks.
+// childMocks holds what the mocks of mocked workflows answered. A
+// child's mock is asked as the child starts (its answer may refuse the
+// start), and that answer waits for the code of the child's first run;
+// each later run of the child (a retry, the next cron run) asks the mock
+// again as its code starts, as go.temporal.io/sdk asks for every run.
+// Answers are kept by run, so that a run replayed from its history gets
+// the answer it had.
 type childMocks struct {
-	mu      sync.Mutex
-	mocked  map[string]bool        // workflow types with expectations
-	answers map[string]childAnswer // by child workflow ID
-	matched *MockCallWrapper       // the expectation the last call matched
+	mu       sync.Mutex
+	mocked   map[string]bool        // workflow types with expectations
+	starting map[string]childAnswer // by child workflow ID: for its first run
+	answers  map[string]childAnswer // by run ID
+	matched  *MockCallWrapper       // the expectation the last call matched
 }
 
 type childAnswer struct {
@@ -66,6 +72,7 @@ func (e *TestWorkflowEnvironment) OnWorkflow(workflow any, args ...any) *MockCal
 	}
 	if e.children.mocked == nil {
 		e.children.mocked = make(map[string]bool)
+		e.children.starting = make(map[string]childAnswer)
 		e.children.answers = make(map[string]childAnswer)
 	}
 	e.children.mocked[name] = true
@@ -134,41 +141,58 @@ func (e *TestWorkflowEnvironment) askChildMock(a *commandpb.StartChildWorkflowEx
 		}
 		args = append(args, registry.Interfaces(values)...)
 	}
+	answer := e.askWorkflowMockLocked(name, args)
+	for _, r := range answer.ret {
+		if err, ok := r.(error); ok && errors.Is(err, ErrMockStartChildWorkflowFailed) {
+			return false
+		}
+	}
+	e.children.starting[a.GetWorkflowId()] = answer
+	return true
+}
+
+// askWorkflowMockLocked asks the mock of a workflow type, with the
+// children's lock held, and notes the delay its expectation sets.
+func (e *TestWorkflowEnvironment) askWorkflowMockLocked(name string, args []any) childAnswer {
 	e.children.matched = nil
 	ret := e.workflowMock.MethodCalled(name, args...)
 	var after time.Duration
 	if w := e.children.matched; w != nil && w.after != nil {
 		after = w.after()
 	}
-	for _, r := range ret {
-		if err, ok := r.(error); ok && errors.Is(err, ErrMockStartChildWorkflowFailed) {
-			return false
-		}
+	return childAnswer{ret: ret, after: after}
+}
+
+// workflowMockAnswer is the answer a mocked workflow's run returns: the
+// one it had (a replay), the one its start got (a child's first run), or
+// the mock's answer now (a child's later run, or the test's own
+// workflow).
+func (e *TestWorkflowEnvironment) workflowMockAnswer(name string, info *internal.WorkflowInfo, in []reflect.Value) childAnswer {
+	e.children.mu.Lock()
+	defer e.children.mu.Unlock()
+	runID := info.WorkflowExecution.RunID
+	if answer, ok := e.children.answers[runID]; ok {
+		return answer
 	}
-	e.children.answers[a.GetWorkflowId()] = childAnswer{ret: ret, after: after}
-	return true
+	answer, ok := e.children.starting[info.WorkflowExecution.ID]
+	if ok {
+		delete(e.children.starting, info.WorkflowExecution.ID)
+	} else {
+		args := make([]any, len(in))
+		for i, v := range in {
+			args[i] = v.Interface()
+		}
+		answer = e.askWorkflowMockLocked(name, args)
+	}
+	e.children.answers[runID] = answer
+	return answer
 }
 
 // runWorkflowMock is the code of a mocked workflow: it waits the mock's
 // delay and returns its answer.
 func (e *TestWorkflowEnvironment) runWorkflowMock(name string, fnType reflect.Type, in []reflect.Value) []reflect.Value {
 	ctx := in[0].Interface().(internal.Context)
-	id := internal.GetInfo(ctx).WorkflowExecution.ID
-	e.children.mu.Lock()
-	answer, ok := e.children.answers[id]
-	e.children.mu.Unlock()
-	if !ok {
-		// Not started as a child (the test's own workflow is mocked): ask
-		// now, once.
-		args := make([]any, len(in))
-		for i, v := range in {
-			args[i] = v.Interface()
-		}
-		answer = childAnswer{ret: e.workflowMock.MethodCalled(name, args...)}
-		e.children.mu.Lock()
-		e.children.answers[id] = answer
-		e.children.mu.Unlock()
-	}
+	answer := e.workflowMockAnswer(name, internal.GetInfo(ctx), in)
 	if answer.after > 0 {
 		if err := internal.Sleep(ctx, answer.after); err != nil {
 			out := make([]reflect.Value, fnType.NumOut())

@@ -81,3 +81,70 @@ func (s *ParitySuite) TestACronChildStartsAtEachScheduledTime() {
 		s.True(ticks[i].Equal(want), "run %d at %v, want %v", i+1, ticks[i], want)
 	}
 }
+
+// HourlyReport is a child workflow that a parent runs on an hourly cron
+// schedule; the tests mock it.
+func HourlyReport(ctx workflow.Context) (int, error) { return 0, nil }
+
+// startsHourlyReportsFor is a parent that starts HourlyReport on an
+// hourly cron schedule and sleeps for d.
+func startsHourlyReportsFor(d time.Duration) func(ctx workflow.Context) error {
+	return func(ctx workflow.Context) error {
+		ctx = workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{CronSchedule: "@hourly"})
+		workflow.ExecuteChildWorkflow(ctx, HourlyReport)
+		return workflow.Sleep(ctx, d)
+	}
+}
+
+func (s *ParitySuite) TestAParentSleepingTwoHoursSeesThreeRunsOfAnHourlyCronChild() {
+	start := time.Date(2024, 3, 1, 9, 20, 0, 0, time.UTC)
+	s.env.SetStartTime(start)
+	var runs []time.Time
+	s.env.RegisterWorkflowWithOptions(func(ctx workflow.Context) (int, error) {
+		runs = append(runs, workflow.Now(ctx))
+		return len(runs), nil
+	}, workflow.RegisterOptions{Name: "HourlyReport"})
+	s.env.ExecuteWorkflow(startsHourlyReportsFor(2 * time.Hour))
+	s.NoError(s.env.GetWorkflowError())
+	s.Require().Len(runs, 3, "at once, at 10:00 and at 11:00")
+	for i, want := range []time.Time{start, start.Add(40 * time.Minute), start.Add(100 * time.Minute)} {
+		s.True(runs[i].Equal(want), "run %d at %v, want %v", i+1, runs[i], want)
+	}
+}
+
+func (s *ParitySuite) TestAMockedCronChildIsAskedForEachRun() {
+	s.env.SetStartTime(time.Date(2024, 3, 1, 9, 20, 0, 0, time.UTC))
+	s.env.RegisterWorkflow(HourlyReport)
+	var results []int
+	s.env.OnWorkflow(HourlyReport, mock.Anything).Return(func(ctx workflow.Context) (int, error) {
+		var last int
+		if workflow.HasLastCompletionResult(ctx) {
+			_ = workflow.GetLastCompletionResult(ctx, &last)
+		}
+		results = append(results, last)
+		return last + 10, nil
+	}).Once()
+	s.env.OnWorkflow(HourlyReport, mock.Anything).Return(7, nil).Twice()
+	s.env.ExecuteWorkflow(startsHourlyReportsFor(2 * time.Hour))
+	s.NoError(s.env.GetWorkflowError())
+	s.env.AssertWorkflowNumberOfCalls(s.T(), "HourlyReport", 3)
+	s.Equal([]int{0}, results, "the first run's mock; the next two return 7")
+}
+
+func (s *ParitySuite) TestAMockedChildIsAskedAgainForEachRetry() {
+	s.env.RegisterWorkflow(HourlyReport)
+	s.env.OnWorkflow(HourlyReport, mock.Anything).Return(0, errors.New("report server down")).Once()
+	s.env.OnWorkflow(HourlyReport, mock.Anything).Return(5, nil).Once()
+	s.env.ExecuteWorkflow(func(ctx workflow.Context) (int, error) {
+		ctx = workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+			RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Minute, MaximumAttempts: 3},
+		})
+		var n int
+		err := workflow.ExecuteChildWorkflow(ctx, HourlyReport).Get(ctx, &n)
+		return n, err
+	})
+	var n int
+	s.NoError(s.env.GetWorkflowResult(&n))
+	s.Equal(5, n)
+	s.env.AssertWorkflowNumberOfCalls(s.T(), "HourlyReport", 2)
+}
