@@ -2,6 +2,7 @@ package typedtest
 
 import (
 	"fmt"
+	"slices"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
@@ -9,15 +10,19 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
 // CompareHistories returns nil when two histories record the same run:
 // the same events, in the same order, with the same attributes and
 // payloads, apart from what differs between any two runs of one workflow:
-// event times, request IDs (made up by the worker or client that sent
-// each request) and the names of sticky task queues (made up per
-// worker). Otherwise its error names the first event that differs and
-// shows both.
+// times (each event's time and every other timestamp in its attributes),
+// request IDs (made up by the worker or client that sent each request),
+// the names of sticky task queues (made up per worker), and the history's
+// size in bytes that WorkflowTaskStarted reports, which counts the bytes
+// of all of these (a suggestion to continue as new made for that size
+// alone is ignored with it). Otherwise its error names the first event
+// that differs and shows both.
 //
 // Use it to check that a workflow moved to the typed API writes what it
 // wrote before: run the old and the new form in the test environment,
@@ -41,14 +46,18 @@ func CompareHistories(want, got *historypb.History) error {
 // withoutRunDetails is a copy of the event without what differs between runs.
 func withoutRunDetails(event *historypb.HistoryEvent) *historypb.HistoryEvent {
 	event = proto.Clone(event).(*historypb.HistoryEvent)
-	event.EventTime = nil
-	forgetMadeUpNames(event.ProtoReflect())
+	forgetRunDetails(event.ProtoReflect())
+	if started := event.GetWorkflowTaskStartedEventAttributes(); started != nil {
+		forgetHistorySize(started)
+	}
 	return event
 }
 
-// forgetMadeUpNames blanks the request IDs and the names of sticky task
+var timestampName = (&timestamppb.Timestamp{}).ProtoReflect().Descriptor().FullName()
+
+// forgetRunDetails blanks the times, request IDs and names of sticky task
 // queues in m.
-func forgetMadeUpNames(m protoreflect.Message) {
+func forgetRunDetails(m protoreflect.Message) {
 	if tq, ok := m.Interface().(*taskqueuepb.TaskQueue); ok {
 		if tq.GetKind() == enumspb.TASK_QUEUE_KIND_STICKY {
 			tq.Name, tq.NormalName = "", ""
@@ -59,22 +68,42 @@ func forgetMadeUpNames(m protoreflect.Message) {
 		switch {
 		case fd.Name() == "request_id":
 			m.Clear(fd)
+		case fd.Kind() == protoreflect.MessageKind && fd.Message().FullName() == timestampName && !fd.IsList() && !fd.IsMap():
+			m.Clear(fd)
 		case fd.IsMap():
 			if fd.MapValue().Kind() == protoreflect.MessageKind {
 				v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool {
-					forgetMadeUpNames(mv.Message())
+					forgetRunDetails(mv.Message())
 					return true
 				})
 			}
 		case fd.IsList():
 			if fd.Kind() == protoreflect.MessageKind {
 				for i := 0; i < v.List().Len(); i++ {
-					forgetMadeUpNames(v.List().Get(i).Message())
+					forgetRunDetails(v.List().Get(i).Message())
 				}
 			}
 		case fd.Kind() == protoreflect.MessageKind:
-			forgetMadeUpNames(v.Message())
+			forgetRunDetails(v.Message())
 		}
 		return true
 	})
+}
+
+// forgetHistorySize blanks the history's size, which counts the bytes of
+// the times and made-up names forgetRunDetails blanks, and a suggestion to
+// continue as new that the size alone gave.
+func forgetHistorySize(started *historypb.WorkflowTaskStartedEventAttributes) {
+	started.HistorySizeBytes = 0
+	reasons := started.GetSuggestContinueAsNewReasons()
+	if len(reasons) == 0 {
+		return
+	}
+	started.SuggestContinueAsNewReasons = slices.DeleteFunc(reasons, func(r enumspb.SuggestContinueAsNewReason) bool {
+		return r == enumspb.SUGGEST_CONTINUE_AS_NEW_REASON_HISTORY_SIZE_TOO_LARGE
+	})
+	if len(started.SuggestContinueAsNewReasons) == 0 {
+		started.SuggestContinueAsNewReasons = nil
+		started.SuggestContinueAsNew = false
+	}
 }

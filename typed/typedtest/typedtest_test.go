@@ -9,7 +9,10 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/mock"
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/durable-go/sdk/temporal"
 	"github.com/durable-go/sdk/testsuite"
@@ -233,5 +236,56 @@ func TestCompareHistoriesNamesTheFirstDifference(t *testing.T) {
 	want := fmt.Sprintf("want %d events, got 5 (the first 5 are the same)", len(ada.GetEvents()))
 	if err := typedtest.CompareHistories(ada, shorter); err == nil || err.Error() != want {
 		t.Errorf("a cut history: %v, want the lengths said", err)
+	}
+}
+
+// The history's size counts the bytes of what differs between runs (a
+// request ID "task-9" in one run is "task-11" in another), so it is not
+// compared, nor a suggestion to continue as new for that size alone; a
+// suggestion for another reason, and the times of attributes, are as
+// compared as the event times are: the first not, the second yes.
+func TestCompareHistoriesIgnoresWhatDependsOnTimesAndMadeUpNames(t *testing.T) {
+	started := func(requestID string, size int64, reasons ...enumspb.SuggestContinueAsNewReason) *historypb.History {
+		return &historypb.History{Events: []*historypb.HistoryEvent{{
+			EventId:   3,
+			EventType: enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED,
+			Attributes: &historypb.HistoryEvent_WorkflowTaskStartedEventAttributes{WorkflowTaskStartedEventAttributes: &historypb.WorkflowTaskStartedEventAttributes{
+				ScheduledEventId: 2, RequestId: requestID, HistorySizeBytes: size,
+				SuggestContinueAsNew: len(reasons) > 0, SuggestContinueAsNewReasons: reasons,
+			}},
+		}}}
+	}
+	tooLarge := enumspb.SUGGEST_CONTINUE_AS_NEW_REASON_HISTORY_SIZE_TOO_LARGE
+	tooMany := enumspb.SUGGEST_CONTINUE_AS_NEW_REASON_TOO_MANY_HISTORY_EVENTS
+	if err := typedtest.CompareHistories(started("task-9", 3210), started("task-11", 3211)); err != nil {
+		t.Errorf("sizes that differ by a request ID's length: %v", err)
+	}
+	if err := typedtest.CompareHistories(started("task-9", 3210), started("task-11", 5000, tooLarge)); err != nil {
+		t.Errorf("a suggestion to continue as new for the size alone: %v", err)
+	}
+	if err := typedtest.CompareHistories(started("task-9", 3210, tooMany, tooLarge), started("task-11", 3211, tooMany)); err != nil {
+		t.Errorf("a suggestion for too many events, with and without the size: %v", err)
+	}
+	if err := typedtest.CompareHistories(started("task-9", 3210), started("task-9", 3210, tooMany)); err == nil {
+		t.Error("a suggestion to continue as new for too many events went unnoticed")
+	}
+
+	startedAt := func(expires time.Time, input string) *historypb.History {
+		return &historypb.History{Events: []*historypb.HistoryEvent{{
+			EventId:   1,
+			EventTime: timestamppb.New(expires.Add(-time.Hour)),
+			EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED,
+			Attributes: &historypb.HistoryEvent_WorkflowExecutionStartedEventAttributes{WorkflowExecutionStartedEventAttributes: &historypb.WorkflowExecutionStartedEventAttributes{
+				WorkflowType:                    &commonpb.WorkflowType{Name: input},
+				WorkflowExecutionExpirationTime: timestamppb.New(expires),
+			}},
+		}}}
+	}
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := typedtest.CompareHistories(startedAt(now, "A"), startedAt(now.Add(123456789*time.Nanosecond), "A")); err != nil {
+		t.Errorf("an expiration time of another run: %v", err)
+	}
+	if err := typedtest.CompareHistories(startedAt(now, "A"), startedAt(now, "B")); err == nil {
+		t.Error("another workflow type went unnoticed")
 	}
 }
