@@ -46,6 +46,7 @@ type Execution struct {
 
 	markers markerState
 	flags   sdkFlags
+	sdk     sdkRecorded
 
 	closing *Close // set by the code; turned into a command at task end
 	closed  bool   // the close command was produced
@@ -500,13 +501,15 @@ func (x *Execution) noteReplayed() {
 
 // lookAhead reads the commands that the task being replayed recorded, for
 // what the code must know before it runs: SDK flags, and the markers of side
-// effects, versions and mutable side effects.
+// effects, versions and mutable side effects; and which SDK completed it.
 func (x *Execution) lookAhead(src *EventSource) error {
 	completed, err := src.Peek(0)
 	if err != nil {
 		return err
 	}
-	x.flags.setFromHistory(completed.GetWorkflowTaskCompletedEventAttributes().GetSdkMetadata().GetLangUsedFlags())
+	metadata := completed.GetWorkflowTaskCompletedEventAttributes().GetSdkMetadata()
+	x.flags.setFromHistory(metadata.GetLangUsedFlags())
+	x.sdk = sdkRecorded{name: metadata.GetSdkName(), version: metadata.GetSdkVersion()}
 	for k := 1; ; k++ {
 		ev, err := src.Peek(k)
 		if err != nil {

@@ -97,3 +97,24 @@ func (x *Execution) FlagInHistory(flag uint32) bool { return x.flags.inHistory.h
 func (x *Execution) flagUsed(flag uint32) bool {
 	return x.flags.inHistory.has(flag) || slices.Contains(x.flags.fresh, flag)
 }
+
+// sdkRecorded is the SDK that, as far as the run knows, completed its last
+// workflow task: the sdk_name and sdk_version of that task's
+// WorkflowTaskCompleted, or those this worker reported since.
+type sdkRecorded struct{ name, version string }
+
+// SDKToReport returns what the completion of a live task reports of the
+// SDK that completes it: its name and its version, each only when it
+// differs from what the run's last completed task recorded (else empty),
+// and takes them as recorded from then on. go.temporal.io/sdk reports them
+// so: on a run's first task, and on the first live task after a replay
+// whose last task another SDK or version completed, or recorded none.
+func (x *Execution) SDKToReport(name, version string) (newName, newVersion string) {
+	if x.sdk.name != name {
+		newName, x.sdk.name = name, name
+	}
+	if x.sdk.version != version {
+		newVersion, x.sdk.version = version, version
+	}
+	return newName, newVersion
+}

@@ -21,3 +21,45 @@ func TestFlagSet(t *testing.T) {
 		}
 	}
 }
+
+// The SDK's name and version go out only when they differ from what the
+// run's last completed task recorded, as go.temporal.io/sdk sends them.
+func TestSDKIsReportedOnlyWhenItChanges(t *testing.T) {
+	type sdk struct{ name, version string }
+	// replayed: the history's first task recorded these, then the second
+	// task is live.
+	cases := []struct {
+		name     string
+		replayed *sdk // nil: the first task is live
+		want     sdk
+	}{
+		{"a run's first task", nil, sdk{"durable-go", "1.2"}},
+		{"after a task this SDK completed", &sdk{"durable-go", "1.2"}, sdk{}},
+		{"after a task another version completed", &sdk{"durable-go", "1.1"}, sdk{"", "1.2"}},
+		{"after a task another SDK completed", &sdk{"temporal-go", "1.50.0"}, sdk{"durable-go", "1.2"}},
+		{"after a task that recorded none", &sdk{}, sdk{"durable-go", "1.2"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHistory("Greet")
+			h.task()
+			if c.replayed != nil {
+				h.completed()
+				md := h.events[len(h.events)-1].GetWorkflowTaskCompletedEventAttributes().GetSdkMetadata()
+				md.SdkName, md.SdkVersion = c.replayed.name, c.replayed.version
+				h.signal("go", "on")
+				h.task()
+			}
+			x, _ := newExecution(func(*scripted, int) {})
+			process(t, x, h.events)
+			var got sdk
+			got.name, got.version = x.SDKToReport("durable-go", "1.2")
+			if got != c.want {
+				t.Fatalf("reported %+v, want %+v", got, c.want)
+			}
+			if again, v := x.SDKToReport("durable-go", "1.2"); again != "" || v != "" {
+				t.Fatalf("the next task reported %q %q again, want nothing", again, v)
+			}
+		})
+	}
+}

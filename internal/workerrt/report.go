@@ -40,13 +40,12 @@ func (w *Worker) completionRequest(run *cachedRun, task *workflowservice.PollWor
 		Capabilities: &workflowservice.RespondWorkflowTaskCompletedRequest_Capabilities{
 			DiscardSpeculativeWorkflowTaskWithEvents: true,
 		},
-		SdkMetadata: &sdkpb.WorkflowTaskCompletedMetadata{
-			LangUsedFlags: res.NewFlags,
-			SdkName:       w.opts.SDKName,
-			SdkVersion:    w.opts.SDKVersion,
-		},
+		SdkMetadata:      &sdkpb.WorkflowTaskCompletedMetadata{LangUsedFlags: res.NewFlags},
 		MeteringMetadata: &commonpb.MeteringMetadata{NonfirstLocalActivityExecutionAttempts: nonfirstAttempts},
 	}
+	// As go.temporal.io/sdk: the SDK's name and version only when they
+	// change (Execution.SDKToReport), not in every task of the history.
+	req.SdkMetadata.SdkName, req.SdkMetadata.SdkVersion = run.exec.SDKToReport(w.opts.SDKName, w.opts.SDKVersion)
 	if w.opts.BinaryChecksumOnCompletion {
 		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated binary checksum.
 		req.BinaryChecksum = w.opts.BinaryChecksum
