@@ -9,6 +9,7 @@ import (
 
 	historypb "go.temporal.io/api/history/v1"
 
+	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/testsuite"
 	"github.com/durable-go/sdk/typed/typedtest"
 	"github.com/durable-go/sdk/workflow"
@@ -78,6 +79,13 @@ func runAs(t *testing.T, name string, wf any, configure func(env *testsuite.Test
 	// Local activity markers hold the workflow's clock: both forms start
 	// at the same time.
 	env.SetStartTime(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	// A workflow task that waits for local activities past 80% of its
+	// timeout is split in two, as a worker splits it, and the test
+	// environment's timeout is 1 s of wall time: on a loaded machine the
+	// local activities of one form would end in two tasks, those of the
+	// other in one. A minute keeps the histories apart from the machine's
+	// speed.
+	env.SetStartWorkflowOptions(client.StartWorkflowOptions{WorkflowTaskTimeout: time.Minute})
 	env.RegisterWorkflowWithOptions(wf, workflow.RegisterOptions{Name: name})
 	if configure != nil {
 		configure(env)
