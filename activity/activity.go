@@ -66,8 +66,9 @@ func GetMetricsHandler(ctx context.Context) client.MetricsHandler {
 
 // GetClient returns the client of the worker running the activity, to
 // start, signal or query workflows from activity code without dialing
-// another connection.
-func GetClient(ctx context.Context) client.Client { return internal.GetActivityClient(ctx) }
+// another connection. Its result has the methods of client.Client and is
+// assignable to it (the signature is go.temporal.io/sdk's).
+func GetClient(ctx context.Context) internal.Client { return internal.GetActivityClient(ctx) }
 
 // GetWorkerStopChannel returns a channel that is closed when the worker
 // running the activity begins to stop. The worker then waits up to its

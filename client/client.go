@@ -5,7 +5,10 @@ import (
 	"io"
 
 	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/operatorservice/v1"
+	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
@@ -37,94 +40,226 @@ const (
 // workers (worker.New) use its connection. Close it when done. Errors the
 // server reports are go.temporal.io/api/serviceerror types (errors.As
 // finds them), wrapped with what the client was doing.
-//
-// Workflows:
-//
-//   - ExecuteWorkflow(ctx, options, workflow, args...) starts a workflow
-//     (a function or a type name) and returns its WorkflowRun, whose Get
-//     waits for the result. If a workflow with the ID is already running,
-//     the run returned is that one, unless
-//     StartWorkflowOptions.WorkflowExecutionErrorWhenAlreadyStarted asks
-//     for a *serviceerror.WorkflowExecutionAlreadyStarted error.
-//   - GetWorkflow(ctx, workflowID, runID) returns a WorkflowRun of an
-//     existing workflow (runID empty: its current run), checked only when
-//     used.
-//   - SignalWorkflow(ctx, workflowID, runID, signalName, arg) sends a
-//     signal (runID empty: the current run).
-//   - SignalWithStartWorkflow(ctx, workflowID, signalName, signalArg,
-//     options, workflow, args...) signals the workflow if it is running,
-//     and otherwise starts it and signals it, atomically.
-//   - QueryWorkflow(ctx, workflowID, runID, queryType, args...) runs a
-//     query handler of the workflow and returns its answer; a worker must
-//     be running for it. QueryWorkflowWithOptions adds a reject condition
-//     and a header, and reports a rejection in its response.
-//   - UpdateWorkflow(ctx, options) sends an update and returns once it
-//     reached options.WaitForStage, with a WorkflowUpdateHandle whose Get
-//     returns the update's result or the error of its validator or
-//     handler; a call that times out or is canceled gives a
-//     *WorkflowUpdateServiceTimeoutOrCanceledError.
-//   - UpdateWithStartWorkflow(ctx, options) sends an update, starting the
-//     workflow first if it is not running, atomically; describe the start
-//     with NewWithStartWorkflowOperation. GetWorkflowUpdateHandle returns
-//     a handle on an update sent earlier.
-//   - CancelWorkflow(ctx, workflowID, runID) asks a workflow to cancel: its
-//     Context is canceled and its code decides how to end.
-//     CancelWorkflowWithOptions adds a reason.
-//   - TerminateWorkflow(ctx, workflowID, runID, reason, details...) ends a
-//     workflow at once, without running its code;
-//     TerminateWorkflowWithOptions takes the same as options.
-//   - ResetWorkflowExecution(ctx, request) resets a workflow to an
-//     earlier workflow task, terminating its current run.
-//   - UpdateWorkflowExecutionOptions(ctx, request) changes the options of
-//     a running workflow that may change (its versioning override).
-//
-// Reading workflows:
-//
-//   - DescribeWorkflow(ctx, workflowID, runID) returns a run's type,
-//     status, times, memo and search attributes;
-//     DescribeWorkflowExecution returns the server's raw description.
-//   - GetWorkflowHistory(ctx, workflowID, runID, isLongPoll, filterType)
-//     iterates over a run's history events; with isLongPoll it waits for
-//     new events until the run closes.
-//   - ListWorkflow(ctx, request) lists workflows matching a visibility
-//     query ("WorkflowType = 'Order' AND ExecutionStatus = 'Running'"),
-//     one page at a time; CountWorkflow counts them. ListOpenWorkflow,
-//     ListClosedWorkflow, ListArchivedWorkflow and ScanWorkflow are the
-//     older forms. GetSearchAttributes lists the namespace's search
-//     attributes and their types.
-//
-// Activities completed asynchronously (activity.ErrResultPending):
-//
-//   - CompleteActivity(ctx, taskToken, result, err) reports the outcome:
-//     a nil err completes the activity with result, a
-//     *temporal.CanceledError cancels it, any other error fails it.
-//     CompleteActivityByID addresses the activity by IDs instead of its
-//     task token; CompleteActivityWithOptions and
-//     CompleteActivityByIDWithOptions also name what the data converter's
-//     serialization context needs.
-//   - RecordActivityHeartbeat(ctx, taskToken, details...) heartbeats the
-//     activity meanwhile, and returns a *temporal.CanceledError once the
-//     activity is asked to cancel; RecordActivityHeartbeatByID,
-//     RecordActivityHeartbeatWithOptions and
-//     RecordActivityHeartbeatByIDWithOptions are its other forms, as
-//     above.
-//
-// The rest:
-//
-//   - ScheduleClient returns the client of the namespace's schedules.
-//   - DescribeTaskQueue and DescribeTaskQueueEnhanced describe a task
-//     queue: its pollers, backlog and rates.
-//   - CheckHealth asks the server whether it is serving.
-//   - WorkflowService and OperatorService return the raw gRPC clients,
-//     sharing the client's connection, headers and retries.
-//   - Close releases the client; the connection closes with the last
-//     client sharing it.
-type Client = internal.Client
+type Client interface {
+	// ExecuteWorkflow starts a workflow, given as a function or a type
+	// name, with args, and returns its WorkflowRun, whose Get waits for
+	// the result. If a workflow with options.ID is already running, the
+	// run returned is that one, unless
+	// options.WorkflowExecutionErrorWhenAlreadyStarted asks for a
+	// *serviceerror.WorkflowExecutionAlreadyStarted error instead.
+	ExecuteWorkflow(ctx context.Context, options StartWorkflowOptions, workflow any, args ...any) (WorkflowRun, error)
 
-// NamespaceClient administers namespaces (NewNamespaceClient): Register
-// creates one, Describe returns its information and configuration, Update
-// changes them, and Close closes the connection.
-type NamespaceClient = internal.NamespaceClient
+	// GetWorkflow returns a WorkflowRun of an existing workflow; an empty
+	// runID means its current run. Nothing is asked of the server until
+	// the run is used.
+	GetWorkflow(ctx context.Context, workflowID string, runID string) WorkflowRun
+
+	// SignalWorkflow sends a signal with one argument to a workflow; an
+	// empty runID means its current run.
+	SignalWorkflow(ctx context.Context, workflowID string, runID string, signalName string, arg any) error
+
+	// SignalWithStartWorkflow signals the workflow with this ID if it is
+	// running, and otherwise starts it with options, workflow and
+	// workflowArgs and then signals it, in one atomic call.
+	SignalWithStartWorkflow(ctx context.Context, workflowID string, signalName string, signalArg any,
+		options StartWorkflowOptions, workflow any, workflowArgs ...any) (WorkflowRun, error)
+
+	// CancelWorkflow asks a workflow to cancel: its Context is canceled
+	// and its code decides how to end. An empty runID means its current
+	// run.
+	CancelWorkflow(ctx context.Context, workflowID string, runID string) error
+
+	// CancelWorkflowWithOptions is CancelWorkflow with a reason and the
+	// first run of the chain to target.
+	CancelWorkflowWithOptions(ctx context.Context, options CancelWorkflowOptions) error
+
+	// TerminateWorkflow ends a workflow at once, without running any more
+	// of its code; reason and details are recorded in its history.
+	TerminateWorkflow(ctx context.Context, workflowID string, runID string, reason string, details ...any) error
+
+	// TerminateWorkflowWithOptions is TerminateWorkflow with its
+	// arguments, and the first run of the chain to target, as options.
+	TerminateWorkflowWithOptions(ctx context.Context, options TerminateWorkflowOptions) error
+
+	// GetWorkflowHistory iterates over the history events of a run,
+	// filtered by filterType. With isLongPoll the iterator waits for the
+	// events still to come, until the run closes.
+	GetWorkflowHistory(ctx context.Context, workflowID string, runID string, isLongPoll bool,
+		filterType enumspb.HistoryEventFilterType) HistoryEventIterator
+
+	// CompleteActivity reports the outcome of an activity that returned
+	// activity.ErrResultPending, found by its task token: a nil err
+	// completes it with result, a *temporal.CanceledError cancels it, and
+	// any other error fails it.
+	CompleteActivity(ctx context.Context, taskToken []byte, result any, err error) error
+
+	// CompleteActivityWithOptions is CompleteActivity with what the data
+	// converter's serialization context needs besides the task token.
+	CompleteActivityWithOptions(ctx context.Context, options CompleteActivityOptions) error
+
+	// CompleteActivityByID is CompleteActivity for an activity found by
+	// namespace, workflow ID, run ID and activity ID instead of a token.
+	CompleteActivityByID(ctx context.Context, namespace, workflowID, runID, activityID string, result any, err error) error
+
+	// CompleteActivityByIDWithOptions is CompleteActivityByID with what
+	// the data converter's serialization context needs.
+	CompleteActivityByIDWithOptions(ctx context.Context, options CompleteActivityByIDOptions) error
+
+	// RecordActivityHeartbeat records a heartbeat, with details, for an
+	// activity completed asynchronously. Once the activity has been asked
+	// to cancel, it returns a *temporal.CanceledError.
+	RecordActivityHeartbeat(ctx context.Context, taskToken []byte, details ...any) error
+
+	// RecordActivityHeartbeatWithOptions is RecordActivityHeartbeat with
+	// what the data converter's serialization context needs.
+	RecordActivityHeartbeatWithOptions(ctx context.Context, options RecordActivityHeartbeatOptions) error
+
+	// RecordActivityHeartbeatByID is RecordActivityHeartbeat for an
+	// activity found by namespace, workflow ID, run ID and activity ID.
+	RecordActivityHeartbeatByID(ctx context.Context, namespace, workflowID, runID, activityID string, details ...any) error
+
+	// RecordActivityHeartbeatByIDWithOptions is RecordActivityHeartbeatByID
+	// with what the data converter's serialization context needs.
+	RecordActivityHeartbeatByIDWithOptions(ctx context.Context, options RecordActivityHeartbeatByIDOptions) error
+
+	// ListClosedWorkflow lists closed workflows that match the request's
+	// filters; an empty namespace in the request means the client's.
+	ListClosedWorkflow(ctx context.Context, request *workflowservice.ListClosedWorkflowExecutionsRequest) (*workflowservice.ListClosedWorkflowExecutionsResponse, error)
+
+	// ListOpenWorkflow lists running workflows that match the request's
+	// filters; an empty namespace in the request means the client's.
+	ListOpenWorkflow(ctx context.Context, request *workflowservice.ListOpenWorkflowExecutionsRequest) (*workflowservice.ListOpenWorkflowExecutionsResponse, error)
+
+	// ListWorkflow lists, one page at a time, the workflows that match a
+	// visibility query such as
+	// "WorkflowType = 'Order' AND ExecutionStatus = 'Running'"; an empty
+	// namespace in the request means the client's.
+	ListWorkflow(ctx context.Context, request *workflowservice.ListWorkflowExecutionsRequest) (*workflowservice.ListWorkflowExecutionsResponse, error)
+
+	// ListArchivedWorkflow lists the archived workflows that match a
+	// query.
+	ListArchivedWorkflow(ctx context.Context, request *workflowservice.ListArchivedWorkflowExecutionsRequest) (*workflowservice.ListArchivedWorkflowExecutionsResponse, error)
+
+	// ScanWorkflow lists the workflows that match a query, in no
+	// particular order; the server prefers ListWorkflow.
+	//
+	//lint:ignore SA1019 the official Client interface keeps ScanWorkflow.
+	ScanWorkflow(ctx context.Context, request *workflowservice.ScanWorkflowExecutionsRequest) (*workflowservice.ScanWorkflowExecutionsResponse, error)
+
+	// CountWorkflow counts the workflows that match a visibility query.
+	CountWorkflow(ctx context.Context, request *workflowservice.CountWorkflowExecutionsRequest) (*workflowservice.CountWorkflowExecutionsResponse, error)
+
+	// GetSearchAttributes returns the search attributes the namespace
+	// knows, with their types.
+	GetSearchAttributes(ctx context.Context) (*workflowservice.GetSearchAttributesResponse, error)
+
+	// QueryWorkflow runs the workflow's handler for queryType with args
+	// and returns its answer. A worker must be running for the workflow.
+	QueryWorkflow(ctx context.Context, workflowID string, runID string, queryType string, args ...any) (converter.EncodedValue, error)
+
+	// QueryWorkflowWithOptions is QueryWorkflow with a reject condition
+	// and a header; a query rejected by the condition is reported in the
+	// response, not as an error.
+	QueryWorkflowWithOptions(ctx context.Context, request *QueryWorkflowWithOptionsRequest) (*QueryWorkflowWithOptionsResponse, error)
+
+	// UpdateWorkflow sends an update to a workflow and returns once the
+	// update has reached options.WaitForStage, with a handle whose Get
+	// returns the update's result or the error of its validator or
+	// handler. What fails before that stage (no such workflow, bad
+	// options) is returned here; a call that times out or is canceled
+	// returns a *WorkflowUpdateServiceTimeoutOrCanceledError.
+	UpdateWorkflow(ctx context.Context, options UpdateWorkflowOptions) (WorkflowUpdateHandle, error)
+
+	// UpdateWithStartWorkflow sends an update to a workflow, starting the
+	// workflow first when it is not running, in one atomic call. The
+	// start operation's WorkflowIDConflictPolicy says what happens when it
+	// is running (USE_EXISTING updates it, FAIL fails the call); the
+	// operation's Get then returns the run that was updated.
+	UpdateWithStartWorkflow(ctx context.Context, options UpdateWithStartWorkflowOptions) (WorkflowUpdateHandle, error)
+
+	// NewWithStartWorkflowOperation describes the workflow that
+	// UpdateWithStartWorkflow starts when it is not running;
+	// options.WorkflowIDConflictPolicy is required.
+	NewWithStartWorkflowOperation(options StartWorkflowOptions, workflow any, args ...any) WithStartWorkflowOperation
+
+	// GetWorkflowUpdateHandle returns a handle on an update sent earlier;
+	// its Get waits for the update's outcome. Nothing is checked before
+	// Get.
+	GetWorkflowUpdateHandle(options GetWorkflowUpdateHandleOptions) WorkflowUpdateHandle
+
+	// DescribeWorkflow returns a run's type, status, times, memo and
+	// search attributes.
+	DescribeWorkflow(ctx context.Context, workflowID, runID string) (*WorkflowExecutionDescription, error)
+
+	// DescribeWorkflowExecution returns the server's own description of a
+	// run, as the gRPC API gives it.
+	DescribeWorkflowExecution(ctx context.Context, workflowID, runID string) (*workflowservice.DescribeWorkflowExecutionResponse, error)
+
+	// DescribeTaskQueue returns the pollers that a task queue has seen
+	// lately, for workflow or activity tasks.
+	DescribeTaskQueue(ctx context.Context, taskQueue string, taskQueueType enumspb.TaskQueueType) (*workflowservice.DescribeTaskQueueResponse, error)
+
+	// DescribeTaskQueueEnhanced describes a task queue by build ID and
+	// task type: its pollers, backlog, rates and reachability, as options
+	// ask.
+	DescribeTaskQueueEnhanced(ctx context.Context, options DescribeTaskQueueEnhancedOptions) (TaskQueueDescription, error)
+
+	// ResetWorkflowExecution resets a workflow to an earlier workflow
+	// task, terminating its current run; a missing request ID is
+	// generated.
+	ResetWorkflowExecution(ctx context.Context, request *workflowservice.ResetWorkflowExecutionRequest) (*workflowservice.ResetWorkflowExecutionResponse, error)
+
+	// UpdateWorkflowExecutionOptions changes the options of a workflow
+	// execution that may change while it runs (its versioning override),
+	// and returns them as they are after the change.
+	UpdateWorkflowExecutionOptions(ctx context.Context, request UpdateWorkflowExecutionOptionsRequest) (WorkflowExecutionOptions, error)
+
+	// CheckHealth asks the server's gRPC health service whether the
+	// workflow service is serving.
+	CheckHealth(ctx context.Context, request *CheckHealthRequest) (*CheckHealthResponse, error)
+
+	// ScheduleClient returns the client of the namespace's schedules.
+	ScheduleClient() ScheduleClient
+
+	// WorkflowService returns the raw gRPC client of the workflow
+	// service; it shares this client's connection, headers and retries.
+	WorkflowService() workflowservice.WorkflowServiceClient
+
+	// OperatorService returns the raw gRPC client of the operator
+	// service, on this client's connection.
+	OperatorService() operatorservice.OperatorServiceClient
+
+	// Close releases the client. The connection closes with the last
+	// client that shares it (see NewClientFromExisting).
+	Close()
+}
+
+// NamespaceClient administers namespaces; NewNamespaceClient makes one.
+type NamespaceClient interface {
+	// Register creates a namespace.
+	Register(ctx context.Context, request *workflowservice.RegisterNamespaceRequest) error
+
+	// Describe returns the information and configuration of the namespace
+	// called name.
+	Describe(ctx context.Context, name string) (*workflowservice.DescribeNamespaceResponse, error)
+
+	// Update changes a namespace's information or configuration.
+	Update(ctx context.Context, request *workflowservice.UpdateNamespaceRequest) error
+
+	// Close closes the client's connection.
+	Close()
+}
+
+// Client and NamespaceClient have the method sets of internal.Client and
+// internal.NamespaceClient, which the machinery uses: values pass between
+// the two without a conversion. A method added to one side only fails
+// here.
+var (
+	_ Client                   = internal.Client(nil)
+	_ internal.Client          = Client(nil)
+	_ NamespaceClient          = internal.NamespaceClient(nil)
+	_ internal.NamespaceClient = NamespaceClient(nil)
+)
 
 // CheckHealthRequest is the request of Client.CheckHealth; it has no
 // fields yet.
@@ -200,12 +335,14 @@ func NewValues(data *commonpb.Payloads) converter.EncodedValues {
 }
 
 // HistoryJSONOptions configure HistoryFromJSON.
-//
-//   - LastEventID: when not 0, drop the events after this one.
-type HistoryJSONOptions = internal.HistoryJSONOptions
+type HistoryJSONOptions struct {
+	// LastEventID, when not 0, is the last event kept: the events after
+	// it are dropped, as if the history ended there.
+	LastEventID int64
+}
 
 // HistoryFromJSON reads a workflow history in the JSON that `temporal
 // workflow show --output json` writes, for the replayer.
 func HistoryFromJSON(r io.Reader, options HistoryJSONOptions) (*historypb.History, error) {
-	return internal.HistoryFromJSON(r, options)
+	return internal.HistoryFromJSON(r, options.LastEventID)
 }

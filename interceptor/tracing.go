@@ -1,83 +1,158 @@
 package interceptor
 
-import "github.com/durable-go/sdk/internal/tracing"
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/durable-go/sdk/log"
+)
 
 // Tracer adapts a tracing library to NewTracingInterceptor: it starts
-// spans, carries them in contexts, and turns them into header fields and
-// back. Implementations embed BaseTracer. Most programs use a ready one,
-// such as contrib/opentelemetry's.
-//
-//   - Options returns the tracer's TracerOptions; NewTracingInterceptor
-//     calls it once.
-//   - StartSpan starts a span described by TracerStartSpanOptions.
-//   - MarshalSpan writes a span as a string map for a header (an empty
-//     map: no span); UnmarshalSpan reads it back (nil and no error when
-//     the map holds no span).
-//   - SpanFromContext returns the span of a Go context, or nil;
-//     ContextWithSpan returns a Go context carrying a span.
-//   - GetLogger returns a logger that adds a span's identity to what it
-//     logs (BaseTracer's returns the logger unchanged).
-//   - SpanName names a span (BaseTracer's: "Operation:Name", such as
-//     "StartWorkflow:OrderWorkflow").
-type Tracer = tracing.Tracer
+// spans, carries them in Go contexts, and turns them into header fields
+// and back. Implementations embed BaseTracer (which gives GetLogger and
+// SpanName their defaults) and are safe for concurrent use. Most programs
+// use a ready one, such as contrib/opentelemetry's.
+type Tracer interface {
+	// Options returns the tracer's options; NewTracingInterceptor calls
+	// it once.
+	Options() TracerOptions
 
-// BaseTracer gives a Tracer the defaults of its optional methods: its
-// GetLogger returns the logger unchanged, and its SpanName is
-// "Operation:Name". Embed it.
-type BaseTracer = tracing.BaseTracer
+	// UnmarshalSpan reads back a span reference that MarshalSpan wrote to
+	// a header. A map that holds no span gives nil and no error.
+	UnmarshalSpan(map[string]string) (TracerSpanRef, error)
+
+	// MarshalSpan writes a span as a string map, for a header; an empty
+	// map means the header carries no span.
+	MarshalSpan(TracerSpan) (map[string]string, error)
+
+	// SpanFromContext returns the span a Go context carries, or nil.
+	SpanFromContext(context.Context) TracerSpan
+
+	// ContextWithSpan returns a Go context that carries span.
+	ContextWithSpan(context.Context, TracerSpan) context.Context
+
+	// StartSpan starts the span that the options describe.
+	StartSpan(*TracerStartSpanOptions) (TracerSpan, error)
+
+	// GetLogger returns a logger that adds the identity of the span to
+	// what it logs, for the workflows and activities that run under it.
+	// BaseTracer's returns the logger unchanged.
+	GetLogger(log.Logger, TracerSpanRef) log.Logger
+
+	// SpanName names the span that options describe. BaseTracer's is
+	// "Operation:Name", such as "StartWorkflow:OrderWorkflow".
+	SpanName(options *TracerStartSpanOptions) string
+
+	mustEmbedBaseTracer()
+}
+
+// BaseTracer gives a Tracer the defaults of its optional methods, and the
+// unexported method that every Tracer needs; embed it.
+type BaseTracer struct{}
+
+// GetLogger returns logger unchanged.
+func (BaseTracer) GetLogger(logger log.Logger, _ TracerSpanRef) log.Logger { return logger }
+
+// SpanName is "Operation:Name", such as "StartWorkflow:OrderWorkflow".
+func (BaseTracer) SpanName(options *TracerStartSpanOptions) string {
+	return options.Operation + ":" + options.Name
+}
+
+func (BaseTracer) mustEmbedBaseTracer() {}
 
 // TracerOptions configure the tracing interceptor; a Tracer returns them
 // from Options.
-//
-//   - SpanContextKey: the key under which the interceptor keeps the
-//     current span in workflow contexts. Required.
-//   - HeaderKey: the Temporal header field the span travels in; tracers
-//     of one library use the same key in every SDK, so that traces cross
-//     languages. Required.
-//   - DisableSignalTracing: no spans for signals, sent or handled.
-//   - DisableQueryTracing: no spans for queries, sent or handled.
-//   - DisableUpdateTracing: no spans for updates, sent or handled
-//     (validated and run).
-//   - AllowInvalidParentSpans: ignore a span in a header that the tracer
-//     cannot read, instead of failing the call; useful while moving from
-//     one tracing library to another.
-type TracerOptions = tracing.TracerOptions
+type TracerOptions struct {
+	// SpanContextKey is the key under which the interceptor keeps the
+	// current span in workflow contexts (and beside the tracer's own in
+	// Go contexts). Required.
+	SpanContextKey any
+
+	// HeaderKey is the Temporal header field that spans travel in.
+	// Required. Tracers of one library use the same key in every SDK, so
+	// that traces cross languages.
+	HeaderKey string
+
+	// DisableSignalTracing turns off the spans of signals, sent and
+	// handled.
+	DisableSignalTracing bool
+
+	// DisableQueryTracing turns off the spans of queries, sent and
+	// handled.
+	DisableQueryTracing bool
+
+	// DisableUpdateTracing turns off the spans of updates, sent by
+	// clients (UpdateWorkflow, UpdateWithStartWorkflow) and handled by
+	// workflows (ValidateUpdate, HandleUpdate).
+	DisableUpdateTracing bool
+
+	// AllowInvalidParentSpans ignores a span in a header that the tracer
+	// cannot read, instead of failing the call; useful while moving from
+	// one tracing library to another.
+	AllowInvalidParentSpans bool
+}
 
 // TracerStartSpanOptions describe a span to start (Tracer.StartSpan).
-//
-//   - Parent: the span's parent, or nil for a root span.
-//   - Operation: what the span covers: StartWorkflow, RunWorkflow,
-//     SignalWorkflow, HandleSignal, QueryWorkflow, HandleQuery,
-//     SignalWithStartWorkflow, UpdateWorkflow, UpdateWithStartWorkflow,
-//     ValidateUpdate, HandleUpdate, StartActivity, RunActivity,
-//     StartChildWorkflow, SignalExternalWorkflow, SignalChildWorkflow.
-//   - Name: the workflow, activity, signal, query or update name.
-//   - Time: the span's start: the workflow's start for RunWorkflow, the
-//     attempt's start for RunActivity, now otherwise.
-//   - DependedOn: true when the parent waits on this span (child-of),
-//     false when the span merely follows from it.
-//   - Tags: the span's attributes (temporalWorkflowID, temporalRunID,
-//     temporalActivityID, temporalUpdateID).
-//   - FromHeader, ToHeader: for the interceptor (read the parent from the
-//     incoming header, write the span to the outgoing one); tracers
-//     ignore them.
-//   - IdempotencyKey: when set, the same every time workflow code starts
-//     this span, replays included, so that a tracer may derive a
-//     deterministic span ID from it. Opaque.
-type TracerStartSpanOptions = tracing.TracerStartSpanOptions
+type TracerStartSpanOptions struct {
+	// Parent is the span's parent, or nil for a root span.
+	Parent TracerSpanRef
+
+	// Operation is what the span covers: StartWorkflow, RunWorkflow,
+	// SignalWorkflow, HandleSignal, QueryWorkflow, HandleQuery,
+	// SignalWithStartWorkflow, UpdateWorkflow, UpdateWithStartWorkflow,
+	// ValidateUpdate, HandleUpdate, StartActivity, RunActivity,
+	// StartChildWorkflow, SignalExternalWorkflow or SignalChildWorkflow.
+	Operation string
+
+	// Name is the workflow, activity, signal, query or update name.
+	Name string
+
+	// Time is the span's start: the workflow's start for RunWorkflow, the
+	// attempt's start for RunActivity, now otherwise.
+	Time time.Time
+
+	// DependedOn is true when the parent waits on this span (a child-of
+	// relation), false when the span merely follows from it.
+	DependedOn bool
+
+	// Tags are the span's attributes: temporalWorkflowID, temporalRunID,
+	// temporalActivityID, temporalUpdateID.
+	Tags map[string]string
+
+	// FromHeader tells the interceptor to read the parent from the
+	// incoming header; tracers ignore it.
+	FromHeader bool
+
+	// ToHeader tells the interceptor to write the span to the outgoing
+	// header; tracers ignore it.
+	ToHeader bool
+
+	// IdempotencyKey, when set, is the same every time workflow code
+	// starts this span, replays included, so that a tracer may derive a
+	// deterministic span ID from it. It is opaque: do not parse it.
+	IdempotencyKey string
+}
 
 // TracerSpanRef refers to a span, such as a parent read from a header;
-// the tracer decides what it holds.
-type TracerSpanRef = tracing.TracerSpanRef
+// what it holds is the tracer's business.
+type TracerSpanRef any
 
-// TracerSpan is a started span: a TracerSpanRef whose Finish method ends
-// it, with TracerFinishSpanOptions.
-type TracerSpan = tracing.TracerSpan
+// TracerSpan is a started span: a TracerSpanRef that can be finished.
+type TracerSpan interface {
+	// TracerSpanRef: a span may stand wherever a reference to it is
+	// wanted, such as a parent.
+	TracerSpanRef
+
+	// Finish ends the span; the options say how the traced call ended.
+	Finish(*TracerFinishSpanOptions)
+}
 
 // TracerFinishSpanOptions describe how a span ended (TracerSpan.Finish).
-//
-//   - Error: the traced call's error, if it failed.
-type TracerFinishSpanOptions = tracing.TracerFinishSpanOptions
+type TracerFinishSpanOptions struct {
+	// Error is the traced call's error, if it failed.
+	Error error
+}
 
 // NewTracingInterceptor returns an interceptor that traces through tracer.
 // Put it in client.Options.Interceptors: it traces the client's starts,
@@ -114,4 +189,13 @@ type TracerFinishSpanOptions = tracing.TracerFinishSpanOptions
 // span twice, and the spans started after such a replay hang under the
 // client's StartWorkflow span. It panics if the tracer's options lack
 // SpanContextKey or HeaderKey.
-func NewTracingInterceptor(tracer Tracer) Interceptor { return tracing.NewTracingInterceptor(tracer) }
+func NewTracingInterceptor(tracer Tracer) Interceptor {
+	options := tracer.Options()
+	if options.SpanContextKey == nil {
+		panic(fmt.Sprintf("NewTracingInterceptor: the options of tracer %T have no SpanContextKey; set it to a key of the tracer's own type", tracer))
+	}
+	if options.HeaderKey == "" {
+		panic(fmt.Sprintf("NewTracingInterceptor: the options of tracer %T have no HeaderKey; set it to the header field the spans travel in", tracer))
+	}
+	return &tracingInterceptor{tracer: tracer, options: options}
+}

@@ -55,7 +55,8 @@ func (h headerFields) ForEachKey(handler func(key string, value *commonpb.Payloa
 
 // ContextWithNewHeader starts an empty outgoing header on a client call;
 // the client calls it before its interceptor chain, and tests of client
-// interceptors outside this package (internal/tracing) do too.
+// interceptors outside this package (the tracing interceptor's, in
+// package interceptor) do too.
 func ContextWithNewHeader(ctx context.Context) context.Context {
 	return context.WithValue(ctx, headerKey{}, map[string]*commonpb.Payload{})
 }

@@ -196,7 +196,7 @@ func readHistoryFile(path string) (*historypb.History, error) {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	defer f.Close()
-	h, err := HistoryFromJSON(f, HistoryJSONOptions{})
+	h, err := HistoryFromJSON(f, 0)
 	if err != nil {
 		return nil, fmt.Errorf("replay %s: %w", path, err)
 	}
@@ -350,15 +350,10 @@ func (r *runRecorder) newWorkflow(workflowType string) (engine.Workflow, error) 
 	return wf, err
 }
 
-// HistoryJSONOptions configure HistoryFromJSON.
-type HistoryJSONOptions struct {
-	// LastEventID, when not 0, drops the events after it.
-	LastEventID int64
-}
-
 // HistoryFromJSON reads a history in the JSON that `temporal workflow show
-// --output json` writes (either enum spelling is accepted).
-func HistoryFromJSON(r io.Reader, options HistoryJSONOptions) (*historypb.History, error) {
+// --output json` writes (either enum spelling is accepted); a lastEventID
+// other than 0 drops the events after it (client.HistoryJSONOptions).
+func HistoryFromJSON(r io.Reader, lastEventID int64) (*historypb.History, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
@@ -367,9 +362,9 @@ func HistoryFromJSON(r io.Reader, options HistoryJSONOptions) (*historypb.Histor
 	if err := (temporalproto.CustomJSONUnmarshalOptions{DiscardUnknown: true}).Unmarshal(b, &h); err != nil {
 		return nil, fmt.Errorf("reading history JSON: %w", err)
 	}
-	if options.LastEventID > 0 {
+	if lastEventID > 0 {
 		for i, ev := range h.Events {
-			if ev.GetEventId() > options.LastEventID {
+			if ev.GetEventId() > lastEventID {
 				h.Events = h.Events[:i]
 				break
 			}

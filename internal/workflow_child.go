@@ -178,7 +178,7 @@ func (f *childFuture) SignalChildWorkflow(ctx Context, signalName string, data a
 
 // FailedChildFuture is the future of a child that could not start: its
 // execution and its result fail with err. An interceptor that refuses a
-// child returns it too (internal/tracing).
+// child returns it too (the tracing interceptor, in package interceptor).
 func FailedChildFuture(err error) ChildWorkflowFuture {
 	f := &childFuture{SettableFuture: &wfsync.SettableFuture{}, execution: &wfsync.SettableFuture{}}
 	f.execution.Set(nil, err)

@@ -7,6 +7,7 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 
+	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/devserver"
 	"github.com/durable-go/sdk/internal/searchattr"
@@ -49,7 +50,7 @@ type DevServerOptions struct {
 // stops the server.
 type DevServer struct {
 	server *devserver.Server
-	client internal.Client
+	client client.Client
 }
 
 // StartDevServer starts `temporal server start-dev` on a free port and
@@ -97,7 +98,7 @@ func StartDevServer(ctx context.Context, options DevServerOptions) (*DevServer, 
 }
 
 // Client returns a client connected to the server.
-func (s *DevServer) Client() internal.Client { return s.client }
+func (s *DevServer) Client() client.Client { return s.client }
 
 // FrontendHostPort returns the server's host:port.
 func (s *DevServer) FrontendHostPort() string { return s.server.HostPort() }

@@ -1,10 +1,4 @@
-// Package tracing is the tracing interceptor (interceptor.NewTracingInterceptor):
-// it gives the calls of a client, and the workflows and activities of its
-// workers, spans of a tracing library, through the Tracer that adapts it
-// (contrib/opentelemetry, contrib/opentracing, contrib/datadog), and carries
-// them across processes in Temporal headers. It uses exported names of
-// package internal only, and only the interceptor package imports it.
-package tracing
+package interceptor
 
 import (
 	"context"
@@ -18,29 +12,19 @@ import (
 	"github.com/durable-go/sdk/internal"
 )
 
+// Tags the tracing interceptor puts on spans; other SDKs use the same.
+const (
+	tracingTagWorkflowID = "temporalWorkflowID"
+	tracingTagRunID      = "temporalRunID"
+	tracingTagActivityID = "temporalActivityID"
+)
+
 // tracingInterceptor traces clients, and the workflows and activities of
 // the workers made from them.
 type tracingInterceptor struct {
 	internal.InterceptorBase
 	tracer  Tracer
 	options TracerOptions
-}
-
-// NewTracingInterceptor returns an interceptor that traces through tracer:
-// give it to client.Options.Interceptors and it traces the client's calls
-// and the workflows and activities of the workers made from that client.
-// Tracing libraries wrap it (see contrib/opentelemetry). It panics if the
-// tracer's options lack SpanContextKey or HeaderKey, a programming error
-// in the tracer.
-func NewTracingInterceptor(tracer Tracer) internal.Interceptor {
-	options := tracer.Options()
-	if options.SpanContextKey == nil {
-		panic(fmt.Sprintf("NewTracingInterceptor: the options of tracer %T have no SpanContextKey; set it to a key of the tracer's own type", tracer))
-	}
-	if options.HeaderKey == "" {
-		panic(fmt.Sprintf("NewTracingInterceptor: the options of tracer %T have no HeaderKey; set it to the header field the spans travel in", tracer))
-	}
-	return &tracingInterceptor{tracer: tracer, options: options}
 }
 
 // InterceptClient traces the client's calls.
