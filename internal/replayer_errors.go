@@ -81,6 +81,31 @@ func newNonDeterminismError(err error, workflowType string, run WorkflowExecutio
 	return e
 }
 
+// nondeterminismLocator returns what finds the workflow code behind a live
+// task's non-determinism error (workerrt.Options.LocateNondeterminism), as
+// the replayer finds it: it replays the run's history with config's runs,
+// locating each command with locate (workflowCodeLocation, which walks the
+// stack), and returns the location of the same mismatch. A mismatch found
+// as a panic has its stack already.
+func nondeterminismLocator(config *runConfig, locate func() string) func(src *engine.EventSource, workflowID, runID string, failed error) string {
+	return func(src *engine.EventSource, workflowID, runID string, failed error) string {
+		nd := newNonDeterminismError(failed, "", WorkflowExecution{})
+		if nd == nil || nd.CodeLocation != "" || nd.panicked {
+			return ""
+		}
+		opts := config.engineOptions()
+		opts.LocateCode = locate
+		x := engine.NewExecution(opts)
+		defer x.Close()
+		x.SetRun(workflowID, runID)
+		_, err := x.ProcessTask(engine.Task{Events: src})
+		if located := newNonDeterminismError(err, "", WorkflowExecution{}); located != nil && located.Reason == nd.Reason {
+			return located.CodeLocation
+		}
+		return ""
+	}
+}
+
 // sdkFunctionPrefixes are the functions of the SDK itself, which stand
 // between workflow code and the engine on the stack.
 var sdkFunctionPrefixes = []string{

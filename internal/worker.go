@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"slices"
@@ -12,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
@@ -99,6 +102,7 @@ type WorkerOptions struct {
 	// code that ignores its canceled context: it logs the activities
 	// still running, and the server retries each after its timeout
 	// unless the code returns in time for its result to be reported.
+	// Stop returns at most workerrt.StopMargin (0.5 s) after the timeout.
 	WorkerStopTimeout time.Duration
 	// DisableWorkflowWorker polls only activity tasks.
 	DisableWorkflowWorker bool
@@ -418,7 +422,12 @@ type RegisterActivityOptions struct {
 
 // runConfig is the environment of the worker's workflow runs.
 func (w *AggregatedWorker) runConfig() *runConfig {
-	return newRunConfig(w.registry, runConfigOptions{
+	return newRunConfig(w.registry, w.runConfigOptions())
+}
+
+// runConfigOptions are the options of the worker's runs.
+func (w *AggregatedWorker) runConfigOptions() runConfigOptions {
+	return runConfigOptions{
 		DataConverter:    w.client.dataConverter,
 		FailureConverter: w.client.failureConverter,
 		Logger:           w.client.logger,
@@ -431,7 +440,7 @@ func (w *AggregatedWorker) runConfig() *runConfig {
 		Interceptors:     w.interceptors(),
 		Propagators:      w.client.propagators,
 		BinaryChecksum:   processBinaryChecksum(),
-	})
+	}
 }
 
 // metricsHandler receives the worker's metrics, the SDK's own and those
@@ -486,6 +495,11 @@ func (w *AggregatedWorker) startRuntime() error {
 	}
 	if !w.options.DisableWorkflowWorker {
 		opts.Engine = w.runConfig().engineOptions()
+		// The runs that find the code behind a non-determinism error are
+		// the worker's, quiet: they replay what the failed task did.
+		quiet := w.runConfigOptions()
+		quiet.Logger, quiet.Metrics = logging.NewTextLogger(io.Discard, slog.LevelError), nil
+		opts.LocateNondeterminism = nondeterminismLocator(newRunConfig(w.registry, quiet), workflowCodeLocation)
 		// Only workflow tasks carry the binary checksum. As
 		// go.temporal.io/sdk: completions carry it only to a server that
 		// does not say it has build-ID versioning (every server since 1.21

@@ -130,19 +130,30 @@ func startsHistory(task *workflowservice.PollWorkflowTaskQueueResponse) bool {
 // fetching it all first when the task holds only its tail.
 func (w *Worker) newCachedRun(task *workflowservice.PollWorkflowTaskQueueResponse, fetchAll bool) (*cachedRun, *engine.EventSource, error) {
 	exec := task.GetWorkflowExecution()
+	src, err := w.historySource(task, fetchAll)
+	if err != nil {
+		return nil, nil, err
+	}
 	run := &cachedRun{runID: exec.GetRunId(), workflow: w.workflowOf(exec), exec: engine.NewExecution(w.opts.Engine), metrics: w.metrics}
 	run.exec.SetRun(exec.GetWorkflowId(), exec.GetRunId())
-	fetch := w.historyFetcher(exec)
+	return run, src, nil
+}
+
+// historySource serves the task's history from the start: the task's own
+// events and the pages after them, or, when the task holds only its tail
+// (fetchAll), the history fetched up to the task, then the task's events.
+func (w *Worker) historySource(task *workflowservice.PollWorkflowTaskQueueResponse, fetchAll bool) (*engine.EventSource, error) {
+	fetch := w.historyFetcher(task.GetWorkflowExecution())
 	ctx := w.metrics.queueContext()
 	if !fetchAll {
-		return run, engine.NewEventSource(ctx, task.GetHistory().GetEvents(), task.GetNextPageToken(), fetch), nil
+		return engine.NewEventSource(ctx, task.GetHistory().GetEvents(), task.GetNextPageToken(), fetch), nil
 	}
 	fetch = upToTheTask(fetch, task)
 	page, next, err := fetch(ctx, nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return run, engine.NewEventSource(ctx, page.GetEvents(), next, fetch), nil
+	return engine.NewEventSource(ctx, page.GetEvents(), next, fetch), nil
 }
 
 // taskTailToken is the page token upToTheTask gives for the task's own

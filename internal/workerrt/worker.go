@@ -29,6 +29,13 @@ type Options struct {
 
 	// Engine configures the workflow engine; nil disables workflow tasks.
 	Engine *engine.Options
+	// LocateNondeterminism, when set, finds the workflow code (file:line)
+	// behind a task's non-determinism error err, which the engine does
+	// not locate in live tasks (that would walk the stack at every
+	// command): it replays the run's history from src once more, locating
+	// each command, and returns the location, or "" when it finds none.
+	// Only a task that fails for non-determinism pays for it.
+	LocateNondeterminism func(src *engine.EventSource, workflowID, runID string, err error) string
 	// Activities runs activity code; nil disables activity tasks.
 	Activities ActivityExecutor
 	// LocalActivities runs the local activities of workflow tasks; without

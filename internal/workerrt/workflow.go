@@ -2,6 +2,8 @@ package workerrt
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -126,7 +128,7 @@ func (w *Worker) executeWorkflowTask(run *cachedRun, src *engine.EventSource, ta
 	res, err := run.exec.ProcessTask(engine.Task{Events: src, Messages: task.GetMessages(), Replayed: wm.replayed(start)})
 	if err != nil {
 		w.evict(run)
-		w.failWorkflowTask(task, wm, start, err)
+		w.failWorkflowTask(task, wm, start, w.locateNondeterminism(task, err))
 		return processedTask{}
 	}
 	if !res.WaitingForLocalActivities {
@@ -141,4 +143,27 @@ func (w *Worker) executeWorkflowTask(run *cachedRun, src *engine.EventSource, ta
 		return processedTask{}
 	}
 	return done
+}
+
+// locateNondeterminism adds to a task's non-determinism error the file:line
+// of the workflow code behind it, as the replayer's error gives it, so
+// that the worker's log and the failure it reports say where the code
+// differs from history (Options.LocateNondeterminism, which replays the
+// run's history again). Any other error, or one the code is not found
+// for, is returned as it is.
+func (w *Worker) locateNondeterminism(task *workflowservice.PollWorkflowTaskQueueResponse, err error) error {
+	var te *engine.TaskError
+	if w.opts.LocateNondeterminism == nil || !errors.As(err, &te) || te.Cause != enumspb.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR {
+		return err
+	}
+	src, serr := w.historySource(task, !startsHistory(task))
+	if serr != nil {
+		return err
+	}
+	exec := task.GetWorkflowExecution()
+	location := w.opts.LocateNondeterminism(src, exec.GetWorkflowId(), exec.GetRunId(), err)
+	if location == "" {
+		return err
+	}
+	return fmt.Errorf("%w (workflow code at %s)", err, location)
 }
