@@ -8,6 +8,10 @@
 // and this package checks that it does, along with the ordinary rule that
 // every exported name carries a doc comment.
 //
+// A type that go.temporal.io/sdk declares in its package is declared here
+// too, not aliased, so that go doc shows its members as it does there
+// (CheckDeclared, declared.go, on the list official_declared.txt).
+//
 // It also checks that the files and directories the docs name exist
 // (CheckPaths, paths.go), so that a file moved without its docs fails the
 // tests.

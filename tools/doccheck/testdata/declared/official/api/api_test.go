@@ -1,0 +1,4 @@
+package api
+
+// Tested is declared by a test file, which is not the package's API.
+type Tested struct{}
