@@ -16,7 +16,6 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/failure"
-	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
@@ -284,6 +283,7 @@ func newClientFromExisting(ctx context.Context, existing Client, options ClientO
 // NewNamespaceClient returns a client for namespace administration. It
 // connects on its first call.
 func NewNamespaceClient(options ClientOptions) (NamespaceClient, error) {
+	options.Logger = clientLogger(options) // one logger, so one report of its panics
 	opts, err := options.rpcOptions()
 	if err != nil {
 		return nil, err
@@ -292,11 +292,7 @@ func NewNamespaceClient(options ClientOptions) (NamespaceClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	logger := options.Logger
-	if logger == nil {
-		logger = logging.NewDefaultLogger()
-	}
-	return &namespaceClient{conn: conn, logger: logger}, nil
+	return &namespaceClient{conn: conn, logger: options.Logger}, nil
 }
 
 // newWorkflowClient builds a client on shared, or on a new lazy
@@ -308,6 +304,7 @@ func newWorkflowClient(options ClientOptions, shared *clientSharedConn) (*workfl
 	if options.Identity == "" {
 		options.Identity = clientDefaultIdentity()
 	}
+	options.Logger = clientLogger(options) // one logger, so one report of its panics
 	if shared == nil {
 		opts, err := options.rpcOptions()
 		if err != nil {
@@ -340,9 +337,6 @@ func newWorkflowClient(options ClientOptions, shared *clientSharedConn) (*workfl
 	}
 	if c.metrics == nil {
 		c.metrics = sdkmetrics.NopHandler
-	}
-	if c.logger == nil {
-		c.logger = logging.NewDefaultLogger()
 	}
 	c.interceptClient(options.Interceptors)
 	c.workerPlugins = workerPluginsOf(options.Plugins)

@@ -314,16 +314,12 @@ func (o ClientOptions) rpcOptions() (rpc.Options, error) {
 		namespace = DefaultNamespace
 	}
 	perCall, perAttempt := requestMetricsInterceptors(o.MetricsHandler, namespace, o.DisableErrorCodeMetricTags)
-	logger := o.Logger
-	if logger == nil {
-		logger = logging.NewDefaultLogger()
-	}
 	return rpc.Options{
 		// TLS that only the API key asked for may be replaced by secure
 		// transport credentials in DialOptions; a configured one may not.
 		TLSForAPIKey:        co.TLS == nil && settings.tls != nil && len(settings.tls.Certificates) == 0,
 		DisableRawSocket:    co.DisableRawSocketIO,
-		Logger:              logger,
+		Logger:              clientLogger(o),
 		CallInterceptors:    perCall,
 		AttemptInterceptors: perAttempt,
 		HostPort:            o.HostPort,
@@ -335,6 +331,18 @@ func (o ClientOptions) rpcOptions() (rpc.Options, error) {
 		DialOptions:         append(dialOptions, co.DialOptions...),
 		MaxMessageSize:      co.MaxPayloadSize,
 	}, nil
+}
+
+// clientLogger is the logger of a client made with o, and of its
+// connection and workers: the configured one, made safe from its own
+// panics (the SDK logs from goroutines of its own, polls, heartbeats,
+// Stop, the connection's watch, where a panicking logger would end the
+// process), or the default one.
+func clientLogger(o ClientOptions) log.Logger {
+	if o.Logger == nil {
+		return logging.NewDefaultLogger()
+	}
+	return logging.NewPanicSafeLogger(o.Logger)
 }
 
 // keepalive returns the keepalive parameters to set, and false when the
@@ -363,11 +371,23 @@ func (co ConnectionOptions) keepalive() (keepalive.ClientParameters, bool) {
 
 func trafficControllerInterceptor(tc TrafficController) grpc.UnaryClientInterceptor {
 	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
-		if err := tc.CheckCallAllowed(ctx, method, req, reply); err != nil {
+		if err := checkCallAllowed(ctx, tc, method, req, reply); err != nil {
 			return err
 		}
 		return invoker(ctx, method, req, reply, cc, opts...)
 	}
+}
+
+// checkCallAllowed asks tc whether the call may go, turning a panic into
+// the call's error: a bug in the user's controller fails the call, not
+// the process.
+func checkCallAllowed(ctx context.Context, tc TrafficController, method string, req, reply any) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the client's TrafficController (client.Options.TrafficController) panicked: %v; the call was not sent", p)
+		}
+	}()
+	return tc.CheckCallAllowed(ctx, method, req, reply)
 }
 
 // clientHeaderWriter writes into a header's field map.
