@@ -374,12 +374,17 @@ func Pending(ctx context.Context, tokens chan<- []byte) (string, error) {
 }
 
 func (s *EnvSuite) TestAsyncActivityCompletion() {
-	tokens := make(chan []byte, 1)
-	pending := func(ctx context.Context) (string, error) { return Pending(ctx, tokens) }
+	tokens := make(chan []byte)
+	completed := make(chan struct{})
+	pending := func(ctx context.Context) (string, error) {
+		defer func() { <-completed }() // not before its completion was sent: the clock would skip to its timeout
+		return Pending(ctx, tokens)
+	}
 	s.env.RegisterActivityWithOptions(pending, activity.RegisterOptions{Name: "Pending"})
 	go func() {
 		token := <-tokens
 		s.NoError(s.env.CompleteActivity(token, "done later", nil))
+		close(completed)
 	}()
 	s.env.ExecuteWorkflow(func(ctx workflow.Context) (string, error) {
 		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Hour})

@@ -161,7 +161,10 @@ func (e *TestWorkflowEnvironment) QueryWorkflowByID(workflowID, queryType string
 const queryTimeout = 10 * time.Second
 
 // CompleteActivity completes an activity that returned
-// activity.ErrResultPending, by its task token.
+// activity.ErrResultPending, by its task token. Once the activity
+// returned, the clock no longer waits for it: a delayed callback
+// (registered before, or by the activity) completes it at its time; it
+// times out at its timeouts otherwise.
 func (e *TestWorkflowEnvironment) CompleteActivity(taskToken []byte, result any, err error) error {
 	if e.server == nil {
 		return errors.New("CompleteActivity: no workflow has started")

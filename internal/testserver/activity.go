@@ -253,6 +253,20 @@ func (s *Server) SleepAttempt(token []byte, d time.Duration, done <-chan struct{
 	}
 }
 
+// AwaitAsyncCompletion says that the running attempt token names ended
+// on the worker without a result (its activity returned ErrResultPending)
+// and waits to be completed by its token. The server goes on holding it
+// started, its timeouts running, as a Temporal server does; it no longer
+// counts as work in flight, so that the clock may skip ahead to what
+// completes it (a delayed callback) or to its timeout.
+func (s *Server) AwaitAsyncCompletion(token []byte) {
+	s.lock()
+	defer s.unlock()
+	if a, err := s.runningActivity(token); err == nil {
+		s.release(&a.counted)
+	}
+}
+
 // RecordActivityTaskHeartbeat keeps a running activity alive and tells it
 // whether its cancellation was requested.
 func (s *Server) RecordActivityTaskHeartbeat(_ context.Context, req *workflowservice.RecordActivityTaskHeartbeatRequest) (*workflowservice.RecordActivityTaskHeartbeatResponse, error) {
