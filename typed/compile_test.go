@@ -54,6 +54,8 @@ func Right(ctx workflow.Context, c client.Client, env *testsuite.TestWorkflowEnv
 	_ = typed.SetQueryHandler0(ctx, Status, func() (string, error) { return "ok", nil })
 	_, _ = typed.UpdateWorkflow(context.Background(), c, client.UpdateWorkflowOptions{}, AddItem, Item{SKU: "x"})
 	typedtest.OnActivity(env, Greet, "Ada").Return("Hi", nil)
+	typedtest.OnWorkflow(env, Shipping, 42).Return("T-1", nil)
+	_ = typed.NewContinueAsNewError(ctx, Shipping, 42)
 	_, _ = greeting, payment
 }
 `
@@ -121,6 +123,16 @@ func WrongUpdateArgument(c client.Client) {
 func WrongMockResult(env *testsuite.TestWorkflowEnvironment) {
 	typedtest.OnActivity(env, Greet, "Ada").Return(42, nil) // ERROR
 }`, `cannot use 42 \(untyped int constant\) as string value in argument to .*Return`},
+
+	{"wrong_child_mock_result", `
+func WrongChildMockResult(env *testsuite.TestWorkflowEnvironment) {
+	typedtest.OnWorkflow(env, Shipping, 42).Return(42, nil) // ERROR
+}`, `cannot use 42 \(untyped int constant\) as string value in argument to .*Return`},
+
+	{"wrong_continue_as_new_argument", `
+func WrongContinueAsNewArgument(ctx workflow.Context) error {
+	return typed.NewContinueAsNewError(ctx, Shipping, "order-42") // ERROR
+}`, `cannot use "order-42" \(untyped string constant\) as int value in argument to typed.NewContinueAsNewError`},
 }
 
 const snippetImports = `package snippets

@@ -75,12 +75,13 @@
 //   - NoResult: a function that returns only an error:
 //     ExecuteActivityNoResult(ctx, SendReceipt, order).
 //
-// The calls of this form are ExecuteActivity, ExecuteLocalActivity and
-// ExecuteChildWorkflow in workflows; ExecuteWorkflow,
+// The calls of this form are ExecuteActivity, ExecuteLocalActivity,
+// ExecuteChildWorkflow, NewContinueAsNewError and
+// NewContinueAsNewErrorWithOptions in workflows; ExecuteWorkflow,
 // SignalWithStartWorkflow and NewWithStartWorkflowOperation in clients;
-// typedtest.ExecuteWorkflow and typedtest.OnActivity in tests. A function
-// of more than three parameters takes a struct instead, or keeps the
-// untyped call.
+// typedtest.ExecuteWorkflow, typedtest.OnActivity and typedtest.OnWorkflow
+// in tests. A function of more than three parameters takes a struct
+// instead, or keeps the untyped call.
 //
 // # Results
 //
@@ -111,6 +112,14 @@
 // UpdateWithStartWorkflow and SignalWithStartWorkflow. Each takes the
 // definition where the untyped call takes the name.
 //
+// # Continue-as-new
+//
+// NewContinueAsNewError returns the error that continues the workflow as a
+// new run, as workflow.NewContinueAsNewError does, with the new run's
+// arguments checked against its workflow function's parameters:
+//
+//	return Tally{}, typed.NewContinueAsNewError(ctx, Accumulate, tally) // with a Tally for tally only
+//
 // # Coroutines, channels and side effects
 //
 // Go runs a function in a workflow coroutine and returns a Future of its
@@ -122,8 +131,9 @@
 //
 // Package typed/typedtest has the test environment's typed calls:
 // ExecuteWorkflow returns the workflow's result as its function's type,
-// OnActivity mocks an activity with results of its own types, and
-// SignalWorkflow, QueryWorkflow and UpdateWorkflow take definitions.
+// OnActivity mocks an activity and OnWorkflow a child workflow with
+// results of their own types, and SignalWorkflow, QueryWorkflow and
+// UpdateWorkflow take definitions.
 // typedtest.CompareHistories checks that a workflow moved to this package
 // writes the history it wrote before.
 //

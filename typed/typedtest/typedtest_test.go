@@ -289,3 +289,124 @@ func TestCompareHistoriesIgnoresWhatDependsOnTimesAndMadeUpNames(t *testing.T) {
 		t.Error("another workflow type went unnoticed")
 	}
 }
+
+func one(_ workflow.Context, name string) (string, error) { return "one " + name, nil }
+
+// everyChild starts a child of each shape, one after the other, and
+// reports what they returned.
+func everyChild(ctx workflow.Context, name string) (string, error) {
+	o, err1 := typed.ExecuteChildWorkflow(ctx, one, name).Get(ctx)
+	z, err2 := typed.ExecuteChildWorkflow0(ctx, zero).Get(ctx)
+	t, err3 := typed.ExecuteChildWorkflow2(ctx, two, "a", 1).Get(ctx)
+	h, err4 := typed.ExecuteChildWorkflow3(ctx, three, "b", 2, true).Get(ctx)
+	_, err5 := typed.ExecuteChildWorkflowNoResult(ctx, fails, name).Get(ctx)
+	_, err6 := typed.ExecuteChildWorkflowNoResult0(ctx, succeeds0).Get(ctx)
+	_, err7 := typed.ExecuteChildWorkflowNoResult2(ctx, succeeds2, "c", 3).Get(ctx)
+	_, err8 := typed.ExecuteChildWorkflowNoResult3(ctx, succeeds3, "d", 4, false).Get(ctx)
+	return fmt.Sprint(o, " ", z, " ", t, " ", h), errors.Join(err1, err2, err3, err4, err5, err6, err7, err8)
+}
+
+func TestOnWorkflowMocksEachShapeWithTypedResults(t *testing.T) {
+	env := newEnv()
+	typedtest.OnWorkflow(env, one, "Ada").Return("mocked one", nil).Once()
+	typedtest.OnWorkflow0(env, zero).Return("mocked zero", nil)
+	typedtest.OnWorkflow2(env, two, "a", mock.Anything).ReturnFunc(func(_ workflow.Context, a string, b int) (string, error) {
+		return fmt.Sprint("func ", a, b*100), nil
+	})
+	typedtest.OnWorkflow3(env, three, "b", 2, true).Return("mocked three", nil).Times(1)
+	typedtest.OnWorkflowNoResult(env, fails, "Ada").Return(typed.None{}, nil) // the real one fails
+	typedtest.OnWorkflowNoResult0(env, succeeds0).Return(typed.None{}, nil)
+	typedtest.OnWorkflowNoResult2(env, succeeds2, "c", 3).Return(typed.None{}, nil)
+	typedtest.OnWorkflowNoResult3(env, succeeds3, "d", 4, false).Return(typed.None{}, nil).Once()
+	got, err := typedtest.ExecuteWorkflow(env, everyChild, "Ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "mocked one mocked zero func a100 mocked three"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	env.AssertExpectations(t)
+}
+
+func TestAMockedChildFailureReachesTheParent(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		err  error
+		want func(error) bool
+	}{
+		{"fails", temporal.NewNonRetryableApplicationError("no children today", "Closed", nil), func(err error) bool {
+			var appErr *temporal.ApplicationError
+			return errors.As(err, &appErr) && appErr.Type() == "Closed"
+		}},
+		{"does not start", testsuite.ErrMockStartChildWorkflowFailed, func(err error) bool {
+			var appErr *temporal.ApplicationError
+			return errors.As(err, &appErr) && appErr.Type() == "ChildWorkflowExecutionAlreadyStartedError"
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			env := newEnv()
+			typedtest.OnWorkflow(env, one, mock.Anything).Return("", c.err)
+			_, err := typedtest.ExecuteWorkflow(env, func(ctx workflow.Context, name string) (string, error) {
+				return typed.ExecuteChildWorkflow(ctx, one, name).Get(ctx)
+			}, "Ada")
+			if !c.want(err) {
+				t.Fatalf("the parent ended with %v", err)
+			}
+		})
+	}
+}
+
+// A typed mock of a child writes the history an untyped mock of the same
+// child writes.
+func TestTypedAndUntypedChildMocksWriteTheSameHistory(t *testing.T) {
+	typedEnv := newEnv()
+	typedEnv.RegisterWorkflowWithOptions(everyChild, workflow.RegisterOptions{Name: "EveryChild"})
+	typedtest.OnWorkflow(typedEnv, one, "Ada").Return("1", nil)
+	typedtest.OnWorkflow0(typedEnv, zero).Return("0", nil).After(time.Hour)
+	typedtest.OnWorkflow2(typedEnv, two, "a", 1).Return("2", nil)
+	typedtest.OnWorkflow3(typedEnv, three, mock.Anything, mock.Anything, mock.Anything).Return("3", nil)
+	typedtest.OnWorkflowNoResult(typedEnv, fails, "Ada").Return(typed.None{}, nil)
+	typedtest.OnWorkflowNoResult0(typedEnv, succeeds0).Return(typed.None{}, nil)
+	typedtest.OnWorkflowNoResult2(typedEnv, succeeds2, "c", 3).Return(typed.None{}, nil)
+	typedtest.OnWorkflowNoResult3(typedEnv, succeeds3, "d", 4, false).Return(typed.None{}, nil)
+	typedEnv.ExecuteWorkflow("EveryChild", "Ada")
+
+	untypedEnv := newEnv()
+	untypedEnv.RegisterWorkflowWithOptions(everyChild, workflow.RegisterOptions{Name: "EveryChild"})
+	untypedEnv.OnWorkflow(one, mock.Anything, "Ada").Return("1", nil)
+	untypedEnv.OnWorkflow(zero, mock.Anything).Return("0", nil).After(time.Hour)
+	untypedEnv.OnWorkflow(two, mock.Anything, "a", 1).Return("2", nil)
+	untypedEnv.OnWorkflow(three, mock.Anything, mock.Anything, mock.Anything, mock.Anything).Return("3", nil)
+	untypedEnv.OnWorkflow(fails, mock.Anything, "Ada").Return(nil)
+	untypedEnv.OnWorkflow(succeeds0, mock.Anything).Return(nil)
+	untypedEnv.OnWorkflow(succeeds2, mock.Anything, "c", 3).Return(nil)
+	untypedEnv.OnWorkflow(succeeds3, mock.Anything, "d", 4, false).Return(nil)
+	untypedEnv.ExecuteWorkflow("EveryChild", "Ada")
+
+	for _, env := range []*testsuite.TestWorkflowEnvironment{typedEnv, untypedEnv} {
+		var got string
+		if err := env.GetWorkflowResult(&got); err != nil || got != "1 0 2 3" {
+			t.Fatalf("got %q, %v; want %q", got, err, "1 0 2 3")
+		}
+	}
+	typedHistory, err := typedEnv.GetHistory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	untypedHistory, err := untypedEnv.GetHistory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := typedtest.CompareHistories(untypedHistory, typedHistory); err != nil {
+		t.Fatal(err)
+	}
+	children := 0
+	for _, e := range typedHistory.GetEvents() {
+		if e.GetEventType() == enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED {
+			children++
+		}
+	}
+	if children != 8 {
+		t.Errorf("the history holds %d completed children, want 8", children)
+	}
+}
