@@ -40,7 +40,7 @@ func typedRun(t *testing.T, name string, wf any, configure func(env *testsuite.T
 		configure(env)
 	}
 	env.ExecuteWorkflow(name, args...)
-	if err := env.GetWorkflowError(); err != nil {
+	if err := env.GetWorkflowError(); err != nil && !workflow.IsContinueAsNewError(err) {
 		t.Fatalf("%s: %v", name, err)
 	}
 	h, err := env.GetHistory()
@@ -85,6 +85,10 @@ func TestTypedWorkflowsReplayOnTheOfficialSDK(t *testing.T) {
 			env.RegisterDelayedCallback(func() { typedtest.UpdateWorkflow(env, typedAddItem, "u4", "fig") }, 5*time.Minute)
 			env.RegisterDelayedCallback(func() { typedtest.SignalWorkflow(env, typedCheckout, typed.None{}) }, 6*time.Minute)
 		}, nil, "WorkflowExecutionUpdateCompleted"},
+		{"TypedContinueAsNew", typedContinueTyped, typedContinueOfficial, func(env *testsuite.TestWorkflowEnvironment) {
+			typedtest.OnWorkflow(env, typedAwaitsPayment, order).Return(typedReceipt{OrderID: order.ID, Charged: 1250}, nil)
+			typedtest.OnWorkflow2(env, typedChild2, "x", 1250).Return("mocked", nil)
+		}, []any{order}, "WorkflowExecutionContinuedAsNew"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := typedRun(t, c.name, c.typed, c.configure, c.args...)

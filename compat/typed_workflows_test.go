@@ -326,3 +326,35 @@ func typedCartOfficial(ctx officialworkflow.Context) ([]string, error) {
 	officialworkflow.GetSignalChannel(ctx, "checkout").Receive(ctx, nil)
 	return items, nil
 }
+
+// Children mocked with typedtest.OnWorkflow, then continue-as-new. The
+// next run ends at once (the test environment may start it before the
+// test ends).
+
+func typedContinueTyped(ctx workflow.Context, o typedOrder) (string, error) {
+	if strings.HasSuffix(o.ID, "-next") {
+		return "done", nil
+	}
+	receipt, err := typed.ExecuteChildWorkflow(ctx, typedAwaitsPayment, o).Get(ctx)
+	if err != nil {
+		return "", err
+	}
+	if _, err := typed.ExecuteChildWorkflow2(ctx, typedChild2, "x", receipt.Charged).Get(ctx); err != nil {
+		return "", err
+	}
+	return "", typed.NewContinueAsNewError(ctx, typedContinueTyped, typedOrder{ID: o.ID + "-next", Cents: receipt.Charged})
+}
+
+func typedContinueOfficial(ctx officialworkflow.Context, o typedOrder) (string, error) {
+	if strings.HasSuffix(o.ID, "-next") {
+		return "done", nil
+	}
+	var receipt typedReceipt
+	if err := officialworkflow.ExecuteChildWorkflow(ctx, "typedAwaitsPayment", o).Get(ctx, &receipt); err != nil {
+		return "", err
+	}
+	if err := officialworkflow.ExecuteChildWorkflow(ctx, "typedChild2", "x", receipt.Charged).Get(ctx, nil); err != nil {
+		return "", err
+	}
+	return "", officialworkflow.NewContinueAsNewError(ctx, typedContinueOfficial, typedOrder{ID: o.ID + "-next", Cents: receipt.Charged})
+}
