@@ -16,7 +16,6 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	failurepb "go.temporal.io/api/failure/v1"
-	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	officialactivity "go.temporal.io/sdk/activity"
 	officialclient "go.temporal.io/sdk/client"
@@ -618,33 +617,6 @@ func TestDifferenceAQueryThatPanicsTheCodecFailsAtOnce(t *testing.T) {
 		!ourTimeout && ourErr != nil && strings.Contains(ourErr.Error(), "panickyCodec"), true,
 		theirTimeout, true,
 		fmt.Sprintf("ours: %v (timed out: %v); go.temporal.io/sdk: %v (timed out: %v)", ourErr, ourTimeout, theirErr, theirTimeout))
-}
-
-// WorkflowRun.Get past its context's deadline returns an error for which
-// errors.Is(err, context.DeadlineExceeded) holds, the server's error
-// still reachable with errors.As.
-func TestDifferenceGetPastItsDeadlineIsDeadlineExceeded(t *testing.T) {
-	ours, theirs := dialBoth(t)
-	defer ours.Close()
-	defer theirs.Close()
-	tq := fmt.Sprintf("migration-no-worker-%d", time.Now().UnixNano())
-	run, err := ours.ExecuteWorkflow(context.Background(), client.StartWorkflowOptions{TaskQueue: tq}, "NobodyRunsThis")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ours.TerminateWorkflow(context.Background(), run.GetID(), "", "test done")
-
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	ourErr := ours.GetWorkflow(ctx, run.GetID(), "").Get(ctx, nil)
-	cancel()
-	ctx, cancel = context.WithTimeout(context.Background(), 2*time.Second)
-	theirErr := theirs.GetWorkflow(ctx, run.GetID(), "").Get(ctx, nil)
-	cancel()
-	var ourServerErr *serviceerror.DeadlineExceeded
-	differs(t, "WorkflowRun.Get past its deadline",
-		errors.Is(ourErr, context.DeadlineExceeded) && errors.As(ourErr, &ourServerErr), true,
-		errors.Is(theirErr, context.DeadlineExceeded), false,
-		fmt.Sprintf("ours: %v (%T); go.temporal.io/sdk: %v (%T)", ourErr, ourErr, theirErr, theirErr))
 }
 
 // compressionRecorder is a stats handler that notes the compression of the

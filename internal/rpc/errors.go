@@ -19,17 +19,14 @@ import (
 // of go.temporal.io/api/serviceerror (NotFound, WorkflowExecutionAlreadyStarted
 // ...), which is what SDK code and users match on.
 func convertErrorsInterceptor(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
-	err := convertError(invoker(ctx, method, req, reply, cc, opts...), req)
+	err := invoker(ctx, method, req, reply, cc, opts...)
 	if err == nil {
 		return nil
 	}
-	if ended := contextEnded(ctx); ended != nil && !errors.Is(err, ended) {
-		// gRPC reports a call its context ended as DeadlineExceeded, or
-		// as a reset stream ("RST_STREAM with error code: CANCEL"): make
-		// errors.Is(err, context.DeadlineExceeded) hold, as callers write.
-		return &ContextEndedError{Context: ended, Call: err}
+	if ended := contextEnded(ctx); ended != nil && endedByContext(err) {
+		return contextEndedError(ended, err)
 	}
-	return err
+	return convertError(err, req)
 }
 
 // contextEnded is ctx's error, or context.DeadlineExceeded once its
@@ -45,25 +42,36 @@ func contextEnded(ctx context.Context) error {
 	return nil
 }
 
-// ContextEndedError is a call that failed because its context ended. It
-// is the context's error for errors.Is (context.DeadlineExceeded,
-// context.Canceled) and the call's for errors.As (a
-// *serviceerror.DeadlineExceeded, say).
-type ContextEndedError struct {
-	Context error // ctx.Err()
-	Call    error // what the call returned
-}
-
-// Error is the context's error, and the call's when it says more.
-func (e *ContextEndedError) Error() string {
-	switch serviceerror.ToStatus(e.Call).Code() {
+// endedByContext reports whether err, the error of a call whose context
+// has ended, is the context's doing: gRPC's DeadlineExceeded or Canceled
+// (a reset stream included), or a failure the retry loop would have
+// repeated had the context not ended. Any other answer is the server's
+// and stays what it is.
+func endedByContext(err error) bool {
+	switch serviceerror.ToStatus(err).Code() {
 	case codes.DeadlineExceeded, codes.Canceled:
-		return e.Context.Error()
+		return true
 	}
-	return e.Context.Error() + ": " + e.Call.Error()
+	return IsRetryable(err, false)
 }
 
-func (e *ContextEndedError) Unwrap() []error { return []error{e.Context, e.Call} }
+// contextEndedError is what a call ended by its context returns, as
+// go.temporal.io/sdk returns it (code written for it asserts the type):
+// a *serviceerror.DeadlineExceeded, or a *serviceerror.Canceled, whatever
+// form gRPC gave it. The message is the context's, with the last
+// attempt's error when another failure was being retried.
+func contextEndedError(ended, err error) error {
+	msg := ended.Error()
+	switch serviceerror.ToStatus(err).Code() {
+	case codes.DeadlineExceeded, codes.Canceled:
+	default:
+		msg += " (retrying: " + serviceerror.ToStatus(err).Message() + ")"
+	}
+	if errors.Is(ended, context.DeadlineExceeded) {
+		return serviceerror.NewDeadlineExceeded(msg)
+	}
+	return serviceerror.NewCanceled(msg)
+}
 
 // convertError turns a gRPC status error into its serviceerror.
 func convertError(err error, req any) error {

@@ -3,13 +3,16 @@ package rpc
 import (
 	"context"
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 func startWorkflow(c *Conn, ctx context.Context) error {
@@ -279,11 +282,12 @@ func TestMayWait(t *testing.T) {
 	}
 }
 
-// TestACallItsContextEndedIsTheContextsError: gRPC reports such a call as
-// DeadlineExceeded or as a reset stream; callers write errors.Is(err,
-// context.DeadlineExceeded), and the server error is still there for
-// errors.As.
-func TestACallItsContextEndedIsTheContextsError(t *testing.T) {
+// TestACallItsContextEndedIsTheServiceError: a call its context ended
+// returns what go.temporal.io/sdk returns, a *serviceerror.DeadlineExceeded
+// or a *serviceerror.Canceled (code written for it asserts the type, issue
+// 32 item 5), whether the context ended during an attempt or during the
+// wait before a retry.
+func TestACallItsContextEndedIsTheServiceError(t *testing.T) {
 	f := startFakeServer(t)
 	c := dialFake(t, f, Options{})
 	f.delayNext("StartWorkflowExecution", 2*time.Second, 2*time.Second)
@@ -291,15 +295,54 @@ func TestACallItsContextEndedIsTheContextsError(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	err := startWorkflow(c, ctx)
-	var deadline *serviceerror.DeadlineExceeded
-	if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &deadline) || err.Error() != "context deadline exceeded" {
-		t.Errorf("past its deadline: %T %q; want errors.Is context.DeadlineExceeded and a *serviceerror.DeadlineExceeded, saying so once", err, err)
+	if _, ok := err.(*serviceerror.DeadlineExceeded); !ok || err.Error() != "context deadline exceeded" {
+		t.Errorf("past its deadline: %T %q; want a *serviceerror.DeadlineExceeded saying so once", err, err)
 	}
 
 	ctx, cancel = context.WithCancel(context.Background())
 	time.AfterFunc(200*time.Millisecond, cancel)
 	err = startWorkflow(c, ctx)
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("canceled: %T %q; want errors.Is context.Canceled", err, err)
+	if _, ok := err.(*serviceerror.Canceled); !ok {
+		t.Errorf("canceled: %T %q; want a *serviceerror.Canceled", err, err)
+	}
+
+	slowRetries := Options{Retry: RetryPolicy{InitialInterval: time.Hour, MaximumInterval: time.Hour, MaximumElapsed: 2 * time.Hour}}
+	c = dialFake(t, f, slowRetries)
+	f.failNext("StartWorkflowExecution", serviceerror.NewUnavailable("down"))
+	ctx, cancel = context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	err = startWorkflow(c, ctx)
+	if _, ok := err.(*serviceerror.Canceled); !ok || err.Error() != "context canceled (retrying: down)" {
+		t.Errorf("canceled while waiting to retry: %T %q; want a *serviceerror.Canceled that names the failure retried", err, err)
+	}
+}
+
+// TestWhatACallItsContextEndedReturns: the error a call returns once its
+// context has ended, for each error gRPC may give it.
+func TestWhatACallItsContextEndedReturns(t *testing.T) {
+	expired, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	cases := []struct {
+		name    string
+		ctx     context.Context
+		call    error
+		want    error // its type is the one wanted
+		message string
+	}{
+		{"deadline", expired, status.Error(codes.DeadlineExceeded, "context deadline exceeded"), &serviceerror.DeadlineExceeded{}, "context deadline exceeded"},
+		{"deadline, stream reset", expired, status.Error(codes.Canceled, "stream terminated by RST_STREAM with error code: CANCEL"), &serviceerror.DeadlineExceeded{}, "context deadline exceeded"},
+		{"deadline while retrying", expired, status.Error(codes.Unavailable, "connection refused"), &serviceerror.DeadlineExceeded{}, "context deadline exceeded (retrying: connection refused)"},
+		{"canceled", canceled, status.Error(codes.Canceled, "context canceled"), &serviceerror.Canceled{}, "context canceled"},
+		{"the server's answer", expired, status.Error(codes.NotFound, "no such workflow"), &serviceerror.NotFound{}, "no such workflow"},
+		{"in time", context.Background(), status.Error(codes.DeadlineExceeded, "the server's deadline"), &serviceerror.DeadlineExceeded{}, "the server's deadline"},
+	}
+	for _, c := range cases {
+		invoker := func(context.Context, string, any, any, *grpc.ClientConn, ...grpc.CallOption) error { return c.call }
+		err := convertErrorsInterceptor(c.ctx, "/m", nil, nil, nil, invoker)
+		if reflect.TypeOf(err) != reflect.TypeOf(c.want) || err.Error() != c.message {
+			t.Errorf("%s: %T %q; want %T %q", c.name, err, err, c.want, c.message)
+		}
 	}
 }
