@@ -82,7 +82,8 @@ import "github.com/durable-go/sdk/internal"
 // Lifecycle and identity:
 //
 //   - WorkerStopTimeout: how long Stop lets running tasks finish before it
-//     cancels the activities still running. Default: 0.
+//     cancels the activities still running; Stop returns at most 0.5 s
+//     after it (see Worker.Stop). Default: 0.
 //   - OnFatalError: called once, on its own goroutine, with a poll error
 //     that retrying will not cure (the namespace deleted, an unsupported
 //     client), after which the worker stops and Run returns the error.

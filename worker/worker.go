@@ -72,7 +72,13 @@ type Worker interface {
 	// Stop stops polling, lets running tasks finish within
 	// Options.WorkerStopTimeout, cancels the activities still running and
 	// returns, even when activity code ignores its canceled context (the
-	// server then retries that activity after its timeout).
+	// server then retries that activity after its timeout). It returns
+	// within WorkerStopTimeout plus a margin of 0.5 s (milliseconds on a
+	// server that answers), plus the time of plugins' StopWorker hooks:
+	// the margin is for telling the server that the worker stops and for
+	// the worker's own work to end once activities are canceled (workflow
+	// tasks, reports of activities that returned). What has not ended by
+	// then ends in the background, and a warning says so.
 	Stop()
 }
 

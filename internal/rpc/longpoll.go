@@ -2,6 +2,18 @@ package rpc
 
 import "go.temporal.io/api/workflowservice/v1"
 
+// isTaskPoll reports the polls of a worker's task queues, which the
+// worker retries itself (see retryInterceptor).
+func isTaskPoll(method string) bool {
+	switch method {
+	case workflowservice.WorkflowService_PollWorkflowTaskQueue_FullMethodName,
+		workflowservice.WorkflowService_PollActivityTaskQueue_FullMethodName,
+		workflowservice.WorkflowService_PollNexusTaskQueue_FullMethodName:
+		return true
+	}
+	return false
+}
+
 // IsLongPoll reports whether a call may legitimately wait on the server for
 // up to about a minute: task queue polls, update waits, and history reads
 // that wait for new events. Such calls get RetryPolicy.LongPollAttemptTimeout.

@@ -93,6 +93,14 @@ func retriesDisabled(ctx context.Context) bool {
 // retryInterceptor bounds every attempt (never beyond the caller's
 // deadline) and repeats retryable failures with jittered exponential
 // backoff until the caller's deadline, or MaximumElapsed without one.
+//
+// A worker's task queue poll is repeated here only when the connection
+// failed (Unavailable, which watchConnection logs) or the attempt got
+// lost: any other failure, retryable or not (Unknown, Internal, a
+// ResourceExhausted), goes back at once to the worker's poll loop, which
+// logs it and retries after its own backoff. Retried here it would be
+// retried in silence for MaximumElapsed plus the poll's attempt timeout,
+// about 70 s.
 func retryInterceptor(p RetryPolicy, internalIsFinal *atomic.Bool) grpc.UnaryClientInterceptor {
 	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 		timeout := p.AttemptTimeout
@@ -121,6 +129,10 @@ func retryInterceptor(p RetryPolicy, internalIsFinal *atomic.Bool) grpc.UnaryCli
 			ownDeadline := !callerHasDeadline || attemptDeadline.Before(callerDeadline)
 			lost := ownDeadline && serviceerror.ToStatus(err).Code() == codes.DeadlineExceeded
 			if !lost && !IsRetryable(err, internalIsFinal.Load()) {
+				return err
+			}
+			if !lost && isTaskPoll(method) && serviceerror.ToStatus(err).Code() != codes.Unavailable {
+				// The worker's poll loop retries it, after logging it.
 				return err
 			}
 			now := time.Now()

@@ -178,7 +178,8 @@ func (c *StickyCache) Len() int {
 	return c.order.Len()
 }
 
-// Purge closes and drops every run (worker.PurgeStickyWorkflowCache).
+// Purge closes and drops every run (worker.PurgeStickyWorkflowCache),
+// without waiting for those a task or query holds.
 func (c *StickyCache) Purge() {
 	c.mu.Lock()
 	runs := c.runs
@@ -187,7 +188,14 @@ func (c *StickyCache) Purge() {
 	c.order.Init()
 	c.mu.Unlock()
 	for _, r := range runs {
-		closeRun(r)
+		if r.mu.TryLock() {
+			r.closeLocked()
+			r.mu.Unlock()
+		} else {
+			// A task or query holds it (one a stopping worker left to end
+			// in the background): it closes once that ends.
+			go closeRun(r)
+		}
 	}
 }
 

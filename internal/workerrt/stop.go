@@ -13,42 +13,67 @@ import (
 )
 
 // stickyAnswerWait bounds how long Stop waits for the sticky queue's open
-// polls to return once the server has been told the worker stops: the
-// server answers them at once, so this is reached only when it did not.
-const stickyAnswerWait = time.Second
+// polls to return once the server has been told the worker stops (within
+// the stop timeout): the server is meant to answer them at once, but a
+// dev server does not always. A variable for tests.
+var stickyAnswerWait = time.Second
+
+// StopMargin is how long Stop may take past Options.StopTimeout: to tell
+// the server that the worker stops, and, once the activities still
+// running are canceled, for the worker's own work to end (workflow tasks,
+// the reports of activities that returned). On a server that answers, it
+// takes milliseconds; past the margin, Stop returns and that work ends in
+// the background.
+const StopMargin = 500 * time.Millisecond
 
 // Stop stops the worker as go.temporal.io/sdk's Stop does, and returns
-// even when activity code ignores its canceled context:
+// within Options.StopTimeout plus StopMargin, even when activity code
+// ignores its canceled context:
 //
 //  1. it tells the server the worker stops (ShutdownWorker, when the
-//     Service has it), which answers the sticky queue's polls at once,
-//     empty, and sends the cached runs' next tasks to the task queue
-//     without waiting for the sticky schedule-to-start timeout;
-//  2. it stops polling;
-//  3. it lets running tasks finish within Options.StopTimeout (0: none);
+//     Service has it), which answers the sticky queue's polls, empty, and
+//     sends the cached runs' next tasks to the task queue without waiting
+//     for the sticky schedule-to-start timeout;
+//  2. it stops polling (within the stop timeout, the sticky queue's polls
+//     may end with the server's answers first);
+//  3. it lets running tasks finish until the stop timeout (0: none);
 //  4. it cancels the activities still running (context.Cause is
-//     ErrWorkerShutdown), and waits for the worker's own work to end:
-//     workflow tasks, and the reports of activities whose code returned;
+//     ErrWorkerShutdown), and waits, until StopMargin past the stop
+//     timeout, for the worker's own work to end: workflow tasks, and the
+//     reports of activities whose code returned;
 //  5. it names, in a warning, the activities whose code has not returned.
 //     Their code goes on, on goroutines that are the user's from then on:
 //     what it returns is reported if the server still takes it, else the
 //     server retries the activity after its timeout, on another worker;
 //  6. the runs it cached leave the cache.
 //
-// Workflow tasks that did not finish are not reported: the server retries
-// them.
+// If the worker's own work has not ended within the margin (a server that
+// does not answer, workflow code that does not yield), Stop says so in a
+// warning and returns; steps 5 and 6 follow in the background once that
+// work ends. Workflow tasks that did not finish are not reported: the
+// server retries them.
 func (w *Worker) Stop() {
 	w.stopOnce.Do(func() {
+		timeout := time.Now().Add(w.opts.StopTimeout)
+		returnBy := timeout.Add(StopMargin)
 		w.stopMu.Lock()
 		close(w.stopped)
 		w.stopMu.Unlock()
 		if w.stopPoll != nil {
-			if w.announceShutdown() {
-				w.awaitStickyAnswers()
+			if w.announceShutdown(returnBy) {
+				w.awaitStickyAnswers(timeout)
 			}
 			w.stopPoll()
 			w.polling.Wait()
-			w.finishTasks()
+			if !w.finishTasks(timeout, returnBy) {
+				go func() {
+					w.running.waitUntil(w.running.onlyActivityCodeLeft, nil)
+					w.warnActivitiesInCode()
+					w.releaseCachedRuns()
+				}()
+				return
+			}
+			w.warnActivitiesInCode()
 		}
 		w.releaseCachedRuns()
 	})
@@ -62,8 +87,9 @@ type workerShutdownService interface {
 }
 
 // announceShutdown tells the server that the worker stops, as
-// go.temporal.io/sdk does, and reports whether the server took it.
-func (w *Worker) announceShutdown() bool {
+// go.temporal.io/sdk does, and reports whether the server took it by
+// returnBy.
+func (w *Worker) announceShutdown(returnBy time.Time) bool {
 	svc, ok := w.opts.Service.(workerShutdownService)
 	if !ok {
 		return false
@@ -75,7 +101,7 @@ func (w *Worker) announceShutdown() bool {
 	if w.opts.Activities != nil {
 		types = append(types, enumspb.TASK_QUEUE_TYPE_ACTIVITY)
 	}
-	ctx, cancel := context.WithTimeout(w.metrics.queueContext(), rpcTimeout)
+	ctx, cancel := context.WithTimeout(w.metrics.queueContext(), min(time.Until(returnBy), rpcTimeout))
 	defer cancel()
 	_, err := svc.ShutdownWorker(ctx, &workflowservice.ShutdownWorkerRequest{
 		Namespace:         w.opts.Namespace,
@@ -91,6 +117,10 @@ func (w *Worker) announceShutdown() bool {
 	case errors.As(err, &unimplemented):
 		// A server older than the call: the sticky queue times out instead.
 		return false
+	case err != nil && ctx.Err() != nil && !time.Now().Before(returnBy):
+		w.opts.Logger.Info("the server did not answer in time that the worker stops (ShutdownWorker); the worker stops anyway, and the server sends its cached workflows' next tasks to the task queue after the sticky schedule-to-start timeout",
+			"TaskQueue", w.opts.TaskQueue, "Error", err)
+		return false
 	case err != nil:
 		w.opts.Logger.Warn("telling the server that the worker stops (ShutdownWorker) failed; the worker stops anyway, and the server sends its cached workflows' next tasks to the task queue after the sticky schedule-to-start timeout",
 			"TaskQueue", w.opts.TaskQueue, "Error", err)
@@ -102,12 +132,14 @@ func (w *Worker) announceShutdown() bool {
 // awaitStickyAnswers lets the sticky queue's open polls return with the
 // server's empty answers (counted, as go.temporal.io/sdk counts them, in
 // temporal_workflow_task_queue_poll_empty) rather than cutting them
-// short, and opens no new one.
-func (w *Worker) awaitStickyAnswers() {
-	if w.stickyQueue == "" {
+// short, for stickyAnswerWait at most and not past the stop timeout, and
+// opens no new one.
+func (w *Worker) awaitStickyAnswers(timeout time.Time) {
+	wait := min(stickyAnswerWait, time.Until(timeout))
+	if w.stickyQueue == "" || wait <= 0 {
 		return
 	}
-	t := time.NewTimer(stickyAnswerWait)
+	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
 	case <-w.stickyPolls.drain():
@@ -115,11 +147,11 @@ func (w *Worker) awaitStickyAnswers() {
 	}
 }
 
-// finishTasks lets running tasks finish within the stop timeout, cancels
-// the activities still running, and waits for all but the activity code
-// that has not returned, which it names.
-func (w *Worker) finishTasks() {
-	ctx, cancel := context.WithTimeout(context.Background(), w.opts.StopTimeout)
+// finishTasks lets running tasks finish until timeout, cancels the
+// activities still running, and waits until returnBy for all but the
+// activity code that has not returned; it reports whether they ended.
+func (w *Worker) finishTasks(timeout, returnBy time.Time) bool {
+	ctx, cancel := context.WithDeadline(context.Background(), timeout)
 	finished := w.running.waitUntil(w.running.idle, ctx.Done())
 	cancel()
 	if !finished && w.opts.StopTimeout > 0 {
@@ -127,7 +159,19 @@ func (w *Worker) finishTasks() {
 			"TaskQueue", w.opts.TaskQueue, "StopTimeout", w.opts.StopTimeout)
 	}
 	w.stopWork(ErrWorkerShutdown)
-	w.running.waitUntil(w.running.onlyActivityCodeLeft, nil)
+	ctx, cancel = context.WithDeadline(context.Background(), returnBy)
+	defer cancel()
+	if w.running.waitUntil(w.running.onlyActivityCodeLeft, ctx.Done()) {
+		return true
+	}
+	w.opts.Logger.Warn("the worker's own work (workflow tasks, reports of activities that returned) did not end within the stop timeout and its margin; Stop returns, and that work ends in the background: a workflow task that does not finish is retried by the server",
+		"TaskQueue", w.opts.TaskQueue, "StopTimeout", w.opts.StopTimeout, "StopMargin", StopMargin)
+	return false
+}
+
+// warnActivitiesInCode names, in a warning, the activities whose code has
+// not returned after Stop canceled them.
+func (w *Worker) warnActivitiesInCode() {
 	if left := w.running.activitiesInCode(); len(left) > 0 {
 		w.opts.Logger.Warn("the worker stopped with activities still running: their contexts are canceled (context.Cause is worker.ErrWorkerShutdown) but their code has not returned. What it returns will be reported if the server still takes it; otherwise the server retries each activity after its timeout. Activity code should return when its context is done",
 			"TaskQueue", w.opts.TaskQueue, "StopTimeout", w.opts.StopTimeout, "Activities", left)
