@@ -159,8 +159,11 @@ func (t *TestActivityEnvironment) SetWorkerStopChannel(c chan struct{}) {
 	t.workerStop = c
 }
 
-// SetOnActivityHeartbeatListener sets a function called with every
-// heartbeat's details.
+// SetOnActivityHeartbeatListener sets a function called with the details
+// of each heartbeat a worker would send: heartbeats are throttled as the
+// worker throttles them (the first at once, then at most one per
+// interval, 80% of the heartbeat timeout or 30s without one, the last
+// held back sent when the activity fails), as in go.temporal.io/sdk.
 func (t *TestActivityEnvironment) SetOnActivityHeartbeatListener(listener func(activityInfo *internal.ActivityInfo, details converter.EncodedValues)) *TestActivityEnvironment {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -263,20 +266,26 @@ func (t *TestActivityEnvironment) execute(name string, args []any, la *local) (c
 	if stop == nil {
 		stop = make(chan struct{})
 	}
+	// The listener hears the heartbeats a worker would send, throttled as
+	// the worker throttles them.
 	onHeartbeat, dc := t.onHeartbeat, t.dc
-	heartbeat := func(details *commonpb.Payloads) {
+	interval := workerrt.HeartbeatInterval(task.GetHeartbeatTimeout().AsDuration(),
+		t.workerOptions.DefaultHeartbeatThrottleInterval, t.workerOptions.MaxHeartbeatThrottleInterval)
+	throttle := workerrt.NewHeartbeatThrottle(interval, func(details *commonpb.Payloads) {
 		if onHeartbeat != nil {
 			info := seam.ActivityInfo(&workerrt.ActivityTask{Task: task}, testNamespace)
 			onHeartbeat(&info, failure.NewEncodedValues(details, dc))
 		}
-	}
+	})
+	defer throttle.Stop()
 	exec := seam.ActivityExecutor(t.registry, internal.TestEnvWiring{DataConverter: t.dc, Logger: t.suite.logger, Metrics: t.suite.metrics,
 		Namespace: testNamespace, TaskQueue: testTaskQueue, Interceptors: t.workerOptions.Interceptors, Propagators: t.propagators})
-	at := &workerrt.ActivityTask{Task: task, Heartbeat: heartbeat, WorkerStop: stop}
+	at := &workerrt.ActivityTask{Task: task, Heartbeat: throttle.Record, WorkerStop: stop}
 	if la != nil {
 		at.Local, at.LocalFn, at.Heartbeat = true, la.fn, func(*commonpb.Payloads) {}
 	}
 	result, err := exec.Execute(ctx, at)
+	throttle.Finish(err == nil)
 	if errors.Is(err, internal.ErrResultPending) {
 		return nil, err
 	}
@@ -294,6 +303,9 @@ func (t *TestActivityEnvironment) executeInWorkflow(name string, args []any) (co
 	wenv := (&WorkflowTestSuite{logger: t.suite.logger, metrics: t.suite.metrics, propagators: t.propagators, header: t.header}).NewTestWorkflowEnvironment()
 	wenv.registry = t.registry
 	wenv.SetDataConverter(t.dc).SetFailureConverter(t.fc).SetWorkerOptions(t.configuredWorkerOptions()).SetIdentity(t.identity)
+	if t.onHeartbeat != nil {
+		wenv.SetOnActivityHeartbeatListener(t.onHeartbeat)
+	}
 	timeout := t.timeout
 	t.mu.Unlock()
 	if timeout <= 0 {

@@ -1,14 +1,18 @@
 package testenv
 
 import (
+	"context"
 	"errors"
 
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/grpc"
 
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/testserver"
 )
 
 // The activity listeners hear an activity's outcome as go.temporal.io/sdk's
@@ -36,14 +40,45 @@ type activityRecord struct {
 }
 
 // seenAttempt keeps the info of an activity's latest attempt, for the
-// listeners of its outcome.
+// listeners of its outcome and its heartbeats.
 func (l *testListeners) seenAttempt(info internal.ActivityInfo) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.attempts == nil {
 		l.attempts = make(map[attemptKey]internal.ActivityInfo)
+		l.byToken = make(map[string]internal.ActivityInfo)
 	}
 	l.attempts[attemptKey{info.WorkflowExecution.RunID, info.ActivityID}] = info
+	l.byToken[string(info.TaskToken)] = info
+}
+
+// listenedService is the in-memory server as the environment's worker
+// calls it: the heartbeat listener hears the heartbeats that reach it,
+// those the worker's throttle let through, as go.temporal.io/sdk's
+// listener hears those that reach its service.
+type listenedService struct {
+	testserver.Local
+	listeners *testListeners
+}
+
+func (s listenedService) RecordActivityTaskHeartbeat(ctx context.Context, in *workflowservice.RecordActivityTaskHeartbeatRequest, opts ...grpc.CallOption) (*workflowservice.RecordActivityTaskHeartbeatResponse, error) {
+	resp, err := s.Local.RecordActivityTaskHeartbeat(ctx, in, opts...)
+	if err == nil {
+		s.listeners.heardHeartbeat(in.GetTaskToken(), in.GetDetails())
+	}
+	return resp, err
+}
+
+// heardHeartbeat tells the heartbeat listener of a heartbeat the server
+// took, on the attempt's goroutine.
+func (l *testListeners) heardHeartbeat(token []byte, details *commonpb.Payloads) {
+	l.mu.Lock()
+	listener, dc := l.set.activityHeartbeat, l.dc
+	info, ok := l.byToken[string(token)]
+	l.mu.Unlock()
+	if listener != nil && ok {
+		listener(&info, failure.NewEncodedValues(details, dc))
+	}
 }
 
 // activityEvent reports whether the activity listeners need ev.

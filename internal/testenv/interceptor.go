@@ -233,15 +233,6 @@ type testActivityOutbound struct {
 	env *TestWorkflowEnvironment
 }
 
-func (a *testActivityOutbound) RecordHeartbeat(ctx context.Context, details ...any) {
-	if f := a.env.listeners.get().activityHeartbeat; f != nil {
-		info := a.Next.GetInfo(ctx)
-		p, _ := a.env.dc.ToPayloads(details...)
-		f(&info, failure.NewEncodedValues(p, a.env.dc))
-	}
-	a.Next.RecordHeartbeat(ctx, details...)
-}
-
 func (a *testActivityOutbound) GetWorkerStopChannel(ctx context.Context) <-chan struct{} {
 	a.env.mu.Lock()
 	c := a.env.workerStop
@@ -271,6 +262,7 @@ type testListeners struct {
 	identity  string
 	scheduled map[scheduledKey]*activityRecord
 	attempts  map[attemptKey]internal.ActivityInfo
+	byToken   map[string]internal.ActivityInfo // the attempts by task token
 }
 
 // listenedEvent is an event the listeners' goroutine delivers.

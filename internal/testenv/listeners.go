@@ -32,8 +32,11 @@ func (e *TestWorkflowEnvironment) SetOnActivityCanceledListener(listener func(ac
 	return e
 }
 
-// SetOnActivityHeartbeatListener sets a function called with every
-// heartbeat's details.
+// SetOnActivityHeartbeatListener sets a function called with the details
+// of each heartbeat that reaches the server: the worker throttles them
+// (the first at once, then at most one per interval, 80% of the
+// heartbeat timeout or 30s without one, the last held back sent when the
+// attempt fails), as in go.temporal.io/sdk.
 func (e *TestWorkflowEnvironment) SetOnActivityHeartbeatListener(listener func(activityInfo *internal.ActivityInfo, details converter.EncodedValues)) *TestWorkflowEnvironment {
 	e.listeners.update(func(s *listenerSet) { s.activityHeartbeat = listener })
 	return e

@@ -656,7 +656,7 @@ func (e *TestWorkflowEnvironment) wiring() internal.TestEnvWiring {
 		taskQueue = testTaskQueue
 	}
 	return internal.TestEnvWiring{
-		Service:          testserver.Local{S: e.server},
+		Service:          listenedService{Local: testserver.Local{S: e.server}, listeners: &e.listeners},
 		Namespace:        testNamespace,
 		TaskQueue:        taskQueue,
 		Identity:         e.identity,

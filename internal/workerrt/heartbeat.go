@@ -40,71 +40,142 @@ var (
 	ErrActivityReset  = errors.New("activity reset")
 )
 
-// heartbeater sends an activity's heartbeats, throttled, and cancels the
-// activity when the server says so.
-type heartbeater struct {
-	w        *Worker
-	task     *workflowservice.PollActivityTaskQueueResponse
-	cancel   context.CancelCauseFunc
+// HeartbeatThrottle holds back an activity attempt's heartbeats as a
+// worker throttles them (go.temporal.io/sdk's rule): the first is sent at
+// once and starts an interval; those recorded during it wait, the last
+// one wins, and it is sent at the interval's end (starting the next
+// interval); once the attempt ends, the one still waiting is sent unless
+// the attempt completed. Intervals run on wall time. The worker sends
+// through it to the server; the test environment's activity environment
+// sends to its heartbeat listener.
+type HeartbeatThrottle struct {
 	interval time.Duration
+	send     func(*commonpb.Payloads)
 
 	mu         sync.Mutex
 	pending    *commonpb.Payloads // latest details not yet sent
 	hasPending bool
 	timer      *time.Timer // set while an interval runs
 	stopped    bool
-	canceled   bool // the server asked to cancel
 }
 
-func newHeartbeater(w *Worker, task *workflowservice.PollActivityTaskQueueResponse, cancel context.CancelCauseFunc) *heartbeater {
-	interval := cmp.Or(w.opts.DefaultHeartbeatInterval, defaultHeartbeatInterval)
-	if t := task.GetHeartbeatTimeout().AsDuration(); t > 0 {
-		interval = t * 4 / 5
+// HeartbeatInterval is the throttle's interval for an attempt: 80% of its
+// heartbeat timeout, or defaultInterval (0: 30s) without one, and never
+// more than maxInterval (0: 60s).
+func HeartbeatInterval(heartbeatTimeout, defaultInterval, maxInterval time.Duration) time.Duration {
+	interval := cmp.Or(defaultInterval, defaultHeartbeatInterval)
+	if heartbeatTimeout > 0 {
+		interval = heartbeatTimeout * 4 / 5
 	}
-	interval = min(interval, cmp.Or(w.opts.MaxHeartbeatInterval, maxHeartbeatInterval))
-	return &heartbeater{w: w, task: task, cancel: cancel, interval: interval}
+	return min(interval, cmp.Or(maxInterval, maxHeartbeatInterval))
 }
 
-// record sends details now if no interval runs, else keeps them for the
+// NewHeartbeatThrottle returns a throttle that sends with send, which
+// must not call the throttle.
+func NewHeartbeatThrottle(interval time.Duration, send func(details *commonpb.Payloads)) *HeartbeatThrottle {
+	return &HeartbeatThrottle{interval: interval, send: send}
+}
+
+// Record sends details now if no interval runs, else keeps them for the
 // interval's end.
-func (h *heartbeater) record(details *commonpb.Payloads) {
-	h.mu.Lock()
-	if h.stopped {
-		h.mu.Unlock()
+func (t *HeartbeatThrottle) Record(details *commonpb.Payloads) {
+	t.mu.Lock()
+	if t.stopped {
+		t.mu.Unlock()
 		return
 	}
-	if h.timer != nil {
-		h.pending, h.hasPending = details, true
-		h.mu.Unlock()
+	if t.timer != nil {
+		t.pending, t.hasPending = details, true
+		t.mu.Unlock()
 		return
 	}
-	h.timer = time.AfterFunc(h.interval, h.intervalEnded)
-	h.mu.Unlock()
-	_ = h.send(details) // a failure is logged; the next heartbeat may pass
+	t.timer = time.AfterFunc(t.interval, t.intervalEnded)
+	t.mu.Unlock()
+	t.send(details)
 }
 
 // intervalEnded sends what was recorded during the interval, if anything,
 // and starts the next interval.
-func (h *heartbeater) intervalEnded() {
-	h.mu.Lock()
-	if h.stopped || !h.hasPending {
-		h.timer = nil
-		h.mu.Unlock()
+func (t *HeartbeatThrottle) intervalEnded() {
+	t.mu.Lock()
+	if t.stopped || !t.hasPending {
+		t.timer = nil
+		t.mu.Unlock()
 		return
 	}
-	details := h.pending
-	h.pending, h.hasPending = nil, false
-	h.timer = time.AfterFunc(h.interval, h.intervalEnded)
-	h.mu.Unlock()
-	_ = h.send(details)
+	details := t.pending
+	t.pending, t.hasPending = nil, false
+	t.timer = time.AfterFunc(t.interval, t.intervalEnded)
+	t.mu.Unlock()
+	t.send(details)
 }
+
+// Finish ends the throttle once the attempt returned. Unless it
+// completed, the details still held back are sent first, so that the
+// server keeps the last progress recorded (its next attempt resumes from
+// it, a heartbeat timeout reports it), as go.temporal.io/sdk does; a
+// completion supersedes them.
+func (t *HeartbeatThrottle) Finish(completed bool) {
+	t.mu.Lock()
+	details, flush := t.pending, t.hasPending && !completed && !t.stopped
+	t.pending, t.hasPending = nil, false
+	t.mu.Unlock()
+	t.Stop()
+	if flush {
+		t.send(details)
+	}
+}
+
+// Stop ends the throttle; details still held back are dropped.
+func (t *HeartbeatThrottle) Stop() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.stopped = true
+	if t.timer != nil {
+		t.timer.Stop()
+	}
+}
+
+// Stopped reports whether the throttle ended.
+func (t *HeartbeatThrottle) Stopped() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.stopped
+}
+
+// heartbeater sends an activity's heartbeats to the server, throttled,
+// and cancels the activity when the server says so.
+type heartbeater struct {
+	w        *Worker
+	task     *workflowservice.PollActivityTaskQueueResponse
+	cancel   context.CancelCauseFunc
+	interval time.Duration
+	throttle *HeartbeatThrottle
+
+	mu       sync.Mutex
+	canceled bool // the server asked to cancel
+}
+
+func newHeartbeater(w *Worker, task *workflowservice.PollActivityTaskQueueResponse, cancel context.CancelCauseFunc) *heartbeater {
+	h := &heartbeater{w: w, task: task, cancel: cancel}
+	h.interval = HeartbeatInterval(task.GetHeartbeatTimeout().AsDuration(), w.opts.DefaultHeartbeatInterval, w.opts.MaxHeartbeatInterval)
+	// A failure to send is logged; the next heartbeat may pass.
+	h.throttle = NewHeartbeatThrottle(h.interval, func(details *commonpb.Payloads) { _ = h.send(details) })
+	return h
+}
+
+func (h *heartbeater) record(details *commonpb.Payloads) { h.throttle.Record(details) }
+
+// finish ends heartbeating once the activity returned (see
+// HeartbeatThrottle.Finish).
+func (h *heartbeater) finish(completed bool) { h.throttle.Finish(completed) }
+
+// stop ends heartbeating; details still pending are dropped.
+func (h *heartbeater) stop() { h.throttle.Stop() }
 
 // sendNow sends details at once, whatever interval runs.
 func (h *heartbeater) sendNow(details *commonpb.Payloads) error {
-	h.mu.Lock()
-	stopped := h.stopped
-	h.mu.Unlock()
-	if stopped {
+	if h.throttle.Stopped() {
 		return errHeartbeatAfterEnd
 	}
 	return h.send(details)
@@ -150,30 +221,4 @@ func (h *heartbeater) serverCanceled() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.canceled
-}
-
-// finish ends heartbeating once the activity returned. Unless it
-// completed, the details the throttle still holds back are sent first, so
-// that the server keeps the last progress recorded (its next attempt
-// resumes from it, a heartbeat timeout reports it), as go.temporal.io/sdk
-// does; a completion supersedes them.
-func (h *heartbeater) finish(completed bool) {
-	h.mu.Lock()
-	details, flush := h.pending, h.hasPending && !completed && !h.stopped
-	h.pending, h.hasPending = nil, false
-	h.mu.Unlock()
-	h.stop()
-	if flush {
-		_ = h.send(details) // a failure is logged
-	}
-}
-
-// stop ends heartbeating; details still pending are dropped.
-func (h *heartbeater) stop() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.stopped = true
-	if h.timer != nil {
-		h.timer.Stop()
-	}
 }

@@ -3,9 +3,11 @@ package parity
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 )
@@ -80,4 +82,68 @@ func (s *ParitySuite) TestAPanickingActivityKeepsItsLastHeartbeat() {
 	var last int
 	s.NoError(s.env.GetWorkflowResult(&last))
 	s.Equal(300, last)
+}
+
+// Upload records its progress five times, then fails if told to.
+func Upload(ctx context.Context, fail bool) error {
+	for part := 1; part <= 5; part++ {
+		activity.RecordHeartbeat(ctx, part)
+	}
+	if fail {
+		return errors.New("upload interrupted")
+	}
+	return nil
+}
+
+// heartbeatsHeard is what a heartbeat listener heard: each heartbeat's
+// part.
+type heartbeatsHeard struct {
+	mu    sync.Mutex
+	parts []int
+}
+
+func (h *heartbeatsHeard) listen(_ *activity.Info, details converter.EncodedValues) {
+	var part int
+	_ = details.Get(&part)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.parts = append(h.parts, part)
+}
+
+func (h *heartbeatsHeard) heard() []int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.parts
+}
+
+func (s *ParitySuite) TestTheActivityEnvironmentReportsHeartbeatsAsAWorkerThrottlesThem() {
+	for _, tc := range []struct {
+		fail bool
+		want []int
+	}{
+		// Within the throttle's interval (30s without a heartbeat
+		// timeout), the first goes at once and the last waits...
+		{false, []int{1}},   // ...for nothing: the activity completed.
+		{true, []int{1, 5}}, // ...for the activity's end, as it failed.
+	} {
+		env := s.NewTestActivityEnvironment()
+		var heard heartbeatsHeard
+		env.SetOnActivityHeartbeatListener(heard.listen)
+		env.RegisterActivity(Upload)
+		_, err := env.ExecuteActivity(Upload, tc.fail)
+		s.Equal(tc.fail, err != nil, "%v", err)
+		s.Equal(tc.want, heard.heard(), "failing: %v", tc.fail)
+	}
+}
+
+func (s *ParitySuite) TestTheWorkflowEnvironmentReportsHeartbeatsAsAWorkerThrottlesThem() {
+	var heard heartbeatsHeard
+	s.env.SetOnActivityHeartbeatListener(heard.listen)
+	s.env.RegisterActivity(Upload)
+	s.env.ExecuteWorkflow(func(ctx workflow.Context) error {
+		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
+		return workflow.ExecuteActivity(ctx, Upload, false).Get(ctx, nil)
+	})
+	s.NoError(s.env.GetWorkflowError())
+	s.Equal([]int{1}, heard.heard())
 }
