@@ -26,7 +26,7 @@ func convertErrorsInterceptor(ctx context.Context, method string, req, reply any
 	if ended := contextEnded(ctx); ended != nil && endedByContext(err) {
 		return contextEndedError(ended, err)
 	}
-	return convertError(err, req)
+	return convertError(err, method, req)
 }
 
 // contextEnded is ctx's error, or context.DeadlineExceeded once its
@@ -73,22 +73,25 @@ func contextEndedError(ended, err error) error {
 	return serviceerror.NewCanceled(msg)
 }
 
-// convertError turns a gRPC status error into its serviceerror.
-func convertError(err error, req any) error {
+// convertError turns a gRPC status error of a call of method into its
+// serviceerror, or into a MessageTooLargeError.
+func convertError(err error, method string, req any) error {
 	st, ok := status.FromError(err)
 	if !ok {
 		// nil, or a local failure such as a credentials error, which the
 		// caller should see as it is.
 		return err
 	}
-	if st.Code() == codes.InvalidArgument {
-		if explained := ExplainServerLimit(st.Message()); explained != "" {
-			// Still an InvalidArgument, for code that checks the type.
-			if msg, ok := req.(proto.Message); ok {
-				explained += fmt.Sprintf("; the request carries %s of payloads", formatBytes(payloadBytes(msg)))
-			}
-			return serviceerror.NewInvalidArgument(explained)
+	if IsMessageTooLarge(err) {
+		return newMessageTooLargeError(st, method, req)
+	}
+	if st.Code() == codes.InvalidArgument && ExplainServerLimit(st.Message()) != "" {
+		size := ""
+		if msg, ok := req.(proto.Message); ok {
+			size = fmt.Sprintf("the request carries %s of payloads", formatBytes(payloadBytes(msg)))
 		}
+		// Still an InvalidArgument, for code that checks the type.
+		return serviceerror.NewInvalidArgument(explainServerLimit(st.Message(), size))
 	}
 	return serviceerror.FromStatus(st)
 }
