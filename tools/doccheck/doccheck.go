@@ -14,7 +14,9 @@
 //
 // It also checks that the files and directories the docs name exist
 // (CheckPaths, paths.go), so that a file moved without its docs fails the
-// tests.
+// tests, and that the go blocks of the README and the user guide compile
+// (CheckSnippets, snippets.go, which states the rules a fragment is
+// compiled under).
 package doccheck
 
 import (

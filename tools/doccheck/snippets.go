@@ -195,6 +195,10 @@ func (p SnippetProblem) String() string {
 // to root, the repository's root) under the rules above, and returns
 // what does not compile. skipped lists the partial snippets, with why.
 func CheckSnippets(root string, docs []string) (problems []SnippetProblem, skipped []string, err error) {
+	root, err = filepath.Abs(root)
+	if err != nil {
+		return nil, nil, err
+	}
 	c := &snippetChecker{root: root, fset: token.NewFileSet(), modules: map[string]*exportData{}}
 	var snippets []*preparedSnippet
 	for _, doc := range docs {
@@ -511,29 +515,24 @@ func (c *snippetChecker) loadExports(snippets []*preparedSnippet) error {
 			wanted[p.module] = append(wanted[p.module], "./"+filepath.ToSlash(mustRel(p.module, filepath.Join(c.root, p.In))))
 		}
 	}
-	// One go list per module, at the same time: each mostly waits for
-	// the build cache.
-	type listed struct {
-		module string
-		data   *exportData
-		err    error
+	// One go list per module, one after the other: the modules share
+	// most packages, and a package built for one is in the build cache
+	// for the next when their dependencies agree.
+	modules := make([]string, 0, len(wanted))
+	for module := range wanted {
+		modules = append(modules, module)
 	}
-	results := make(chan listed, len(wanted))
-	for module, packages := range wanted {
+	sort.Strings(modules) // the root, a prefix of the others, first
+	for _, module := range modules {
+		packages := wanted[module]
 		slices.Sort(packages)
-		packages = slices.Compact(packages)
-		go func() {
-			data, err := listExports(module, packages)
-			results <- listed{module, data, err}
-		}()
+		data, err := listExports(module, slices.Compact(packages))
+		if err != nil {
+			return err
+		}
+		c.modules[module] = data
 	}
-	var errs []error
-	for range wanted {
-		r := <-results
-		c.modules[r.module] = r.data
-		errs = append(errs, r.err)
-	}
-	return errors.Join(errs...)
+	return nil
 }
 
 func mustRel(base, target string) string {
@@ -545,7 +544,7 @@ func mustRel(base, target string) string {
 }
 
 func listExports(module string, packages []string) (*exportData, error) {
-	args := append([]string{"list", "-e", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}\t{{if .Error}}{{.Error.Err}}{{end}}"}, packages...)
+	args := append([]string{"list", "-e", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}\t{{if .Error}}{{.Error.Err}}{{end}}\t{{if .Module}}{{.Dir}}\t{{join .GoFiles \"\\t\"}}{{end}}"}, packages...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = module
 	var stderr bytes.Buffer
@@ -558,9 +557,17 @@ func listExports(module string, packages []string) (*exportData, error) {
 	scanner := bufio.NewScanner(bytes.NewReader(out))
 	scanner.Buffer(nil, 1<<20)
 	for scanner.Scan() {
-		fields := strings.SplitN(scanner.Text(), "\t", 3)
-		if len(fields) != 3 {
+		fields := strings.Split(scanner.Text(), "\t")
+		if len(fields) < 3 {
 			continue
+		}
+		if len(fields) > 4 {
+			// go test caches a test's result by the files the test itself
+			// reads, and go list read these: stat them, so that a change
+			// to a package the snippets use runs the test again.
+			for _, name := range fields[4:] {
+				_, _ = os.Stat(filepath.Join(fields[3], name))
+			}
 		}
 		if fields[1] != "" {
 			data.files[fields[0]] = fields[1]
