@@ -364,7 +364,7 @@ func (s *Server) StartWorkflow(workflowID, runID string, attrs *historypb.Workfl
 	if attrs.GetTaskQueue().GetName() == "" {
 		return nil, serviceerror.NewInvalidArgument("a workflow needs a task queue to start")
 	}
-	return s.startLocked(workflowID, runID, proto.CloneOf(attrs)).execution, nil
+	return s.startLocked(workflowID, runID, clone(attrs)).execution, nil
 }
 
 func (s *Server) startLocked(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes) *run {
@@ -630,7 +630,7 @@ func isCloseEvent(t enumspb.EventType) bool {
 func cloneEvents(events []*historypb.HistoryEvent) []*historypb.HistoryEvent {
 	out := make([]*historypb.HistoryEvent, len(events))
 	for i, ev := range events {
-		out[i] = proto.CloneOf(ev)
+		out[i] = clone(ev)
 	}
 	return out
 }

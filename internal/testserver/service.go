@@ -11,16 +11,17 @@ import (
 // Local is the server as a worker calls it (workerrt.Service and
 // rpc.HistoryService): in-process calls with the gRPC client's method
 // signatures. Requests and responses are copied at the boundary, as a
-// network would, so neither side sees the other's later changes.
+// network would, so neither side sees the other's later changes; unlike
+// a network, the copies keep payloads as they were (see clone).
 type Local struct{ S *Server }
 
 func call[Req, Resp proto.Message](ctx context.Context, req Req, do func(context.Context, Req) (Resp, error)) (Resp, error) {
-	resp, err := do(ctx, proto.CloneOf(req))
+	resp, err := do(ctx, clone(req))
 	if err != nil {
 		var zero Resp
 		return zero, err
 	}
-	return proto.CloneOf(resp), nil
+	return clone(resp), nil
 }
 
 func (l Local) PollWorkflowTaskQueue(ctx context.Context, in *workflowservice.PollWorkflowTaskQueueRequest, _ ...grpc.CallOption) (*workflowservice.PollWorkflowTaskQueueResponse, error) {

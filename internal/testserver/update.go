@@ -11,7 +11,6 @@ import (
 	protocolpb "go.temporal.io/api/protocol/v1"
 	"go.temporal.io/api/serviceerror"
 	updatepb "go.temporal.io/api/update/v1"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 )
 
@@ -105,7 +104,7 @@ func (s *Server) UpdateWorkflow(execution *commonpb.WorkflowExecution, req *upda
 	if r.closed {
 		return nil, serviceerror.NewNotFound(fmt.Sprintf("workflow %q (run %s) has already completed", r.execution.GetWorkflowId(), r.execution.GetRunId()))
 	}
-	u := &update{id: id, request: proto.CloneOf(req), watchers: []chan UpdateNotice{ch}}
+	u := &update{id: id, request: clone(req), watchers: []chan UpdateNotice{ch}}
 	s.admitUpdate(r, u)
 	return watcher, nil
 }
