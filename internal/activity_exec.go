@@ -97,7 +97,11 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	}
 	args, err := fn.DecodeArgs(dc, t.Task.GetInput(), "activity")
 	if err != nil {
-		return nil, failure.NewApplicationError(err.Error(), "ArgumentDecodingError")
+		// Retryable, as in go.temporal.io/sdk. workflow.ExecuteActivity
+		// schedules an activity whatever its arguments (and logs a warning
+		// when they do not fit), so a wrong type surfaces here.
+		return nil, failure.NewApplicationError(err.Error()+"; check the arguments the activity is called with: "+
+			"workflow.ExecuteActivity schedules it with the arguments it is given, whatever their types", "ArgumentDecodingError")
 	}
 	result, err := inbound.ExecuteActivity(ctx, &ExecuteActivityInput{Args: registry.Interfaces(args)})
 	if err != nil {

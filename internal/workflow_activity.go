@@ -122,16 +122,24 @@ var errNoActivityTimeout = errors.New("ExecuteActivity: the activity options set
 // name) with args, and returns a Future for its result. If the activity
 // fails, the Future's error is an *ActivityError whose cause is the
 // activity's error. Canceling ctx cancels the activity.
+//
+// Arguments that do not fit the activity function are logged as a warning
+// and the activity is scheduled all the same, as go.temporal.io/sdk
+// schedules it, so that ported code writes the same history: the activity
+// ignores extra arguments, takes zero values for missing ones, and fails
+// when it cannot decode one into its parameter's type.
 func ExecuteActivity(ctx Context, activity any, args ...any) Future {
 	r := runOf(ctx)
 	name, err := activityName(r.config.registry, activity)
-	if err == nil {
-		err = registry.CheckArgs(activity, args, "activity")
-	}
 	if err != nil {
 		f := &wfsync.SettableFuture{}
 		f.Set(nil, err)
 		return f
+	}
+	if mismatch := registry.CheckArgs(activity, args, "activity"); mismatch != nil {
+		r.logger.Warn("ExecuteActivity: the arguments do not fit the activity function; it is scheduled all the same, as go.temporal.io/sdk schedules it: "+
+			"it ignores extra arguments, takes zero values for missing ones, and fails if it cannot decode one. Fix the call (workflowcheck reports such calls)",
+			"ActivityType", name, "Error", mismatch)
 	}
 	if r.config.carriesHeaders() {
 		ctx = workflowContextWithNewHeader(ctx)
@@ -151,6 +159,9 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 	err := base.NegativeCallOptions("ExecuteActivity", name, "workflow.ActivityOptions",
 		base.Duration("ScheduleToCloseTimeout", opts.ScheduleToCloseTimeout), base.Duration("ScheduleToStartTimeout", opts.ScheduleToStartTimeout),
 		base.Duration("StartToCloseTimeout", opts.StartToCloseTimeout), base.Duration("HeartbeatTimeout", opts.HeartbeatTimeout))
+	if err == nil {
+		err = base.CallOptionsError("ExecuteActivity", name, "workflow.ActivityOptions", policy.CheckRetryPolicy(opts.RetryPolicy))
+	}
 	if err == nil && opts.StartToCloseTimeout == 0 && opts.ScheduleToCloseTimeout == 0 {
 		err = errNoActivityTimeout
 	}
@@ -159,9 +170,6 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 		if input, err = registry.EncodeArgs(r.dataConverter(ctx), args); err != nil {
 			err = fmt.Errorf("ExecuteActivity(%s): %w", name, err)
 		}
-	if err == nil {
-		err = base.CallOptionsError("ExecuteActivity", name, "workflow.ActivityOptions", policy.CheckRetryPolicy(opts.RetryPolicy))
-	}
 	}
 	var header *commonpb.Header
 	if err == nil && r.config.carriesHeaders() {

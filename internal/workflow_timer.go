@@ -1,7 +1,6 @@
 package internal
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/durable-go/sdk/internal/engine"
@@ -23,16 +22,14 @@ type AwaitOptions struct {
 }
 
 // newTimer starts a workflow timer; canceling ctx cancels it. A duration
-// of zero is ready at once and starts no timer. The summary is shown in
-// the UI beside the timer.
+// of zero or less is ready at once (with the value true) and starts no
+// timer, as in go.temporal.io/sdk: its histories of such code have no
+// timer, and Sleep(ctx, -d) returns nil. The summary is shown in the UI
+// beside the timer.
 func (r *workflowRun) newTimer(ctx Context, d time.Duration, summary string) *wfsync.SettableFuture {
 	f := &wfsync.SettableFuture{}
-	switch {
-	case d < 0:
-		f.Set(nil, fmt.Errorf("workflow timer: negative duration %v", d))
-		return f
-	case d == 0:
-		f.Set(nil, nil)
+	if d <= 0 {
+		f.Set(true, nil)
 		return f
 	}
 	if d < time.Millisecond {
