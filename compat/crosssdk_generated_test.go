@@ -32,7 +32,7 @@ func TestCrossSDKWorkflowsAreTheRecordedCode(t *testing.T) {
 	code = code[strings.Index(code, ")")+1:]
 	renamed := []string{"ActivitiesWorkflow", "TimersWorkflow", "SignalsWorkflow", "SideEffectsWorkflow",
 		"MutableSideEffectsWorkflow", "RandomStreamsWorkflow", "VersionsWorkflow", "ContinueAsNewWorkflow", "SequentialActivitiesWorkflow",
-		"PingPongWorkflow", "activityOptions", "sideEffectCounter",
+		"PingPongWorkflow", "NegativeTimersWorkflow", "MismatchedArgsWorkflow", "activityOptions", "sideEffectCounter",
 		"GreetChildWorkflow", "FailingChildWorkflow", "SleepingChildWorkflow", "ListeningChildWorkflow",
 		"ChildResultsWorkflow", "ChildCancelWorkflow", "ParentClosePoliciesWorkflow", "ChildSignalsWorkflow",
 		"ExternalCancelWorkflow", "DuplicateChildWorkflow", "CancelTogetherWorkflow", "BadMemoChildWorkflow", "TakenIDChildWorkflow", "AbandoningChildWorkflow", "childOutcome", "externalOutcome", "startOutcome"}

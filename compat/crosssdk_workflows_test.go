@@ -297,6 +297,47 @@ func PingPongWorkflowOfficial(ctx official.Context, n int) (int, error) {
 	return result, nil
 }
 
+// NegativeTimersWorkflowOfficial waits for negative durations, as code may when a
+// deadline has passed: Sleep, a timer and AwaitWithTimeout each return at
+// once and start no timer (go.temporal.io/sdk treats a duration under zero
+// as zero). The activity after them takes the next event ID. It returns
+// how each wait ended and the greeting.
+func NegativeTimersWorkflowOfficial(ctx official.Context) (string, error) {
+	slept := official.Sleep(ctx, -time.Minute)
+	var fired bool
+	timerErr := official.NewTimer(ctx, -time.Second).Get(ctx, &fired)
+	awaited, awaitErr := official.AwaitWithTimeout(ctx, -time.Hour, func() bool { return false })
+	ctx = official.WithActivityOptions(ctx, activityOptionsOfficial)
+	var greeting string
+	if err := official.ExecuteActivity(ctx, Greet, "Temporal").Get(ctx, &greeting); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("slept: %v, timer: %v %v, await: %v %v, %s", slept, fired, timerErr, awaited, awaitErr, greeting), nil
+}
+
+// MismatchedArgsWorkflowOfficial calls Greet, which takes one string, with an extra
+// argument, with none, and with a number (one attempt each), as
+// go.temporal.io/sdk lets code call it: it schedules each, and the activity
+// ignores the extra argument, takes "" for the missing one, and fails to
+// decode the number. It returns the two greetings and whether the third
+// call failed with an application error.
+func MismatchedArgsWorkflowOfficial(ctx official.Context) (string, error) {
+	ctx = official.WithActivityOptions(ctx, official.ActivityOptions{
+		StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy:         &officialtemporal.RetryPolicy{MaximumAttempts: 1},
+	})
+	var extra, missing string
+	if err := official.ExecuteActivity(ctx, Greet, "Temporal", "extra").Get(ctx, &extra); err != nil { //workflowcheck:ignore the fixture's point: an extra argument
+		return "", err
+	}
+	if err := official.ExecuteActivity(ctx, Greet).Get(ctx, &missing); err != nil { //workflowcheck:ignore the fixture's point: a missing argument
+		return "", err
+	}
+	err := official.ExecuteActivity(ctx, Greet, 42).Get(ctx, nil) //workflowcheck:ignore the fixture's point: an argument of another type
+	var appErr *officialtemporal.ApplicationError
+	return fmt.Sprintf("%s | %s | decoding failed: %v", extra, missing, errors.As(err, &appErr)), nil
+}
+
 // ---------------------------------------------------------------------------
 // Child workflows, and signals and cancel requests to other workflows
 
@@ -854,6 +895,47 @@ func PingPongWorkflowOurs(ctx ours.Context, n int) (int, error) {
 	var result int
 	done.Receive(ctx, &result)
 	return result, nil
+}
+
+// NegativeTimersWorkflowOurs waits for negative durations, as code may when a
+// deadline has passed: Sleep, a timer and AwaitWithTimeout each return at
+// once and start no timer (go.temporal.io/sdk treats a duration under zero
+// as zero). The activity after them takes the next event ID. It returns
+// how each wait ended and the greeting.
+func NegativeTimersWorkflowOurs(ctx ours.Context) (string, error) {
+	slept := ours.Sleep(ctx, -time.Minute)
+	var fired bool
+	timerErr := ours.NewTimer(ctx, -time.Second).Get(ctx, &fired)
+	awaited, awaitErr := ours.AwaitWithTimeout(ctx, -time.Hour, func() bool { return false })
+	ctx = ours.WithActivityOptions(ctx, activityOptionsOurs)
+	var greeting string
+	if err := ours.ExecuteActivity(ctx, Greet, "Temporal").Get(ctx, &greeting); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("slept: %v, timer: %v %v, await: %v %v, %s", slept, fired, timerErr, awaited, awaitErr, greeting), nil
+}
+
+// MismatchedArgsWorkflowOurs calls Greet, which takes one string, with an extra
+// argument, with none, and with a number (one attempt each), as
+// go.temporal.io/sdk lets code call it: it schedules each, and the activity
+// ignores the extra argument, takes "" for the missing one, and fails to
+// decode the number. It returns the two greetings and whether the third
+// call failed with an application error.
+func MismatchedArgsWorkflowOurs(ctx ours.Context) (string, error) {
+	ctx = ours.WithActivityOptions(ctx, ours.ActivityOptions{
+		StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy:         &ourstemporal.RetryPolicy{MaximumAttempts: 1},
+	})
+	var extra, missing string
+	if err := ours.ExecuteActivity(ctx, Greet, "Temporal", "extra").Get(ctx, &extra); err != nil { //workflowcheck:ignore the fixture's point: an extra argument
+		return "", err
+	}
+	if err := ours.ExecuteActivity(ctx, Greet).Get(ctx, &missing); err != nil { //workflowcheck:ignore the fixture's point: a missing argument
+		return "", err
+	}
+	err := ours.ExecuteActivity(ctx, Greet, 42).Get(ctx, nil) //workflowcheck:ignore the fixture's point: an argument of another type
+	var appErr *ourstemporal.ApplicationError
+	return fmt.Sprintf("%s | %s | decoding failed: %v", extra, missing, errors.As(err, &appErr)), nil
 }
 
 // ---------------------------------------------------------------------------

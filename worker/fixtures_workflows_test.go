@@ -297,6 +297,47 @@ func PingPongWorkflow(ctx workflow.Context, n int) (int, error) {
 	return result, nil
 }
 
+// NegativeTimersWorkflow waits for negative durations, as code may when a
+// deadline has passed: Sleep, a timer and AwaitWithTimeout each return at
+// once and start no timer (go.temporal.io/sdk treats a duration under zero
+// as zero). The activity after them takes the next event ID. It returns
+// how each wait ended and the greeting.
+func NegativeTimersWorkflow(ctx workflow.Context) (string, error) {
+	slept := workflow.Sleep(ctx, -time.Minute)
+	var fired bool
+	timerErr := workflow.NewTimer(ctx, -time.Second).Get(ctx, &fired)
+	awaited, awaitErr := workflow.AwaitWithTimeout(ctx, -time.Hour, func() bool { return false })
+	ctx = workflow.WithActivityOptions(ctx, activityOptions)
+	var greeting string
+	if err := workflow.ExecuteActivity(ctx, Greet, "Temporal").Get(ctx, &greeting); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("slept: %v, timer: %v %v, await: %v %v, %s", slept, fired, timerErr, awaited, awaitErr, greeting), nil
+}
+
+// MismatchedArgsWorkflow calls Greet, which takes one string, with an extra
+// argument, with none, and with a number (one attempt each), as
+// go.temporal.io/sdk lets code call it: it schedules each, and the activity
+// ignores the extra argument, takes "" for the missing one, and fails to
+// decode the number. It returns the two greetings and whether the third
+// call failed with an application error.
+func MismatchedArgsWorkflow(ctx workflow.Context) (string, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
+	})
+	var extra, missing string
+	if err := workflow.ExecuteActivity(ctx, Greet, "Temporal", "extra").Get(ctx, &extra); err != nil { //workflowcheck:ignore the fixture's point: an extra argument
+		return "", err
+	}
+	if err := workflow.ExecuteActivity(ctx, Greet).Get(ctx, &missing); err != nil { //workflowcheck:ignore the fixture's point: a missing argument
+		return "", err
+	}
+	err := workflow.ExecuteActivity(ctx, Greet, 42).Get(ctx, nil) //workflowcheck:ignore the fixture's point: an argument of another type
+	var appErr *temporal.ApplicationError
+	return fmt.Sprintf("%s | %s | decoding failed: %v", extra, missing, errors.As(err, &appErr)), nil
+}
+
 // ---------------------------------------------------------------------------
 // Child workflows, and signals and cancel requests to other workflows
 

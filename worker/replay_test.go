@@ -42,7 +42,8 @@ func loadManifest(t *testing.T) []manifestEntry {
 func fixtureWorkflows() []any {
 	return []any{
 		ActivitiesWorkflow, TimersWorkflow, SignalsWorkflow, SideEffectsWorkflow, MutableSideEffectsWorkflow, RandomStreamsWorkflow,
-		VersionsWorkflow, ContinueAsNewWorkflow, SequentialActivitiesWorkflow, PingPongWorkflow, ParallelSessionsWorkflow,
+		VersionsWorkflow, ContinueAsNewWorkflow, SequentialActivitiesWorkflow, PingPongWorkflow, NegativeTimersWorkflow,
+		MismatchedArgsWorkflow, ParallelSessionsWorkflow,
 		SessionWorkflow, ChildResultsWorkflow, ChildCancelWorkflow, ParentClosePoliciesWorkflow, ChildSignalsWorkflow,
 		ExternalCancelWorkflow, DuplicateChildWorkflow, CancelTogetherWorkflow, BadMemoChildWorkflow, TakenIDChildWorkflow,
 		GreetChildWorkflow, FailingChildWorkflow, SleepingChildWorkflow, ListeningChildWorkflow, AbandoningChildWorkflow,

@@ -68,7 +68,7 @@ func TestReplayFixtures(t *testing.T) {
 			if got := len(h.GetEvents()); got != e.Events {
 				t.Errorf("events = %d, manifest says %d", got, e.Events)
 			}
-			if err := checkClean(h.GetEvents()); err != nil {
+			if err := checkClean(h.GetEvents(), fixtureOf(t, e.File).activityFailures); err != nil {
 				t.Error(err)
 			}
 
@@ -109,4 +109,18 @@ func sameJSON(t *testing.T, a, b any) bool {
 		t.Fatal(err)
 	}
 	return mustJSON(t, x) == mustJSON(t, y)
+}
+
+// fixtureOf is the fixture that recorded file (<name>.json, or
+// <name>-runN.json for a run of a continue-as-new chain).
+func fixtureOf(t *testing.T, file string) fixture {
+	t.Helper()
+	name := strings.TrimSuffix(file, ".json")
+	for _, f := range fixtures() {
+		if f.name == name || (f.multiRun && strings.HasPrefix(name, f.name+"-run")) {
+			return f
+		}
+	}
+	t.Fatalf("no fixture records %s", file)
+	return fixture{}
 }
