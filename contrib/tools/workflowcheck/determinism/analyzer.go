@@ -53,7 +53,8 @@ func newAnalyzer(trusted func() []string) *analysis.Analyzer {
 			"RegisterWorkflow) and follows their calls into helpers, in this package and others, reporting " +
 			"time.Now and timers, native goroutines, channels and select, map iteration, math/rand and " +
 			"crypto/rand, package-level mutable variables, I/O and sync primitives, each with the call path " +
-			"that reaches it. //workflowcheck:ignore <reason> silences one statement or function.",
+			"that reaches it; and ExecuteActivity and ExecuteLocalActivity calls whose arguments do not fit the " +
+			"activity function. //workflowcheck:ignore <reason> silences one statement or function.",
 		URL: "https://pkg.go.dev/github.com/durable-go/sdk/contrib/tools/workflowcheck/determinism",
 		Run: func(pass *analysis.Pass) (any, error) {
 			return run(pass, trustList(append(append([]string(nil), defaultTrusted...), trusted()...)))
@@ -127,6 +128,7 @@ func run(pass *analysis.Pass, trusted trustList) (any, error) {
 	for i := 0; i < len(a.nodes); i++ { // scanning appends the literals it meets
 		a.scan(a.nodes[i])
 	}
+	a.checkActivityArgs()
 	result := a.report()
 	if !a.sdkAPI {
 		a.exportFacts()

@@ -65,6 +65,23 @@
 // deterministic, as is any package given to -trust (or the plugin's trust
 // setting); the rest of the standard library is.
 //
+// # Activity arguments
+//
+// Apart from determinism, calls of workflow.ExecuteActivity and
+// ExecuteLocalActivity (of either SDK) are reported, anywhere in the
+// package, when the activity is given as a function and the arguments do
+// not fit its parameters (after its context.Context): too many, too few,
+// or one whose type is not assignable to its parameter's (an untyped
+// constant counts as its default type, as it is passed in an any). Neither
+// SDK refuses such an ExecuteActivity: it schedules the activity, which
+// drops the extra arguments, takes zero values for the missing ones, and
+// fails when it cannot decode one; github.com/durable-go/sdk logs a warning
+// too. A local activity's call fails at once. An argument of an interface
+// type is not checked (its dynamic type is unknown here), nor a call that
+// spreads a slice (args...).
+//
+//	wf.go:40:9: ExecuteActivity: activity Charge takes 2 argument(s) (Order, int), but 1 are given; it is scheduled all the same, and drops the extra arguments or takes zero values for the missing ones
+//
 // # Map iteration that is accepted
 //
 // A range loop over a map (or over maps.Keys, maps.Values, maps.All of one)

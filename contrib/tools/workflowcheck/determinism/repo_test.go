@@ -18,6 +18,7 @@ import (
 const fixture = `package main
 
 import (
+	"context"
 	"time"
 
 	"github.com/durable-go/sdk/workflow"
@@ -29,12 +30,19 @@ func Clocked(ctx workflow.Context) (time.Time, error) {
 	workflow.Go(ctx, func(ctx workflow.Context) { go func() {}() })
 	return stamp.Add(time.Since(stamp)), err
 }
+
+func fixtureStamp(ctx context.Context, at time.Time) (string, error) { return at.String(), nil }
+
+func Misstamped(ctx workflow.Context) error {
+	return workflow.ExecuteActivity(ctx, fixtureStamp, "now").Get(ctx, nil)
+}
 `
 
 // TestRepositoryWorkflows runs the analyzer, as the command does, over the
 // repository's example and the worker's test workflows on the real SDK:
 // it finds them, reports nothing the tests did not mark as intended, and
-// finds what the fixture does wrong.
+// finds what the fixture does wrong (its activity's first parameter is the
+// real context.Context, which takes no argument).
 func TestRepositoryWorkflows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the SDK and its dependencies from source")
@@ -79,6 +87,7 @@ func TestRepositoryWorkflows(t *testing.T) {
 	slices.Sort(findings)
 	findings = slices.Compact(findings) // the test variant repeats the package's own
 	want := []string{
+		"workflowcheck_fixture.go: ExecuteActivity: argument 1 is string, but activity fixtureStamp's parameter is time.Time; the activity decodes it into time.Time, and fails if it cannot",
 		"workflowcheck_fixture.go: go statement starts a native goroutine: Clocked; use workflow.Go",
 		"workflowcheck_fixture.go: time.Since called: Clocked; use workflow.Now(ctx).Sub",
 	}
