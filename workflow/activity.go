@@ -70,8 +70,12 @@ type ActivityOptions = internal.ActivityOptions
 //	future := workflow.ExecuteActivity(ctx, a.Charge, order)
 //
 // args are the activity's arguments after its context; they are encoded
-// with the data converter, and a function's parameter types are checked
-// against them. The ActivityOptions of ctx apply (see WithActivityOptions);
+// with the data converter. As in go.temporal.io/sdk, arguments that do not
+// fit an activity function's parameters do not stop the call: the worker
+// logs a warning and schedules the activity, which drops extra arguments,
+// takes zero values for missing ones, and fails when it cannot decode one
+// (workflowcheck reports such calls before they run). The ActivityOptions
+// of ctx apply (see WithActivityOptions);
 // without StartToCloseTimeout or ScheduleToCloseTimeout the Future fails
 // at once with an error saying so.
 //

@@ -28,9 +28,9 @@ func Now(ctx Context) time.Time { return internal.Now(ctx) }
 // NewTimer returns a Future that is ready, with a nil error, after d of
 // workflow time. The timer is durable: it lives on the server, so it fires
 // even when no worker runs at that moment (the workflow resumes when one
-// does). A d of zero is ready at once and starts no timer; a negative d
-// fails the Future. Canceling ctx cancels the timer, and the Future is
-// ready with a *temporal.CanceledError.
+// does). A d of zero or less is ready at once (with the value true) and
+// starts no timer, as in go.temporal.io/sdk. Canceling ctx cancels the
+// timer, and the Future is ready with a *temporal.CanceledError.
 //
 // Combine it with a Selector to wait for something with a deadline:
 //
@@ -52,8 +52,9 @@ func NewTimerWithOptions(ctx Context, d time.Duration, options TimerOptions) Fut
 }
 
 // Sleep pauses the calling coroutine for d of workflow time, on a durable
-// timer (see NewTimer). It returns nil when d has passed, or a
-// *temporal.CanceledError when ctx is canceled first.
+// timer (see NewTimer). It returns nil when d has passed (at once for a d
+// of zero or less, with no timer), or a *temporal.CanceledError when ctx
+// is canceled first.
 func Sleep(ctx Context, d time.Duration) error { return internal.Sleep(ctx, d) }
 
 // AwaitWithTimeout blocks the calling coroutine until condition returns
