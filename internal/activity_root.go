@@ -6,6 +6,7 @@ import (
 
 	commonpb "go.temporal.io/api/common/v1"
 
+	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
@@ -56,14 +57,15 @@ func (a *activityRoot) Init(outbound ActivityOutboundInterceptor) error {
 }
 
 // ExecuteActivity calls the activity function, without the header, which
-// belongs to the interceptors.
+// belongs to the interceptors. An error whose chain cannot be walked is
+// replaced (failure.SafeChain) before the interceptors walk it.
 func (a *activityRoot) ExecuteActivity(ctx context.Context, in *ExecuteActivityInput) (any, error) {
 	args := a.fn.ArgValues(in.Args)
 	if a.fn.HasContext {
 		args = append([]reflect.Value{reflect.ValueOf(contextWithoutHeader(ctx))}, args...)
 	}
 	result, _, err := registry.Results(a.fn.Fn.Call(args))
-	return result, err
+	return result, failure.SafeChain(err)
 }
 
 func (a *activityRoot) GetInfo(context.Context) ActivityInfo { return a.env.info }

@@ -9,6 +9,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
 )
 
@@ -83,8 +84,12 @@ func (w *workflowRoot) Init(outbound WorkflowOutboundInterceptor) error {
 }
 
 // ExecuteWorkflow calls the workflow function with the run's arguments.
+// Its error goes out through the interceptors, which may walk its chain:
+// one that cannot be walked is replaced here (failure.SafeChain), as are
+// the errors of the other handlers below.
 func (w *workflowRoot) ExecuteWorkflow(ctx Context, in *ExecuteWorkflowInput) (any, error) {
-	return w.run.fn.CallWithContext(workflowContextWithoutHeader(ctx), in.Args)
+	result, err := w.run.fn.CallWithContext(workflowContextWithoutHeader(ctx), in.Args)
+	return result, failure.SafeChain(err)
 }
 
 // HandleSignal buffers the signal on its channel.
@@ -103,7 +108,7 @@ func (w *workflowRoot) ValidateUpdate(ctx Context, in *UpdateInput) error {
 		args = append([]reflect.Value{reflect.ValueOf(workflowContextWithoutHeader(ctx))}, args...)
 	}
 	_, _, err := registry.Results(h.validator.Fn.Call(args))
-	return err
+	return failure.SafeChain(err)
 }
 
 // ExecuteUpdate calls the update's handler.
@@ -112,7 +117,8 @@ func (w *workflowRoot) ExecuteUpdate(ctx Context, in *UpdateInput) (any, error) 
 	if h == nil {
 		return nil, fmt.Errorf("unknown update %v", in.Name)
 	}
-	return h.fn.CallWithContext(workflowContextWithoutHeader(ctx), in.Args)
+	result, err := h.fn.CallWithContext(workflowContextWithoutHeader(ctx), in.Args)
+	return result, failure.SafeChain(err)
 }
 
 // HandleQuery calls the query's handler.
@@ -122,7 +128,7 @@ func (w *workflowRoot) HandleQuery(_ Context, in *HandleQueryInput) (any, error)
 		return nil, w.run.unknownQuery(in.QueryType)
 	}
 	result, _, err := registry.Results(h.fn.Fn.Call(h.fn.ArgValues(in.Args)))
-	return result, err
+	return result, failure.SafeChain(err)
 }
 
 func (*workflowRoot) mustEmbedWorkflowInboundInterceptorBase()  {}

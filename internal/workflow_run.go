@@ -150,10 +150,13 @@ func (r *workflowRun) takeInput() *ExecuteWorkflowInput {
 	return &ExecuteWorkflowInput{Args: registry.Interfaces(args)}
 }
 
-// returned closes the workflow as its function's return says.
+// returned closes the workflow as its function's return says. err may
+// come from an interceptor rather than the function (whose error
+// workflowRoot checked): one whose chain cannot be walked is replaced.
 //
 //go:noinline
 func (r *workflowRun) returned(result any, err error) {
+	err = failure.SafeChain(err)
 	r.warnOfUnhandledSignals(err)
 	r.warnOfUnfinishedUpdates(err)
 	c := r.closeFor(result, err)
@@ -199,6 +202,10 @@ func (r *workflowRun) Run() error {
 	err := r.rt.Dispatcher().RunUntilBlocked()
 	var p *coro.PanicError
 	if errors.As(err, &p) {
+		if e, ok := p.Value.(error); ok {
+			// The panic unwraps to its value, which the engine walks.
+			p.Value = failure.SafeChain(e)
+		}
 		return &codePanic{PanicError: p}
 	}
 	return err

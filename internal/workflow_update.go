@@ -234,14 +234,14 @@ func (r *workflowRun) runUpdate(ctx Context, u *engine.Update, info *UpdateInfo,
 		// Validators do not run in replay, so that they may change between
 		// versions of the code, as in go.temporal.io/sdk.
 		if err := r.validateUpdate(ctx, in); err != nil {
-			u.Reject(err)
+			u.Reject(failure.SafeChain(err)) // it may come from an interceptor
 			return
 		}
 	}
 	u.Accept()
 	result, err := r.inbound.ExecuteUpdate(ctx, in)
 	if err != nil {
-		u.Complete(nil, err)
+		u.Complete(nil, failure.SafeChain(err))
 		return
 	}
 	p, encErr := r.config.dc.ToPayloads(result)

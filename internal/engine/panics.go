@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 
 	historypb "go.temporal.io/api/history/v1"
+
+	"github.com/durable-go/sdk/internal/failure"
 )
 
 // The engine runs user code outside the workflow's coroutines: the data
@@ -43,10 +45,11 @@ func (p *UserPanic) PanicValue() any { return p.Value }
 // PanicStack returns the stack where it panicked (Panicked).
 func (p *UserPanic) PanicStack() string { return p.Stack }
 
-// Unwrap returns the panic value if it is an error.
+// Unwrap returns the panic value if it is an error, or, when the value's
+// chain cannot be walked, the error that says so (failure.SafeChain).
 func (p *UserPanic) Unwrap() error {
 	err, _ := p.Value.(error)
-	return err
+	return failure.SafeChain(err)
 }
 
 // recoverAt, deferred, turns a panic into *err, naming the event being

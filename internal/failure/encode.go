@@ -53,8 +53,15 @@ func GetDefaultFailureConverter() converter.FailureConverter { return defaultFai
 // decoded from a failure converts back to that very failure. Errors of other
 // types become application failures named after their Go type, with the
 // message of Error(). Details that the data converter cannot encode are left
-// out, and the reason is added to the message.
+// out, and the reason is added to the message. An error whose chain cannot
+// be walked (cyclic, or deeper than MaxErrorChainDepth) converts as the
+// error SafeChain gives in its place, which says so.
 func (c *DefaultFailureConverter) ErrorToFailure(err error) *failurepb.Failure {
+	return c.toFailure(SafeChain(err))
+}
+
+// toFailure converts err, whose chain SafeChain checked.
+func (c *DefaultFailureConverter) toFailure(err error) *failurepb.Failure {
 	if err == nil {
 		return nil
 	}
@@ -63,7 +70,7 @@ func (c *DefaultFailureConverter) ErrorToFailure(err error) *failurepb.Failure {
 	}
 	f := &failurepb.Failure{Source: failureSource, Message: failureMessage(err)}
 	c.setFailureInfo(f, err)
-	f.Cause = c.ErrorToFailure(errors.Unwrap(err))
+	f.Cause = c.toFailure(errors.Unwrap(err))
 	if c.encodeCommonAttributes {
 		// On error the attributes stay in clear, which loses nothing.
 		_ = converter.EncodeCommonFailureAttributes(c.dataConverter, f)

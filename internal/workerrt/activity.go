@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
+	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 )
 
@@ -116,6 +117,7 @@ func (w *Worker) handleActivityTask(task *workflowservice.PollActivityTaskQueueR
 	am := w.metrics.forActivity(task)
 	start := am.start()
 	result, err := w.opts.Activities.Execute(ctx, &ActivityTask{Task: task, Heartbeat: hb.record, HeartbeatNow: hb.sendNow, WorkerStop: w.stopped})
+	err = failure.SafeChain(err) // before anything walks it: a cyclic chain would spin for ever
 	hb.finish(err == nil)
 	if errors.Is(err, ErrResultPending) {
 		am.executed(start)

@@ -245,6 +245,7 @@ func (w *Worker) executeLocalActivity(actx context.Context, task *workflowservic
 			Heartbeat:  func(*commonpb.Payloads) {}, // local activities do not heartbeat
 			WorkerStop: w.stopped,
 		})
+		r.err = failure.SafeChain(r.err) // before the retry policy and the engine walk it
 		returned <- r
 	}()
 	var r attemptResult
