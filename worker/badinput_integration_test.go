@@ -113,7 +113,7 @@ func TestBadInputGivesClearErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustFail(t, run.Get(ctx, nil), `workflow "ActivitiesWorkflow": argument 1 (string)`, "cannot be decoded")
+		mustFail(t, run.Get(ctx, nil), `workflow "ActivitiesWorkflow": argument 1 (string): unable to decode payload with encoding "json/plain" into string`)
 	})
 	t.Run("a value that cannot be encoded", func(t *testing.T) {
 		_, err := start("ActivitiesWorkflow", make(chan int))
