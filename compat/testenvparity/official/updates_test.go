@@ -91,3 +91,48 @@ func (s *ParitySuite) TestUpdateCallbacksRunInOrderWithRejections() {
 		"c accepted", "c completed: 6 <nil>",
 	}, log)
 }
+
+// requestLimit is how many "request" updates Limited takes.
+const requestLimit = 500
+
+// Limited counts the "request" updates its handler ran; its validator
+// rejects them once the count reached requestLimit. It returns the count
+// after a day.
+func Limited(ctx workflow.Context) (int, error) {
+	count := 0
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, "request", func(ctx workflow.Context) (int, error) {
+		count++
+		return count, nil
+	}, workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context) error {
+		if count >= requestLimit {
+			return fmt.Errorf("the limit of %d requests is reached", requestLimit)
+		}
+		return nil
+	}}); err != nil {
+		return 0, err
+	}
+	err := workflow.Sleep(ctx, 24*time.Hour)
+	return count, err
+}
+
+func (s *ParitySuite) TestABurstOfUpdatesFromDelayedCallbacksIsValidatedAfterEachHandler() {
+	var accepted, rejected, completed int
+	callbacks := &testsuite.TestUpdateCallback{
+		OnAccept: func() { accepted++ },
+		OnReject: func(err error) {
+			rejected++
+			s.ErrorContains(err, "the limit of 500 requests is reached")
+		},
+		OnComplete: func(any, error) { completed++ },
+	}
+	for i := range requestLimit + 50 {
+		s.env.RegisterDelayedCallback(func() {
+			s.env.UpdateWorkflow("request", fmt.Sprintf("request-%d", i), callbacks)
+		}, time.Hour)
+	}
+	s.env.ExecuteWorkflow(Limited)
+	var count int
+	s.NoError(s.env.GetWorkflowResult(&count))
+	s.Equal([]int{requestLimit, requestLimit, 50, requestLimit}, []int{count, accepted, rejected, completed},
+		"the count, the updates accepted, rejected and completed")
+}
