@@ -71,11 +71,17 @@ func (e *unreadableError) Unwrap() []error { return []error{ErrUnableToDecode, e
 func unreadable(err error) error { return &unreadableError{err: err} }
 
 // asDecodeError keeps err when it already names encoding and target (it came
-// from one of our converters) and wraps it otherwise (a user converter).
+// from one of our converters, perhaps wrapped by a user's) and wraps it
+// otherwise (a user converter). It looks a few errors down err's chain
+// only, not with errors.As: a user converter's error may have a chain that
+// never ends, which the SDK replaces before it walks it further (see
+// internal/failure's SafeChain).
 func asDecodeError(encoding string, valuePtr any, err error) error {
-	var de *decodeError
-	if errors.As(err, &de) {
-		return err
+	const looked = 16
+	for e, n := err, 0; e != nil && n < looked; e, n = errors.Unwrap(e), n+1 {
+		if _, ok := e.(*decodeError); ok {
+			return err
+		}
 	}
 	return newDecodeError(encoding, valuePtr, err)
 }

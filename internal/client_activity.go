@@ -190,6 +190,7 @@ type activityCompleter interface {
 func completeActivityByToken(ctx context.Context, service activityCompleter, namespace, identity string, dc converter.DataConverter, fc converter.FailureConverter,
 	token []byte, activityResult any, activityErr error,
 ) error {
+	activityErr = failure.SafeChain(activityErr) // as a worker checks an activity's error
 	var err error
 	switch classifyAsyncActivityError(activityErr) {
 	case asyncActivityCompleted:
@@ -240,6 +241,7 @@ func (c *workflowClient) CompleteActivityByIDWithOptions(ctx context.Context, op
 		return err
 	}
 	o := options
+	o.Err = failure.SafeChain(o.Err) // as a worker checks an activity's error
 	var err error
 	switch classifyAsyncActivityError(o.Err) {
 	case asyncActivityCompleted:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/base"
+	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/searchattr"
 )
 
@@ -218,7 +219,7 @@ func (h *scheduleHandle) Update(ctx context.Context, options ScheduleUpdateOptio
 		return err
 	}
 	update, err := options.DoUpdate(ScheduleUpdateInput{Description: *current})
-	if errors.Is(err, ErrSkipScheduleUpdate) {
+	if err = failure.SafeChain(err); errors.Is(err, ErrSkipScheduleUpdate) {
 		return nil
 	}
 	if err != nil {

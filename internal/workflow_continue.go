@@ -11,6 +11,7 @@ import (
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
 )
@@ -57,7 +58,7 @@ func NewContinueAsNewError(ctx Context, wfn any, args ...any) error {
 
 // NewContinueAsNewErrorWithOptions is NewContinueAsNewError with options.
 func NewContinueAsNewErrorWithOptions(ctx Context, options ContinueAsNewErrorOptions, wfn any, args ...any) error {
-	err := NewContinueAsNewError(ctx, wfn, args...)
+	err := failure.SafeChain(NewContinueAsNewError(ctx, wfn, args...)) // an interceptor's, perhaps
 	var can *ContinueAsNewError
 	if errors.As(err, &can) {
 		if options.RetryPolicy != nil {
