@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -35,14 +36,28 @@ const maxCodecResultBytes = DefaultZlibMaxDecodedSize
 
 type codecHTTPHandler struct {
 	codecs []PayloadCodec
+	// memory bounds the memory of the requests in flight together (see
+	// codec_http_memory.go); a request waits up to memoryWait for its
+	// share.
+	memory     *memoryBudget
+	memoryWait time.Duration
+	// maxResult bounds the payloads of one answer: maxCodecResultBytes
+	// (tests lower it).
+	maxResult int
 }
 
 // NewPayloadCodecHTTPHandler returns an http.Handler that serves the codecs
 // to the Temporal Web UI, the CLI and NewRemotePayloadCodec: POST requests to
 // any path ending in /encode or /decode. Mount it under a prefix of your
 // choice; add authentication and CORS around it as needed.
+//
+// It bounds what requests can make it hold: a body of 32 MiB, an answer of
+// 128 MiB of payloads, and 1 GiB of memory for all the requests it serves
+// at once. A request that cannot get its share of that memory within 5 s
+// (the others hold it) is answered 503 with Retry-After; one that would
+// need more than all of it, 413.
 func NewPayloadCodecHTTPHandler(codecs ...PayloadCodec) http.Handler {
-	return &codecHTTPHandler{codecs: codecs}
+	return &codecHTTPHandler{codecs: codecs, memory: newMemoryBudget(codecServerMemory), memoryWait: codecMemoryWait, maxResult: maxCodecResultBytes}
 }
 
 func (h *codecHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -51,43 +66,57 @@ func (h *codecHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxCodecRequestBytes))
-	var tooLarge *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooLarge):
-		http.Error(w, fmt.Sprintf("the request body is larger than the codec server's limit of %d MiB", maxCodecRequestBytes>>20), http.StatusRequestEntityTooLarge)
-		return
-	case err != nil:
-		http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
+	if r.ContentLength > maxCodecRequestBytes {
+		refuseTooLargeBody(w)
 		return
 	}
-	var request commonpb.Payloads
-	if err := protojson.Unmarshal(body, &request); err != nil {
-		http.Error(w, `invalid payloads: the body must be a JSON Payloads message, {"payloads": [{"metadata": {...}, "data": "<base64>"}]}: `+err.Error(), http.StatusBadRequest)
+	bodyBytes := r.ContentLength
+	if bodyBytes < 0 { // unknown: charged as the largest
+		bodyBytes = maxCodecRequestBytes
+	}
+	memory := &requestMemory{h: h, r: r}
+	defer memory.release()
+	allowance := firstAllowance(bodyBytes, h.maxResult)
+	if !memory.hold(w, bodyCost(bodyBytes)+answerCost(allowance)) {
 		return
 	}
-	var result []*commonpb.Payload
-	if encode {
-		result, err = encodeWithCodecs(h.codecs, request.Payloads)
-	} else {
-		result, err = decodeWithCodecs(h.codecs, request.Payloads)
+	payloads, ok := readPayloads(w, r)
+	if !ok {
+		return
+	}
+	result, err := h.runCodecs(encode, payloads, allowance)
+	for errors.Is(err, errInflatedTooMuch) && allowance < int64(h.maxResult) {
+		// The zlib codec needs more room than the request set aside: it
+		// asks for eight times as much, up to the largest answer, and
+		// decodes again.
+		if allowance = min(8*allowance, int64(h.maxResult)); !memory.hold(w, bodyCost(bodyBytes)+answerCost(allowance)) {
+			return
+		}
+		result, err = h.runCodecs(encode, payloads, allowance)
 	}
 	var inflatedTooMuch *decodedSizeError
+	size := 0
+	if err == nil {
+		size = payloadsSize(result, h.maxResult)
+	}
 	switch {
 	case errors.As(err, &inflatedTooMuch):
 		http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
 		return
-	case err != nil:
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	if payloadsSize(result) > maxCodecResultBytes {
+	case errors.Is(err, errInflatedTooMuch) || size > h.maxResult:
 		done := "decoded"
 		if encode {
 			done = "encoded"
 		}
 		http.Error(w, fmt.Sprintf("the %s payloads come to more than the codec server's limit of %d MiB for an answer",
-			done, maxCodecResultBytes>>20), http.StatusRequestEntityTooLarge)
+			done, h.maxResult>>20), http.StatusRequestEntityTooLarge)
+		return
+	case err != nil:
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if int64(size) > allowance && !memory.hold(w, bodyCost(bodyBytes)+answerCost(int64(size))) {
+		// A codec of the user's made more than was set aside.
 		return
 	}
 	response, err := protojson.Marshal(&commonpb.Payloads{Payloads: result})
@@ -99,13 +128,58 @@ func (h *codecHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(response)
 }
 
-// payloadsSize is the wire size of payloads, stopping once it passes the
-// result limit.
-func payloadsSize(payloads []*commonpb.Payload) int {
+// runCodecs encodes or decodes payloads with the handler's codecs; the
+// zlib codecs of this package inflate at most allowance bytes each.
+func (h *codecHTTPHandler) runCodecs(encode bool, payloads []*commonpb.Payload, allowance int64) ([]*commonpb.Payload, error) {
+	if encode {
+		return encodeWithCodecs(h.codecs, payloads)
+	}
+	var err error
+	for _, codec := range h.codecs {
+		if z, ok := codec.(*zlibCodec); ok {
+			payloads, err = z.decodeWithin(payloads, int(min(allowance, int64(z.options.MaxDecodedSize))))
+		} else {
+			payloads, err = codec.Decode(payloads)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return payloads, nil
+}
+
+// readPayloads reads the request's body, a JSON Payloads message; when
+// it cannot, it answers the request and returns false.
+func readPayloads(w http.ResponseWriter, r *http.Request) ([]*commonpb.Payload, bool) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxCodecRequestBytes))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		refuseTooLargeBody(w)
+		return nil, false
+	case err != nil:
+		http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
+		return nil, false
+	}
+	var request commonpb.Payloads
+	if err := protojson.Unmarshal(body, &request); err != nil {
+		http.Error(w, `invalid payloads: the body must be a JSON Payloads message, {"payloads": [{"metadata": {...}, "data": "<base64>"}]}: `+err.Error(), http.StatusBadRequest)
+		return nil, false
+	}
+	return request.Payloads, true
+}
+
+func refuseTooLargeBody(w http.ResponseWriter) {
+	http.Error(w, fmt.Sprintf("the request body is larger than the codec server's limit of %d MiB", maxCodecRequestBytes>>20), http.StatusRequestEntityTooLarge)
+}
+
+// payloadsSize is the wire size of payloads, stopping once it passes
+// limit.
+func payloadsSize(payloads []*commonpb.Payload, limit int) int {
 	size := 0
 	for _, p := range payloads {
 		size += proto.Size(p)
-		if size > maxCodecResultBytes {
+		if size > limit {
 			break
 		}
 	}

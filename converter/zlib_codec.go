@@ -86,16 +86,27 @@ func (z *zlibCodec) Encode(payloads []*commonpb.Payload) ([]*commonpb.Payload, e
 }
 
 func (z *zlibCodec) Decode(payloads []*commonpb.Payload) ([]*commonpb.Payload, error) {
+	return z.decodeWithin(payloads, z.options.MaxDecodedSize)
+}
+
+// decodeWithin is Decode inflating at most limit bytes, all payloads
+// together; past it, the error is a decodedSizeError naming the codec's
+// own limit when limit is that, and errInflatedTooMuch otherwise (the
+// codec server's handler inflates within the memory it has set aside).
+func (z *zlibCodec) decodeWithin(payloads []*commonpb.Payload, limit int) ([]*commonpb.Payload, error) {
 	result := make([]*commonpb.Payload, len(payloads))
-	budget := z.options.MaxDecodedSize
+	budget := limit
 	for i, p := range payloads {
 		if string(p.GetMetadata()[MetadataEncoding]) != zlibEncoding {
 			result[i] = p
 			continue
 		}
 		decoded, inflated, err := inflatePayload(p.GetData(), budget)
-		if errors.Is(err, errInflatedTooMuch) {
+		if errors.Is(err, errInflatedTooMuch) && limit == z.options.MaxDecodedSize {
 			return nil, &decodedSizeError{payload: i, limit: z.options.MaxDecodedSize}
+		}
+		if errors.Is(err, errInflatedTooMuch) {
+			return nil, err
 		}
 		if err != nil {
 			return nil, fmt.Errorf("zlib codec: payload %d: %w", i, err)
