@@ -29,7 +29,8 @@
 // test clock does: events and workflow code read the same instant until a
 // timer fires, and the clock then moves to the instant the timer was due.
 // While nothing is in flight (a workflow or activity task scheduled or
-// running, a query unanswered) it skips to the next timer at once, so a
+// running, a query unanswered; an activity waiting to be completed by its
+// token is not: AwaitAsyncCompletion) it skips to the next timer at once, so a
 // workflow that sleeps for 30 days finishes in milliseconds; while
 // something is, a timer fires when its duration has passed in wall time,
 // so that a running activity's timeouts measure the time it really takes.
