@@ -3,6 +3,7 @@ package workerrt
 import (
 	"container/list"
 	"sync"
+	"sync/atomic"
 
 	"github.com/durable-go/sdk/internal/engine"
 )
@@ -17,8 +18,11 @@ type cachedRun struct {
 	workflow workflowKey
 	exec     *engine.Execution
 	closed   bool
-	elem     *list.Element
-	metrics  *workerMetrics // of the worker that made the run; may be nil
+	// purged is set when the cache was purged while a task held the run:
+	// that task must not put it back, so the next task replays it.
+	purged  atomic.Bool
+	elem    *list.Element
+	metrics *workerMetrics // of the worker that made the run; may be nil
 	// owner is the worker whose sticky queue the run's next task comes
 	// to, set when the run is cached (under the cache's mutex).
 	owner *Worker
@@ -79,7 +83,7 @@ func (c *StickyCache) get(runID string) *cachedRun {
 // run. The runs it drops are closed once no task holds them. The caller
 // holds r.mu.
 func (c *StickyCache) put(r *cachedRun, owner *Worker) {
-	if c.size <= 0 || r.closed {
+	if c.size <= 0 || r.closed || r.purged.Load() {
 		return
 	}
 	c.mu.Lock()
@@ -183,6 +187,9 @@ func (c *StickyCache) Len() int {
 func (c *StickyCache) Purge() {
 	c.mu.Lock()
 	runs := c.runs
+	for _, r := range runs {
+		r.purged.Store(true) // under c.mu, so that no put takes it back
+	}
 	c.runs = make(map[string]*cachedRun)
 	c.byWorkflow = make(map[workflowKey]*cachedRun)
 	c.order.Init()
@@ -193,7 +200,8 @@ func (c *StickyCache) Purge() {
 			r.mu.Unlock()
 		} else {
 			// A task or query holds it (one a stopping worker left to end
-			// in the background): it closes once that ends.
+			// in the background): it closes once that ends, and the task
+			// does not cache it again.
 			go closeRun(r)
 		}
 	}

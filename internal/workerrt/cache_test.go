@@ -40,3 +40,22 @@ func TestStickyCacheOfSizeZeroKeepsNothing(t *testing.T) {
 		t.Fatal("a cache of size 0 must keep nothing")
 	}
 }
+
+// A run a task holds while the cache is purged is not put back when the
+// task ends: its next task must replay it, as the purge asked.
+func TestAPurgedRunATaskHoldsIsNotCachedAgain(t *testing.T) {
+	c := NewStickyCache(2)
+	r := cachedRunOf("a")
+	c.put(r, nil)
+	r.mu.Lock() // a task holds the run
+	c.Purge()
+	c.put(r, nil) // the task ends and caches its run
+	r.mu.Unlock()
+	if c.get("a") != nil || c.Len() != 0 {
+		t.Fatal("the task put a purged run back in the cache")
+	}
+	closeRun(r) // as the purge's goroutine does, if it has not yet
+	if !r.closed {
+		t.Fatal("a purged run must be closed once the task lets go")
+	}
+}
