@@ -16,6 +16,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	failurepb "go.temporal.io/api/failure/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	officialactivity "go.temporal.io/sdk/activity"
 	officialclient "go.temporal.io/sdk/client"
@@ -303,6 +304,22 @@ func TestDifferenceNegativeOptionsAreRefused(t *testing.T) {
 		ourErr != nil && strings.Contains(ourErr.Error(), "StartToCloseTimeout is -5s"), true,
 		theirErr != nil && !strings.Contains(theirErr.Error(), "StartToCloseTimeout"), true,
 		fmt.Sprintf("ours: %v; go.temporal.io/sdk: %v", ourErr, theirErr))
+
+	// A retry policy the server refuses: this SDK refuses it at the call,
+	// naming the field; go.temporal.io/sdk sends it and the server answers
+	// InvalidArgument.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	id := fmt.Sprintf("migration-retry-policy-%d", time.Now().UnixNano())
+	_, ourStart := ours.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: "migration-negative",
+		RetryPolicy: &temporal.RetryPolicy{BackoffCoefficient: 0.5}}, "Anything")
+	_, theirStartErr := theirs.ExecuteWorkflow(ctx, officialclient.StartWorkflowOptions{ID: id, TaskQueue: "migration-negative",
+		RetryPolicy: &officialtemporal.RetryPolicy{BackoffCoefficient: 0.5}}, "Anything")
+	var invalid *serviceerror.InvalidArgument
+	differs(t, "RetryPolicy.BackoffCoefficient: 0.5",
+		ourStart != nil && strings.Contains(ourStart.Error(), "BackoffCoefficient") && !errors.As(ourStart, &invalid), true,
+		errors.As(theirStartErr, &invalid), true,
+		fmt.Sprintf("ours: %v; go.temporal.io/sdk: %v", ourStart, theirStartErr))
 }
 
 // unencodable is a result the JSON converter cannot encode.
