@@ -109,11 +109,17 @@ func retryInterceptor(p RetryPolicy, internalIsFinal *atomic.Bool) grpc.UnaryCli
 		}
 		callerDeadline, callerHasDeadline := ctx.Deadline()
 		var firstFailure time.Time
+		var lastFailure error // of the attempts before this one
 		for attempt := 0; ; attempt++ {
 			attemptCtx, cancel := context.WithTimeout(ctx, timeout)
 			attemptDeadline, _ := attemptCtx.Deadline()
 			err := invoker(attemptCtx, method, req, reply, cc, opts...)
 			cancel()
+			if err != nil && ctx.Err() != nil && lastFailure != nil {
+				// The caller's context cut this attempt short: what was
+				// being retried says more than its DeadlineExceeded.
+				return lastFailure
+			}
 			if err == nil || retriesDisabled(ctx) || ctx.Err() != nil {
 				return err
 			}
@@ -135,14 +141,14 @@ func retryInterceptor(p RetryPolicy, internalIsFinal *atomic.Bool) grpc.UnaryCli
 				// The worker's poll loop retries it, after logging it.
 				return err
 			}
+			lastFailure = err
 			now := time.Now()
 			if firstFailure.IsZero() {
 				firstFailure = now
 			}
 			wait := p.backoff(ctx, attempt, now)
 			if !p.mayWait(ctx, firstFailure, now, wait) || !sleep(ctx, wait) {
-				// Report what went wrong rather than the context's expiry.
-				return err
+				return err // past a deadline, the caller makes it DeadlineExceeded
 			}
 		}
 	}
@@ -161,15 +167,14 @@ func (p RetryPolicy) backoff(ctx context.Context, attempt int, now time.Time) ti
 	return time.Duration(wait)
 }
 
-// minRetryTime is the least time left before the caller's deadline for
-// which a retry is worth starting: an attempt with only moments to run
-// would most likely end in DeadlineExceeded and hide the real failure.
-const minRetryTime = 100 * time.Millisecond
-
-// mayWait reports whether a retry after wait still fits the budget.
+// mayWait reports whether a retry after wait still fits the budget. A
+// caller's deadline is the whole budget: the call retries until it ends,
+// then returns a *serviceerror.DeadlineExceeded that quotes the last
+// failure, as go.temporal.io/sdk does (code written for it asserts that
+// type). Without a deadline, MaximumElapsed is.
 func (p RetryPolicy) mayWait(ctx context.Context, firstFailure, now time.Time, wait time.Duration) bool {
-	if deadline, ok := ctx.Deadline(); ok {
-		return deadline.Sub(now.Add(wait)) >= max(wait, minRetryTime)
+	if _, ok := ctx.Deadline(); ok {
+		return true
 	}
 	return now.Add(wait).Sub(firstFailure) <= p.MaximumElapsed
 }
