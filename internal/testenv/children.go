@@ -9,7 +9,6 @@ import (
 
 	"github.com/stretchr/testify/mock"
 	commandpb "go.temporal.io/api/command/v1"
-	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/durable-go/sdk/converter"
@@ -241,8 +240,13 @@ func (e *TestWorkflowEnvironment) SetOnChildWorkflowStartedListener(listener fun
 	return e
 }
 
-// SetOnChildWorkflowCompletedListener sets a function called as each child
-// workflow returns (but for cancellations), with its result or error.
+// SetOnChildWorkflowCompletedListener sets a function called once for each
+// child workflow, when its parent gets its outcome: at the end of its
+// chain of runs (after its retries, continue-as-new and cron runs; a cron
+// child that runs until its parent ends is never heard of), with the info
+// of its last run and the result, or the error the parent gets (a
+// *ChildWorkflowExecutionError wrapping the cause, a cancellation
+// included), as in go.temporal.io/sdk.
 func (e *TestWorkflowEnvironment) SetOnChildWorkflowCompletedListener(listener func(workflowInfo *internal.WorkflowInfo, result converter.EncodedValue, err error)) *TestWorkflowEnvironment {
 	e.listeners.update(func(s *listenerSet) { s.childCompleted = listener })
 	return e
@@ -346,19 +350,13 @@ func (w *testWorkflowInbound) ExecuteWorkflow(ctx internal.Context, in *internal
 		p, _ := w.env.dc.ToPayloads(in.Args...)
 		set.childStarted(info, ctx, failure.NewEncodedValues(p, w.env.dc))
 	}
-	result, err := w.Next.ExecuteWorkflow(ctx, in)
 	if isChild && !internal.IsReplaying(ctx) {
-		var canceled *failure.CanceledError
-		switch {
-		case errors.As(err, &canceled) && set.childCanceled != nil:
-			set.childCanceled(info)
-		case !errors.As(err, &canceled) && set.childCompleted != nil:
-			var p *commonpb.Payloads
-			if result != nil {
-				p, _ = w.env.dc.ToPayloads(result)
-			}
-			set.childCompleted(info, seam.EncodedValue(p, w.env.dc), err)
-		}
+		w.env.listeners.seenChildRun(info) // for the completed listener, which its parent's history drives
+	}
+	result, err := w.Next.ExecuteWorkflow(ctx, in)
+	var canceled *failure.CanceledError
+	if isChild && !internal.IsReplaying(ctx) && set.childCanceled != nil && errors.As(err, &canceled) {
+		set.childCanceled(info)
 	}
 	return result, err
 }

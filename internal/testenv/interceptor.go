@@ -244,7 +244,8 @@ func (a *testActivityOutbound) GetWorkerStopChannel(ctx context.Context) <-chan 
 }
 
 // testListeners are the callbacks SetOnXxxListener set. Timer callbacks
-// and those of activities' outcomes follow the history the server writes;
+// and those of activities' and children's outcomes follow the history the
+// server writes;
 // they run on a goroutine of their own, in event order, so that they may
 // call the environment.
 type testListeners struct {
@@ -263,6 +264,9 @@ type testListeners struct {
 	scheduled map[scheduledKey]*activityRecord
 	attempts  map[attemptKey]internal.ActivityInfo
 	byToken   map[string]internal.ActivityInfo // the attempts by task token
+	// childRuns are the infos of children's runs by run ID, for the child
+	// completed listener (child_listeners.go).
+	childRuns map[string]*internal.WorkflowInfo
 }
 
 // listenedEvent is an event the listeners' goroutine delivers.
@@ -325,6 +329,10 @@ func (l *testListeners) deliver(wake <-chan struct{}, done chan<- struct{}) {
 				l.deliverActivityEvent(le.execution, ev, set)
 				continue
 			}
+			if childEndEvent(ev) {
+				l.deliverChildEnd(ev, set.childCompleted)
+				continue
+			}
 			switch {
 			case ev.GetTimerStartedEventAttributes() != nil && set.timerScheduled != nil:
 				a := ev.GetTimerStartedEventAttributes()
@@ -349,7 +357,8 @@ func (l *testListeners) deliver(wake <-chan struct{}, done chan<- struct{}) {
 // queues the event.
 func (l *testListeners) onEvent(execution *commonpb.WorkflowExecution, ev *historypb.HistoryEvent) {
 	timer := ev.GetTimerStartedEventAttributes() != nil || ev.GetTimerFiredEventAttributes() != nil || ev.GetTimerCanceledEventAttributes() != nil
-	if !timer && !activityEvent(ev) {
+	activity, child := activityEvent(ev), childEndEvent(ev)
+	if !timer && !activity && !child {
 		return
 	}
 	l.mu.Lock()
@@ -359,7 +368,9 @@ func (l *testListeners) onEvent(execution *commonpb.WorkflowExecution, ev *histo
 		return
 	case timer && l.set.timerScheduled == nil && l.set.timerFired == nil && l.set.timerCanceled == nil:
 		return
-	case !timer && l.set.activityCompleted == nil && l.set.activityCanceled == nil:
+	case activity && l.set.activityCompleted == nil && l.set.activityCanceled == nil:
+		return
+	case child && l.set.childCompleted == nil:
 		return
 	}
 	l.queue = append(l.queue, listenedEvent{execution: execution, ev: ev})
