@@ -41,8 +41,9 @@ type WorkflowTestSuite = testenv.WorkflowTestSuite
 //     RegisterDynamicActivity register what the workflow runs, as on a
 //     worker (a workflow given to ExecuteWorkflow is registered for you).
 //   - ExecuteWorkflow(workflow, args...) runs the workflow until it
-//     completes, fails, times out, continues as new, or can make no more
-//     progress; then IsWorkflowCompleted, GetWorkflowResult
+//     completes, fails, times out, continues as new (GetWorkflowError is
+//     then the *ContinueAsNewError, and no next run starts), or can make
+//     no more progress; then IsWorkflowCompleted, GetWorkflowResult
 //     and GetWorkflowError say how it ended (GetWorkflowResultByID and
 //     GetWorkflowErrorByID for its children), and GetHistory returns the
 //     history it wrote, which worker.NewWorkflowReplayer replays.

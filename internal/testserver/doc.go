@@ -36,8 +36,8 @@
 // so that a running activity's timeouts measure the time it really takes.
 //
 // What it does not do: Nexus operations, visibility, namespaces, workflow
-// task timeouts, or the retries and cron schedule of the test's own
-// workflow, which runs once, as in go.temporal.io/sdk's test environment;
-// commands it does not know fail the workflow task with a message saying
+// task timeouts, or the retries, cron schedule and continue-as-new of the
+// test's own workflow (a run without a parent), which runs once, as in
+// go.temporal.io/sdk's test environment; commands it does not know fail the workflow task with a message saying
 // so.
 package testserver

@@ -390,7 +390,11 @@ func (s *Server) applyCommand(r *run, completedID int64, cmd *commandpb.Command,
 	}
 }
 
-// continueAsNew closes the run and starts its next one.
+// continueAsNew closes the run and starts its next one. The test's own
+// workflow (a run without a parent) stops there, as in
+// go.temporal.io/sdk's test environment: its event names the run that
+// would follow, which never starts, and its updates not yet accepted are
+// rejected with the run. A child's chain goes on.
 func (s *Server) continueAsNew(r *run, completedID int64, a *commandpb.ContinueAsNewWorkflowExecutionCommandAttributes) {
 	prev := r.started
 	taskQueue := a.GetTaskQueue()
@@ -413,6 +417,10 @@ func (s *Server) continueAsNew(r *run, completedID int64, a *commandpb.ContinueA
 			LastCompletionResult: a.GetLastCompletionResult(), Header: a.GetHeader(), Memo: a.GetMemo(),
 			SearchAttributes: a.GetSearchAttributes(),
 		}})
+	if r.parent == nil {
+		s.closeRun(r)
+		return
+	}
 	pending := takeUnaccepted(r)
 	s.closeRun(r)
 	next := &historypb.WorkflowExecutionStartedEventAttributes{
@@ -426,10 +434,9 @@ func (s *Server) continueAsNew(r *run, completedID int64, a *commandpb.ContinueA
 		RootWorkflowExecution: prev.GetRootWorkflowExecution(), FirstWorkflowTaskBackoff: a.GetBackoffStartInterval(),
 	}
 	nextRun := s.startLocked(r.execution.GetWorkflowId(), newRunID, next)
-	if link := r.parent; link != nil { // the child's chain goes on; its parent waits for its end
-		nextRun.parent = link
-		link.parent.children = append(link.parent.children, nextRun)
-	}
+	link := r.parent // the child's chain goes on; its parent waits for its end
+	nextRun.parent = link
+	link.parent.children = append(link.parent.children, nextRun)
 	for _, u := range pending {
 		s.admitUpdate(nextRun, u)
 	}
