@@ -176,9 +176,8 @@ type NamespaceClient interface {
 	Close()
 }
 
-// workflowClient implements Client. The worker reads its settings
-// (conn, namespace, identity, converters, propagators, logger) to share
-// the client's connection and configuration.
+// workflowClient implements Client, and WorkerClient for the workers
+// made from it.
 type workflowClient struct {
 	conn    *rpc.Conn
 	service workflowservice.WorkflowServiceClient
@@ -272,7 +271,7 @@ func newClientFromExisting(ctx context.Context, existing Client, options ClientO
 		return nil, err
 	}
 	if options.Namespace != "" && options.Namespace != base.namespace {
-		if err := c.conn.CheckNamespace(ctx, c.namespace); err != nil && !tolerableNamespaceCheckError(err) {
+		if err := c.CheckNamespace(ctx); err != nil {
 			c.Close()
 			return nil, err
 		}
@@ -354,6 +353,11 @@ func (c *workflowClient) checkServer(ctx context.Context, timeout time.Duration)
 	if _, err := c.conn.SystemInfo(ctx); err != nil {
 		return err
 	}
+	return c.CheckNamespace(ctx)
+}
+
+// CheckNamespace implements WorkerClient.
+func (c *workflowClient) CheckNamespace(ctx context.Context) error {
 	if err := c.conn.CheckNamespace(ctx, c.namespace); err != nil && !tolerableNamespaceCheckError(err) {
 		return err
 	}
@@ -374,6 +378,22 @@ func tolerableNamespaceCheckError(err error) bool {
 func (c *workflowClient) ensureInitialized(ctx context.Context) error {
 	_, err := c.conn.SystemInfo(ctx)
 	return err
+}
+
+// WorkerSettings implements WorkerClient.
+func (c *workflowClient) WorkerSettings() ClientSettings {
+	return ClientSettings{
+		Conn:             c.conn,
+		Namespace:        c.namespace,
+		Identity:         c.identity,
+		DataConverter:    c.dataConverter,
+		FailureConverter: c.failureConverter,
+		Propagators:      c.propagators,
+		Logger:           c.logger,
+		Metrics:          c.metrics,
+		Interceptors:     c.workerInterceptors,
+		Plugins:          c.workerPlugins,
+	}
 }
 
 // CheckHealth implements Client.

@@ -16,18 +16,6 @@ import (
 // the worker a poll. Without a free slot, or from a server that does not
 // support it, the workflow starts as usual.
 
-// eagerWorkflowTaker is all the client knows of a worker: it can take the
-// first task of a workflow the client starts. The worker runtime
-// (workerrt.Worker) is one; the client holds no more of it, as an
-// http.Client holds only a RoundTripper.
-type eagerWorkflowTaker interface {
-	// ReserveEagerWorkflowTask reserves a workflow task slot, or returns
-	// nil when the worker has none free. The function it returns must be
-	// called with the start's eager task, or with nil when the response
-	// brought none, which gives the slot back.
-	ReserveEagerWorkflowTask() func(*workflowservice.PollWorkflowTaskQueueResponse)
-}
-
 // eagerTaskHandoff takes the start's eager workflow task (nil: none came)
 // to the worker that reserved a slot for it.
 type eagerTaskHandoff = func(*workflowservice.PollWorkflowTaskQueueResponse)
@@ -36,22 +24,22 @@ type eagerTaskHandoff = func(*workflowservice.PollWorkflowTaskQueueResponse)
 // workflows, by task queue.
 type eagerWorkflowWorkers struct {
 	mu      sync.RWMutex
-	byQueue map[string][]eagerWorkflowTaker
+	byQueue map[string][]EagerWorkflowTaker
 }
 
-func (e *eagerWorkflowWorkers) add(taskQueue string, w eagerWorkflowTaker) {
+func (e *eagerWorkflowWorkers) add(taskQueue string, w EagerWorkflowTaker) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.byQueue == nil {
-		e.byQueue = map[string][]eagerWorkflowTaker{}
+		e.byQueue = map[string][]EagerWorkflowTaker{}
 	}
 	e.byQueue[taskQueue] = append(e.byQueue[taskQueue], w)
 }
 
-func (e *eagerWorkflowWorkers) remove(taskQueue string, w eagerWorkflowTaker) {
+func (e *eagerWorkflowWorkers) remove(taskQueue string, w EagerWorkflowTaker) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	workers := slices.DeleteFunc(e.byQueue[taskQueue], func(x eagerWorkflowTaker) bool { return x == w })
+	workers := slices.DeleteFunc(e.byQueue[taskQueue], func(x EagerWorkflowTaker) bool { return x == w })
 	if len(workers) == 0 {
 		delete(e.byQueue, taskQueue)
 	} else {
@@ -73,6 +61,16 @@ func (e *eagerWorkflowWorkers) reserve(taskQueue string) eagerTaskHandoff {
 		}
 	}
 	return nil
+}
+
+// AddEagerWorkflowWorker implements WorkerClient.
+func (c *workflowClient) AddEagerWorkflowWorker(taskQueue string, w EagerWorkflowTaker) {
+	c.eagerWorkers.add(taskQueue, w)
+}
+
+// RemoveEagerWorkflowWorker implements WorkerClient.
+func (c *workflowClient) RemoveEagerWorkflowWorker(taskQueue string, w EagerWorkflowTaker) {
+	c.eagerWorkers.remove(taskQueue, w)
 }
 
 // reserveEagerStart asks for eager execution in a start request when the

@@ -218,10 +218,13 @@ func (c *sharedCache) release() {
 // AggregatedWorker polls one task queue for workflow and activity tasks
 // and runs the functions registered with it (worker.Worker).
 type AggregatedWorker struct {
-	client    *workflowClient
+	client    WorkerClient
 	taskQueue string
 	options   WorkerOptions
 	registry  *registry.Registry
+
+	// clientSettings are what the worker shares with its client.
+	clientSettings ClientSettings
 
 	mu       sync.Mutex
 	runtime  *workerrt.Worker
@@ -293,14 +296,14 @@ func (w *AggregatedWorker) fatalError() error {
 // NewWorker returns a worker for taskQueue that uses client's connection,
 // namespace and converters. Register functions, then Start or Run it.
 func NewWorker(client Client, taskQueue string, options WorkerOptions) *AggregatedWorker {
-	wc, ok := client.(*workflowClient)
+	wc, ok := client.(WorkerClient)
 	if !ok {
 		panic(fmt.Sprintf("worker.New: the client must come from client.Dial or client.NewLazyClient, got %T", client))
 	}
 	if taskQueue == "" {
 		panic("worker.New: the task queue name is empty")
 	}
-	w := &AggregatedWorker{client: wc, taskQueue: taskQueue, options: options, registry: registry.New(), fatal: make(chan struct{})}
+	w := &AggregatedWorker{client: wc, clientSettings: wc.WorkerSettings(), taskQueue: taskQueue, options: options, registry: registry.New(), fatal: make(chan struct{})}
 	w.configureThroughPlugins()
 	if w.options.DisableRegistrationAliasing { // as the plugins left it
 		w.registry.DisableAliasing()
@@ -428,17 +431,17 @@ func (w *AggregatedWorker) runConfig() *runConfig {
 // runConfigOptions are the options of the worker's runs.
 func (w *AggregatedWorker) runConfigOptions() runConfigOptions {
 	return runConfigOptions{
-		DataConverter:    w.client.dataConverter,
-		FailureConverter: w.client.failureConverter,
-		Logger:           w.client.logger,
+		DataConverter:    w.clientSettings.DataConverter,
+		FailureConverter: w.clientSettings.FailureConverter,
+		Logger:           w.clientSettings.Logger,
 		Metrics:          w.metricsHandler(),
-		Namespace:        w.client.namespace,
+		Namespace:        w.clientSettings.Namespace,
 		DeadlockTimeout:  w.options.DeadlockDetectionTimeout,
 		LogDuringReplay:  w.options.EnableLoggingInReplay,
 		FailOnPanic:      w.options.WorkflowPanicPolicy == FailWorkflow,
 		SDKMetadataFlags: true,
 		Interceptors:     w.interceptors(),
-		Propagators:      w.client.propagators,
+		Propagators:      w.clientSettings.Propagators,
 		BinaryChecksum:   processBinaryChecksum(),
 	}
 }
@@ -448,16 +451,16 @@ func (w *AggregatedWorker) runConfigOptions() runConfigOptions {
 // tags go.temporal.io/sdk gives them (namespace, client_name, and "none"
 // for the tags a metric narrows down).
 func (w *AggregatedWorker) metricsHandler() sdkmetrics.Handler {
-	if sdkmetrics.IsNop(w.client.metrics) {
+	if sdkmetrics.IsNop(w.clientSettings.Metrics) {
 		return sdkmetrics.NopHandler
 	}
-	return w.client.metrics.WithTags(sdkmetrics.RootTags(w.client.namespace))
+	return w.clientSettings.Metrics.WithTags(sdkmetrics.RootTags(w.clientSettings.Namespace))
 }
 
 // interceptors are the client's worker interceptors, then the worker's
 // own, as in go.temporal.io/sdk.
 func (w *AggregatedWorker) interceptors() []WorkerInterceptor {
-	return slices.Concat(w.client.workerInterceptors, w.options.Interceptors)
+	return slices.Concat(w.clientSettings.Interceptors, w.options.Interceptors)
 }
 
 // startRuntime begins polling; it returns once the worker runs. As
@@ -477,12 +480,12 @@ func (w *AggregatedWorker) startRuntime() error {
 	}
 	cache := acquireStickyCache()
 	opts := workerrt.Options{
-		Service:           w.client.service,
-		Namespace:         w.client.namespace,
+		Service:           w.client.WorkflowService(),
+		Namespace:         w.clientSettings.Namespace,
 		TaskQueue:         w.taskQueue,
 		Identity:          w.options.Identity,
-		Logger:            w.client.logger,
-		FailureConverter:  w.client.failureConverter,
+		Logger:            w.clientSettings.Logger,
+		FailureConverter:  w.clientSettings.FailureConverter,
 		OnFatalError:      w.onFatalError,
 		FatalErrorGrace:   fatalPollErrorGrace,
 		Cache:             cache.cache,
@@ -491,7 +494,7 @@ func (w *AggregatedWorker) startRuntime() error {
 		WorkerInstanceKey: w.plugins.instanceKey,
 	}
 	if opts.Identity == "" {
-		opts.Identity = w.client.identity
+		opts.Identity = w.clientSettings.Identity
 	}
 	if !w.options.DisableWorkflowWorker {
 		opts.Engine = w.runConfig().engineOptions()
@@ -505,7 +508,7 @@ func (w *AggregatedWorker) startRuntime() error {
 		// does not say it has build-ID versioning (every server since 1.21
 		// does); one not asked yet is taken to have it.
 		opts.BinaryChecksum = processBinaryChecksum()
-		if info := w.client.conn.KnownSystemInfo(); info != nil && !info.GetCapabilities().GetBuildIdBasedVersioning() {
+		if info := w.clientSettings.Conn.KnownSystemInfo(); info != nil && !info.GetCapabilities().GetBuildIdBasedVersioning() {
 			opts.BinaryChecksumOnCompletion = true
 		}
 	}
@@ -538,7 +541,7 @@ func (w *AggregatedWorker) startRuntime() error {
 		s.Start()
 	}
 	if opts.Engine != nil {
-		w.client.eagerWorkers.add(w.taskQueue, rt)
+		w.client.AddEagerWorkflowWorker(w.taskQueue, rt)
 	}
 	w.runtime, w.sessions, w.cache = rt, sessions, cache
 	w.logger().Info("Started Worker")
@@ -578,8 +581,8 @@ func runtimeOptions(o WorkerOptions, rt workerrt.Options, metrics sdkmetrics.Han
 // logger is the client's logger with the worker's namespace, task queue
 // and identity, the tags go.temporal.io/sdk gives its worker's lines.
 func (w *AggregatedWorker) logger() log.Logger {
-	identity := cmp.Or(w.options.Identity, w.client.identity)
-	return log.With(w.client.logger, "Namespace", w.client.namespace, "TaskQueue", w.taskQueue, "WorkerID", identity)
+	identity := cmp.Or(w.options.Identity, w.clientSettings.Identity)
+	return log.With(w.clientSettings.Logger, "Namespace", w.clientSettings.Namespace, "TaskQueue", w.taskQueue, "WorkerID", identity)
 }
 
 // checkNamespace asks the server about the worker's namespace, as
@@ -589,15 +592,15 @@ func (w *AggregatedWorker) logger() log.Logger {
 // at Dial, credentials not allowed to describe the namespace, and servers
 // without the call, let the start go on.
 func (w *AggregatedWorker) checkNamespace() error {
-	if err := w.client.ensureInitialized(context.Background()); err != nil {
+	if _, err := w.clientSettings.Conn.SystemInfo(context.Background()); err != nil {
 		return fmt.Errorf("worker for task queue %q not started: %w", w.taskQueue, err)
 	}
 	// Tagged with the task queue, as go.temporal.io/sdk's worker tags it.
 	ctx := context.Background()
-	if !sdkmetrics.IsNop(w.client.metrics) {
+	if !sdkmetrics.IsNop(w.clientSettings.Metrics) {
 		ctx = sdkmetrics.WithRequestTags(ctx, map[string]string{sdkmetrics.TagTaskQueue: w.taskQueue})
 	}
-	if err := w.client.conn.CheckNamespace(ctx, w.client.namespace); err != nil && !tolerableNamespaceCheckError(err) {
+	if err := w.client.CheckNamespace(ctx); err != nil {
 		return fmt.Errorf("worker for task queue %q not started: %w", w.taskQueue, err)
 	}
 	return nil
@@ -605,9 +608,9 @@ func (w *AggregatedWorker) checkNamespace() error {
 
 // activityExecutor runs the worker's activities polled from taskQueue.
 func (w *AggregatedWorker) activityExecutor(taskQueue string) *activityExecutor {
-	return &activityExecutor{registry: w.registry, dc: w.client.dataConverter, logger: w.client.logger, metrics: w.metricsHandler(),
-		namespace: w.client.namespace, taskQueue: taskQueue, client: w.client,
-		interceptors: w.interceptors(), propagators: w.client.propagators}
+	return &activityExecutor{registry: w.registry, dc: w.clientSettings.DataConverter, logger: w.clientSettings.Logger, metrics: w.metricsHandler(),
+		namespace: w.clientSettings.Namespace, taskQueue: taskQueue, client: w.client,
+		interceptors: w.interceptors(), propagators: w.clientSettings.Propagators}
 }
 
 // stopRuntime stops the runtimes (see workerrt.Worker.Stop and
@@ -619,7 +622,7 @@ func (w *AggregatedWorker) stopRuntime() {
 	w.cache = nil
 	w.mu.Unlock()
 	if rt != nil {
-		w.client.eagerWorkers.remove(w.taskQueue, rt)
+		w.client.RemoveEagerWorkflowWorker(w.taskQueue, rt)
 		rt.Stop()
 	}
 	for _, s := range sessions {

@@ -103,7 +103,7 @@ func (w *AggregatedWorker) configureThroughPlugins() {
 	if err := checkPlugins("worker.Options.Plugins", w.options.Plugins); err != nil {
 		panic("worker.New: " + err.Error())
 	}
-	plugins := slices.Concat(w.client.workerPlugins, w.options.Plugins)
+	plugins := slices.Concat(w.clientSettings.Plugins, w.options.Plugins)
 	if err := w.plugins.configure(plugins, w.taskQueue, &w.options); err != nil {
 		panic(fmt.Errorf("worker.New: %w", err))
 	}
@@ -136,7 +136,7 @@ func (w *AggregatedWorker) Start() error {
 func (w *AggregatedWorker) Stop() {
 	w.plugins.stopOnce.Do(func() {
 		w.plugins.stopped.Store(true)
-		w.plugins.stop(log.With(w.client.logger, "TaskQueue", w.taskQueue), w.stopRuntime)
+		w.plugins.stop(log.With(w.clientSettings.Logger, "TaskQueue", w.taskQueue), w.stopRuntime)
 		w.logger().Info("Stopped Worker")
 	})
 }

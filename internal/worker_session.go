@@ -21,9 +21,9 @@ func (w *AggregatedWorker) sessionWorkers(primary workerrt.Options) ([]*workerrt
 	host, err := session.NewHost(session.HostOptions{
 		ResourceID:            base.NewUUID(),
 		MaxConcurrentSessions: maxSessions,
-		DataConverter:         w.client.dataConverter,
+		DataConverter:         w.clientSettings.DataConverter,
 		Signal:                w.client.SignalWorkflow,
-		Logger:                w.client.logger,
+		Logger:                w.clientSettings.Logger,
 	})
 	if err != nil {
 		return nil, err

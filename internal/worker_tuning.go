@@ -104,7 +104,7 @@ func (w *AggregatedWorker) sessionActivitySlots() (workerrt.SlotSupplier, error)
 	if s == nil {
 		return nil, fmt.Errorf("worker for task queue %q: its tuner has no session activity slot supplier (%T returned nil), which EnableSessionWorker needs", w.taskQueue, tuner)
 	}
-	return tuning.RuntimeSlots(s, w.client.logger, slotMetrics(w.metricsHandler(), w.taskQueue, sdkmetrics.WorkerTypeActivity)), nil
+	return tuning.RuntimeSlots(s, w.clientSettings.Logger, slotMetrics(w.metricsHandler(), w.taskQueue, sdkmetrics.WorkerTypeActivity)), nil
 }
 
 // slotMetrics is the handler a slot supplier records its own metrics
