@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/durable-go/sdk/activity"
+	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/temporal"
 	"github.com/durable-go/sdk/testsuite"
@@ -154,4 +155,57 @@ func TestActivityEnvironmentRunsALocalActivity(t *testing.T) {
 	var got string
 	require.NoError(t, v.Get(&got))
 	require.Equal(t, "42 local=true token=0", got)
+}
+
+// Nap is a local activity that takes 300ms of wall time.
+func Nap(ctx context.Context, step int) (int, error) {
+	select {
+	case <-time.After(300 * time.Millisecond):
+		return step, nil
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+// NapsFourTimes runs Nap four times, one after the other: 1.2s of wall
+// time in its first workflow task.
+func NapsFourTimes(ctx workflow.Context) (int, error) {
+	ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: time.Minute})
+	sum := 0
+	for step := 1; step <= 4; step++ {
+		var n int
+		if err := workflow.ExecuteLocalActivity(ctx, Nap, step).Get(ctx, &n); err != nil {
+			return 0, err
+		}
+		sum += n
+	}
+	return sum, nil
+}
+
+// A workflow task waiting for local activities stays one task in the
+// test environment however long they take, as in go.temporal.io/sdk's,
+// which has no workflow tasks to split: a worker reports such a task at
+// 80% of its timeout and goes on in the next, which would make the
+// history depend on the machine's speed.
+func TestLocalActivitiesPastTheWorkflowTaskTimeoutWriteOneWorkflowTask(t *testing.T) {
+	t.Parallel()
+	for _, taskTimeout := range []time.Duration{0, 500 * time.Millisecond} { // 0: the environment's 1s
+		var s testsuite.WorkflowTestSuite
+		env := s.NewTestWorkflowEnvironment()
+		env.RegisterActivity(Nap)
+		env.SetStartWorkflowOptions(client.StartWorkflowOptions{WorkflowTaskTimeout: taskTimeout})
+		env.ExecuteWorkflow(NapsFourTimes)
+		var sum int
+		require.NoError(t, env.GetWorkflowResult(&sum))
+		require.Equal(t, 10, sum)
+		h, err := env.GetHistory()
+		require.NoError(t, err)
+		var kinds []string
+		for _, ev := range h.GetEvents() {
+			kinds = append(kinds, ev.GetEventType().String())
+		}
+		require.Equal(t, []string{"WorkflowExecutionStarted", "WorkflowTaskScheduled", "WorkflowTaskStarted", "WorkflowTaskCompleted",
+			"MarkerRecorded", "MarkerRecorded", "MarkerRecorded", "MarkerRecorded", "WorkflowExecutionCompleted"}, kinds,
+			"task timeout %v", taskTimeout)
+	}
 }

@@ -361,7 +361,8 @@ func (w *Worker) wallTime(t time.Time) time.Time {
 // outcomes to the run until the task may end. Before the task would time
 // out (counted from started, when its processing began, as
 // go.temporal.io/sdk counts it), it reports the commands so far asking for
-// a new task at once, and goes on with the task the server hands back. It
+// a new task at once, and goes on with the task the server hands back
+// (unless Options.NoWorkflowTaskHeartbeat). It
 // returns the final result and the task it answers; a nil task means the
 // task was given up (the run must be evicted; the server will retry).
 func (w *Worker) waitForLocalActivities(run *cachedRun, task *workflowservice.PollWorkflowTaskQueueResponse, res *engine.TaskResult, started time.Time) (processedTask, error) {
@@ -372,8 +373,13 @@ func (w *Worker) waitForLocalActivities(run *cachedRun, task *workflowservice.Po
 		timeout = defaultWorkflowTaskTimeout
 	}
 	heartbeatAfter := time.Duration(heartbeatRatio * float64(timeout))
-	heartbeat := time.NewTimer(time.Until(started.Add(heartbeatAfter)))
-	defer heartbeat.Stop()
+	var heartbeat *time.Timer
+	var heartbeatDue <-chan time.Time // nil with NoWorkflowTaskHeartbeat: the task never heartbeats
+	if !w.opts.NoWorkflowTaskHeartbeat {
+		heartbeat = time.NewTimer(time.Until(started.Add(heartbeatAfter)))
+		defer heartbeat.Stop()
+		heartbeatDue = heartbeat.C
+	}
 	for res.WaitingForLocalActivities {
 		las.start(res.StartLocalActivities)
 		las.cancel(res.CancelLocalActivities)
@@ -385,7 +391,7 @@ func (w *Worker) waitForLocalActivities(run *cachedRun, task *workflowservice.Po
 			if res, err = run.exec.ResolveLocalActivity(o.id, o.outcome); err != nil {
 				return processedTask{task: task}, err
 			}
-		case <-heartbeat.C:
+		case <-heartbeatDue:
 			next, err := w.heartbeatWorkflowTask(run, task, las.meter.taskEnded())
 			if err != nil || next == nil {
 				if err != nil {

@@ -118,6 +118,16 @@ type Options struct {
 	// error only when ctx ends.
 	ActivityPollGate func(ctx context.Context) error
 
+	// NoWorkflowTaskHeartbeat keeps a workflow task that waits for local
+	// activities open however long they take. Without it (a worker) such
+	// a task reports its commands at 80% of its timeout, asking for the
+	// next task at once, and goes on in that one, so that it does not time
+	// out. The test environment sets it: its server times out no workflow
+	// task, and go.temporal.io/sdk's test environment never splits one,
+	// so a history with local activities must not depend on how fast the
+	// machine runs them.
+	NoWorkflowTaskHeartbeat bool
+
 	// WallTime converts the server's times (an activity's start, from which
 	// its deadline is computed) to wall-clock time; nil when they are wall
 	// time already. The test environment's server runs a virtual clock.
