@@ -283,7 +283,7 @@ func newClientFromExisting(ctx context.Context, existing Client, options ClientO
 // connects on its first call.
 func NewNamespaceClient(options ClientOptions) (NamespaceClient, error) {
 	options.Logger = clientLogger(options) // one logger, so one report of its panics
-	opts, err := options.rpcOptions()
+	opts, err := rpcOptions(options)
 	if err != nil {
 		return nil, err
 	}
@@ -305,7 +305,7 @@ func newWorkflowClient(options ClientOptions, shared *clientSharedConn) (*workfl
 	}
 	options.Logger = clientLogger(options) // one logger, so one report of its panics
 	if shared == nil {
-		opts, err := options.rpcOptions()
+		opts, err := rpcOptions(options)
 		if err != nil {
 			return nil, err
 		}

@@ -58,7 +58,7 @@ type (
 	// (client.VersioningOverride): *PinnedVersioningOverride,
 	// *AutoUpgradeVersioningOverride or *OneTimeVersioningOverride.
 	VersioningOverride interface {
-		versioningOverrideProto() *workflowpb.VersioningOverride
+		isVersioningOverride()
 	}
 
 	// PinnedVersioningOverride pins the workflow to one worker deployment
@@ -88,51 +88,47 @@ type (
 	}
 )
 
-func (v WorkerDeploymentVersion) proto() *deploymentpb.WorkerDeploymentVersion {
+func (*PinnedVersioningOverride) isVersioningOverride()      {}
+func (*AutoUpgradeVersioningOverride) isVersioningOverride() {}
+func (*OneTimeVersioningOverride) isVersioningOverride()     {}
+
+func deploymentVersionToProto(v WorkerDeploymentVersion) *deploymentpb.WorkerDeploymentVersion {
 	return &deploymentpb.WorkerDeploymentVersion{DeploymentName: v.DeploymentName, BuildId: v.BuildID}
 }
 
-// The override messages also fill in the fields that servers from before
-// the Override oneof read (behavior, "deployment.build" version string,
-// deployment), as go.temporal.io/sdk does.
-
-func (o *PinnedVersioningOverride) versioningOverrideProto() *workflowpb.VersioningOverride {
-	return &workflowpb.VersioningOverride{
-		Override: &workflowpb.VersioningOverride_Pinned{Pinned: &workflowpb.VersioningOverride_PinnedOverride{
-			Behavior: workflowpb.VersioningOverride_PINNED_OVERRIDE_BEHAVIOR_PINNED,
-			Version:  o.Version.proto(),
-		}},
-		//lint:ignore SA1019 set for servers from before the Override oneof
-		Behavior: enumspb.VERSIONING_BEHAVIOR_PINNED,
-		//lint:ignore SA1019 set for servers from before the Override oneof
-		PinnedVersion: o.Version.DeploymentName + "." + o.Version.BuildID,
-		//lint:ignore SA1019 set for servers from before the Override oneof
-		Deployment: &deploymentpb.Deployment{SeriesName: o.Version.DeploymentName, BuildId: o.Version.BuildID},
-	}
-}
-
-func (*AutoUpgradeVersioningOverride) versioningOverrideProto() *workflowpb.VersioningOverride {
-	return &workflowpb.VersioningOverride{
-		Override: &workflowpb.VersioningOverride_AutoUpgrade{AutoUpgrade: true},
-		//lint:ignore SA1019 set for servers from before the Override oneof
-		Behavior: enumspb.VERSIONING_BEHAVIOR_AUTO_UPGRADE,
-	}
-}
-
-func (o *OneTimeVersioningOverride) versioningOverrideProto() *workflowpb.VersioningOverride {
-	return &workflowpb.VersioningOverride{
-		Override: &workflowpb.VersioningOverride_OneTime{OneTime: &workflowpb.VersioningOverride_OneTimeOverride{
-			TargetDeploymentVersion: o.TargetVersion.proto(),
-		}},
-	}
-}
-
 // versioningOverrideToProto is the message of an override; nil for none.
+// The messages also fill in the fields that servers from before the
+// Override oneof read (behavior, "deployment.build" version string,
+// deployment), as go.temporal.io/sdk does.
 func versioningOverrideToProto(o VersioningOverride) *workflowpb.VersioningOverride {
-	if o == nil {
-		return nil
+	switch o := o.(type) {
+	case *PinnedVersioningOverride:
+		return &workflowpb.VersioningOverride{
+			Override: &workflowpb.VersioningOverride_Pinned{Pinned: &workflowpb.VersioningOverride_PinnedOverride{
+				Behavior: workflowpb.VersioningOverride_PINNED_OVERRIDE_BEHAVIOR_PINNED,
+				Version:  deploymentVersionToProto(o.Version),
+			}},
+			//lint:ignore SA1019 set for servers from before the Override oneof
+			Behavior: enumspb.VERSIONING_BEHAVIOR_PINNED,
+			//lint:ignore SA1019 set for servers from before the Override oneof
+			PinnedVersion: o.Version.DeploymentName + "." + o.Version.BuildID,
+			//lint:ignore SA1019 set for servers from before the Override oneof
+			Deployment: &deploymentpb.Deployment{SeriesName: o.Version.DeploymentName, BuildId: o.Version.BuildID},
+		}
+	case *AutoUpgradeVersioningOverride:
+		return &workflowpb.VersioningOverride{
+			Override: &workflowpb.VersioningOverride_AutoUpgrade{AutoUpgrade: true},
+			//lint:ignore SA1019 set for servers from before the Override oneof
+			Behavior: enumspb.VERSIONING_BEHAVIOR_AUTO_UPGRADE,
+		}
+	case *OneTimeVersioningOverride:
+		return &workflowpb.VersioningOverride{
+			Override: &workflowpb.VersioningOverride_OneTime{OneTime: &workflowpb.VersioningOverride_OneTimeOverride{
+				TargetDeploymentVersion: deploymentVersionToProto(o.TargetVersion),
+			}},
+		}
 	}
-	return o.versioningOverrideProto()
+	return nil
 }
 
 // versioningOverrideFromProto reads an override as the server reports it,
@@ -164,8 +160,9 @@ func versioningOverrideFromProto(p *workflowpb.VersioningOverride) VersioningOve
 	return nil
 }
 
-// request builds the service request, or says what is missing.
-func (r UpdateWorkflowExecutionOptionsRequest) request(namespace string) (*workflowservice.UpdateWorkflowExecutionOptionsRequest, error) {
+// executionOptionsRequest builds the service request, or says what is
+// missing.
+func executionOptionsRequest(r UpdateWorkflowExecutionOptionsRequest, namespace string) (*workflowservice.UpdateWorkflowExecutionOptionsRequest, error) {
 	if r.WorkflowId == "" {
 		return nil, errors.New("UpdateWorkflowExecutionOptions: WorkflowId is empty; name the workflow to change")
 	}
@@ -185,7 +182,7 @@ func (r UpdateWorkflowExecutionOptionsRequest) request(namespace string) (*workf
 
 // UpdateWorkflowExecutionOptions implements Client.
 func (c *workflowClient) UpdateWorkflowExecutionOptions(ctx context.Context, request UpdateWorkflowExecutionOptionsRequest) (WorkflowExecutionOptions, error) {
-	req, err := request.request(c.namespace)
+	req, err := executionOptionsRequest(request, c.namespace)
 	if err != nil {
 		return WorkflowExecutionOptions{}, err
 	}

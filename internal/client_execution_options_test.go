@@ -43,7 +43,7 @@ func TestUpdateWorkflowExecutionOptionsRequest(t *testing.T) {
 		{"removed", change(nil), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			req, err := tc.in.request("ns")
+			req, err := executionOptionsRequest(tc.in, "ns")
 			chkNoErr(t, err)
 			chkEqual(t, "ns", req.GetNamespace())
 			chkEqual(t, "wf", req.GetWorkflowExecution().GetWorkflowId())
@@ -57,9 +57,9 @@ func TestUpdateWorkflowExecutionOptionsRequest(t *testing.T) {
 		})
 	}
 
-	_, err := UpdateWorkflowExecutionOptionsRequest{WorkflowExecutionOptionsChanges: change(nil).WorkflowExecutionOptionsChanges}.request("ns")
+	_, err := executionOptionsRequest(UpdateWorkflowExecutionOptionsRequest{WorkflowExecutionOptionsChanges: change(nil).WorkflowExecutionOptionsChanges}, "ns")
 	chkErrContains(t, err, "WorkflowId is empty")
-	_, err = UpdateWorkflowExecutionOptionsRequest{WorkflowId: "wf"}.request("ns")
+	_, err = executionOptionsRequest(UpdateWorkflowExecutionOptionsRequest{WorkflowId: "wf"}, "ns")
 	chkErrContains(t, err, "no change was given")
 }
 

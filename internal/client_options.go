@@ -178,7 +178,7 @@ type (
 	// NewAPIKeyStaticCredentials, NewAPIKeyDynamicCredentials or
 	// NewMTLSCredentials.
 	Credentials interface {
-		applyTo(opts *connectionSettings) error
+		applyTo(s *ConnectionSettings) error
 	}
 
 	// HeaderWriter sets header fields of an outgoing request.
@@ -220,13 +220,17 @@ type (
 func (*GrpcCompressionGzip) grpcCompression() {}
 func (*GrpcCompressionNone) grpcCompression() {}
 
-// connectionSettings is what credentials may change: TLS and the API key
-// source.
-type connectionSettings struct {
-	tls         *tls.Config
-	tlsDisabled bool
-	apiKey      func(context.Context) (string, error)
+// ConnectionSettings are what credentials may change of a connection:
+// TLS and the API key source. The client's implementation
+// (internal/clientimpl) applies a client's Credentials with Apply.
+type ConnectionSettings struct {
+	TLS         *tls.Config
+	TLSDisabled bool
+	APIKey      func(context.Context) (string, error)
 }
+
+// Apply applies credentials c.
+func (s *ConnectionSettings) Apply(c Credentials) error { return c.applyTo(s) }
 
 // apiKeyCredentials send "authorization: Bearer <key>" with every request.
 type apiKeyCredentials func(context.Context) (string, error)
@@ -244,12 +248,12 @@ func NewAPIKeyDynamicCredentials(getAPIKey func(context.Context) (string, error)
 	return apiKeyCredentials(getAPIKey)
 }
 
-func (k apiKeyCredentials) applyTo(s *connectionSettings) error {
+func (k apiKeyCredentials) applyTo(s *ConnectionSettings) error {
 	// API keys must not travel in plaintext unless the user insists.
-	if s.tls == nil && !s.tlsDisabled {
-		s.tls = &tls.Config{}
+	if s.TLS == nil && !s.TLSDisabled {
+		s.TLS = &tls.Config{}
 	}
-	s.apiKey = k
+	s.APIKey = k
 	return nil
 }
 
@@ -261,22 +265,22 @@ func NewMTLSCredentials(certificate tls.Certificate) Credentials {
 	return mtlsCredentials(certificate)
 }
 
-func (m mtlsCredentials) applyTo(s *connectionSettings) error {
+func (m mtlsCredentials) applyTo(s *ConnectionSettings) error {
 	switch {
-	case s.tls == nil:
-		s.tls = &tls.Config{}
-	case len(s.tls.Certificates) > 0:
+	case s.TLS == nil:
+		s.TLS = &tls.Config{}
+	case len(s.TLS.Certificates) > 0:
 		return errors.New("cannot use mTLS credentials: ConnectionOptions.TLS already has certificates")
 	default:
 		// Do not change the caller's config.
-		s.tls = s.tls.Clone()
+		s.TLS = s.TLS.Clone()
 	}
-	s.tls.Certificates = []tls.Certificate{tls.Certificate(m)}
+	s.TLS.Certificates = []tls.Certificate{tls.Certificate(m)}
 	return nil
 }
 
 // rpcOptions turns client options into connection options.
-func (o ClientOptions) rpcOptions() (rpc.Options, error) {
+func rpcOptions(o ClientOptions) (rpc.Options, error) {
 	co := o.ConnectionOptions
 	if err := base.NegativeOptions("invalid client options: client.ConnectionOptions",
 		base.Duration("KeepAliveTime", co.KeepAliveTime), base.Duration("KeepAliveTimeout", co.KeepAliveTimeout),
@@ -286,9 +290,9 @@ func (o ClientOptions) rpcOptions() (rpc.Options, error) {
 	if co.TLS != nil && co.TLSDisabled {
 		return rpc.Options{}, errors.New("invalid client options: ConnectionOptions.TLS and TLSDisabled are both set")
 	}
-	settings := connectionSettings{tls: co.TLS, tlsDisabled: co.TLSDisabled}
+	settings := ConnectionSettings{TLS: co.TLS, TLSDisabled: co.TLSDisabled}
 	if o.Credentials != nil {
-		if err := o.Credentials.applyTo(&settings); err != nil {
+		if err := settings.Apply(o.Credentials); err != nil {
 			return rpc.Options{}, err
 		}
 	}
@@ -296,7 +300,7 @@ func (o ClientOptions) rpcOptions() (rpc.Options, error) {
 	if co.Authority != "" {
 		dialOptions = append(dialOptions, grpc.WithAuthority(co.Authority))
 	}
-	if params, ok := co.keepalive(); ok {
+	if params, ok := keepaliveParameters(co); ok {
 		dialOptions = append(dialOptions, grpc.WithKeepaliveParams(params))
 	}
 	switch co.GrpcCompression.(type) {
@@ -317,7 +321,7 @@ func (o ClientOptions) rpcOptions() (rpc.Options, error) {
 	return rpc.Options{
 		// TLS that only the API key asked for may be replaced by secure
 		// transport credentials in DialOptions; a configured one may not.
-		TLSForAPIKey:        co.TLS == nil && settings.tls != nil && len(settings.tls.Certificates) == 0,
+		TLSForAPIKey:        co.TLS == nil && settings.TLS != nil && len(settings.TLS.Certificates) == 0,
 		DisableRawSocket:    co.DisableRawSocketIO,
 		Logger:              clientLogger(o),
 		CallInterceptors:    perCall,
@@ -325,8 +329,8 @@ func (o ClientOptions) rpcOptions() (rpc.Options, error) {
 		HostPort:            o.HostPort,
 		Namespace:           o.Namespace,
 		Identity:            o.Identity,
-		TLS:                 settings.tls,
-		APIKey:              settings.apiKey,
+		TLS:                 settings.TLS,
+		APIKey:              settings.APIKey,
 		HeadersProvider:     o.HeadersProvider,
 		DialOptions:         append(dialOptions, co.DialOptions...),
 		MaxMessageSize:      co.MaxPayloadSize,
@@ -345,9 +349,9 @@ func clientLogger(o ClientOptions) log.Logger {
 	return logging.NewPanicSafeLogger(o.Logger)
 }
 
-// keepalive returns the keepalive parameters to set, and false when the
-// connection's defaults (the same as the official SDK's) apply.
-func (co ConnectionOptions) keepalive() (keepalive.ClientParameters, bool) {
+// keepaliveParameters returns the keepalive parameters to set, and false
+// when the connection's defaults (the same as the official SDK's) apply.
+func keepaliveParameters(co ConnectionOptions) (keepalive.ClientParameters, bool) {
 	if co.DisableKeepAliveCheck {
 		// Zero Time means no pings at all.
 		return keepalive.ClientParameters{}, true

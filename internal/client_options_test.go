@@ -10,12 +10,12 @@ import (
 )
 
 func TestRPCOptionsCarryAddressNamespaceIdentityAndSize(t *testing.T) {
-	opts, err := ClientOptions{
+	opts, err := rpcOptions(ClientOptions{
 		HostPort:          "temporal.example:7233",
 		Namespace:         "orders",
 		Identity:          "me",
 		ConnectionOptions: ConnectionOptions{MaxPayloadSize: 1 << 20},
-	}.rpcOptions()
+	})
 	chkNoErr(t, err)
 	chkEqual(t, "temporal.example:7233", opts.HostPort)
 	chkEqual(t, "orders", opts.Namespace)
@@ -27,28 +27,28 @@ func TestRPCOptionsCarryAddressNamespaceIdentityAndSize(t *testing.T) {
 }
 
 func TestRPCOptionsRejectTLSWithTLSDisabled(t *testing.T) {
-	_, err := ClientOptions{ConnectionOptions: ConnectionOptions{TLS: &tls.Config{}, TLSDisabled: true}}.rpcOptions()
+	_, err := rpcOptions(ClientOptions{ConnectionOptions: ConnectionOptions{TLS: &tls.Config{}, TLSDisabled: true}})
 	chkErrContains(t, err, "TLS and TLSDisabled")
 }
 
 func TestAPIKeyCredentialsTurnOnTLSUnlessDisabled(t *testing.T) {
-	opts, err := ClientOptions{Credentials: NewAPIKeyStaticCredentials("secret")}.rpcOptions()
+	opts, err := rpcOptions(ClientOptions{Credentials: NewAPIKeyStaticCredentials("secret")})
 	chkNoErr(t, err)
 	chkNotNil(t, opts.TLS, "an API key must not travel in plaintext by default")
 	key, err := opts.APIKey(context.Background())
 	chkNoErr(t, err)
 	chkEqual(t, "secret", key)
 
-	opts, err = ClientOptions{
+	opts, err = rpcOptions(ClientOptions{
 		Credentials:       NewAPIKeyStaticCredentials("secret"),
 		ConnectionOptions: ConnectionOptions{TLSDisabled: true},
-	}.rpcOptions()
+	})
 	chkNoErr(t, err)
 	chkNil(t, opts.TLS)
 	chkNotNil(t, opts.APIKey)
 
 	own := &tls.Config{ServerName: "x"}
-	opts, err = ClientOptions{Credentials: NewAPIKeyStaticCredentials("k"), ConnectionOptions: ConnectionOptions{TLS: own}}.rpcOptions()
+	opts, err = rpcOptions(ClientOptions{Credentials: NewAPIKeyStaticCredentials("k"), ConnectionOptions: ConnectionOptions{TLS: own}})
 	chkNoErr(t, err)
 	chkSame(t, own, opts.TLS, "the caller's TLS config is used as is")
 }
@@ -69,7 +69,7 @@ func TestRPCOptionsSayWhetherTLSIsTheAPIKeys(t *testing.T) {
 		{"TLS", ClientOptions{ConnectionOptions: ConnectionOptions{TLS: &tls.Config{}}}, false},
 		{"plaintext", ClientOptions{}, false},
 	} {
-		opts, err := c.options.rpcOptions()
+		opts, err := rpcOptions(c.options)
 		chkNoErr(t, err)
 		if opts.TLSForAPIKey != c.want {
 			t.Errorf("%s: TLSForAPIKey = %v, want %v", c.name, opts.TLSForAPIKey, c.want)
@@ -78,20 +78,20 @@ func TestRPCOptionsSayWhetherTLSIsTheAPIKeys(t *testing.T) {
 }
 
 func TestRPCOptionsCarryTheRawSocketSwitch(t *testing.T) {
-	opts, err := ClientOptions{ConnectionOptions: ConnectionOptions{DisableRawSocketIO: true}}.rpcOptions()
+	opts, err := rpcOptions(ClientOptions{ConnectionOptions: ConnectionOptions{DisableRawSocketIO: true}})
 	chkNoErr(t, err)
 	chkTrue(t, opts.DisableRawSocket)
-	opts, err = ClientOptions{}.rpcOptions()
+	opts, err = rpcOptions(ClientOptions{})
 	chkNoErr(t, err)
 	chkFalse(t, opts.DisableRawSocket)
 }
 
 func TestDynamicAPIKeyIsAskedEachTime(t *testing.T) {
 	n := 0
-	opts, err := ClientOptions{Credentials: NewAPIKeyDynamicCredentials(func(context.Context) (string, error) {
+	opts, err := rpcOptions(ClientOptions{Credentials: NewAPIKeyDynamicCredentials(func(context.Context) (string, error) {
 		n++
 		return "key", nil
-	})}.rpcOptions()
+	})})
 	chkNoErr(t, err)
 	for range 2 {
 		_, err := opts.APIKey(context.Background())
@@ -102,54 +102,54 @@ func TestDynamicAPIKeyIsAskedEachTime(t *testing.T) {
 
 func TestMTLSCredentialsAddTheCertificateWithoutChangingTheCallersConfig(t *testing.T) {
 	cert := tls.Certificate{Certificate: [][]byte{{1, 2, 3}}}
-	opts, err := ClientOptions{Credentials: NewMTLSCredentials(cert)}.rpcOptions()
+	opts, err := rpcOptions(ClientOptions{Credentials: NewMTLSCredentials(cert)})
 	chkNoErr(t, err)
 	chkNotNil(t, opts.TLS)
 	chkEqual(t, []tls.Certificate{cert}, opts.TLS.Certificates)
 
 	own := &tls.Config{ServerName: "s"}
-	opts, err = ClientOptions{Credentials: NewMTLSCredentials(cert), ConnectionOptions: ConnectionOptions{TLS: own}}.rpcOptions()
+	opts, err = rpcOptions(ClientOptions{Credentials: NewMTLSCredentials(cert), ConnectionOptions: ConnectionOptions{TLS: own}})
 	chkNoErr(t, err)
 	chkEqual(t, "s", opts.TLS.ServerName)
 	chkLen(t, opts.TLS.Certificates, 1)
 	chkEmpty(t, own.Certificates, "the caller's config must not change")
 
-	_, err = ClientOptions{
+	_, err = rpcOptions(ClientOptions{
 		Credentials:       NewMTLSCredentials(cert),
 		ConnectionOptions: ConnectionOptions{TLS: &tls.Config{Certificates: []tls.Certificate{cert}}},
-	}.rpcOptions()
+	})
 	chkErrContains(t, err, "already has certificates")
 }
 
 func TestConnectionOptionsBecomeDialOptions(t *testing.T) {
-	opts, err := ClientOptions{ConnectionOptions: ConnectionOptions{
+	opts, err := rpcOptions(ClientOptions{ConnectionOptions: ConnectionOptions{
 		Authority:       "authority",
 		KeepAliveTime:   time.Minute,
 		GrpcCompression: &GrpcCompressionGzip{},
-	}}.rpcOptions()
+	}})
 	chkNoErr(t, err)
 	chkLen(t, opts.DialOptions, 3, "authority, keepalive, compression")
 
-	opts, err = ClientOptions{ConnectionOptions: ConnectionOptions{GrpcCompression: &GrpcCompressionNone{}}}.rpcOptions()
+	opts, err = rpcOptions(ClientOptions{ConnectionOptions: ConnectionOptions{GrpcCompression: &GrpcCompressionNone{}}})
 	chkNoErr(t, err)
 	chkEmpty(t, opts.DialOptions)
 }
 
 func TestKeepaliveParameters(t *testing.T) {
-	_, set := ConnectionOptions{}.keepalive()
+	_, set := keepaliveParameters(ConnectionOptions{})
 	chkFalse(t, set, "defaults are the connection's own")
 
-	params, set := ConnectionOptions{DisableKeepAliveCheck: true, KeepAliveTime: time.Minute}.keepalive()
+	params, set := keepaliveParameters(ConnectionOptions{DisableKeepAliveCheck: true, KeepAliveTime: time.Minute})
 	chkTrue(t, set)
 	chkZero(t, params.Time, "zero Time means no pings")
 
-	params, set = ConnectionOptions{KeepAliveTime: time.Minute}.keepalive()
+	params, set = keepaliveParameters(ConnectionOptions{KeepAliveTime: time.Minute})
 	chkTrue(t, set)
 	chkEqual(t, time.Minute, params.Time)
 	chkEqual(t, defaultKeepAliveTimeout, params.Timeout)
 	chkTrue(t, params.PermitWithoutStream)
 
-	params, _ = ConnectionOptions{DisableKeepAlivePermitWithoutStream: true}.keepalive()
+	params, _ = keepaliveParameters(ConnectionOptions{DisableKeepAlivePermitWithoutStream: true})
 	chkEqual(t, defaultKeepAliveTime, params.Time)
 	chkFalse(t, params.PermitWithoutStream)
 }

@@ -22,7 +22,7 @@ const (
 // hooks nested around the creation itself.
 func newClientThroughPlugins(ctx context.Context, options ClientOptions, how clientCreation, existing Client) (Client, error) {
 	plugins := slices.Clone(options.Plugins)
-	if err := checkPlugins("client.Options.Plugins", plugins); err != nil {
+	if err := CheckPlugins("client.Options.Plugins", plugins); err != nil {
 		return nil, err
 	}
 	for _, p := range plugins {
@@ -49,7 +49,7 @@ func newClientThroughPlugins(ctx context.Context, options ClientOptions, how cli
 		built = c
 		return err
 	}
-	hooked := chainHooks(plugins, create, func(p ClientPlugin, ctx context.Context, o ClientPluginNewClientOptions, next func(context.Context, ClientPluginNewClientOptions) error) error {
+	hooked := ChainPluginHooks(plugins, create, func(p ClientPlugin, ctx context.Context, o ClientPluginNewClientOptions, next func(context.Context, ClientPluginNewClientOptions) error) error {
 		return p.NewClient(ctx, o, next)
 	})
 	err := hooked(ctx, ClientPluginNewClientOptions{ClientOptions: options, Lazy: how == clientLazy, FromExisting: existing})
@@ -61,7 +61,7 @@ func newClientThroughPlugins(ctx context.Context, options ClientOptions, how cli
 		}
 		return nil, err
 	case built == nil:
-		return nil, fmt.Errorf("no client was created: a NewClient hook of the client plugins %q returned without calling next; it must call next or return an error", pluginNames(plugins))
+		return nil, fmt.Errorf("no client was created: a NewClient hook of the client plugins %q returned without calling next; it must call next or return an error", PluginNames(plugins))
 	}
 	return built, nil
 }

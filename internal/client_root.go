@@ -20,6 +20,7 @@ import (
 // requests. Headers come from Header(ctx), which the client's methods set
 // up before the chain, plus what the context propagators inject.
 type clientRoot struct {
+	ClientRootSeal
 	c *workflowClient
 }
 
@@ -208,5 +209,3 @@ func (r *clientRoot) DescribeWorkflow(ctx context.Context, in *ClientDescribeWor
 	}
 	return &ClientDescribeWorkflowOutput{Response: d}, nil
 }
-
-func (*clientRoot) mustEmbedClientOutboundInterceptorBase() {}

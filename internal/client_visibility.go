@@ -6,6 +6,7 @@ import (
 
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
+	sdkpb "go.temporal.io/api/sdk/v1"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/grpc"
@@ -58,6 +59,18 @@ type (
 		staticDetails *commonpb.Payload
 	}
 )
+
+// NewWorkflowExecutionDescription is the description of a run: its
+// metadata, and the summary and details given at its start (its user
+// metadata), which dc decodes. The client's DescribeWorkflow makes it.
+func NewWorkflowExecutionDescription(metadata WorkflowExecutionMetadata, dc converter.DataConverter, userMetadata *sdkpb.UserMetadata) *WorkflowExecutionDescription {
+	return &WorkflowExecutionDescription{
+		WorkflowExecutionMetadata: metadata,
+		dc:                        dc,
+		staticSummary:             userMetadata.GetSummary(),
+		staticDetails:             userMetadata.GetDetails(),
+	}
+}
 
 // GetStaticSummary decodes the summary given at start; "" if none.
 func (d *WorkflowExecutionDescription) GetStaticSummary() (string, error) {
@@ -130,13 +143,7 @@ func (c *workflowClient) describeWorkflow(ctx context.Context, workflowID, runID
 		t := info.GetExecutionTime().AsTime()
 		metadata.ExecutionTime = &t
 	}
-	userMetadata := resp.GetExecutionConfig().GetUserMetadata()
-	return &WorkflowExecutionDescription{
-		WorkflowExecutionMetadata: metadata,
-		dc:                        c.converterFor(workflowID),
-		staticSummary:             userMetadata.GetSummary(),
-		staticDetails:             userMetadata.GetDetails(),
-	}, nil
+	return NewWorkflowExecutionDescription(metadata, c.converterFor(workflowID), resp.GetExecutionConfig().GetUserMetadata()), nil
 }
 
 func describedExecution(e *commonpb.WorkflowExecution) *WorkflowExecution {

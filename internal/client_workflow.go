@@ -458,7 +458,7 @@ func (c *workflowClient) QueryWorkflow(ctx context.Context, workflowID string, r
 // QueryWorkflowWithOptions implements Client. The request's header starts
 // the query's header, which interceptors may add to.
 func (c *workflowClient) QueryWorkflowWithOptions(ctx context.Context, request *QueryWorkflowWithOptionsRequest) (*QueryWorkflowWithOptionsResponse, error) {
-	result, err := c.interceptor.QueryWorkflow(contextWithHeader(ctx, request.Header), &ClientQueryWorkflowInput{
+	result, err := c.interceptor.QueryWorkflow(ContextWithHeader(ctx, request.Header), &ClientQueryWorkflowInput{
 		WorkflowID:           request.WorkflowID,
 		RunID:                request.RunID,
 		QueryType:            request.QueryType,

@@ -164,3 +164,12 @@ func (c *ClientOutboundInterceptorBase) CreateSchedule(ctx context.Context, in *
 }
 
 func (*ClientOutboundInterceptorBase) mustEmbedClientOutboundInterceptorBase() {}
+
+// ClientRootSeal gives the end of a client's interceptor chain, which
+// sends the requests (internal/clientimpl's clientRoot), the unexported
+// method of ClientOutboundInterceptor, and no call: a type that embeds
+// it implements every call itself, where ClientOutboundInterceptorBase
+// would pass a call it lacks to a nil Next.
+type ClientRootSeal struct{}
+
+func (ClientRootSeal) mustEmbedClientOutboundInterceptorBase() {}

@@ -61,9 +61,9 @@ func ContextWithNewHeader(ctx context.Context) context.Context {
 	return context.WithValue(ctx, headerKey{}, map[string]*commonpb.Payload{})
 }
 
-// contextWithHeader puts a copy of the given fields on a client call, as
+// ContextWithHeader puts a copy of the given fields on a client call, as
 // the start of its outgoing header; the caller's header is not changed.
-func contextWithHeader(ctx context.Context, given *commonpb.Header) context.Context {
+func ContextWithHeader(ctx context.Context, given *commonpb.Header) context.Context {
 	fields := maps.Clone(given.GetFields())
 	if fields == nil {
 		fields = map[string]*commonpb.Payload{}

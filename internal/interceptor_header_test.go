@@ -21,7 +21,7 @@ func TestHeaderIsNilOutsideInterceptedCalls(t *testing.T) {
 
 func TestCallerHeaderIsCopiedNotShared(t *testing.T) {
 	given := &commonpb.Header{Fields: map[string]*commonpb.Payload{"given": {Data: []byte("g")}}}
-	ctx := contextWithHeader(context.Background(), given)
+	ctx := ContextWithHeader(context.Background(), given)
 	Header(ctx)["added"] = &commonpb.Payload{}
 	chkLen(t, given.GetFields(), 1, "an interceptor's write does not change the caller's header")
 	chkLen(t, headerOf(ctx).GetFields(), 2)

@@ -268,10 +268,11 @@ type WorkerPluginReplayWorkflowOptions struct {
 	OriginalExecution WorkflowExecution
 }
 
-// chainHooks returns root wrapped in each plugin's hook, the first plugin
-// outermost: plugins[0]'s hook runs first and decides whether, and when,
-// the hooks after it and then root run.
-func chainHooks[P, O any](plugins []P, root func(context.Context, O) error,
+// ChainPluginHooks returns root wrapped in each plugin's hook, the first
+// plugin outermost: plugins[0]'s hook runs first and decides whether, and
+// when, the hooks after it and then root run. The worker, the replayer
+// and the client (internal/clientimpl) run their plugins' hooks with it.
+func ChainPluginHooks[P, O any](plugins []P, root func(context.Context, O) error,
 	hook func(p P, ctx context.Context, options O, next func(context.Context, O) error) error,
 ) func(context.Context, O) error {
 	call := root
@@ -282,8 +283,8 @@ func chainHooks[P, O any](plugins []P, root func(context.Context, O) error,
 	return call
 }
 
-// pluginNames lists the plugins' names, for errors.
-func pluginNames[P interface{ Name() string }](plugins []P) []string {
+// PluginNames lists the plugins' names, for errors.
+func PluginNames[P interface{ Name() string }](plugins []P) []string {
 	names := make([]string, len(plugins))
 	for i, p := range plugins {
 		names[i] = p.Name()
@@ -291,9 +292,9 @@ func pluginNames[P interface{ Name() string }](plugins []P) []string {
 	return names
 }
 
-// checkPlugins reports a nil entry of a Plugins list, which would
+// CheckPlugins reports a nil entry of a Plugins list, which would
 // otherwise panic deep inside a hook.
-func checkPlugins[P comparable](field string, plugins []P) error {
+func CheckPlugins[P comparable](field string, plugins []P) error {
 	var none P
 	for i, p := range plugins {
 		if p == none {

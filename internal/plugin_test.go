@@ -138,7 +138,7 @@ func TestChainHooksRunsTheFirstPluginOutermost(t *testing.T) {
 		calls = append(calls, "root "+o)
 		return nil
 	}
-	hooked := chainHooks([]string{"a", "b", "c"}, root, func(p string, ctx context.Context, o string, next func(context.Context, string) error) error {
+	hooked := ChainPluginHooks([]string{"a", "b", "c"}, root, func(p string, ctx context.Context, o string, next func(context.Context, string) error) error {
 		calls = append(calls, p+" before")
 		err := next(ctx, o+p)
 		calls = append(calls, p+" after")

@@ -23,7 +23,7 @@ type replayerPlugins struct {
 // configureThroughPlugins runs each plugin's ConfigureWorkflowReplayer on
 // the replayer's options, in order.
 func (r *WorkflowReplayer) configureThroughPlugins() error {
-	if err := checkPlugins("worker.WorkflowReplayerOptions.Plugins", r.options.Plugins); err != nil {
+	if err := CheckPlugins("worker.WorkflowReplayerOptions.Plugins", r.options.Plugins); err != nil {
 		return err
 	}
 	p := &r.plugins
@@ -73,7 +73,7 @@ func (r *WorkflowReplayer) replay(ctx context.Context, logger log.Logger, src re
 		result, err = r.replayHistory(ctx, o.Logger, replaySource{events: o.History.GetEvents(), original: o.OriginalExecution}, wantResult)
 		return err
 	}
-	hooked := chainHooks(r.plugins.list, root, func(p WorkerPlugin, ctx context.Context, o WorkerPluginReplayWorkflowOptions, next func(context.Context, WorkerPluginReplayWorkflowOptions) error) error {
+	hooked := ChainPluginHooks(r.plugins.list, root, func(p WorkerPlugin, ctx context.Context, o WorkerPluginReplayWorkflowOptions, next func(context.Context, WorkerPluginReplayWorkflowOptions) error) error {
 		return p.ReplayWorkflow(ctx, o, next)
 	})
 	err := hooked(ctx, WorkerPluginReplayWorkflowOptions{
@@ -89,7 +89,7 @@ func (r *WorkflowReplayer) replay(ctx context.Context, logger log.Logger, src re
 	case err != nil:
 		return nil, err
 	case !replayed:
-		return nil, fmt.Errorf("replay: nothing was replayed: a ReplayWorkflow hook of the worker plugins %q returned without calling next; it must call next or return an error", pluginNames(r.plugins.list))
+		return nil, fmt.Errorf("replay: nothing was replayed: a ReplayWorkflow hook of the worker plugins %q returned without calling next; it must call next or return an error", PluginNames(r.plugins.list))
 	}
 	return result, nil
 }

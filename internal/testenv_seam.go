@@ -212,7 +212,7 @@ func (TestEnvSeam) WithHistoryLength(info *WorkflowInfo, length int) *WorkflowIn
 
 // CheckPlugins reports a nil entry of the plugins list named field.
 func (TestEnvSeam) CheckPlugins(field string, plugins []WorkerPlugin) error {
-	return checkPlugins(field, plugins)
+	return CheckPlugins(field, plugins)
 }
 
 // TestEnvPlugins runs the worker plugins of a test environment's worker

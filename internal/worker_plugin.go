@@ -65,12 +65,12 @@ func (s *workerPluginSet) start(registry pluginRegistry, start func() error) (st
 		started = true
 		return start()
 	}
-	hooked := chainHooks(s.list, root, func(p WorkerPlugin, ctx context.Context, o WorkerPluginStartWorkerOptions, next func(context.Context, WorkerPluginStartWorkerOptions) error) error {
+	hooked := ChainPluginHooks(s.list, root, func(p WorkerPlugin, ctx context.Context, o WorkerPluginStartWorkerOptions, next func(context.Context, WorkerPluginStartWorkerOptions) error) error {
 		return p.StartWorker(ctx, o, next)
 	})
 	err = hooked(context.Background(), WorkerPluginStartWorkerOptions{WorkerInstanceKey: s.instanceKey, WorkerRegistry: registry})
 	if err == nil && !started {
-		err = fmt.Errorf("worker: not started: a StartWorker hook of the worker plugins %q returned without calling next; it must call next or return an error", pluginNames(s.list))
+		err = fmt.Errorf("worker: not started: a StartWorker hook of the worker plugins %q returned without calling next; it must call next or return an error", PluginNames(s.list))
 	}
 	return started, err
 }
@@ -84,14 +84,14 @@ func (s *workerPluginSet) stop(logger log.Logger, stop func()) {
 		stop()
 		return nil
 	}
-	hooked := chainHooks(s.list, root, func(p WorkerPlugin, ctx context.Context, o WorkerPluginStopWorkerOptions, next func(context.Context, WorkerPluginStopWorkerOptions) error) error {
+	hooked := ChainPluginHooks(s.list, root, func(p WorkerPlugin, ctx context.Context, o WorkerPluginStopWorkerOptions, next func(context.Context, WorkerPluginStopWorkerOptions) error) error {
 		p.StopWorker(ctx, o, func(ctx context.Context, o WorkerPluginStopWorkerOptions) { _ = next(ctx, o) })
 		return nil
 	})
 	_ = hooked(context.Background(), WorkerPluginStopWorkerOptions{WorkerInstanceKey: s.instanceKey})
 	if !stopped {
 		logger.Warn("a StopWorker hook of the worker plugins returned without calling next; stopping the worker anyway",
-			"Plugins", pluginNames(s.list))
+			"Plugins", PluginNames(s.list))
 		stop()
 	}
 }
@@ -100,7 +100,7 @@ func (s *workerPluginSet) stop(logger log.Logger, stop func()) {
 // worker's options, in order. worker.New returns no error, so a plugin's
 // error is a panic, as in go.temporal.io/sdk.
 func (w *AggregatedWorker) configureThroughPlugins() {
-	if err := checkPlugins("worker.Options.Plugins", w.options.Plugins); err != nil {
+	if err := CheckPlugins("worker.Options.Plugins", w.options.Plugins); err != nil {
 		panic("worker.New: " + err.Error())
 	}
 	plugins := slices.Concat(w.clientSettings.Plugins, w.options.Plugins)
