@@ -2,7 +2,9 @@
 # Runs the whole test suite: installs the Temporal CLI the integration tests
 # need, checks formatting and that go.mod files are tidy, runs go vet and
 # staticcheck, and runs
-# `go test -race` in the root module and in every nested module. Every step
+# `go test -race` in the root module and in every nested module, then the
+# client and worker integration tests once more without -race, on the
+# transport production uses (raw socket I/O). Every step
 # runs even after a failure, so one run shows everything that is wrong; the
 # script exits non-zero if anything failed and ends with a line of totals.
 set -uo pipefail
@@ -91,6 +93,22 @@ for mod in "${modules[@]}"; do
 	fi
 done
 cd "$root"
+
+# The race detector turns raw socket I/O off (internal/rpc/rawsocket_builds*.go),
+# so the runs above test the plain transport, and a production worker on
+# Linux takes the raw one. The client and worker integration tests and
+# internal/rpc (TestProductionConnectionsTakeTheRawPath checks the path is
+# taken) run once more on it, without the race detector: about 4 minutes,
+# mostly the worker's tests waiting on the dev server.
+step "go test, without the race detector (production transport: client, worker, internal/rpc)"
+production_transport=(./client ./worker ./internal/rpc)
+if [ -x "$work/testsummary" ]; then
+	DURABLE_RAW_SOCKET=on go test -count=1 -json "${production_transport[@]}" 2>&1 |
+		"$work/testsummary" -counts "$counts" -label "production transport" ||
+		failed "go test (production transport)"
+else
+	DURABLE_RAW_SOCKET=on go test -count=1 "${production_transport[@]}" || failed "go test (production transport)"
+fi
 
 # Tests of stack sizes skip themselves under the race detector, whose
 # instrumentation makes frames larger; they run once more without it.

@@ -13,7 +13,6 @@ import (
 	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/keepalive"
 )
 
 // Conn is a connection to a Temporal frontend with the workflow and
@@ -95,13 +94,6 @@ func (c *Conn) dialOptions() []grpc.DialOption {
 		// Spread calls over every address the name resolves to.
 		grpc.WithDefaultServiceConfig(`{"loadBalancingConfig": [{"round_robin":{}}]}`),
 		grpc.WithConnectParams(grpc.ConnectParams{Backoff: reconnect, MinConnectTimeout: 20 * time.Second}),
-		// Detect connections that died without being closed, which would
-		// otherwise hang long polls until their deadline.
-		grpc.WithKeepaliveParams(keepalive.ClientParameters{
-			Time:                30 * time.Second,
-			Timeout:             15 * time.Second,
-			PermitWithoutStream: true,
-		}),
 		// Fixed flow-control windows. Left at gRPC's default, the window is
 		// sized by probing: a PING goes out with nearly every response a
 		// worker reads and its ACK comes back, two more frames and system
@@ -110,6 +102,10 @@ func (c *Conn) dialOptions() []grpc.DialOption {
 		// to for a fast server, so large history pages are not slowed.
 		grpc.WithInitialWindowSize(streamWindow),
 		grpc.WithInitialConnWindowSize(connWindow),
+	}
+	if o.Keepalive.Time > 0 {
+		// gRPC takes a zero Time for 10 s (its least), not for no pings.
+		opts = append(opts, grpc.WithKeepaliveParams(*o.Keepalive))
 	}
 	// Outermost first: errors are converted once, after all retries (so
 	// the call interceptors still see gRPC statuses); headers are computed

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/keepalive"
 
 	"github.com/durable-go/sdk/log"
 )
@@ -47,6 +49,16 @@ const (
 	// payloads can be large.
 	DefaultMaxMessageSize = 128 << 20
 )
+
+// defaultKeepalive is how a connection detects that it died without being
+// closed, which would otherwise hang long polls until their deadline: a
+// ping after 30 s without a frame, answered within 15 s, with or without
+// calls in flight (go.temporal.io/sdk's defaults).
+var defaultKeepalive = keepalive.ClientParameters{
+	Time:                30 * time.Second,
+	Timeout:             15 * time.Second,
+	PermitWithoutStream: true,
+}
 
 // HeadersProvider supplies extra metadata for every call, such as a token
 // that rotates. Its method set matches client.HeadersProvider.
@@ -109,9 +121,16 @@ type Options struct {
 	// Logger, if set, hears when the connection is lost and when it is
 	// back.
 	Logger log.Logger
+	// Keepalive sets the connection's keepalive pings: nil means
+	// defaultKeepalive, a zero Time no pings. Set them here rather
+	// than with grpc.WithKeepaliveParams in DialOptions: gRPC gives the
+	// sockets it recognizes as TCP a TCP user timeout of the pings'
+	// Timeout, and the sockets of the SDK's own dialer (raw socket I/O),
+	// which it does not recognize, get theirs from this.
+	Keepalive *keepalive.ClientParameters
 
-	// rawSocketProbe, set by tests, turns raw socket I/O on in any build
-	// and keeps the sockets made.
+	// rawSocketProbe, set by tests, keeps the raw sockets made, and turns
+	// raw socket I/O on in the builds that have it off.
 	rawSocketProbe *rawSocketProbe
 }
 
@@ -137,6 +156,10 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.MaxMessageSize == 0 {
 		o.MaxMessageSize = DefaultMaxMessageSize
+	}
+	if o.Keepalive == nil {
+		k := defaultKeepalive
+		o.Keepalive = &k
 	}
 	o.Retry = o.Retry.withDefaults()
 	return o, nil

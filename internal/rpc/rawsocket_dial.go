@@ -1,14 +1,17 @@
 package rpc
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"strings"
 	"sync"
+	"time"
 )
 
 // RawSocketEnv names the environment variable that turns raw socket I/O
@@ -31,10 +34,10 @@ func (o Options) usesRawSockets() (bool, error) {
 	switch {
 	case o.DisableRawSocket || strings.EqualFold(env, "off"):
 		return false, nil
-	case o.rawSocketProbe != nil:
-		return true, nil // a test asks for it, in any build
 	case !rawSocketsByDefault:
-		return false, nil
+		// A test's probe asks for it in the builds that have it off; in
+		// the others, tests take the decision production takes.
+		return o.rawSocketProbe != nil, nil
 	}
 	// gRPC sends a connection through the proxy that HTTPS_PROXY names
 	// only when it dials itself; such connections are left to it.
@@ -42,8 +45,12 @@ func (o Options) usesRawSockets() (bool, error) {
 }
 
 // proxied reports whether proxyFor (as gRPC asks it) puts the connection
-// to target behind a proxy.
+// to target behind a proxy. gRPC asks only for network addresses: a Unix
+// socket is never proxied.
 func proxied(target string, proxyFor func(*http.Request) (*url.URL, error)) bool {
+	if strings.HasPrefix(target, "unix:") || strings.HasPrefix(target, "unix-abstract:") {
+		return false
+	}
 	endpoint := target
 	if i := strings.Index(target, ":///"); i >= 0 {
 		endpoint = target[i+len(":///"):] // "dns:///host:port" and the like
@@ -53,8 +60,8 @@ func proxied(target string, proxyFor func(*http.Request) (*url.URL, error)) bool
 }
 
 // dialRawSocket dials addr as gRPC's own dialer does (TCP with keepalive
-// probes at the system's settings, or a Unix socket) and wraps the socket
-// for raw I/O.
+// probes at the system's settings, or a Unix socket), gives a TCP socket
+// the user timeout gRPC would give it, and wraps the socket for raw I/O.
 func (c *Conn) dialRawSocket(ctx context.Context, addr string) (net.Conn, error) {
 	network, address := dialTarget(addr)
 	dialer := net.Dialer{KeepAliveConfig: net.KeepAliveConfig{Enable: true, Idle: -1, Interval: -1, Count: -1}}
@@ -62,11 +69,28 @@ func (c *Conn) dialRawSocket(ctx context.Context, addr string) (net.Conn, error)
 	if err != nil {
 		return nil, err
 	}
+	if timeout := c.opts.tcpUserTimeout(); timeout > 0 {
+		if err := setTCPUserTimeout(conn, timeout); err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("setting TCP_USER_TIMEOUT on the connection to %s: %w", addr, err)
+		}
+	}
 	wrapped := newRawSocket(conn)
 	if probe := c.opts.rawSocketProbe; probe != nil && wrapped != conn {
 		probe.add(wrapped)
 	}
 	return wrapped, nil
+}
+
+// tcpUserTimeout is the TCP user timeout gRPC gives a *net.TCPConn it
+// connects over, which it cannot see in a wrapped one: with keepalive
+// pings on, their Timeout (gRPC's 20 s when it is 0); without, none.
+func (o Options) tcpUserTimeout() time.Duration {
+	k := o.Keepalive
+	if k == nil || k.Time <= 0 || k.Time == math.MaxInt64 {
+		return 0
+	}
+	return cmp.Or(k.Timeout, 20*time.Second)
 }
 
 // dialTarget is the network and address of an address gRPC hands a
@@ -84,8 +108,9 @@ func dialTarget(addr string) (network, address string) {
 	return "tcp", addr
 }
 
-// rawSocketProbe is set by tests in Options: it turns raw socket I/O on in
-// any build (race included) and keeps the sockets it makes.
+// rawSocketProbe is set by tests in Options: it keeps the raw sockets the
+// connection makes, and turns raw socket I/O on in the builds that have it
+// off (race among them).
 type rawSocketProbe struct {
 	mu      sync.Mutex
 	sockets []net.Conn

@@ -1,12 +1,14 @@
 package rpc
 
 import (
+	"cmp"
 	"io"
 	"net"
 	"os"
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"google.golang.org/grpc/mem"
@@ -127,6 +129,31 @@ func newRawSocket(conn net.Conn) net.Conn {
 		return conn
 	}
 	return wrapped
+}
+
+// tcpUserTimeoutOption is TCP_USER_TIMEOUT of <linux/tcp.h>, which package
+// syscall does not name.
+const tcpUserTimeoutOption = 0x12
+
+// setTCPUserTimeout bounds how long data sent on a TCP socket may go
+// unacknowledged before the kernel drops the connection. gRPC sets it from
+// its keepalive settings on every *net.TCPConn it connects over, and skips
+// any other net.Conn, a raw socket among them: dialRawSocket sets it
+// itself, so that both transports detect a dead peer alike.
+func setTCPUserTimeout(conn net.Conn, d time.Duration) error {
+	tcp, ok := conn.(*net.TCPConn)
+	if !ok {
+		return nil
+	}
+	raw, err := tcp.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var setErr error
+	err = raw.Control(func(fd uintptr) {
+		setErr = syscall.SetsockoptInt(int(fd), syscall.IPPROTO_TCP, tcpUserTimeoutOption, int(d/time.Millisecond))
+	})
+	return cmp.Or(err, setErr)
 }
 
 // rawIOOf returns the rawIO of a connection newRawSocket wrapped, or nil.

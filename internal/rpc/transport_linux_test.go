@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/keepalive"
 )
 
 // transport is one way the connection reads and writes its sockets. The
@@ -92,6 +94,111 @@ func TestGRPCReadsTheRawSocketWithReadOnReady(t *testing.T) {
 		t.Error("gRPC made 20 calls without calling ReadOnReady on the raw socket: " +
 			"a gRPC upgrade no longer looks for it (internal/transport/readyreader); update rawIO to what it calls now")
 	}
+}
+
+// The path of a production connection on Linux, in the builds that take
+// it by default: scripts/test.sh runs this package once without the race
+// detector for it. The connection is made with its default options (the
+// probe only keeps the sockets in these builds), and the raw path needs
+// three things of gRPC that an upgrade could stop doing without an error:
+// dial every socket with the SDK's dialer (grpc.WithContextDialer), read
+// it with ReadOnReady, and leave it unwrapped, so that the TCP user
+// timeout the dialer sets is the one in force.
+func TestProductionConnectionsTakeTheRawPath(t *testing.T) {
+	if !rawSocketsByDefault {
+		t.Skip("raw socket I/O is off by default in this build (race, msan, asan or not Linux); scripts/test.sh runs this test without -race")
+	}
+	f := startFakeServer(t)
+	probe := &rawSocketProbe{}
+	c := dialFake(t, f, Options{rawSocketProbe: probe})
+	for range 20 {
+		_, err := getHistory(context.Background(), c)
+		must(t, err)
+	}
+	made := probe.made()
+	if len(made) == 0 {
+		t.Fatalf("20 calls made no raw socket (%s=%q): gRPC no longer dials with the dialer of grpc.WithContextDialer, or the build's default changed (rawsocket_builds.go)",
+			RawSocketEnv, os.Getenv(RawSocketEnv))
+	}
+	if n := readyReads(made); n == 0 {
+		t.Error("gRPC made 20 calls without calling ReadOnReady on the raw socket: " +
+			"a gRPC upgrade no longer looks for it (internal/transport/readyreader); update rawIO to what it calls now")
+	}
+	for _, s := range made {
+		if got, want := tcpUserTimeout(t, s), defaultKeepalive.Timeout; got != want {
+			t.Errorf("a raw socket's TCP user timeout is %v, want the keepalive timeout, %v", got, want)
+		}
+	}
+}
+
+// gRPC gives the sockets it connects over a TCP user timeout from its
+// keepalive settings, but only those it sees are *net.TCPConn: a raw
+// socket gets the same from the SDK's dialer, with pings on and off.
+func TestRawSocketsGetTheTCPUserTimeoutGRPCGivesItsOwn(t *testing.T) {
+	f := startFakeServer(t)
+	for _, k := range []struct {
+		name      string
+		keepalive *keepalive.ClientParameters
+		want      time.Duration
+	}{
+		{"default", nil, defaultKeepalive.Timeout},
+		{"set", &keepalive.ClientParameters{Time: time.Minute, Timeout: 5 * time.Second}, 5 * time.Second},
+		{"pings without a timeout", &keepalive.ClientParameters{Time: time.Minute}, 20 * time.Second},
+		{"no pings", &keepalive.ClientParameters{}, 0},
+	} {
+		t.Run(k.name, func(t *testing.T) {
+			// gRPC's own: the dialer given keeps the plain sockets.
+			var plain []net.Conn
+			var mu sync.Mutex
+			c := dialFake(t, f, Options{Keepalive: k.keepalive, DialOptions: []grpc.DialOption{
+				grpc.WithContextDialer(func(ctx context.Context, addr string) (net.Conn, error) {
+					conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
+					if err == nil {
+						mu.Lock()
+						plain = append(plain, conn)
+						mu.Unlock()
+					}
+					return conn, err
+				}),
+			}})
+			_, err := getHistory(context.Background(), c)
+			must(t, err)
+			mu.Lock()
+			defer mu.Unlock()
+			if len(plain) == 0 {
+				t.Fatal("the dialer given made no socket")
+			}
+			if got := tcpUserTimeout(t, plain[0]); got != k.want {
+				t.Fatalf("gRPC gave its socket a TCP user timeout of %v, want %v: has gRPC changed what it sets? rawsocket_dial.go's tcpUserTimeout follows it", got, k.want)
+			}
+
+			probe := &rawSocketProbe{}
+			c = dialFake(t, f, Options{Keepalive: k.keepalive, rawSocketProbe: probe})
+			_, err = getHistory(context.Background(), c)
+			must(t, err)
+			made := probe.made()
+			if len(made) == 0 {
+				t.Fatal("the connection made no raw socket")
+			}
+			if got := tcpUserTimeout(t, made[0]); got != k.want {
+				t.Errorf("a raw socket's TCP user timeout is %v, gRPC gives its own %v", got, k.want)
+			}
+		})
+	}
+}
+
+// tcpUserTimeout reads a TCP socket's TCP_USER_TIMEOUT.
+func tcpUserTimeout(t *testing.T, conn net.Conn) time.Duration {
+	t.Helper()
+	raw, err := conn.(syscall.Conn).SyscallConn()
+	must(t, err)
+	var ms int
+	var getErr error
+	must(t, raw.Control(func(fd uintptr) {
+		ms, getErr = syscall.GetsockoptInt(int(fd), syscall.IPPROTO_TCP, tcpUserTimeoutOption)
+	}))
+	must(t, getErr)
+	return time.Duration(ms) * time.Millisecond
 }
 
 // Many calls at once, small and large, over one connection.
@@ -377,10 +484,10 @@ func TestRawSocketsCanBeTurnedOff(t *testing.T) {
 // reach the proxy; the others by the SDK.
 func TestProxiedTargetsAreLeftToGRPC(t *testing.T) {
 	proxyFor := func(r *http.Request) (*url.URL, error) {
-		switch r.URL.Host {
-		case "far:7233":
+		switch {
+		case strings.Contains(r.URL.Host, "far"):
 			return url.Parse("http://proxy:3128")
-		case "broken:7233":
+		case r.URL.Host == "broken:7233":
 			return nil, errors.New("bad proxy setting")
 		}
 		return nil, nil
@@ -391,6 +498,10 @@ func TestProxiedTargetsAreLeftToGRPC(t *testing.T) {
 		"broken:7233":      true,
 		"near:7233":        false,
 		"dns:///near:7233": false,
+		// A Unix socket reaches no proxy, whatever its name.
+		"unix:///tmp/far:7233": false,
+		"unix:far:7233":        false,
+		"unix-abstract:far":    false,
 	} {
 		if got := proxied(target, proxyFor); got != want {
 			t.Errorf("proxied(%q) = %v, want %v", target, got, want)
