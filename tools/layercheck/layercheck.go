@@ -3,17 +3,26 @@
 //
 // The table lists every package of the module in a row, rows ordered from
 // the top (programs) to the bottom (foundations), and gives each row a
-// kind: program, test or production. Check holds the module's import graph
-// to three rules:
+// kind, which says what its packages are:
+//
+//   - program: commands (package main), which nothing imports; they may
+//     link anything;
+//   - library: packages a program or a user's code imports; they must not
+//     link test machinery;
+//   - test: test machinery, which only tests link.
+//
+// Check holds the module to four rules:
 //
 //   - every package of the module is in exactly one row;
+//   - a row's kind is true of its packages: those of a program row are
+//     package main, and no other row holds one;
 //   - a package imports only packages of its own row or of rows below it;
-//   - a production package links no test machinery: no package of kind
-//     test and no testify, directly or through any package it depends on.
+//   - a library links no test machinery: no package of kind test and no
+//     testify, directly or through any package it depends on.
 //
-// Programs (examples, tools) may link anything. The tests of this package
-// run the check over the repository; a change that breaks a rule fails them
-// with the import to remove or the row to move.
+// The tests of this package run the check over the repository; a change
+// that breaks a rule fails them with the import to remove or the row to
+// move.
 package layercheck
 
 import (
@@ -27,12 +36,12 @@ import (
 
 // Kinds of rows.
 const (
-	KindProgram    = "program"
-	KindTest       = "test"
-	KindProduction = "production"
+	KindProgram = "program"
+	KindLibrary = "library"
+	KindTest    = "test"
 )
 
-// testify is the module path of the test library production code must not
+// testify is the module path of the test library a library must not
 // link.
 const testify = "github.com/stretchr/testify"
 
@@ -51,6 +60,7 @@ type Layer struct {
 // others.
 type Package struct {
 	Path    string
+	Name    string   // its package clause: "main" for a program
 	Imports []string // what its non-test files import
 	Deps    []string // everything it links, transitively
 }
@@ -110,8 +120,8 @@ func ParseTable(doc []byte) ([]Layer, error) {
 			return nil, fmt.Errorf("line %d: the row has %d cells, the header more", line, len(cells))
 		}
 		l := Layer{Name: cells[nameCol], Kind: strings.Trim(cells[kindCol], "` "), Packages: backquoted(dropParenthesized(cells[pkgs])), Line: line}
-		if !slices.Contains([]string{KindProgram, KindTest, KindProduction}, l.Kind) {
-			return nil, fmt.Errorf("line %d: layer %q has kind %q; a kind is program, test or production", line, l.Name, l.Kind)
+		if !slices.Contains([]string{KindProgram, KindLibrary, KindTest}, l.Kind) {
+			return nil, fmt.Errorf("line %d: layer %q has kind %q; a kind is program, library or test", line, l.Name, l.Kind)
 		}
 		if len(l.Packages) == 0 {
 			return nil, fmt.Errorf("line %d: layer %q lists no package", line, l.Name)
@@ -207,6 +217,9 @@ func Check(layers []Layer, pkgs []Package) []string {
 			continue
 		}
 		l := layers[i]
+		if problem := kindProblem(p, l); problem != "" {
+			problems = append(problems, problem)
+		}
 		for _, imp := range p.Imports {
 			j, known := rowOf[imp]
 			if !known || j < 0 || j >= i {
@@ -216,10 +229,10 @@ func Check(layers []Layer, pkgs []Package) []string {
 				"dependencies point down the table; move the code %s needs below %s, or move %s up",
 				p.Path, l.Name, imp, layers[j].Name, layers[j].Line, p.Path, l.Name, p.Path))
 		}
-		if l.Kind != KindProduction {
+		if l.Kind != KindLibrary {
 			continue
 		}
-		// Test machinery is reported where it enters production code: at
+		// Test machinery is reported where it enters a library: at
 		// the package that imports it, or that links it through a package
 		// outside the module; not again at every package above.
 		for _, dep := range p.Deps {
@@ -227,17 +240,31 @@ func Check(layers []Layer, pkgs []Package) []string {
 				continue
 			}
 			if slices.Contains(p.Imports, dep) {
-				problems = append(problems, fmt.Sprintf("%s (production) imports %s, which is test machinery: production binaries must not link it", p.Path, dep))
+				problems = append(problems, fmt.Sprintf("%s (library) imports %s, which is test machinery: the programs that import it must not link it", p.Path, dep))
 				continue
 			}
 			if slices.ContainsFunc(p.Imports, func(imp string) bool { return slices.Contains(depsOf[imp], dep) }) {
 				continue
 			}
-			problems = append(problems, fmt.Sprintf("%s (production) links %s, which is test machinery, through a package it imports: "+
+			problems = append(problems, fmt.Sprintf("%s (library) links %s, which is test machinery, through a package it imports: "+
 				"go list -deps -f '{{.ImportPath}}: {{.Imports}}' ./%s shows which", p.Path, dep, p.Path))
 		}
 	}
 	return problems
+}
+
+// kindProblem says how p's row's kind is untrue of it, or "" when it is
+// true: a program row holds commands only, and commands are in program
+// rows only.
+func kindProblem(p Package, l Layer) string {
+	switch {
+	case l.Kind == KindProgram && p.Name != "main":
+		return fmt.Sprintf("%s is package %s, which a program can import, in the program row %q (line %d): "+
+			"move it to a library row, whose packages must not link test machinery (or to a test row if it is test machinery)", p.Path, p.Name, l.Name, l.Line)
+	case l.Kind != KindProgram && p.Name == "main":
+		return fmt.Sprintf("%s is a program (package main) in the %s row %q (line %d): move it to a program row", p.Path, l.Kind, l.Name, l.Line)
+	}
+	return ""
 }
 
 // isTestMachinery reports whether path is testify or a package of a row of
@@ -253,7 +280,7 @@ func isTestMachinery(layers []Layer, rowOf map[string]int, path string) bool {
 // Load lists the packages of the module rooted at dir with go list, naming
 // the module's packages relative to its path.
 func Load(dir string) ([]Package, error) {
-	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}|{{join .Imports \" \"}}|{{join .Deps \" \"}}", "./...")
+	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}|{{.Name}}|{{join .Imports \" \"}}|{{join .Deps \" \"}}", "./...")
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -281,13 +308,14 @@ func Load(dir string) ([]Package, error) {
 	var pkgs []Package
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Split(line, "|")
-		if len(fields) != 3 {
-			return nil, fmt.Errorf("go list printed %q, not path|imports|deps", line)
+		if len(fields) != 4 {
+			return nil, fmt.Errorf("go list printed %q, not path|name|imports|deps", line)
 		}
 		pkgs = append(pkgs, Package{
 			Path:    relative([]string{fields[0]})[0],
-			Imports: relative(strings.Fields(fields[1])),
-			Deps:    relative(strings.Fields(fields[2])),
+			Name:    fields[1],
+			Imports: relative(strings.Fields(fields[2])),
+			Deps:    relative(strings.Fields(fields[3])),
 		})
 	}
 	return pkgs, nil

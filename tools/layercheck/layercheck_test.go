@@ -69,8 +69,8 @@ func TestTheTableReadsAsWritten(t *testing.T) {
 		t.Fatalf("read %d rows, want the whole table", len(layers))
 	}
 	first, last := layers[0], layers[len(layers)-1]
-	if first.Kind != KindProgram || last.Kind != KindProduction {
-		t.Errorf("first row %q is %s, last %q is %s; want programs on top and production at the bottom", first.Name, first.Kind, last.Name, last.Kind)
+	if first.Kind != KindProgram || last.Kind != KindLibrary {
+		t.Errorf("first row %q is %s, last %q is %s; want programs on top and libraries at the bottom", first.Name, first.Kind, last.Name, last.Kind)
 	}
 	root, _ := layerOf(layers, "internal")
 	engine, _ := layerOf(layers, "internal/engine")
@@ -93,9 +93,9 @@ func TestCheckFindsWhatBreaksTheTable(t *testing.T) {
 |---|---|---|---|
 | programs | ` + "`cmd/...`" + ` | program | tools |
 | kit | ` + "`kit`" + ` (over ` + "`app`" + `) | test | test helpers |
-| app | ` + "`app`" + ` | production | the API |
-| engine | ` + "`engine`, `engine/parts`" + ` | production | the machinery |
-| wire | ` + "`wire`" + ` | production | the transport |
+| app | ` + "`app`" + ` | library | the API |
+| engine | ` + "`engine`, `engine/parts`" + ` | library | the machinery |
+| wire | ` + "`wire`" + ` | library | the transport |
 
 ## Next section
 `)
@@ -110,12 +110,12 @@ func TestCheckFindsWhatBreaksTheTable(t *testing.T) {
 		t.Fatalf("kit's row lists %q; the parenthesized app is commentary", got)
 	}
 	good := []Package{
-		{Path: "cmd/tool", Imports: []string{"kit", "app"}, Deps: []string{"kit", "app", "engine", testify}},
-		{Path: "kit", Imports: []string{"app", testify + "/mock"}, Deps: []string{"app", "engine", testify + "/mock"}},
-		{Path: "app", Imports: []string{"engine", "fmt"}, Deps: []string{"engine", "engine/parts", "fmt"}},
-		{Path: "engine", Imports: []string{"engine/parts", "wire"}, Deps: []string{"engine/parts", "wire"}},
-		{Path: "engine/parts", Deps: nil},
-		{Path: "wire", Imports: []string{"net"}, Deps: []string{"net"}},
+		{Path: "cmd/tool", Name: "main", Imports: []string{"kit", "app"}, Deps: []string{"kit", "app", "engine", testify}},
+		{Path: "kit", Name: "kit", Imports: []string{"app", testify + "/mock"}, Deps: []string{"app", "engine", testify + "/mock"}},
+		{Path: "app", Name: "app", Imports: []string{"engine", "fmt"}, Deps: []string{"engine", "engine/parts", "fmt"}},
+		{Path: "engine", Name: "engine", Imports: []string{"engine/parts", "wire"}, Deps: []string{"engine/parts", "wire"}},
+		{Path: "engine/parts", Name: "parts", Deps: nil},
+		{Path: "wire", Name: "wire", Imports: []string{"net"}, Deps: []string{"net"}},
 	}
 	if problems := Check(layers, good); len(problems) != 0 {
 		t.Fatalf("a module that follows the table has problems:\n%s", strings.Join(problems, "\n"))
@@ -130,27 +130,34 @@ func TestCheckFindsWhatBreaksTheTable(t *testing.T) {
 			pkgs[5].Imports = append(pkgs[5].Imports, "engine") // wire imports engine
 			return pkgs
 		}, []string{`wire (layer "wire") imports engine (layer "engine", above it in the table`}},
-		{"a production package importing test machinery", func(pkgs []Package) []Package {
+		{"a library importing test machinery", func(pkgs []Package) []Package {
 			pkgs[3].Imports = append(pkgs[3].Imports, "kit") // engine imports kit
 			pkgs[3].Deps = append(pkgs[3].Deps, "kit", testify+"/mock")
 			pkgs[2].Deps = append(pkgs[2].Deps, "kit", testify+"/mock") // app links them through engine: said once, at engine
 			return pkgs
-		}, []string{`engine (layer "engine") imports kit (layer "kit", above it`, "engine (production) imports kit, which is test machinery"}},
+		}, []string{`engine (layer "engine") imports kit (layer "kit", above it`, "engine (library) imports kit, which is test machinery"}},
 		{"testify linked through a package outside the module", func(pkgs []Package) []Package {
 			pkgs[5].Imports = append(pkgs[5].Imports, "example.com/helper")
 			pkgs[5].Deps = append(pkgs[5].Deps, "example.com/helper", testify)
 			pkgs[3].Deps = append(pkgs[3].Deps, "example.com/helper", testify)
 			pkgs[2].Deps = append(pkgs[2].Deps, "example.com/helper", testify)
 			return pkgs
-		}, []string{"wire (production) links github.com/stretchr/testify, which is test machinery, through a package it imports"}},
+		}, []string{"wire (library) links github.com/stretchr/testify, which is test machinery, through a package it imports"}},
 		{"testify imported", func(pkgs []Package) []Package {
 			pkgs[2].Imports = append(pkgs[2].Imports, testify+"/require")
 			pkgs[2].Deps = append(pkgs[2].Deps, testify+"/require")
 			return pkgs
-		}, []string{"app (production) imports github.com/stretchr/testify/require, which is test machinery"}},
+		}, []string{"app (library) imports github.com/stretchr/testify/require, which is test machinery"}},
 		{"a package in no row", func(pkgs []Package) []Package {
-			return append(pkgs, Package{Path: "stray"})
+			return append(pkgs, Package{Path: "stray", Name: "stray"})
 		}, []string{"stray is in no row of the layer table"}},
+		{"a library in the program row", func(pkgs []Package) []Package {
+			return append(pkgs, Package{Path: "cmd/helpers", Name: "helpers", Imports: []string{"kit"}, Deps: []string{"kit", testify}})
+		}, []string{`cmd/helpers is package helpers, which a program can import, in the program row "programs"`}},
+		{"a program in a library row", func(pkgs []Package) []Package {
+			pkgs[3].Name = "main" // engine
+			return pkgs
+		}, []string{`engine is a program (package main) in the library row "engine"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -167,13 +174,45 @@ func TestCheckFindsWhatBreaksTheTable(t *testing.T) {
 	}
 }
 
+// A module on disk (testdata/kinds), loaded with go list as the
+// repository is: its add-on library imports the test kit, which the
+// program above it may link and the library may not, and its program row
+// holds a package that is not a command.
+func TestCheckFindsALibraryThatLinksTestMachinery(t *testing.T) {
+	dir := filepath.Join("testdata", "kinds")
+	doc, err := os.ReadFile(filepath.Join(dir, "layers.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	layers, err := ParseTable(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`cmd/helpers is package helpers, which a program can import, in the program row "programs"`,
+		"replay (library) imports kit, which is test machinery",
+	}
+	problems := Check(layers, pkgs)
+	ok := len(problems) == len(want)
+	for i := 0; ok && i < len(problems); i++ {
+		ok = strings.Contains(problems[i], want[i])
+	}
+	if !ok {
+		t.Fatalf("problems:\n%s\nwant, in order, one containing each of:\n%s", strings.Join(problems, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 func TestATableWithoutKindsIsRefused(t *testing.T) {
 	doc := []byte("## Layers\n\n| layer | packages | does |\n|---|---|---|\n| app | `app` | the API |\n")
 	if _, err := ParseTable(doc); err == nil || !strings.Contains(err.Error(), "kind") {
 		t.Fatalf("got %v, want an error that names the missing kind column", err)
 	}
-	doc = []byte("## Layers\n\n| layer | packages | kind |\n|---|---|---|\n| app | `app` | prod |\n")
-	if _, err := ParseTable(doc); err == nil || !strings.Contains(err.Error(), `kind "prod"`) {
+	doc = []byte("## Layers\n\n| layer | packages | kind |\n|---|---|---|\n| app | `app` | production |\n")
+	if _, err := ParseTable(doc); err == nil || !strings.Contains(err.Error(), `kind "production"; a kind is program, library or test`) {
 		t.Fatalf("got %v, want an error that names the unknown kind", err)
 	}
 }
@@ -181,7 +220,7 @@ func TestATableWithoutKindsIsRefused(t *testing.T) {
 func clonePackages(pkgs []Package) []Package {
 	out := make([]Package, len(pkgs))
 	for i, p := range pkgs {
-		out[i] = Package{Path: p.Path, Imports: slices.Clone(p.Imports), Deps: slices.Clone(p.Deps)}
+		out[i] = Package{Path: p.Path, Name: p.Name, Imports: slices.Clone(p.Imports), Deps: slices.Clone(p.Deps)}
 	}
 	return out
 }

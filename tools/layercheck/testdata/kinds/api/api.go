@@ -1,0 +1,5 @@
+// Package api is the API.
+package api
+
+// Do does.
+func Do() {}
