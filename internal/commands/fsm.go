@@ -1,7 +1,26 @@
 // Package commands holds one small state machine per workflow command kind
-// (activity, timer, cancel request, and the one-shot commands: markers,
-// search attribute and memo upserts, workflow completion) and the Book that
-// keeps them in command order.
+// and the Book that keeps them in command order. The machines, and the
+// commands they make:
+//
+//   - Activity (activity.go): ScheduleActivityTask;
+//   - Timer (timer.go): StartTimer;
+//   - CancelRequest (cancelrequest.go): RequestCancelActivityTask and
+//     CancelTimer, which cancel an activity or a timer of the workflow;
+//   - ChildWorkflow (child.go): StartChildWorkflowExecution;
+//   - SignalExternal and CancelExternal (external.go):
+//     SignalExternalWorkflowExecution and
+//     RequestCancelExternalWorkflowExecution, to another workflow or a
+//     child;
+//   - LocalActivity (localactivity.go): none while the activity runs; its
+//     outcome is recorded by a marker;
+//   - ProtocolMessage (update.go): ProtocolMessage, which places an
+//     update's acceptance or completion among the commands;
+//   - OneShot (oneshot.go): the commands done once recorded: RecordMarker
+//     (side effects, versions, local activities),
+//     UpsertWorkflowSearchAttributes, ModifyWorkflowProperties (the memo),
+//     and the commands that close the workflow, CompleteWorkflowExecution,
+//     FailWorkflowExecution, CancelWorkflowExecution and
+//     ContinueAsNewWorkflowExecution.
 //
 // Workflow code creates machines through the Book; each machine produces the
 // command the server must receive, and later consumes the history events

@@ -1,6 +1,9 @@
 package commands
 
 import (
+	"go/parser"
+	"go/token"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -62,5 +65,28 @@ func TestUnownedEventsAreNotTheBooks(t *testing.T) {
 	handled, err := b.Apply(&historypb.HistoryEvent{EventId: 5, EventType: enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED})
 	if handled || err != nil {
 		t.Fatalf("an event no kind owns is left to the engine, got %v, %v", handled, err)
+	}
+}
+
+// The package doc lists the machines by the commands they make: every
+// command type a kind registers is named there.
+func TestThePackageDocNamesEveryCommand(t *testing.T) {
+	file, err := parser.ParseFile(token.NewFileSet(), "fsm.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := file.Doc.Text()
+	named := 0
+	for _, k := range kindByCommand {
+		if k == nil {
+			continue
+		}
+		named++
+		if !regexp.MustCompile(`\b` + k.Command.String() + `\b`).MatchString(doc) {
+			t.Errorf("the package doc (fsm.go) does not name %s, a command of one of its machines", k.Command)
+		}
+	}
+	if named < 15 {
+		t.Errorf("%d kinds registered; the test expects the 15 command types of the machines", named)
 	}
 }
