@@ -37,7 +37,8 @@ const (
 // WorkerOptions configure a worker (worker.Options). Zero values take the
 // defaults of go.temporal.io/sdk.
 type WorkerOptions struct {
-	// MaxConcurrentActivityExecutionSize bounds running activities (1000).
+	// MaxConcurrentActivityExecutionSize bounds running activities
+	// (workerrt.DefaultMaxConcurrentTasks).
 	MaxConcurrentActivityExecutionSize int
 	// WorkerActivitiesPerSecond bounds how fast this worker starts
 	// activities (unlimited).
@@ -46,7 +47,7 @@ type WorkerOptions struct {
 	// task queue's activities, across all workers (unlimited).
 	TaskQueueActivitiesPerSecond float64
 	// MaxConcurrentLocalActivityExecutionSize bounds running local
-	// activity attempts (1000).
+	// activity attempts (workerrt.DefaultMaxConcurrentTasks).
 	MaxConcurrentLocalActivityExecutionSize int
 	// WorkerLocalActivitiesPerSecond bounds how fast this worker starts
 	// local activity attempts (unlimited).
@@ -54,7 +55,8 @@ type WorkerOptions struct {
 	// LocalActivityWorkerOnly: the worker runs workflows and their local
 	// activities, and polls no activity tasks.
 	LocalActivityWorkerOnly bool
-	// MaxConcurrentWorkflowTaskExecutionSize bounds running workflow tasks (1000).
+	// MaxConcurrentWorkflowTaskExecutionSize bounds running workflow tasks
+	// (workerrt.DefaultMaxConcurrentTasks).
 	MaxConcurrentWorkflowTaskExecutionSize int
 	// MaxConcurrentWorkflowTaskPollers and MaxConcurrentActivityTaskPollers
 	// are the long polls kept open (2 each).

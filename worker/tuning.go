@@ -145,8 +145,9 @@ type PollerBehaviorSimpleMaximumOptions = tuning.PollerBehaviorSimpleMaximumOpti
 //     queue each within these bounds.
 type PollerBehaviorAutoscalingOptions = tuning.PollerBehaviorAutoscalingOptions
 
-// NewFixedSizeTuner returns a tuner of fixed numbers of slots (1000 of
-// each kind by default).
+// NewFixedSizeTuner returns a tuner of fixed numbers of slots; a number
+// left at zero takes the default of the Options field it stands for
+// (MaxConcurrentWorkflowTaskExecutionSize, ...).
 func NewFixedSizeTuner(options FixedSizeTunerOptions) (WorkerTuner, error) {
 	return tuning.NewFixedSizeTuner(options)
 }

@@ -150,8 +150,8 @@ func NewCompositeTuner(options CompositeTunerOptions) (WorkerTuner, error) {
 }
 
 // FixedSizeTunerOptions are the slot counts of a tuner made by
-// NewFixedSizeTuner (worker.FixedSizeTunerOptions); zero takes the
-// default, 1000 each.
+// NewFixedSizeTuner (worker.FixedSizeTunerOptions); zero takes
+// workerrt.DefaultMaxConcurrentTasks.
 type FixedSizeTunerOptions struct {
 	// NumWorkflowSlots is the number of workflow task slots.
 	NumWorkflowSlots int
@@ -163,9 +163,6 @@ type FixedSizeTunerOptions struct {
 	// NumNexusSlots is the number of Nexus task slots (unused by this SDK).
 	NumNexusSlots int
 }
-
-// defaultSlots is the default number of slots of each kind.
-const defaultSlots = 1000
 
 // NewFixedSizeTuner returns a tuner of fixed numbers of slots
 // (worker.NewFixedSizeTuner).
@@ -183,7 +180,7 @@ func NewFixedSizeTuner(options FixedSizeTunerOptions) (WorkerTuner, error) {
 	} {
 		n := s.n
 		if n <= 0 {
-			n = defaultSlots
+			n = workerrt.DefaultMaxConcurrentTasks
 		}
 		supplier, err := NewFixedSizeSlotSupplier(n)
 		if err != nil {

@@ -50,8 +50,9 @@ func TestFixedSizeTunerSizes(t *testing.T) {
 		"workflow":         {tuner.GetWorkflowTaskSlotSupplier(), 3},
 		"activity":         {tuner.GetActivityTaskSlotSupplier(), 4},
 		"session activity": {tuner.GetSessionActivitySlotSupplier(), 4},
-		"local activity":   {tuner.GetLocalActivitySlotSupplier(), defaultSlots},
-		"nexus":            {tuner.GetNexusSlotSupplier(), defaultSlots},
+		// Those left at zero take go.temporal.io/sdk's default.
+		"local activity": {tuner.GetLocalActivitySlotSupplier(), 1000},
+		"nexus":          {tuner.GetNexusSlotSupplier(), 1000},
 	} {
 		if got := c.s.MaxSlots(); got != c.want {
 			t.Errorf("%s slots: %d, want %d", name, got, c.want)

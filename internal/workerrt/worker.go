@@ -18,6 +18,11 @@ import (
 	"github.com/durable-go/sdk/log"
 )
 
+// DefaultMaxConcurrentTasks is how many tasks of each kind (workflow tasks,
+// activities, local activity attempts) a worker runs at once unless its
+// options or its tuner say otherwise, as in go.temporal.io/sdk.
+const DefaultMaxConcurrentTasks = 1000
+
 // Options configure a worker runtime. Zero values take the defaults of
 // go.temporal.io/sdk's worker.
 type Options struct {
@@ -44,13 +49,13 @@ type Options struct {
 	// FailureConverter reports activity failures.
 	FailureConverter engine.FailureConverter
 
-	MaxConcurrentWorkflowTasks   int // default 1000
-	MaxConcurrentActivities      int // default 1000
+	MaxConcurrentWorkflowTasks   int // default DefaultMaxConcurrentTasks
+	MaxConcurrentActivities      int // default DefaultMaxConcurrentTasks
 	WorkflowPollers              int // default 2
 	ActivityPollers              int // default 2
 	WorkerActivitiesPerSecond    float64
 	TaskQueueActivitiesPerSecond float64
-	// MaxConcurrentLocalActivities (default 1000) and
+	// MaxConcurrentLocalActivities (default DefaultMaxConcurrentTasks) and
 	// WorkerLocalActivitiesPerSecond (0: no limit) bound the attempts of
 	// local activities.
 	MaxConcurrentLocalActivities   int
@@ -196,9 +201,9 @@ func New(opts Options) (*Worker, error) {
 		return nil, fmt.Errorf("worker: the heartbeat throttle intervals must not be negative (DefaultHeartbeatThrottleInterval %v, MaxHeartbeatThrottleInterval %v); 0 means the defaults, 30s and 60s",
 			opts.DefaultHeartbeatInterval, opts.MaxHeartbeatInterval)
 	}
-	setDefault(&opts.MaxConcurrentWorkflowTasks, 1000)
-	setDefault(&opts.MaxConcurrentActivities, 1000)
-	setDefault(&opts.MaxConcurrentLocalActivities, 1000)
+	setDefault(&opts.MaxConcurrentWorkflowTasks, DefaultMaxConcurrentTasks)
+	setDefault(&opts.MaxConcurrentActivities, DefaultMaxConcurrentTasks)
+	setDefault(&opts.MaxConcurrentLocalActivities, DefaultMaxConcurrentTasks)
 	setDefault(&opts.WorkflowPollers, 2)
 	setDefault(&opts.ActivityPollers, 2)
 	if opts.FatalErrorGrace <= 0 {
