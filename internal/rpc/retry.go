@@ -147,7 +147,7 @@ func retryInterceptor(p RetryPolicy, internalIsFinal *atomic.Bool) grpc.UnaryCli
 				firstFailure = now
 			}
 			wait := p.backoff(ctx, attempt, now)
-			if !p.mayWait(ctx, firstFailure, now, wait) || !sleep(ctx, wait) {
+			if !p.mayWait(ctx, firstFailure, now, wait) || !Sleep(ctx, wait) {
 				return err // past a deadline, the caller makes it DeadlineExceeded
 			}
 		}
@@ -179,8 +179,10 @@ func (p RetryPolicy) mayWait(ctx context.Context, firstFailure, now time.Time, w
 	return now.Add(wait).Sub(firstFailure) <= p.MaximumElapsed
 }
 
-// sleep waits for d and reports false if ctx ends first.
-func sleep(ctx context.Context, d time.Duration) bool {
+// Sleep waits d, or until ctx ends; it reports whether d passed. The
+// SDK's backoffs wait with it: a call's retries here, the worker
+// runtime's polls and local activity attempts.
+func Sleep(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

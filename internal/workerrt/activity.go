@@ -64,24 +64,9 @@ func (w *Worker) pollActivityTask(ctx context.Context) (*workflowservice.PollAct
 	if w.opts.TaskQueueActivitiesPerSecond > 0 {
 		req.TaskQueueMetadata = &taskqueuepb.TaskQueueMetadata{MaxTasksPerSecond: wrapperspb.Double(w.opts.TaskQueueActivitiesPerSecond)}
 	}
-	pollers := w.metrics.pollers(sdkmetrics.PollerTypeActivityTask)
-	pollers.add(1)
-	resp, err := w.opts.Service.PollActivityTaskQueue(ctx, req)
-	pollers.add(-1)
-	if err != nil {
-		if isCanceled(ctx, err) {
-			return nil, false, nil
-		}
-		return nil, false, err
-	}
-	if len(resp.GetTaskToken()) == 0 {
-		if w.metrics != nil {
-			w.metrics.activityPollNoTask().Inc(1)
-		}
-		return resp, false, nil
-	}
-	w.metrics.activityPolled(resp)
-	return resp, true, nil
+	return longPoll(ctx, w.metrics, sdkmetrics.PollerTypeActivityTask, func(ctx context.Context) (*workflowservice.PollActivityTaskQueueResponse, error) {
+		return w.opts.Service.PollActivityTaskQueue(ctx, req)
+	}, (*workerMetrics).activityPolled)
 }
 
 // activityDeadline is when the activity's time runs out: the earlier of

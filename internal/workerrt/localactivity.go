@@ -15,6 +15,7 @@ import (
 
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/rpc"
 )
 
 // A workflow task that waits for local activities runs them here, on
@@ -185,7 +186,7 @@ func (w *Worker) runLocalActivity(ctx context.Context, task *workflowservice.Pol
 			// workflow timer.
 			return engine.LocalActivityOutcome{Err: err, Attempt: attempt, Backoff: backoff}
 		}
-		if !sleep(ctx, backoff) {
+		if !rpc.Sleep(ctx, backoff) {
 			// The attempt canceled is the one the backoff waited for, as
 			// go.temporal.io/sdk counts it.
 			return engine.LocalActivityOutcome{Err: failure.NewCanceledError(), Attempt: attempt + 1}
@@ -294,7 +295,7 @@ func (w *Worker) reserveLocalActivitySlot(ctx context.Context) (Permit, error) {
 			return permit, err
 		}
 		w.opts.Logger.Error("reserving a local activity slot failed; trying again in a second", "Error", err)
-		if !sleep(ctx, time.Second) {
+		if !rpc.Sleep(ctx, time.Second) {
 			return nil, ctx.Err()
 		}
 	}

@@ -132,6 +132,17 @@ func (m *workerMetrics) pollers(pollerType string) *pollerGauge {
 	return m.activityPollers
 }
 
+// pollExpired counts a poll of pollerType that brought no task.
+func (m *workerMetrics) pollExpired(pollerType string) {
+	switch {
+	case m == nil:
+	case pollerType == sdkmetrics.PollerTypeActivityTask:
+		m.activityPollNoTask().Inc(1)
+	default:
+		m.workflowPollEmpty().Inc(1)
+	}
+}
+
 // queueContext is the context of calls whose request metrics are tagged
 // with the task queue (history reads, heartbeats).
 func (m *workerMetrics) queueContext() context.Context {

@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 
+	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -21,6 +22,32 @@ import (
 // advice on the number of pollers.
 type pollResponse interface {
 	GetPollerScalingDecision() *taskqueuepb.PollerScalingDecision
+}
+
+// longPoll makes one long poll with call, counted among the open polls of
+// pollerType while it waits, and sorts its outcome: a task (true),
+// recorded with polled; an empty response, the poll having expired on the
+// server (false), counted as such; or an error, none when ctx's end caused
+// it.
+func longPoll[T interface{ GetTaskToken() []byte }](ctx context.Context, m *workerMetrics, pollerType string,
+	call func(context.Context) (T, error), polled func(*workerMetrics, T)) (T, bool, error) {
+	pollers := m.pollers(pollerType)
+	pollers.add(1)
+	resp, err := call(ctx)
+	pollers.add(-1)
+	if err != nil {
+		var none T
+		if isCanceled(ctx, err) {
+			return none, false, nil
+		}
+		return none, false, err
+	}
+	if len(resp.GetTaskToken()) == 0 {
+		m.pollExpired(pollerType)
+		return resp, false, nil
+	}
+	polled(m, resp)
+	return resp, true, nil
 }
 
 // pollGroup keeps long polls of one task queue open: as many as its
@@ -66,7 +93,7 @@ func (g *pollGroup[T]) run(ctx context.Context) {
 				return
 			}
 			g.logger.Error("reserving a task slot failed; trying again in a second", "TaskKind", g.what, "Error", err)
-			if !sleep(ctx, time.Second) {
+			if !rpc.Sleep(ctx, time.Second) {
 				return
 			}
 			continue
@@ -93,7 +120,7 @@ func (g *pollGroup[T]) pollOnce(ctx context.Context, permit Permit, polls *sync.
 				break
 			}
 			g.logger.Warn("polling failed; retrying", "TaskKind", g.what, "Error", err, "RetryIn", backoff)
-			sleep(ctx, backoff) // in the poll's place: failing polls do not multiply
+			rpc.Sleep(ctx, backoff) // in the poll's place: failing polls do not multiply
 		default:
 			g.pollers.empty()
 			g.resetBackoff()
@@ -186,18 +213,6 @@ func nextBackoff(prev time.Duration) time.Duration {
 		next = 10 * time.Second
 	}
 	return next/2 + rand.N(next/2+1)
-}
-
-// sleep waits d or until ctx ends; it reports whether d passed.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 // isCanceled reports errors caused by ending the poll's context.

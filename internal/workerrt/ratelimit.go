@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/durable-go/sdk/internal/rpc"
 )
 
 // rateLimiter spaces events at most perSecond apart on average, with a
@@ -28,7 +30,7 @@ func (r *rateLimiter) wait(ctx context.Context) error {
 	}
 	r.next = at.Add(r.interval)
 	r.mu.Unlock()
-	if d := time.Until(at); d > 0 && !sleep(ctx, d) {
+	if d := time.Until(at); d > 0 && !rpc.Sleep(ctx, d) {
 		return ctx.Err()
 	}
 	return nil

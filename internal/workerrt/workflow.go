@@ -22,30 +22,16 @@ func (w *Worker) pollWorkflowTask(ctx context.Context, queue *taskqueuepb.TaskQu
 	if queue.GetKind() == enumspb.TASK_QUEUE_KIND_STICKY {
 		pollerType = sdkmetrics.PollerTypeWorkflowStickyTask
 	}
-	pollers := w.metrics.pollers(pollerType)
-	pollers.add(1)
-	resp, err := w.opts.Service.PollWorkflowTaskQueue(ctx, &workflowservice.PollWorkflowTaskQueueRequest{
+	req := &workflowservice.PollWorkflowTaskQueueRequest{
 		Namespace: w.opts.Namespace,
 		TaskQueue: queue,
 		Identity:  w.opts.Identity,
 		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated binary checksum.
 		BinaryChecksum: w.opts.BinaryChecksum,
-	})
-	pollers.add(-1)
-	if err != nil {
-		if isCanceled(ctx, err) {
-			return nil, false, nil
-		}
-		return nil, false, err
 	}
-	if len(resp.GetTaskToken()) == 0 {
-		if w.metrics != nil {
-			w.metrics.workflowPollEmpty().Inc(1)
-		}
-		return resp, false, nil
-	}
-	w.metrics.workflowPolled(resp)
-	return resp, true, nil
+	return longPoll(ctx, w.metrics, pollerType, func(ctx context.Context) (*workflowservice.PollWorkflowTaskQueueResponse, error) {
+		return w.opts.Service.PollWorkflowTaskQueue(ctx, req)
+	}, (*workerMetrics).workflowPolled)
 }
 
 // handleWorkflowTask processes a task and any task the server hands back
