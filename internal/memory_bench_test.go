@@ -88,10 +88,10 @@ func cachedWorkflowMemory(tb testing.TB, runs int, workflow any, input any) (hea
 		runtime.ReadMemStats(&m)
 		return m.HeapInuse, m.StackInuse
 	}
-	execs := make([]*engine.Execution, 0, runs)
+	execs := make([]*engine.Run, 0, runs)
 	heap0, stack0 := measure()
 	for range runs {
-		x := engine.NewExecution(opts)
+		x := engine.NewRun(opts)
 		if _, err := x.ProcessTask(engine.Task{Events: engine.NewEventSource(context.Background(), firstTask(name, payloads), nil, nil)}); err != nil {
 			tb.Fatal(err)
 		}

@@ -291,7 +291,7 @@ func (r *WorkflowReplayer) replayHistory(ctx context.Context, logger log.Logger,
 	return nil, nd
 }
 
-// replayOnce runs src through a new Execution. locate, when set, makes the
+// replayOnce runs src through a new engine.Run. locate, when set, makes the
 // engine record where the workflow code made each command.
 func (r *WorkflowReplayer) replayOnce(ctx context.Context, logger log.Logger, src replaySource, wantResult bool, locate func() string) (*WorkflowReplayResult, error) {
 	events := src.events
@@ -327,7 +327,7 @@ func (r *WorkflowReplayer) replayOnce(ctx context.Context, logger log.Logger, sr
 		runs = &runRecorder{config: config}
 		opts.NewWorkflow = runs.newWorkflow
 	}
-	x := engine.NewExecution(opts)
+	x := engine.NewRun(opts)
 	defer x.Close()
 	_, run := src.identity()
 	x.SetRun(run.ID, run.RunID)

@@ -95,7 +95,7 @@ func nondeterminismLocator(config *runConfig, locate func() string) func(src *en
 		}
 		opts := config.engineOptions()
 		opts.LocateCode = locate
-		x := engine.NewExecution(opts)
+		x := engine.NewRun(opts)
 		defer x.Close()
 		x.SetRun(workflowID, runID)
 		_, err := x.ProcessTask(engine.Task{Events: src})
@@ -120,7 +120,7 @@ var sdkFunctionPrefixes = []string{
 // below it on the stack comes from the engine itself (the command that
 // closes the workflow, a cancel an event triggers), not from workflow
 // code, which runs on coroutines of its own.
-const engineEntry = "github.com/durable-go/sdk/internal/engine.(*Execution).ProcessTask"
+const engineEntry = "github.com/durable-go/sdk/internal/engine.(*Run).ProcessTask"
 
 // workflowCodeLocation is the file:line of the innermost caller outside
 // the SDK: the workflow code (or a helper of it) whose call reached the

@@ -41,7 +41,7 @@ func TestTheLocatorFindsTheCodeOfALiveTasksMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	config := newRunConfig(reg, runConfigOptions{})
-	x := engine.NewExecution(config.engineOptions()) // as a worker runs it: nothing located
+	x := engine.NewRun(config.engineOptions()) // as a worker runs it: nothing located
 	defer x.Close()
 	_, failed := x.ProcessTask(engine.Task{Events: engine.NewEventSource(context.Background(), h.GetEvents(), nil, nil)})
 	if failed == nil {

@@ -34,7 +34,7 @@ type WorkflowReplayResult struct {
 }
 
 // newReplayResult reads the result of a replay that matched history.
-func newReplayResult(x *engine.Execution, task *engine.TaskResult, run *workflowRun, dc converter.DataConverter) *WorkflowReplayResult {
+func newReplayResult(x *engine.Run, task *engine.TaskResult, run *workflowRun, dc converter.DataConverter) *WorkflowReplayResult {
 	res := &WorkflowReplayResult{LastEventID: x.LastEventID(), PendingCommands: task.Commands, dc: dc}
 	if run == nil {
 		return res

@@ -69,7 +69,7 @@ func BenchmarkOneActivityWorkflow(b *testing.B) {
 	input, _ := dc.ToPayloads(1)
 	b.ReportAllocs()
 	for b.Loop() {
-		x := engine.NewExecution(opts)
+		x := engine.NewRun(opts)
 		x.SetRun("wf", "run")
 		res, err := x.ProcessTask(engine.Task{Events: engine.NewEventSource(context.Background(), firstTask("oneActivity", input), nil, nil)})
 		if err != nil || len(res.Commands) != 1 {

@@ -48,7 +48,7 @@ func TestARunsLoggerTagsMessagesAndIsSilentInReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	config := newRunConfig(reg, runConfigOptions{Namespace: "ns", Logger: logger})
-	x := engine.NewExecution(config.engineOptions())
+	x := engine.NewRun(config.engineOptions())
 	x.SetRun("wf-1", "run-1")
 	defer x.Close()
 	now := timestamppb.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))

@@ -23,7 +23,7 @@ import (
 type workflowRun struct {
 	config *runConfig
 	fn     *registry.Func
-	exec   *engine.Execution
+	exec   *engine.Run
 	rt     *wfsync.Runtime
 
 	rootCtx    Context
@@ -97,7 +97,7 @@ func (r *workflowRun) spawn(ctx Context, name string, f func(ctx Context)) {
 }
 
 // Start prepares the root coroutine; it runs at the first workflow task.
-func (r *workflowRun) Start(x *engine.Execution, started *historypb.WorkflowExecutionStartedEventAttributes) error {
+func (r *workflowRun) Start(x *engine.Run, started *historypb.WorkflowExecutionStartedEventAttributes) error {
 	r.exec = x
 	r.rt = wfsync.NewRuntime(coro.Options{DeadlockTimeout: r.config.deadlockTimeout, OnAllBlocked: r.drainQueuedUpdates})
 	r.rt.Attach(r, r.newTimer, x.Now)

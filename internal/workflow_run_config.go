@@ -144,7 +144,7 @@ func (e *runConfig) newWorkflow(workflowType string) (engine.Workflow, error) {
 }
 
 // buildInfo makes workflow.Info from the start event and the engine.
-func (e *runConfig) buildInfo(x *engine.Execution, a *historypb.WorkflowExecutionStartedEventAttributes) *WorkflowInfo {
+func (e *runConfig) buildInfo(x *engine.Run, a *historypb.WorkflowExecutionStartedEventAttributes) *WorkflowInfo {
 	info := x.Info()
 	wi := &WorkflowInfo{
 		WorkflowExecution:        WorkflowExecution{ID: info.WorkflowID, RunID: info.RunID},

@@ -37,7 +37,7 @@ func nextTaskEvents(startedID int64, result *commonpb.Payloads) []*historypb.His
 // activity, and its command goes back. The workflow code is scripted, so
 // the figure is the engine's own cost per task.
 func BenchmarkCachedWorkflowTask(b *testing.B) {
-	x, _ := newExecution(func(s *scripted, run int) { s.activity("Charge") })
+	x, _ := newRun(func(s *scripted, run int) { s.activity("Charge") })
 	h := newHistory("Greet")
 	h.task()
 	if _, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), h.events, nil, nil)}); err != nil {

@@ -19,7 +19,7 @@ import (
 // DefaultChildWorkflowID is the ID of a child started without one, as
 // go.temporal.io/sdk makes it: the run's current run ID (see
 // Info.CurrentRunID) and the command's sequence number.
-func (x *Execution) DefaultChildWorkflowID() string {
+func (x *Run) DefaultChildWorkflowID() string {
 	return x.info.CurrentRunID + "_" + strconv.FormatInt(x.book.NextSeq(), 10)
 }
 
@@ -32,7 +32,7 @@ func (x *Execution) DefaultChildWorkflowID() string {
 // has not closed does not start, as in go.temporal.io/sdk: there is no
 // command (so histories agree), and the error is a bare
 // *ChildWorkflowExecutionAlreadyStartedError; started and done never run.
-func (x *Execution) StartChildWorkflow(attrs *commandpb.StartChildWorkflowExecutionCommandAttributes, summary, details string,
+func (x *Run) StartChildWorkflow(attrs *commandpb.StartChildWorkflowExecutionCommandAttributes, summary, details string,
 	started func(execution *commonpb.WorkflowExecution, err error), done func(*commonpb.Payloads, error),
 ) (*commands.ChildWorkflow, error) {
 	if x.book.ChildOpen(attrs.GetWorkflowId()) {
@@ -76,7 +76,7 @@ func (x *Execution) StartChildWorkflow(attrs *commandpb.StartChildWorkflowExecut
 	return child, nil
 }
 
-func (x *Execution) childInitiatedID(c *commands.ChildWorkflow) int64 {
+func (x *Run) childInitiatedID(c *commands.ChildWorkflow) int64 {
 	if c == nil {
 		return 0
 	}
@@ -98,14 +98,14 @@ func startFailure(cause enumspb.StartChildWorkflowExecutionFailedCause) error {
 // SignalExternalWorkflow signals another workflow (or, with
 // attrs.ChildWorkflowOnly, a child). done runs once: with nil when the
 // signal was delivered, else with why not.
-func (x *Execution) SignalExternalWorkflow(attrs *commandpb.SignalExternalWorkflowExecutionCommandAttributes, done func(error)) {
+func (x *Run) SignalExternalWorkflow(attrs *commandpb.SignalExternalWorkflowExecutionCommandAttributes, done func(error)) {
 	x.book.SignalExternal(attrs, func(o commands.ExternalOutcome) { done(externalError("signal", o)) })
 }
 
 // RequestCancelExternalWorkflow asks another workflow to cancel itself.
 // done runs once: with nil when the request was delivered, else with why
 // not.
-func (x *Execution) RequestCancelExternalWorkflow(attrs *commandpb.RequestCancelExternalWorkflowExecutionCommandAttributes, done func(error)) {
+func (x *Run) RequestCancelExternalWorkflow(attrs *commandpb.RequestCancelExternalWorkflowExecutionCommandAttributes, done func(error)) {
 	x.book.CancelExternal(attrs, func(o commands.ExternalOutcome) { done(externalError("cancel", o)) })
 }
 

@@ -6,9 +6,9 @@
 // The engine knows nothing of gRPC or of how tasks arrive. The worker feeds
 // it tasks polled from the server; the replayer feeds it recorded
 // histories; an in-memory test server can feed it events it makes up. All
-// three see the same Execution.
+// three see the same Run.
 //
-// Workflow code reaches the engine through the methods of *Execution that
+// Workflow code reaches the engine through the methods of *Run that
 // package internal calls (ScheduleActivity, StartTimer, SideEffect, ...).
 // The engine reaches workflow code through the Workflow interface, which
 // package internal implements on top of the coroutine dispatcher.

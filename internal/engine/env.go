@@ -14,20 +14,20 @@ import (
 )
 
 // Now is the workflow's clock: the time its current workflow task started.
-func (x *Execution) Now() time.Time { return x.now }
+func (x *Run) Now() time.Time { return x.now }
 
 // IsReplaying reports that the code is re-running a task history recorded.
-func (x *Execution) IsReplaying() bool { return x.replaying }
+func (x *Run) IsReplaying() bool { return x.replaying }
 
 // Info describes the run.
-func (x *Execution) Info() *Info { return &x.info }
+func (x *Run) Info() *Info { return &x.info }
 
 // NextSeq is the sequence number the next command will be known by; the
 // default ID of an activity or timer.
-func (x *Execution) NextSeq() int64 { return x.book.NextSeq() }
+func (x *Run) NextSeq() int64 { return x.book.NextSeq() }
 
 // outcomeHandler turns a command outcome into a result or a Go error.
-func (x *Execution) outcomeHandler(done func(*commonpb.Payloads, error)) func(commands.Outcome) {
+func (x *Run) outcomeHandler(done func(*commonpb.Payloads, error)) func(commands.Outcome) {
 	return func(o commands.Outcome) {
 		if o.Failure != nil {
 			done(nil, x.opts.FailureConverter.FailureToError(o.Failure))
@@ -41,7 +41,7 @@ func (x *Execution) outcomeHandler(done func(*commonpb.Payloads, error)) func(co
 // command's sequence number. done runs once with the result or the error:
 // an *ActivityError, or a CanceledError when canceled and waitForCancel is
 // false (with it, the activity's own end decides).
-func (x *Execution) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttributes, waitForCancel bool, done func(*commonpb.Payloads, error)) *commands.Activity {
+func (x *Run) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttributes, waitForCancel bool, done func(*commonpb.Payloads, error)) *commands.Activity {
 	if attrs.ActivityId == "" {
 		attrs.ActivityId = strconv.FormatInt(x.book.NextSeq(), 10)
 	}
@@ -51,7 +51,7 @@ func (x *Execution) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskComman
 // StartTimer starts a timer; done runs once: with nil when it fires, with
 // a CanceledError when it is canceled. A summary, when given, goes with the
 // command as its user metadata, for the UI.
-func (x *Execution) StartTimer(d time.Duration, summary string, done func(error)) (*commands.Timer, error) {
+func (x *Run) StartTimer(d time.Duration, summary string, done func(error)) (*commands.Timer, error) {
 	metadata, err := x.userMetadata(summary)
 	if err != nil {
 		return nil, err
@@ -65,7 +65,7 @@ func (x *Execution) StartTimer(d time.Duration, summary string, done func(error)
 
 // userMetadata encodes a command's summary with the data converter, as
 // go.temporal.io/sdk does; nil when there is none.
-func (x *Execution) userMetadata(summary string) (*sdkpb.UserMetadata, error) {
+func (x *Run) userMetadata(summary string) (*sdkpb.UserMetadata, error) {
 	if summary == "" {
 		return nil, nil
 	}
@@ -79,21 +79,21 @@ func (x *Execution) userMetadata(summary string) (*sdkpb.UserMetadata, error) {
 // SetReadOnly forbids new commands while code that may only read the
 // workflow's state runs (a query handler, an update validator): making
 // one panics with a *commands.ReadOnlyError.
-func (x *Execution) SetReadOnly(readOnly bool) { x.book.SetReadOnly(readOnly) }
+func (x *Run) SetReadOnly(readOnly bool) { x.book.SetReadOnly(readOnly) }
 
 // UpsertSearchAttributes records new search attribute values.
-func (x *Execution) UpsertSearchAttributes(sa *commonpb.SearchAttributes) {
+func (x *Run) UpsertSearchAttributes(sa *commonpb.SearchAttributes) {
 	x.book.UpsertSearchAttributes(&commandpb.UpsertWorkflowSearchAttributesCommandAttributes{SearchAttributes: sa})
 }
 
 // UpsertMemo records new memo values.
-func (x *Execution) UpsertMemo(memo *commonpb.Memo) {
+func (x *Run) UpsertMemo(memo *commonpb.Memo) {
 	x.book.ModifyProperties(&commandpb.ModifyWorkflowPropertiesCommandAttributes{UpsertedMemo: memo})
 }
 
 // CloseWorkflow records how the workflow code ended; the closing command is
 // produced after the task's other commands. Only the first call counts.
-func (x *Execution) CloseWorkflow(c Close) {
+func (x *Run) CloseWorkflow(c Close) {
 	if x.closing == nil {
 		x.closing = &c
 	}

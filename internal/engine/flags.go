@@ -72,7 +72,7 @@ func (f *sdkFlags) takeNew() []uint32 {
 // TryUseFlag reports whether the behaviour behind flag applies: always when
 // history says it was used; when replaying a task recorded without it,
 // never; otherwise it is used from now on, if the server records flags.
-func (x *Execution) TryUseFlag(flag uint32) bool {
+func (x *Run) TryUseFlag(flag uint32) bool {
 	if x.flags.inHistory.has(flag) {
 		return true
 	}
@@ -90,11 +90,11 @@ func (x *Execution) TryUseFlag(flag uint32) bool {
 
 // FlagInHistory reports whether history recorded flag, without starting
 // to use it: for behaviours go.temporal.io/sdk keeps off by default.
-func (x *Execution) FlagInHistory(flag uint32) bool { return x.flags.inHistory.has(flag) }
+func (x *Run) FlagInHistory(flag uint32) bool { return x.flags.inHistory.has(flag) }
 
 // flagUsed reports whether the run uses flag, from history or from now,
 // without starting to use it.
-func (x *Execution) flagUsed(flag uint32) bool {
+func (x *Run) flagUsed(flag uint32) bool {
 	return x.flags.inHistory.has(flag) || slices.Contains(x.flags.fresh, flag)
 }
 
@@ -109,7 +109,7 @@ type sdkRecorded struct{ name, version string }
 // and takes them as recorded from then on. go.temporal.io/sdk reports them
 // so: on a run's first task, and on the first live task after a replay
 // whose last task another SDK or version completed, or recorded none.
-func (x *Execution) SDKToReport(name, version string) (newName, newVersion string) {
+func (x *Run) SDKToReport(name, version string) (newName, newVersion string) {
 	if x.sdk.name != name {
 		newName, x.sdk.name = name, name
 	}

@@ -50,7 +50,7 @@ func TestSDKIsReportedOnlyWhenItChanges(t *testing.T) {
 				h.signal("go", "on")
 				h.task()
 			}
-			x, _ := newExecution(func(*scripted, int) {})
+			x, _ := newRun(func(*scripted, int) {})
 			process(t, x, h.events)
 			var got sdk
 			got.name, got.version = x.SDKToReport("durable-go", "1.2")

@@ -21,7 +21,7 @@ import (
 	"github.com/durable-go/sdk/internal/historyfuzz"
 )
 
-// FuzzExecution feeds damaged histories to an Execution the three ways a
+// FuzzRun feeds damaged histories to a Run the three ways a
 // worker and a replayer do: whole, task by task as a sticky cache does,
 // and page by page. Its workflow is a mirror: at each workflow task it
 // issues the commands history recorded for that task, so that the engine
@@ -30,8 +30,8 @@ import (
 // of its own getting in the way. Whatever the damage, each task ends in a
 // result or an error that names its event, in bounded time.
 //
-//	go test -run '^$' -fuzz FuzzExecution -fuzztime 10m ./internal/engine
-func FuzzExecution(f *testing.F) {
+//	go test -run '^$' -fuzz FuzzRun -fuzztime 10m ./internal/engine
+func FuzzRun(f *testing.F) {
 	histories := historyfuzz.LoadFixtures(f, "../../testdata/histories")
 	for i := range histories {
 		for mode := range uint8(numDeliveries) {
@@ -55,7 +55,7 @@ func FuzzExecution(f *testing.F) {
 	})
 }
 
-// delivery is how the events reach the Execution.
+// delivery is how the events reach the Run.
 type delivery uint8
 
 const (
@@ -68,10 +68,10 @@ const (
 func (d delivery) String() string { return [...]string{"whole", "task by task", "in pages"}[d] }
 
 // deliver processes events as how says (pageSize for inPages) on a new
-// Execution of a mirror of them.
+// Run of a mirror of them.
 func deliver(events []*historypb.HistoryEvent, how delivery, pageSize int) error {
 	wf := &mirror{events: events, activities: map[int64]*commands.Activity{}, timers: map[string]*commands.Timer{}}
-	x := NewExecution(&Options{
+	x := NewRun(&Options{
 		DataConverter:        converter.GetDefaultDataConverter(),
 		FailureConverter:     failure.GetDefaultFailureConverter(),
 		SDKMetadataSupported: true,
@@ -118,13 +118,13 @@ func deliver(events []*historypb.HistoryEvent, how delivery, pageSize int) error
 // Like the SDK's dispatcher, it turns a panic of the engine's calls (a
 // nondeterminism the markers found) into the error of Run.
 type mirror struct {
-	x          *Execution
+	x          *Run
 	events     []*historypb.HistoryEvent
 	activities map[int64]*commands.Activity // by the event ID predicted for them
 	timers     map[string]*commands.Timer   // by timer ID
 }
 
-func (m *mirror) Start(x *Execution, _ *historypb.WorkflowExecutionStartedEventAttributes) error {
+func (m *mirror) Start(x *Run, _ *historypb.WorkflowExecutionStartedEventAttributes) error {
 	m.x = x
 	return nil
 }

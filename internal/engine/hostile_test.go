@@ -12,7 +12,7 @@ import (
 // Histories no server should send, which a worker must still survive:
 // each ends in an error that says which event is wrong.
 
-func processErr(t *testing.T, x *Execution, src *EventSource) error {
+func processErr(t *testing.T, x *Run, src *EventSource) error {
 	t.Helper()
 	_, err := x.ProcessTask(Task{Events: src})
 	if err == nil {
@@ -33,7 +33,7 @@ func wantInError(t *testing.T, err error, want ...string) {
 func TestHistoryWithoutStartEventIsAnError(t *testing.T) {
 	h := newHistory("Greet")
 	h.signal("add", "one")
-	x, _ := newExecution(oneActivityThenComplete)
+	x, _ := newRun(oneActivityThenComplete)
 	// Without its first event, the signal is the first event of history.
 	events := h.events[1:]
 	events[0].EventId = 1
@@ -47,7 +47,7 @@ func TestStartEventWithoutAttributesNamesTheEvent(t *testing.T) {
 	h := newHistory("Greet")
 	h.task()
 	h.events[0].Attributes = nil
-	x, _ := newExecution(oneActivityThenComplete)
+	x, _ := newRun(oneActivityThenComplete)
 
 	err := processErr(t, x, NewEventSource(context.Background(), h.events, nil, nil))
 
@@ -63,7 +63,7 @@ func TestPagesThatGoInCirclesEndTheTask(t *testing.T) {
 		fetches++
 		return &historypb.History{Events: h.events[:1]}, []byte("again"), nil
 	}
-	x, _ := newExecution(oneActivityThenComplete)
+	x, _ := newRun(oneActivityThenComplete)
 
 	err := processErr(t, x, NewEventSource(context.Background(), h.events[:1], []byte("again"), fetch))
 
@@ -85,7 +85,7 @@ func TestEmptyPagesBetweenFullOnesAreRead(t *testing.T) {
 		}
 		return &historypb.History{Events: pages[i]}, next, nil
 	}
-	x, _ := newExecution(oneActivityThenComplete)
+	x, _ := newRun(oneActivityThenComplete)
 
 	res, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), h.events[:1], []byte{0}, fetch)})
 
@@ -103,7 +103,7 @@ func TestLostPageNamesTheLastEventRead(t *testing.T) {
 	fetch := func(context.Context, []byte) (*historypb.History, []byte, error) {
 		return nil, nil, context.DeadlineExceeded
 	}
-	x, _ := newExecution(oneActivityThenComplete)
+	x, _ := newRun(oneActivityThenComplete)
 
 	err := processErr(t, x, NewEventSource(context.Background(), h.events[:2], []byte("next"), fetch))
 
@@ -113,7 +113,7 @@ func TestLostPageNamesTheLastEventRead(t *testing.T) {
 func TestCodeErrorNamesTheTaskItRanIn(t *testing.T) {
 	h := newHistory("Greet")
 	h.task()
-	x := NewExecution(&Options{NewWorkflow: func(string) (Workflow, error) { return &failingRun{}, nil }})
+	x := NewRun(&Options{NewWorkflow: func(string) (Workflow, error) { return &failingRun{}, nil }})
 
 	err := processErr(t, x, NewEventSource(context.Background(), h.events, nil, nil))
 
@@ -136,7 +136,7 @@ func TestSecondStartEventIsAnError(t *testing.T) {
 	second.EventId = 4
 	events := append(h.events, second)
 	starts := 0
-	x := NewExecution(&Options{NewWorkflow: func(string) (Workflow, error) {
+	x := NewRun(&Options{NewWorkflow: func(string) (Workflow, error) {
 		starts++
 		return &scripted{step: func(*scripted, int) {}}, nil
 	}})

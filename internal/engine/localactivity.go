@@ -113,7 +113,7 @@ type localActivity struct {
 // ScheduleLocalActivity asks for a local activity; done runs once with its
 // result. The request's ID is set here. Canceling the returned machine
 // (through CancelLocalActivity) cancels the activity.
-func (x *Execution) ScheduleLocalActivity(req *LocalActivityRequest, summary string, done func(LocalActivityResult)) *commands.LocalActivity {
+func (x *Run) ScheduleLocalActivity(req *LocalActivityRequest, summary string, done func(LocalActivityResult)) *commands.LocalActivity {
 	las := &x.las
 	las.seq++
 	req.ID = strconv.FormatInt(las.seq, 10)
@@ -130,7 +130,7 @@ func (x *Execution) ScheduleLocalActivity(req *LocalActivityRequest, summary str
 }
 
 // CancelLocalActivity is the code canceling a local activity.
-func (x *Execution) CancelLocalActivity(m *commands.LocalActivity) error {
+func (x *Run) CancelLocalActivity(m *commands.LocalActivity) error {
 	if !m.Pending() {
 		return nil
 	}
@@ -139,7 +139,7 @@ func (x *Execution) CancelLocalActivity(m *commands.LocalActivity) error {
 
 // deliver hands an outcome to the code. A failure that asks for a retry
 // through a timer carries its attempt and backoff in the marker.
-func (la *localActivity) deliver(x *Execution, o commands.Outcome) {
+func (la *localActivity) deliver(x *Run, o commands.Outcome) {
 	r := LocalActivityResult{Result: o.Result}
 	if o.Failure != nil {
 		r.Result = nil
@@ -152,7 +152,7 @@ func (la *localActivity) deliver(x *Execution, o commands.Outcome) {
 // waitingForLocalActivities reports whether a live task must wait for
 // local activities before it can end: the code waits for one, and the
 // workflow is not closing.
-func (x *Execution) waitingForLocalActivities() bool {
+func (x *Run) waitingForLocalActivities() bool {
 	if x.replaying || x.queryOnly || x.closing != nil || x.closed {
 		return false
 	}
@@ -162,7 +162,7 @@ func (x *Execution) waitingForLocalActivities() bool {
 // localActivitiesToStart marks the requested local activities started and
 // returns them, for the worker; those canceled before starting are not
 // started: they resolve as canceled, as go.temporal.io/sdk records them.
-func (x *Execution) localActivitiesToStart() ([]*LocalActivityRequest, []*localActivity, error) {
+func (x *Run) localActivitiesToStart() ([]*LocalActivityRequest, []*localActivity, error) {
 	var start []*LocalActivityRequest
 	var canceled []*localActivity
 	for _, la := range x.las.order {
@@ -182,7 +182,7 @@ func (x *Execution) localActivitiesToStart() ([]*LocalActivityRequest, []*localA
 
 // ResolveLocalActivity records the outcome of a local activity the worker
 // ran, wakes the code, and says whether the task may end now.
-func (x *Execution) ResolveLocalActivity(id string, o LocalActivityOutcome) (*TaskResult, error) {
+func (x *Run) ResolveLocalActivity(id string, o LocalActivityOutcome) (*TaskResult, error) {
 	if x.failure != nil {
 		return nil, fmt.Errorf("this workflow run's state is unusable after an earlier failure: %w", x.failure)
 	}
@@ -195,7 +195,7 @@ func (x *Execution) ResolveLocalActivity(id string, o LocalActivityOutcome) (*Ta
 	return res, nil
 }
 
-func (x *Execution) resolveLive(id string, o LocalActivityOutcome) (_ *TaskResult, err error) {
+func (x *Run) resolveLive(id string, o LocalActivityOutcome) (_ *TaskResult, err error) {
 	defer recoverAt(&err, nil)
 	la := x.las.pending[id]
 	if la == nil || !x.waiting {
@@ -213,7 +213,7 @@ func (x *Execution) resolveLive(id string, o LocalActivityOutcome) (_ *TaskResul
 
 // recordLocalActivity records a local activity's outcome as its marker and
 // delivers it to the code.
-func (x *Execution) recordLocalActivity(la *localActivity, o LocalActivityOutcome, replayTime time.Time) error {
+func (x *Run) recordLocalActivity(la *localActivity, o LocalActivityOutcome, replayTime time.Time) error {
 	data := localActivityMarkerData{ActivityID: la.req.ID, ActivityType: la.req.ActivityType, ReplayTime: replayTime, Attempt: o.Attempt}
 	details := map[string]*commonpb.Payloads{}
 	outcome := commands.Outcome{}
@@ -243,7 +243,7 @@ func (x *Execution) recordLocalActivity(la *localActivity, o LocalActivityOutcom
 	return x.resolveLocalActivity(la, in, outcome, o.Attempt, data.Backoff, nil)
 }
 
-func (x *Execution) resolveLocalActivity(la *localActivity, in commands.Input, o commands.Outcome, attempt int32, backoff time.Duration, ev *historypb.HistoryEvent) error {
+func (x *Run) resolveLocalActivity(la *localActivity, in commands.Input, o commands.Outcome, attempt int32, backoff time.Duration, ev *historypb.HistoryEvent) error {
 	delete(x.las.pending, la.req.ID)
 	la.lastAttempt, la.backoff = attempt, backoff
 	return la.m.Resolve(in, o, ev)
@@ -251,7 +251,7 @@ func (x *Execution) resolveLocalActivity(la *localActivity, in commands.Input, o
 
 // resolveFromMarker delivers, in replay, the outcome a LocalActivity marker
 // recorded, and adds the marker's command so that the event matches it.
-func (x *Execution) resolveFromMarker(ev *historypb.HistoryEvent) error {
+func (x *Run) resolveFromMarker(ev *historypb.HistoryEvent) error {
 	a := ev.GetMarkerRecordedEventAttributes()
 	p, ok := a.GetDetails()[detailData]
 	if !ok {
@@ -289,7 +289,7 @@ func (x *Execution) resolveFromMarker(ev *historypb.HistoryEvent) error {
 
 // advanceTime moves workflow time to when a local activity ended, never
 // back.
-func (x *Execution) advanceTime(t time.Time) {
+func (x *Run) advanceTime(t time.Time) {
 	if t.After(x.now) {
 		x.now = t
 		x.nowLocal = x.opts.clock()
@@ -298,7 +298,7 @@ func (x *Execution) advanceTime(t time.Time) {
 
 // resolveCanceledBeforeStart records the local activities the code
 // canceled before the worker started them.
-func (x *Execution) resolveCanceledBeforeStart(canceled []*localActivity) error {
+func (x *Run) resolveCanceledBeforeStart(canceled []*localActivity) error {
 	for _, la := range canceled {
 		o := LocalActivityOutcome{Err: failure.NewCanceledError(), Attempt: la.req.Attempt}
 		if err := x.recordLocalActivity(la, o, x.now.Add(x.opts.clock().Sub(x.nowLocal))); err != nil {
@@ -313,7 +313,7 @@ func (x *Execution) resolveCanceledBeforeStart(canceled []*localActivity) error 
 // which the worker reports asking the server for a new task at once
 // (ForceCreateNewWorkflowTask). The local activities go on running; their
 // outcomes are recorded in that next task.
-func (x *Execution) HeartbeatTask() (*TaskResult, error) {
+func (x *Run) HeartbeatTask() (*TaskResult, error) {
 	if !x.waiting {
 		return nil, errors.New("engine: HeartbeatTask called while no task waits for local activities")
 	}
@@ -322,6 +322,6 @@ func (x *Execution) HeartbeatTask() (*TaskResult, error) {
 }
 
 // WorkflowTaskTimeout is the run's workflow task timeout.
-func (x *Execution) WorkflowTaskTimeout() time.Duration {
+func (x *Run) WorkflowTaskTimeout() time.Duration {
 	return x.info.WorkflowTaskTimeout
 }

@@ -60,7 +60,7 @@ func (h *historyBuilder) recordCommands(cmds []*commandpb.Command) {
 	}
 }
 
-func resolve(t *testing.T, x *Execution, id string, o LocalActivityOutcome) *TaskResult {
+func resolve(t *testing.T, x *Run, id string, o LocalActivityOutcome) *TaskResult {
 	t.Helper()
 	res, err := x.ResolveLocalActivity(id, o)
 	if err != nil {
@@ -72,7 +72,7 @@ func resolve(t *testing.T, x *Execution, id string, o LocalActivityOutcome) *Tas
 func TestLocalActivitiesRunInTheTaskAndReplayFromTheirMarkers(t *testing.T) {
 	h := newHistory("Greet")
 	h.task()
-	x, wf := newExecution(twoLocalActivitiesThenComplete)
+	x, wf := newRun(twoLocalActivitiesThenComplete)
 	res := process(t, x, h.events)
 	if !res.WaitingForLocalActivities || len(res.Commands) != 0 {
 		t.Fatalf("the task must wait for its local activities: %+v", res)
@@ -108,7 +108,7 @@ func TestLocalActivitiesRunInTheTaskAndReplayFromTheirMarkers(t *testing.T) {
 
 	// Replay: the markers resolve the activities; nothing runs.
 	h.recordCommands(res.Commands)
-	y, replayed := newExecution(twoLocalActivitiesThenComplete)
+	y, replayed := newRun(twoLocalActivitiesThenComplete)
 	res2 := process(t, y, h.events)
 	if res2.WaitingForLocalActivities || len(res2.StartLocalActivities) != 0 || !res2.Closed {
 		t.Fatalf("a replay runs no local activity: %+v", res2)
@@ -121,13 +121,13 @@ func TestLocalActivitiesRunInTheTaskAndReplayFromTheirMarkers(t *testing.T) {
 func TestALocalActivityOfAnotherTypeInHistoryIsNonDeterminism(t *testing.T) {
 	h := newHistory("Greet")
 	h.task()
-	x, _ := newExecution(twoLocalActivitiesThenComplete)
+	x, _ := newRun(twoLocalActivitiesThenComplete)
 	process(t, x, h.events)
 	resolve(t, x, "1", LocalActivityOutcome{Result: payloads("a"), Attempt: 1})
 	res := resolve(t, x, "2", LocalActivityOutcome{Result: payloads("b"), Attempt: 1})
 	h.recordCommands(res.Commands)
 
-	y, _ := newExecution(func(s *scripted, run int) {
+	y, _ := newRun(func(s *scripted, run int) {
 		if run == 1 {
 			s.localActivity("A")
 			s.localActivity("Renamed")
@@ -139,7 +139,7 @@ func TestALocalActivityOfAnotherTypeInHistoryIsNonDeterminism(t *testing.T) {
 		t.Fatalf("want non-determinism naming both types, got %v", err)
 	}
 
-	z, _ := newExecution(func(s *scripted, run int) {
+	z, _ := newRun(func(s *scripted, run int) {
 		if run == 1 {
 			s.localActivity("A")
 		}
@@ -153,7 +153,7 @@ func TestALocalActivityOfAnotherTypeInHistoryIsNonDeterminism(t *testing.T) {
 func TestALocalActivityCanceledBeforeItStartsIsRecordedCanceled(t *testing.T) {
 	h := newHistory("Greet")
 	h.task()
-	x, wf := newExecution(func(s *scripted, run int) {
+	x, wf := newRun(func(s *scripted, run int) {
 		if run == 1 {
 			la := s.localActivity("A")
 			if err := s.x.CancelLocalActivity(la); err != nil {
@@ -181,7 +181,7 @@ func TestCancelingARunningLocalActivityTellsTheWorker(t *testing.T) {
 	h := newHistory("Greet")
 	h.task()
 	var la *commands.LocalActivity
-	x, _ := newExecution(func(s *scripted, run int) {
+	x, _ := newRun(func(s *scripted, run int) {
 		switch run {
 		case 1:
 			la = s.localActivity("A")
@@ -215,7 +215,7 @@ func TestATaskWaitingForALongLocalActivityHeartbeatsAndReplays(t *testing.T) {
 			s.x.CloseWorkflow(Close{Result: payloads(s.results[0])})
 		}
 	}
-	x, _ := newExecution(step)
+	x, _ := newRun(step)
 	process(t, x, h.events)
 	hb, err := x.HeartbeatTask()
 	if err != nil || len(hb.Commands) != 0 {
@@ -237,7 +237,7 @@ func TestATaskWaitingForALongLocalActivityHeartbeatsAndReplays(t *testing.T) {
 
 	// Replay: the first task leaves the activity pending; the second
 	// task's marker resolves it.
-	y, wf := newExecution(step)
+	y, wf := newRun(step)
 	if res := process(t, y, h.events); !res.Closed || wf.results[0] != `"slow"` {
 		t.Fatalf("replay: %+v %v", res, wf.results)
 	}
@@ -251,7 +251,7 @@ func TestALocalActivityNeverRunsInReplayEvenWithoutItsMarker(t *testing.T) {
 	h.task()
 	h.add(enumspb.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT, nil)
 	h.task()
-	x, _ := newExecution(twoLocalActivitiesThenComplete)
+	x, _ := newRun(twoLocalActivitiesThenComplete)
 	res := process(t, x, h.events)
 	if !res.WaitingForLocalActivities || len(res.StartLocalActivities) != 2 {
 		t.Fatalf("the live task starts both: %+v", res)

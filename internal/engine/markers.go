@@ -83,7 +83,7 @@ func (m *markerState) isChangeVersionUpsert(ev *historypb.HistoryEvent) bool {
 func (m *markerState) noteEvent(*historypb.HistoryEvent) { m.afterVersionMarker = false }
 
 // preload reads a marker that the task being replayed recorded.
-func (m *markerState) preload(x *Execution, ev *historypb.HistoryEvent) error {
+func (m *markerState) preload(x *Run, ev *historypb.HistoryEvent) error {
 	a := ev.GetMarkerRecordedEventAttributes()
 	d := a.GetDetails()
 	dc := x.opts.DataConverter
@@ -155,7 +155,7 @@ func (m *markerState) preload(x *Execution, ev *historypb.HistoryEvent) error {
 
 // mustEncode encodes marker details; the values are the engine's own
 // (numbers, strings, payloads), so failure is a broken converter.
-func (x *Execution) mustEncode(values ...any) *commonpb.Payloads {
+func (x *Run) mustEncode(values ...any) *commonpb.Payloads {
 	p, err := x.opts.DataConverter.ToPayloads(values...)
 	if err != nil {
 		panic(fmt.Errorf("the data converter cannot encode marker details %v: %w", values, err))
@@ -174,7 +174,7 @@ func markerCommand(name string, details map[string]*commonpb.Payloads) *commandp
 
 // SideEffect runs f once, the first time the code reaches it, records its
 // result in history, and returns the recorded result on every replay.
-func (x *Execution) SideEffect(f func() (*commonpb.Payloads, error)) (*commonpb.Payloads, error) {
+func (x *Run) SideEffect(f func() (*commonpb.Payloads, error)) (*commonpb.Payloads, error) {
 	m := &x.markers
 	m.sideEffectSeq++
 	id := m.sideEffectSeq
@@ -205,7 +205,7 @@ func (x *Execution) SideEffect(f func() (*commonpb.Payloads, error)) (*commonpb.
 // GetVersion returns the version of changeID this run uses: the one
 // history recorded, DefaultVersion when replaying code that ran before the
 // change, or maxSupported (recorded now) the first time.
-func (x *Execution) GetVersion(changeID string, minSupported, maxSupported int) int {
+func (x *Run) GetVersion(changeID string, minSupported, maxSupported int) int {
 	m := &x.markers
 	version, known := m.versions[changeID]
 	if !known {
@@ -230,7 +230,7 @@ func (x *Execution) GetVersion(changeID string, minSupported, maxSupported int) 
 	return version
 }
 
-func (x *Execution) recordVersion(changeID string, version int) {
+func (x *Run) recordVersion(changeID string, version int) {
 	m := &x.markers
 	list := []string{changeID + "-" + strconv.Itoa(version)}
 	for _, id := range slices.Sorted(maps.Keys(m.versions)) {
@@ -264,7 +264,7 @@ func (x *Execution) recordVersion(changeID string, version int) {
 
 // MutableSideEffect returns the value recorded for id, re-evaluating f on
 // first execution and recording a new value whenever equal says it changed.
-func (x *Execution) MutableSideEffect(id string, f func() (*commonpb.Payloads, error), equal func(old *commonpb.Payloads) bool) (*commonpb.Payloads, error) {
+func (x *Run) MutableSideEffect(id string, f func() (*commonpb.Payloads, error), equal func(old *commonpb.Payloads) bool) (*commonpb.Payloads, error) {
 	m := &x.markers
 	call := m.mutableCalls[id] + 1
 	put(&m.mutableCalls, id, call)
@@ -310,7 +310,7 @@ func (m *markerState) mutableLatest(id string, call int) *commonpb.Payloads {
 	return byCall[best]
 }
 
-func (x *Execution) recordMutable(id string, call int, value *commonpb.Payloads) *commonpb.Payloads {
+func (x *Run) recordMutable(id string, call int, value *commonpb.Payloads) *commonpb.Payloads {
 	idWithSeq := id + "_" + strconv.FormatInt(x.book.NextSeq(), 10)
 	x.book.RecordUnmatched(markerCommand(MarkerMutableSideEffect, map[string]*commonpb.Payloads{
 		detailSideEffectID:       x.mustEncode(idWithSeq),

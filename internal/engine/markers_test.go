@@ -39,7 +39,7 @@ func TestSideEffectRecordsOnceAndReplaysRecordedValue(t *testing.T) {
 	// First execution: f runs, a marker is recorded.
 	h := newHistory("Greet")
 	h.task()
-	x, _ := newExecution(step)
+	x, _ := newRun(step)
 	res := process(t, x, h.events)
 	if calls != 1 || got != `"fresh"` || len(res.Commands) != 1 || res.Commands[0].GetRecordMarkerCommandAttributes().GetMarkerName() != "SideEffect" {
 		t.Fatalf("calls=%d got=%s commands=%v", calls, got, res.Commands)
@@ -50,7 +50,7 @@ func TestSideEffectRecordsOnceAndReplaysRecordedValue(t *testing.T) {
 	h.marker("SideEffect", map[string]*commonpb.Payloads{"side-effect-id": enc(t, int64(1)), "data": payloads("recorded")})
 	h.task()
 	calls = 0
-	y, _ := newExecution(step)
+	y, _ := newRun(step)
 	process(t, y, h.events)
 	if calls != 0 || got != `"recorded"` {
 		t.Fatalf("replay must return the recorded value without calling f: calls=%d got=%s", calls, got)
@@ -69,7 +69,7 @@ func TestGetVersion(t *testing.T) {
 	// and the activity's ID skips past both.
 	h := newHistory("Greet")
 	h.task()
-	x, _ := newExecution(step)
+	x, _ := newRun(step)
 	res := process(t, x, h.events)
 	if version != 2 || len(res.Commands) != 3 {
 		t.Fatalf("version %d commands %v", version, res.Commands)
@@ -89,7 +89,7 @@ func TestGetVersion(t *testing.T) {
 	h.upsert(res.Commands[1].GetUpsertWorkflowSearchAttributesCommandAttributes().GetSearchAttributes())
 	h.activityScheduled("7", "Charge")
 	h.task()
-	y, _ := newExecution(step)
+	y, _ := newRun(step)
 	process(t, y, h.events)
 	if version != 1 {
 		t.Fatalf("replay must return the recorded version, got %d", version)
@@ -101,14 +101,14 @@ func TestGetVersion(t *testing.T) {
 	old.completed()
 	old.activityScheduled("5", "Charge")
 	old.task()
-	z, _ := newExecution(step)
+	z, _ := newRun(step)
 	process(t, z, old.events)
 	if version != DefaultVersion {
 		t.Fatalf("code replaying a run from before the change must get DefaultVersion, got %d", version)
 	}
 
 	// A version the code no longer supports is reported.
-	w, _ := newExecution(func(s *scripted, run int) {
+	w, _ := newRun(func(s *scripted, run int) {
 		if run == 1 {
 			s.x.GetVersion("fix-1", 2, 3)
 		}
@@ -143,7 +143,7 @@ func TestMutableSideEffect(t *testing.T) {
 	}
 	h := newHistory("Greet")
 	h.task()
-	x, _ := newExecution(step)
+	x, _ := newRun(step)
 	res := process(t, x, h.events)
 	if len(res.Commands) != 2 || res.Commands[0].GetRecordMarkerCommandAttributes().GetMarkerName() != "MutableSideEffect" {
 		t.Fatalf("want a MutableSideEffect marker then a timer, got %v", res.Commands)
@@ -162,7 +162,7 @@ func TestMutableSideEffect(t *testing.T) {
 	// Full replay of that history returns the recorded value without f.
 	value = "b"
 	got = nil
-	y, _ := newExecution(step)
+	y, _ := newRun(step)
 	process(t, y, h.events[:first])
 	if got[0] != `"a"` {
 		t.Fatalf("replay must return the recorded value, got %v", got)

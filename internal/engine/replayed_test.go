@@ -18,7 +18,7 @@ func TestReplayedHookMarksTheEndOfReplay(t *testing.T) {
 	h.activityDone(s, "charged")
 	h.task()
 
-	runsAtHook := func(x *Execution, wf *scripted, events int) (calls, runs int) {
+	runsAtHook := func(x *Run, wf *scripted, events int) (calls, runs int) {
 		t.Helper()
 		task := Task{Events: NewEventSource(context.Background(), h.events[:events], nil, nil), Replayed: func() {
 			calls++
@@ -30,19 +30,19 @@ func TestReplayedHookMarksTheEndOfReplay(t *testing.T) {
 		return calls, runs
 	}
 
-	x, wf := newExecution(oneActivityThenComplete)
+	x, wf := newRun(oneActivityThenComplete)
 	if calls, runs := runsAtHook(x, wf, len(h.events)); calls != 1 || runs != 1 {
 		t.Errorf("full history: hook called %d times, after %d runs of the code; want once, after the replayed run", calls, runs)
 	}
 
-	y, wf := newExecution(oneActivityThenComplete)
+	y, wf := newRun(oneActivityThenComplete)
 	if calls, runs := runsAtHook(y, wf, first); calls != 1 || runs != 0 {
 		t.Errorf("first task: hook called %d times, after %d runs; want once, before the code runs", calls, runs)
 	}
 
 	h.completed()
 	h.workflowCompleted("done")
-	z, wf := newExecution(oneActivityThenComplete)
+	z, wf := newRun(oneActivityThenComplete)
 	if calls, runs := runsAtHook(z, wf, len(h.events)); calls != 1 || runs != 2 {
 		t.Errorf("closed history: hook called %d times, after %d runs; want once, at the end", calls, runs)
 	}

@@ -33,7 +33,7 @@ func TestEventsOfUnsupportedFeaturesAreReportedAsUnsupported(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			x, _ := newExecution(func(*scripted, int) {})
+			x, _ := newRun(func(*scripted, int) {})
 			_, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), c.events, nil, nil)})
 			var u *UnsupportedEventError
 			if !errors.As(err, &u) || u.Feature != c.feature {
@@ -62,7 +62,7 @@ func TestInformationalEventsAreSkipped(t *testing.T) {
 	h.add(enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_OPTIONS_UPDATED, nil)
 	h.activityDone(s, "charged")
 	h.task()
-	x, wf := newExecution(oneActivityThenComplete)
+	x, wf := newRun(oneActivityThenComplete)
 	res := process(t, x, h.events)
 	if !res.Closed || wf.results[0] != `"charged"` {
 		t.Fatalf("the workflow must go on past informational events: %v %v", res, wf.results)
@@ -72,7 +72,7 @@ func TestInformationalEventsAreSkipped(t *testing.T) {
 func TestTimerSummaryGoesOutAsUserMetadata(t *testing.T) {
 	h := newHistory("Greet")
 	h.task()
-	x, _ := newExecution(func(s *scripted, run int) {
+	x, _ := newRun(func(s *scripted, run int) {
 		if _, err := s.x.StartTimer(time.Minute, "wait for the bank", func(error) {}); err != nil {
 			t.Error(err)
 		}
@@ -100,7 +100,7 @@ func TestUnknownEventsMarkedWorkerMayIgnoreAreSkipped(t *testing.T) {
 	h.add(enumspb.EventType(999), nil).WorkerMayIgnore = true
 	h.activityDone(s, "charged")
 	h.task()
-	x, wf := newExecution(oneActivityThenComplete)
+	x, wf := newRun(oneActivityThenComplete)
 	res := process(t, x, h.events)
 	if !res.Closed || wf.results[0] != `"charged"` {
 		t.Fatalf("the workflow must go on past an unknown event the server says workers may ignore: %v %v", res, wf.results)
@@ -112,7 +112,7 @@ func TestWorkerMayIgnoreDoesNotSkipEventsOfAFeatureThisSDKLacks(t *testing.T) {
 	// mark: skipping them here would run the code past what it waits for.
 	events := unsupportedHistory(enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED, nil)
 	events[len(events)-1].WorkerMayIgnore = true
-	x, _ := newExecution(func(*scripted, int) {})
+	x, _ := newRun(func(*scripted, int) {})
 	_, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), events, nil, nil)})
 	var u *UnsupportedEventError
 	if !errors.As(err, &u) || u.Feature != "Nexus operations" {

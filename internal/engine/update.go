@@ -31,7 +31,7 @@ type Update struct {
 	// not run again, as in go.temporal.io/sdk.
 	Replaying bool
 
-	x       *Execution
+	x       *Run
 	request *updatepb.Request
 	msgID   string
 	seqID   int64
@@ -110,7 +110,7 @@ func mustAny(m proto.Message) *anypb.Any {
 // sendMessage adds an answer to the task's messages and, for acceptances
 // and completions when flag 3 is in use, its ProtocolMessage command.
 // Messages made in replay were sent long ago: only the command matters.
-func (x *Execution) sendMessage(m *protocolpb.Message, withCommand bool) {
+func (x *Run) sendMessage(m *protocolpb.Message, withCommand bool) {
 	if !x.replaying {
 		x.outMessages = append(x.outMessages, m)
 	}
@@ -169,7 +169,7 @@ func (r *updateRequests) take(replaying bool) []*protocolpb.Message {
 
 // deliverUpdates hands the workflow the task's update requests, in order,
 // before its code runs.
-func (x *Execution) deliverUpdates() error {
+func (x *Run) deliverUpdates() error {
 	for _, m := range x.updates.take(x.replaying) {
 		var req updatepb.Request
 		if err := m.GetBody().UnmarshalTo(&req); err != nil {
@@ -191,7 +191,7 @@ func (x *Execution) deliverUpdates() error {
 // applyUpdateEvent applies an update event: an admitted request waits for
 // the next task; an acceptance or completion is matched to its
 // ProtocolMessage command when flag 3 says there is one.
-func (x *Execution) applyUpdateEvent(ev *historypb.HistoryEvent) error {
+func (x *Run) applyUpdateEvent(ev *historypb.HistoryEvent) error {
 	switch ev.GetEventType() {
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ADMITTED:
 		x.updates.noteAdmitted(ev)

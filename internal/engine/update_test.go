@@ -44,7 +44,7 @@ func answering(s *scripted, run int) {
 func TestAnUpdateIsAcceptedAndCompletedWithCommandsAndMessages(t *testing.T) {
 	h := newHistory("Greet")
 	h.task()
-	x, _ := newExecution(answering)
+	x, _ := newRun(answering)
 	res, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), h.events, nil, nil),
 		Messages: []*protocolpb.Message{requestMessage(t, "u1", "add", 2), requestMessage(t, "u2", "bad", 2)}})
 	if err != nil {
@@ -89,7 +89,7 @@ func updateHistory(flags ...uint32) *historyBuilder {
 }
 
 func TestAnAcceptedUpdateReplaysFromHistory(t *testing.T) {
-	x, wf := newExecution(answering)
+	x, wf := newRun(answering)
 	res := process(t, x, updateHistory(FlagProtocolMessageCommand).events)
 	if len(wf.updates) != 1 || !wf.updates[0].Replaying || wf.updates[0].Name != "add" {
 		t.Fatalf("the accepted update is delivered again, as a replay: %v", wf.updates)
@@ -102,7 +102,7 @@ func TestAnAcceptedUpdateReplaysFromHistory(t *testing.T) {
 func TestUpdateEventsOfHistoryWithoutProtocolCommandsAreNotMatched(t *testing.T) {
 	// Recorded by an SDK that sent no ProtocolMessage commands (no flag 3):
 	// the events match nothing, and replay still works.
-	x, _ := newExecution(func(s *scripted, run int) {
+	x, _ := newRun(func(s *scripted, run int) {
 		for _, u := range s.updates {
 			if !u.Done() {
 				u.Accept()
@@ -117,7 +117,7 @@ func TestUpdateEventsOfHistoryWithoutProtocolCommandsAreNotMatched(t *testing.T)
 func TestAnUpdateRemovedFromTheCodeIsNondeterminism(t *testing.T) {
 	// History accepted u1; the code now rejects it: the accept command is
 	// missing where history has its event.
-	x, _ := newExecution(func(s *scripted, run int) {
+	x, _ := newRun(func(s *scripted, run int) {
 		for _, u := range s.updates {
 			if !u.Done() {
 				u.Reject(errors.New("no handler"))
@@ -137,7 +137,7 @@ func TestAnAdmittedUpdateIsDeliveredAtTheNextTask(t *testing.T) {
 		WorkflowExecutionUpdateAdmittedEventAttributes: &historypb.WorkflowExecutionUpdateAdmittedEventAttributes{
 			Request: updateRequest("with-start", "add"), Origin: enumspb.UPDATE_ADMITTED_EVENT_ORIGIN_UNSPECIFIED}})
 	h.task()
-	x, wf := newExecution(answering)
+	x, wf := newRun(answering)
 	res := process(t, x, h.events)
 	if len(wf.updates) != 1 || wf.updates[0].ID != "with-start" || len(res.Messages) != 2 {
 		t.Fatalf("updates %v, messages %v", wf.updates, res.Messages)
@@ -153,7 +153,7 @@ func TestARunGoesOnAfterTheServerDiscardsATask(t *testing.T) {
 	h.task()
 	h.completed(FlagProtocolMessageCommand)
 	h.task() // the speculative task, events 5 and 6; the next task's too
-	x, _ := newExecution(answering)
+	x, _ := newRun(answering)
 	process(t, x, h.events[:3])
 	res, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), h.events[3:], nil, nil),
 		Messages: []*protocolpb.Message{requestMessage(t, "u1", "bad", 4)}})
@@ -180,7 +180,7 @@ func TestARunGoesOnAfterTheServerDiscardsATask(t *testing.T) {
 }
 
 func TestARunWithNoTaskCannotDiscardOne(t *testing.T) {
-	x, _ := newExecution(answering)
+	x, _ := newRun(answering)
 	if err := x.DiscardTask(3); err == nil || !strings.Contains(err.Error(), "cannot discard") {
 		t.Fatalf("want an error, got %v", err)
 	}

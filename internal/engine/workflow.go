@@ -17,7 +17,7 @@ import (
 type Workflow interface {
 	// Start prepares the root coroutine with the run's input; it does not
 	// run it. It is called at the WorkflowExecutionStarted event.
-	Start(x *Execution, started *historypb.WorkflowExecutionStartedEventAttributes) error
+	Start(x *Run, started *historypb.WorkflowExecutionStartedEventAttributes) error
 	// Run resumes coroutines until every one is blocked or done. A panic in
 	// workflow code comes back as an error that implements Panicked; a
 	// coroutine that does not yield in time as a deadlock error.
@@ -63,7 +63,7 @@ type FailureConverter interface {
 	FailureToError(failure *failurepb.Failure) error
 }
 
-// Options configure every Execution a worker or replayer runs.
+// Options configure every Run a worker or replayer runs.
 type Options struct {
 	Namespace string
 	// DataConverter encodes marker details; it is the worker's converter.

@@ -16,7 +16,7 @@ type cachedRun struct {
 	mu       sync.Mutex
 	runID    string
 	workflow workflowKey
-	exec     *engine.Execution
+	exec     *engine.Run
 	closed   bool
 	// purged is set when the cache was purged while a task held the run:
 	// that task must not put it back, so the next task replays it.

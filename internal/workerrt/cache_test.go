@@ -7,7 +7,7 @@ import (
 )
 
 func cachedRunOf(id string) *cachedRun {
-	return &cachedRun{runID: id, workflow: workflowKey{"ns", "wf-" + id}, exec: engine.NewExecution(&engine.Options{})}
+	return &cachedRun{runID: id, workflow: workflowKey{"ns", "wf-" + id}, exec: engine.NewRun(&engine.Options{})}
 }
 
 func TestStickyCacheIsBoundedLRU(t *testing.T) {

@@ -28,11 +28,11 @@ import (
 // loop is a workflow without coroutines: each task schedules one activity,
 // or, for the type "Once", completes the workflow at its first task.
 type loop struct {
-	x    *engine.Execution
+	x    *engine.Run
 	once bool
 }
 
-func (l *loop) Start(x *engine.Execution, _ *historypb.WorkflowExecutionStartedEventAttributes) error {
+func (l *loop) Start(x *engine.Run, _ *historypb.WorkflowExecutionStartedEventAttributes) error {
 	l.x = x
 	return nil
 }

@@ -18,7 +18,7 @@ import (
 
 // answerQueries answers the queries that came with a workflow task, after
 // the task's events were applied.
-func (w *Worker) answerQueries(exec *engine.Execution, queries map[string]*querypb.WorkflowQuery) map[string]*querypb.WorkflowQueryResult {
+func (w *Worker) answerQueries(exec *engine.Run, queries map[string]*querypb.WorkflowQuery) map[string]*querypb.WorkflowQueryResult {
 	if len(queries) == 0 {
 		return nil
 	}
@@ -89,7 +89,7 @@ func (w *Worker) query(task *workflowservice.PollWorkflowTaskQueueResponse, wm *
 		}
 	}
 	wm.cacheLookup(false, !startsHistory(task))
-	exec := engine.NewExecution(w.opts.Engine)
+	exec := engine.NewRun(w.opts.Engine)
 	defer exec.Close()
 	exec.SetRun(task.GetWorkflowExecution().GetWorkflowId(), task.GetWorkflowExecution().GetRunId())
 	exec.QueryOnly()

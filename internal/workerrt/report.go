@@ -35,7 +35,7 @@ func (w *Worker) completionRequest(run *cachedRun, task *workflowservice.PollWor
 		QueryResults:          w.answerQueries(run.exec, task.GetQueries()),
 		// As go.temporal.io/sdk: the server may discard a speculative task
 		// that recorded nothing even when it holds the events of the last
-		// task's commands, and the worker forgets it (Execution.DiscardTask),
+		// task's commands, and the worker forgets it (Run.DiscardTask),
 		// so a rejected update leaves no workflow task in history.
 		Capabilities: &workflowservice.RespondWorkflowTaskCompletedRequest_Capabilities{
 			DiscardSpeculativeWorkflowTaskWithEvents: true,
@@ -44,7 +44,7 @@ func (w *Worker) completionRequest(run *cachedRun, task *workflowservice.PollWor
 		MeteringMetadata: &commonpb.MeteringMetadata{NonfirstLocalActivityExecutionAttempts: nonfirstAttempts},
 	}
 	// As go.temporal.io/sdk: the SDK's name and version only when they
-	// change (Execution.SDKToReport), not in every task of the history.
+	// change (Run.SDKToReport), not in every task of the history.
 	req.SdkMetadata.SdkName, req.SdkMetadata.SdkVersion = run.exec.SDKToReport(w.opts.SDKName, w.opts.SDKVersion)
 	if w.opts.BinaryChecksumOnCompletion {
 		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated binary checksum.

@@ -134,7 +134,7 @@ func (w *Worker) newCachedRun(task *workflowservice.PollWorkflowTaskQueueRespons
 	if err != nil {
 		return nil, nil, err
 	}
-	run := &cachedRun{runID: exec.GetRunId(), workflow: w.workflowOf(exec), exec: engine.NewExecution(w.opts.Engine), metrics: w.metrics}
+	run := &cachedRun{runID: exec.GetRunId(), workflow: w.workflowOf(exec), exec: engine.NewRun(w.opts.Engine), metrics: w.metrics}
 	run.exec.SetRun(exec.GetWorkflowId(), exec.GetRunId())
 	return run, src, nil
 }

@@ -22,7 +22,7 @@ import (
 // number of the run, so tests state exactly which commands each workflow
 // task produces.
 type scripted struct {
-	x       *Execution
+	x       *Run
 	runs    int
 	step    func(s *scripted, run int)
 	signals []string
@@ -31,7 +31,7 @@ type scripted struct {
 	errs    []error
 }
 
-func (s *scripted) Start(x *Execution, _ *historypb.WorkflowExecutionStartedEventAttributes) error {
+func (s *scripted) Start(x *Run, _ *historypb.WorkflowExecutionStartedEventAttributes) error {
 	s.x = x
 	return nil
 }
@@ -67,9 +67,9 @@ func (s *scripted) activity(typ string) {
 	})
 }
 
-func newExecution(step func(s *scripted, run int)) (*Execution, *scripted) {
+func newRun(step func(s *scripted, run int)) (*Run, *scripted) {
 	wf := &scripted{step: step}
-	x := NewExecution(&Options{
+	x := NewRun(&Options{
 		DataConverter:        converter.GetDefaultDataConverter(),
 		FailureConverter:     failure.GetDefaultFailureConverter(),
 		SDKMetadataSupported: true,
@@ -84,7 +84,7 @@ func newExecution(step func(s *scripted, run int)) (*Execution, *scripted) {
 	return x, wf
 }
 
-func process(t *testing.T, x *Execution, events []*historypb.HistoryEvent) *TaskResult {
+func process(t *testing.T, x *Run, events []*historypb.HistoryEvent) *TaskResult {
 	t.Helper()
 	res, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), events, nil, nil)})
 	if err != nil {
@@ -107,7 +107,7 @@ func oneActivityThenComplete(s *scripted, run int) {
 func TestFirstTaskSchedulesActivity(t *testing.T) {
 	h := newHistory("Greet")
 	h.task()
-	x, _ := newExecution(oneActivityThenComplete)
+	x, _ := newRun(oneActivityThenComplete)
 	res := process(t, x, h.events)
 	if len(res.Commands) != 1 || res.Commands[0].GetScheduleActivityTaskCommandAttributes().GetActivityId() != "5" {
 		t.Fatalf("want ScheduleActivityTask with ID 5, got %v", res.Commands)
@@ -127,7 +127,7 @@ func TestStickyContinuationAndFullReplayAgree(t *testing.T) {
 	h.task()
 
 	// Sticky: the cached run sees the first task, then only new events.
-	x, wf := newExecution(oneActivityThenComplete)
+	x, wf := newRun(oneActivityThenComplete)
 	process(t, x, h.events[:first])
 	res := process(t, x, h.events[first:])
 	if len(res.Commands) != 1 || res.Commands[0].GetCommandType() != enumspb.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION || !res.Closed {
@@ -137,8 +137,8 @@ func TestStickyContinuationAndFullReplayAgree(t *testing.T) {
 		t.Fatalf("activity result %v", wf.results)
 	}
 
-	// Full history on a new Execution: same commands.
-	y, _ := newExecution(oneActivityThenComplete)
+	// Full history on a new Run: same commands.
+	y, _ := newRun(oneActivityThenComplete)
 	res2 := process(t, y, h.events)
 	if len(res2.Commands) != 1 || res2.Commands[0].GetCommandType() != enumspb.COMMAND_TYPE_COMPLETE_WORKFLOW_EXECUTION {
 		t.Fatalf("full replay: want CompleteWorkflowExecution, got %v", res2.Commands)
@@ -155,14 +155,14 @@ func TestReplayOfClosedHistoryChecksTheCompletion(t *testing.T) {
 	h.completed()
 	h.workflowCompleted("done")
 
-	x, _ := newExecution(oneActivityThenComplete)
+	x, _ := newRun(oneActivityThenComplete)
 	res := process(t, x, h.events)
 	if len(res.Commands) != 0 || !res.Closed {
 		t.Fatalf("a replayed closed history returns no commands and is closed, got %v", res)
 	}
 
 	// Code that never completes the workflow does not match the last event.
-	y, _ := newExecution(func(s *scripted, run int) {
+	y, _ := newRun(func(s *scripted, run int) {
 		if run == 1 {
 			s.activity("Charge")
 		}
@@ -212,11 +212,11 @@ func TestReplayDetectsChangedCode(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			x, _ := newExecution(c.step)
+			x, _ := newRun(c.step)
 			_, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), h.events, nil, nil)})
 			assertNondeterminism(t, err, c.want...)
 			if _, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), nil, nil, nil)}); err == nil {
-				t.Fatal("an Execution that failed must refuse further tasks")
+				t.Fatal("a Run that failed must refuse further tasks")
 			}
 		})
 	}
@@ -227,7 +227,7 @@ func TestFailedTaskAttemptIsNotRun(t *testing.T) {
 	h.task()
 	h.failedTask()
 	h.task()
-	x, wf := newExecution(oneActivityThenComplete)
+	x, wf := newRun(oneActivityThenComplete)
 	res := process(t, x, h.events)
 	if wf.runs != 1 || len(res.Commands) != 1 {
 		t.Fatalf("the code must run once, for the last attempt; runs=%d commands=%v", wf.runs, res.Commands)
@@ -242,7 +242,7 @@ func TestSignalsAreDeliveredBeforeTheTaskRuns(t *testing.T) {
 	h.signal("go", "now")
 	h.task()
 	var seen []string
-	x, _ := newExecution(func(s *scripted, run int) { seen = append(seen, s.signals...) })
+	x, _ := newRun(func(s *scripted, run int) { seen = append(seen, s.signals...) })
 	process(t, x, h.events)
 	if len(seen) != 1 || seen[0] != `go="now"` {
 		t.Fatalf("the signal must reach the code before it runs, got %v", seen)
@@ -252,7 +252,7 @@ func TestSignalsAreDeliveredBeforeTheTaskRuns(t *testing.T) {
 func TestUnregisteredWorkflowType(t *testing.T) {
 	h := newHistory("Unknown")
 	h.task()
-	x, _ := newExecution(oneActivityThenComplete)
+	x, _ := newRun(oneActivityThenComplete)
 	_, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), h.events, nil, nil)})
 	var te *TaskError
 	if !errors.As(err, &te) || te.Cause != enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE || !strings.Contains(err.Error(), "Unknown is not registered") {
@@ -278,7 +278,7 @@ func TestHistoryIsFetchedPageByPage(t *testing.T) {
 		}
 		return &historypb.History{Events: pages[i]}, next, nil
 	}
-	x, _ := newExecution(oneActivityThenComplete)
+	x, _ := newRun(oneActivityThenComplete)
 	res, err := x.ProcessTask(Task{Events: NewEventSource(context.Background(), pages[0], []byte{1}, fetch)})
 	if err != nil {
 		t.Fatal(err)
@@ -296,7 +296,7 @@ func TestTimerIDsAndFiring(t *testing.T) {
 	h.timerFired("5")
 	h.task()
 	fired := false
-	x, _ := newExecution(func(s *scripted, run int) {
+	x, _ := newRun(func(s *scripted, run int) {
 		if run == 1 {
 			s.x.StartTimer(time.Minute, "", func(err error) { fired = err == nil })
 		}
@@ -331,7 +331,7 @@ func TestSignalsSinceTheLastTaskAreNotReplayed(t *testing.T) {
 	h.signal("new", "2") // since the last task: live, as in go.temporal.io/sdk
 	h.task()
 	wf := &replayFlagAtSignals{scripted: scripted{step: func(*scripted, int) {}}}
-	x := NewExecution(&Options{
+	x := NewRun(&Options{
 		DataConverter: converter.GetDefaultDataConverter(), FailureConverter: failure.GetDefaultFailureConverter(),
 		NewWorkflow: func(string) (Workflow, error) { return wf, nil },
 	})
@@ -365,7 +365,7 @@ func TestResetNamesTheCurrentRun(t *testing.T) {
 				h.task()
 			}
 			var current, childID string
-			x, _ := newExecution(func(s *scripted, run int) {
+			x, _ := newRun(func(s *scripted, run int) {
 				current, childID = s.x.Info().CurrentRunID, s.x.DefaultChildWorkflowID()
 			})
 			process(t, x, h.events)
@@ -392,7 +392,7 @@ func TestReplayedTasksReportTheirRecordedBinaryChecksum(t *testing.T) {
 	h.timerFired("5")
 	h.task()
 	var seen []string
-	x, _ := newExecution(func(s *scripted, run int) {
+	x, _ := newRun(func(s *scripted, run int) {
 		seen = append(seen, s.x.Info().TaskStarted.RecordedBinaryChecksum)
 		if run == 1 {
 			s.x.StartTimer(time.Second, "", func(error) {})

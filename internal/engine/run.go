@@ -16,10 +16,10 @@ import (
 	"github.com/durable-go/sdk/internal/failure"
 )
 
-// Execution is the state of one workflow run between workflow tasks: it is
+// Run is the state of one workflow run between workflow tasks: it is
 // what the sticky cache keeps, so that a run's next task applies only new
 // events.
-type Execution struct {
+type Run struct {
 	opts *Options
 	book *commands.Book
 	wf   Workflow
@@ -65,9 +65,9 @@ type Execution struct {
 	replayed func() // Task.Replayed, until called
 }
 
-// NewExecution returns the state of a run that has not seen any event.
-func NewExecution(opts *Options) *Execution {
-	x := &Execution{opts: opts, book: commands.NewBook()}
+// NewRun returns the state of a run that has not seen any event.
+func NewRun(opts *Options) *Run {
+	x := &Run{opts: opts, book: commands.NewBook()}
 	if opts.LocateCode != nil {
 		x.book.LocateCommands(opts.LocateCode)
 	}
@@ -112,7 +112,7 @@ type TaskResult struct {
 }
 
 // TaskError is a workflow task that must be reported failed: the server
-// will retry it. The Execution must not be used again.
+// will retry it. The Run must not be used again.
 type TaskError struct {
 	Cause enumspb.WorkflowTaskFailedCause
 	Err   error
@@ -122,11 +122,11 @@ func (e *TaskError) Error() string { return e.Err.Error() }
 func (e *TaskError) Unwrap() error { return e.Err }
 
 // LastEventID is the ID of the last event applied.
-func (x *Execution) LastEventID() int64 { return x.lastEventID }
+func (x *Run) LastEventID() int64 { return x.lastEventID }
 
 // LastStartedEventID is the ID of the WorkflowTaskStarted of the last
 // workflow task whose code ran (see lastStartedEventID).
-func (x *Execution) LastStartedEventID() int64 { return x.lastStartedEventID.Load() }
+func (x *Run) LastStartedEventID() int64 { return x.lastStartedEventID.Load() }
 
 // DiscardTask forgets the workflow task just run, which the server
 // discarded (RespondWorkflowTaskCompletedResponse.ResetHistoryEventId): a
@@ -137,7 +137,7 @@ func (x *Execution) LastStartedEventID() int64 { return x.lastStartedEventID.Loa
 // of the last task the server kept. Like go.temporal.io/sdk, the run goes
 // on from its state rather than being replayed: the task changed nothing
 // a replay would rebuild.
-func (x *Execution) DiscardTask(keptStartedID int64) error {
+func (x *Run) DiscardTask(keptStartedID int64) error {
 	started := x.lastStartedEventID.Load()
 	if x.lastEventID != started || keptStartedID <= 0 || keptStartedID > started-3 {
 		return fmt.Errorf("engine: cannot discard the workflow task started at event %d (last event applied %d) back to the task started at event %d", started, x.lastEventID, keptStartedID)
@@ -149,9 +149,9 @@ func (x *Execution) DiscardTask(keptStartedID int64) error {
 
 // ProcessTask applies the task's events, running the workflow code at each
 // workflow task, and returns the commands of the last task. Events the
-// Execution already applied are skipped, so a sticky task's events and a
+// Run already applied are skipped, so a sticky task's events and a
 // full history both work.
-func (x *Execution) ProcessTask(t Task) (*TaskResult, error) {
+func (x *Run) ProcessTask(t Task) (*TaskResult, error) {
 	if x.failure != nil {
 		return nil, fmt.Errorf("this workflow run's state is unusable after an earlier failure: %w", x.failure)
 	}
@@ -174,7 +174,7 @@ func (x *Execution) ProcessTask(t Task) (*TaskResult, error) {
 
 // processEvents applies the events of src; a panic of user code it runs
 // outside the coroutines is an error naming the event (see UserPanic).
-func (x *Execution) processEvents(src *EventSource) (_ *TaskResult, err error) {
+func (x *Run) processEvents(src *EventSource) (_ *TaskResult, err error) {
 	var ev *historypb.HistoryEvent // being applied, for a panic's error
 	defer recoverAt(&err, &ev)
 	ranLast := false // the last event applied ran the code
@@ -219,7 +219,7 @@ func (x *Execution) processEvents(src *EventSource) (_ *TaskResult, err error) {
 }
 
 // apply applies one event; ran reports that workflow code ran for it.
-func (x *Execution) apply(ev *historypb.HistoryEvent, src *EventSource) (ran bool, err error) {
+func (x *Run) apply(ev *historypb.HistoryEvent, src *EventSource) (ran bool, err error) {
 	switch ev.GetEventType() {
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
 		if err := x.start(ev); err != nil {
@@ -287,7 +287,7 @@ func (x *Execution) apply(ev *historypb.HistoryEvent, src *EventSource) (ran boo
 // handlers, interceptors) sees IsReplaying so, not the previous task's
 // flag: after a replay, the signals that arrived since the last task are
 // live.
-func (x *Execution) lookForReplay(src *EventSource) error {
+func (x *Run) lookForReplay(src *EventSource) error {
 	if x.queryOnly {
 		x.replaying = true
 		return nil
@@ -318,14 +318,14 @@ func (x *Execution) lookForReplay(src *EventSource) error {
 
 // workflow is the run's code, which the start event created: a history
 // that does not begin with it is corrupt.
-func (x *Execution) workflow() (Workflow, error) {
+func (x *Run) workflow() (Workflow, error) {
 	if x.wf == nil {
 		return nil, errors.New("history does not begin with a WorkflowExecutionStarted event")
 	}
 	return x.wf, nil
 }
 
-func (x *Execution) checkCommandsMatched(ev *historypb.HistoryEvent) error {
+func (x *Run) checkCommandsMatched(ev *historypb.HistoryEvent) error {
 	if !x.checkAtNextTask {
 		return nil
 	}
@@ -333,7 +333,7 @@ func (x *Execution) checkCommandsMatched(ev *historypb.HistoryEvent) error {
 	return x.book.CheckAllMatched(ev)
 }
 
-func (x *Execution) start(ev *historypb.HistoryEvent) error {
+func (x *Run) start(ev *historypb.HistoryEvent) error {
 	if x.wf != nil {
 		return errors.New("history has a second WorkflowExecutionStarted event")
 	}
@@ -358,7 +358,7 @@ func (x *Execution) start(ev *historypb.HistoryEvent) error {
 
 // taskStarted runs the workflow code for the task that ev starts, unless
 // that attempt failed or timed out (its effects were never recorded).
-func (x *Execution) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (bool, error) {
+func (x *Run) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (bool, error) {
 	next, err := src.Peek(0)
 	if err != nil {
 		return false, err
@@ -418,7 +418,7 @@ func (x *Execution) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (b
 // runCode runs the workflow code until it blocks; in replay it then
 // delivers the local activity outcomes the task recorded, in order,
 // running the code again after each.
-func (x *Execution) runCode() error {
+func (x *Run) runCode() error {
 	if err := x.runWorkflow(); err != nil {
 		return err
 	}
@@ -436,7 +436,7 @@ func (x *Execution) runCode() error {
 }
 
 // runWorkflow runs the code once, applying the workflow panic policy.
-func (x *Execution) runWorkflow() error {
+func (x *Run) runWorkflow() error {
 	wf, err := x.workflow()
 	if err != nil {
 		return err
@@ -455,7 +455,7 @@ func (x *Execution) runWorkflow() error {
 // endOfTask decides how a live task goes on: it waits for local
 // activities (those canceled before they started are recorded at once,
 // and the code runs again), or it ends with its commands.
-func (x *Execution) endOfTask() (*TaskResult, error) {
+func (x *Run) endOfTask() (*TaskResult, error) {
 	var start []*LocalActivityRequest
 	for {
 		x.waiting = x.waitingForLocalActivities()
@@ -485,14 +485,14 @@ func (x *Execution) endOfTask() (*TaskResult, error) {
 }
 
 // takeMessages returns the protocol messages made since the last call.
-func (x *Execution) takeMessages() []*protocolpb.Message {
+func (x *Run) takeMessages() []*protocolpb.Message {
 	m := x.outMessages
 	x.outMessages = nil
 	return m
 }
 
 // noteReplayed calls the task's Replayed hook, once.
-func (x *Execution) noteReplayed() {
+func (x *Run) noteReplayed() {
 	if f := x.replayed; f != nil {
 		x.replayed = nil
 		f()
@@ -502,7 +502,7 @@ func (x *Execution) noteReplayed() {
 // lookAhead reads the commands that the task being replayed recorded, for
 // what the code must know before it runs: SDK flags, and the markers of side
 // effects, versions and mutable side effects; and which SDK completed it.
-func (x *Execution) lookAhead(src *EventSource) error {
+func (x *Run) lookAhead(src *EventSource) error {
 	completed, err := src.Peek(0)
 	if err != nil {
 		return err
@@ -536,7 +536,7 @@ func (x *Execution) lookAhead(src *EventSource) error {
 
 // finishTask turns the code's ending into the command that closes the
 // workflow, after every other command of the task.
-func (x *Execution) finishTask() {
+func (x *Run) finishTask() {
 	c := x.closing
 	if c == nil || x.closed {
 		return
@@ -566,7 +566,7 @@ func PanicFailure(err error) error {
 }
 
 // classify says why a task failed, in the terms the server records.
-func (x *Execution) classify(err error) error {
+func (x *Run) classify(err error) error {
 	var nd *commands.NondeterminismError
 	var it *commands.IllegalTransitionError
 	// An UnsupportedEventError is an unhandled failure: the code may be
@@ -581,25 +581,25 @@ func (x *Execution) classify(err error) error {
 
 // located adds the workflow code's location to a mismatch that the code's
 // own call reveals (a side effect or version history does not have), when
-// the Execution locates code (Options.LocateCode).
-func (x *Execution) located(err *commands.NondeterminismError) *commands.NondeterminismError {
+// the Run locates code (Options.LocateCode).
+func (x *Run) located(err *commands.NondeterminismError) *commands.NondeterminismError {
 	if x.opts.LocateCode != nil {
 		err.CodeLocation = x.opts.LocateCode()
 	}
 	return err
 }
 
-// QueryOnly makes the Execution rebuild state only to answer queries:
+// QueryOnly makes the Run rebuild state only to answer queries:
 // every task runs as a replay, so nothing new is executed or logged.
-func (x *Execution) QueryOnly() { x.queryOnly = true }
+func (x *Run) QueryOnly() { x.queryOnly = true }
 
 // SetRun records the run's identity, which the start event does not carry.
-func (x *Execution) SetRun(workflowID, runID string) {
+func (x *Run) SetRun(workflowID, runID string) {
 	x.info.WorkflowID, x.info.RunID = workflowID, runID
 }
 
 // Close releases the workflow code's coroutines.
-func (x *Execution) Close() {
+func (x *Run) Close() {
 	if x.wf != nil {
 		x.wf.Close()
 	}
@@ -608,7 +608,7 @@ func (x *Execution) Close() {
 // Query answers a query against the run's current state. A panic of the
 // code it runs (a handler, a converter, an interceptor) fails the query
 // only: queries change nothing.
-func (x *Execution) Query(name string, args *commonpb.Payloads, header *commonpb.Header) (_ *commonpb.Payloads, err error) {
+func (x *Run) Query(name string, args *commonpb.Payloads, header *commonpb.Header) (_ *commonpb.Payloads, err error) {
 	defer recoverAt(&err, nil)
 	if x.wf == nil {
 		return nil, fmt.Errorf("query %q arrived before the workflow started", name)
