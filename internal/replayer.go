@@ -301,7 +301,8 @@ func (r *WorkflowReplayer) replayOnce(ctx context.Context, logger log.Logger, sr
 	if logger == nil {
 		logger = logging.NewDefaultLogger()
 	}
-	var deadlock time.Duration // zero: the dispatcher's default
+	logger = logging.NewPanicSafeLogger(logger) // a panicking logger fails no replay, as it fails no task of a worker
+	var deadlock time.Duration                  // zero: the dispatcher's default
 	if r.options.DisableDeadlockDetection {
 		deadlock = -1
 	}

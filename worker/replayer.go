@@ -97,7 +97,9 @@ type WorkflowReplayer interface {
 	// worker that ran them.
 	WorkflowRegistry
 	// ReplayWorkflowHistory replays one history; a nil logger takes a
-	// default one.
+	// default one. A call of the logger that panics is dropped (the first
+	// reported on stderr), as a worker drops it, here and in the methods
+	// below.
 	ReplayWorkflowHistory(logger log.Logger, history *historypb.History) error
 	// ReplayWorkflowHistoryWithOptions replays one history with options.
 	ReplayWorkflowHistoryWithOptions(logger log.Logger, history *historypb.History, options ReplayWorkflowHistoryOptions) error

@@ -54,7 +54,9 @@ func (s *WorkflowTestSuite) NewTestActivityEnvironment() *TestActivityEnvironmen
 	return newTestActivityEnvironment(s)
 }
 
-// SetLogger sets the logger of environments made after it.
+// SetLogger sets the logger of environments made after it. A call of it
+// that panics is dropped (the first reported on stderr), as a worker drops
+// it.
 func (s *WorkflowTestSuite) SetLogger(logger log.Logger) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -129,6 +131,9 @@ func (s *WorkflowTestSuite) defaults() testSuiteDefaults {
 	if logger == nil {
 		logger = logging.NewDefaultLogger()
 	}
+	// A logger that panics must not end the test binary from the worker's
+	// goroutines, nor fail workflow tasks, as with a worker's logger.
+	logger = logging.NewPanicSafeLogger(logger)
 	metrics := s.metrics
 	if metrics == nil {
 		metrics = sdkmetrics.NopHandler
