@@ -301,8 +301,9 @@ func (r *WorkflowReplayer) replayOnce(ctx context.Context, logger log.Logger, sr
 	if logger == nil {
 		logger = logging.NewDefaultLogger()
 	}
-	logger = logging.NewPanicSafeLogger(logger) // a panicking logger fails no replay, as it fails no task of a worker
-	var deadlock time.Duration                  // zero: the dispatcher's default
+	// A logger that panics fails no replay, as it fails no task of a worker.
+	logger = logging.NewPanicSafeLogger(logger)
+	var deadlock time.Duration // zero: the dispatcher's default
 	if r.options.DisableDeadlockDetection {
 		deadlock = -1
 	}
