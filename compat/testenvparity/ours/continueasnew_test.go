@@ -19,8 +19,7 @@ func Stamp(_ context.Context, generation int) error { return nil }
 // continues as new with the next one until the last; runs counts the runs
 // whose code ran (not in replay).
 func stampGenerations(runs *atomic.Int32, last int) func(ctx workflow.Context, generation int) (int, error) {
-	var self func(ctx workflow.Context, generation int) (int, error)
-	self = func(ctx workflow.Context, generation int) (int, error) {
+	return func(ctx workflow.Context, generation int) (int, error) {
 		if !workflow.IsReplaying(ctx) {
 			runs.Add(1)
 		}
@@ -33,7 +32,6 @@ func stampGenerations(runs *atomic.Int32, last int) func(ctx workflow.Context, g
 		}
 		return generation, nil
 	}
-	return self
 }
 
 // The test's own workflow stops at its continue-as-new: ExecuteWorkflow
