@@ -43,6 +43,13 @@ type SendChannel = wfctx.SendChannel
 type ReceiveChannel = wfctx.ReceiveChannel
 
 // Future is the result of an asynchronous operation, ready once set.
+//
+// It is declared here and again, with the same methods, as wfsync.Future,
+// which wfsync's Selector and SettableFuture.Chain take, rather than
+// aliased from there: the API's signatures name this package's Context and
+// Future, as go.temporal.io/sdk's do, and a Future declared in wfsync would
+// name wfsync's Context in its Get: the API, listed against the official
+// one, would read differently.
 type Future interface {
 	// Get blocks until the future is ready, then stores its value in
 	// valuePtr (unless the future failed or valuePtr is nil) and returns

@@ -1,6 +1,9 @@
 package workflow
 
-import "github.com/durable-go/sdk/internal"
+import (
+	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/wfctx"
+)
 
 // Context is the context of workflow code, the first parameter of every
 // workflow function and of the functions of this package. It works like
@@ -16,7 +19,7 @@ import "github.com/durable-go/sdk/internal"
 // (client.Client.CancelWorkflow, or its parent's cancellation). Never
 // pass a context.Context, nor store a Context for use in another
 // workflow.
-type Context = internal.Context
+type Context = wfctx.Context
 
 // CancelFunc cancels the Context it came with (WithCancel,
 // NewDisconnectedContext) and the contexts derived from it. It does not

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/wfctx"
 )
 
 // Go runs f in a new workflow coroutine, with ctx (or a context derived
@@ -38,7 +39,7 @@ func GoNamed(ctx Context, name string, f func(ctx Context)) {
 // (Name, Send, SendAsync, Close, Receive, ReceiveWithTimeout,
 // ReceiveAsync, ReceiveAsyncWithMoreFlag, Len). Make one with NewChannel
 // or NewBufferedChannel; signals arrive on one too (GetSignalChannel).
-type Channel = internal.Channel
+type Channel = wfctx.Channel
 
 // ReceiveChannel is the receiving side of a Channel; a signal channel is
 // one. Its methods, which panic when the value does not fit valuePtr
@@ -57,7 +58,7 @@ type Channel = internal.Channel
 //     reports, as more, whether the channel is still open.
 //   - Len returns the number of values buffered plus waiting senders.
 //   - Name returns the channel's name; for a signal channel, the signal's.
-type ReceiveChannel = internal.ReceiveChannel
+type ReceiveChannel = wfctx.ReceiveChannel
 
 // SendChannel is the sending side of a Channel. Its methods:
 //
@@ -69,7 +70,7 @@ type ReceiveChannel = internal.ReceiveChannel
 //   - Close forbids further sends; receivers drain what was sent, then
 //     receive with more false.
 //   - Name returns the channel's name.
-type SendChannel = internal.SendChannel
+type SendChannel = wfctx.SendChannel
 
 // NewChannel returns an unbuffered Channel: a send blocks until a
 // receiver takes the value.
