@@ -14,55 +14,8 @@ if [ -z "$gobin" ]; then
 	gobin="${gopath%%:*}/bin"
 fi
 
-# progress_every is how often, in seconds, a build in progress says so.
-progress_every=${TEMPORAL_CLI_PROGRESS_SECONDS:-15}
-
-# install_cli builds the CLI with `go install -x`, whose log of the
-# commands it runs says which package it is compiling, and prints a line
-# from it every progress_every seconds until the build ends.
-install_cli() {
-	local started last_report now compiled current
-	build_log=$(mktemp)
-	# GOFLAGS meant for this repository's module must not leak into an
-	# install of another module.
-	GOFLAGS= go install -x "github.com/temporalio/cli/cmd/temporal@$version" 2>"$build_log" &
-	build_pid=$!
-	# Background jobs of a script ignore Ctrl-C: stop the build with it.
-	trap 'kill "$build_pid" 2>/dev/null; rm -f "$build_log"; exit 130' INT TERM
-	started=$SECONDS
-	last_report=$SECONDS
-	while kill -0 "$build_pid" 2>/dev/null; do
-		sleep 1
-		now=$SECONDS
-		if [ $((now - last_report)) -lt "$progress_every" ]; then
-			continue
-		fi
-		last_report=$now
-		compiled=$(grep -c '/compile ' "$build_log" || true)
-		current=$(grep -o ' -p [^ ]*' "$build_log" | tail -n 1 | cut -c5- || true)
-		if grep -q '/link ' "$build_log"; then
-			echo "  still building the temporal CLI ($((now - started))s): linking the binary" >&2
-		elif [ "$compiled" -gt 0 ]; then
-			echo "  still building the temporal CLI ($((now - started))s): $compiled packages compiled, now $current" >&2
-		elif grep -q '^go: downloading' "$build_log"; then
-			echo "  still downloading the temporal CLI's modules ($((now - started))s): $(grep '^go: downloading' "$build_log" | tail -n 1 | cut -c16-)" >&2
-		else
-			echo "  still preparing the temporal CLI's build ($((now - started))s)" >&2
-		fi
-	done
-	if ! wait "$build_pid"; then
-		trap - INT TERM
-		rm -f "$build_log"
-		# The -x log is thousands of commands; build again without it (what
-		# was built comes from the cache) to show go's errors alone.
-		echo "installing temporal CLI $version failed:" >&2
-		GOFLAGS= go install "github.com/temporalio/cli/cmd/temporal@$version" >&2 || true
-		return 1
-	fi
-	trap - INT TERM
-	echo "built the temporal CLI in $((SECONDS - started))s" >&2
-	rm -f "$build_log"
-}
+# shellcheck source=go-build-progress.sh
+. "$(dirname "$0")/go-build-progress.sh"
 
 if path=$(command -v temporal); then
 	:
@@ -70,7 +23,7 @@ elif [ -x "$gobin/temporal" ]; then
 	path="$gobin/temporal"
 else
 	echo "installing temporal CLI $version into $gobin: the first build takes 5-15 minutes, later ones come from Go's build cache" >&2
-	install_cli
+	go_with_progress "the temporal CLI" install "github.com/temporalio/cli/cmd/temporal@$version"
 	path="$gobin/temporal"
 fi
 

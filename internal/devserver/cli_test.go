@@ -103,3 +103,30 @@ func TestStartReportsEarlyExit(t *testing.T) {
 		}
 	}
 }
+
+// The tests' server is durable-devserver unless DURABLE_TEST_SERVER says
+// 1.29, the Temporal CLI.
+func TestFindTestServerFollowsTheTarget(t *testing.T) {
+	dir := t.TempDir()
+	devserver := filepath.Join(dir, "durable-devserver")
+	cli := filepath.Join(dir, "temporal")
+	writeExecutable(t, devserver, "#!/bin/sh\n")
+	writeExecutable(t, cli, "#!/bin/sh\n")
+	t.Setenv("PATH", dir)
+	for target, want := range map[string]string{"": devserver, "1.32": devserver, "1.29": cli} {
+		t.Setenv(TargetEnv, target)
+		if got, err := FindTestServer(); err != nil || got != want {
+			t.Errorf("%s=%q: FindTestServer() = %q, %v; want %q", TargetEnv, target, got, err, want)
+		}
+	}
+	t.Setenv(TargetEnv, "1.31")
+	if _, err := FindTestServer(); err == nil || !strings.Contains(err.Error(), "use 1.32") {
+		t.Errorf("an unknown target: %v", err)
+	}
+	t.Setenv(TargetEnv, "")
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("GOBIN", t.TempDir())
+	if _, err := FindTestServer(); !errors.Is(err, ErrDevServerNotFound) || !strings.Contains(err.Error(), DevServerInstallCommand) {
+		t.Errorf("no durable-devserver: %v", err)
+	}
+}
