@@ -12,6 +12,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientimpl"
 )
 
 const (
@@ -280,26 +281,26 @@ type CheckHealthResponse = internal.CheckHealthResponse
 //		Namespace: "orders",
 //	})
 func Dial(options Options) (Client, error) {
-	return internal.DialClient(context.Background(), options)
+	return clientimpl.DialClient(context.Background(), options)
 }
 
 // DialContext is Dial with a context bounding the connection check.
 func DialContext(ctx context.Context, options Options) (Client, error) {
-	return internal.DialClient(ctx, options)
+	return clientimpl.DialClient(ctx, options)
 }
 
 // NewLazyClient returns a client that does not contact the server until
 // its first call, for programs that must start while the server is down;
 // errors about the server or the namespace come with that first call.
 func NewLazyClient(options Options) (Client, error) {
-	return internal.NewLazyClient(options)
+	return clientimpl.NewLazyClient(options)
 }
 
 // NewClient is Dial.
 //
 // Deprecated: use Dial or NewLazyClient.
 func NewClient(options Options) (Client, error) {
-	return internal.DialClient(context.Background(), options)
+	return clientimpl.DialClient(context.Background(), options)
 }
 
 // NewClientFromExisting returns a client that shares existingClient's
@@ -307,31 +308,31 @@ func NewClient(options Options) (Client, error) {
 // options (their connection settings are not used). The connection closes
 // when every client sharing it is closed.
 func NewClientFromExisting(existingClient Client, options Options) (Client, error) {
-	return internal.NewClientFromExisting(context.Background(), existingClient, options)
+	return clientimpl.NewClientFromExisting(context.Background(), existingClient, options)
 }
 
 // NewClientFromExistingWithContext is NewClientFromExisting with a context
 // bounding the check of the new client's namespace.
 func NewClientFromExistingWithContext(ctx context.Context, existingClient Client, options Options) (Client, error) {
-	return internal.NewClientFromExisting(ctx, existingClient, options)
+	return clientimpl.NewClientFromExisting(ctx, existingClient, options)
 }
 
 // NewNamespaceClient returns a client for namespace administration; it
 // connects on its first call.
 func NewNamespaceClient(options Options) (NamespaceClient, error) {
-	return internal.NewNamespaceClient(options)
+	return clientimpl.NewNamespaceClient(options)
 }
 
 // NewValue wraps payloads returned by the server (a query result in a raw
 // response, say) for decoding with the default data converter.
 func NewValue(data *commonpb.Payloads) converter.EncodedValue {
-	return internal.NewValue(data)
+	return clientimpl.NewValue(data)
 }
 
 // NewValues wraps payloads returned by the server (heartbeat details in a
 // workflow description, say) for decoding with the default data converter.
 func NewValues(data *commonpb.Payloads) converter.EncodedValues {
-	return internal.NewValues(data)
+	return clientimpl.NewValues(data)
 }
 
 // HistoryJSONOptions configure HistoryFromJSON.

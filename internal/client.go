@@ -2,23 +2,13 @@ package internal
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"os"
-	"sync"
-	"sync/atomic"
-	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/operatorservice/v1"
-	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal/failure"
-	"github.com/durable-go/sdk/internal/rpc"
-	"github.com/durable-go/sdk/internal/sdkmetrics"
-	"github.com/durable-go/sdk/log"
 )
 
 // Client starts, signals, queries, cancels, terminates and lists workflow
@@ -176,290 +166,44 @@ type NamespaceClient interface {
 	Close()
 }
 
-// workflowClient implements Client, and WorkerClient for the workers
-// made from it.
-type workflowClient struct {
-	conn    *rpc.Conn
-	service workflowservice.WorkflowServiceClient
-	shared  *clientSharedConn
-
-	namespace        string
-	identity         string
-	dataConverter    converter.DataConverter
-	failureConverter converter.FailureConverter
-	propagators      []ContextPropagator
-	logger           log.Logger
-	metrics          sdkmetrics.Handler
-
-	// interceptor is where the workflow calls go: the interceptors'
-	// chain, which ends at the client's clientRoot.
-	interceptor        ClientOutboundInterceptor
-	workerInterceptors []WorkerInterceptor
-	// workerPlugins are the client's plugins that are also worker
-	// plugins: they configure the workers made from this client.
-	workerPlugins []WorkerPlugin
-	// eagerWorkers take the first task of workflows started with
-	// EnableEagerStart (client_eager.go).
-	eagerWorkers eagerWorkflowWorkers
-
-	closeOnce sync.Once
-	closed    atomic.Bool
+// HistoryEventIterator iterates over the events of a workflow run's
+// history, fetching pages as needed. It is not safe for concurrent use.
+type HistoryEventIterator interface {
+	// HasNext reports whether Next has an event or an error to return. It
+	// may block to fetch the next page (and, for a long poll, until new
+	// events arrive).
+	HasNext() bool
+	// Next returns the next event, or the error that ended the iteration.
+	Next() (*historypb.HistoryEvent, error)
 }
 
-// clientSharedConn counts the clients using a connection, which closes with the
-// last of them.
-type clientSharedConn struct {
-	conn    *rpc.Conn
-	clients atomic.Int32
-}
+type (
+	// WorkflowRun is a handle on a workflow run, from ExecuteWorkflow,
+	// SignalWithStartWorkflow or GetWorkflow.
+	WorkflowRun interface {
+		// GetID returns the workflow ID.
+		GetID() string
+		// GetRunID returns the run ID. After Get has followed the workflow
+		// to a later run (continue-as-new, retry, cron), it is that run's.
+		GetRunID() string
+		// GetFirstExecutionRunID returns the run ID of the first run in the
+		// chain, when the start response told it; empty otherwise.
+		GetFirstExecutionRunID() string
+		// Get waits for the workflow to close, following it through
+		// continue-as-new, retries and cron runs to its last run, and
+		// decodes the result into valuePtr (nil discards it). A workflow
+		// that did not complete gives a *temporal.WorkflowExecutionError
+		// whose cause says why: the workflow's error, a CanceledError, a
+		// TerminatedError or a TimeoutError.
+		Get(ctx context.Context, valuePtr any) error
+		// GetWithOptions is Get with options.
+		GetWithOptions(ctx context.Context, valuePtr any, options WorkflowRunGetOptions) error
+	}
 
-func (s *clientSharedConn) release(logger log.Logger) {
-	if s.clients.Add(-1) > 0 {
-		return
+	// WorkflowRunGetOptions are the options of WorkflowRun.GetWithOptions.
+	WorkflowRunGetOptions struct {
+		// DisableFollowingRuns makes Get report on this run only, even when
+		// it continued as new or was retried.
+		DisableFollowingRuns bool
 	}
-	if err := s.conn.Close(); err != nil {
-		logger.Warn("closing the connection to the Temporal server failed", "Error", err)
-	}
-}
-
-// DialClient connects to the server and returns a client once the server
-// has answered GetSystemInfo and confirmed that the namespace exists.
-// An unreachable server gives an *rpc.UnreachableError, an unknown
-// namespace an *rpc.NamespaceNotFoundError, both saying what to do.
-func DialClient(ctx context.Context, options ClientOptions) (Client, error) {
-	return newClientThroughPlugins(ctx, options, clientDial, nil)
-}
-
-// dialClient is DialClient once plugins have had their say.
-func dialClient(ctx context.Context, options ClientOptions) (*workflowClient, error) {
-	c, err := newWorkflowClient(options, nil)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.checkServer(ctx, options.ConnectionOptions.GetSystemInfoTimeout); err != nil {
-		c.Close()
-		return nil, err
-	}
-	return c, nil
-}
-
-// NewLazyClient returns a client that connects on its first call.
-func NewLazyClient(options ClientOptions) (Client, error) {
-	return newClientThroughPlugins(context.Background(), options, clientLazy, nil)
-}
-
-// NewClientFromExisting returns a client that shares existing's
-// connection, with its own namespace, identity, converters and
-// propagators from options (connection settings in options are ignored).
-// The connection closes when every client sharing it is closed.
-func NewClientFromExisting(ctx context.Context, existing Client, options ClientOptions) (Client, error) {
-	return newClientThroughPlugins(ctx, options, clientFromExisting, existing)
-}
-
-// newClientFromExisting is NewClientFromExisting once plugins have had
-// their say.
-func newClientFromExisting(ctx context.Context, existing Client, options ClientOptions) (*workflowClient, error) {
-	base, ok := existing.(*workflowClient)
-	if !ok || base == nil {
-		return nil, fmt.Errorf("NewClientFromExisting: the existing client must come from this package's Dial, NewLazyClient or NewClientFromExisting, not %T", existing)
-	}
-	if base.closed.Load() {
-		return nil, errors.New("NewClientFromExisting: the existing client is closed, and so may be its connection")
-	}
-	c, err := newWorkflowClient(options, base.shared)
-	if err != nil {
-		return nil, err
-	}
-	if options.Namespace != "" && options.Namespace != base.namespace {
-		if err := c.CheckNamespace(ctx); err != nil {
-			c.Close()
-			return nil, err
-		}
-	}
-	return c, nil
-}
-
-// NewNamespaceClient returns a client for namespace administration. It
-// connects on its first call.
-func NewNamespaceClient(options ClientOptions) (NamespaceClient, error) {
-	options.Logger = clientLogger(options) // one logger, so one report of its panics
-	opts, err := rpcOptions(options)
-	if err != nil {
-		return nil, err
-	}
-	conn, err := rpc.NewConn(opts)
-	if err != nil {
-		return nil, err
-	}
-	return &namespaceClient{conn: conn, logger: options.Logger}, nil
-}
-
-// newWorkflowClient builds a client on shared, or on a new lazy
-// connection when shared is nil.
-func newWorkflowClient(options ClientOptions, shared *clientSharedConn) (*workflowClient, error) {
-	if options.Namespace == "" {
-		options.Namespace = DefaultNamespace
-	}
-	if options.Identity == "" {
-		options.Identity = clientDefaultIdentity()
-	}
-	options.Logger = clientLogger(options) // one logger, so one report of its panics
-	if shared == nil {
-		opts, err := rpcOptions(options)
-		if err != nil {
-			return nil, err
-		}
-		conn, err := rpc.NewConn(opts)
-		if err != nil {
-			return nil, err
-		}
-		shared = &clientSharedConn{conn: conn}
-	}
-	shared.clients.Add(1)
-	c := &workflowClient{
-		conn:             shared.conn,
-		service:          shared.conn.WorkflowService(),
-		shared:           shared,
-		namespace:        options.Namespace,
-		identity:         options.Identity,
-		dataConverter:    options.DataConverter,
-		failureConverter: options.FailureConverter,
-		propagators:      options.ContextPropagators,
-		logger:           options.Logger,
-		metrics:          options.MetricsHandler,
-	}
-	if c.dataConverter == nil {
-		c.dataConverter = converter.GetDefaultDataConverter()
-	}
-	if c.failureConverter == nil {
-		c.failureConverter = failure.GetDefaultFailureConverter()
-	}
-	if c.metrics == nil {
-		c.metrics = sdkmetrics.NopHandler
-	}
-	c.interceptClient(options.Interceptors)
-	c.workerPlugins = workerPluginsOf(options.Plugins)
-	return c, nil
-}
-
-// checkServer is Dial's connection check: the server answers, and knows
-// the namespace.
-func (c *workflowClient) checkServer(ctx context.Context, timeout time.Duration) error {
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
-	}
-	if _, err := c.conn.SystemInfo(ctx); err != nil {
-		return err
-	}
-	return c.CheckNamespace(ctx)
-}
-
-// CheckNamespace implements WorkerClient.
-func (c *workflowClient) CheckNamespace(ctx context.Context) error {
-	if err := c.conn.CheckNamespace(ctx, c.namespace); err != nil && !tolerableNamespaceCheckError(err) {
-		return err
-	}
-	return nil
-}
-
-// tolerableNamespaceCheckError reports a DescribeNamespace failure that
-// says nothing about the namespace: credentials scoped to a namespace may
-// not be allowed to describe it, and some servers do not implement it.
-func tolerableNamespaceCheckError(err error) bool {
-	var denied *serviceerror.PermissionDenied
-	var unimplemented *serviceerror.Unimplemented
-	return errors.As(err, &denied) || errors.As(err, &unimplemented)
-}
-
-// ensureInitialized learns the server's capabilities before the first call
-// of a lazy client; afterwards it costs nothing.
-func (c *workflowClient) ensureInitialized(ctx context.Context) error {
-	_, err := c.conn.SystemInfo(ctx)
-	return err
-}
-
-// WorkerSettings implements WorkerClient.
-func (c *workflowClient) WorkerSettings() ClientSettings {
-	return ClientSettings{
-		Conn:             c.conn,
-		Namespace:        c.namespace,
-		Identity:         c.identity,
-		DataConverter:    c.dataConverter,
-		FailureConverter: c.failureConverter,
-		Propagators:      c.propagators,
-		Logger:           c.logger,
-		Metrics:          c.metrics,
-		Interceptors:     c.workerInterceptors,
-		Plugins:          c.workerPlugins,
-	}
-}
-
-// CheckHealth implements Client.
-func (c *workflowClient) CheckHealth(ctx context.Context, _ *CheckHealthRequest) (*CheckHealthResponse, error) {
-	if err := c.conn.CheckHealth(ctx); err != nil {
-		return nil, err
-	}
-	return &CheckHealthResponse{}, nil
-}
-
-// WorkflowService implements Client.
-func (c *workflowClient) WorkflowService() workflowservice.WorkflowServiceClient { return c.service }
-
-// OperatorService implements Client.
-func (c *workflowClient) OperatorService() operatorservice.OperatorServiceClient {
-	return c.conn.OperatorService()
-}
-
-// Close implements Client. Only the first call of each client counts.
-func (c *workflowClient) Close() {
-	c.closeOnce.Do(func() {
-		c.closed.Store(true)
-		c.shared.release(c.logger)
-	})
-}
-
-// namespaceClient implements NamespaceClient.
-type namespaceClient struct {
-	conn   *rpc.Conn
-	logger log.Logger
-}
-
-// Register implements NamespaceClient.
-func (n *namespaceClient) Register(ctx context.Context, request *workflowservice.RegisterNamespaceRequest) error {
-	_, err := n.conn.WorkflowService().RegisterNamespace(ctx, request)
-	return wrapCallError(err, "registering namespace %q", request.GetNamespace())
-}
-
-// Describe implements NamespaceClient.
-func (n *namespaceClient) Describe(ctx context.Context, name string) (*workflowservice.DescribeNamespaceResponse, error) {
-	resp, err := n.conn.WorkflowService().DescribeNamespace(ctx, &workflowservice.DescribeNamespaceRequest{Namespace: name})
-	if err != nil {
-		return nil, wrapCallError(err, "describing namespace %q", name)
-	}
-	return resp, nil
-}
-
-// Update implements NamespaceClient.
-func (n *namespaceClient) Update(ctx context.Context, request *workflowservice.UpdateNamespaceRequest) error {
-	_, err := n.conn.WorkflowService().UpdateNamespace(ctx, request)
-	return wrapCallError(err, "updating namespace %q", request.GetNamespace())
-}
-
-// Close implements NamespaceClient.
-func (n *namespaceClient) Close() {
-	if err := n.conn.Close(); err != nil {
-		n.logger.Warn("closing the connection to the Temporal server failed", "Error", err)
-	}
-}
-
-// clientDefaultIdentity is "pid@hostname@", the shape the official SDK uses and
-// tools expect.
-func clientDefaultIdentity() string {
-	host, err := os.Hostname()
-	if err != nil {
-		host = "unknown"
-	}
-	return fmt.Sprintf("%d@%s@", os.Getpid(), host)
-}
+)

@@ -14,9 +14,9 @@ import (
 
 // The schedule API: a schedule is a server-side object that takes an
 // action (start a workflow) at the times its spec describes. The types
-// here are what callers fill in and read back; client_schedule_handle.go
-// sends the requests and client_schedule_wire.go converts to and from
-// the protos of go.temporal.io/api/schedule/v1.
+// here are what callers fill in and read back; internal/clientimpl sends
+// the requests (schedule.go) and converts to and from the protos of
+// go.temporal.io/api/schedule/v1 (schedule_wire.go).
 
 var (
 	// ErrScheduleAlreadyRunning is returned by ScheduleClient.Create when

@@ -1,13 +1,7 @@
 package internal
 
 import (
-	"context"
-	"errors"
 	"time"
-
-	enumspb "go.temporal.io/api/enums/v1"
-	taskqueuepb "go.temporal.io/api/taskqueue/v1"
-	"go.temporal.io/api/workflowservice/v1"
 )
 
 // DescribeTaskQueueEnhanced: a task queue's pollers, backlog and rates by
@@ -131,88 +125,3 @@ type (
 		VersionsInfo map[string]TaskQueueVersionInfo
 	}
 )
-
-// DescribeTaskQueueEnhanced implements Client.
-func (c *workflowClient) DescribeTaskQueueEnhanced(ctx context.Context, options DescribeTaskQueueEnhancedOptions) (TaskQueueDescription, error) {
-	if options.TaskQueue == "" {
-		return TaskQueueDescription{}, errors.New("DescribeTaskQueueEnhanced: DescribeTaskQueueEnhancedOptions.TaskQueue is empty: name the task queue to describe")
-	}
-	types := make([]enumspb.TaskQueueType, len(options.TaskQueueTypes))
-	for i, t := range options.TaskQueueTypes {
-		types[i] = enumspb.TaskQueueType(t)
-	}
-	request := &workflowservice.DescribeTaskQueueRequest{
-		Namespace: c.namespace,
-		TaskQueue: &taskqueuepb.TaskQueue{Name: options.TaskQueue, Kind: enumspb.TASK_QUEUE_KIND_NORMAL},
-		// The enhanced mode is deprecated on the server, but it is what
-		// this method of the official SDK asks for.
-		//lint:ignore SA1019 see above.
-		ApiMode: enumspb.DESCRIBE_TASK_QUEUE_MODE_ENHANCED,
-		//lint:ignore SA1019 enhanced mode.
-		TaskQueueTypes: types,
-		//lint:ignore SA1019 enhanced mode.
-		ReportPollers: options.ReportPollers,
-		//lint:ignore SA1019 enhanced mode.
-		ReportTaskReachability: options.ReportTaskReachability,
-		ReportStats:            options.ReportStats,
-	}
-	if v := options.Versions; v != nil {
-		//lint:ignore SA1019 enhanced mode.
-		request.Versions = &taskqueuepb.TaskQueueVersionSelection{BuildIds: v.BuildIDs, Unversioned: v.Unversioned, AllActive: v.AllActive}
-	}
-	if err := c.ensureInitialized(ctx); err != nil {
-		return TaskQueueDescription{}, err
-	}
-	resp, err := c.service.DescribeTaskQueue(ctx, request)
-	if err != nil {
-		return TaskQueueDescription{}, wrapCallError(err, "describing task queue %q", options.TaskQueue)
-	}
-	//lint:ignore SA1019 enhanced mode.
-	versions := resp.GetVersionsInfo()
-	//lint:ignore SA1019 a server without the enhanced mode answers in the old form.
-	if len(versions) == 0 && (len(resp.GetPollers()) > 0 || resp.GetTaskQueueStatus() != nil) {
-		return TaskQueueDescription{}, errors.New("DescribeTaskQueueEnhanced: the server does not support it (it needs Temporal server 1.24 or later)")
-	}
-	d := TaskQueueDescription{VersionsInfo: make(map[string]TaskQueueVersionInfo, len(versions))}
-	for buildID, v := range versions {
-		d.VersionsInfo[buildID] = taskQueueVersionInfoFromProto(v)
-	}
-	return d, nil
-}
-
-func taskQueueVersionInfoFromProto(v *taskqueuepb.TaskQueueVersionInfo) TaskQueueVersionInfo {
-	info := TaskQueueVersionInfo{
-		TypesInfo:        make(map[TaskQueueType]TaskQueueTypeInfo, len(v.GetTypesInfo())),
-		TaskReachability: BuildIDTaskReachability(v.GetTaskReachability()),
-	}
-	for t, typeInfo := range v.GetTypesInfo() {
-		pollers := make([]TaskQueuePollerInfo, len(typeInfo.GetPollers()))
-		for i, p := range typeInfo.GetPollers() {
-			pollers[i] = TaskQueuePollerInfo{
-				LastAccessTime: optionalTime(p.GetLastAccessTime()),
-				Identity:       p.GetIdentity(),
-				RatePerSecond:  p.GetRatePerSecond(),
-			}
-			//lint:ignore SA1019 build-ID capabilities are what the official description reports.
-			if caps := p.GetWorkerVersionCapabilities(); caps != nil {
-				pollers[i].WorkerVersionCapabilities = &WorkerVersionCapabilities{
-					BuildID:              caps.GetBuildId(),
-					UseVersioning:        caps.GetUseVersioning(),
-					DeploymentSeriesName: caps.GetDeploymentSeriesName(),
-				}
-			}
-		}
-		typeDescription := TaskQueueTypeInfo{Pollers: pollers}
-		if s := typeInfo.GetStats(); s != nil {
-			typeDescription.Stats = &TaskQueueStats{
-				ApproximateBacklogCount: s.GetApproximateBacklogCount(),
-				ApproximateBacklogAge:   s.GetApproximateBacklogAge().AsDuration(),
-				TasksAddRate:            s.GetTasksAddRate(),
-				TasksDispatchRate:       s.GetTasksDispatchRate(),
-				BacklogIncreaseRate:     s.GetTasksAddRate() - s.GetTasksDispatchRate(),
-			}
-		}
-		info.TypesInfo[TaskQueueType(t)] = typeDescription
-	}
-	return info
-}

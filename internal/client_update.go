@@ -2,20 +2,7 @@ package internal
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"reflect"
-
-	commonpb "go.temporal.io/api/common/v1"
-	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/serviceerror"
-	updatepb "go.temporal.io/api/update/v1"
-	"go.temporal.io/api/workflowservice/v1"
-	"google.golang.org/grpc/codes"
-
-	"github.com/durable-go/sdk/internal/base"
-	"github.com/durable-go/sdk/internal/failure"
-	"github.com/durable-go/sdk/internal/registry"
 )
 
 // WorkflowUpdateStage is how far an update must have gone before
@@ -37,19 +24,6 @@ const (
 	// WorkflowUpdateStageCompleted is an update whose handler returned.
 	WorkflowUpdateStageCompleted
 )
-
-// updateStageToProto is the wire value of a wait stage.
-func updateStageToProto(stage WorkflowUpdateStage) enumspb.UpdateWorkflowExecutionLifecycleStage {
-	switch stage {
-	case WorkflowUpdateStageAdmitted:
-		return enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED
-	case WorkflowUpdateStageAccepted:
-		return enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ACCEPTED
-	case WorkflowUpdateStageCompleted:
-		return enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_COMPLETED
-	}
-	return enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_UNSPECIFIED
-}
 
 type (
 	// UpdateWorkflowOptions describe an update sent by Client.UpdateWorkflow
@@ -143,247 +117,14 @@ func (e *WorkflowUpdateServiceTimeoutOrCanceledError) Error() string {
 // Unwrap returns the error that ended the call.
 func (e *WorkflowUpdateServiceTimeoutOrCanceledError) Unwrap() error { return e.cause }
 
-// updateCallError is the error of a failed update call: a timeout or
-// cancellation of the call becomes a
-// WorkflowUpdateServiceTimeoutOrCanceledError, anything else stays what it
-// is (a *serviceerror.NotFound for a missing workflow, say), as the
-// official SDK returns them.
-func updateCallError(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return NewWorkflowUpdateServiceTimeoutOrCanceledError(err)
-	}
-	if code := serviceerror.ToStatus(err).Code(); code == codes.Canceled || code == codes.DeadlineExceeded {
-		return NewWorkflowUpdateServiceTimeoutOrCanceledError(err)
-	}
-	return err
-}
-
-// errUpdateStageRequired and errUpdateStageAdmitted refuse wait stages
-// the official SDK refuses too.
-var (
-	errUpdateStageRequired = errors.New("UpdateWorkflowOptions.WaitForStage is required: " +
-		"WorkflowUpdateStageAccepted returns once the workflow has accepted the update, " +
-		"WorkflowUpdateStageCompleted once the update has completed")
-	errUpdateStageAdmitted = errors.New("UpdateWorkflowOptions.WaitForStage WorkflowUpdateStageAdmitted is not supported: " +
-		"wait for WorkflowUpdateStageAccepted or WorkflowUpdateStageCompleted")
-)
-
-// checkUpdateOptions checks what the client can check of an update's
-// options before anything is sent, and gives it an ID if it has none.
-func checkUpdateOptions(options *UpdateWorkflowOptions) error {
-	switch options.WaitForStage {
-	case WorkflowUpdateStageAccepted, WorkflowUpdateStageCompleted:
-	case WorkflowUpdateStageUnspecified:
-		return errUpdateStageRequired
-	case WorkflowUpdateStageAdmitted:
-		return errUpdateStageAdmitted
-	default:
-		return fmt.Errorf("UpdateWorkflowOptions.WaitForStage %d is not a WorkflowUpdateStage", options.WaitForStage)
-	}
-	if options.UpdateID == "" {
-		options.UpdateID = base.NewUUID()
-	}
-	return nil
-}
-
-// UpdateWorkflow implements Client. The options are checked here, and the
-// request sent at the end of the interceptor chain (clientRoot).
-func (c *workflowClient) UpdateWorkflow(ctx context.Context, options UpdateWorkflowOptions) (WorkflowUpdateHandle, error) {
-	if err := checkUpdateOptions(&options); err != nil {
-		return nil, fmt.Errorf("UpdateWorkflow: %w", err)
-	}
-	return c.interceptor.UpdateWorkflow(ContextWithNewHeader(ctx), &ClientUpdateWorkflowInput{
-		UpdateID:            options.UpdateID,
-		WorkflowID:          options.WorkflowID,
-		UpdateName:          options.UpdateName,
-		Args:                options.Args,
-		RunID:               options.RunID,
-		FirstExecutionRunID: options.FirstExecutionRunID,
-		WaitForStage:        options.WaitForStage,
-	})
-}
-
-// GetWorkflowUpdateHandle implements Client. Nothing is sent until the
-// handle's Get.
-func (c *workflowClient) GetWorkflowUpdateHandle(options GetWorkflowUpdateHandleOptions) WorkflowUpdateHandle {
-	return &clientUpdateHandle{
-		client: c,
-		ref: &updatepb.UpdateRef{
-			WorkflowExecution: &commonpb.WorkflowExecution{WorkflowId: options.WorkflowID, RunId: options.RunID},
-			UpdateId:          options.UpdateID,
-		},
-	}
-}
-
-// pollWorkflowUpdate waits for an update's outcome, through the
-// interceptor chain.
-func (c *workflowClient) pollWorkflowUpdate(ctx context.Context, ref *updatepb.UpdateRef) (*ClientPollWorkflowUpdateOutput, error) {
-	return c.interceptor.PollWorkflowUpdate(ContextWithNewHeader(ctx), &ClientPollWorkflowUpdateInput{UpdateRef: ref})
-}
-
-// UpdateWorkflow sends the update, again while the server answers that it
-// is only admitted (its long poll ended before a worker took the update),
-// and then, for WorkflowUpdateStageCompleted, waits for the outcome.
-func (r *clientRoot) UpdateWorkflow(ctx context.Context, in *ClientUpdateWorkflowInput) (WorkflowUpdateHandle, error) {
-	c := r.c
-	req, err := c.updateRequest(ctx, in)
-	if err != nil {
-		return nil, fmt.Errorf("UpdateWorkflow: %w", err)
-	}
-	if err := c.ensureInitialized(ctx); err != nil {
-		return nil, err
-	}
-	var resp *workflowservice.UpdateWorkflowExecutionResponse
-	for !updateIsDurable(resp) {
-		if resp, err = c.service.UpdateWorkflowExecution(ctx, req); err != nil {
-			return nil, updateCallError(ctx, err)
-		}
-	}
-	return c.updateHandleFromResponse(ctx, in.WaitForStage, resp, req)
-}
-
-// updateIsDurable reports whether the server has written the update down:
-// past ADMITTED (an old server may answer UNSPECIFIED for the same).
-func updateIsDurable(resp *workflowservice.UpdateWorkflowExecutionResponse) bool {
-	switch resp.GetStage() {
-	case enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_UNSPECIFIED,
-		enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED:
-		return false
-	}
-	return true
-}
-
-// updateRequest encodes an update: its arguments with the client's data
-// converter, its header from the interceptors and context propagators.
-func (c *workflowClient) updateRequest(ctx context.Context, in *ClientUpdateWorkflowInput) (*workflowservice.UpdateWorkflowExecutionRequest, error) {
-	args, err := registry.EncodeArgs(c.workflowDataConverter(ctx, in.WorkflowID), in.Args)
-	if err != nil {
-		return nil, fmt.Errorf("update %q: %w", in.UpdateName, err)
-	}
-	header, err := clientOutgoingHeader(ctx, headerOf(ctx), c.propagators)
-	if err != nil {
-		return nil, err
-	}
-	return &workflowservice.UpdateWorkflowExecutionRequest{
-		Namespace:           c.namespace,
-		WorkflowExecution:   &commonpb.WorkflowExecution{WorkflowId: in.WorkflowID, RunId: in.RunID},
-		FirstExecutionRunId: in.FirstExecutionRunID,
-		WaitPolicy:          &updatepb.WaitPolicy{LifecycleStage: updateStageToProto(in.WaitForStage)},
-		Request: &updatepb.Request{
-			Meta: &updatepb.Meta{UpdateId: in.UpdateID, Identity: c.identity},
-			Input: &updatepb.Input{
-				Header: header,
-				Name:   in.UpdateName,
-				Args:   args,
-			},
-		},
-	}, nil
-}
-
-// updateHandleFromResponse makes the handle of a durable update: with its
-// outcome when the server sent it, after waiting for it when the caller
-// asked for WorkflowUpdateStageCompleted, and otherwise one that polls on
-// Get.
-func (c *workflowClient) updateHandleFromResponse(ctx context.Context, stage WorkflowUpdateStage,
-	resp *workflowservice.UpdateWorkflowExecutionResponse, req *workflowservice.UpdateWorkflowExecutionRequest,
-) (WorkflowUpdateHandle, error) {
-	ref := resp.GetUpdateRef()
-	if ref == nil {
-		// The server always names the update; should one not, the
-		// request does.
-		ref = &updatepb.UpdateRef{WorkflowExecution: req.GetWorkflowExecution(), UpdateId: req.GetRequest().GetMeta().GetUpdateId()}
-	}
-	handle := &clientUpdateHandle{client: c, ref: ref}
-	if outcome := resp.GetOutcome(); outcome != nil {
-		out, err := c.updateOutput(ref.GetWorkflowExecution().GetWorkflowId(), outcome)
-		if err != nil {
-			return nil, err
-		}
-		handle.outcome = out
-		return handle, nil
-	}
-	if stage == WorkflowUpdateStageCompleted {
-		out, err := c.pollWorkflowUpdate(ctx, ref)
-		if err != nil {
-			return nil, err
-		}
-		handle.outcome = out
-	}
-	return handle, nil
-}
-
-// updateOutput decodes an update's outcome: its result, or its failure
-// converted to an error.
-func (c *workflowClient) updateOutput(workflowID string, outcome *updatepb.Outcome) (*ClientPollWorkflowUpdateOutput, error) {
-	switch v := outcome.GetValue().(type) {
-	case *updatepb.Outcome_Success:
-		return &ClientPollWorkflowUpdateOutput{Result: newClientEncodedValue(v.Success, c.converterFor(workflowID))}, nil
-	case *updatepb.Outcome_Failure:
-		return &ClientPollWorkflowUpdateOutput{Error: c.workflowFailureConverter(workflowID).FailureToError(v.Failure)}, nil
-	}
-	return nil, fmt.Errorf("the server sent an update outcome of unknown type %T", outcome.GetValue())
-}
-
-// PollWorkflowUpdate waits for the update's outcome, asking again each
-// time the server's long poll ends without one, until the context ends.
-// The request has no header: the service does not take one.
-func (r *clientRoot) PollWorkflowUpdate(ctx context.Context, in *ClientPollWorkflowUpdateInput) (*ClientPollWorkflowUpdateOutput, error) {
-	c := r.c
-	if err := c.ensureInitialized(ctx); err != nil {
-		return nil, err
-	}
-	req := &workflowservice.PollWorkflowExecutionUpdateRequest{
-		Namespace:  c.namespace,
-		UpdateRef:  in.UpdateRef,
-		Identity:   c.identity,
-		WaitPolicy: &updatepb.WaitPolicy{LifecycleStage: enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_COMPLETED},
-	}
-	for {
-		resp, err := c.service.PollWorkflowExecutionUpdate(ctx, req)
-		if err != nil {
-			return nil, updateCallError(ctx, err)
-		}
-		if outcome := resp.GetOutcome(); outcome != nil {
-			return c.updateOutput(in.UpdateRef.GetWorkflowExecution().GetWorkflowId(), outcome)
-		}
-	}
-}
-
-// clientUpdateHandle implements WorkflowUpdateHandle. outcome is set when
-// the update's outcome is known; otherwise Get asks the server.
-type clientUpdateHandle struct {
-	client  *workflowClient
-	ref     *updatepb.UpdateRef
-	outcome *ClientPollWorkflowUpdateOutput
-}
-
-// WorkflowID implements WorkflowUpdateHandle.
-func (h *clientUpdateHandle) WorkflowID() string { return h.ref.GetWorkflowExecution().GetWorkflowId() }
-
-// RunID implements WorkflowUpdateHandle.
-func (h *clientUpdateHandle) RunID() string { return h.ref.GetWorkflowExecution().GetRunId() }
-
-// UpdateID implements WorkflowUpdateHandle.
-func (h *clientUpdateHandle) UpdateID() string { return h.ref.GetUpdateId() }
-
-// Get implements WorkflowUpdateHandle. A handle whose outcome is not known
-// polls each time: handles are cheap values, as in the official SDK.
-func (h *clientUpdateHandle) Get(ctx context.Context, valuePtr any) error {
-	if valuePtr != nil && reflect.TypeOf(valuePtr).Kind() != reflect.Pointer {
-		return fmt.Errorf("WorkflowUpdateHandle.Get: valuePtr must be a pointer, not %T", valuePtr)
-	}
-	out := h.outcome
-	if out == nil {
-		var err error
-		if out, err = h.client.pollWorkflowUpdate(ctx, h.ref); err != nil {
-			return err
-		}
-	}
-	switch {
-	case out.Error != nil || valuePtr == nil:
-		return out.Error
-	case out.Result == nil:
-		return failure.ErrNoData
-	}
-	return out.Result.Get(valuePtr)
+// WithStartWorkflowOperation is the workflow that
+// Client.UpdateWithStartWorkflow starts if it is not running. Make it with
+// Client.NewWithStartWorkflowOperation; it can be used once.
+type WithStartWorkflowOperation interface {
+	// Get waits for the UpdateWithStartWorkflow call that uses the
+	// operation and returns the run it updated: the one it started, or
+	// the one already running. It returns the call's error if the call
+	// failed before the server answered for the start, and the context's
+	// error, saying so, if the operation was never used.
+	Get(ctx context.Context) (WorkflowRun, error)
 }

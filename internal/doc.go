@@ -1,6 +1,7 @@
 // Package internal implements the SDK behind its public packages, which
 // are thin facades over it: the API types they share (Context, Future,
-// options, interceptors, errors), the client, the worker and the replayer.
+// options, interceptors, errors, the client's API), the worker and the
+// replayer.
 // The machinery lives in subpackages, each with a doc of its own: the
 // dispatcher (coro), the deterministic primitives (wfsync), the command
 // machines (commands), the engine (engine), the worker runtime (workerrt)
@@ -8,7 +9,10 @@
 // workflow side use, tuning the API of worker tuners and poller behaviors. The parts of the API that need none of this package's
 // unexported names sit above it, imported by the facades alone: the
 // tracing interceptor (tracing), the resource-based tuner (resourcetuner)
-// and SimplePlugin (simpleplugin).
+// and SimplePlugin (simpleplugin). The client's implementation
+// (clientimpl) sits above it too, imported by the client and testsuite
+// packages and the test environment; a worker sees its client through
+// WorkerClient alone.
 // docs/architecture.md shows how they fit together.
 //
 // # Deterministic workflow runtime

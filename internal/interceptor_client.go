@@ -173,3 +173,7 @@ func (*ClientOutboundInterceptorBase) mustEmbedClientOutboundInterceptorBase() {
 type ClientRootSeal struct{}
 
 func (ClientRootSeal) mustEmbedClientOutboundInterceptorBase() {}
+
+// The seal is embedded in another package; this says, to tools that read
+// one package at a time, that its method is used.
+var _ interface{ mustEmbedClientOutboundInterceptorBase() } = ClientRootSeal{}

@@ -71,14 +71,6 @@ func ContextWithHeader(ctx context.Context, given *commonpb.Header) context.Cont
 	return context.WithValue(ctx, headerKey{}, fields)
 }
 
-// headerOf is the header of ctx's call as a proto, for clientOutgoingHeader.
-func headerOf(ctx context.Context) *commonpb.Header {
-	if fields := Header(ctx); len(fields) > 0 {
-		return &commonpb.Header{Fields: fields}
-	}
-	return nil
-}
-
 // contextWithIncomingHeader gives an activity the header it arrived with,
 // and the values each propagator extracts from it.
 func contextWithIncomingHeader(ctx context.Context, header *commonpb.Header, propagators []ContextPropagator) (context.Context, error) {

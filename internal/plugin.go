@@ -58,6 +58,10 @@ func (ClientPluginBase) NewClient(ctx context.Context, options ClientPluginNewCl
 
 func (ClientPluginBase) embedsClientPluginBase() {}
 
+// ClientPluginBase is embedded in other packages' plugins; this says, to
+// tools that read one package at a time, that its seal is used.
+var _ interface{ embedsClientPluginBase() } = ClientPluginBase{}
+
 // ClientPluginConfigureClientOptions are the arguments of
 // ClientPlugin.ConfigureClient (client.PluginConfigureClientOptions).
 type ClientPluginConfigureClientOptions struct {

@@ -36,11 +36,11 @@ func (l *hookLog) take() []string {
 	return calls
 }
 
-// loggingPlugin is a client and worker plugin that logs each hook, before
-// and after next, and appends its name to the client's identity and the
-// worker's, so the order of configuration shows in the result.
+// loggingPlugin is a worker plugin that logs each hook, before and after
+// next, and appends its name to the worker's identity, so the order of
+// configuration shows in the result (internal/clientimpl's tests have its
+// client half).
 type loggingPlugin struct {
-	ClientPluginBase
 	WorkerPluginBase
 	name string
 	log  *hookLog
@@ -55,25 +55,6 @@ type loggingPlugin struct {
 }
 
 func (p *loggingPlugin) Name() string { return p.name }
-
-func (p *loggingPlugin) ConfigureClient(_ context.Context, o ClientPluginConfigureClientOptions) error {
-	p.log.add("%s ConfigureClient", p.name)
-	o.ClientOptions.Identity += "+" + p.name
-	return p.configureErr
-}
-
-func (p *loggingPlugin) NewClient(ctx context.Context, o ClientPluginNewClientOptions, next func(context.Context, ClientPluginNewClientOptions) error) error {
-	p.log.add("%s NewClient identity=%s lazy=%v existing=%v", p.name, o.ClientOptions.Identity, o.Lazy, o.FromExisting != nil)
-	if p.skipNext {
-		return nil
-	}
-	err := next(ctx, o)
-	p.log.add("%s NewClient done err=%v", p.name, err)
-	if p.errAfterNext != nil {
-		return p.errAfterNext
-	}
-	return err
-}
 
 func (p *loggingPlugin) ConfigureWorker(_ context.Context, o WorkerPluginConfigureWorkerOptions) error {
 	p.log.add("%s ConfigureWorker %s", p.name, o.TaskQueue)
@@ -119,19 +100,6 @@ func (p *loggingPlugin) StopWorker(ctx context.Context, o WorkerPluginStopWorker
 	p.log.add("%s StopWorker done", p.name)
 }
 
-// clientOnlyPlugin is a client plugin and nothing else.
-type clientOnlyPlugin struct {
-	ClientPluginBase
-	log *hookLog
-}
-
-func (p *clientOnlyPlugin) Name() string { return "client-only" }
-
-func (p *clientOnlyPlugin) ConfigureClient(context.Context, ClientPluginConfigureClientOptions) error {
-	p.log.add("client-only ConfigureClient")
-	return nil
-}
-
 func TestChainHooksRunsTheFirstPluginOutermost(t *testing.T) {
 	var calls []string
 	root := func(_ context.Context, o string) error {
@@ -148,63 +116,11 @@ func TestChainHooksRunsTheFirstPluginOutermost(t *testing.T) {
 	chkEqual(t, []string{"a before", "b before", "c before", "root >abc", "c after", "b after", "a after"}, calls)
 }
 
-func TestClientPluginsConfigureInOrderThenWrapTheCreation(t *testing.T) {
-	f := startFakeClientFrontend(t)
-	log := &hookLog{}
-	a, b := &loggingPlugin{name: "a", log: log}, &loggingPlugin{name: "b", log: log}
-	c, err := NewLazyClient(ClientOptions{HostPort: f.addr, Identity: "me", Plugins: []ClientPlugin{a, b}})
-	chkNoErr(t, err)
-	defer c.Close()
-	chkEqual(t, []string{
-		"a ConfigureClient", "b ConfigureClient",
-		"a NewClient identity=me+a+b lazy=true existing=false",
-		"b NewClient identity=me+a+b lazy=true existing=false",
-		"b NewClient done err=<nil>", "a NewClient done err=<nil>",
-	}, log.take())
-	chkEqual(t, "me+a+b", c.(*workflowClient).identity)
-
-	// A client made from it runs its own plugins, told the client it
-	// comes from.
-	derived, err := NewClientFromExisting(context.Background(), c, ClientOptions{Identity: "other", Plugins: []ClientPlugin{b}})
-	chkNoErr(t, err)
-	defer derived.Close()
-	chkEqual(t, []string{
-		"b ConfigureClient",
-		"b NewClient identity=other+b lazy=false existing=true",
-		"b NewClient done err=<nil>",
-	}, log.take())
-	chkEqual(t, "other+b", derived.(*workflowClient).identity)
-}
-
-func TestClientPluginFailures(t *testing.T) {
-	f := startFakeClientFrontend(t)
-	log := &hookLog{}
-	boom := errors.New("boom")
-
-	_, err := NewLazyClient(ClientOptions{HostPort: f.addr, Plugins: []ClientPlugin{&loggingPlugin{name: "bad", log: log, configureErr: boom}}})
-	chkErrIs(t, err, boom)
-	chkErrContains(t, err, `client plugin "bad" failed to configure the client`)
-
-	_, err = NewLazyClient(ClientOptions{HostPort: f.addr, Plugins: []ClientPlugin{&loggingPlugin{name: "lazybones", log: log, skipNext: true}}})
-	chkErrContains(t, err, `NewClient hook of the client plugins ["lazybones"] returned without calling next`)
-
-	_, err = NewLazyClient(ClientOptions{HostPort: f.addr, Plugins: []ClientPlugin{&loggingPlugin{name: "late", log: log, errAfterNext: boom}}})
-	chkErrIs(t, err, boom)
-
-	_, err = NewLazyClient(ClientOptions{HostPort: f.addr, Plugins: []ClientPlugin{&loggingPlugin{name: "a", log: log}, nil}})
-	chkErrContains(t, err, "client.Options.Plugins[1] is nil")
-
-	// The existing client is checked whatever the plugins do.
-	_, err = NewClientFromExisting(context.Background(), nil, ClientOptions{Plugins: []ClientPlugin{&loggingPlugin{name: "a", log: log}}})
-	chkErrContains(t, err, "the existing client must come from")
-}
-
 func TestWorkersTakeTheirClientsWorkerPluginsFirst(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	log := &hookLog{}
 	fromClient, own := &loggingPlugin{name: "client", log: log}, &loggingPlugin{name: "worker", log: log}
-	c := f.client(t, ClientOptions{Plugins: []ClientPlugin{fromClient, &clientOnlyPlugin{log: log}}})
-	log.take()
+	c := f.client(t, ClientSettings{Plugins: []WorkerPlugin{fromClient}})
 
 	w := NewWorker(c, "tq", WorkerOptions{Identity: "w", Plugins: []WorkerPlugin{own}})
 	chkEqual(t, []string{"client ConfigureWorker tq", "worker ConfigureWorker tq"}, log.take())
@@ -231,7 +147,7 @@ func TestWorkerPluginStartAndStopRunOnceAndNest(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	log := &hookLog{}
 	a, b := &loggingPlugin{name: "a", log: log}, &loggingPlugin{name: "b", log: log}
-	w := NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{a, b}})
+	w := NewWorker(f.client(t, ClientSettings{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{a, b}})
 	log.take()
 
 	// The namespace does not exist, so the start fails inside the hooks,
@@ -256,7 +172,7 @@ func TestWorkerPluginThatDoesNotCallNextFailsTheStart(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	log := &hookLog{}
 	var warnings bytes.Buffer
-	c := f.client(t, ClientOptions{Logger: logging.NewTextLogger(&warnings, slog.LevelWarn)})
+	c := f.client(t, ClientSettings{Logger: logging.NewTextLogger(&warnings, slog.LevelWarn)})
 	w := NewWorker(c, "tq", WorkerOptions{Plugins: []WorkerPlugin{&loggingPlugin{name: "idle", log: log, skipNext: true}}})
 	chkErrContains(t, w.Start(), `StartWorker hook of the worker plugins ["idle"] returned without calling next`)
 	w.Stop() // the hook skips next again: the worker stops anyway, with a warning
@@ -268,7 +184,7 @@ func TestWorkerPluginFailingAfterTheStartStopsTheWorker(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	log := &hookLog{}
 	boom := errors.New("boom")
-	w := NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{&loggingPlugin{name: "late", log: log, errAfterNext: boom}}})
+	w := NewWorker(f.client(t, ClientSettings{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{&loggingPlugin{name: "late", log: log, errAfterNext: boom}}})
 	w.RegisterWorkflowWithOptions(func(Context) error { return nil }, RegisterWorkflowOptions{Name: "W"})
 	chkErrIs(t, w.Start(), boom)
 	chkNotNil(t, w.runtime, "the worker started inside the hook")
@@ -280,7 +196,7 @@ func TestWorkerPluginFailingAfterTheStartStopsTheWorker(t *testing.T) {
 func TestWorkerRunStartsAndStopsThroughThePlugins(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	log := &hookLog{}
-	w := NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{&loggingPlugin{name: "p", log: log}}})
+	w := NewWorker(f.client(t, ClientSettings{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{&loggingPlugin{name: "p", log: log}}})
 	w.RegisterWorkflowWithOptions(func(Context) error { return nil }, RegisterWorkflowOptions{Name: "W"})
 	interrupt := make(chan any)
 	done := make(chan error)
@@ -303,7 +219,7 @@ func TestWorkerPluginRegistersAsTheWorkerStarts(t *testing.T) {
 	}) {
 		r.RegisterWorkflowWithOptions(func(Context) error { return nil }, RegisterWorkflowOptions{Name: "FromPlugin"})
 	}}
-	w := NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{p}})
+	w := NewWorker(f.client(t, ClientSettings{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{p}})
 	chkNoErr(t, w.Start())
 	defer w.Stop()
 	chkEqual(t, []string{"p ConfigureWorker tq", "p StartWorker", `p OnRegisterWorkflow "FromPlugin"`, "p StartWorker done"}, log.take())
@@ -318,7 +234,7 @@ func TestWorkerPluginConfigureErrorPanicsNamingThePlugin(t *testing.T) {
 		chkErrIs(t, err, boom)
 		chkErrContains(t, err, `worker plugin "strict" failed to configure the worker`)
 	}()
-	NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{&loggingPlugin{name: "strict", log: &hookLog{}, configureErr: boom}}})
+	NewWorker(f.client(t, ClientSettings{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{&loggingPlugin{name: "strict", log: &hookLog{}, configureErr: boom}}})
 	t.Fatal("NewWorker did not panic")
 }
 

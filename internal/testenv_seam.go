@@ -22,8 +22,9 @@ import (
 // package internal/testenv, which only package testsuite imports, so that
 // a program that imports client, worker, workflow or activity links
 // neither it nor what it needs (the in-memory server, testify). It
-// drives this package's worker wiring, client helpers and replayer,
-// which production code keeps unexported: this file is its one way in,
+// drives this package's worker wiring, helpers and replayer, which
+// production code keeps unexported (the client's helpers it uses,
+// internal/clientimpl exports): this file is its one way in,
 // TestEnvSeam's methods, with TestEnvWiring and TestEnvPlugins for what
 // they take. Nothing else uses them. Each method hands over an
 // unexported helper unchanged, so that the test environment and the
@@ -139,42 +140,13 @@ func (TestEnvSeam) Replay(reg *registry.Registry, o WorkerOptions, w TestEnvWiri
 	return err
 }
 
-// WorkflowTypeName is the type name of a workflow given as a function or
-// a name, as the client starts it.
-func (TestEnvSeam) WorkflowTypeName(workflowFn any) (string, error) {
-	return clientWorkflowTypeName(workflowFn)
-}
-
 // EncodeStartMemo encodes a workflow's memo as the client starts it.
 func (TestEnvSeam) EncodeStartMemo(dc converter.DataConverter, memo map[string]any) (*commonpb.Memo, error) {
 	return base.EncodeMemo(dc, memo)
 }
 
-// RunOutcome reads how a run ended from its close event, as the client's
-// WorkflowRun.Get does: its result, or runErr, what the run ended with
-// (its failure, a cancellation, a timeout, a termination, the
-// ContinueAsNewError of a run that continued as new). err reports an
-// event that closes no run.
-func (TestEnvSeam) RunOutcome(closeEvent *historypb.HistoryEvent, dc converter.DataConverter, fc converter.FailureConverter) (result *commonpb.Payloads, runErr error, err error) {
-	outcome, err := readRunCloseEvent(closeEvent, dc, fc)
-	switch {
-	case err != nil:
-		return nil, nil, err
-	case outcome.continuedAsNew != nil:
-		return nil, continueAsNewErrorFrom(outcome.continuedAsNew), nil
-	}
-	return outcome.result, outcome.err, nil
-}
-
 // ClosesRun reports an event that ends a run.
 func (TestEnvSeam) ClosesRun(t enumspb.EventType) bool { return closesRun(t) }
-
-// CompleteActivityByToken reports an activity completed asynchronously,
-// as Client.CompleteActivity does.
-func (TestEnvSeam) CompleteActivityByToken(ctx context.Context, service workerrt.Service, namespace, identity string, dc converter.DataConverter,
-	fc converter.FailureConverter, token []byte, result any, activityErr error) error {
-	return completeActivityByToken(ctx, service, namespace, identity, dc, fc, token, result, activityErr)
-}
 
 // NewID returns a random ID, as the client makes request and update IDs.
 func (TestEnvSeam) NewID() string { return base.NewUUID() }

@@ -39,7 +39,7 @@ func TestTuningOptionsAreCheckedAsPluginsLeaveThem(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	tuner, _ := tuning.NewFixedSizeTuner(tuning.FixedSizeTunerOptions{NumActivitySlots: 3})
 	setsTuner := &tunerPlugin{tuner: tuner}
-	w := NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{setsTuner}})
+	w := NewWorker(f.client(t, ClientSettings{}), "tq", WorkerOptions{Plugins: []WorkerPlugin{setsTuner}})
 	if w.options.Tuner != tuner {
 		t.Fatal("the worker does not have the tuner its plugin set")
 	}
@@ -48,7 +48,7 @@ func TestTuningOptionsAreCheckedAsPluginsLeaveThem(t *testing.T) {
 			t.Errorf("panic %q, want one naming Tuner", r)
 		}
 	}()
-	NewWorker(f.client(t, ClientOptions{}), "tq", WorkerOptions{MaxConcurrentActivityExecutionSize: 5, Plugins: []WorkerPlugin{setsTuner}})
+	NewWorker(f.client(t, ClientSettings{}), "tq", WorkerOptions{MaxConcurrentActivityExecutionSize: 5, Plugins: []WorkerPlugin{setsTuner}})
 	t.Error("a plugin's tuner and the program's MaxConcurrentActivityExecutionSize together: no panic")
 }
 

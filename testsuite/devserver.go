@@ -9,6 +9,7 @@ import (
 
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientimpl"
 	"github.com/durable-go/sdk/internal/devserver"
 	"github.com/durable-go/sdk/internal/searchattr"
 )
@@ -89,7 +90,7 @@ func StartDevServer(ctx context.Context, options DevServerOptions) (*DevServer, 
 		return nil, err
 	}
 	clientOpts.HostPort = server.HostPort()
-	c, err := internal.DialClient(ctx, clientOpts)
+	c, err := clientimpl.DialClient(ctx, clientOpts)
 	if err != nil {
 		_ = server.Stop()
 		return nil, fmt.Errorf("the dev server started at %s, but connecting to it failed: %w", server.HostPort(), err)

@@ -7,6 +7,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	historypb "go.temporal.io/api/history/v1"
 
+	"github.com/durable-go/sdk/internal/clientimpl"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/workerrt"
 )
@@ -29,7 +30,7 @@ func (e *TestWorkflowEnvironment) finish(w *workerrt.Worker, early error) {
 		return
 	}
 	last := h.GetEvents()[len(h.GetEvents())-1]
-	result, runErr, err := seam.RunOutcome(last, e.dc, e.fc)
+	result, runErr, err := clientimpl.RunOutcome(last, e.dc, e.fc)
 	switch {
 	case err != nil:
 		e.err = err
@@ -88,7 +89,7 @@ func (e *TestWorkflowEnvironment) outcomeOf(workflowID string) (*commonpb.Payloa
 	}
 	events := h.GetEvents()
 	last := events[len(events)-1]
-	result, runErr, err := seam.RunOutcome(last, e.dc, e.fc)
+	result, runErr, err := clientimpl.RunOutcome(last, e.dc, e.fc)
 	if err != nil {
 		return nil, fmt.Errorf("workflow %q has not completed", workflowID)
 	}

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/api/serviceerror"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/clientimpl"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/testserver"
 )
@@ -169,7 +170,7 @@ func (e *TestWorkflowEnvironment) CompleteActivity(taskToken []byte, result any,
 	if e.server == nil {
 		return errors.New("CompleteActivity: no workflow has started")
 	}
-	return seam.CompleteActivityByToken(context.Background(), testserver.Local{S: e.server}, testNamespace, e.identity, e.dc, e.fc, taskToken, result, err)
+	return clientimpl.CompleteActivityByToken(context.Background(), testserver.Local{S: e.server}, testNamespace, e.identity, e.dc, e.fc, taskToken, result, err)
 }
 
 // sendInTurn sends what the test sends a workflow (a signal, a

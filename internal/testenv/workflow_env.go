@@ -18,6 +18,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientimpl"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
@@ -445,7 +446,7 @@ func (e *TestWorkflowEnvironment) ExecuteWorkflow(workflowFn any, args ...any) {
 
 // start registers the workflow, builds the server, and starts the run.
 func (e *TestWorkflowEnvironment) start(workflowFn any, args []any) error {
-	typeName, err := seam.WorkflowTypeName(workflowFn)
+	typeName, err := clientimpl.WorkflowTypeName(workflowFn)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,8 @@
-package internal
+package clientimpl
 
 import (
 	"context"
+	"errors"
 
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
@@ -9,24 +10,14 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/rpc"
 )
-
-// HistoryEventIterator iterates over the events of a workflow run's
-// history, fetching pages as needed. It is not safe for concurrent use.
-type HistoryEventIterator interface {
-	// HasNext reports whether Next has an event or an error to return. It
-	// may block to fetch the next page (and, for a long poll, until new
-	// events arrive).
-	HasNext() bool
-	// Next returns the next event, or the error that ended the iteration.
-	Next() (*historypb.HistoryEvent, error)
-}
 
 // GetWorkflowHistory implements Client.
 func (c *workflowClient) GetWorkflowHistory(ctx context.Context, workflowID string, runID string, isLongPoll bool,
 	filterType enumspb.HistoryEventFilterType,
-) HistoryEventIterator {
+) internal.HistoryEventIterator {
 	return c.newHistoryIterator(ctx, workflowID, runID, isLongPoll, filterType)
 }
 
@@ -93,6 +84,10 @@ func (it *clientHistoryIterator) HasNext() bool {
 	}
 	return true
 }
+
+// errHistoryNoMoreEvents is returned by HistoryEventIterator.Next when HasNext
+// would have returned false.
+var errHistoryNoMoreEvents = errors.New("no more history events: call HasNext before Next")
 
 // Next implements HistoryEventIterator. Once it has returned an error,
 // HasNext returns false.

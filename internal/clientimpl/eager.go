@@ -1,4 +1,4 @@
-package internal
+package clientimpl
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"go.temporal.io/api/workflowservice/v1"
+
+	"github.com/durable-go/sdk/internal"
 )
 
 // Eager workflow start (StartWorkflowOptions.EnableEagerStart): a client
@@ -24,22 +26,22 @@ type eagerTaskHandoff = func(*workflowservice.PollWorkflowTaskQueueResponse)
 // workflows, by task queue.
 type eagerWorkflowWorkers struct {
 	mu      sync.RWMutex
-	byQueue map[string][]EagerWorkflowTaker
+	byQueue map[string][]internal.EagerWorkflowTaker
 }
 
-func (e *eagerWorkflowWorkers) add(taskQueue string, w EagerWorkflowTaker) {
+func (e *eagerWorkflowWorkers) add(taskQueue string, w internal.EagerWorkflowTaker) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.byQueue == nil {
-		e.byQueue = map[string][]EagerWorkflowTaker{}
+		e.byQueue = map[string][]internal.EagerWorkflowTaker{}
 	}
 	e.byQueue[taskQueue] = append(e.byQueue[taskQueue], w)
 }
 
-func (e *eagerWorkflowWorkers) remove(taskQueue string, w EagerWorkflowTaker) {
+func (e *eagerWorkflowWorkers) remove(taskQueue string, w internal.EagerWorkflowTaker) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	workers := slices.DeleteFunc(e.byQueue[taskQueue], func(x EagerWorkflowTaker) bool { return x == w })
+	workers := slices.DeleteFunc(e.byQueue[taskQueue], func(x internal.EagerWorkflowTaker) bool { return x == w })
 	if len(workers) == 0 {
 		delete(e.byQueue, taskQueue)
 	} else {
@@ -64,12 +66,12 @@ func (e *eagerWorkflowWorkers) reserve(taskQueue string) eagerTaskHandoff {
 }
 
 // AddEagerWorkflowWorker implements WorkerClient.
-func (c *workflowClient) AddEagerWorkflowWorker(taskQueue string, w EagerWorkflowTaker) {
+func (c *workflowClient) AddEagerWorkflowWorker(taskQueue string, w internal.EagerWorkflowTaker) {
 	c.eagerWorkers.add(taskQueue, w)
 }
 
 // RemoveEagerWorkflowWorker implements WorkerClient.
-func (c *workflowClient) RemoveEagerWorkflowWorker(taskQueue string, w EagerWorkflowTaker) {
+func (c *workflowClient) RemoveEagerWorkflowWorker(taskQueue string, w internal.EagerWorkflowTaker) {
 	c.eagerWorkers.remove(taskQueue, w)
 }
 

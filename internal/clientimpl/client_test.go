@@ -1,12 +1,8 @@
-package internal
+package clientimpl
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net"
-	"reflect"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +15,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/rpc"
 )
 
@@ -45,7 +42,7 @@ type fakeClientFrontend struct {
 	cancelRequested bool
 
 	// The answers to update calls, given in order; with none left, the
-	// call waits for the caller to give up (client_update_test.go).
+	// call waits for the caller to give up (update_test.go).
 	updateResponses         []*workflowservice.UpdateWorkflowExecutionResponse
 	pollUpdateResponses     []*workflowservice.PollWorkflowExecutionUpdateResponse
 	multiOperationResponses []*workflowservice.ExecuteMultiOperationResponse
@@ -68,7 +65,7 @@ func startFakeClientFrontend(t *testing.T) *fakeClientFrontend {
 }
 
 // client returns a lazy client of the fake, closed with the test.
-func (f *fakeClientFrontend) client(t *testing.T, options ClientOptions) *workflowClient {
+func (f *fakeClientFrontend) client(t *testing.T, options internal.ClientOptions) *workflowClient {
 	t.Helper()
 	options.HostPort = f.addr
 	c, err := NewLazyClient(options)
@@ -214,11 +211,11 @@ func (f *fakeClientFrontend) GetSearchAttributes(context.Context, *workflowservi
 
 func TestDialChecksTheNamespace(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	c, err := DialClient(context.Background(), ClientOptions{HostPort: f.addr, Namespace: "orders"})
+	c, err := DialClient(context.Background(), internal.ClientOptions{HostPort: f.addr, Namespace: "orders"})
 	chkNoErr(t, err)
 	c.Close()
 
-	_, err = DialClient(context.Background(), ClientOptions{HostPort: f.addr, Namespace: "missing"})
+	_, err = DialClient(context.Background(), internal.ClientOptions{HostPort: f.addr, Namespace: "missing"})
 	var notFound *rpc.NamespaceNotFoundError
 	chkErrAs(t, err, &notFound)
 	chkEqual(t, "missing", notFound.Namespace)
@@ -227,21 +224,21 @@ func TestDialChecksTheNamespace(t *testing.T) {
 func TestDialToleratesANamespaceItMayNotDescribe(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	f.failNext("DescribeNamespace", serviceerror.NewPermissionDenied("scoped key", ""))
-	c, err := DialClient(context.Background(), ClientOptions{HostPort: f.addr})
+	c, err := DialClient(context.Background(), internal.ClientOptions{HostPort: f.addr})
 	chkNoErr(t, err)
 	c.Close()
 }
 
 func TestDialReportsABadOptionBeforeConnecting(t *testing.T) {
-	_, err := DialClient(context.Background(), ClientOptions{HostPort: "no-port"})
+	_, err := DialClient(context.Background(), internal.ClientOptions{HostPort: "no-port"})
 	chkErrContains(t, err, "want host:port")
 }
 
 func TestClientsSharingAConnectionCloseItWithTheLast(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	first, err := NewLazyClient(ClientOptions{HostPort: f.addr})
+	first, err := NewLazyClient(internal.ClientOptions{HostPort: f.addr})
 	chkNoErr(t, err)
-	second, err := NewClientFromExisting(context.Background(), first, ClientOptions{Namespace: "other", Identity: "second"})
+	second, err := NewClientFromExisting(context.Background(), first, internal.ClientOptions{Namespace: "other", Identity: "second"})
 	chkNoErr(t, err)
 	chkSame(t, first.(*workflowClient).conn, second.(*workflowClient).conn)
 	chkEqual(t, "other", second.(*workflowClient).namespace)
@@ -260,31 +257,31 @@ func TestClientsSharingAConnectionCloseItWithTheLast(t *testing.T) {
 	_, err = second.GetSearchAttributes(context.Background())
 	chkErr(t, err, "the last Close closes the connection")
 
-	_, err = NewClientFromExisting(context.Background(), second, ClientOptions{})
+	_, err = NewClientFromExisting(context.Background(), second, internal.ClientOptions{})
 	chkErrContains(t, err, "existing client is closed")
 }
 
 func TestNewClientFromExistingChecksADifferentNamespace(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	base := f.client(t, ClientOptions{})
-	_, err := NewClientFromExisting(context.Background(), base, ClientOptions{Namespace: "missing"})
+	base := f.client(t, internal.ClientOptions{})
+	_, err := NewClientFromExisting(context.Background(), base, internal.ClientOptions{Namespace: "missing"})
 	var notFound *rpc.NamespaceNotFoundError
 	chkErrAs(t, err, &notFound)
 
-	_, err = NewClientFromExisting(context.Background(), nil, ClientOptions{})
+	_, err = NewClientFromExisting(context.Background(), nil, internal.ClientOptions{})
 	chkErrContains(t, err, "existing client must come from")
 }
 
 func TestExecuteWorkflowReturnsTheRunHoldingTheID(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	c := f.client(t, ClientOptions{})
+	c := f.client(t, internal.ClientOptions{})
 	f.failNext("StartWorkflowExecution", serviceerror.NewWorkflowExecutionAlreadyStarted("started", "", "running-run"))
-	run, err := c.ExecuteWorkflow(context.Background(), StartWorkflowOptions{ID: "wf", TaskQueue: "q"}, "W")
+	run, err := c.ExecuteWorkflow(context.Background(), internal.StartWorkflowOptions{ID: "wf", TaskQueue: "q"}, "W")
 	chkNoErr(t, err)
 	chkEqual(t, "running-run", run.GetRunID())
 
 	f.failNext("StartWorkflowExecution", serviceerror.NewWorkflowExecutionAlreadyStarted("started", "", "running-run"))
-	_, err = c.ExecuteWorkflow(context.Background(), StartWorkflowOptions{ID: "wf", TaskQueue: "q", WorkflowExecutionErrorWhenAlreadyStarted: true}, "W")
+	_, err = c.ExecuteWorkflow(context.Background(), internal.StartWorkflowOptions{ID: "wf", TaskQueue: "q", WorkflowExecutionErrorWhenAlreadyStarted: true}, "W")
 	_, isAlreadyStarted := err.(*serviceerror.WorkflowExecutionAlreadyStarted)
 	chkTrue(t, isAlreadyStarted)
 }
@@ -294,8 +291,8 @@ func TestExecuteWorkflowGeneratesAnID(t *testing.T) {
 	f.set(func(f *fakeClientFrontend) {
 		f.startResponse = &workflowservice.StartWorkflowExecutionResponse{RunId: "r1"}
 	})
-	c := f.client(t, ClientOptions{})
-	run, err := c.ExecuteWorkflow(context.Background(), StartWorkflowOptions{TaskQueue: "q"}, "W")
+	c := f.client(t, internal.ClientOptions{})
+	run, err := c.ExecuteWorkflow(context.Background(), internal.StartWorkflowOptions{TaskQueue: "q"}, "W")
 	chkNoErr(t, err)
 	chkNotEmpty(t, run.GetID())
 	chkEqual(t, "r1", run.GetRunID())
@@ -320,7 +317,7 @@ func (b blockingController) CheckCallAllowed(_ context.Context, method string, _
 
 func TestHeadersProviderAndTrafficControllerApplyToCalls(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	c := f.client(t, ClientOptions{
+	c := f.client(t, internal.ClientOptions{
 		HeadersProvider:   staticHeaders{"x-tenant": "acme"},
 		TrafficController: blockingController{method: "GetSearchAttributes"},
 	})
@@ -337,148 +334,28 @@ func TestHeadersProviderAndTrafficControllerApplyToCalls(t *testing.T) {
 	chkLen(t, receivedRequests[*workflowservice.GetSearchAttributesRequest](f), 0, "the call never left")
 }
 
-// The checks below stand in for testify, whose dependencies go.sum does
-// not list yet. Each reports the caller's line; failing checks of errors
-// stop the test, the others let it go on.
+// mapPropagator carries the "k" value of a Go context through header
+// field "k" (package internal's tests have one too).
+type mapPropagator struct{}
 
-var errClientTest = errors.New("client test error")
+type mapPropagatorKey struct{}
 
-func chkNoErr(t testing.TB, err error, msg ...any) {
-	t.Helper()
-	if err != nil {
-		t.Fatalf("unexpected error: %v %s", err, fmt.Sprint(msg...))
+func (mapPropagator) Inject(ctx context.Context, w internal.HeaderWriter) error {
+	if v, ok := ctx.Value(mapPropagatorKey{}).(string); ok {
+		w.Set("k", &commonpb.Payload{Data: []byte(v)})
 	}
+	return nil
 }
 
-func chkErr(t testing.TB, err error, msg ...any) {
-	t.Helper()
-	if err == nil {
-		t.Fatalf("expected an error %s", fmt.Sprint(msg...))
+func (mapPropagator) Extract(ctx context.Context, r internal.HeaderReader) (context.Context, error) {
+	if p, ok := r.Get("k"); ok {
+		return context.WithValue(ctx, mapPropagatorKey{}, string(p.GetData())), nil
 	}
+	return ctx, nil
 }
 
-func chkErrContains(t testing.TB, err error, substr string, msg ...any) {
-	t.Helper()
-	if err == nil || !strings.Contains(err.Error(), substr) {
-		t.Fatalf("expected an error containing %q, got %v %s", substr, err, fmt.Sprint(msg...))
-	}
-}
+func (mapPropagator) InjectFromWorkflow(internal.Context, internal.HeaderWriter) error { return nil }
 
-func chkErrAs(t testing.TB, err error, target any) {
-	t.Helper()
-	if !errors.As(err, target) {
-		t.Fatalf("expected an error of type %T, got %T: %v", target, err, err)
-	}
-}
-
-func chkErrIs(t testing.TB, err, target error) {
-	t.Helper()
-	if !errors.Is(err, target) {
-		t.Fatalf("expected an error wrapping %v, got %v", target, err)
-	}
-}
-
-func chkEqual(t testing.TB, want, got any, msg ...any) {
-	t.Helper()
-	if !reflect.DeepEqual(want, got) {
-		t.Errorf("want %#v, got %#v %s", want, got, fmt.Sprint(msg...))
-	}
-}
-
-func chkNotEqual(t testing.TB, notWant, got any, msg ...any) {
-	t.Helper()
-	if reflect.DeepEqual(notWant, got) {
-		t.Errorf("did not want %#v %s", got, fmt.Sprint(msg...))
-	}
-}
-
-func chkSame(t testing.TB, want, got any, msg ...any) {
-	t.Helper()
-	if want != got {
-		t.Errorf("want the same pointer %p, got %p %s", want, got, fmt.Sprint(msg...))
-	}
-}
-
-func chkTrue(t testing.TB, cond bool, msg ...any) {
-	t.Helper()
-	if !cond {
-		t.Errorf("expected true %s", fmt.Sprint(msg...))
-	}
-}
-
-func chkFalse(t testing.TB, cond bool, msg ...any) {
-	t.Helper()
-	if cond {
-		t.Errorf("expected false %s", fmt.Sprint(msg...))
-	}
-}
-
-// chkLen fails the test at once: later lines usually index the value.
-func chkLen(t testing.TB, value any, n int, msg ...any) {
-	t.Helper()
-	if l := reflect.ValueOf(value).Len(); l != n {
-		t.Fatalf("want length %d, got %d (%#v) %s", n, l, value, fmt.Sprint(msg...))
-	}
-}
-
-func chkIsNil(value any) bool {
-	if value == nil {
-		return true
-	}
-	v := reflect.ValueOf(value)
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Interface, reflect.Chan:
-		return v.IsNil()
-	}
-	return false
-}
-
-func chkNil(t testing.TB, value any, msg ...any) {
-	t.Helper()
-	if !chkIsNil(value) {
-		t.Errorf("want nil, got %#v %s", value, fmt.Sprint(msg...))
-	}
-}
-
-// chkNotNil fails the test at once: later lines usually use the value.
-func chkNotNil(t testing.TB, value any, msg ...any) {
-	t.Helper()
-	if chkIsNil(value) {
-		t.Fatalf("want a value, got nil %s", fmt.Sprint(msg...))
-	}
-}
-
-func chkEmpty(t testing.TB, value any, msg ...any) {
-	t.Helper()
-	if !chkIsNil(value) && reflect.ValueOf(value).Len() != 0 {
-		t.Errorf("want empty, got %#v %s", value, fmt.Sprint(msg...))
-	}
-}
-
-func chkNotEmpty(t testing.TB, value any, msg ...any) {
-	t.Helper()
-	if chkIsNil(value) || reflect.ValueOf(value).Len() == 0 {
-		t.Errorf("want a non-empty value, got %#v %s", value, fmt.Sprint(msg...))
-	}
-}
-
-func chkZero(t testing.TB, value any, msg ...any) {
-	t.Helper()
-	if !reflect.ValueOf(value).IsZero() {
-		t.Errorf("want the zero value, got %#v %s", value, fmt.Sprint(msg...))
-	}
-}
-
-func chkContains[K comparable, V any](t testing.TB, m map[K]V, key K, msg ...any) {
-	t.Helper()
-	if _, ok := m[key]; !ok {
-		t.Errorf("want key %v in %v %s", key, m, fmt.Sprint(msg...))
-	}
-}
-
-func chkRegexp(t testing.TB, pattern, s string) {
-	t.Helper()
-	if !regexp.MustCompile(pattern).MatchString(s) {
-		t.Errorf("%q does not match %s", s, pattern)
-	}
+func (mapPropagator) ExtractToWorkflow(ctx internal.Context, _ internal.HeaderReader) (internal.Context, error) {
+	return ctx, nil
 }

@@ -1,4 +1,4 @@
-package internal
+package clientimpl
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/failure"
 )
 
@@ -23,7 +24,7 @@ func TestClassifyAsyncActivityError(t *testing.T) {
 
 func TestCompleteActivitySendsTheRightResponse(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	c := f.client(t, ClientOptions{Identity: "async", Namespace: "ns1"})
+	c := f.client(t, internal.ClientOptions{Identity: "async", Namespace: "ns1"})
 	ctx := context.Background()
 	token := []byte("token")
 
@@ -44,7 +45,7 @@ func TestCompleteActivitySendsTheRightResponse(t *testing.T) {
 	chkNoErr(t, converter.GetDefaultDataConverter().FromPayloads(canceled[0].GetDetails(), &why))
 	chkEqual(t, "why", why, "the cancellation's details are sent")
 
-	chkNoErr(t, c.CompleteActivityWithOptions(ctx, CompleteActivityOptions{
+	chkNoErr(t, c.CompleteActivityWithOptions(ctx, internal.CompleteActivityOptions{
 		TaskToken: token, Err: failure.NewApplicationError("bad input", "Validation"), Namespace: "ns2",
 	}))
 	failed := receivedRequests[*workflowservice.RespondActivityTaskFailedRequest](f)
@@ -59,7 +60,7 @@ func TestCompleteActivitySendsTheRightResponse(t *testing.T) {
 
 func TestCompleteActivityByIDSendsTheRightResponse(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	c := f.client(t, ClientOptions{})
+	c := f.client(t, internal.ClientOptions{})
 	ctx := context.Background()
 
 	chkNoErr(t, c.CompleteActivityByID(ctx, "ns", "wf", "run", "act", 5, nil))
@@ -83,7 +84,7 @@ func TestCompleteActivityByIDSendsTheRightResponse(t *testing.T) {
 
 func TestHeartbeatReportsCancellation(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	c := f.client(t, ClientOptions{})
+	c := f.client(t, internal.ClientOptions{})
 	ctx := context.Background()
 
 	chkNoErr(t, c.RecordActivityHeartbeat(ctx, []byte("t"), "progress", 3))
@@ -98,7 +99,7 @@ func TestHeartbeatReportsCancellation(t *testing.T) {
 	chkNoErr(t, c.RecordActivityHeartbeatByID(ctx, "", "wf", "", "act"))
 	byID := receivedRequests[*workflowservice.RecordActivityTaskHeartbeatByIdRequest](f)
 	chkLen(t, byID, 1)
-	chkEqual(t, DefaultNamespace, byID[0].GetNamespace(), "the client's namespace by default")
+	chkEqual(t, internal.DefaultNamespace, byID[0].GetNamespace(), "the client's namespace by default")
 
 	f.set(func(f *fakeClientFrontend) { f.cancelRequested = true })
 	err := c.RecordActivityHeartbeat(ctx, []byte("t"))

@@ -1,4 +1,4 @@
-package internal
+package clientimpl
 
 import (
 	"context"
@@ -36,7 +36,7 @@ func TestAsyncCompletionWithACyclicErrorReportsAClearFailure(t *testing.T) {
 	svc := &failedCompleter{}
 	done := make(chan error, 1)
 	go func() {
-		done <- completeActivityByToken(context.Background(), svc, "ns", "me", converter.GetDefaultDataConverter(),
+		done <- CompleteActivityByToken(context.Background(), svc, "ns", "me", converter.GetDefaultDataConverter(),
 			failure.GetDefaultFailureConverter(), []byte("token"), nil, &cyclicError{})
 	}()
 	select {
@@ -47,7 +47,7 @@ func TestAsyncCompletionWithACyclicErrorReportsAClearFailure(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("CompleteActivity did not return")
 	}
-	want := "the error (*internal.cyclicError) cannot be reported: its chain of wrapped errors is cyclic"
+	want := "the error (*clientimpl.cyclicError) cannot be reported: its chain of wrapped errors is cyclic"
 	if got := svc.failed.GetFailure().GetMessage(); !strings.HasPrefix(got, want) {
 		t.Errorf("reported %q, want a message that starts %q", got, want)
 	}

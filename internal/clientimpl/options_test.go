@@ -1,4 +1,4 @@
-package internal
+package clientimpl
 
 import (
 	"context"
@@ -7,14 +7,16 @@ import (
 	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
+
+	"github.com/durable-go/sdk/internal"
 )
 
 func TestRPCOptionsCarryAddressNamespaceIdentityAndSize(t *testing.T) {
-	opts, err := rpcOptions(ClientOptions{
+	opts, err := rpcOptions(internal.ClientOptions{
 		HostPort:          "temporal.example:7233",
 		Namespace:         "orders",
 		Identity:          "me",
-		ConnectionOptions: ConnectionOptions{MaxPayloadSize: 1 << 20},
+		ConnectionOptions: internal.ConnectionOptions{MaxPayloadSize: 1 << 20},
 	})
 	chkNoErr(t, err)
 	chkEqual(t, "temporal.example:7233", opts.HostPort)
@@ -27,28 +29,28 @@ func TestRPCOptionsCarryAddressNamespaceIdentityAndSize(t *testing.T) {
 }
 
 func TestRPCOptionsRejectTLSWithTLSDisabled(t *testing.T) {
-	_, err := rpcOptions(ClientOptions{ConnectionOptions: ConnectionOptions{TLS: &tls.Config{}, TLSDisabled: true}})
+	_, err := rpcOptions(internal.ClientOptions{ConnectionOptions: internal.ConnectionOptions{TLS: &tls.Config{}, TLSDisabled: true}})
 	chkErrContains(t, err, "TLS and TLSDisabled")
 }
 
 func TestAPIKeyCredentialsTurnOnTLSUnlessDisabled(t *testing.T) {
-	opts, err := rpcOptions(ClientOptions{Credentials: NewAPIKeyStaticCredentials("secret")})
+	opts, err := rpcOptions(internal.ClientOptions{Credentials: internal.NewAPIKeyStaticCredentials("secret")})
 	chkNoErr(t, err)
 	chkNotNil(t, opts.TLS, "an API key must not travel in plaintext by default")
 	key, err := opts.APIKey(context.Background())
 	chkNoErr(t, err)
 	chkEqual(t, "secret", key)
 
-	opts, err = rpcOptions(ClientOptions{
-		Credentials:       NewAPIKeyStaticCredentials("secret"),
-		ConnectionOptions: ConnectionOptions{TLSDisabled: true},
+	opts, err = rpcOptions(internal.ClientOptions{
+		Credentials:       internal.NewAPIKeyStaticCredentials("secret"),
+		ConnectionOptions: internal.ConnectionOptions{TLSDisabled: true},
 	})
 	chkNoErr(t, err)
 	chkNil(t, opts.TLS)
 	chkNotNil(t, opts.APIKey)
 
 	own := &tls.Config{ServerName: "x"}
-	opts, err = rpcOptions(ClientOptions{Credentials: NewAPIKeyStaticCredentials("k"), ConnectionOptions: ConnectionOptions{TLS: own}})
+	opts, err = rpcOptions(internal.ClientOptions{Credentials: internal.NewAPIKeyStaticCredentials("k"), ConnectionOptions: internal.ConnectionOptions{TLS: own}})
 	chkNoErr(t, err)
 	chkSame(t, own, opts.TLS, "the caller's TLS config is used as is")
 }
@@ -60,14 +62,14 @@ func TestRPCOptionsSayWhetherTLSIsTheAPIKeys(t *testing.T) {
 	cert := tls.Certificate{Certificate: [][]byte{{1, 2, 3}}}
 	for _, c := range []struct {
 		name    string
-		options ClientOptions
+		options internal.ClientOptions
 		want    bool
 	}{
-		{"API key", ClientOptions{Credentials: NewAPIKeyStaticCredentials("k")}, true},
-		{"API key and TLS", ClientOptions{Credentials: NewAPIKeyStaticCredentials("k"), ConnectionOptions: ConnectionOptions{TLS: &tls.Config{}}}, false},
-		{"mTLS", ClientOptions{Credentials: NewMTLSCredentials(cert)}, false},
-		{"TLS", ClientOptions{ConnectionOptions: ConnectionOptions{TLS: &tls.Config{}}}, false},
-		{"plaintext", ClientOptions{}, false},
+		{"API key", internal.ClientOptions{Credentials: internal.NewAPIKeyStaticCredentials("k")}, true},
+		{"API key and TLS", internal.ClientOptions{Credentials: internal.NewAPIKeyStaticCredentials("k"), ConnectionOptions: internal.ConnectionOptions{TLS: &tls.Config{}}}, false},
+		{"mTLS", internal.ClientOptions{Credentials: internal.NewMTLSCredentials(cert)}, false},
+		{"TLS", internal.ClientOptions{ConnectionOptions: internal.ConnectionOptions{TLS: &tls.Config{}}}, false},
+		{"plaintext", internal.ClientOptions{}, false},
 	} {
 		opts, err := rpcOptions(c.options)
 		chkNoErr(t, err)
@@ -78,17 +80,17 @@ func TestRPCOptionsSayWhetherTLSIsTheAPIKeys(t *testing.T) {
 }
 
 func TestRPCOptionsCarryTheRawSocketSwitch(t *testing.T) {
-	opts, err := rpcOptions(ClientOptions{ConnectionOptions: ConnectionOptions{DisableRawSocketIO: true}})
+	opts, err := rpcOptions(internal.ClientOptions{ConnectionOptions: internal.ConnectionOptions{DisableRawSocketIO: true}})
 	chkNoErr(t, err)
 	chkTrue(t, opts.DisableRawSocket)
-	opts, err = rpcOptions(ClientOptions{})
+	opts, err = rpcOptions(internal.ClientOptions{})
 	chkNoErr(t, err)
 	chkFalse(t, opts.DisableRawSocket)
 }
 
 func TestDynamicAPIKeyIsAskedEachTime(t *testing.T) {
 	n := 0
-	opts, err := rpcOptions(ClientOptions{Credentials: NewAPIKeyDynamicCredentials(func(context.Context) (string, error) {
+	opts, err := rpcOptions(internal.ClientOptions{Credentials: internal.NewAPIKeyDynamicCredentials(func(context.Context) (string, error) {
 		n++
 		return "key", nil
 	})})
@@ -102,54 +104,54 @@ func TestDynamicAPIKeyIsAskedEachTime(t *testing.T) {
 
 func TestMTLSCredentialsAddTheCertificateWithoutChangingTheCallersConfig(t *testing.T) {
 	cert := tls.Certificate{Certificate: [][]byte{{1, 2, 3}}}
-	opts, err := rpcOptions(ClientOptions{Credentials: NewMTLSCredentials(cert)})
+	opts, err := rpcOptions(internal.ClientOptions{Credentials: internal.NewMTLSCredentials(cert)})
 	chkNoErr(t, err)
 	chkNotNil(t, opts.TLS)
 	chkEqual(t, []tls.Certificate{cert}, opts.TLS.Certificates)
 
 	own := &tls.Config{ServerName: "s"}
-	opts, err = rpcOptions(ClientOptions{Credentials: NewMTLSCredentials(cert), ConnectionOptions: ConnectionOptions{TLS: own}})
+	opts, err = rpcOptions(internal.ClientOptions{Credentials: internal.NewMTLSCredentials(cert), ConnectionOptions: internal.ConnectionOptions{TLS: own}})
 	chkNoErr(t, err)
 	chkEqual(t, "s", opts.TLS.ServerName)
 	chkLen(t, opts.TLS.Certificates, 1)
 	chkEmpty(t, own.Certificates, "the caller's config must not change")
 
-	_, err = rpcOptions(ClientOptions{
-		Credentials:       NewMTLSCredentials(cert),
-		ConnectionOptions: ConnectionOptions{TLS: &tls.Config{Certificates: []tls.Certificate{cert}}},
+	_, err = rpcOptions(internal.ClientOptions{
+		Credentials:       internal.NewMTLSCredentials(cert),
+		ConnectionOptions: internal.ConnectionOptions{TLS: &tls.Config{Certificates: []tls.Certificate{cert}}},
 	})
 	chkErrContains(t, err, "already has certificates")
 }
 
 func TestConnectionOptionsBecomeDialOptions(t *testing.T) {
-	opts, err := rpcOptions(ClientOptions{ConnectionOptions: ConnectionOptions{
+	opts, err := rpcOptions(internal.ClientOptions{ConnectionOptions: internal.ConnectionOptions{
 		Authority:       "authority",
 		KeepAliveTime:   time.Minute,
-		GrpcCompression: &GrpcCompressionGzip{},
+		GrpcCompression: &internal.GrpcCompressionGzip{},
 	}})
 	chkNoErr(t, err)
 	chkLen(t, opts.DialOptions, 3, "authority, keepalive, compression")
 
-	opts, err = rpcOptions(ClientOptions{ConnectionOptions: ConnectionOptions{GrpcCompression: &GrpcCompressionNone{}}})
+	opts, err = rpcOptions(internal.ClientOptions{ConnectionOptions: internal.ConnectionOptions{GrpcCompression: &internal.GrpcCompressionNone{}}})
 	chkNoErr(t, err)
 	chkEmpty(t, opts.DialOptions)
 }
 
 func TestKeepaliveParameters(t *testing.T) {
-	_, set := keepaliveParameters(ConnectionOptions{})
+	_, set := keepaliveParameters(internal.ConnectionOptions{})
 	chkFalse(t, set, "defaults are the connection's own")
 
-	params, set := keepaliveParameters(ConnectionOptions{DisableKeepAliveCheck: true, KeepAliveTime: time.Minute})
+	params, set := keepaliveParameters(internal.ConnectionOptions{DisableKeepAliveCheck: true, KeepAliveTime: time.Minute})
 	chkTrue(t, set)
 	chkZero(t, params.Time, "zero Time means no pings")
 
-	params, set = keepaliveParameters(ConnectionOptions{KeepAliveTime: time.Minute})
+	params, set = keepaliveParameters(internal.ConnectionOptions{KeepAliveTime: time.Minute})
 	chkTrue(t, set)
 	chkEqual(t, time.Minute, params.Time)
 	chkEqual(t, defaultKeepAliveTimeout, params.Timeout)
 	chkTrue(t, params.PermitWithoutStream)
 
-	params, _ = keepaliveParameters(ConnectionOptions{DisableKeepAlivePermitWithoutStream: true})
+	params, _ = keepaliveParameters(internal.ConnectionOptions{DisableKeepAlivePermitWithoutStream: true})
 	chkEqual(t, defaultKeepAliveTime, params.Time)
 	chkFalse(t, params.PermitWithoutStream)
 }
@@ -160,7 +162,7 @@ type stubClientPropagator struct {
 	err error
 }
 
-func (p stubClientPropagator) Inject(_ context.Context, w HeaderWriter) error {
+func (p stubClientPropagator) Inject(_ context.Context, w internal.HeaderWriter) error {
 	if p.err != nil {
 		return p.err
 	}
@@ -168,13 +170,15 @@ func (p stubClientPropagator) Inject(_ context.Context, w HeaderWriter) error {
 	return nil
 }
 
-func (stubClientPropagator) Extract(ctx context.Context, _ HeaderReader) (context.Context, error) {
+func (stubClientPropagator) Extract(ctx context.Context, _ internal.HeaderReader) (context.Context, error) {
 	return ctx, nil
 }
 
-func (stubClientPropagator) InjectFromWorkflow(Context, HeaderWriter) error { return nil }
+func (stubClientPropagator) InjectFromWorkflow(internal.Context, internal.HeaderWriter) error {
+	return nil
+}
 
-func (stubClientPropagator) ExtractToWorkflow(ctx Context, _ HeaderReader) (Context, error) {
+func (stubClientPropagator) ExtractToWorkflow(ctx internal.Context, _ internal.HeaderReader) (internal.Context, error) {
 	return ctx, nil
 }
 
@@ -184,11 +188,18 @@ func TestOutgoingHeaderMergesGivenFieldsAndPropagators(t *testing.T) {
 	chkNil(t, header, "nothing to send")
 
 	given := &commonpb.Header{Fields: map[string]*commonpb.Payload{"given": {Data: []byte("g")}}}
-	header, err = clientOutgoingHeader(context.Background(), given, []ContextPropagator{stubClientPropagator{key: "a"}, stubClientPropagator{key: "b"}})
+	header, err = clientOutgoingHeader(context.Background(), given, []internal.ContextPropagator{stubClientPropagator{key: "a"}, stubClientPropagator{key: "b"}})
 	chkNoErr(t, err)
 	chkLen(t, header.GetFields(), 3)
 	chkLen(t, given.GetFields(), 1, "the caller's header is not changed")
 
-	_, err = clientOutgoingHeader(context.Background(), nil, []ContextPropagator{stubClientPropagator{err: errClientTest}})
+	_, err = clientOutgoingHeader(context.Background(), nil, []internal.ContextPropagator{stubClientPropagator{err: errClientTest}})
 	chkErrIs(t, err, errClientTest)
+}
+
+func TestTheCallHeaderIsSentUnlessEmpty(t *testing.T) {
+	ctx := internal.ContextWithHeader(context.Background(), &commonpb.Header{Fields: map[string]*commonpb.Payload{"given": {Data: []byte("g")}}})
+	internal.Header(ctx)["added"] = &commonpb.Payload{}
+	chkLen(t, headerOf(ctx).GetFields(), 2)
+	chkNil(t, headerOf(internal.ContextWithNewHeader(context.Background())), "an empty header is not sent")
 }

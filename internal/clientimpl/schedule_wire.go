@@ -1,4 +1,4 @@
-package internal
+package clientimpl
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
@@ -23,15 +24,16 @@ import (
 	"github.com/durable-go/sdk/log"
 )
 
-// Conversions between the schedule types of client_schedule.go and the
-// protos of go.temporal.io/api/schedule/v1. Encoding needs the client
-// (its converter, namespace and propagators); decoding does not, and
-// leaves payloads encoded so that a description can be written back by
-// Update without decoding and re-encoding what the caller did not touch.
+// Conversions between the schedule types (internal/client_schedule.go)
+// and the protos of go.temporal.io/api/schedule/v1. Encoding needs the
+// client (its converter, namespace and propagators); decoding does not,
+// and leaves payloads encoded so that a description can be written back
+// by Update without decoding and re-encoding what the caller did not
+// touch.
 
 // scheduleToProto converts a schedule definition for CreateSchedule or
 // UpdateSchedule.
-func (c *workflowClient) scheduleToProto(ctx context.Context, s *Schedule) (*schedulepb.Schedule, error) {
+func (c *workflowClient) scheduleToProto(ctx context.Context, s *internal.Schedule) (*schedulepb.Schedule, error) {
 	if s == nil {
 		return nil, errors.New("the schedule is nil")
 	}
@@ -42,11 +44,11 @@ func (c *workflowClient) scheduleToProto(ctx context.Context, s *Schedule) (*sch
 	if err != nil {
 		return nil, err
 	}
-	var policies SchedulePolicies
+	var policies internal.SchedulePolicies
 	if s.Policy != nil {
 		policies = *s.Policy
 	}
-	var state ScheduleState
+	var state internal.ScheduleState
 	if s.State != nil {
 		state = *s.State
 	}
@@ -63,7 +65,7 @@ func (c *workflowClient) scheduleToProto(ctx context.Context, s *Schedule) (*sch
 	}, nil
 }
 
-func schedulePoliciesToProto(p SchedulePolicies) *schedulepb.SchedulePolicies {
+func schedulePoliciesToProto(p internal.SchedulePolicies) *schedulepb.SchedulePolicies {
 	return &schedulepb.SchedulePolicies{
 		OverlapPolicy: p.Overlap,
 		// Zero is sent as unset so that the server applies its default.
@@ -75,8 +77,8 @@ func schedulePoliciesToProto(p SchedulePolicies) *schedulepb.SchedulePolicies {
 // scheduleActionToProto encodes an action: the workflow's arguments and
 // memo with the client's data converter (values that already are
 // payloads pass as they are), its header from the context propagators.
-func (c *workflowClient) scheduleActionToProto(ctx context.Context, action ScheduleAction) (*schedulepb.ScheduleAction, error) {
-	a, ok := action.(*ScheduleWorkflowAction)
+func (c *workflowClient) scheduleActionToProto(ctx context.Context, action internal.ScheduleAction) (*schedulepb.ScheduleAction, error) {
+	a, ok := action.(*internal.ScheduleWorkflowAction)
 	if !ok || a == nil {
 		return nil, fmt.Errorf("unsupported schedule action %T: use *ScheduleWorkflowAction", action)
 	}
@@ -91,7 +93,7 @@ func (c *workflowClient) scheduleActionToProto(ctx context.Context, action Sched
 	if err := policy.CheckRetryPolicy(a.RetryPolicy); err != nil {
 		return nil, fmt.Errorf("the schedule's workflow action (client.ScheduleWorkflowAction): %w", err)
 	}
-	workflowType, err := clientWorkflowTypeName(a.Workflow)
+	workflowType, err := WorkflowTypeName(a.Workflow)
 	if err != nil {
 		return nil, fmt.Errorf("the schedule's workflow action: %w", err)
 	}
@@ -211,7 +213,7 @@ func encodeScheduleMemo(dc converter.DataConverter, memo map[string]any) (*commo
 
 // scheduleSpecToProto converts a spec; calendar fields left nil take
 // their defaults here, as the server expects every field but the year.
-func scheduleSpecToProto(spec *ScheduleSpec) *schedulepb.ScheduleSpec {
+func scheduleSpecToProto(spec *internal.ScheduleSpec) *schedulepb.ScheduleSpec {
 	if spec == nil {
 		return nil
 	}
@@ -252,13 +254,13 @@ func optionalTime(t *timestamppb.Timestamp) time.Time {
 
 // The defaults of a calendar field left nil: midnight, every day.
 var (
-	calendarDefaultZero       = []ScheduleRange{{Start: 0}}
-	calendarDefaultDayOfMonth = []ScheduleRange{{Start: 1, End: 31}}
-	calendarDefaultMonth      = []ScheduleRange{{Start: 1, End: 12}}
-	calendarDefaultDayOfWeek  = []ScheduleRange{{Start: 0, End: 6}}
+	calendarDefaultZero       = []internal.ScheduleRange{{Start: 0}}
+	calendarDefaultDayOfMonth = []internal.ScheduleRange{{Start: 1, End: 31}}
+	calendarDefaultMonth      = []internal.ScheduleRange{{Start: 1, End: 12}}
+	calendarDefaultDayOfWeek  = []internal.ScheduleRange{{Start: 0, End: 6}}
 )
 
-func calendarsToProto(calendars []ScheduleCalendarSpec) []*schedulepb.StructuredCalendarSpec {
+func calendarsToProto(calendars []internal.ScheduleCalendarSpec) []*schedulepb.StructuredCalendarSpec {
 	out := make([]*schedulepb.StructuredCalendarSpec, len(calendars))
 	for i, cal := range calendars {
 		out[i] = &schedulepb.StructuredCalendarSpec{
@@ -275,7 +277,7 @@ func calendarsToProto(calendars []ScheduleCalendarSpec) []*schedulepb.Structured
 	return out
 }
 
-func rangesToProto(ranges, whenNil []ScheduleRange) []*schedulepb.Range {
+func rangesToProto(ranges, whenNil []internal.ScheduleRange) []*schedulepb.Range {
 	if ranges == nil {
 		ranges = whenNil
 	}
@@ -286,7 +288,7 @@ func rangesToProto(ranges, whenNil []ScheduleRange) []*schedulepb.Range {
 	return out
 }
 
-func backfillsToProto(backfills []ScheduleBackfill) []*schedulepb.BackfillRequest {
+func backfillsToProto(backfills []internal.ScheduleBackfill) []*schedulepb.BackfillRequest {
 	out := make([]*schedulepb.BackfillRequest, len(backfills))
 	for i, b := range backfills {
 		out[i] = &schedulepb.BackfillRequest{
@@ -300,15 +302,15 @@ func backfillsToProto(backfills []ScheduleBackfill) []*schedulepb.BackfillReques
 
 // scheduleSpecFromProto reads a spec back. Cron strings come back as the
 // calendars and intervals the server made of them.
-func scheduleSpecFromProto(spec *schedulepb.ScheduleSpec) *ScheduleSpec {
+func scheduleSpecFromProto(spec *schedulepb.ScheduleSpec) *internal.ScheduleSpec {
 	if spec == nil {
 		return nil
 	}
-	intervals := make([]ScheduleIntervalSpec, len(spec.GetInterval()))
+	intervals := make([]internal.ScheduleIntervalSpec, len(spec.GetInterval()))
 	for i, interval := range spec.GetInterval() {
-		intervals[i] = ScheduleIntervalSpec{Every: interval.GetInterval().AsDuration(), Offset: interval.GetPhase().AsDuration()}
+		intervals[i] = internal.ScheduleIntervalSpec{Every: interval.GetInterval().AsDuration(), Offset: interval.GetPhase().AsDuration()}
 	}
-	return &ScheduleSpec{
+	return &internal.ScheduleSpec{
 		Calendars:    calendarsFromProto(spec.GetStructuredCalendar()),
 		Intervals:    intervals,
 		Skip:         calendarsFromProto(spec.GetExcludeStructuredCalendar()),
@@ -319,10 +321,10 @@ func scheduleSpecFromProto(spec *schedulepb.ScheduleSpec) *ScheduleSpec {
 	}
 }
 
-func calendarsFromProto(calendars []*schedulepb.StructuredCalendarSpec) []ScheduleCalendarSpec {
-	out := make([]ScheduleCalendarSpec, len(calendars))
+func calendarsFromProto(calendars []*schedulepb.StructuredCalendarSpec) []internal.ScheduleCalendarSpec {
+	out := make([]internal.ScheduleCalendarSpec, len(calendars))
 	for i, cal := range calendars {
-		out[i] = ScheduleCalendarSpec{
+		out[i] = internal.ScheduleCalendarSpec{
 			Second:     rangesFromProto(cal.GetSecond()),
 			Minute:     rangesFromProto(cal.GetMinute()),
 			Hour:       rangesFromProto(cal.GetHour()),
@@ -336,44 +338,44 @@ func calendarsFromProto(calendars []*schedulepb.StructuredCalendarSpec) []Schedu
 	return out
 }
 
-func rangesFromProto(ranges []*schedulepb.Range) []ScheduleRange {
-	out := make([]ScheduleRange, len(ranges))
+func rangesFromProto(ranges []*schedulepb.Range) []internal.ScheduleRange {
+	out := make([]internal.ScheduleRange, len(ranges))
 	for i, r := range ranges {
-		out[i] = ScheduleRange{Start: int(r.GetStart()), End: int(r.GetEnd()), Step: int(r.GetStep())}
+		out[i] = internal.ScheduleRange{Start: int(r.GetStart()), End: int(r.GetEnd()), Step: int(r.GetStep())}
 	}
 	return out
 }
 
 // scheduleDescriptionFromProto reads DescribeSchedule's answer.
-func scheduleDescriptionFromProto(logger log.Logger, dc converter.DataConverter, namespace string, resp *workflowservice.DescribeScheduleResponse) (*ScheduleDescription, error) {
+func scheduleDescriptionFromProto(logger log.Logger, dc converter.DataConverter, namespace string, resp *workflowservice.DescribeScheduleResponse) (*internal.ScheduleDescription, error) {
 	schedule := resp.GetSchedule()
 	action, err := scheduleActionFromProto(logger, dc, namespace, schedule.GetAction())
 	if err != nil {
 		return nil, err
 	}
 	info := resp.GetInfo()
-	running := make([]ScheduleWorkflowExecution, len(info.GetRunningWorkflows()))
+	running := make([]internal.ScheduleWorkflowExecution, len(info.GetRunningWorkflows()))
 	for i, w := range info.GetRunningWorkflows() {
-		running[i] = ScheduleWorkflowExecution{WorkflowID: w.GetWorkflowId(), FirstExecutionRunID: w.GetRunId()}
+		running[i] = internal.ScheduleWorkflowExecution{WorkflowID: w.GetWorkflowId(), FirstExecutionRunID: w.GetRunId()}
 	}
 	policies, state := schedule.GetPolicies(), schedule.GetState()
-	return &ScheduleDescription{
-		Schedule: Schedule{
+	return &internal.ScheduleDescription{
+		Schedule: internal.Schedule{
 			Action: action,
 			Spec:   scheduleSpecFromProto(schedule.GetSpec()),
-			Policy: &SchedulePolicies{
+			Policy: &internal.SchedulePolicies{
 				Overlap:        policies.GetOverlapPolicy(),
 				CatchupWindow:  policies.GetCatchupWindow().AsDuration(),
 				PauseOnFailure: policies.GetPauseOnFailure(),
 			},
-			State: &ScheduleState{
+			State: &internal.ScheduleState{
 				Note:             state.GetNotes(),
 				Paused:           state.GetPaused(),
 				LimitedActions:   state.GetLimitedActions(),
 				RemainingActions: int(state.GetRemainingActions()),
 			},
 		},
-		Info: ScheduleInfo{
+		Info: internal.ScheduleInfo{
 			NumActions:                    int(info.GetActionCount()),
 			NumActionsMissedCatchupWindow: int(info.GetMissedCatchupWindow()),
 			NumActionsSkippedOverlap:      int(info.GetOverlapSkipped()),
@@ -401,7 +403,7 @@ func decodeTypedSearchAttributes(logger log.Logger, attributes *commonpb.SearchA
 
 // scheduleActionFromProto reads an action back, leaving its arguments and
 // memo as payloads.
-func scheduleActionFromProto(logger log.Logger, dc converter.DataConverter, namespace string, action *schedulepb.ScheduleAction) (ScheduleAction, error) {
+func scheduleActionFromProto(logger log.Logger, dc converter.DataConverter, namespace string, action *schedulepb.ScheduleAction) (internal.ScheduleAction, error) {
 	start := action.GetStartWorkflow()
 	if start == nil {
 		return nil, fmt.Errorf("the schedule's action is %T, which this SDK does not know", action.GetAction())
@@ -437,7 +439,7 @@ func scheduleActionFromProto(logger log.Logger, dc converter.DataConverter, name
 			return nil, fmt.Errorf("the schedule's workflow details cannot be decoded: %w", err)
 		}
 	}
-	return &ScheduleWorkflowAction{
+	return &internal.ScheduleWorkflowAction{
 		ID:                       start.GetWorkflowId(),
 		Workflow:                 start.GetWorkflowType().GetName(),
 		Args:                     args,
@@ -456,15 +458,15 @@ func scheduleActionFromProto(logger log.Logger, dc converter.DataConverter, name
 	}, nil
 }
 
-func actionResultsFromProto(results []*schedulepb.ScheduleActionResult) []ScheduleActionResult {
-	out := make([]ScheduleActionResult, len(results))
+func actionResultsFromProto(results []*schedulepb.ScheduleActionResult) []internal.ScheduleActionResult {
+	out := make([]internal.ScheduleActionResult, len(results))
 	for i, r := range results {
-		out[i] = ScheduleActionResult{
+		out[i] = internal.ScheduleActionResult{
 			ScheduleTime: optionalTime(r.GetScheduleTime()),
 			ActualTime:   optionalTime(r.GetActualTime()),
 		}
 		if started := r.GetStartWorkflowResult(); started != nil {
-			out[i].StartWorkflowResult = &ScheduleWorkflowExecution{WorkflowID: started.GetWorkflowId(), FirstExecutionRunID: started.GetRunId()}
+			out[i].StartWorkflowResult = &internal.ScheduleWorkflowExecution{WorkflowID: started.GetWorkflowId(), FirstExecutionRunID: started.GetRunId()}
 		}
 	}
 	return out
@@ -478,14 +480,14 @@ func timesFromProto(times []*timestamppb.Timestamp) []time.Time {
 	return out
 }
 
-func scheduleListEntryFromProto(entry *schedulepb.ScheduleListEntry) *ScheduleListEntry {
+func scheduleListEntryFromProto(entry *schedulepb.ScheduleListEntry) *internal.ScheduleListEntry {
 	info := entry.GetInfo()
-	return &ScheduleListEntry{
+	return &internal.ScheduleListEntry{
 		ID:               entry.GetScheduleId(),
 		Spec:             scheduleSpecFromProto(info.GetSpec()),
 		Note:             info.GetNotes(),
 		Paused:           info.GetPaused(),
-		WorkflowType:     WorkflowType{Name: info.GetWorkflowType().GetName()},
+		WorkflowType:     internal.WorkflowType{Name: info.GetWorkflowType().GetName()},
 		RecentActions:    actionResultsFromProto(info.GetRecentActions()),
 		NextActionTimes:  timesFromProto(info.GetFutureActionTimes()),
 		Memo:             entry.GetMemo(),

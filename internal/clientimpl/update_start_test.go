@@ -1,4 +1,4 @@
-package internal
+package clientimpl
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
 )
 
 func multiOperationResponse(runID string, update *workflowservice.UpdateWorkflowExecutionResponse) *workflowservice.ExecuteMultiOperationResponse {
@@ -21,8 +22,8 @@ func multiOperationResponse(runID string, update *workflowservice.UpdateWorkflow
 	}}
 }
 
-func startOrderOptions() StartWorkflowOptions {
-	return StartWorkflowOptions{
+func startOrderOptions() internal.StartWorkflowOptions {
+	return internal.StartWorkflowOptions{
 		ID:                       "wf",
 		TaskQueue:                "orders",
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
@@ -36,12 +37,12 @@ func TestUpdateWithStartSendsBothOperationsInOneRequest(t *testing.T) {
 			multiOperationResponse("r1", updateResponse(stageAdmitted, nil)),
 			multiOperationResponse("r1", updateResponse(stageCompleted, successOutcome(t, 5))))
 	})
-	c := f.client(t, ClientOptions{Namespace: "orders-ns", Identity: "me", ContextPropagators: []ContextPropagator{mapPropagator{}}})
+	c := f.client(t, internal.ClientOptions{Namespace: "orders-ns", Identity: "me", ContextPropagators: []internal.ContextPropagator{mapPropagator{}}})
 	ctx := context.WithValue(context.Background(), mapPropagatorKey{}, "tenant-a")
 	op := c.NewWithStartWorkflowOperation(startOrderOptions(), startTestOrderWorkflow, "o-1", 2)
-	handle, err := c.UpdateWithStartWorkflow(ctx, UpdateWithStartWorkflowOptions{
+	handle, err := c.UpdateWithStartWorkflow(ctx, internal.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: op,
-		UpdateOptions:          UpdateWorkflowOptions{UpdateID: "u1", UpdateName: "add", Args: []any{5}, WaitForStage: WorkflowUpdateStageCompleted},
+		UpdateOptions:          internal.UpdateWorkflowOptions{UpdateID: "u1", UpdateName: "add", Args: []any{5}, WaitForStage: internal.WorkflowUpdateStageCompleted},
 	})
 	chkNoErr(t, err)
 	var n int
@@ -91,12 +92,12 @@ func TestUpdateWithStartGeneratesIDs(t *testing.T) {
 		f.multiOperationResponses = append(f.multiOperationResponses, multiOperationResponse("r1", updateResponse(stageAccepted, nil)))
 	})
 	recorder := &updateInterceptor{}
-	c := f.client(t, ClientOptions{Interceptors: []ClientInterceptor{recorder}})
+	c := f.client(t, internal.ClientOptions{Interceptors: []internal.ClientInterceptor{recorder}})
 	options := startOrderOptions()
 	options.ID = ""
-	_, err := c.UpdateWithStartWorkflow(context.Background(), UpdateWithStartWorkflowOptions{
+	_, err := c.UpdateWithStartWorkflow(context.Background(), internal.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: c.NewWithStartWorkflowOperation(options, "W"),
-		UpdateOptions:          UpdateWorkflowOptions{UpdateName: "add", WaitForStage: WorkflowUpdateStageAccepted},
+		UpdateOptions:          internal.UpdateWorkflowOptions{UpdateName: "add", WaitForStage: internal.WorkflowUpdateStageAccepted},
 	})
 	chkNoErr(t, err)
 	req := receivedRequests[*workflowservice.ExecuteMultiOperationRequest](f)[0]
@@ -115,23 +116,23 @@ func TestUpdateWithStartGeneratesIDs(t *testing.T) {
 // foreignOperation is a WithStartWorkflowOperation not made by the client.
 type foreignOperation struct{}
 
-func (foreignOperation) Get(context.Context) (WorkflowRun, error) { return nil, nil }
+func (foreignOperation) Get(context.Context) (internal.WorkflowRun, error) { return nil, nil }
 
 func TestUpdateWithStartRefusesBadArguments(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	c := f.client(t, ClientOptions{})
-	update := UpdateWorkflowOptions{UpdateName: "add", WaitForStage: WorkflowUpdateStageCompleted}
+	c := f.client(t, internal.ClientOptions{})
+	update := internal.UpdateWorkflowOptions{UpdateName: "add", WaitForStage: internal.WorkflowUpdateStageCompleted}
 	noPolicy := startOrderOptions()
 	noPolicy.WorkflowIDConflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_UNSPECIFIED
 	withRun, withFirstRun, otherWorkflow, noStage := update, update, update, update
 	withRun.RunID = "r"
 	withFirstRun.FirstExecutionRunID = "r"
 	otherWorkflow.WorkflowID = "other"
-	noStage.WaitForStage = WorkflowUpdateStageUnspecified
+	noStage.WaitForStage = internal.WorkflowUpdateStageUnspecified
 	for _, tc := range []struct {
 		name   string
-		op     WithStartWorkflowOperation
-		update UpdateWorkflowOptions
+		op     internal.WithStartWorkflowOperation
+		update internal.UpdateWorkflowOptions
 		want   string
 	}{
 		{"no operation", nil, update, "must come from Client.NewWithStartWorkflowOperation, not <nil>"},
@@ -144,7 +145,7 @@ func TestUpdateWithStartRefusesBadArguments(t *testing.T) {
 		{"no wait stage", c.NewWithStartWorkflowOperation(startOrderOptions(), "W"), noStage, "WaitForStage is required"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := c.UpdateWithStartWorkflow(context.Background(), UpdateWithStartWorkflowOptions{StartWorkflowOperation: tc.op, UpdateOptions: tc.update})
+			_, err := c.UpdateWithStartWorkflow(context.Background(), internal.UpdateWithStartWorkflowOptions{StartWorkflowOperation: tc.op, UpdateOptions: tc.update})
 			chkErrContains(t, err, tc.want)
 		})
 	}
@@ -153,8 +154,8 @@ func TestUpdateWithStartRefusesBadArguments(t *testing.T) {
 
 func TestWithStartOperationGet(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	c := f.client(t, ClientOptions{})
-	update := UpdateWorkflowOptions{UpdateName: "add", WaitForStage: WorkflowUpdateStageAccepted}
+	c := f.client(t, internal.ClientOptions{})
+	update := internal.UpdateWorkflowOptions{UpdateName: "add", WaitForStage: internal.WorkflowUpdateStageAccepted}
 
 	unused := c.NewWithStartWorkflowOperation(startOrderOptions(), "W")
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
@@ -168,12 +169,12 @@ func TestWithStartOperationGet(t *testing.T) {
 	noQueue := startOrderOptions()
 	noQueue.TaskQueue = ""
 	op := c.NewWithStartWorkflowOperation(noQueue, "W")
-	_, err = c.UpdateWithStartWorkflow(context.Background(), UpdateWithStartWorkflowOptions{StartWorkflowOperation: op, UpdateOptions: update})
+	_, err = c.UpdateWithStartWorkflow(context.Background(), internal.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op, UpdateOptions: update})
 	chkErrIs(t, err, errStartMissingTaskQueue)
 	_, getErr := op.Get(context.Background())
 	chkErrIs(t, getErr, errStartMissingTaskQueue)
 
-	_, err = c.UpdateWithStartWorkflow(context.Background(), UpdateWithStartWorkflowOptions{StartWorkflowOperation: op, UpdateOptions: update})
+	_, err = c.UpdateWithStartWorkflow(context.Background(), internal.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op, UpdateOptions: update})
 	chkErrContains(t, err, "invalid WithStartWorkflowOperation: it was already executed")
 	chkErrIs(t, err, errWithStartOperation)
 
@@ -182,7 +183,7 @@ func TestWithStartOperationGet(t *testing.T) {
 	callCtx, cancelCall := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.UpdateWithStartWorkflow(callCtx, UpdateWithStartWorkflowOptions{StartWorkflowOperation: op, UpdateOptions: update})
+		_, err := c.UpdateWithStartWorkflow(callCtx, internal.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op, UpdateOptions: update})
 		done <- err
 	}()
 	for len(receivedRequests[*workflowservice.ExecuteMultiOperationRequest](f)) == 0 {
@@ -194,7 +195,7 @@ func TestWithStartOperationGet(t *testing.T) {
 	chkEqual(t, context.DeadlineExceeded, err, "executed but not answered yet")
 	cancelCall()
 	callErr := <-done
-	var ended *WorkflowUpdateServiceTimeoutOrCanceledError
+	var ended *internal.WorkflowUpdateServiceTimeoutOrCanceledError
 	chkErrAs(t, callErr, &ended)
 	_, getErr = op.Get(context.Background())
 	chkEqual(t, callErr, getErr)
@@ -230,11 +231,11 @@ func TestUpdateWithStartReportsTheOperationThatFailed(t *testing.T) {
 	f.failNext("ExecuteMultiOperation", serviceerror.NewMultiOperationExecution("failed", []error{
 		serviceerror.NewWorkflowExecutionAlreadyStarted("running", "", "r0"), serviceerror.NewMultiOperationAborted("aborted Update"),
 	}))
-	c := f.client(t, ClientOptions{})
+	c := f.client(t, internal.ClientOptions{})
 	op := c.NewWithStartWorkflowOperation(startOrderOptions(), "W")
-	_, err := c.UpdateWithStartWorkflow(context.Background(), UpdateWithStartWorkflowOptions{
+	_, err := c.UpdateWithStartWorkflow(context.Background(), internal.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: op,
-		UpdateOptions:          UpdateWorkflowOptions{UpdateName: "add", WaitForStage: WorkflowUpdateStageCompleted},
+		UpdateOptions:          internal.UpdateWorkflowOptions{UpdateName: "add", WaitForStage: internal.WorkflowUpdateStageCompleted},
 	})
 	chkErrContains(t, err, "failed workflow start: running")
 	var alreadyStarted *serviceerror.WorkflowExecutionAlreadyStarted

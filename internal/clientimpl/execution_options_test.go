@@ -1,6 +1,6 @@
 //lint:file-ignore SA1019 the deprecated override fields are part of the wire format under test.
 
-package internal
+package clientimpl
 
 import (
 	"testing"
@@ -9,24 +9,26 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	workflowpb "go.temporal.io/api/workflow/v1"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/durable-go/sdk/internal"
 )
 
 func TestUpdateWorkflowExecutionOptionsRequest(t *testing.T) {
-	version := WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "7"}
-	change := func(v VersioningOverride) UpdateWorkflowExecutionOptionsRequest {
-		return UpdateWorkflowExecutionOptionsRequest{WorkflowId: "wf", RunId: "run",
-			WorkflowExecutionOptionsChanges: WorkflowExecutionOptionsChanges{VersioningOverride: &VersioningOverrideChange{Value: v}}}
+	version := internal.WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "7"}
+	change := func(v internal.VersioningOverride) internal.UpdateWorkflowExecutionOptionsRequest {
+		return internal.UpdateWorkflowExecutionOptionsRequest{WorkflowId: "wf", RunId: "run",
+			WorkflowExecutionOptionsChanges: internal.WorkflowExecutionOptionsChanges{VersioningOverride: &internal.VersioningOverrideChange{Value: v}}}
 	}
 	for _, tc := range []struct {
 		name string
-		in   UpdateWorkflowExecutionOptionsRequest
+		in   internal.UpdateWorkflowExecutionOptionsRequest
 		want *workflowpb.VersioningOverride
 	}{
-		{"auto-upgrade", change(&AutoUpgradeVersioningOverride{}), &workflowpb.VersioningOverride{
+		{"auto-upgrade", change(&internal.AutoUpgradeVersioningOverride{}), &workflowpb.VersioningOverride{
 			Override: &workflowpb.VersioningOverride_AutoUpgrade{AutoUpgrade: true},
 			Behavior: enumspb.VERSIONING_BEHAVIOR_AUTO_UPGRADE,
 		}},
-		{"pinned", change(&PinnedVersioningOverride{Version: version}), &workflowpb.VersioningOverride{
+		{"pinned", change(&internal.PinnedVersioningOverride{Version: version}), &workflowpb.VersioningOverride{
 			Override: &workflowpb.VersioningOverride_Pinned{Pinned: &workflowpb.VersioningOverride_PinnedOverride{
 				Behavior: workflowpb.VersioningOverride_PINNED_OVERRIDE_BEHAVIOR_PINNED,
 				Version:  &deploymentpb.WorkerDeploymentVersion{DeploymentName: "orders", BuildId: "7"},
@@ -35,7 +37,7 @@ func TestUpdateWorkflowExecutionOptionsRequest(t *testing.T) {
 			PinnedVersion: "orders.7",
 			Deployment:    &deploymentpb.Deployment{SeriesName: "orders", BuildId: "7"},
 		}},
-		{"one-time", change(&OneTimeVersioningOverride{TargetVersion: version}), &workflowpb.VersioningOverride{
+		{"one-time", change(&internal.OneTimeVersioningOverride{TargetVersion: version}), &workflowpb.VersioningOverride{
 			Override: &workflowpb.VersioningOverride_OneTime{OneTime: &workflowpb.VersioningOverride_OneTimeOverride{
 				TargetDeploymentVersion: &deploymentpb.WorkerDeploymentVersion{DeploymentName: "orders", BuildId: "7"},
 			}},
@@ -57,17 +59,17 @@ func TestUpdateWorkflowExecutionOptionsRequest(t *testing.T) {
 		})
 	}
 
-	_, err := executionOptionsRequest(UpdateWorkflowExecutionOptionsRequest{WorkflowExecutionOptionsChanges: change(nil).WorkflowExecutionOptionsChanges}, "ns")
+	_, err := executionOptionsRequest(internal.UpdateWorkflowExecutionOptionsRequest{WorkflowExecutionOptionsChanges: change(nil).WorkflowExecutionOptionsChanges}, "ns")
 	chkErrContains(t, err, "WorkflowId is empty")
-	_, err = executionOptionsRequest(UpdateWorkflowExecutionOptionsRequest{WorkflowId: "wf"}, "ns")
+	_, err = executionOptionsRequest(internal.UpdateWorkflowExecutionOptionsRequest{WorkflowId: "wf"}, "ns")
 	chkErrContains(t, err, "no change was given")
 }
 
 // TestVersioningOverrideFromOlderServers reads overrides that servers from
 // before the Override oneof report in the deprecated fields.
 func TestVersioningOverrideFromOlderServers(t *testing.T) {
-	pinned := &PinnedVersioningOverride{Version: WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "7.1"}}
-	chkEqual(t, &AutoUpgradeVersioningOverride{}, versioningOverrideFromProto(&workflowpb.VersioningOverride{Behavior: enumspb.VERSIONING_BEHAVIOR_AUTO_UPGRADE}))
+	pinned := &internal.PinnedVersioningOverride{Version: internal.WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "7.1"}}
+	chkEqual(t, &internal.AutoUpgradeVersioningOverride{}, versioningOverrideFromProto(&workflowpb.VersioningOverride{Behavior: enumspb.VERSIONING_BEHAVIOR_AUTO_UPGRADE}))
 	// The build ID may hold dots; the deployment name may not.
 	chkEqual(t, pinned, versioningOverrideFromProto(&workflowpb.VersioningOverride{Behavior: enumspb.VERSIONING_BEHAVIOR_PINNED, PinnedVersion: "orders.7.1"}))
 	chkEqual(t, pinned, versioningOverrideFromProto(&workflowpb.VersioningOverride{Behavior: enumspb.VERSIONING_BEHAVIOR_PINNED,

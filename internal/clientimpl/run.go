@@ -1,4 +1,4 @@
-package internal
+package clientimpl
 
 import (
 	"context"
@@ -12,39 +12,9 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/rpc"
-)
-
-type (
-	// WorkflowRun is a handle on a workflow run, from ExecuteWorkflow,
-	// SignalWithStartWorkflow or GetWorkflow.
-	WorkflowRun interface {
-		// GetID returns the workflow ID.
-		GetID() string
-		// GetRunID returns the run ID. After Get has followed the workflow
-		// to a later run (continue-as-new, retry, cron), it is that run's.
-		GetRunID() string
-		// GetFirstExecutionRunID returns the run ID of the first run in the
-		// chain, when the start response told it; empty otherwise.
-		GetFirstExecutionRunID() string
-		// Get waits for the workflow to close, following it through
-		// continue-as-new, retries and cron runs to its last run, and
-		// decodes the result into valuePtr (nil discards it). A workflow
-		// that did not complete gives a *temporal.WorkflowExecutionError
-		// whose cause says why: the workflow's error, a CanceledError, a
-		// TerminatedError or a TimeoutError.
-		Get(ctx context.Context, valuePtr any) error
-		// GetWithOptions is Get with options.
-		GetWithOptions(ctx context.Context, valuePtr any, options WorkflowRunGetOptions) error
-	}
-
-	// WorkflowRunGetOptions are the options of WorkflowRun.GetWithOptions.
-	WorkflowRunGetOptions struct {
-		// DisableFollowingRuns makes Get report on this run only, even when
-		// it continued as new or was retried.
-		DisableFollowingRuns bool
-	}
 )
 
 // clientWorkflowRun implements WorkflowRun.
@@ -85,7 +55,7 @@ func (c *workflowClient) runHandle(workflowID, workflowType, runID, firstRunID s
 }
 
 // GetWorkflow implements Client.
-func (c *workflowClient) GetWorkflow(ctx context.Context, workflowID string, runID string) WorkflowRun {
+func (c *workflowClient) GetWorkflow(ctx context.Context, workflowID string, runID string) internal.WorkflowRun {
 	run := c.runHandle(workflowID, "", runID, "")
 	if runID == "" {
 		// Pin the handle to the run that is current when first used, so
@@ -131,11 +101,11 @@ func (r *clientWorkflowRun) setRunID(runID string) {
 
 // Get implements WorkflowRun.
 func (r *clientWorkflowRun) Get(ctx context.Context, valuePtr any) error {
-	return r.GetWithOptions(ctx, valuePtr, WorkflowRunGetOptions{})
+	return r.GetWithOptions(ctx, valuePtr, internal.WorkflowRunGetOptions{})
 }
 
 // GetWithOptions implements WorkflowRun.
-func (r *clientWorkflowRun) GetWithOptions(ctx context.Context, valuePtr any, options WorkflowRunGetOptions) error {
+func (r *clientWorkflowRun) GetWithOptions(ctx context.Context, valuePtr any, options internal.WorkflowRunGetOptions) error {
 	if valuePtr != nil && reflect.TypeOf(valuePtr).Kind() != reflect.Pointer {
 		return fmt.Errorf("WorkflowRun.Get: valuePtr must be a pointer, not %T", valuePtr)
 	}
@@ -216,12 +186,29 @@ func readRunCloseEvent(event *historypb.HistoryEvent, dc converter.DataConverter
 	return runCloseOutcome{}, fmt.Errorf("expected a close event, got %v", event.GetEventType())
 }
 
+// RunOutcome reads how a run ended from its close event, as
+// WorkflowRun.Get does: its result, or runErr, what the run ended with
+// (its failure, a cancellation, a timeout, a termination, the
+// ContinueAsNewError of a run that continued as new). err reports an
+// event that closes no run. The test environment reads its runs' ends
+// with it.
+func RunOutcome(closeEvent *historypb.HistoryEvent, dc converter.DataConverter, fc converter.FailureConverter) (result *commonpb.Payloads, runErr error, err error) {
+	outcome, err := readRunCloseEvent(closeEvent, dc, fc)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case outcome.continuedAsNew != nil:
+		return nil, continueAsNewErrorFrom(outcome.continuedAsNew), nil
+	}
+	return outcome.result, outcome.err, nil
+}
+
 // continueAsNewErrorFrom is what Get returns, as the official SDK does,
 // for a run that continued as new when it is told not to follow: the
 // error a workflow returns to continue as new, describing the new run.
-func continueAsNewErrorFrom(a *historypb.WorkflowExecutionContinuedAsNewEventAttributes) *ContinueAsNewError {
-	return &ContinueAsNewError{
-		WorkflowType:        &WorkflowType{Name: a.GetWorkflowType().GetName()},
+func continueAsNewErrorFrom(a *historypb.WorkflowExecutionContinuedAsNewEventAttributes) *internal.ContinueAsNewError {
+	return &internal.ContinueAsNewError{
+		WorkflowType:        &internal.WorkflowType{Name: a.GetWorkflowType().GetName()},
 		Input:               a.GetInput(),
 		Header:              a.GetHeader(),
 		TaskQueueName:       a.GetTaskQueue().GetName(),

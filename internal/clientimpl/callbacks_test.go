@@ -1,10 +1,12 @@
-package internal
+package clientimpl
 
 import (
 	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/durable-go/sdk/internal"
 )
 
 type panickingTrafficController struct{}
@@ -16,7 +18,7 @@ func (panickingTrafficController) CheckCallAllowed(context.Context, string, any,
 // A TrafficController that panics fails the call it was asked about,
 // unsent; the process goes on.
 func TestPanickingTrafficControllerFailsTheCall(t *testing.T) {
-	c, err := NewLazyClient(ClientOptions{HostPort: "127.0.0.1:1", TrafficController: panickingTrafficController{}})
+	c, err := NewLazyClient(internal.ClientOptions{HostPort: "127.0.0.1:1", TrafficController: panickingTrafficController{}})
 	if err != nil {
 		t.Fatal(err)
 	}

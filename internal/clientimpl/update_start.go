@@ -1,4 +1,4 @@
-package internal
+package clientimpl
 
 import (
 	"context"
@@ -6,23 +6,13 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"github.com/durable-go/sdk/internal/base"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
-)
 
-// WithStartWorkflowOperation is the workflow that
-// Client.UpdateWithStartWorkflow starts if it is not running. Make it with
-// Client.NewWithStartWorkflowOperation; it can be used once.
-type WithStartWorkflowOperation interface {
-	// Get waits for the UpdateWithStartWorkflow call that uses the
-	// operation and returns the run it updated: the one it started, or
-	// the one already running. It returns the call's error if the call
-	// failed before the server answered for the start, and the context's
-	// error, saying so, if the operation was never used.
-	Get(ctx context.Context) (WorkflowRun, error)
-}
+	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/base"
+)
 
 // errWithStartOperation begins the errors of an unusable operation, as
 // in the official SDK.
@@ -32,7 +22,7 @@ var errWithStartOperation = errors.New("invalid WithStartWorkflowOperation")
 type clientWithStartOperation struct {
 	// options and workflowType are what the operation starts; err, if
 	// set, is why it cannot (UpdateWithStartWorkflow returns it).
-	options      StartWorkflowOptions
+	options      internal.StartWorkflowOptions
 	workflowType string
 	args         []any
 	err          error
@@ -41,13 +31,13 @@ type clientWithStartOperation struct {
 	executed atomic.Bool
 	// done is closed once run or failed is set, for Get.
 	done   chan struct{}
-	run    WorkflowRun
+	run    internal.WorkflowRun
 	failed error
 }
 
 // NewWithStartWorkflowOperation implements Client. A mistake in the
 // options or arguments is reported by UpdateWithStartWorkflow.
-func (c *workflowClient) NewWithStartWorkflowOperation(options StartWorkflowOptions, workflow any, args ...any) WithStartWorkflowOperation {
+func (c *workflowClient) NewWithStartWorkflowOperation(options internal.StartWorkflowOptions, workflow any, args ...any) internal.WithStartWorkflowOperation {
 	op := &clientWithStartOperation{options: options, args: args, done: make(chan struct{})}
 	if options.WorkflowIDConflictPolicy == enumspb.WORKFLOW_ID_CONFLICT_POLICY_UNSPECIFIED {
 		op.err = errors.New("StartWorkflowOptions.WorkflowIDConflictPolicy must be set for update-with-start: " +
@@ -62,7 +52,7 @@ func (c *workflowClient) NewWithStartWorkflowOperation(options StartWorkflowOpti
 }
 
 // Get implements WithStartWorkflowOperation.
-func (op *clientWithStartOperation) Get(ctx context.Context) (WorkflowRun, error) {
+func (op *clientWithStartOperation) Get(ctx context.Context) (internal.WorkflowRun, error) {
 	select {
 	case <-op.done:
 		return op.run, op.failed
@@ -83,13 +73,13 @@ func (op *clientWithStartOperation) markExecuted() error {
 }
 
 // settle gives Get its answer, once.
-func (op *clientWithStartOperation) settle(run WorkflowRun, err error) {
+func (op *clientWithStartOperation) settle(run internal.WorkflowRun, err error) {
 	op.run, op.failed = run, err
 	close(op.done)
 }
 
 // UpdateWithStartWorkflow implements Client.
-func (c *workflowClient) UpdateWithStartWorkflow(ctx context.Context, options UpdateWithStartWorkflowOptions) (WorkflowUpdateHandle, error) {
+func (c *workflowClient) UpdateWithStartWorkflow(ctx context.Context, options internal.UpdateWithStartWorkflowOptions) (internal.WorkflowUpdateHandle, error) {
 	op, ok := options.StartWorkflowOperation.(*clientWithStartOperation)
 	if !ok {
 		return nil, fmt.Errorf("UpdateWithStartWorkflow: %w: it must come from Client.NewWithStartWorkflowOperation, not %T", errWithStartOperation, options.StartWorkflowOperation)
@@ -113,7 +103,7 @@ func (c *workflowClient) UpdateWithStartWorkflow(ctx context.Context, options Up
 	if err := checkUpdateOptions(&update); err != nil {
 		return nil, fmt.Errorf("UpdateWithStartWorkflow: %w", err)
 	}
-	return c.interceptor.UpdateWithStartWorkflow(ContextWithNewHeader(ctx), &ClientUpdateWithStartWorkflowInput{
+	return c.interceptor.UpdateWithStartWorkflow(internal.ContextWithNewHeader(ctx), &internal.ClientUpdateWithStartWorkflowInput{
 		UpdateOptions:          &update,
 		StartWorkflowOperation: op,
 	})
@@ -123,7 +113,7 @@ func (c *workflowClient) UpdateWithStartWorkflow(ctx context.Context, options Up
 // ExecuteMultiOperation request, again while the server answers that the
 // update is only admitted, and then waits as UpdateWorkflow does. The
 // operation learns the run from the first answer.
-func (r *clientRoot) UpdateWithStartWorkflow(ctx context.Context, in *ClientUpdateWithStartWorkflowInput) (WorkflowUpdateHandle, error) {
+func (r *clientRoot) UpdateWithStartWorkflow(ctx context.Context, in *internal.ClientUpdateWithStartWorkflowInput) (internal.WorkflowUpdateHandle, error) {
 	c := r.c
 	op, ok := in.StartWorkflowOperation.(*clientWithStartOperation)
 	if !ok {
@@ -148,12 +138,12 @@ func (r *clientRoot) UpdateWithStartWorkflow(ctx context.Context, in *ClientUpda
 
 // updateWithStart encodes and sends the operation's start and the update,
 // and makes the update's handle.
-func (c *workflowClient) updateWithStart(ctx context.Context, op *clientWithStartOperation, options *UpdateWorkflowOptions) (WorkflowUpdateHandle, error) {
+func (c *workflowClient) updateWithStart(ctx context.Context, op *clientWithStartOperation, options *internal.UpdateWorkflowOptions) (internal.WorkflowUpdateHandle, error) {
 	p, err := c.newWorkflowStartParams(ctx, op.options, op.workflowType, op.args)
 	if err != nil {
 		return nil, fmt.Errorf("UpdateWithStartWorkflow: %w", err)
 	}
-	update := &ClientUpdateWorkflowInput{
+	update := &internal.ClientUpdateWorkflowInput{
 		UpdateID:     options.UpdateID,
 		WorkflowID:   options.WorkflowID,
 		UpdateName:   options.UpdateName,

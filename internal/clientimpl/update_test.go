@@ -1,4 +1,4 @@
-package internal
+package clientimpl
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/failure"
 )
 
@@ -81,15 +82,15 @@ func TestUpdateRequestCarriesEveryOption(t *testing.T) {
 	f.set(func(f *fakeClientFrontend) {
 		f.updateResponses = append(f.updateResponses, updateResponse(stageAccepted, nil))
 	})
-	c := f.client(t, ClientOptions{Namespace: "orders", Identity: "me", ContextPropagators: []ContextPropagator{mapPropagator{}}})
+	c := f.client(t, internal.ClientOptions{Namespace: "orders", Identity: "me", ContextPropagators: []internal.ContextPropagator{mapPropagator{}}})
 	ctx := context.WithValue(context.Background(), mapPropagatorKey{}, "tenant-a")
-	handle, err := c.UpdateWorkflow(ctx, UpdateWorkflowOptions{
+	handle, err := c.UpdateWorkflow(ctx, internal.UpdateWorkflowOptions{
 		UpdateID:            "u1",
 		WorkflowID:          "wf",
 		RunID:               "r0",
 		UpdateName:          "add",
 		Args:                []any{3, "units"},
-		WaitForStage:        WorkflowUpdateStageAccepted,
+		WaitForStage:        internal.WorkflowUpdateStageAccepted,
 		FirstExecutionRunID: "first",
 	})
 	chkNoErr(t, err)
@@ -122,8 +123,8 @@ func TestUpdateWorkflowGivesTheUpdateAnID(t *testing.T) {
 	f.set(func(f *fakeClientFrontend) {
 		f.updateResponses = append(f.updateResponses, updateResponse(stageCompleted, successOutcome(t, 1)))
 	})
-	c := f.client(t, ClientOptions{})
-	_, err := c.UpdateWorkflow(context.Background(), UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: WorkflowUpdateStageCompleted})
+	c := f.client(t, internal.ClientOptions{})
+	_, err := c.UpdateWorkflow(context.Background(), internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: internal.WorkflowUpdateStageCompleted})
 	chkNoErr(t, err)
 	id := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)[0].GetRequest().GetMeta().GetUpdateId()
 	chkRegexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`, id)
@@ -131,13 +132,13 @@ func TestUpdateWorkflowGivesTheUpdateAnID(t *testing.T) {
 
 func TestUpdateWorkflowRefusesWaitStagesItCannotWaitFor(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	c := f.client(t, ClientOptions{})
-	for stage, want := range map[WorkflowUpdateStage]string{
-		WorkflowUpdateStageUnspecified: "WaitForStage is required",
-		WorkflowUpdateStageAdmitted:    "WorkflowUpdateStageAdmitted is not supported",
-		WorkflowUpdateStage(9):         "9 is not a WorkflowUpdateStage",
+	c := f.client(t, internal.ClientOptions{})
+	for stage, want := range map[internal.WorkflowUpdateStage]string{
+		internal.WorkflowUpdateStageUnspecified: "WaitForStage is required",
+		internal.WorkflowUpdateStageAdmitted:    "WorkflowUpdateStageAdmitted is not supported",
+		internal.WorkflowUpdateStage(9):         "9 is not a WorkflowUpdateStage",
 	} {
-		_, err := c.UpdateWorkflow(context.Background(), UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: stage})
+		_, err := c.UpdateWorkflow(context.Background(), internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: stage})
 		chkErrContains(t, err, want)
 	}
 	chkLen(t, receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f), 0, "nothing is sent")
@@ -156,8 +157,8 @@ func TestUpdateWorkflowSendsAgainWhileTheUpdateIsOnlyAdmitted(t *testing.T) {
 			&workflowservice.PollWorkflowExecutionUpdateResponse{Stage: stageAccepted},
 			&workflowservice.PollWorkflowExecutionUpdateResponse{Stage: stageCompleted, Outcome: successOutcome(t, 42)})
 	})
-	c := f.client(t, ClientOptions{Identity: "me"})
-	handle, err := c.UpdateWorkflow(context.Background(), UpdateWorkflowOptions{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add", WaitForStage: WorkflowUpdateStageAccepted})
+	c := f.client(t, internal.ClientOptions{Identity: "me"})
+	handle, err := c.UpdateWorkflow(context.Background(), internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add", WaitForStage: internal.WorkflowUpdateStageAccepted})
 	chkNoErr(t, err)
 	sent := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)
 	chkLen(t, sent, 3)
@@ -175,7 +176,7 @@ func TestUpdateWorkflowSendsAgainWhileTheUpdateIsOnlyAdmitted(t *testing.T) {
 		chkEqual(t, "u1", poll.GetUpdateRef().GetUpdateId())
 		chkEqual(t, "r1", poll.GetUpdateRef().GetWorkflowExecution().GetRunId())
 		chkEqual(t, "me", poll.GetIdentity())
-		chkEqual(t, DefaultNamespace, poll.GetNamespace())
+		chkEqual(t, internal.DefaultNamespace, poll.GetNamespace())
 	}
 }
 
@@ -187,8 +188,8 @@ func TestUpdateWorkflowWaitsForCompletion(t *testing.T) {
 			&workflowservice.PollWorkflowExecutionUpdateResponse{},
 			&workflowservice.PollWorkflowExecutionUpdateResponse{Outcome: failureOutcome("out of stock", "Stock")})
 	})
-	c := f.client(t, ClientOptions{})
-	handle, err := c.UpdateWorkflow(context.Background(), UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: WorkflowUpdateStageCompleted})
+	c := f.client(t, internal.ClientOptions{})
+	handle, err := c.UpdateWorkflow(context.Background(), internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: internal.WorkflowUpdateStageCompleted})
 	chkNoErr(t, err, "a failed update is an outcome, for Get")
 	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 2)
 
@@ -211,8 +212,8 @@ func TestUpdateOutcomeInTheResponse(t *testing.T) {
 			// waiting for Accepted.
 			updateResponse(stageCompleted, failureOutcome("negative", "")))
 	})
-	c := f.client(t, ClientOptions{})
-	handle, err := c.UpdateWorkflow(context.Background(), UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", WaitForStage: WorkflowUpdateStageCompleted})
+	c := f.client(t, internal.ClientOptions{})
+	handle, err := c.UpdateWorkflow(context.Background(), internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", WaitForStage: internal.WorkflowUpdateStageCompleted})
 	chkNoErr(t, err)
 	var s string
 	chkNoErr(t, handle.Get(context.Background(), &s))
@@ -220,7 +221,7 @@ func TestUpdateOutcomeInTheResponse(t *testing.T) {
 	chkNoErr(t, handle.Get(context.Background(), nil), "nil discards the result")
 	chkErrContains(t, handle.Get(context.Background(), s), "valuePtr must be a pointer")
 
-	handle, err = c.UpdateWorkflow(context.Background(), UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", WaitForStage: WorkflowUpdateStageAccepted})
+	handle, err = c.UpdateWorkflow(context.Background(), internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", WaitForStage: internal.WorkflowUpdateStageAccepted})
 	chkNoErr(t, err)
 	chkErrContains(t, handle.Get(context.Background(), &s), "negative")
 	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 0)
@@ -228,8 +229,8 @@ func TestUpdateOutcomeInTheResponse(t *testing.T) {
 
 func TestUpdateErrorsAreTheServersOrSayTheCallEnded(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	c := f.client(t, ClientOptions{})
-	options := UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", WaitForStage: WorkflowUpdateStageAccepted}
+	c := f.client(t, internal.ClientOptions{})
+	options := internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", WaitForStage: internal.WorkflowUpdateStageAccepted}
 
 	f.failNext("UpdateWorkflowExecution", serviceerror.NewNotFound("workflow not found"))
 	_, err := c.UpdateWorkflow(context.Background(), options)
@@ -238,7 +239,7 @@ func TestUpdateErrorsAreTheServersOrSayTheCallEnded(t *testing.T) {
 
 	f.failNext("UpdateWorkflowExecution", serviceerror.NewCanceled("server canceled"))
 	_, err = c.UpdateWorkflow(context.Background(), options)
-	var ended *WorkflowUpdateServiceTimeoutOrCanceledError
+	var ended *internal.WorkflowUpdateServiceTimeoutOrCanceledError
 	chkErrAs(t, err, &ended)
 	var canceled *serviceerror.Canceled
 	chkErrAs(t, err, &canceled)
@@ -255,11 +256,11 @@ func TestUpdateErrorsAreTheServersOrSayTheCallEnded(t *testing.T) {
 
 	ctx, cancel = context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	err = c.GetWorkflowUpdateHandle(GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u1"}).Get(ctx, nil)
+	err = c.GetWorkflowUpdateHandle(internal.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u1"}).Get(ctx, nil)
 	chkErrAs(t, err, &ended)
 
 	f.failNext("PollWorkflowExecutionUpdate", serviceerror.NewNotFound("update not found"))
-	err = c.GetWorkflowUpdateHandle(GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u1"}).Get(context.Background(), nil)
+	err = c.GetWorkflowUpdateHandle(internal.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u1"}).Get(context.Background(), nil)
 	_, isNotFound = err.(*serviceerror.NotFound)
 	chkTrue(t, isNotFound, "a server error is returned as is")
 }
@@ -271,8 +272,8 @@ func TestGetWorkflowUpdateHandlePollsOnGet(t *testing.T) {
 			&workflowservice.PollWorkflowExecutionUpdateResponse{Outcome: successOutcome(t, 7)},
 			&workflowservice.PollWorkflowExecutionUpdateResponse{Outcome: successOutcome(t, 7)})
 	})
-	c := f.client(t, ClientOptions{})
-	handle := c.GetWorkflowUpdateHandle(GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u9"})
+	c := f.client(t, internal.ClientOptions{})
+	handle := c.GetWorkflowUpdateHandle(internal.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u9"})
 	chkEqual(t, "wf", handle.WorkflowID())
 	chkEqual(t, "", handle.RunID())
 	chkEqual(t, "u9", handle.UpdateID())
@@ -321,8 +322,8 @@ func TestUpdateUsesTheClientsDataConverter(t *testing.T) {
 		f.updateResponses = append(f.updateResponses, updateResponse(stageCompleted,
 			&updatepb.Outcome{Value: &updatepb.Outcome_Success{Success: result}}))
 	})
-	c := f.client(t, ClientOptions{DataConverter: dc})
-	handle, err := c.UpdateWorkflow(context.Background(), UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", Args: []any{"arg"}, WaitForStage: WorkflowUpdateStageCompleted})
+	c := f.client(t, internal.ClientOptions{DataConverter: dc})
+	handle, err := c.UpdateWorkflow(context.Background(), internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", Args: []any{"arg"}, WaitForStage: internal.WorkflowUpdateStageCompleted})
 	chkNoErr(t, err)
 	arg := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)[0].GetRequest().GetInput().GetArgs().GetPayloads()[0]
 	chkEqual(t, `codec:"arg"`, string(arg.GetData()))
@@ -334,35 +335,35 @@ func TestUpdateUsesTheClientsDataConverter(t *testing.T) {
 // updateInterceptor records the update calls it sees, writes a header
 // field, and can replace the outcome of polls.
 type updateInterceptor struct {
-	ClientInterceptorBase
+	internal.ClientInterceptorBase
 	seen        []string
-	pollOutcome *ClientPollWorkflowUpdateOutput
+	pollOutcome *internal.ClientPollWorkflowUpdateOutput
 }
 
-func (i *updateInterceptor) InterceptClient(next ClientOutboundInterceptor) ClientOutboundInterceptor {
-	return &updateInterceptorOutbound{ClientOutboundInterceptorBase{Next: next}, i}
+func (i *updateInterceptor) InterceptClient(next internal.ClientOutboundInterceptor) internal.ClientOutboundInterceptor {
+	return &updateInterceptorOutbound{internal.ClientOutboundInterceptorBase{Next: next}, i}
 }
 
 type updateInterceptorOutbound struct {
-	ClientOutboundInterceptorBase
+	internal.ClientOutboundInterceptorBase
 	root *updateInterceptor
 }
 
-func (o *updateInterceptorOutbound) UpdateWorkflow(ctx context.Context, in *ClientUpdateWorkflowInput) (WorkflowUpdateHandle, error) {
+func (o *updateInterceptorOutbound) UpdateWorkflow(ctx context.Context, in *internal.ClientUpdateWorkflowInput) (internal.WorkflowUpdateHandle, error) {
 	o.root.seen = append(o.root.seen, "UpdateWorkflow "+in.UpdateName+" "+in.UpdateID)
-	Header(ctx)["by"] = &commonpb.Payload{Data: []byte("interceptor")}
+	internal.Header(ctx)["by"] = &commonpb.Payload{Data: []byte("interceptor")}
 	return o.Next.UpdateWorkflow(ctx, in)
 }
 
-func (o *updateInterceptorOutbound) UpdateWithStartWorkflow(ctx context.Context, in *ClientUpdateWithStartWorkflowInput) (WorkflowUpdateHandle, error) {
+func (o *updateInterceptorOutbound) UpdateWithStartWorkflow(ctx context.Context, in *internal.ClientUpdateWithStartWorkflowInput) (internal.WorkflowUpdateHandle, error) {
 	o.root.seen = append(o.root.seen, "UpdateWithStartWorkflow "+in.UpdateOptions.UpdateName+" "+in.UpdateOptions.UpdateID)
-	Header(ctx)["by"] = &commonpb.Payload{Data: []byte("interceptor")}
+	internal.Header(ctx)["by"] = &commonpb.Payload{Data: []byte("interceptor")}
 	return o.Next.UpdateWithStartWorkflow(ctx, in)
 }
 
-func (o *updateInterceptorOutbound) PollWorkflowUpdate(ctx context.Context, in *ClientPollWorkflowUpdateInput) (*ClientPollWorkflowUpdateOutput, error) {
+func (o *updateInterceptorOutbound) PollWorkflowUpdate(ctx context.Context, in *internal.ClientPollWorkflowUpdateInput) (*internal.ClientPollWorkflowUpdateOutput, error) {
 	o.root.seen = append(o.root.seen, "PollWorkflowUpdate "+in.UpdateRef.GetUpdateId())
-	if Header(ctx) == nil {
+	if internal.Header(ctx) == nil {
 		return nil, errors.New("PollWorkflowUpdate has no header")
 	}
 	if o.root.pollOutcome != nil {
@@ -376,18 +377,18 @@ func TestUpdateInterceptorsSeeTheCallsAndWriteTheHeader(t *testing.T) {
 	f.set(func(f *fakeClientFrontend) {
 		f.updateResponses = append(f.updateResponses, updateResponse(stageAccepted, nil))
 	})
-	recorder := &updateInterceptor{pollOutcome: &ClientPollWorkflowUpdateOutput{Result: newClientEncodedValue(nil, nil)}}
-	c := f.client(t, ClientOptions{Interceptors: []ClientInterceptor{recorder}, ContextPropagators: []ContextPropagator{mapPropagator{}}})
+	recorder := &updateInterceptor{pollOutcome: &internal.ClientPollWorkflowUpdateOutput{Result: newClientEncodedValue(nil, nil)}}
+	c := f.client(t, internal.ClientOptions{Interceptors: []internal.ClientInterceptor{recorder}, ContextPropagators: []internal.ContextPropagator{mapPropagator{}}})
 	ctx := context.WithValue(context.Background(), mapPropagatorKey{}, "v")
-	handle, err := c.UpdateWorkflow(ctx, UpdateWorkflowOptions{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add", WaitForStage: WorkflowUpdateStageCompleted})
+	handle, err := c.UpdateWorkflow(ctx, internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add", WaitForStage: internal.WorkflowUpdateStageCompleted})
 	chkNoErr(t, err)
 	header := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)[0].GetRequest().GetInput().GetHeader().GetFields()
 	chkEqual(t, "interceptor", string(header["by"].GetData()))
 	chkEqual(t, "v", string(header["k"].GetData()), "the propagators add to what interceptors wrote")
 	chkErrIs(t, handle.Get(context.Background(), new(int)), failure.ErrNoData)
 
-	recorder.pollOutcome = &ClientPollWorkflowUpdateOutput{Error: errClientTest}
-	chkErrIs(t, c.GetWorkflowUpdateHandle(GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u2"}).Get(ctx, nil), errClientTest)
+	recorder.pollOutcome = &internal.ClientPollWorkflowUpdateOutput{Error: errClientTest}
+	chkErrIs(t, c.GetWorkflowUpdateHandle(internal.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u2"}).Get(ctx, nil), errClientTest)
 
 	chkEqual(t, []string{"UpdateWorkflow add u1", "PollWorkflowUpdate u1", "PollWorkflowUpdate u2"}, recorder.seen)
 	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 0, "the interceptor answered the polls")

@@ -1,4 +1,4 @@
-package internal
+package clientimpl
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/searchattr"
@@ -34,30 +35,30 @@ type scheduleHandle struct {
 }
 
 // ScheduleClient implements Client.
-func (c *workflowClient) ScheduleClient() ScheduleClient {
+func (c *workflowClient) ScheduleClient() internal.ScheduleClient {
 	return &scheduleClient{c: c}
 }
 
 // Create implements ScheduleClient. The request is sent at the end of the
 // interceptor chain (clientRoot.CreateSchedule).
-func (s *scheduleClient) Create(ctx context.Context, options ScheduleOptions) (ScheduleHandle, error) {
+func (s *scheduleClient) Create(ctx context.Context, options internal.ScheduleOptions) (internal.ScheduleHandle, error) {
 	if options.ID == "" {
 		return nil, errors.New("ScheduleClient.Create: ScheduleOptions.ID is empty: name the schedule with an ID unique in its namespace")
 	}
 	if options.Action == nil {
 		return nil, fmt.Errorf("ScheduleClient.Create: schedule %q has no Action: set it to a *ScheduleWorkflowAction", options.ID)
 	}
-	return s.c.interceptor.CreateSchedule(ContextWithNewHeader(ctx), &ScheduleClientCreateInput{Options: &options})
+	return s.c.interceptor.CreateSchedule(internal.ContextWithNewHeader(ctx), &internal.ScheduleClientCreateInput{Options: &options})
 }
 
 // CreateSchedule sends the CreateSchedule request.
-func (r *clientRoot) CreateSchedule(ctx context.Context, in *ScheduleClientCreateInput) (ScheduleHandle, error) {
+func (r *clientRoot) CreateSchedule(ctx context.Context, in *internal.ScheduleClientCreateInput) (internal.ScheduleHandle, error) {
 	c, options := r.c, in.Options
-	schedule, err := c.scheduleToProto(ctx, &Schedule{
+	schedule, err := c.scheduleToProto(ctx, &internal.Schedule{
 		Action: options.Action,
 		Spec:   &options.Spec,
-		Policy: &SchedulePolicies{Overlap: options.Overlap, CatchupWindow: options.CatchupWindow, PauseOnFailure: options.PauseOnFailure},
-		State: &ScheduleState{
+		Policy: &internal.SchedulePolicies{Overlap: options.Overlap, CatchupWindow: options.CatchupWindow, PauseOnFailure: options.PauseOnFailure},
+		State: &internal.ScheduleState{
 			Note:             options.Note,
 			Paused:           options.Paused,
 			LimitedActions:   options.RemainingActions != 0,
@@ -71,6 +72,7 @@ func (r *clientRoot) CreateSchedule(ctx context.Context, in *ScheduleClientCreat
 	if err != nil {
 		return nil, fmt.Errorf("ScheduleClient.Create: schedule %q: %w", options.ID, err)
 	}
+	//lint:ignore SA1019 the deprecated untyped form is still sent, as go.temporal.io/sdk sends it
 	searchAttributes, err := searchattr.EncodeForStart(options.SearchAttributes, options.TypedSearchAttributes)
 	if err != nil {
 		return nil, fmt.Errorf("ScheduleClient.Create: schedule %q: %w", options.ID, err)
@@ -98,7 +100,7 @@ func (r *clientRoot) CreateSchedule(ctx context.Context, in *ScheduleClientCreat
 	})
 	var exists *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &exists) {
-		return nil, ErrScheduleAlreadyRunning
+		return nil, internal.ErrScheduleAlreadyRunning
 	}
 	if err != nil {
 		return nil, wrapCallError(err, "creating schedule %q", options.ID)
@@ -116,13 +118,13 @@ func (c *workflowClient) scheduleDataConverter(ctx context.Context) converter.Da
 }
 
 // GetHandle implements ScheduleClient.
-func (s *scheduleClient) GetHandle(_ context.Context, scheduleID string) ScheduleHandle {
+func (s *scheduleClient) GetHandle(_ context.Context, scheduleID string) internal.ScheduleHandle {
 	return &scheduleHandle{c: s.c, id: scheduleID}
 }
 
 // List implements ScheduleClient. Pages are fetched as the iterator
 // reaches them, with ctx.
-func (s *scheduleClient) List(ctx context.Context, options ScheduleListOptions) (ScheduleListIterator, error) {
+func (s *scheduleClient) List(ctx context.Context, options internal.ScheduleListOptions) (internal.ScheduleListIterator, error) {
 	c := s.c
 	if err := c.ensureInitialized(ctx); err != nil {
 		return nil, err
@@ -163,7 +165,7 @@ func (it *scheduleListIterator) HasNext() bool {
 }
 
 // Next implements ScheduleListIterator. An error ends the iteration.
-func (it *scheduleListIterator) Next() (*ScheduleListEntry, error) {
+func (it *scheduleListIterator) Next() (*internal.ScheduleListEntry, error) {
 	if !it.HasNext() {
 		return nil, errors.New("ScheduleListIterator.Next called with no entry left: check HasNext first")
 	}
@@ -181,7 +183,7 @@ func (it *scheduleListIterator) Next() (*ScheduleListEntry, error) {
 func (h *scheduleHandle) GetID() string { return h.id }
 
 // Describe implements ScheduleHandle.
-func (h *scheduleHandle) Describe(ctx context.Context) (*ScheduleDescription, error) {
+func (h *scheduleHandle) Describe(ctx context.Context) (*internal.ScheduleDescription, error) {
 	c := h.c
 	resp, err := h.describe(ctx)
 	if err != nil {
@@ -209,17 +211,17 @@ func (h *scheduleHandle) describe(ctx context.Context) (*workflowservice.Describ
 // Update implements ScheduleHandle: the schedule is read, changed by
 // DoUpdate and written back whole. As in the official SDK, a change made
 // by someone else in between is overwritten.
-func (h *scheduleHandle) Update(ctx context.Context, options ScheduleUpdateOptions) error {
+func (h *scheduleHandle) Update(ctx context.Context, options internal.ScheduleUpdateOptions) error {
 	if options.DoUpdate == nil {
 		return fmt.Errorf("updating schedule %q: ScheduleUpdateOptions.DoUpdate is nil: give the function that returns the new schedule", h.id)
 	}
-	ctx = ContextWithNewHeader(ctx)
+	ctx = internal.ContextWithNewHeader(ctx)
 	current, err := h.Describe(ctx)
 	if err != nil {
 		return err
 	}
-	update, err := options.DoUpdate(ScheduleUpdateInput{Description: *current})
-	if err = failure.SafeChain(err); errors.Is(err, ErrSkipScheduleUpdate) {
+	update, err := options.DoUpdate(internal.ScheduleUpdateInput{Description: *current})
+	if err = failure.SafeChain(err); errors.Is(err, internal.ErrSkipScheduleUpdate) {
 		return nil
 	}
 	if err != nil {
@@ -264,19 +266,19 @@ func (h *scheduleHandle) Delete(ctx context.Context) error {
 }
 
 // Trigger implements ScheduleHandle.
-func (h *scheduleHandle) Trigger(ctx context.Context, options ScheduleTriggerOptions) error {
+func (h *scheduleHandle) Trigger(ctx context.Context, options internal.ScheduleTriggerOptions) error {
 	return h.patch(ctx, "triggering", &schedulepb.SchedulePatch{
 		TriggerImmediately: &schedulepb.TriggerImmediatelyRequest{OverlapPolicy: options.Overlap},
 	})
 }
 
 // Backfill implements ScheduleHandle.
-func (h *scheduleHandle) Backfill(ctx context.Context, options ScheduleBackfillOptions) error {
+func (h *scheduleHandle) Backfill(ctx context.Context, options internal.ScheduleBackfillOptions) error {
 	return h.patch(ctx, "backfilling", &schedulepb.SchedulePatch{BackfillRequest: backfillsToProto(options.Backfill)})
 }
 
 // Pause implements ScheduleHandle.
-func (h *scheduleHandle) Pause(ctx context.Context, options SchedulePauseOptions) error {
+func (h *scheduleHandle) Pause(ctx context.Context, options internal.SchedulePauseOptions) error {
 	note := options.Note
 	if note == "" {
 		note = defaultPauseNote
@@ -285,7 +287,7 @@ func (h *scheduleHandle) Pause(ctx context.Context, options SchedulePauseOptions
 }
 
 // Unpause implements ScheduleHandle.
-func (h *scheduleHandle) Unpause(ctx context.Context, options ScheduleUnpauseOptions) error {
+func (h *scheduleHandle) Unpause(ctx context.Context, options internal.ScheduleUnpauseOptions) error {
 	note := options.Note
 	if note == "" {
 		note = defaultUnpauseNote

@@ -1,4 +1,4 @@
-package internal
+package clientimpl
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/failure"
 )
 
@@ -143,7 +144,7 @@ func TestGetFollowsTheChainOfRunsToTheResult(t *testing.T) {
 	f.history["r1"] = []*workflowservice.GetWorkflowExecutionHistoryResponse{closeEventPage(runContinuedAsNewEvent("r2"))}
 	f.history["r2"] = []*workflowservice.GetWorkflowExecutionHistoryResponse{closeEventPage(runFailedEvent("first attempt", "r3"))}
 	f.history["r3"] = []*workflowservice.GetWorkflowExecutionHistoryResponse{closeEventPage(runCompletedEvent(t, "result", ""))}
-	c := f.client(t, ClientOptions{})
+	c := f.client(t, internal.ClientOptions{})
 
 	run := c.runHandle("wf", "W", "r1", "r1")
 	var result string
@@ -165,16 +166,16 @@ func TestGetWithoutFollowingReportsThisRun(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	f.history["r1"] = []*workflowservice.GetWorkflowExecutionHistoryResponse{closeEventPage(runContinuedAsNewEvent("r2"))}
 	f.history["r2"] = []*workflowservice.GetWorkflowExecutionHistoryResponse{closeEventPage(runFailedEvent("boom", "r3"))}
-	c := f.client(t, ClientOptions{})
+	c := f.client(t, internal.ClientOptions{})
 
-	err := c.runHandle("wf", "W", "r1", "").GetWithOptions(context.Background(), nil, WorkflowRunGetOptions{DisableFollowingRuns: true})
-	var can *ContinueAsNewError
+	err := c.runHandle("wf", "W", "r1", "").GetWithOptions(context.Background(), nil, internal.WorkflowRunGetOptions{DisableFollowingRuns: true})
+	var can *internal.ContinueAsNewError
 	chkErrAs(t, err, &can)
 	chkEqual(t, "Next", can.WorkflowType.Name)
 	chkEqual(t, "next-queue", can.TaskQueueName)
 	chkEqual(t, time.Minute, can.WorkflowRunTimeout)
 
-	err = c.runHandle("wf", "W", "r2", "").GetWithOptions(context.Background(), nil, WorkflowRunGetOptions{DisableFollowingRuns: true})
+	err = c.runHandle("wf", "W", "r2", "").GetWithOptions(context.Background(), nil, internal.WorkflowRunGetOptions{DisableFollowingRuns: true})
 	var execErr *failure.WorkflowExecutionError
 	chkErrAs(t, err, &execErr)
 	chkErrContains(t, err, "runID: r2")
@@ -185,7 +186,7 @@ func TestGetWaitsThroughEmptyLongPolls(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	empty := &workflowservice.GetWorkflowExecutionHistoryResponse{History: &historypb.History{}, NextPageToken: []byte("again")}
 	f.history["r1"] = []*workflowservice.GetWorkflowExecutionHistoryResponse{empty, empty, closeEventPage(runCompletedEvent(t, 7, ""))}
-	c := f.client(t, ClientOptions{})
+	c := f.client(t, internal.ClientOptions{})
 
 	var n int
 	chkNoErr(t, c.runHandle("wf", "W", "r1", "").Get(context.Background(), &n))
@@ -199,7 +200,7 @@ func TestGetWaitsThroughEmptyLongPolls(t *testing.T) {
 func TestGetDecodingRules(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	f.history["r1"] = []*workflowservice.GetWorkflowExecutionHistoryResponse{closeEventPage(runCompletedEvent(t, "x", ""))}
-	c := f.client(t, ClientOptions{})
+	c := f.client(t, internal.ClientOptions{})
 	run := c.runHandle("wf", "W", "r1", "")
 
 	chkNoErr(t, run.Get(context.Background(), nil), "nil discards the result")
@@ -211,7 +212,7 @@ func TestGetDecodingRules(t *testing.T) {
 
 func TestGetReportsAMissingWorkflow(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	c := f.client(t, ClientOptions{})
+	c := f.client(t, internal.ClientOptions{})
 	err := c.runHandle("wf", "W", "gone", "").Get(context.Background(), nil)
 	// The server's typed error comes back unwrapped, as go.temporal.io/sdk
 	// returns it, so ported type assertions keep working.
@@ -227,7 +228,7 @@ func TestGetWorkflowWithoutRunIDPinsTheCurrentRun(t *testing.T) {
 			EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED,
 		})}
 	})
-	c := f.client(t, ClientOptions{})
+	c := f.client(t, internal.ClientOptions{})
 
 	run := c.GetWorkflow(context.Background(), "wf", "")
 	err := run.Get(context.Background(), nil)
@@ -243,7 +244,7 @@ func TestGetStopsWithTheContext(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	empty := &workflowservice.GetWorkflowExecutionHistoryResponse{History: &historypb.History{}, NextPageToken: []byte("again")}
 	f.history["r1"] = []*workflowservice.GetWorkflowExecutionHistoryResponse{empty}
-	c := f.client(t, ClientOptions{})
+	c := f.client(t, internal.ClientOptions{})
 
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()

@@ -1,10 +1,12 @@
-package internal
+package clientimpl
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/durable-go/sdk/internal"
 )
 
 // clientCreation says which constructor creates a client.
@@ -20,19 +22,19 @@ const (
 // NewClientFromExisting (with existing) do, with the options' plugins
 // around it: each plugin's ConfigureClient in order, then their NewClient
 // hooks nested around the creation itself.
-func newClientThroughPlugins(ctx context.Context, options ClientOptions, how clientCreation, existing Client) (Client, error) {
+func newClientThroughPlugins(ctx context.Context, options internal.ClientOptions, how clientCreation, existing internal.Client) (internal.Client, error) {
 	plugins := slices.Clone(options.Plugins)
-	if err := CheckPlugins("client.Options.Plugins", plugins); err != nil {
+	if err := internal.CheckPlugins("client.Options.Plugins", plugins); err != nil {
 		return nil, err
 	}
 	for _, p := range plugins {
-		if err := p.ConfigureClient(ctx, ClientPluginConfigureClientOptions{ClientOptions: &options}); err != nil {
+		if err := p.ConfigureClient(ctx, internal.ClientPluginConfigureClientOptions{ClientOptions: &options}); err != nil {
 			return nil, fmt.Errorf("client plugin %q failed to configure the client: %w", p.Name(), err)
 		}
 	}
 
 	var built *workflowClient
-	create := func(ctx context.Context, o ClientPluginNewClientOptions) error {
+	create := func(ctx context.Context, o internal.ClientPluginNewClientOptions) error {
 		if built != nil {
 			return errors.New("a client plugin called next of NewClient twice; it must call it once")
 		}
@@ -49,10 +51,10 @@ func newClientThroughPlugins(ctx context.Context, options ClientOptions, how cli
 		built = c
 		return err
 	}
-	hooked := ChainPluginHooks(plugins, create, func(p ClientPlugin, ctx context.Context, o ClientPluginNewClientOptions, next func(context.Context, ClientPluginNewClientOptions) error) error {
+	hooked := internal.ChainPluginHooks(plugins, create, func(p internal.ClientPlugin, ctx context.Context, o internal.ClientPluginNewClientOptions, next func(context.Context, internal.ClientPluginNewClientOptions) error) error {
 		return p.NewClient(ctx, o, next)
 	})
-	err := hooked(ctx, ClientPluginNewClientOptions{ClientOptions: options, Lazy: how == clientLazy, FromExisting: existing})
+	err := hooked(ctx, internal.ClientPluginNewClientOptions{ClientOptions: options, Lazy: how == clientLazy, FromExisting: existing})
 	switch {
 	case err != nil:
 		if built != nil {
@@ -61,16 +63,16 @@ func newClientThroughPlugins(ctx context.Context, options ClientOptions, how cli
 		}
 		return nil, err
 	case built == nil:
-		return nil, fmt.Errorf("no client was created: a NewClient hook of the client plugins %q returned without calling next; it must call next or return an error", PluginNames(plugins))
+		return nil, fmt.Errorf("no client was created: a NewClient hook of the client plugins %q returned without calling next; it must call next or return an error", internal.PluginNames(plugins))
 	}
 	return built, nil
 }
 
 // workerPluginsOf returns the client plugins that are also worker plugins.
-func workerPluginsOf(plugins []ClientPlugin) []WorkerPlugin {
-	var workerPlugins []WorkerPlugin
+func workerPluginsOf(plugins []internal.ClientPlugin) []internal.WorkerPlugin {
+	var workerPlugins []internal.WorkerPlugin
 	for _, p := range plugins {
-		if wp, ok := p.(WorkerPlugin); ok {
+		if wp, ok := p.(internal.WorkerPlugin); ok {
 			workerPlugins = append(workerPlugins, wp)
 		}
 	}

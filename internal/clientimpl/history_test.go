@@ -1,4 +1,4 @@
-package internal
+package clientimpl
 
 import (
 	"context"
@@ -8,13 +8,15 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
+
+	"github.com/durable-go/sdk/internal"
 )
 
 func timerEvent(id int64) *historypb.HistoryEvent {
 	return &historypb.HistoryEvent{EventId: id, EventType: enumspb.EVENT_TYPE_TIMER_FIRED}
 }
 
-func collectEventIDs(t *testing.T, it HistoryEventIterator) ([]int64, error) {
+func collectEventIDs(t *testing.T, it internal.HistoryEventIterator) ([]int64, error) {
 	t.Helper()
 	var ids []int64
 	for it.HasNext() {
@@ -72,7 +74,7 @@ func TestHistoryIteratorEmptyHistoryAndErrors(t *testing.T) {
 func TestGetWorkflowHistoryRequests(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	f.history["r1"] = []*workflowservice.GetWorkflowExecutionHistoryResponse{closeEventPage(timerEvent(1), timerEvent(2))}
-	c := f.client(t, ClientOptions{Namespace: "ns1"})
+	c := f.client(t, internal.ClientOptions{Namespace: "ns1"})
 
 	ids, err := collectEventIDs(t, c.GetWorkflowHistory(context.Background(), "wf", "r1", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT))
 	chkNoErr(t, err)

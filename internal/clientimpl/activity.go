@@ -1,0 +1,268 @@
+package clientimpl
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+
+	commonpb "go.temporal.io/api/common/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/grpc"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/registry"
+)
+
+// activityConverters are the client's converters for one activity.
+func (c *workflowClient) activityConverters(ctx context.Context, sc converter.ActivitySerializationContext) (converter.DataConverter, converter.FailureConverter) {
+	dc := c.dataConverter
+	if aware, ok := dc.(converter.ContextAware); ok {
+		dc = aware.WithContext(ctx)
+	}
+	return converter.WithDataConverterSerializationContext(dc, sc),
+		converter.WithFailureConverterSerializationContext(c.failureConverter, sc)
+}
+
+// asyncActivityOutcome says which respond call an outcome needs.
+type asyncActivityOutcome int
+
+const (
+	asyncActivityCompleted asyncActivityOutcome = iota
+	asyncActivityCanceled
+	asyncActivityFailed
+)
+
+// classifyAsyncActivityError decides, as a worker does, how an activity's
+// error is reported: nil completes it, a CanceledError or context.Canceled
+// cancels it, anything else fails it.
+func classifyAsyncActivityError(err error) asyncActivityOutcome {
+	var canceled *failure.CanceledError
+	switch {
+	case err == nil:
+		return asyncActivityCompleted
+	case errors.As(err, &canceled), errors.Is(err, context.Canceled):
+		return asyncActivityCanceled
+	}
+	return asyncActivityFailed
+}
+
+// asyncActivityCanceledDetails extracts the details of a cancellation error in wire
+// form, through the failure converter that knows how to encode them.
+func asyncActivityCanceledDetails(fc converter.FailureConverter, err error) *commonpb.Payloads {
+	var canceled *failure.CanceledError
+	if !errors.As(err, &canceled) {
+		return nil // context.Canceled carries no details
+	}
+	return fc.ErrorToFailure(canceled).GetCanceledFailureInfo().GetDetails()
+}
+
+// encodeAsyncActivityResult encodes an activity result; nil sends no result.
+func encodeAsyncActivityResult(dc converter.DataConverter, result any) (*commonpb.Payloads, error) {
+	if result == nil {
+		return nil, nil
+	}
+	payloads, err := dc.ToPayloads(result)
+	if err != nil {
+		return nil, fmt.Errorf("the activity result (%T) cannot be encoded: %w", result, err)
+	}
+	return payloads, nil
+}
+
+// CompleteActivity implements Client.
+func (c *workflowClient) CompleteActivity(ctx context.Context, taskToken []byte, result any, err error) error {
+	return c.CompleteActivityWithOptions(ctx, internal.CompleteActivityOptions{TaskToken: taskToken, Result: result, Err: err})
+}
+
+// CompleteActivityWithOptions implements Client.
+func (c *workflowClient) CompleteActivityWithOptions(ctx context.Context, options internal.CompleteActivityOptions) error {
+	if options.TaskToken == nil {
+		return errors.New("CompleteActivity: the task token is missing")
+	}
+	namespace := cmp.Or(options.Namespace, c.namespace)
+	dc, fc := c.activityConverters(ctx, converter.ActivitySerializationContext{
+		Namespace:    namespace,
+		WorkflowID:   options.WorkflowID,
+		WorkflowType: options.WorkflowType,
+		ActivityType: options.ActivityType,
+		TaskQueue:    options.TaskQueue,
+	})
+	if err := c.ensureInitialized(ctx); err != nil {
+		return err
+	}
+	return CompleteActivityByToken(ctx, c.service, namespace, c.identity, dc, fc, options.TaskToken, options.Result, options.Err)
+}
+
+// activityCompleter is the part of the service that completes activities
+// by task token: the client's connection, or the test environment's
+// in-memory server.
+type activityCompleter interface {
+	RespondActivityTaskCompleted(ctx context.Context, in *workflowservice.RespondActivityTaskCompletedRequest, opts ...grpc.CallOption) (*workflowservice.RespondActivityTaskCompletedResponse, error)
+	RespondActivityTaskFailed(ctx context.Context, in *workflowservice.RespondActivityTaskFailedRequest, opts ...grpc.CallOption) (*workflowservice.RespondActivityTaskFailedResponse, error)
+	RespondActivityTaskCanceled(ctx context.Context, in *workflowservice.RespondActivityTaskCanceledRequest, opts ...grpc.CallOption) (*workflowservice.RespondActivityTaskCanceledResponse, error)
+}
+
+// CompleteActivityByToken reports an asynchronously completed activity:
+// its result, its failure, or its cancellation, by what activityErr is.
+// The test environment's CompleteActivity sends it to its in-memory
+// server.
+func CompleteActivityByToken(ctx context.Context, service activityCompleter, namespace, identity string, dc converter.DataConverter, fc converter.FailureConverter,
+	token []byte, activityResult any, activityErr error,
+) error {
+	activityErr = failure.SafeChain(activityErr) // as a worker checks an activity's error
+	var err error
+	switch classifyAsyncActivityError(activityErr) {
+	case asyncActivityCompleted:
+		var result *commonpb.Payloads
+		if result, err = encodeAsyncActivityResult(dc, activityResult); err != nil {
+			return fmt.Errorf("CompleteActivity: %w", err)
+		}
+		_, err = service.RespondActivityTaskCompleted(ctx, &workflowservice.RespondActivityTaskCompletedRequest{
+			TaskToken: token, Result: result, Identity: identity, Namespace: namespace,
+		})
+	case asyncActivityCanceled:
+		_, err = service.RespondActivityTaskCanceled(ctx, &workflowservice.RespondActivityTaskCanceledRequest{
+			TaskToken: token, Details: asyncActivityCanceledDetails(fc, activityErr), Identity: identity, Namespace: namespace,
+		})
+	case asyncActivityFailed:
+		_, err = service.RespondActivityTaskFailed(ctx, &workflowservice.RespondActivityTaskFailedRequest{
+			TaskToken: token, Failure: fc.ErrorToFailure(activityErr), Identity: identity, Namespace: namespace,
+		})
+	}
+	return wrapCallError(err, "completing activity by task token")
+}
+
+// CompleteActivityByID implements Client.
+func (c *workflowClient) CompleteActivityByID(ctx context.Context, namespace, workflowID, runID, activityID string, result any, err error) error {
+	return c.CompleteActivityByIDWithOptions(ctx, internal.CompleteActivityByIDOptions{
+		Namespace:  namespace,
+		WorkflowID: workflowID,
+		RunID:      runID,
+		ActivityID: activityID,
+		Result:     result,
+		Err:        err,
+	})
+}
+
+// CompleteActivityByIDWithOptions implements Client.
+func (c *workflowClient) CompleteActivityByIDWithOptions(ctx context.Context, options internal.CompleteActivityByIDOptions) error {
+	if options.Namespace == "" || options.WorkflowID == "" || options.ActivityID == "" {
+		return errors.New("CompleteActivityByID: namespace, workflow ID and activity ID are all required")
+	}
+	dc, fc := c.activityConverters(ctx, converter.ActivitySerializationContext{
+		Namespace:    options.Namespace,
+		WorkflowID:   options.WorkflowID,
+		WorkflowType: options.WorkflowType,
+		ActivityType: options.ActivityType,
+		TaskQueue:    options.TaskQueue,
+	})
+	if err := c.ensureInitialized(ctx); err != nil {
+		return err
+	}
+	o := options
+	o.Err = failure.SafeChain(o.Err) // as a worker checks an activity's error
+	var err error
+	switch classifyAsyncActivityError(o.Err) {
+	case asyncActivityCompleted:
+		var result *commonpb.Payloads
+		if result, err = encodeAsyncActivityResult(dc, o.Result); err != nil {
+			return fmt.Errorf("CompleteActivityByID: %w", err)
+		}
+		_, err = c.service.RespondActivityTaskCompletedById(ctx, &workflowservice.RespondActivityTaskCompletedByIdRequest{
+			Namespace: o.Namespace, WorkflowId: o.WorkflowID, RunId: o.RunID, ActivityId: o.ActivityID,
+			Result: result, Identity: c.identity,
+		})
+	case asyncActivityCanceled:
+		_, err = c.service.RespondActivityTaskCanceledById(ctx, &workflowservice.RespondActivityTaskCanceledByIdRequest{
+			Namespace: o.Namespace, WorkflowId: o.WorkflowID, RunId: o.RunID, ActivityId: o.ActivityID,
+			Details: asyncActivityCanceledDetails(fc, o.Err), Identity: c.identity,
+		})
+	case asyncActivityFailed:
+		_, err = c.service.RespondActivityTaskFailedById(ctx, &workflowservice.RespondActivityTaskFailedByIdRequest{
+			Namespace: o.Namespace, WorkflowId: o.WorkflowID, RunId: o.RunID, ActivityId: o.ActivityID,
+			Failure: fc.ErrorToFailure(o.Err), Identity: c.identity,
+		})
+	}
+	return wrapCallError(err, "completing activity %q of workflow %q (run %q)", o.ActivityID, o.WorkflowID, o.RunID)
+}
+
+// RecordActivityHeartbeat implements Client.
+func (c *workflowClient) RecordActivityHeartbeat(ctx context.Context, taskToken []byte, details ...any) error {
+	return c.RecordActivityHeartbeatWithOptions(ctx, internal.RecordActivityHeartbeatOptions{TaskToken: taskToken, Details: details})
+}
+
+// RecordActivityHeartbeatWithOptions implements Client.
+func (c *workflowClient) RecordActivityHeartbeatWithOptions(ctx context.Context, options internal.RecordActivityHeartbeatOptions) error {
+	namespace := cmp.Or(options.Namespace, c.namespace)
+	dc, _ := c.activityConverters(ctx, converter.ActivitySerializationContext{
+		Namespace:    namespace,
+		WorkflowID:   options.WorkflowID,
+		WorkflowType: options.WorkflowType,
+		ActivityType: options.ActivityType,
+		TaskQueue:    options.TaskQueue,
+	})
+	details, err := registry.EncodeArgs(dc, options.Details)
+	if err != nil {
+		return fmt.Errorf("RecordActivityHeartbeat: details: %w", err)
+	}
+	if err := c.ensureInitialized(ctx); err != nil {
+		return err
+	}
+	resp, err := c.service.RecordActivityTaskHeartbeat(ctx, &workflowservice.RecordActivityTaskHeartbeatRequest{
+		TaskToken: options.TaskToken, Details: details, Identity: c.identity, Namespace: namespace,
+	})
+	if err != nil {
+		return wrapCallError(err, "recording activity heartbeat by task token")
+	}
+	return asyncHeartbeatVerdict(resp.GetCancelRequested())
+}
+
+// RecordActivityHeartbeatByID implements Client.
+func (c *workflowClient) RecordActivityHeartbeatByID(ctx context.Context, namespace, workflowID, runID, activityID string, details ...any) error {
+	return c.RecordActivityHeartbeatByIDWithOptions(ctx, internal.RecordActivityHeartbeatByIDOptions{
+		Namespace:  namespace,
+		WorkflowID: workflowID,
+		RunID:      runID,
+		ActivityID: activityID,
+		Details:    details,
+	})
+}
+
+// RecordActivityHeartbeatByIDWithOptions implements Client.
+func (c *workflowClient) RecordActivityHeartbeatByIDWithOptions(ctx context.Context, options internal.RecordActivityHeartbeatByIDOptions) error {
+	namespace := cmp.Or(options.Namespace, c.namespace)
+	dc, _ := c.activityConverters(ctx, converter.ActivitySerializationContext{
+		Namespace:    namespace,
+		WorkflowID:   options.WorkflowID,
+		WorkflowType: options.WorkflowType,
+		ActivityType: options.ActivityType,
+		TaskQueue:    options.TaskQueue,
+	})
+	details, err := registry.EncodeArgs(dc, options.Details)
+	if err != nil {
+		return fmt.Errorf("RecordActivityHeartbeatByID: details: %w", err)
+	}
+	if err := c.ensureInitialized(ctx); err != nil {
+		return err
+	}
+	resp, err := c.service.RecordActivityTaskHeartbeatById(ctx, &workflowservice.RecordActivityTaskHeartbeatByIdRequest{
+		Namespace: namespace, WorkflowId: options.WorkflowID, RunId: options.RunID, ActivityId: options.ActivityID,
+		Details: details, Identity: c.identity,
+	})
+	if err != nil {
+		return wrapCallError(err, "recording heartbeat of activity %q of workflow %q (run %q)", options.ActivityID, options.WorkflowID, options.RunID)
+	}
+	return asyncHeartbeatVerdict(resp.GetCancelRequested())
+}
+
+// asyncHeartbeatVerdict turns the server's answer to a heartbeat into the
+// error the official client returns: a CanceledError once cancellation
+// of the activity has been requested.
+func asyncHeartbeatVerdict(cancelRequested bool) error {
+	if cancelRequested {
+		return failure.NewCanceledError()
+	}
+	return nil
+}

@@ -1,0 +1,118 @@
+package clientimpl
+
+import (
+	"context"
+	"fmt"
+
+	commonpb "go.temporal.io/api/common/v1"
+
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/failure"
+)
+
+// workflowDataConverter is the client's data converter as it applies to
+// one workflow: told the Go context (converter.ContextAware) and the
+// workflow it converts for.
+func (c *workflowClient) workflowDataConverter(ctx context.Context, workflowID string) converter.DataConverter {
+	dc := c.dataConverter
+	if aware, ok := dc.(converter.ContextAware); ok {
+		dc = aware.WithContext(ctx)
+	}
+	return clientSerializationContext(dc, c.namespace, workflowID)
+}
+
+// converterFor is the client's data converter for one workflow, outside
+// any call (to decode results that arrive later).
+func (c *workflowClient) converterFor(workflowID string) converter.DataConverter {
+	return clientSerializationContext(c.dataConverter, c.namespace, workflowID)
+}
+
+func clientSerializationContext(dc converter.DataConverter, namespace, workflowID string) converter.DataConverter {
+	return converter.WithDataConverterSerializationContext(dc, converter.WorkflowSerializationContext{
+		Namespace:  namespace,
+		WorkflowID: workflowID,
+	})
+}
+
+// workflowFailureConverter is the client's failure converter for one
+// workflow.
+func (c *workflowClient) workflowFailureConverter(workflowID string) converter.FailureConverter {
+	return converter.WithFailureConverterSerializationContext(c.failureConverter, converter.WorkflowSerializationContext{
+		Namespace:  c.namespace,
+		WorkflowID: workflowID,
+	})
+}
+
+// clientEncodedValue is a converter.EncodedValue: payloads and the converter
+// that decodes them.
+type clientEncodedValue struct {
+	payloads *commonpb.Payloads
+	dc       converter.DataConverter
+}
+
+// newClientEncodedValue wraps payloads; dc defaults to the default converter.
+func newClientEncodedValue(payloads *commonpb.Payloads, dc converter.DataConverter) converter.EncodedValue {
+	if dc == nil {
+		dc = converter.GetDefaultDataConverter()
+	}
+	return &clientEncodedValue{payloads: payloads, dc: dc}
+}
+
+// HasValue reports whether there is a payload.
+func (v *clientEncodedValue) HasValue() bool { return len(v.payloads.GetPayloads()) > 0 }
+
+// Get decodes the first payload into valuePtr.
+func (v *clientEncodedValue) Get(valuePtr any) error {
+	if !v.HasValue() {
+		return failure.ErrNoData
+	}
+	return v.dc.FromPayloads(v.payloads, valuePtr)
+}
+
+// Payloads returns the payloads as received (converter.ValuesPayloads).
+func (v *clientEncodedValue) Payloads() *commonpb.Payloads { return v.payloads }
+
+// NewValue wraps payloads returned by the server (a query result, say) for
+// decoding with the default data converter.
+func NewValue(payloads *commonpb.Payloads) converter.EncodedValue {
+	return newClientEncodedValue(payloads, nil)
+}
+
+// NewValues wraps payloads returned by the server (heartbeat details in a
+// description, say) for decoding with the default data converter.
+func NewValues(payloads *commonpb.Payloads) converter.EncodedValues {
+	return failure.NewEncodedValues(payloads, nil)
+}
+
+// clientHeaderWriter writes into a header's field map.
+type clientHeaderWriter struct{ fields map[string]*commonpb.Payload }
+
+func (w clientHeaderWriter) Set(key string, value *commonpb.Payload) { w.fields[key] = value }
+
+// clientOutgoingHeader builds the header of an outgoing request: the fields
+// given (which may be nil) plus what each propagator injects from ctx.
+// It returns nil when the header would be empty.
+func clientOutgoingHeader(ctx context.Context, given *commonpb.Header, propagators []internal.ContextPropagator) (*commonpb.Header, error) {
+	fields := make(map[string]*commonpb.Payload, len(given.GetFields()))
+	for k, v := range given.GetFields() {
+		fields[k] = v
+	}
+	for _, p := range propagators {
+		if err := p.Inject(ctx, clientHeaderWriter{fields}); err != nil {
+			return nil, fmt.Errorf("context propagator %T failed to write the header: %w", p, err)
+		}
+	}
+	if len(fields) == 0 {
+		return nil, nil
+	}
+	return &commonpb.Header{Fields: fields}, nil
+}
+
+// headerOf is the header of ctx's call as a proto, for clientOutgoingHeader.
+func headerOf(ctx context.Context) *commonpb.Header {
+	if fields := internal.Header(ctx); len(fields) > 0 {
+		return &commonpb.Header{Fields: fields}
+	}
+	return nil
+}

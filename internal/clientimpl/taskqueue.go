@@ -1,0 +1,97 @@
+package clientimpl
+
+import (
+	"context"
+	"errors"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
+	"go.temporal.io/api/workflowservice/v1"
+
+	"github.com/durable-go/sdk/internal"
+)
+
+// DescribeTaskQueueEnhanced implements Client.
+func (c *workflowClient) DescribeTaskQueueEnhanced(ctx context.Context, options internal.DescribeTaskQueueEnhancedOptions) (internal.TaskQueueDescription, error) {
+	if options.TaskQueue == "" {
+		return internal.TaskQueueDescription{}, errors.New("DescribeTaskQueueEnhanced: DescribeTaskQueueEnhancedOptions.TaskQueue is empty: name the task queue to describe")
+	}
+	types := make([]enumspb.TaskQueueType, len(options.TaskQueueTypes))
+	for i, t := range options.TaskQueueTypes {
+		types[i] = enumspb.TaskQueueType(t)
+	}
+	request := &workflowservice.DescribeTaskQueueRequest{
+		Namespace: c.namespace,
+		TaskQueue: &taskqueuepb.TaskQueue{Name: options.TaskQueue, Kind: enumspb.TASK_QUEUE_KIND_NORMAL},
+		// The enhanced mode is deprecated on the server, but it is what
+		// this method of the official SDK asks for.
+		//lint:ignore SA1019 see above.
+		ApiMode: enumspb.DESCRIBE_TASK_QUEUE_MODE_ENHANCED,
+		//lint:ignore SA1019 enhanced mode.
+		TaskQueueTypes: types,
+		//lint:ignore SA1019 enhanced mode.
+		ReportPollers: options.ReportPollers,
+		//lint:ignore SA1019 enhanced mode.
+		ReportTaskReachability: options.ReportTaskReachability,
+		ReportStats:            options.ReportStats,
+	}
+	if v := options.Versions; v != nil {
+		//lint:ignore SA1019 enhanced mode.
+		request.Versions = &taskqueuepb.TaskQueueVersionSelection{BuildIds: v.BuildIDs, Unversioned: v.Unversioned, AllActive: v.AllActive}
+	}
+	if err := c.ensureInitialized(ctx); err != nil {
+		return internal.TaskQueueDescription{}, err
+	}
+	resp, err := c.service.DescribeTaskQueue(ctx, request)
+	if err != nil {
+		return internal.TaskQueueDescription{}, wrapCallError(err, "describing task queue %q", options.TaskQueue)
+	}
+	//lint:ignore SA1019 enhanced mode.
+	versions := resp.GetVersionsInfo()
+	//lint:ignore SA1019 a server without the enhanced mode answers in the old form.
+	if len(versions) == 0 && (len(resp.GetPollers()) > 0 || resp.GetTaskQueueStatus() != nil) {
+		return internal.TaskQueueDescription{}, errors.New("DescribeTaskQueueEnhanced: the server does not support it (it needs Temporal server 1.24 or later)")
+	}
+	d := internal.TaskQueueDescription{VersionsInfo: make(map[string]internal.TaskQueueVersionInfo, len(versions))}
+	for buildID, v := range versions {
+		d.VersionsInfo[buildID] = taskQueueVersionInfoFromProto(v)
+	}
+	return d, nil
+}
+
+func taskQueueVersionInfoFromProto(v *taskqueuepb.TaskQueueVersionInfo) internal.TaskQueueVersionInfo {
+	info := internal.TaskQueueVersionInfo{
+		TypesInfo:        make(map[internal.TaskQueueType]internal.TaskQueueTypeInfo, len(v.GetTypesInfo())),
+		TaskReachability: internal.BuildIDTaskReachability(v.GetTaskReachability()),
+	}
+	for t, typeInfo := range v.GetTypesInfo() {
+		pollers := make([]internal.TaskQueuePollerInfo, len(typeInfo.GetPollers()))
+		for i, p := range typeInfo.GetPollers() {
+			pollers[i] = internal.TaskQueuePollerInfo{
+				LastAccessTime: optionalTime(p.GetLastAccessTime()),
+				Identity:       p.GetIdentity(),
+				RatePerSecond:  p.GetRatePerSecond(),
+			}
+			//lint:ignore SA1019 build-ID capabilities are what the official description reports.
+			if caps := p.GetWorkerVersionCapabilities(); caps != nil {
+				pollers[i].WorkerVersionCapabilities = &internal.WorkerVersionCapabilities{
+					BuildID:              caps.GetBuildId(),
+					UseVersioning:        caps.GetUseVersioning(),
+					DeploymentSeriesName: caps.GetDeploymentSeriesName(),
+				}
+			}
+		}
+		typeDescription := internal.TaskQueueTypeInfo{Pollers: pollers}
+		if s := typeInfo.GetStats(); s != nil {
+			typeDescription.Stats = &internal.TaskQueueStats{
+				ApproximateBacklogCount: s.GetApproximateBacklogCount(),
+				ApproximateBacklogAge:   s.GetApproximateBacklogAge().AsDuration(),
+				TasksAddRate:            s.GetTasksAddRate(),
+				TasksDispatchRate:       s.GetTasksDispatchRate(),
+				BacklogIncreaseRate:     s.GetTasksAddRate() - s.GetTasksDispatchRate(),
+			}
+		}
+		info.TypesInfo[internal.TaskQueueType(t)] = typeDescription
+	}
+	return info
+}
