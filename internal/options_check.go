@@ -1,28 +1,30 @@
 package internal
 
-import "github.com/durable-go/sdk/internal/base"
+import (
+	"github.com/durable-go/sdk/internal/optcheck"
+)
 
 // checkWorkerOptionsNotNegative panics, as worker.New does for its other
 // configuration mistakes, when a worker option is negative.
 func checkWorkerOptionsNotNegative(o WorkerOptions) {
-	values := []base.NamedValue{
-		base.Number("MaxConcurrentActivityExecutionSize", float64(o.MaxConcurrentActivityExecutionSize)),
-		base.Number("WorkerActivitiesPerSecond", o.WorkerActivitiesPerSecond),
-		base.Number("TaskQueueActivitiesPerSecond", o.TaskQueueActivitiesPerSecond),
-		base.Number("MaxConcurrentLocalActivityExecutionSize", float64(o.MaxConcurrentLocalActivityExecutionSize)),
-		base.Number("WorkerLocalActivitiesPerSecond", o.WorkerLocalActivitiesPerSecond),
-		base.Number("MaxConcurrentWorkflowTaskExecutionSize", float64(o.MaxConcurrentWorkflowTaskExecutionSize)),
-		base.Number("MaxConcurrentWorkflowTaskPollers", float64(o.MaxConcurrentWorkflowTaskPollers)),
-		base.Number("MaxConcurrentActivityTaskPollers", float64(o.MaxConcurrentActivityTaskPollers)),
-		base.Duration("StickyScheduleToStartTimeout", o.StickyScheduleToStartTimeout),
-		base.Duration("DefaultHeartbeatThrottleInterval", o.DefaultHeartbeatThrottleInterval),
-		base.Duration("MaxHeartbeatThrottleInterval", o.MaxHeartbeatThrottleInterval),
-		base.Duration("WorkerStopTimeout", o.WorkerStopTimeout),
-		base.Duration("DeadlockDetectionTimeout", o.DeadlockDetectionTimeout),
-		base.Number("MaxConcurrentSessionExecutionSize", float64(o.MaxConcurrentSessionExecutionSize)),
-		base.Number("MaxConcurrentEagerActivityExecutionSize", float64(o.MaxConcurrentEagerActivityExecutionSize)),
+	values := []optcheck.NamedValue{
+		optcheck.Number("MaxConcurrentActivityExecutionSize", float64(o.MaxConcurrentActivityExecutionSize)),
+		optcheck.Number("WorkerActivitiesPerSecond", o.WorkerActivitiesPerSecond),
+		optcheck.Number("TaskQueueActivitiesPerSecond", o.TaskQueueActivitiesPerSecond),
+		optcheck.Number("MaxConcurrentLocalActivityExecutionSize", float64(o.MaxConcurrentLocalActivityExecutionSize)),
+		optcheck.Number("WorkerLocalActivitiesPerSecond", o.WorkerLocalActivitiesPerSecond),
+		optcheck.Number("MaxConcurrentWorkflowTaskExecutionSize", float64(o.MaxConcurrentWorkflowTaskExecutionSize)),
+		optcheck.Number("MaxConcurrentWorkflowTaskPollers", float64(o.MaxConcurrentWorkflowTaskPollers)),
+		optcheck.Number("MaxConcurrentActivityTaskPollers", float64(o.MaxConcurrentActivityTaskPollers)),
+		optcheck.Duration("StickyScheduleToStartTimeout", o.StickyScheduleToStartTimeout),
+		optcheck.Duration("DefaultHeartbeatThrottleInterval", o.DefaultHeartbeatThrottleInterval),
+		optcheck.Duration("MaxHeartbeatThrottleInterval", o.MaxHeartbeatThrottleInterval),
+		optcheck.Duration("WorkerStopTimeout", o.WorkerStopTimeout),
+		optcheck.Duration("DeadlockDetectionTimeout", o.DeadlockDetectionTimeout),
+		optcheck.Number("MaxConcurrentSessionExecutionSize", float64(o.MaxConcurrentSessionExecutionSize)),
+		optcheck.Number("MaxConcurrentEagerActivityExecutionSize", float64(o.MaxConcurrentEagerActivityExecutionSize)),
 	}
-	if err := base.NegativeOptions("worker.New: worker.Options", values...); err != nil {
+	if err := optcheck.Negative("worker.New: worker.Options", values...); err != nil {
 		panic(err.Error())
 	}
 }

@@ -7,8 +7,8 @@ import (
 
 	historypb "go.temporal.io/api/history/v1"
 
-	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/logging"
+	"github.com/durable-go/sdk/internal/uuid"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -28,7 +28,7 @@ func (r *WorkflowReplayer) configureThroughPlugins() error {
 	}
 	p := &r.plugins
 	p.list = slices.Clone(r.options.Plugins)
-	p.instanceKey = base.NewUUID()
+	p.instanceKey = uuid.New()
 	for _, plugin := range p.list {
 		err := plugin.ConfigureWorkflowReplayer(context.Background(), WorkerPluginConfigureWorkflowReplayerOptions{
 			WorkflowReplayerInstanceKey:     p.instanceKey,

@@ -9,7 +9,6 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/wfsync"
@@ -140,16 +139,8 @@ func (TestEnvSeam) Replay(reg *registry.Registry, o WorkerOptions, w TestEnvWiri
 	return err
 }
 
-// EncodeStartMemo encodes a workflow's memo as the client starts it.
-func (TestEnvSeam) EncodeStartMemo(dc converter.DataConverter, memo map[string]any) (*commonpb.Memo, error) {
-	return base.EncodeMemo(dc, memo)
-}
-
 // ClosesRun reports an event that ends a run.
 func (TestEnvSeam) ClosesRun(t enumspb.EventType) bool { return closesRun(t) }
-
-// NewID returns a random ID, as the client makes request and update IDs.
-func (TestEnvSeam) NewID() string { return base.NewUUID() }
 
 // EncodedValue is the EncodedValue of payloads p.
 func (TestEnvSeam) EncodedValue(p *commonpb.Payloads, dc converter.DataConverter) converter.EncodedValue {

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/durable-go/sdk/internal/base"
+	"github.com/durable-go/sdk/internal/uuid"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -43,7 +43,7 @@ type pluginRegistry interface {
 // in order.
 func (s *workerPluginSet) configure(plugins []WorkerPlugin, taskQueue string, options *WorkerOptions) error {
 	s.list = plugins
-	s.instanceKey = base.NewUUID()
+	s.instanceKey = uuid.New()
 	for _, plugin := range s.list {
 		err := plugin.ConfigureWorker(context.Background(), WorkerPluginConfigureWorkerOptions{
 			WorkerInstanceKey:     s.instanceKey,

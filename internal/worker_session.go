@@ -1,8 +1,8 @@
 package internal
 
 import (
-	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/session"
+	"github.com/durable-go/sdk/internal/uuid"
 	"github.com/durable-go/sdk/internal/workerrt"
 )
 
@@ -19,7 +19,7 @@ func (w *AggregatedWorker) sessionWorkers(primary workerrt.Options) ([]*workerrt
 		maxSessions = session.DefaultMaxConcurrentSessions
 	}
 	host, err := session.NewHost(session.HostOptions{
-		ResourceID:            base.NewUUID(),
+		ResourceID:            uuid.New(),
 		MaxConcurrentSessions: maxSessions,
 		DataConverter:         w.clientSettings.DataConverter,
 		Signal:                w.client.SignalWorkflow,

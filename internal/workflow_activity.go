@@ -11,7 +11,7 @@ import (
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
-	"github.com/durable-go/sdk/internal/base"
+	"github.com/durable-go/sdk/internal/optcheck"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/wfsync"
@@ -156,11 +156,11 @@ func ExecuteActivity(ctx Context, activity any, args ...any) Future {
 func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Future {
 	f := &wfsync.SettableFuture{}
 	opts := GetActivityOptions(ctx)
-	err := base.NegativeCallOptions("ExecuteActivity", name, "workflow.ActivityOptions",
-		base.Duration("ScheduleToCloseTimeout", opts.ScheduleToCloseTimeout), base.Duration("ScheduleToStartTimeout", opts.ScheduleToStartTimeout),
-		base.Duration("StartToCloseTimeout", opts.StartToCloseTimeout), base.Duration("HeartbeatTimeout", opts.HeartbeatTimeout))
+	err := optcheck.NegativeInCall("ExecuteActivity", name, "workflow.ActivityOptions",
+		optcheck.Duration("ScheduleToCloseTimeout", opts.ScheduleToCloseTimeout), optcheck.Duration("ScheduleToStartTimeout", opts.ScheduleToStartTimeout),
+		optcheck.Duration("StartToCloseTimeout", opts.StartToCloseTimeout), optcheck.Duration("HeartbeatTimeout", opts.HeartbeatTimeout))
 	if err == nil {
-		err = base.CallOptionsError("ExecuteActivity", name, "workflow.ActivityOptions", policy.CheckRetryPolicy(opts.RetryPolicy))
+		err = optcheck.CallError("ExecuteActivity", name, "workflow.ActivityOptions", policy.CheckRetryPolicy(opts.RetryPolicy))
 	}
 	if err == nil && opts.StartToCloseTimeout == 0 && opts.ScheduleToCloseTimeout == 0 {
 		err = errNoActivityTimeout

@@ -13,9 +13,10 @@ import (
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
-	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/memo"
+	"github.com/durable-go/sdk/internal/optcheck"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/searchattr"
@@ -293,12 +294,12 @@ func (r *workflowRun) refusedChild(err error) ChildWorkflowFuture {
 
 // childCommand is the StartChildWorkflowExecution of a child.
 func (r *workflowRun) childCommand(ctx Context, name, workflowID string, opts ChildWorkflowOptions, args []any) (*commandpb.StartChildWorkflowExecutionCommandAttributes, error) {
-	if err := base.NegativeCallOptions("ExecuteChildWorkflow", name, "workflow.ChildWorkflowOptions",
-		base.Duration("WorkflowExecutionTimeout", opts.WorkflowExecutionTimeout), base.Duration("WorkflowRunTimeout", opts.WorkflowRunTimeout),
-		base.Duration("WorkflowTaskTimeout", opts.WorkflowTaskTimeout)); err != nil {
+	if err := optcheck.NegativeInCall("ExecuteChildWorkflow", name, "workflow.ChildWorkflowOptions",
+		optcheck.Duration("WorkflowExecutionTimeout", opts.WorkflowExecutionTimeout), optcheck.Duration("WorkflowRunTimeout", opts.WorkflowRunTimeout),
+		optcheck.Duration("WorkflowTaskTimeout", opts.WorkflowTaskTimeout)); err != nil {
 		return nil, err
 	}
-	if err := base.CallOptionsError("ExecuteChildWorkflow", name, "workflow.ChildWorkflowOptions", policy.CheckRetryPolicy(opts.RetryPolicy)); err != nil {
+	if err := optcheck.CallError("ExecuteChildWorkflow", name, "workflow.ChildWorkflowOptions", policy.CheckRetryPolicy(opts.RetryPolicy)); err != nil {
 		return nil, err
 	}
 	input, err := registry.EncodeArgs(r.dataConverter(ctx), args)
@@ -344,7 +345,7 @@ func (r *workflowRun) encodeChildMemoAndSearchAttributes(attrs *commandpb.StartC
 	// Like go.temporal.io/sdk (flag 7), memo values are encoded with the
 	// worker's data converter.
 	r.exec.TryUseFlag(engine.FlagMemoUserDCEncode)
-	memo, err := base.EncodeMemo(r.config.dc, opts.Memo)
+	encodedMemo, err := memo.Encode(r.config.dc, opts.Memo)
 	if err != nil {
 		return fmt.Errorf("ExecuteChildWorkflow(%s): %w", name, err)
 	}
@@ -352,7 +353,7 @@ func (r *workflowRun) encodeChildMemoAndSearchAttributes(attrs *commandpb.StartC
 	if err != nil {
 		return fmt.Errorf("ExecuteChildWorkflow(%s): %w", name, err)
 	}
-	attrs.Memo, attrs.SearchAttributes = memo, sa
+	attrs.Memo, attrs.SearchAttributes = encodedMemo, sa
 	return nil
 }
 

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/optcheck"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/wfsync"
@@ -157,11 +157,11 @@ func (r *workflowRun) localActivityRequest(ctx Context, name string, args []any)
 	if !ok {
 		return nil, "", errNoLocalActivityOptions
 	}
-	if err := base.NegativeCallOptions("ExecuteLocalActivity", name, "workflow.LocalActivityOptions",
-		base.Duration("ScheduleToCloseTimeout", o.ScheduleToCloseTimeout), base.Duration("StartToCloseTimeout", o.StartToCloseTimeout)); err != nil {
+	if err := optcheck.NegativeInCall("ExecuteLocalActivity", name, "workflow.LocalActivityOptions",
+		optcheck.Duration("ScheduleToCloseTimeout", o.ScheduleToCloseTimeout), optcheck.Duration("StartToCloseTimeout", o.StartToCloseTimeout)); err != nil {
 		return nil, "", err
 	}
-	if err := base.CallOptionsError("ExecuteLocalActivity", name, "workflow.LocalActivityOptions", policy.CheckRetryPolicy(o.RetryPolicy)); err != nil {
+	if err := optcheck.CallError("ExecuteLocalActivity", name, "workflow.LocalActivityOptions", policy.CheckRetryPolicy(o.RetryPolicy)); err != nil {
 		return nil, "", err
 	}
 	switch {

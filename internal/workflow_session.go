@@ -8,10 +8,10 @@ import (
 	"slices"
 	"time"
 
-	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/session"
+	"github.com/durable-go/sdk/internal/uuid"
 )
 
 // SessionState is where a session is in its life (workflow.SessionState).
@@ -115,7 +115,7 @@ func createSession(ctx Context, creationQueue string, options *SessionOptions) (
 		return nil, errOpenSessionInContext
 	}
 	var id string
-	if err := SideEffect(ctx, func(Context) any { return base.NewUUID() }).Get(&id); err != nil {
+	if err := SideEffect(ctx, func(Context) any { return uuid.New() }).Get(&id); err != nil {
 		return nil, err
 	}
 	created := GetSignalChannel(ctx, id) // the creation activity signals on the session ID

@@ -11,8 +11,8 @@ import (
 	"google.golang.org/grpc/keepalive"
 
 	"github.com/durable-go/sdk/internal"
-	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/logging"
+	"github.com/durable-go/sdk/internal/optcheck"
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/log"
 )
@@ -26,9 +26,9 @@ const (
 // rpcOptions turns client options into connection options.
 func rpcOptions(o internal.ClientOptions) (rpc.Options, error) {
 	co := o.ConnectionOptions
-	if err := base.NegativeOptions("invalid client options: client.ConnectionOptions",
-		base.Duration("KeepAliveTime", co.KeepAliveTime), base.Duration("KeepAliveTimeout", co.KeepAliveTimeout),
-		base.Duration("GetSystemInfoTimeout", co.GetSystemInfoTimeout), base.Number("MaxPayloadSize", float64(co.MaxPayloadSize))); err != nil {
+	if err := optcheck.Negative("invalid client options: client.ConnectionOptions",
+		optcheck.Duration("KeepAliveTime", co.KeepAliveTime), optcheck.Duration("KeepAliveTimeout", co.KeepAliveTimeout),
+		optcheck.Duration("GetSystemInfoTimeout", co.GetSystemInfoTimeout), optcheck.Number("MaxPayloadSize", float64(co.MaxPayloadSize))); err != nil {
 		return rpc.Options{}, err
 	}
 	if co.TLS != nil && co.TLSDisabled {

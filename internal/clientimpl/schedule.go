@@ -11,9 +11,10 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
-	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/memo"
 	"github.com/durable-go/sdk/internal/searchattr"
+	"github.com/durable-go/sdk/internal/uuid"
 )
 
 // The notes Pause and Unpause record when the caller gives none; the
@@ -68,7 +69,7 @@ func (r *clientRoot) CreateSchedule(ctx context.Context, in *internal.ScheduleCl
 	if err != nil {
 		return nil, fmt.Errorf("ScheduleClient.Create: schedule %q: %w", options.ID, err)
 	}
-	memo, err := base.EncodeMemo(c.scheduleDataConverter(ctx), options.Memo)
+	encodedMemo, err := memo.Encode(c.scheduleDataConverter(ctx), options.Memo)
 	if err != nil {
 		return nil, fmt.Errorf("ScheduleClient.Create: schedule %q: %w", options.ID, err)
 	}
@@ -94,8 +95,8 @@ func (r *clientRoot) CreateSchedule(ctx context.Context, in *internal.ScheduleCl
 		Schedule:         schedule,
 		InitialPatch:     initialPatch,
 		Identity:         c.identity,
-		RequestId:        base.NewUUID(),
-		Memo:             memo,
+		RequestId:        uuid.New(),
+		Memo:             encodedMemo,
 		SearchAttributes: searchAttributes,
 	})
 	var exists *serviceerror.WorkflowExecutionAlreadyStarted
@@ -240,7 +241,7 @@ func (h *scheduleHandle) Update(ctx context.Context, options internal.ScheduleUp
 		ScheduleId: h.id,
 		Schedule:   schedule,
 		Identity:   c.identity,
-		RequestId:  base.NewUUID(),
+		RequestId:  uuid.New(),
 	}
 	if update.TypedSearchAttributes != nil {
 		if request.SearchAttributes, err = searchattr.Encode(*update.TypedSearchAttributes); err != nil {
@@ -307,7 +308,7 @@ func (h *scheduleHandle) patch(ctx context.Context, doing string, patch *schedul
 		ScheduleId: h.id,
 		Patch:      patch,
 		Identity:   c.identity,
-		RequestId:  base.NewUUID(),
+		RequestId:  uuid.New(),
 	})
 	return wrapCallError(err, "%s schedule %q", doing, h.id)
 }

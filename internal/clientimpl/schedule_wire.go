@@ -17,10 +17,12 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
-	"github.com/durable-go/sdk/internal/base"
+	"github.com/durable-go/sdk/internal/memo"
+	"github.com/durable-go/sdk/internal/optcheck"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/searchattr"
+	"github.com/durable-go/sdk/internal/uuid"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -85,9 +87,9 @@ func (c *workflowClient) scheduleActionToProto(ctx context.Context, action inter
 	if a.TaskQueue == "" {
 		return nil, errors.New("the schedule's workflow action has no TaskQueue: set it to the task queue your worker polls")
 	}
-	if err := base.NegativeOptions("the schedule's workflow action (client.ScheduleWorkflowAction)",
-		base.Duration("WorkflowExecutionTimeout", a.WorkflowExecutionTimeout), base.Duration("WorkflowRunTimeout", a.WorkflowRunTimeout),
-		base.Duration("WorkflowTaskTimeout", a.WorkflowTaskTimeout)); err != nil {
+	if err := optcheck.Negative("the schedule's workflow action (client.ScheduleWorkflowAction)",
+		optcheck.Duration("WorkflowExecutionTimeout", a.WorkflowExecutionTimeout), optcheck.Duration("WorkflowRunTimeout", a.WorkflowRunTimeout),
+		optcheck.Duration("WorkflowTaskTimeout", a.WorkflowTaskTimeout)); err != nil {
 		return nil, err
 	}
 	if err := policy.CheckRetryPolicy(a.RetryPolicy); err != nil {
@@ -104,7 +106,7 @@ func (c *workflowClient) scheduleActionToProto(ctx context.Context, action inter
 	}
 	id := a.ID
 	if id == "" {
-		id = base.NewUUID()
+		id = uuid.New()
 	}
 	dc := c.workflowDataConverter(ctx, id)
 	input, err := encodeScheduleArgs(dc, a.Args)
@@ -186,19 +188,19 @@ func encodeScheduleArgs(dc converter.DataConverter, args []any) (*commonpb.Paylo
 	return &commonpb.Payloads{Payloads: payloads}, nil
 }
 
-func encodeScheduleMemo(dc converter.DataConverter, memo map[string]any) (*commonpb.Memo, error) {
-	if memo == nil {
+func encodeScheduleMemo(dc converter.DataConverter, values map[string]any) (*commonpb.Memo, error) {
+	if values == nil {
 		return nil, nil
 	}
 	encoded, plain := map[string]*commonpb.Payload{}, map[string]any{}
-	for key, value := range memo {
+	for key, value := range values {
 		if payload, ok := value.(*commonpb.Payload); ok {
 			encoded[key] = payload
 		} else {
 			plain[key] = value
 		}
 	}
-	fields, err := base.EncodeMemo(dc, plain)
+	fields, err := memo.Encode(dc, plain)
 	if err != nil || len(encoded) == 0 {
 		return fields, err
 	}

@@ -17,10 +17,12 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
-	"github.com/durable-go/sdk/internal/base"
+	"github.com/durable-go/sdk/internal/memo"
+	"github.com/durable-go/sdk/internal/optcheck"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/searchattr"
+	"github.com/durable-go/sdk/internal/uuid"
 )
 
 // ExecuteWorkflow implements Client. The workflow and its arguments are
@@ -28,7 +30,7 @@ import (
 // chain (clientRoot).
 func (c *workflowClient) ExecuteWorkflow(ctx context.Context, options internal.StartWorkflowOptions, workflow any, args ...any) (internal.WorkflowRun, error) {
 	if options.ID == "" {
-		options.ID = base.NewUUID()
+		options.ID = uuid.New()
 	}
 	workflowType, err := clientCheckedWorkflowType(workflow, args)
 	if err != nil {
@@ -86,7 +88,7 @@ func (c *workflowClient) SignalWithStartWorkflow(ctx context.Context, workflowID
 	}
 	options.ID = workflowID
 	if options.ID == "" {
-		options.ID = base.NewUUID()
+		options.ID = uuid.New()
 	}
 	workflowType, err := clientCheckedWorkflowType(workflow, workflowArgs)
 	if err != nil {
@@ -182,9 +184,9 @@ func (c *workflowClient) newWorkflowStartParams(ctx context.Context, options int
 	if options.TaskQueue == "" {
 		return nil, errStartMissingTaskQueue
 	}
-	if err := base.NegativeOptions("client.StartWorkflowOptions",
-		base.Duration("WorkflowExecutionTimeout", options.WorkflowExecutionTimeout), base.Duration("WorkflowRunTimeout", options.WorkflowRunTimeout),
-		base.Duration("WorkflowTaskTimeout", options.WorkflowTaskTimeout), base.Duration("StartDelay", options.StartDelay)); err != nil {
+	if err := optcheck.Negative("client.StartWorkflowOptions",
+		optcheck.Duration("WorkflowExecutionTimeout", options.WorkflowExecutionTimeout), optcheck.Duration("WorkflowRunTimeout", options.WorkflowRunTimeout),
+		optcheck.Duration("WorkflowTaskTimeout", options.WorkflowTaskTimeout), optcheck.Duration("StartDelay", options.StartDelay)); err != nil {
 		return nil, err
 	}
 	if err := policy.CheckRetryPolicy(options.RetryPolicy); err != nil {
@@ -201,7 +203,7 @@ func (c *workflowClient) newWorkflowStartParams(ctx context.Context, options int
 	if p.input, err = registry.EncodeArgs(p.dc, args); err != nil {
 		return nil, fmt.Errorf("workflow %q: %w", workflowType, err)
 	}
-	if p.memo, err = base.EncodeMemo(p.dc, options.Memo); err != nil {
+	if p.memo, err = memo.Encode(p.dc, options.Memo); err != nil {
 		return nil, err
 	}
 	//lint:ignore SA1019 the deprecated untyped form is still sent, as go.temporal.io/sdk sends it
@@ -254,7 +256,7 @@ func (c *workflowClient) startRequest(p *workflowStartParams) *workflowservice.S
 		WorkflowRunTimeout:       durationpb.New(o.WorkflowRunTimeout),
 		WorkflowTaskTimeout:      durationpb.New(o.WorkflowTaskTimeout),
 		Identity:                 c.identity,
-		RequestId:                base.NewUUID(),
+		RequestId:                uuid.New(),
 		WorkflowIdReusePolicy:    o.WorkflowIDReusePolicy,
 		WorkflowIdConflictPolicy: o.WorkflowIDConflictPolicy,
 		RetryPolicy:              policy.RetryPolicyToProto(o.RetryPolicy),
@@ -283,7 +285,7 @@ func (c *workflowClient) signalWithStartRequest(p *workflowStartParams, signalNa
 		WorkflowRunTimeout:       durationpb.New(o.WorkflowRunTimeout),
 		WorkflowTaskTimeout:      durationpb.New(o.WorkflowTaskTimeout),
 		Identity:                 c.identity,
-		RequestId:                base.NewUUID(),
+		RequestId:                uuid.New(),
 		WorkflowIdReusePolicy:    o.WorkflowIDReusePolicy,
 		WorkflowIdConflictPolicy: o.WorkflowIDConflictPolicy,
 		SignalName:               signalName,

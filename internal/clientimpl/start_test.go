@@ -10,7 +10,6 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
-	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/searchattr"
@@ -179,23 +178,6 @@ func TestStartParamsPropagatorFailure(t *testing.T) {
 	c := offlineWorkflowClient(stubClientPropagator{err: errClientTest})
 	_, err := c.newWorkflowStartParams(context.Background(), internal.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, "W", nil)
 	chkErrIs(t, err, errClientTest)
-}
-
-// memoRefusingConverter refuses every value, to exercise fallbacks.
-type memoRefusingConverter struct{ converter.DataConverter }
-
-func (memoRefusingConverter) ToPayload(any) (*commonpb.Payload, error) { return nil, errClientTest }
-
-func TestMemoFallsBackToTheDefaultConverter(t *testing.T) {
-	memo, err := base.EncodeMemo(memoRefusingConverter{converter.GetDefaultDataConverter()}, map[string]any{"k": "v"})
-	chkNoErr(t, err)
-	chkEqual(t, "v", decodeStringPayload(t, memo.GetFields()["k"]))
-}
-
-func TestNewClientUUIDIsAVersion4UUID(t *testing.T) {
-	id := base.NewUUID()
-	chkRegexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`, id)
-	chkNotEqual(t, id, base.NewUUID())
 }
 
 func TestEncodedValue(t *testing.T) {

@@ -14,9 +14,9 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"github.com/durable-go/sdk/internal"
-	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/internal/uuid"
 )
 
 // UpdateWorkflow implements Client. The options are checked here, and the
@@ -70,7 +70,7 @@ func checkUpdateOptions(options *internal.UpdateWorkflowOptions) error {
 		return fmt.Errorf("UpdateWorkflowOptions.WaitForStage %d is not a WorkflowUpdateStage", options.WaitForStage)
 	}
 	if options.UpdateID == "" {
-		options.UpdateID = base.NewUUID()
+		options.UpdateID = uuid.New()
 	}
 	return nil
 }

@@ -11,7 +11,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal"
-	"github.com/durable-go/sdk/internal/base"
+	"github.com/durable-go/sdk/internal/uuid"
 )
 
 // errWithStartOperation begins the errors of an unusable operation, as
@@ -45,7 +45,7 @@ func (c *workflowClient) NewWithStartWorkflowOperation(options internal.StartWor
 		return op
 	}
 	if op.options.ID == "" {
-		op.options.ID = base.NewUUID()
+		op.options.ID = uuid.New()
 	}
 	op.workflowType, op.err = clientCheckedWorkflowType(workflow, args)
 	return op

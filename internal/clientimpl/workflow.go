@@ -8,8 +8,8 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal"
-	"github.com/durable-go/sdk/internal/base"
 	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/internal/uuid"
 )
 
 // SignalWorkflow implements Client.
@@ -42,7 +42,7 @@ func (r *clientRoot) SignalWorkflow(ctx context.Context, in *internal.ClientSign
 		SignalName:        in.SignalName,
 		Input:             input,
 		Identity:          c.identity,
-		RequestId:         base.NewUUID(),
+		RequestId:         uuid.New(),
 		Header:            header,
 	})
 	return wrapCallError(err, "signaling workflow %q (run %q) with %q", in.WorkflowID, in.RunID, in.SignalName)
@@ -73,7 +73,7 @@ func (r *clientRoot) CancelWorkflow(ctx context.Context, in *internal.ClientCanc
 		Namespace:           c.namespace,
 		WorkflowExecution:   &commonpb.WorkflowExecution{WorkflowId: in.WorkflowID, RunId: in.RunID},
 		Identity:            c.identity,
-		RequestId:           base.NewUUID(),
+		RequestId:           uuid.New(),
 		FirstExecutionRunId: in.FirstExecutionRunID,
 		Reason:              in.Reason,
 	})
@@ -131,7 +131,7 @@ func (c *workflowClient) ResetWorkflowExecution(ctx context.Context, request *wo
 		request.Namespace = c.namespace
 	}
 	if request.GetRequestId() == "" {
-		request.RequestId = base.NewUUID()
+		request.RequestId = uuid.New()
 	}
 	resp, err := c.service.ResetWorkflowExecution(ctx, request)
 	if err != nil {

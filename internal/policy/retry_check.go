@@ -7,7 +7,7 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 
-	"github.com/durable-go/sdk/internal/base"
+	"github.com/durable-go/sdk/internal/optcheck"
 )
 
 // serverDefaultInitialInterval is the InitialInterval the server gives a
@@ -32,9 +32,9 @@ func CheckRetryPolicy(p *RetryPolicy) error {
 	if p == nil {
 		return nil
 	}
-	if err := base.NegativeOptions("RetryPolicy",
-		base.Duration("InitialInterval", p.InitialInterval), base.Number("BackoffCoefficient", p.BackoffCoefficient),
-		base.Duration("MaximumInterval", p.MaximumInterval), base.Number("MaximumAttempts", float64(p.MaximumAttempts))); err != nil {
+	if err := optcheck.Negative("RetryPolicy",
+		optcheck.Duration("InitialInterval", p.InitialInterval), optcheck.Number("BackoffCoefficient", p.BackoffCoefficient),
+		optcheck.Duration("MaximumInterval", p.MaximumInterval), optcheck.Number("MaximumAttempts", float64(p.MaximumAttempts))); err != nil {
 		return err
 	}
 	if p.MaximumAttempts == 1 {

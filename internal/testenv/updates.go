@@ -15,6 +15,7 @@ import (
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/testserver"
+	"github.com/durable-go/sdk/internal/uuid"
 )
 
 // TestUpdateCallback is an internal.UpdateCallbacks of three optional functions.
@@ -91,7 +92,7 @@ func (e *TestWorkflowEnvironment) UpdateWorkflow(updateName, updateID string, uc
 		panic(fmt.Sprintf("UpdateWorkflow(%q): the arguments cannot be encoded: %v", updateName, err))
 	}
 	if updateID == "" {
-		updateID = seam.NewID()
+		updateID = uuid.New()
 	}
 	e.whenStarted(func() {
 		if err := e.sendUpdate(e.execution.GetWorkflowId(), updateName, updateID, input, uc); err != nil && uc != nil {
@@ -111,7 +112,7 @@ func (e *TestWorkflowEnvironment) UpdateWorkflowByID(workflowID, updateName, upd
 		return errors.New("UpdateWorkflowByID: no workflow has started (call it from a delayed callback)")
 	}
 	if updateID == "" {
-		updateID = seam.NewID()
+		updateID = uuid.New()
 	}
 	return e.sendUpdate(workflowID, updateName, updateID, input, uc)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientimpl"
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/memo"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/searchattr"
@@ -314,13 +315,13 @@ func (e *TestWorkflowEnvironment) SetLastError(err error) {
 }
 
 // SetMemoOnStart sets the memo the workflow starts with.
-func (e *TestWorkflowEnvironment) SetMemoOnStart(memo map[string]any) error {
+func (e *TestWorkflowEnvironment) SetMemoOnStart(fields map[string]any) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if _, err := seam.EncodeStartMemo(e.dc, memo); err != nil {
+	if _, err := memo.Encode(e.dc, fields); err != nil {
 		return err
 	}
-	e.memo = memo
+	e.memo = fields
 	return nil
 }
 
@@ -511,11 +512,11 @@ func (e *TestWorkflowEnvironment) startAttributes(typeName string, args []any) (
 	if err != nil {
 		return nil, fmt.Errorf("workflow %q: %w", typeName, err)
 	}
-	memo := o.Memo
+	startMemo := o.Memo
 	if e.memo != nil {
-		memo = e.memo
+		startMemo = e.memo
 	}
-	encodedMemo, err := seam.EncodeStartMemo(e.dc, memo)
+	encodedMemo, err := memo.Encode(e.dc, startMemo)
 	if err != nil {
 		return nil, err
 	}

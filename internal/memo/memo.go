@@ -1,4 +1,7 @@
-package base
+// Package memo encodes the memo of a workflow start: the unindexed fields a
+// client, a parent workflow or a schedule gives a workflow it starts, which
+// its runs read back (workflow.GetInfo) and visibility lists.
+package memo
 
 import (
 	"fmt"
@@ -8,10 +11,10 @@ import (
 	"github.com/durable-go/sdk/converter"
 )
 
-// EncodeMemo encodes the memo of a workflow start (a client's, a child's,
+// Encode encodes the memo of a workflow start (a client's, a child's,
 // a schedule's) with the data converter dc, falling
 // back to the default one for values it refuses, as the official SDK does.
-func EncodeMemo(dc converter.DataConverter, memo map[string]any) (*commonpb.Memo, error) {
+func Encode(dc converter.DataConverter, memo map[string]any) (*commonpb.Memo, error) {
 	if memo == nil {
 		return nil, nil
 	}

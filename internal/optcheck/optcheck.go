@@ -1,4 +1,16 @@
-package base
+// Package optcheck refuses options whose values cannot be meant: a
+// negative duration, size or rate is a mistake (a sign flipped, a
+// subtraction gone wrong), never a setting, and so is a number that is
+// NaN (a division by zero). Such a value is refused with the option's
+// name, rather than read as "unset" or as a zero that means the default,
+// and every such one is named at once. The client, the worker and
+// workflow code (the options of each activity, local activity and child)
+// check their options with it.
+//
+// Workflow code checks options on every call, so the check allocates
+// nothing unless an option is refused: a NamedValue holds its value
+// unboxed, and the error's text is built only when there is an error.
+package optcheck
 
 import (
 	"fmt"
@@ -6,17 +18,6 @@ import (
 	"strings"
 	"time"
 )
-
-// A negative duration, size or rate in options is a mistake (a sign flipped,
-// a subtraction gone wrong), never a setting, and so is a number that is
-// NaN (a division by zero): it is refused with the option's name, rather
-// than read as "unset" or as a zero that means the default. These helpers
-// name every such one at once.
-//
-// Workflow code checks the options of every activity, local activity and
-// child it starts, so the check allocates nothing unless an option is
-// refused: a NamedValue holds its value unboxed, and the error's text is
-// built only when there is an error.
 
 // NamedValue is an option's name and its value, a duration or a number.
 type NamedValue struct {
@@ -26,11 +27,11 @@ type NamedValue struct {
 	isNumber bool
 }
 
-// Duration is a duration option, for NegativeOptions.
+// Duration is a duration option, for Negative.
 func Duration(name string, d time.Duration) NamedValue { return NamedValue{name: name, duration: d} }
 
 // Number is a numeric option (a size, a count, a rate), for
-// NegativeOptions.
+// Negative.
 func Number(name string, n float64) NamedValue {
 	return NamedValue{name: name, number: n, isNumber: true}
 }
@@ -49,30 +50,30 @@ func (v NamedValue) String() string {
 	return fmt.Sprintf("%s is %v", v.name, v.duration)
 }
 
-// NegativeOptions returns an error naming the options of values that are
+// Negative returns an error naming the options of values that are
 // negative (or NaN), in the words of what (e.g. "client.Options"); nil
 // when there are none.
-func NegativeOptions(what string, values ...NamedValue) error {
+func Negative(what string, values ...NamedValue) error {
 	if !anyInvalid(values) {
 		return nil
 	}
 	return invalidError(what, values)
 }
 
-// NegativeCallOptions is NegativeOptions for the options of a workflow
+// NegativeInCall is Negative for the options of a workflow
 // call: the error reads "call(name): options: ...", e.g.
 // "ExecuteActivity(Charge): workflow.ActivityOptions: ...".
-func NegativeCallOptions(call, name, options string, values ...NamedValue) error {
+func NegativeInCall(call, name, options string, values ...NamedValue) error {
 	if !anyInvalid(values) {
 		return nil
 	}
-	return CallOptionsError(call, name, options, invalidError("", values))
+	return CallError(call, name, options, invalidError("", values))
 }
 
-// CallOptionsError says that err is about the options of a workflow
-// call, as NegativeCallOptions words it; nil when err is nil. The text is
+// CallError says that err is about the options of a workflow
+// call, as NegativeInCall words it; nil when err is nil. The text is
 // built only when there is an error.
-func CallOptionsError(call, name, options string, err error) error {
+func CallError(call, name, options string, err error) error {
 	if err == nil {
 		return nil
 	}
