@@ -2,23 +2,59 @@ package client_test
 
 import (
 	"errors"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"go.temporal.io/api/serviceerror"
 	workflowpb "go.temporal.io/api/workflow/v1"
+	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/worker"
 )
 
+// pinsOnlyKnownVersions reports whether the server refuses an override
+// pinned to a deployment version no worker of the task queue has polled
+// with: server 1.32 does (FailedPrecondition, "... is not present in task
+// queue ..."), 1.29 records any version.
+func pinsOnlyKnownVersions(t *testing.T, c client.Client) bool {
+	t.Helper()
+	info, err := c.WorkflowService().GetSystemInfo(ctxFor(t), &workflowservice.GetSystemInfoRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	major, minor, _ := strings.Cut(info.GetServerVersion(), ".")
+	minor, _, _ = strings.Cut(minor, ".")
+	maj, err1 := strconv.Atoi(major)
+	mnr, err2 := strconv.Atoi(minor)
+	if err1 != nil || err2 != nil {
+		t.Fatalf("the server reports version %q, which is not major.minor.patch", info.GetServerVersion())
+	}
+	return maj > 1 || (maj == 1 && mnr >= 32)
+}
+
+// assertUnknownVersionRefused checks the error of an override pinned to a
+// version the task queue does not have, on a server that refuses it.
+func assertUnknownVersionRefused(t *testing.T, what string, err error) {
+	t.Helper()
+	var refused *serviceerror.FailedPrecondition
+	if !errors.As(err, &refused) || !strings.Contains(err.Error(), "is not present in task queue") {
+		t.Errorf("%s pinned to a version no worker has: %v, want FailedPrecondition saying it is not present in the task queue", what, err)
+	}
+}
+
 // TestUpdateWorkflowExecutionOptions sets, replaces and removes a running
 // workflow's versioning override, and reads it back from the server's
-// description. No deployment needs to exist for the server to record it.
+// description. On server 1.29 no deployment needs to exist for the server
+// to record a pinned override; 1.32 refuses one to a version the task
+// queue has not seen.
 func TestUpdateWorkflowExecutionOptions(t *testing.T) {
 	c := dial(t)
 	run := start(t, c, client.StartWorkflowOptions{})
 	version := worker.WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "2024.1"}
+	knownOnly := pinsOnlyKnownVersions(t, c)
 
 	for _, tc := range []struct {
 		name string
@@ -35,6 +71,10 @@ func TestUpdateWorkflowExecutionOptions(t *testing.T) {
 					VersioningOverride: &client.VersioningOverrideChange{Value: tc.set},
 				},
 			})
+			if _, pinned := tc.set.(*client.PinnedVersioningOverride); pinned && knownOnly {
+				assertUnknownVersionRefused(t, "an override", err)
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +104,8 @@ func TestUpdateWorkflowExecutionOptions(t *testing.T) {
 	}
 
 	// One-time overrides are newer than the dev server of the Temporal CLI
-	// v1.5.1, which reads no behavior in them and says so.
+	// v1.5.1, which reads no behavior in them and says so; 1.32 takes them,
+	// to a version the task queue has.
 	_, err := c.UpdateWorkflowExecutionOptions(ctxFor(t), client.UpdateWorkflowExecutionOptionsRequest{
 		WorkflowId: run.GetID(),
 		WorkflowExecutionOptionsChanges: client.WorkflowExecutionOptionsChanges{
@@ -72,7 +113,9 @@ func TestUpdateWorkflowExecutionOptions(t *testing.T) {
 		},
 	})
 	var invalid *serviceerror.InvalidArgument
-	if !errors.As(err, &invalid) {
+	if knownOnly {
+		assertUnknownVersionRefused(t, "a one-time override", err)
+	} else if !errors.As(err, &invalid) {
 		t.Errorf("one-time override on this server: %v, want InvalidArgument", err)
 	}
 
@@ -127,8 +170,15 @@ func TestStartsCarryAVersioningOverride(t *testing.T) {
 		return versioningOverrideOf(desc.GetWorkflowExecutionInfo().GetVersioningInfo().GetVersioningOverride())
 	}
 
-	run := start(t, c, client.StartWorkflowOptions{VersioningOverride: pinned})
-	assertOverride(t, "ExecuteWorkflow's", pinned, describedOverride(run.GetID()))
+	if pinsOnlyKnownVersions(t, c) {
+		// Server 1.32 refuses a start pinned to a version the task queue
+		// has not seen, as it refuses such a change of options.
+		_, err := c.ExecuteWorkflow(ctxFor(t), client.StartWorkflowOptions{ID: workflowID(t), TaskQueue: "client-tests", VersioningOverride: pinned}, "ClientTestWorkflow")
+		assertUnknownVersionRefused(t, "ExecuteWorkflow", err)
+	} else {
+		run := start(t, c, client.StartWorkflowOptions{VersioningOverride: pinned})
+		assertOverride(t, "ExecuteWorkflow's", pinned, describedOverride(run.GetID()))
+	}
 
 	run, err := c.SignalWithStartWorkflow(ctxFor(t), workflowID(t), "go", nil,
 		client.StartWorkflowOptions{TaskQueue: "client-tests", VersioningOverride: &client.AutoUpgradeVersioningOverride{}}, "ClientTestWorkflow")
