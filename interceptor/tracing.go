@@ -61,6 +61,10 @@ func (BaseTracer) SpanName(options *TracerStartSpanOptions) string {
 
 func (BaseTracer) mustEmbedBaseTracer() {}
 
+// Tracers of other packages embed BaseTracer; this says, to tools that
+// read one package at a time, that its method is used.
+var _ interface{ mustEmbedBaseTracer() } = BaseTracer{}
+
 // TracerOptions configure the tracing interceptor; a Tracer returns them
 // from Options.
 type TracerOptions struct {

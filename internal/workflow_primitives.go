@@ -227,8 +227,3 @@ func WithCancel(parent Context) (Context, CancelFunc) { return wfsync.WithCancel
 func NewDisconnectedContext(parent Context) (Context, CancelFunc) {
 	return wfsync.NewDisconnectedContext(parent)
 }
-
-// RunStandalone runs root as the root coroutine of a workflow runtime
-// without an engine; see wfsync.RunStandalone. It exists for benchmarks
-// and tests of the deterministic primitives from outside this package.
-func RunStandalone(root func(ctx Context)) error { return wfsync.RunStandalone(root) }

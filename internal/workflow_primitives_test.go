@@ -9,6 +9,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/wfsync/wfsynctest"
 )
 
 // The primitives are tested in package wfsync; these tests and
@@ -29,7 +30,7 @@ func TestErrorsAreTheFailureTypes(t *testing.T) {
 // Settable wrap wfsync's; their methods reach it, and Add chains.
 func TestSelectorAndSettableThroughTheAPI(t *testing.T) {
 	var fired []string
-	err := RunStandalone(func(ctx Context) {
+	err := wfsynctest.Run(func(ctx Context) {
 		source, setSource := NewFuture(ctx)
 		chained, setChained := NewFuture(ctx)
 		setChained.Chain(source)
@@ -69,7 +70,7 @@ func TestSelectorAndSettableThroughTheAPI(t *testing.T) {
 func BenchmarkChannelPingPong(b *testing.B) {
 	n := b.N
 	b.ResetTimer()
-	err := RunStandalone(func(ctx Context) {
+	err := wfsynctest.Run(func(ctx Context) {
 		ping, pong := NewChannel(ctx), NewChannel(ctx)
 		Go(ctx, func(ctx Context) {
 			var v int
@@ -97,7 +98,7 @@ func BenchmarkChannelPingPong(b *testing.B) {
 func BenchmarkSelectTwoChannels(b *testing.B) {
 	n := b.N
 	b.ResetTimer()
-	err := RunStandalone(func(ctx Context) {
+	err := wfsynctest.Run(func(ctx Context) {
 		a, c := NewChannel(ctx), NewChannel(ctx)
 		for _, ch := range []Channel{a, c} {
 			Go(ctx, func(ctx Context) {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/wfsync/wfsynctest"
 	"github.com/durable-go/sdk/workflow"
 )
 
@@ -34,7 +34,7 @@ func TestDeterministicKeys(t *testing.T) {
 // runtime without an engine.
 func TestFacadeRunsWorkflowCode(t *testing.T) {
 	var log []string
-	err := internal.RunStandalone(func(ctx workflow.Context) {
+	err := wfsynctest.Run(func(ctx workflow.Context) {
 		ctx = workflow.WithValue(ctx, "who", "facade")
 		child, cancel := workflow.WithCancel(ctx)
 		cleanup, _ := workflow.NewDisconnectedContext(child)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/wfsync/wfsynctest"
 	ours "github.com/durable-go/sdk/workflow"
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
@@ -22,7 +22,7 @@ func BenchmarkPingPong(b *testing.B) {
 		n := b.N
 		var got int
 		b.ResetTimer()
-		err := internal.RunStandalone(func(ctx ours.Context) { got = oursPingPong(ctx, n) })
+		err := wfsynctest.Run(func(ctx ours.Context) { got = oursPingPong(ctx, n) })
 		b.StopTimer()
 		if err != nil || got != n {
 			b.Fatalf("ping-pong: %v, counted %d of %d", err, got, n)

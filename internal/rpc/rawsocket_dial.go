@@ -121,9 +121,3 @@ func (p *rawSocketProbe) add(conn net.Conn) {
 	defer p.mu.Unlock()
 	p.sockets = append(p.sockets, conn)
 }
-
-func (p *rawSocketProbe) made() []net.Conn {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]net.Conn(nil), p.sockets...)
-}

@@ -156,17 +156,6 @@ func setTCPUserTimeout(conn net.Conn, d time.Duration) error {
 	return cmp.Or(err, setErr)
 }
 
-// rawIOOf returns the rawIO of a connection newRawSocket wrapped, or nil.
-func rawIOOf(conn net.Conn) *rawIO {
-	switch c := conn.(type) {
-	case *rawTCPSocket:
-		return c.io
-	case *rawUnixSocket:
-		return c.io
-	}
-	return nil
-}
-
 func newRawIO(conn interface {
 	net.Conn
 	syscall.Conn

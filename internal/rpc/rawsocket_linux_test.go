@@ -16,6 +16,24 @@ import (
 	"google.golang.org/grpc/mem"
 )
 
+// made returns the raw sockets the probe kept.
+func (p *rawSocketProbe) made() []net.Conn {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]net.Conn(nil), p.sockets...)
+}
+
+// rawIOOf returns the rawIO of a connection newRawSocket wrapped, or nil.
+func rawIOOf(conn net.Conn) *rawIO {
+	switch c := conn.(type) {
+	case *rawTCPSocket:
+		return c.io
+	case *rawUnixSocket:
+		return c.io
+	}
+	return nil
+}
+
 // tcpPair returns both ends of a loopback TCP connection, the dialled one
 // wrapped as a raw socket.
 func tcpPair(t testing.TB) (raw net.Conn, peer net.Conn) {

@@ -97,9 +97,13 @@ func setter(ctx Context) Channel {
 	return settables
 }
 
+// run runs root until every coroutine has returned.
 func run(b *testing.B, root func(ctx Context)) {
 	b.Helper()
-	if err := RunStandalone(root); err != nil {
-		b.Fatal(err)
+	tr := newTestRun(b)
+	tr.start(root)
+	tr.run()
+	if !tr.done() {
+		b.Fatal("coroutines are still blocked with nothing left to wake them")
 	}
 }

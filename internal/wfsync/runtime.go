@@ -226,24 +226,3 @@ func isCanceled(ctx Context) bool {
 	_, more := done.ReceiveAsyncWithMoreFlag(nil)
 	return !more
 }
-
-// RunStandalone runs root as the root coroutine of a new workflow runtime
-// that has no engine behind it (no timers, activities or signals), until
-// every coroutine has returned or is blocked, then closes the runtime. It
-// returns a panic or deadlock as the dispatcher reports it, and an error
-// if coroutines were left blocked. It exists for benchmarks and tests of
-// the deterministic primitives from outside this package.
-func RunStandalone(root func(ctx Context)) error {
-	rt := NewRuntime(coro.Options{})
-	ctx, _ := NewRootContext(rt)
-	rt.StartRoot(ctx, root)
-	err := rt.dispatcher.RunUntilBlocked()
-	done := rt.dispatcher.Done()
-	if closeErr := rt.dispatcher.Close(); err == nil {
-		err = closeErr
-	}
-	if err == nil && !done {
-		err = errors.New("workflow: coroutines are still blocked with nothing left to wake them")
-	}
-	return err
-}

@@ -313,29 +313,6 @@ func TestClosingMidRunLeavesNoGoroutineBehind(t *testing.T) {
 	}
 }
 
-func TestRunStandalone(t *testing.T) {
-	sum := 0
-	err := RunStandalone(func(ctx Context) {
-		ch := NewChannel(ctx)
-		Go(ctx, func(ctx Context) {
-			for i := 1; i <= 3; i++ {
-				ch.Send(ctx, i)
-			}
-			ch.Close()
-		})
-		var v int
-		for ch.Receive(ctx, &v) {
-			sum += v
-		}
-	})
-	if err != nil || sum != 6 {
-		t.Fatalf("RunStandalone = %v, sum %d", err, sum)
-	}
-	if err := RunStandalone(func(ctx Context) { NewChannel(ctx).Receive(ctx, nil) }); err == nil {
-		t.Fatal("RunStandalone did not report the coroutine left blocked")
-	}
-}
-
 // TestSameWorkflowSameTrace runs a program of many coroutines that talk
 // through every primitive 50 times and expects the same trace every time.
 func TestSameWorkflowSameTrace(t *testing.T) {

@@ -197,6 +197,13 @@ func TestFailingSlotSupplierIsAskedAgain(t *testing.T) {
 	}
 }
 
+// current returns the target and the polls open.
+func (c *pollerCount) current() (target, open int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.target, c.open
+}
+
 func TestPollerCountScales(t *testing.T) {
 	grow := &taskqueuepb.PollerScalingDecision{PollRequestDeltaSuggestion: 1}
 	shrink := &taskqueuepb.PollerScalingDecision{PollRequestDeltaSuggestion: -1}
@@ -259,12 +266,19 @@ func TestPollerCountScales(t *testing.T) {
 	}
 }
 
-// backlogService hands out activity tasks at once while it has some, and
+// backlogService hands out activity tasks while it has some, and
 // otherwise holds a poll for emptyPollAfter (a short long-poll timeout)
-// and returns empty. It counts the polls open at once.
+// and returns empty. It counts the polls open at once. A poll that gets
+// a task keeps it until maxTestPollers polls are open or taskHold has
+// passed, so that a worker keeping that many polls open is seen to: with
+// tasks returned at once, polls would seldom overlap.
 // emptyPollAfter is long enough that the polls open when the backlog runs
 // out are all open together, even on a loaded machine.
-const emptyPollAfter = 200 * time.Millisecond
+const (
+	emptyPollAfter = 200 * time.Millisecond
+	taskHold       = 20 * time.Millisecond // well within taskWaitingWithin
+	maxTestPollers = 8
+)
 
 type backlogService struct {
 	Service
@@ -282,6 +296,13 @@ func (s *backlogService) PollActivityTaskQueue(ctx context.Context, _ *workflows
 		}
 	}
 	if s.backlog.Add(-1) >= 0 {
+		for held := time.After(taskHold); s.open.Load() < maxTestPollers; {
+			select {
+			case <-held:
+				return activityTask("a", time.Now()), nil
+			case <-time.After(time.Millisecond):
+			}
+		}
 		return activityTask("a", time.Now()), nil
 	}
 	s.backlog.Add(1)
@@ -299,16 +320,17 @@ func (s *backlogService) RespondActivityTaskCompleted(context.Context, *workflow
 
 // TestAutoscaledPollersGrowUnderABacklogAndShrinkWhenIdle runs a worker
 // whose activity pollers scale between 1 and 8 against a service with a
-// backlog of tasks: the poll target grows to 8 while it lasts, then
-// shrinks back to 1, with 1 poll open, as polls come back empty. The
-// backlog lasts until the target has grown (or the wait for it fails), so
-// a slow machine cannot drain it first.
+// backlog of tasks: the worker comes to keep 8 polls open at once while
+// it lasts, never more, then shrinks back to 1 poll open, and no more,
+// as polls come back empty. The backlog lasts until the 8 polls were
+// seen (or the wait for them fails), so a slow machine cannot drain it
+// first.
 func TestAutoscaledPollersGrowUnderABacklogAndShrinkWhenIdle(t *testing.T) {
 	svc := &backlogService{}
 	svc.backlog.Store(math.MaxInt32)
 	w, err := New(Options{Service: svc, Namespace: "ns", TaskQueue: "tq", Logger: logging.NewTextLogger(discard{}, 0),
 		FailureConverter:      failure.GetDefaultFailureConverter(),
-		ActivityPollerScaling: &PollerScaling{Initial: 1, Min: 1, Max: 8},
+		ActivityPollerScaling: &PollerScaling{Initial: 1, Min: 1, Max: maxTestPollers},
 		Activities: activityFunc(func(context.Context, *ActivityTask) (*commonpb.Payloads, error) {
 			time.Sleep(time.Millisecond)
 			return nil, nil
@@ -318,17 +340,19 @@ func TestAutoscaledPollersGrowUnderABacklogAndShrinkWhenIdle(t *testing.T) {
 	}
 	w.Start()
 	defer w.Stop()
-	waitFor(t, 30*time.Second, "the pollers to grow to 8 under a backlog", func() bool {
-		target, _ := w.activityPolls.current()
-		return target == 8
+	waitFor(t, 30*time.Second, "8 polls open at once under a backlog", func() bool {
+		return svc.peak.Load() >= maxTestPollers
 	})
 	svc.backlog.Store(0)
-	if p := svc.peak.Load(); p > 8 {
+	if p := svc.peak.Load(); p > maxTestPollers {
 		t.Errorf("%d polls open at once, more than the maximum 8", p)
 	}
+	// One poll open, and no second one opened while two empty polls'
+	// time went by.
 	waitFor(t, 30*time.Second, "the pollers to shrink to 1 poll open", func() bool {
-		target, _ := w.activityPolls.current()
-		return target == 1 && svc.open.Load() == 1
+		svc.peak.Store(svc.open.Load())
+		time.Sleep(2 * emptyPollAfter)
+		return svc.peak.Load() == 1 && svc.open.Load() == 1
 	})
 }
 

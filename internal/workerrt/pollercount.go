@@ -133,10 +133,3 @@ func (c *pollerCount) setTarget(n int) {
 		c.signal()
 	}
 }
-
-// current returns the target and the polls open.
-func (c *pollerCount) current() (target, open int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.target, c.open
-}

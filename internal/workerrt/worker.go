@@ -180,10 +180,7 @@ type Worker struct {
 	// localActivityLimiter bounds the rate of local activity attempts.
 	localActivityLimiter *rateLimiter
 	eager                eagerActivities
-	// The poll counts of the worker's poll groups (stickyPollers nil
-	// without a sticky queue), kept for tests to read.
-	workflowPolls, stickyPollers, activityPolls *pollerCount
-	metrics                                     *workerMetrics // nil without a metrics handler
+	metrics              *workerMetrics // nil without a metrics handler
 }
 
 // New checks options and applies defaults; Start begins polling.
@@ -272,7 +269,6 @@ func (w *Worker) Start() {
 		m.pollerStarted(sdkmetrics.WorkerTypeLocalActivity)
 		m.pollerStarted(sdkmetrics.WorkerTypeLocalActivity)
 		normal, sticky := w.workflowPollers()
-		w.workflowPolls, w.stickyPollers = normal, sticky
 		w.startWorkflowPolls(pollCtx, w.normalQueue(), normal)
 		if sticky != nil {
 			w.startWorkflowPolls(pollCtx, w.stickyTaskQueue(), sticky)
@@ -280,9 +276,9 @@ func (w *Worker) Start() {
 	}
 	if w.opts.Activities != nil {
 		m.workerStarted(sdkmetrics.WorkerTypeActivity)
-		w.activityPolls = w.pollers(w.opts.ActivityPollers, w.opts.ActivityPollerScaling, sdkmetrics.WorkerTypeActivity)
+		pollers := w.pollers(w.opts.ActivityPollers, w.opts.ActivityPollerScaling, sdkmetrics.WorkerTypeActivity)
 		g := &pollGroup[*workflowservice.PollActivityTaskQueueResponse]{what: "activity", kind: enumspb.TASK_QUEUE_KIND_NORMAL,
-			slots: w.activitySlots, pollers: w.activityPolls, logger: w.opts.Logger,
+			slots: w.activitySlots, pollers: pollers, logger: w.opts.Logger,
 			poll: w.pollActivityTask, handle: w.handleActivityTask, running: &w.running,
 			fatal: w.fatalOnce(), fatalAfter: w.opts.FatalErrorGrace}
 		w.goPoll(func() { g.run(pollCtx) })
