@@ -100,7 +100,10 @@ func countedActivity(ctx context.Context) error {
 
 func countedWorkflow(ctx workflow.Context) error {
 	workflow.GetMetricsHandler(ctx).Counter("steps").Inc(1)
-	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 10 * time.Second})
+	// The activity is polled: one the server hands back eagerly has no
+	// schedule-to-start latency (in go.temporal.io/sdk either), and server
+	// 1.32 hands this one back eagerly where 1.29 did not.
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 10 * time.Second, DisableEagerExecution: true})
 	if err := workflow.ExecuteActivity(ctx, countedActivity).Get(ctx, nil); err != nil {
 		return err
 	}
