@@ -238,6 +238,10 @@ type AggregatedWorker struct {
 	fatalMu  sync.Mutex
 	fatalErr error         // the first fatal poll error
 	fatal    chan struct{} // closed when fatalErr is set
+	// fatalErrorGrace is how long polls fail with an error retrying will
+	// not cure before the worker stops; 0: the runtime's 2 minutes. Only
+	// tests set it (SetFatalPollErrorGrace), under mu.
+	fatalErrorGrace time.Duration
 }
 
 // ErrWorkerShutdown is the cause (context.Cause) of the cancellation of
@@ -253,18 +257,15 @@ var (
 	ErrActivityReset  = workerrt.ErrActivityReset
 )
 
-// fatalPollErrorGrace is how long polls fail with an error retrying will
-// not cure before the worker stops (SetFatalPollErrorGrace).
-var fatalPollErrorGrace = 2 * time.Minute
-
-// SetFatalPollErrorGrace sets, for the workers started after it, how long
-// polls must fail with an error retrying will not cure before the worker
-// stops (2 minutes). It is for this module's tests, which cannot wait that
-// long; it returns a function that restores the previous value.
-func SetFatalPollErrorGrace(d time.Duration) (restore func()) {
-	prev := fatalPollErrorGrace
-	fatalPollErrorGrace = d
-	return func() { fatalPollErrorGrace = prev }
+// SetFatalPollErrorGrace sets how long the polls of w, a worker of
+// worker.New not yet started, must fail with an error retrying will not
+// cure before it stops (2 minutes, as in go.temporal.io/sdk, whose
+// options have no such setting). It is for this module's tests, which
+// cannot wait that long; it sets nothing any other worker reads.
+func SetFatalPollErrorGrace(w *AggregatedWorker, d time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.fatalErrorGrace = d
 }
 
 // onFatalError records a runtime's first fatal poll error, then calls the
@@ -489,11 +490,14 @@ func (w *AggregatedWorker) startRuntime() error {
 		Logger:            w.clientSettings.Logger,
 		FailureConverter:  w.clientSettings.FailureConverter,
 		OnFatalError:      w.onFatalError,
-		FatalErrorGrace:   fatalPollErrorGrace,
+		FatalErrorGrace:   w.fatalErrorGrace,
 		Cache:             cache.cache,
 		SDKName:           SDKName,
 		SDKVersion:        SDKVersion,
 		WorkerInstanceKey: w.plugins.instanceKey,
+		// Read, as go.temporal.io/sdk reads it, from the namespace check
+		// above: the server completes a stopping worker's polls.
+		PollCompleteOnShutdown: w.clientSettings.Conn.KnownNamespaceCapabilities(w.clientSettings.Namespace).GetWorkerPollCompleteOnShutdown(),
 	}
 	if opts.Identity == "" {
 		opts.Identity = w.clientSettings.Identity

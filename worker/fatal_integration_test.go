@@ -72,7 +72,6 @@ func TestWorkerStartFailsOnANamespaceThatDoesNotExist(t *testing.T) {
 // (shortened here from 2 minutes): OnFatalError receives the error once,
 // and Run returns it.
 func TestWorkerStopsWhenPollsFailForGood(t *testing.T) {
-	defer internal.SetFatalPollErrorGrace(time.Second)()
 	c := dial(t)
 	var mu sync.Mutex
 	var reported []error
@@ -81,6 +80,7 @@ func TestWorkerStopsWhenPollsFailForGood(t *testing.T) {
 		defer mu.Unlock()
 		reported = append(reported, err)
 	}})
+	internal.SetFatalPollErrorGrace(w.(*internal.AggregatedWorker), time.Second)
 	w.RegisterWorkflow(heartbeatThrottleWorkflow)
 
 	ran := make(chan error, 1)
