@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	namespacepb "go.temporal.io/api/namespace/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/grpc/codes"
@@ -82,14 +83,26 @@ func (c *Conn) CheckHealth(ctx context.Context) error {
 func (c *Conn) CheckNamespace(ctx context.Context, namespace string) error {
 	ctx, cancel := checkContext(ctx)
 	defer cancel()
-	_, err := c.workflow.DescribeNamespace(ctx, &workflowservice.DescribeNamespaceRequest{Namespace: namespace})
+	resp, err := c.workflow.DescribeNamespace(ctx, &workflowservice.DescribeNamespaceRequest{Namespace: namespace})
 	if err != nil && serviceerror.ToStatus(err).Code() == codes.NotFound {
 		return &NamespaceNotFoundError{Namespace: namespace, HostPort: c.opts.HostPort, Err: err}
 	}
 	if err != nil {
 		return c.checkError("DescribeNamespace", err)
 	}
+	c.namespaceCapabilities.Store(namespace, resp.GetNamespaceInfo().GetCapabilities())
 	return nil
+}
+
+// KnownNamespaceCapabilities are the capabilities the server reported for
+// namespace at this connection's last successful CheckNamespace of it, or
+// nil if there was none; it never calls the server. A worker reads them
+// as it starts, having checked its namespace, as go.temporal.io/sdk's
+// does.
+func (c *Conn) KnownNamespaceCapabilities(namespace string) *namespacepb.NamespaceInfo_Capabilities {
+	caps, _ := c.namespaceCapabilities.Load(namespace)
+	capabilities, _ := caps.(*namespacepb.NamespaceInfo_Capabilities)
+	return capabilities
 }
 
 func (c *Conn) checkError(what string, err error) error {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	namespacepb "go.temporal.io/api/namespace/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/grpc/codes"
@@ -169,6 +170,36 @@ func TestCheckNamespace(t *testing.T) {
 	var apiNotFound *serviceerror.NamespaceNotFound
 	if !errors.As(err, &notFound) || !errors.As(err, &apiNotFound) {
 		t.Errorf("got %T, want *NamespaceNotFoundError wrapping *serviceerror.NamespaceNotFound", err)
+	}
+}
+
+// A worker learns what its namespace allows (as of server 1.32, that the
+// server completes a stopping worker's polls) from the check it makes as
+// it starts; each check replaces what the last one reported.
+func TestCheckNamespaceKeepsItsCapabilities(t *testing.T) {
+	f := startFakeServer(t)
+	c := dialFake(t, f, Options{})
+	if caps := c.KnownNamespaceCapabilities("default"); caps != nil {
+		t.Fatalf("capabilities %v before any check", caps)
+	}
+
+	f.mu.Lock()
+	f.namespaceCapabilities = &namespacepb.NamespaceInfo_Capabilities{WorkerPollCompleteOnShutdown: true}
+	f.mu.Unlock()
+	must(t, c.CheckNamespace(context.Background(), "default"))
+	if !c.KnownNamespaceCapabilities("default").GetWorkerPollCompleteOnShutdown() {
+		t.Errorf("after the check, capabilities %v, want WorkerPollCompleteOnShutdown", c.KnownNamespaceCapabilities("default"))
+	}
+	if caps := c.KnownNamespaceCapabilities("foo"); caps != nil {
+		t.Errorf("capabilities %v of a namespace never checked", caps)
+	}
+
+	f.mu.Lock()
+	f.namespaceCapabilities = nil
+	f.mu.Unlock()
+	must(t, c.CheckNamespace(context.Background(), "default"))
+	if c.KnownNamespaceCapabilities("default").GetWorkerPollCompleteOnShutdown() {
+		t.Error("a later check that reports no capabilities left the earlier ones")
 	}
 }
 

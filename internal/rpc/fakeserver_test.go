@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	namespacepb "go.temporal.io/api/namespace/v1"
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
@@ -42,6 +43,8 @@ type fakeServer struct {
 	internalFinal bool
 	// historyPayload is the size of the payload GetWorkflowExecutionHistory returns.
 	historyPayload int
+	// namespaceCapabilities are the capabilities DescribeNamespace reports.
+	namespaceCapabilities *namespacepb.NamespaceInfo_Capabilities
 }
 
 func startFakeServer(t *testing.T, opts ...grpc.ServerOption) *fakeServer {
@@ -163,7 +166,9 @@ func (f *fakeServer) DescribeNamespace(_ context.Context, req *workflowservice.D
 	if req.GetNamespace() != "default" {
 		return nil, serviceerror.ToStatus(serviceerror.NewNamespaceNotFound(req.GetNamespace())).Err()
 	}
-	return &workflowservice.DescribeNamespaceResponse{}, nil
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return &workflowservice.DescribeNamespaceResponse{NamespaceInfo: &namespacepb.NamespaceInfo{Name: "default", Capabilities: f.namespaceCapabilities}}, nil
 }
 
 func (f *fakeServer) ListSearchAttributes(context.Context, *operatorservice.ListSearchAttributesRequest) (*operatorservice.ListSearchAttributesResponse, error) {

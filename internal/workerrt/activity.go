@@ -56,15 +56,19 @@ func (w *Worker) pollActivityTask(ctx context.Context) (*workflowservice.PollAct
 			return nil, false, nil
 		}
 	}
+	if ctx.Err() != nil {
+		return nil, false, nil // stopping: no new poll
+	}
 	req := &workflowservice.PollActivityTaskQueueRequest{
-		Namespace: w.opts.Namespace,
-		TaskQueue: w.normalQueue(),
-		Identity:  w.opts.Identity,
+		Namespace:         w.opts.Namespace,
+		TaskQueue:         w.normalQueue(),
+		Identity:          w.opts.Identity,
+		WorkerInstanceKey: w.opts.WorkerInstanceKey,
 	}
 	if w.opts.TaskQueueActivitiesPerSecond > 0 {
 		req.TaskQueueMetadata = &taskqueuepb.TaskQueueMetadata{MaxTasksPerSecond: wrapperspb.Double(w.opts.TaskQueueActivitiesPerSecond)}
 	}
-	return longPoll(ctx, w.metrics, sdkmetrics.PollerTypeActivityTask, func(ctx context.Context) (*workflowservice.PollActivityTaskQueueResponse, error) {
+	return longPoll(w.pollRPCContext(ctx), w.metrics, sdkmetrics.PollerTypeActivityTask, func(ctx context.Context) (*workflowservice.PollActivityTaskQueueResponse, error) {
 		return w.opts.Service.PollActivityTaskQueue(ctx, req)
 	}, (*workerMetrics).activityPolled)
 }

@@ -12,14 +12,17 @@ import (
 	"google.golang.org/grpc"
 )
 
-// stickyAnswerWait bounds how long Stop waits for the sticky queue's open
-// polls to return once the server has been told the worker stops (within
-// the stop timeout): the server is meant to answer them at once, but a
-// dev server does not always. A variable for tests.
-var stickyAnswerWait = time.Second
+// pollAnswerWait bounds how long Stop waits for the open polls the
+// server is meant to answer, once it has been told that the worker stops:
+// the sticky queue's, within the stop timeout; with
+// PollCompleteOnShutdown, all of them, for the stop timeout or this long
+// if that is later, within the margin. The server answers them at once,
+// but a dev server does not always. A variable for tests.
+var pollAnswerWait = time.Second
 
 // StopMargin is how long Stop may take past Options.StopTimeout: to tell
-// the server that the worker stops, and, once the activities still
+// the server that the worker stops (and, with PollCompleteOnShutdown, for
+// the polls it completes to return), and, once the activities still
 // running are canceled, for the worker's own work to end (workflow tasks,
 // the reports of activities that returned). On a server that answers, it
 // takes milliseconds; past the margin, Stop returns and that work ends in
@@ -34,8 +37,16 @@ const StopMargin = 500 * time.Millisecond
 //     Service has it), which answers the sticky queue's polls, empty, and
 //     sends the cached runs' next tasks to the task queue without waiting
 //     for the sticky schedule-to-start timeout;
-//  2. it stops polling (within the stop timeout, the sticky queue's polls
-//     may end with the server's answers first);
+//  2. it stops polling. Within the stop timeout, the sticky queue's polls
+//     may end with the server's answers first. With
+//     PollCompleteOnShutdown (server 1.32), as go.temporal.io/sdk does
+//     when the namespace says the server completes a stopping worker's
+//     polls, no poll is canceled until the server has had the time to
+//     answer: it opens no new poll before step 1, and the open ones return
+//     with the server's answers, empty or with a task the worker runs
+//     like any other; only those still open after the stop timeout (and
+//     at least pollAnswerWait after step 1, within the margin) are
+//     canceled;
 //  3. it lets running tasks finish until the stop timeout (0: none);
 //  4. it cancels the activities still running (context.Cause is
 //     ErrWorkerShutdown), and waits, until StopMargin past the stop
@@ -60,11 +71,7 @@ func (w *Worker) Stop() {
 		close(w.stopped)
 		w.stopMu.Unlock()
 		if w.stopPoll != nil {
-			if w.announceShutdown(returnBy) {
-				w.awaitStickyAnswers(timeout)
-			}
-			w.stopPoll()
-			w.polling.Wait()
+			w.endPolling(timeout, returnBy)
 			if !w.finishTasks(timeout, returnBy) {
 				go func() {
 					w.running.waitUntil(w.running.onlyActivityCodeLeft, nil)
@@ -77,6 +84,21 @@ func (w *Worker) Stop() {
 		}
 		w.releaseCachedRuns()
 	})
+}
+
+// endPolling tells the server that the worker stops and ends the polls
+// (steps 1 and 2 of Stop).
+func (w *Worker) endPolling(timeout, returnBy time.Time) {
+	if w.opts.PollCompleteOnShutdown {
+		w.stopPoll() // no new poll; the open ones are left to the server
+		if w.announceShutdown(returnBy) {
+			w.awaitPollAnswers(timeout, returnBy)
+		}
+	} else if w.announceShutdown(returnBy) {
+		w.awaitStickyAnswers(timeout)
+	}
+	w.abandonPolls()
+	w.polling.Wait()
 }
 
 // workerShutdownService is the part of the frontend that takes a
@@ -132,10 +154,10 @@ func (w *Worker) announceShutdown(returnBy time.Time) bool {
 // awaitStickyAnswers lets the sticky queue's open polls return with the
 // server's empty answers (counted, as go.temporal.io/sdk counts them, in
 // temporal_workflow_task_queue_poll_empty) rather than cutting them
-// short, for stickyAnswerWait at most and not past the stop timeout, and
+// short, for pollAnswerWait at most and not past the stop timeout, and
 // opens no new one.
 func (w *Worker) awaitStickyAnswers(timeout time.Time) {
-	wait := min(stickyAnswerWait, time.Until(timeout))
+	wait := min(pollAnswerWait, time.Until(timeout))
 	if w.stickyQueue == "" || wait <= 0 {
 		return
 	}
@@ -144,6 +166,36 @@ func (w *Worker) awaitStickyAnswers(timeout time.Time) {
 	select {
 	case <-w.stickyPolls.drain():
 	case <-t.C:
+	}
+}
+
+// awaitPollAnswers waits for the open polls, which the server completes
+// once told that the worker stops, to return with its answers (counted,
+// as go.temporal.io/sdk counts them, in temporal_..._poll_no_task, not as
+// canceled requests), and for the tasks they bring to start: until the
+// stop timeout, or pollAnswerWait from now if that is later, but not past
+// returnBy.
+func (w *Worker) awaitPollAnswers(timeout, returnBy time.Time) {
+	start := time.Now()
+	giveUp := start.Add(pollAnswerWait)
+	if timeout.After(giveUp) {
+		giveUp = timeout
+	}
+	if giveUp.After(returnBy) {
+		giveUp = returnBy
+	}
+	returned := make(chan struct{})
+	go func() {
+		w.polling.Wait()
+		close(returned)
+	}()
+	t := time.NewTimer(time.Until(giveUp))
+	defer t.Stop()
+	select {
+	case <-returned:
+	case <-t.C:
+		w.opts.Logger.Info("the server did not complete the stopping worker's open polls in time; canceling them",
+			"TaskQueue", w.opts.TaskQueue, "Waited", time.Since(start).Round(time.Millisecond))
 	}
 }
 

@@ -112,25 +112,31 @@ func stopWithin(t *testing.T, w *Worker, limit time.Duration) {
 func TestStopReturnsWithinItsTimeoutAndMargin(t *testing.T) {
 	// Were Stop to wait for the sticky polls past its timeout, it would
 	// wait an hour.
-	defer func(wait time.Duration) { stickyAnswerWait = wait }(stickyAnswerWait)
-	stickyAnswerWait = time.Hour
+	defer func(wait time.Duration) { pollAnswerWait = wait }(pollAnswerWait)
+	pollAnswerWait = time.Hour
 
 	for _, c := range []struct {
 		name    string
 		svc     *stopService
 		timeout time.Duration
+		// pollComplete: the server is said to complete the polls of a
+		// stopping worker, and this one does not.
+		pollComplete bool
 	}{
-		{"sticky polls unanswered", &stopService{}, 0},
-		{"sticky polls unanswered, with a timeout", &stopService{}, 200 * time.Millisecond},
-		{"ShutdownWorker unanswered", &stopService{hangShutdown: true}, 0},
-		{"an activity's report unanswered", &stopService{activity: true, reported: make(chan struct{})}, 0},
+		{"sticky polls unanswered", &stopService{}, 0, false},
+		{"sticky polls unanswered, with a timeout", &stopService{}, 200 * time.Millisecond, false},
+		{"ShutdownWorker unanswered", &stopService{hangShutdown: true}, 0, false},
+		{"an activity's report unanswered", &stopService{activity: true, reported: make(chan struct{})}, 0, false},
+		{"polls said to complete unanswered", &stopService{}, 0, true},
+		{"polls said to complete unanswered, with a timeout", &stopService{}, 200 * time.Millisecond, true},
+		{"polls said to complete, ShutdownWorker unanswered", &stopService{hangShutdown: true}, 0, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			logs := &lines{}
 			ran := make(chan struct{})
 			w, err := New(Options{Service: c.svc, Namespace: "ns", TaskQueue: "tq", Logger: logging.NewTextLogger(logs, 0),
 				FailureConverter: failure.GetDefaultFailureConverter(), Cache: NewStickyCache(10), Engine: loopEngine(),
-				StopTimeout: c.timeout,
+				StopTimeout: c.timeout, PollCompleteOnShutdown: c.pollComplete,
 				Activities: activityFunc(func(context.Context, *ActivityTask) (*commonpb.Payloads, error) {
 					close(ran)
 					return nil, nil

@@ -94,9 +94,17 @@ type Options struct {
 	// canceling the activities still running (0: none, as in
 	// go.temporal.io/sdk); see Worker.Stop.
 	StopTimeout time.Duration
-	// WorkerInstanceKey names this worker in its ShutdownWorker call, as
-	// go.temporal.io/sdk's worker instance key does.
+	// WorkerInstanceKey names this worker in its polls and its
+	// ShutdownWorker call, as go.temporal.io/sdk's worker instance key
+	// does: a server that completes a stopping worker's polls finds them
+	// by it.
 	WorkerInstanceKey string
+	// PollCompleteOnShutdown says that the server completes the open polls
+	// of a worker that tells it it stops (ShutdownWorker), as one whose
+	// namespace reports the WorkerPollCompleteOnShutdown capability does
+	// (server 1.32): Stop then lets them return, empty or with a task it
+	// runs, rather than canceling them (see Stop).
+	PollCompleteOnShutdown bool
 	// DefaultHeartbeatInterval (0: 30s) is the least time between two
 	// heartbeat calls of an activity without a heartbeat timeout (with
 	// one, 80% of it); MaxHeartbeatInterval (0: 60s) bounds the interval
@@ -160,12 +168,17 @@ type Worker struct {
 
 	stopOnce sync.Once
 	stopMu   sync.Mutex              // held to close stopped; see eagerWorkflowSlot.run
-	stopPoll context.CancelFunc      // ends polling
+	stopPoll context.CancelFunc      // ends the poll loops: no new poll opens
 	stopWork context.CancelCauseFunc // cancels running activities
 	workCtx  context.Context         // parent of activity contexts
 	stopped  chan struct{}           // closed when Stop begins: activity.GetWorkerStopChannel
 	polling  sync.WaitGroup          // the poll loops
 	running  taskGroup               // running tasks, and the activities among them whose code runs
+	// pollCalls is the context of the polls' RPCs with
+	// PollCompleteOnShutdown (without it, the poll loops' context is);
+	// abandonPolls cancels it, and the poll loops with it.
+	pollCalls    context.Context
+	abandonPolls context.CancelFunc
 	// stickyPolls are the open polls of the sticky queue, which Stop lets
 	// end on their own once the server has answered them (see Stop).
 	stickyPolls pollDrain
@@ -214,6 +227,7 @@ func New(opts Options) (*Worker, error) {
 		opts.Identity = fmt.Sprintf("%d@%s@", os.Getpid(), host)
 	}
 	w := &Worker{opts: opts, stopped: make(chan struct{}), metrics: newWorkerMetrics(opts.Metrics, opts.TaskQueue)}
+	w.pollCalls, w.abandonPolls = context.WithCancel(context.Background())
 	if opts.Activities != nil {
 		// So that Stop can tell the activities whose code still runs.
 		w.opts.Activities = trackedActivities{ActivityExecutor: opts.Activities, group: &w.running}
@@ -257,7 +271,7 @@ func setDefault(v *int, d int) {
 
 // Start begins polling; it returns at once.
 func (w *Worker) Start() {
-	pollCtx, stopPoll := context.WithCancel(context.Background())
+	pollCtx, stopPoll := context.WithCancel(w.pollCalls)
 	w.workCtx, w.stopWork = context.WithCancelCause(cmp.Or(w.opts.BackgroundActivityContext, context.Background()))
 	w.stopPoll = stopPoll
 	m := w.metrics
@@ -344,7 +358,7 @@ func (w *Worker) fatalOnce() func(error) {
 		return nil
 	}
 	return func(err error) {
-		w.stopPoll()
+		w.abandonPolls()
 		w.fatalMu.Lock()
 		first := !w.fatalReported
 		w.fatalReported = true
@@ -355,6 +369,17 @@ func (w *Worker) fatalOnce() func(error) {
 			w.opts.OnFatalError(err)
 		}
 	}
+}
+
+// pollRPCContext is the context of the RPC of a poll the poll loops
+// make under ctx: ctx itself, or, with PollCompleteOnShutdown, one that
+// the end of the loops leaves open, for the server to complete the poll
+// (see Stop).
+func (w *Worker) pollRPCContext(ctx context.Context) context.Context {
+	if w.opts.PollCompleteOnShutdown {
+		return w.pollCalls
+	}
+	return ctx
 }
 
 func (w *Worker) goPoll(loop func()) {

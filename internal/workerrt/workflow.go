@@ -22,14 +22,18 @@ func (w *Worker) pollWorkflowTask(ctx context.Context, queue *taskqueuepb.TaskQu
 	if queue.GetKind() == enumspb.TASK_QUEUE_KIND_STICKY {
 		pollerType = sdkmetrics.PollerTypeWorkflowStickyTask
 	}
+	if ctx.Err() != nil {
+		return nil, false, nil // stopping: no new poll
+	}
 	req := &workflowservice.PollWorkflowTaskQueueRequest{
 		Namespace: w.opts.Namespace,
 		TaskQueue: queue,
 		Identity:  w.opts.Identity,
 		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated binary checksum.
-		BinaryChecksum: w.opts.BinaryChecksum,
+		BinaryChecksum:    w.opts.BinaryChecksum,
+		WorkerInstanceKey: w.opts.WorkerInstanceKey,
 	}
-	return longPoll(ctx, w.metrics, pollerType, func(ctx context.Context) (*workflowservice.PollWorkflowTaskQueueResponse, error) {
+	return longPoll(w.pollRPCContext(ctx), w.metrics, pollerType, func(ctx context.Context) (*workflowservice.PollWorkflowTaskQueueResponse, error) {
 		return w.opts.Service.PollWorkflowTaskQueue(ctx, req)
 	}, (*workerMetrics).workflowPolled)
 }
