@@ -495,6 +495,9 @@ func (w *AggregatedWorker) startRuntime() error {
 		SDKName:           SDKName,
 		SDKVersion:        SDKVersion,
 		WorkerInstanceKey: w.plugins.instanceKey,
+		// Read, as go.temporal.io/sdk reads it, from the namespace check
+		// above: the server completes a stopping worker's polls.
+		PollCompleteOnShutdown: w.clientSettings.Conn.KnownNamespaceCapabilities(w.clientSettings.Namespace).GetWorkerPollCompleteOnShutdown(),
 	}
 	if opts.Identity == "" {
 		opts.Identity = w.clientSettings.Identity
