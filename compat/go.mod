@@ -5,8 +5,8 @@ go 1.26.0
 require (
 	github.com/durable-go/sdk v0.0.0-00010101000000-000000000000
 	github.com/stretchr/testify v1.10.0
-	go.temporal.io/api v1.63.5
-	go.temporal.io/sdk v1.50.0
+	go.temporal.io/api v1.64.3
+	go.temporal.io/sdk v1.51.0
 	google.golang.org/grpc v1.83.2
 	google.golang.org/protobuf v1.36.11
 )

@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/durable-go/sdk v0.0.0
-	go.temporal.io/api v1.63.5
+	go.temporal.io/api v1.64.3
 	go.temporal.io/sdk v1.50.0
 	google.golang.org/protobuf v1.36.11
 )

@@ -7,7 +7,7 @@ require (
 	github.com/durable-go/sdk/contrib/datadog v0.0.0
 	github.com/durable-go/sdk/contrib/opentracing v0.0.0
 	github.com/opentracing/opentracing-go v1.2.0
-	go.temporal.io/sdk v1.50.0
+	go.temporal.io/sdk v1.51.0
 	go.temporal.io/sdk/contrib/datadog v0.2.0
 	go.temporal.io/sdk/contrib/opentracing v0.3.0
 	gopkg.in/DataDog/dd-trace-go.v1 v1.74.8
@@ -85,7 +85,7 @@ require (
 	go.opentelemetry.io/otel/metric v1.44.0 // indirect
 	go.opentelemetry.io/otel/sdk v1.44.0 // indirect
 	go.opentelemetry.io/otel/trace v1.44.0 // indirect
-	go.temporal.io/api v1.63.5 // indirect
+	go.temporal.io/api v1.64.3 // indirect
 	go.uber.org/atomic v1.11.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	go.uber.org/zap v1.27.0 // indirect

@@ -6,7 +6,7 @@ replace github.com/durable-go/sdk => ../..
 
 require (
 	github.com/durable-go/sdk v0.0.0
-	go.temporal.io/api v1.63.5
+	go.temporal.io/api v1.64.3
 	gopkg.in/DataDog/dd-trace-go.v1 v1.74.8
 )
 

@@ -7,7 +7,7 @@ replace github.com/durable-go/sdk => ../..
 require (
 	github.com/durable-go/sdk v0.0.0
 	github.com/opentracing/opentracing-go v1.2.0
-	go.temporal.io/api v1.63.5
+	go.temporal.io/api v1.64.3
 )
 
 require (

@@ -3,8 +3,8 @@ module github.com/durable-go/sdk/tools/recordhistories
 go 1.26.0
 
 require (
-	go.temporal.io/api v1.63.5
-	go.temporal.io/sdk v1.50.0
+	go.temporal.io/api v1.64.3
+	go.temporal.io/sdk v1.51.0
 	google.golang.org/protobuf v1.36.11
 )
 
