@@ -52,6 +52,12 @@ func errorPairs() []errorPair {
 				NextRetryDelay: 90 * time.Second, Category: ours.ApplicationErrorCategoryBenign, Details: []any{true}}),
 			official.NewApplicationErrorWithOptions("retry later", "Busy", official.ApplicationErrorOptions{
 				NextRetryDelay: 90 * time.Second, Category: official.ApplicationErrorCategoryBenign, Details: []any{true}}), 1},
+		{"payload validation error with a detail",
+			ours.NewPayloadValidationError(reason{"too large"}),
+			official.NewPayloadValidationError(reason{"too large"}), 1},
+		{"payload validation error without details",
+			ours.NewPayloadValidationError(nil),
+			official.NewPayloadValidationError(nil), 0},
 		{"canceled with details",
 			ours.NewCanceledError(reason{"user"}, "more"),
 			official.NewCanceledError(reason{"user"}, "more"), 2},

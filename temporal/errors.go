@@ -166,6 +166,17 @@ func NewNonRetryableApplicationError(message, errType string, cause error, detai
 	return failure.NewNonRetryableApplicationError(message, errType, cause, details...)
 }
 
+// NewPayloadValidationError returns the non-retryable *ApplicationError of
+// type "PayloadValidationError", message "Payload validation failed", for
+// a payload that fails its validation (a codec or converter that checks
+// what it decodes); details, when not nil, is its one detail.
+func NewPayloadValidationError(details any) error {
+	if details == nil {
+		return failure.NewNonRetryableApplicationError("Payload validation failed", "PayloadValidationError", nil)
+	}
+	return failure.NewNonRetryableApplicationError("Payload validation failed", "PayloadValidationError", nil, details)
+}
+
 // NewApplicationErrorWithOptions returns an *ApplicationError with its
 // optional attributes (retryability, cause, details, next retry delay,
 // category) given in options.

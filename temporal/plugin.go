@@ -10,7 +10,8 @@ import "github.com/durable-go/sdk/internal/simpleplugin"
 // too) or to worker.Options.Plugins.
 //
 // Its methods are the hooks of the two plugin interfaces, which the SDK
-// calls: Name returns SimplePluginOptions.Name; ConfigureClient,
+// calls: Name returns SimplePluginOptions.Name (and Version its
+// Version); ConfigureClient,
 // ConfigureWorker and ConfigureWorkflowReplayer apply the options to a
 // client's, a worker's or a replayer's options; NewClient passes the new
 // client on; StartWorker and StopWorker run RunContextBefore and
@@ -21,6 +22,9 @@ type SimplePlugin = simpleplugin.SimplePlugin
 // SimplePluginOptions configure NewSimplePlugin.
 //
 //   - Name: the plugin's name, which errors about it show. Required.
+//   - Version: the plugin's version, which SimplePlugin.Version returns
+//     (go.temporal.io/sdk reports it in worker heartbeats, which this SDK
+//     does not send yet).
 //   - DataConverter: replaces the data converter of the clients and
 //     replayers the plugin configures (workers use their client's).
 //   - FailureConverter: replaces their failure converter.

@@ -37,6 +37,10 @@ var (
 type SimplePluginOptions struct {
 	// Name names the plugin; required.
 	Name string
+	// Version is the plugin's version, optional. go.temporal.io/sdk reports
+	// it beside the name in its worker heartbeats, which this SDK does not
+	// send yet; here Version returns it.
+	Version string
 	// DataConverter replaces the data converter of the clients and
 	// replayers the plugin configures (whatever the user or an earlier
 	// plugin set). Workers use their client's.
@@ -108,6 +112,9 @@ func NewSimplePlugin(options SimplePluginOptions) (*SimplePlugin, error) {
 
 // Name implements ClientPlugin and WorkerPlugin.
 func (s *SimplePlugin) Name() string { return s.options.Name }
+
+// Version is SimplePluginOptions.Version.
+func (s *SimplePlugin) Version() string { return s.options.Version }
 
 // ConfigureClient implements ClientPlugin: converters, propagators and
 // client interceptors, then options.ConfigureClient.

@@ -17,6 +17,23 @@ func TestNewSimplePluginNeedsAName(t *testing.T) {
 	chkErrContains(t, err, "SimplePluginOptions.Name is empty")
 }
 
+func TestSimplePluginHasItsNameAndVersion(t *testing.T) {
+	p, err := NewSimplePlugin(SimplePluginOptions{Name: "acme.audit", Version: "1.4.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name() != "acme.audit" || p.Version() != "1.4.0" {
+		t.Errorf("Name() %q, Version() %q; want acme.audit, 1.4.0", p.Name(), p.Version())
+	}
+	unversioned, err := NewSimplePlugin(SimplePluginOptions{Name: "acme.audit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := unversioned.Version(); v != "" {
+		t.Errorf("a plugin given no version reports %q", v)
+	}
+}
+
 // namedInterceptor is a client and worker interceptor told apart by name.
 type namedInterceptor struct {
 	internal.InterceptorBase
