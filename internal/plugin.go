@@ -146,6 +146,10 @@ func (WorkerPluginBase) ReplayWorkflow(ctx context.Context, options WorkerPlugin
 
 func (WorkerPluginBase) embedsWorkerPluginBase() {}
 
+// WorkerPluginBase is embedded in other packages' plugins; this says, to
+// tools that read one package at a time, that its seal is used.
+var _ interface{ embedsWorkerPluginBase() } = WorkerPluginBase{}
+
 // PluginSeal gives a plugin type of another package the unexported
 // methods of ClientPlugin and WorkerPlugin, and no hook: a type that
 // embeds it implements every hook itself, so that a hook added to the

@@ -84,10 +84,6 @@ type WorkflowReplayer struct {
 	registry *registry.Registry
 	options  WorkflowReplayerOptions
 	plugins  replayerPlugins // see replayer_plugin.go
-	// adjustEnv, when set, changes what the replayed runs see beyond the
-	// options (the test environment's replay check replays as its worker
-	// ran: its namespace, panic policy, deadlock timeout).
-	adjustEnv func(*runConfigOptions)
 }
 
 // NewWorkflowReplayer returns a replayer with the given options, as its
@@ -265,10 +261,43 @@ func historyReplay(h *historypb.History, options ReplayWorkflowHistoryOptions) r
 	return replaySource{events: events, original: options.OriginalExecution}
 }
 
-// replayHistory replays src and, on a mismatch, explains it with a
-// *NonDeterminismError. The result is built only when wanted.
+// replayHistory replays src as the replayer's options say.
 func (r *WorkflowReplayer) replayHistory(ctx context.Context, logger log.Logger, src replaySource, wantResult bool) (*WorkflowReplayResult, error) {
-	res, err := r.replayOnce(ctx, logger, src, wantResult, nil)
+	return replayHistory(ctx, r.registry, r.runOptions(logger), src, wantResult)
+}
+
+// runOptions are what the runs of the replayer's replays see: its
+// options, logger (the default one when nil), and the namespace
+// go.temporal.io/sdk gives replays.
+func (r *WorkflowReplayer) runOptions(logger log.Logger) runConfigOptions {
+	if logger == nil {
+		logger = logging.NewDefaultLogger()
+	}
+	var deadlock time.Duration // zero: the dispatcher's default
+	if r.options.DisableDeadlockDetection {
+		deadlock = -1
+	}
+	return runConfigOptions{
+		DataConverter:    r.options.DataConverter,
+		FailureConverter: r.options.FailureConverter,
+		// A logger that panics fails no replay, as it fails no task of a
+		// worker.
+		Logger:          logging.NewPanicSafeLogger(logger),
+		Namespace:       replayNamespace,
+		DeadlockTimeout: deadlock,
+		LogDuringReplay: r.options.EnableLoggingInReplay,
+		Interceptors:    r.options.Interceptors,
+		Propagators:     r.options.ContextPropagators,
+		Replayer:        true,
+	}
+}
+
+// replayHistory replays src with reg's functions, its runs seeing env (a
+// replayer's, or the test environment's, whose replay check replays as
+// its worker ran), and, on a mismatch, explains it with a
+// *NonDeterminismError. The result is built only when wanted.
+func replayHistory(ctx context.Context, reg *registry.Registry, env runConfigOptions, src replaySource, wantResult bool) (*WorkflowReplayResult, error) {
+	res, err := replayOnce(ctx, reg, env, src, wantResult, nil)
 	if err == nil {
 		return res, nil
 	}
@@ -281,8 +310,9 @@ func (r *WorkflowReplayer) replayHistory(ctx context.Context, logger log.Logger,
 		// Replay is deterministic: run it again, this time walking the
 		// stack at each command, to find the code behind the mismatch.
 		// Only failing replays pay for it.
-		quiet := logging.NewTextLogger(io.Discard, slog.LevelError)
-		if _, again := r.replayOnce(ctx, quiet, src, false, workflowCodeLocation); again != nil {
+		quiet := env
+		quiet.Logger = logging.NewTextLogger(io.Discard, slog.LevelError)
+		if _, again := replayOnce(ctx, reg, quiet, src, false, workflowCodeLocation); again != nil {
 			if located := newNonDeterminismError(again, workflowType, run); located != nil && located.Reason == nd.Reason {
 				nd.CodeLocation = located.CodeLocation
 			}
@@ -293,35 +323,12 @@ func (r *WorkflowReplayer) replayHistory(ctx context.Context, logger log.Logger,
 
 // replayOnce runs src through a new engine.Run. locate, when set, makes the
 // engine record where the workflow code made each command.
-func (r *WorkflowReplayer) replayOnce(ctx context.Context, logger log.Logger, src replaySource, wantResult bool, locate func() string) (*WorkflowReplayResult, error) {
+func replayOnce(ctx context.Context, reg *registry.Registry, env runConfigOptions, src replaySource, wantResult bool, locate func() string) (*WorkflowReplayResult, error) {
 	events := src.events
 	if len(events) == 0 || events[0].GetEventType() != enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED {
 		return nil, errors.New("replay: the history must begin with its WorkflowExecutionStarted event")
 	}
-	if logger == nil {
-		logger = logging.NewDefaultLogger()
-	}
-	// A logger that panics fails no replay, as it fails no task of a worker.
-	logger = logging.NewPanicSafeLogger(logger)
-	var deadlock time.Duration // zero: the dispatcher's default
-	if r.options.DisableDeadlockDetection {
-		deadlock = -1
-	}
-	envOptions := runConfigOptions{
-		DataConverter:    r.options.DataConverter,
-		FailureConverter: r.options.FailureConverter,
-		Logger:           logger,
-		Namespace:        replayNamespace,
-		DeadlockTimeout:  deadlock,
-		LogDuringReplay:  r.options.EnableLoggingInReplay,
-		Interceptors:     r.options.Interceptors,
-		Propagators:      r.options.ContextPropagators,
-		Replayer:         true,
-	}
-	if r.adjustEnv != nil {
-		r.adjustEnv(&envOptions)
-	}
-	config := newRunConfig(r.registry, envOptions)
+	config := newRunConfig(reg, env)
 	opts := config.engineOptions()
 	opts.LocateCode = locate
 	var runs *runRecorder // the code the replay runs, for its result

@@ -86,7 +86,7 @@ func (r *WorkflowReplayResult) GetWorkflowError() error {
 // task, or when history already ends with its start, events come back as
 // they are.
 func withPendingTaskStarted(events []*historypb.HistoryEvent) []*historypb.HistoryEvent {
-	if len(events) == 0 || closesRun(events[len(events)-1].GetEventType()) {
+	if len(events) == 0 || engine.ClosesRun(events[len(events)-1].GetEventType()) {
 		return events
 	}
 	last := events[len(events)-1]
@@ -122,15 +122,4 @@ func taskStarted(after *historypb.HistoryEvent, scheduledID int64) *historypb.Hi
 			WorkflowTaskStartedEventAttributes: &historypb.WorkflowTaskStartedEventAttributes{ScheduledEventId: scheduledID},
 		},
 	}
-}
-
-// closesRun reports an event that ends a run: no task follows it.
-func closesRun(t enumspb.EventType) bool {
-	switch t {
-	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
-		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED,
-		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW:
-		return true
-	}
-	return false
 }

@@ -4,14 +4,11 @@ import (
 	"context"
 	"time"
 
-	commonpb "go.temporal.io/api/common/v1"
-	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
-	"github.com/durable-go/sdk/internal/wfsync"
 	"github.com/durable-go/sdk/internal/workerrt"
 	"github.com/durable-go/sdk/log"
 )
@@ -20,14 +17,13 @@ import (
 // (testsuite.TestWorkflowEnvironment and TestActivityEnvironment) lives in
 // package internal/testenv, which only package testsuite imports, so that
 // a program that imports client, worker, workflow or activity links
-// neither it nor what it needs (the in-memory server, testify). It
-// drives this package's worker wiring, helpers and replayer, which
-// production code keeps unexported (the client's helpers it uses,
-// internal/clientimpl exports): this file is its one way in,
-// TestEnvSeam's methods, with TestEnvWiring and TestEnvPlugins for what
-// they take. Nothing else uses them. Each method hands over an
-// unexported helper unchanged, so that the test environment and the
-// worker keep sharing one implementation.
+// neither it nor what it needs (the in-memory server, testify). It runs
+// the worker as a worker runs: with this package's worker wiring and
+// replayer, which production code keeps unexported. This file is its one
+// way in: TestEnvSeam's methods, with TestEnvWiring and TestEnvPlugins
+// for what they take; nothing else uses them. Each hands over what only
+// this package can do, and says why; what a lower package or an
+// exported function does, the test environment calls itself.
 
 // TestEnvSeam gives the test environment what it borrows from this
 // package. Its zero value is ready to use.
@@ -76,7 +72,8 @@ func (w TestEnvWiring) runConfig(reg *registry.Registry, o WorkerOptions) *runCo
 	})
 }
 
-// ActivityExecutor is the worker's activity executor, over reg.
+// ActivityExecutor is the worker's activity executor, over reg: the
+// root's, which runs activities through its interceptors and context.
 func (TestEnvSeam) ActivityExecutor(reg *registry.Registry, w TestEnvWiring) workerrt.ActivityExecutor {
 	return &activityExecutor{registry: reg, dc: w.DataConverter, logger: w.Logger, metrics: w.Metrics,
 		namespace: w.Namespace, taskQueue: w.TaskQueue, interceptors: w.Interceptors, propagators: w.Propagators}
@@ -119,68 +116,44 @@ func (s TestEnvSeam) RuntimeOptions(reg *registry.Registry, o WorkerOptions, w T
 // Replay replays the history of one run of the test (the replay check)
 // with a fresh engine, as the test's worker ran it: with reg's
 // functions, w's converters, interceptors and namespace, and o's panic
-// policy and deadlock timeout.
+// policy and deadlock timeout. Only the root can: the replayed runs are
+// its workflowRun.
 func (TestEnvSeam) Replay(reg *registry.Registry, o WorkerOptions, w TestEnvWiring, events []*historypb.HistoryEvent, execution WorkflowExecution) error {
-	replayer := &WorkflowReplayer{
-		registry: reg,
-		options: WorkflowReplayerOptions{
-			DataConverter:      w.DataConverter,
-			FailureConverter:   w.FailureConverter,
-			Interceptors:       w.Interceptors,
-			ContextPropagators: w.Propagators,
-		},
-		adjustEnv: func(e *runConfigOptions) {
-			e.Namespace = w.Namespace
-			e.DeadlockTimeout = o.DeadlockDetectionTimeout
-			e.FailOnPanic = o.WorkflowPanicPolicy == FailWorkflow
-		},
+	env := runConfigOptions{
+		DataConverter:    w.DataConverter,
+		FailureConverter: w.FailureConverter,
+		Logger:           w.Logger,
+		Namespace:        w.Namespace,
+		DeadlockTimeout:  o.DeadlockDetectionTimeout,
+		FailOnPanic:      o.WorkflowPanicPolicy == FailWorkflow,
+		Interceptors:     w.Interceptors,
+		Propagators:      w.Propagators,
+		Replayer:         true,
 	}
-	_, err := replayer.replayHistory(context.Background(), w.Logger, replaySource{events: events, original: execution}, false)
+	_, err := replayHistory(context.Background(), reg, env, replaySource{events: events, original: execution}, false)
 	return err
 }
 
-// ClosesRun reports an event that ends a run.
-func (TestEnvSeam) ClosesRun(t enumspb.EventType) bool { return closesRun(t) }
-
-// EncodedValue is the EncodedValue of payloads p.
-func (TestEnvSeam) EncodedValue(p *commonpb.Payloads, dc converter.DataConverter) converter.EncodedValue {
-	return newEncodedValue(p, dc)
-}
-
-// ActivityName is the type name of an activity given as a function or a
-// name, as workflow.ExecuteActivity schedules it.
-func (TestEnvSeam) ActivityName(reg *registry.Registry, activity any) (string, error) {
-	return activityName(reg, activity)
-}
-
-// ActivityInfo is what activity.GetInfo returns for task.
+// ActivityInfo is what activity.GetInfo returns for task, for the
+// listeners that hear of an activity as its code sees it. Only the root
+// can: its activity executor builds the info from the task.
 func (TestEnvSeam) ActivityInfo(task *workerrt.ActivityTask, namespace string) ActivityInfo {
 	return activityInfoOf(task, namespace)
 }
 
-// ReadyFuture is a Future settled with value and err.
-func (TestEnvSeam) ReadyFuture(value any, err error) Future {
-	f := &wfsync.SettableFuture{}
-	f.Set(value, err)
-	return f
-}
-
 // WithHistoryLength is a copy of info whose GetCurrentHistoryLength
-// reports length.
+// reports length (TestWorkflowEnvironment.SetCurrentHistoryLength). Only
+// the root can: the length is unexported, as in go.temporal.io/sdk, so
+// that workflow code cannot set it.
 func (TestEnvSeam) WithHistoryLength(info *WorkflowInfo, length int) *WorkflowInfo {
 	copied := *info
 	copied.currentHistoryLength = length
 	return &copied
 }
 
-// CheckPlugins reports a nil entry of the plugins list named field.
-func (TestEnvSeam) CheckPlugins(field string, plugins []WorkerPlugin) error {
-	return CheckPlugins(field, plugins)
-}
-
 // TestEnvPlugins runs the worker plugins of a test environment's worker
-// options as a worker runs them (workerPluginSet). Its zero value has
-// none.
+// options as a worker runs them (the root's workerPluginSet, whose hooks
+// take the root's options). Its zero value has none.
 type TestEnvPlugins struct{ set workerPluginSet }
 
 // Configure takes plugins and runs each one's ConfigureWorker on options,

@@ -11,6 +11,7 @@ import (
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/optcheck"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
@@ -130,7 +131,7 @@ var errNoActivityTimeout = errors.New("ExecuteActivity: the activity options set
 // when it cannot decode one into its parameter's type.
 func ExecuteActivity(ctx Context, activity any, args ...any) Future {
 	r := runOf(ctx)
-	name, err := activityName(r.config.registry, activity)
+	name, err := r.config.registry.ActivityName(activity)
 	if err != nil {
 		f := &wfsync.SettableFuture{}
 		f.Set(nil, err)
@@ -207,27 +208,8 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 			f.Set(nil, err)
 			return
 		}
-		f.Set(newEncodedValue(result, dc), nil)
+		f.Set(failure.NewEncodedValue(result, dc), nil)
 	})
 	wfsync.OnCancel(ctx, f, act.Cancel)
 	return f
-}
-
-// activityName is the type name of an activity given as a function or a
-// name.
-func activityName(reg *registry.Registry, activity any) (string, error) {
-	switch a := activity.(type) {
-	case string:
-		if a == "" {
-			return "", errors.New("ExecuteActivity: the activity name is empty")
-		}
-		return a, nil
-	case nil:
-		return "", errors.New("ExecuteActivity: the activity is nil; pass a function or an activity type name")
-	}
-	name := reg.ActivityTypeOf(activity)
-	if name == "" {
-		return "", fmt.Errorf("ExecuteActivity: %T is not an activity; pass a function or an activity type name", activity)
-	}
-	return name, nil
 }

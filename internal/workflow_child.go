@@ -263,7 +263,7 @@ func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any)
 				f.Set(nil, err)
 				return
 			}
-			f.Set(newEncodedValue(result, dc), nil)
+			f.Set(failure.NewEncodedValue(result, dc), nil)
 		})
 	var open *failure.ChildWorkflowExecutionAlreadyStartedError
 	if errors.As(err, &open) {

@@ -80,7 +80,7 @@ type localActivityFnKey struct{}
 // ActivityError), a timeout or a cancellation.
 func ExecuteLocalActivity(ctx Context, activity any, args ...any) Future {
 	r := runOf(ctx)
-	name, err := activityName(r.config.registry, activity)
+	name, err := r.config.registry.ActivityName(activity)
 	if err == nil {
 		err = registry.CheckArgs(activity, args, "local activity")
 	}
@@ -128,7 +128,7 @@ func (r *workflowRun) executeLocalActivity(ctx Context, name string, args []any)
 				f.Set(nil, res.Err)
 				return
 			}
-			f.Set(newEncodedValue(res.Result, dc), nil)
+			f.Set(failure.NewEncodedValue(res.Result, dc), nil)
 			return
 		}
 	})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/failure"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -62,7 +63,7 @@ func (r *workflowRun) sideEffect(ctx Context, f func(ctx Context) any) converter
 	if err != nil {
 		panic(fmt.Errorf("SideEffect: its result cannot be encoded: %w", err))
 	}
-	return newEncodedValue(result, dc)
+	return failure.NewEncodedValue(result, dc)
 }
 
 // MutableSideEffect runs f and records its result whenever it differs
@@ -109,5 +110,5 @@ func (r *workflowRun) mutableSideEffect(ctx Context, id string, f func(ctx Conte
 	if err != nil {
 		panic(fmt.Errorf("MutableSideEffect(%q): its result cannot be encoded: %w", id, err))
 	}
-	return newEncodedValue(result, dc)
+	return failure.NewEncodedValue(result, dc)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 )
 
@@ -99,4 +100,17 @@ func (s *EventSource) Next() (*historypb.HistoryEvent, error) {
 		s.pos++
 	}
 	return ev, err
+}
+
+// ClosesRun reports an event that ends a run: no workflow task follows
+// it. Continue-as-new ends the run too; the next one has a history of its
+// own.
+func ClosesRun(t enumspb.EventType) bool {
+	switch t {
+	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
+		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED,
+		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW:
+		return true
+	}
+	return false
 }

@@ -99,6 +99,27 @@ func (r *Registry) ActivityTypeOf(fn any) string {
 	return r.typeOf(fn, func() map[string]string { return r.activityAliases })
 }
 
+// ActivityName is the type name an activity given as a function or a
+// name is scheduled by (workflow.ExecuteActivity, ExecuteLocalActivity,
+// and the test environment's), with an error for an empty name, nil, or
+// a value that is neither.
+func (r *Registry) ActivityName(activity any) (string, error) {
+	switch a := activity.(type) {
+	case string:
+		if a == "" {
+			return "", errors.New("ExecuteActivity: the activity name is empty")
+		}
+		return a, nil
+	case nil:
+		return "", errors.New("ExecuteActivity: the activity is nil; pass a function or an activity type name")
+	}
+	name := r.ActivityTypeOf(activity)
+	if name == "" {
+		return "", fmt.Errorf("ExecuteActivity: %T is not an activity; pass a function or an activity type name", activity)
+	}
+	return name, nil
+}
+
 func (r *Registry) typeOf(fn any, aliases func() map[string]string) string {
 	name := FunctionName(fn)
 	if _, isName := fn.(string); isName || name == "" {

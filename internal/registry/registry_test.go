@@ -200,3 +200,33 @@ func TestAliases(t *testing.T) {
 		t.Errorf("without aliasing got %q, want the function name", got)
 	}
 }
+
+// An activity is scheduled by its name as given, or by the name its
+// function is registered under; anything else is refused, saying what to
+// pass.
+func TestActivityName(t *testing.T) {
+	r := New()
+	if err := r.RegisterActivity(Charge, "charge-card", false, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		activity any
+		want     string
+	}{{"Refund", "Refund"}, {Charge, "charge-card"}, {(&Billing{}).Refund, "Refund"}} {
+		if got, err := r.ActivityName(c.activity); got != c.want || err != nil {
+			t.Errorf("ActivityName(%v) = %q, %v; want %q", c.activity, got, err, c.want)
+		}
+	}
+	for _, c := range []struct {
+		activity any
+		want     string
+	}{
+		{"", "the activity name is empty"},
+		{nil, "the activity is nil; pass a function or an activity type name"},
+		{42, "int is not an activity; pass a function or an activity type name"},
+	} {
+		if _, err := r.ActivityName(c.activity); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ActivityName(%#v) = %v, want an error saying %q", c.activity, err, c.want)
+		}
+	}
+}

@@ -27,11 +27,10 @@ import (
 // encoding and error conversion as on a worker (testsuite.TestActivityEnvironment).
 // Activities run with no time limit unless SetTestTimeout sets one.
 type TestActivityEnvironment struct {
-	mu            sync.Mutex
-	suite         testSuiteDefaults
-	registry      *registry.Registry
+	mu    sync.Mutex
+	suite testSuiteDefaults
+	registrations
 	workerOptions internal.WorkerOptions
-	plugins       internal.TestEnvPlugins // the worker options' plugins; plugins.go
 	dc            converter.DataConverter
 	fc            converter.FailureConverter
 	propagators   []internal.ContextPropagator
@@ -46,36 +45,8 @@ type TestActivityEnvironment struct {
 
 func newTestActivityEnvironment(s *WorkflowTestSuite) *TestActivityEnvironment {
 	d := s.defaults()
-	return &TestActivityEnvironment{suite: d, registry: d.newRegistry(), dc: converter.GetDefaultDataConverter(),
+	return &TestActivityEnvironment{suite: d, registrations: registrations{registry: d.newRegistry()}, dc: converter.GetDefaultDataConverter(),
 		propagators: d.propagators, header: d.header, identity: testIdentity}
-}
-
-// RegisterActivity registers an activity function, or a struct's methods.
-func (t *TestActivityEnvironment) RegisterActivity(a any) {
-	t.RegisterActivityWithOptions(a, internal.RegisterActivityOptions{})
-}
-
-// RegisterActivityWithOptions registers activities with options.
-func (t *TestActivityEnvironment) RegisterActivityWithOptions(a any, options internal.RegisterActivityOptions) {
-	if on := t.plugins.RegistryHooks().OnRegisterActivity; on != nil {
-		on(a, options)
-	}
-	// Registered again, an activity replaces the first, as in
-	// go.temporal.io/sdk's test environment.
-	if err := t.registry.RegisterActivity(a, options.Name, true, options.SkipInvalidStructFunctions); err != nil {
-		panic(err)
-	}
-}
-
-// RegisterDynamicActivity registers the activity that runs every activity
-// type not registered by name.
-func (t *TestActivityEnvironment) RegisterDynamicActivity(fn any, options internal.DynamicRegisterActivityOptions) {
-	if on := t.plugins.RegistryHooks().OnRegisterDynamicActivity; on != nil {
-		on(fn, options)
-	}
-	if err := t.registry.RegisterDynamicActivity(fn); err != nil {
-		panic(err)
-	}
 }
 
 // SetWorkerOptions sets the worker options activities run with
@@ -215,7 +186,7 @@ func (t *TestActivityEnvironment) ExecuteActivity(activityFn any, args ...any) (
 // workflow's local activity: activity.GetInfo says IsLocalActivity, and it
 // has no task token.
 func (t *TestActivityEnvironment) ExecuteLocalActivity(activityFn any, args ...any) (converter.EncodedValue, error) {
-	name, err := seam.ActivityName(t.registry, activityFn)
+	name, err := t.registry.ActivityName(activityFn)
 	if err != nil {
 		return nil, err
 	}
@@ -293,7 +264,7 @@ func (t *TestActivityEnvironment) execute(name string, args []any, la *local) (c
 		// As a workflow would see it: through the failure converter.
 		return nil, t.fc.FailureToError(t.fc.ErrorToFailure(err))
 	}
-	return seam.EncodedValue(result, t.dc), nil
+	return failure.NewEncodedValue(result, t.dc), nil
 }
 
 // executeInWorkflow runs the activity from a workflow in a test workflow
@@ -337,7 +308,7 @@ func (t *TestActivityEnvironment) executeInWorkflow(name string, args []any) (co
 		return nil, err
 	}
 	if raw.Payload() == nil {
-		return seam.EncodedValue(nil, t.dc), nil
+		return failure.NewEncodedValue(nil, t.dc), nil
 	}
-	return seam.EncodedValue(&commonpb.Payloads{Payloads: []*commonpb.Payload{raw.Payload()}}, t.dc), nil
+	return failure.NewEncodedValue(&commonpb.Payloads{Payloads: []*commonpb.Payload{raw.Payload()}}, t.dc), nil
 }

@@ -123,7 +123,7 @@ func (l *testListeners) deliverActivityEvent(execution *commonpb.WorkflowExecuti
 	dc, fc, identity := l.dc, l.fc, l.identity
 	l.mu.Unlock()
 	if a := ev.GetActivityTaskCompletedEventAttributes(); a != nil {
-		set.activityCompleted(info, seam.EncodedValue(a.GetResult(), dc), nil)
+		set.activityCompleted(info, failure.NewEncodedValue(a.GetResult(), dc), nil)
 		return
 	}
 	var cause error

@@ -8,6 +8,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/failure"
 )
 
 // The child completed listener (SetOnChildWorkflowCompletedListener)
@@ -105,7 +106,7 @@ func (l *testListeners) deliverChildEnd(ev *historypb.HistoryEvent, listener fun
 		}
 	}
 	if end.cause == nil {
-		listener(info, seam.EncodedValue(end.result, dc), nil)
+		listener(info, failure.NewEncodedValue(end.result, dc), nil)
 		return
 	}
 	// The error the parent gets, through the same failure converter.

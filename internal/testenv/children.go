@@ -317,12 +317,19 @@ func (w *testWorkflowOutbound) mockedExternal(ctx internal.Context, method strin
 	w.externalCalls++
 	if w.Next.IsReplaying(ctx) {
 		if err, ok := w.env.external.recorded(runID, i); ok {
-			return seam.ReadyFuture(nil, err), true
+			return settledFuture(ctx, err), true
 		}
 	}
 	err := mockError(w.env.workflowMock.MethodCalled(method, args...))
 	w.env.external.record(runID, err)
-	return seam.ReadyFuture(nil, err), true
+	return settledFuture(ctx, err), true
+}
+
+// settledFuture is a future already settled with err (nil: done).
+func settledFuture(ctx internal.Context, err error) internal.Future {
+	f, settable := internal.NewFuture(ctx)
+	settable.Set(nil, err)
+	return f
 }
 
 func (w *testWorkflowOutbound) SignalExternalWorkflow(ctx internal.Context, workflowID, runID, signalName string, arg any) internal.Future {

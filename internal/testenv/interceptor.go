@@ -223,7 +223,7 @@ func (a *testActivityInbound) ExecuteActivity(ctx context.Context, in *internal.
 		if result != nil {
 			p, _ = dc.ToPayloads(result)
 		}
-		f(&info, seam.EncodedValue(p, dc), err)
+		f(&info, failure.NewEncodedValue(p, dc), err)
 	}
 	return result, err
 }

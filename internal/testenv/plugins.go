@@ -80,21 +80,11 @@ func (t *TestActivityEnvironment) withPlugins(run func() (converter.EncodedValue
 type activityEnvRegistry struct{ t *TestActivityEnvironment }
 
 func (r activityEnvRegistry) RegisterWorkflowWithOptions(w any, options internal.RegisterWorkflowOptions) {
-	if on := r.t.plugins.RegistryHooks().OnRegisterWorkflow; on != nil {
-		on(w, options)
-	}
-	if err := r.t.registry.RegisterWorkflow(w, options.Name, options.DisableAlreadyRegisteredCheck); err != nil {
-		panic(err)
-	}
+	r.t.registerWorkflow(w, options)
 }
 
 func (r activityEnvRegistry) RegisterDynamicWorkflow(w any, options internal.DynamicRegisterWorkflowOptions) {
-	if on := r.t.plugins.RegistryHooks().OnRegisterDynamicWorkflow; on != nil {
-		on(w, options)
-	}
-	if err := r.t.registry.RegisterDynamicWorkflow(w); err != nil {
-		panic(err)
-	}
+	r.t.registerDynamicWorkflow(w, options)
 }
 
 func (r activityEnvRegistry) RegisterActivityWithOptions(a any, options internal.RegisterActivityOptions) {
@@ -111,7 +101,7 @@ func configureTestPlugins(set *internal.TestEnvPlugins, taskQueue string, option
 	if len(options.Plugins) == 0 {
 		return
 	}
-	if err := seam.CheckPlugins("worker.Options.Plugins", options.Plugins); err != nil {
+	if err := internal.CheckPlugins("worker.Options.Plugins", options.Plugins); err != nil {
 		panic("SetWorkerOptions: " + err.Error())
 	}
 	if err := set.Configure(slices.Clone(options.Plugins), taskQueue, options); err != nil {

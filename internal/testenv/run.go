@@ -14,6 +14,7 @@ import (
 	querypb "go.temporal.io/api/query/v1"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/workerrt"
 )
 
@@ -141,7 +142,7 @@ func (e *TestWorkflowEnvironment) watchProgress() func() {
 // onEvent sees every event written to a history of the test.
 func (e *TestWorkflowEnvironment) onEvent(execution *commonpb.WorkflowExecution, ev *historypb.HistoryEvent) {
 	e.progress.Store(time.Now().UnixNano())
-	if execution.GetRunId() == e.execution.GetRunId() && seam.ClosesRun(ev.GetEventType()) {
+	if execution.GetRunId() == e.execution.GetRunId() && engine.ClosesRun(ev.GetEventType()) {
 		// The test's run ended: the clock stays at its end, as the test
 		// reads it, though delayed callbacks are still due (they do not
 		// run). Children it left running move it again (see

@@ -12,6 +12,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/clientimpl"
+	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/testserver"
 )
@@ -154,7 +155,7 @@ func (e *TestWorkflowEnvironment) QueryWorkflowByID(workflowID, queryType string
 	if err != nil {
 		return nil, err
 	}
-	return seam.EncodedValue(p, e.dc), nil
+	return failure.NewEncodedValue(p, e.dc), nil
 }
 
 // queryTimeout bounds, in wall time, how long a query waits for the

@@ -35,9 +35,9 @@ import (
 // (testsuite.TestWorkflowEnvironment). Its history is a real one: GetHistory
 // returns it, and worker.NewWorkflowReplayer replays it.
 type TestWorkflowEnvironment struct {
-	mu       sync.Mutex
-	suite    testSuiteDefaults
-	registry *registry.Registry
+	mu    sync.Mutex
+	suite testSuiteDefaults
+	registrations
 
 	// activityMock and workflowMock hold the expectations set with
 	// OnActivity and the OnXxx calls about workflow code.
@@ -46,7 +46,6 @@ type TestWorkflowEnvironment struct {
 	mockedNames  map[string]bool // activity types with expectations
 
 	workerOptions internal.WorkerOptions
-	plugins       internal.TestEnvPlugins // the worker options' plugins; plugins.go
 	startOptions  internal.StartWorkflowOptions
 	dc            converter.DataConverter
 	fc            converter.FailureConverter
@@ -108,18 +107,18 @@ type TestWorkflowEnvironment struct {
 func newTestWorkflowEnvironment(s *WorkflowTestSuite) *TestWorkflowEnvironment {
 	d := s.defaults()
 	e := &TestWorkflowEnvironment{
-		suite:       d,
-		registry:    d.newRegistry(),
-		mockedNames: make(map[string]bool),
-		dc:          converter.GetDefaultDataConverter(),
-		propagators: d.propagators,
-		header:      d.header,
-		identity:    testIdentity,
-		testTimeout: defaultTestTimeout,
-		replayCheck: d.replayCheck,
-		clock:       testserver.NewClock(time.Now()),
-		endEarly:    make(chan error, 1),
-		ended:       make(chan struct{}),
+		suite:         d,
+		registrations: registrations{registry: d.newRegistry()},
+		mockedNames:   make(map[string]bool),
+		dc:            converter.GetDefaultDataConverter(),
+		propagators:   d.propagators,
+		header:        d.header,
+		identity:      testIdentity,
+		testTimeout:   defaultTestTimeout,
+		replayCheck:   d.replayCheck,
+		clock:         testserver.NewClock(time.Now()),
+		endEarly:      make(chan error, 1),
+		ended:         make(chan struct{}),
 	}
 	e.callbacks = newCallbackQueue(e.clock.Busy)
 	if os.Getenv("TEMPORAL_DEBUG") != "" {
@@ -130,57 +129,18 @@ func newTestWorkflowEnvironment(s *WorkflowTestSuite) *TestWorkflowEnvironment {
 
 // RegisterWorkflow registers a workflow function.
 func (e *TestWorkflowEnvironment) RegisterWorkflow(w any) {
-	e.RegisterWorkflowWithOptions(w, internal.RegisterWorkflowOptions{})
+	e.registerWorkflow(w, internal.RegisterWorkflowOptions{})
 }
 
 // RegisterWorkflowWithOptions registers a workflow function with options.
 func (e *TestWorkflowEnvironment) RegisterWorkflowWithOptions(w any, options internal.RegisterWorkflowOptions) {
-	if on := e.plugins.RegistryHooks().OnRegisterWorkflow; on != nil {
-		on(w, options)
-	}
-	if err := e.registry.RegisterWorkflow(w, options.Name, options.DisableAlreadyRegisteredCheck); err != nil {
-		panic(err)
-	}
-}
-
-// RegisterActivity registers an activity function, or a struct's methods.
-func (e *TestWorkflowEnvironment) RegisterActivity(a any) {
-	e.RegisterActivityWithOptions(a, internal.RegisterActivityOptions{})
-}
-
-// RegisterActivityWithOptions registers activities with options. As in
-// go.temporal.io/sdk's test environment (and unlike on a worker), an
-// activity registered again replaces the first: DisableAlreadyRegisteredCheck
-// is implied. A workflow registered twice is refused, as there.
-func (e *TestWorkflowEnvironment) RegisterActivityWithOptions(a any, options internal.RegisterActivityOptions) {
-	if on := e.plugins.RegistryHooks().OnRegisterActivity; on != nil {
-		on(a, options)
-	}
-	if err := e.registry.RegisterActivity(a, options.Name, true, options.SkipInvalidStructFunctions); err != nil {
-		panic(err)
-	}
+	e.registerWorkflow(w, options)
 }
 
 // RegisterDynamicWorkflow registers the workflow that runs every workflow
 // type not registered by name (children included).
 func (e *TestWorkflowEnvironment) RegisterDynamicWorkflow(fn any, options internal.DynamicRegisterWorkflowOptions) {
-	if on := e.plugins.RegistryHooks().OnRegisterDynamicWorkflow; on != nil {
-		on(fn, options)
-	}
-	if err := e.registry.RegisterDynamicWorkflow(fn); err != nil {
-		panic(err)
-	}
-}
-
-// RegisterDynamicActivity registers the activity that runs every activity
-// type not registered by name.
-func (e *TestWorkflowEnvironment) RegisterDynamicActivity(fn any, options internal.DynamicRegisterActivityOptions) {
-	if on := e.plugins.RegistryHooks().OnRegisterDynamicActivity; on != nil {
-		on(fn, options)
-	}
-	if err := e.registry.RegisterDynamicActivity(fn); err != nil {
-		panic(err)
-	}
+	e.registerDynamicWorkflow(fn, options)
 }
 
 // SetStartTime sets the workflow's start time, on the virtual clock.

@@ -116,11 +116,5 @@ func showsClosed(task *workflowservice.PollWorkflowTaskQueueResponse) bool {
 	if len(events) == 0 || len(task.GetNextPageToken()) > 0 {
 		return false
 	}
-	switch events[len(events)-1].GetEventType() {
-	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
-		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED,
-		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW:
-		return true
-	}
-	return false
+	return engine.ClosesRun(events[len(events)-1].GetEventType())
 }
