@@ -130,7 +130,9 @@ type Options struct {
 	Keepalive *keepalive.ClientParameters
 
 	// rawSocketProbe, set by tests, keeps the raw sockets made, and turns
-	// raw socket I/O on in the builds that have it off.
+	// raw socket I/O on in the builds that have it off. Production code
+	// holds it because those builds (race) are where the path's tests
+	// run; nil, it costs a comparison per dial.
 	rawSocketProbe *rawSocketProbe
 }
 
