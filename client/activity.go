@@ -1,6 +1,8 @@
 package client
 
-import "github.com/durable-go/sdk/internal"
+import (
+	"github.com/durable-go/sdk/internal/clientapi"
+)
 
 // CompleteActivityOptions are the arguments of
 // Client.CompleteActivityWithOptions.
@@ -13,7 +15,7 @@ import "github.com/durable-go/sdk/internal"
 //   - Namespace: the activity's namespace. Default: the client's.
 //   - WorkflowID, ActivityType, WorkflowType, TaskQueue: only fill the
 //     data converter's serialization context.
-type CompleteActivityOptions = internal.CompleteActivityOptions
+type CompleteActivityOptions = clientapi.CompleteActivityOptions
 
 // CompleteActivityByIDOptions are the arguments of
 // Client.CompleteActivityByIDWithOptions.
@@ -25,7 +27,7 @@ type CompleteActivityOptions = internal.CompleteActivityOptions
 //     context.Canceled cancels it instead.
 //   - ActivityType, WorkflowType, TaskQueue: only fill the data
 //     converter's serialization context.
-type CompleteActivityByIDOptions = internal.CompleteActivityByIDOptions
+type CompleteActivityByIDOptions = clientapi.CompleteActivityByIDOptions
 
 // RecordActivityHeartbeatOptions are the arguments of
 // Client.RecordActivityHeartbeatWithOptions.
@@ -36,7 +38,7 @@ type CompleteActivityByIDOptions = internal.CompleteActivityByIDOptions
 //   - Namespace: the activity's namespace. Default: the client's.
 //   - WorkflowID, ActivityType, WorkflowType, TaskQueue: only fill the
 //     data converter's serialization context.
-type RecordActivityHeartbeatOptions = internal.RecordActivityHeartbeatOptions
+type RecordActivityHeartbeatOptions = clientapi.RecordActivityHeartbeatOptions
 
 // RecordActivityHeartbeatByIDOptions are the arguments of
 // Client.RecordActivityHeartbeatByIDWithOptions.
@@ -47,4 +49,4 @@ type RecordActivityHeartbeatOptions = internal.RecordActivityHeartbeatOptions
 //   - Details: recorded with the heartbeat.
 //   - ActivityType, WorkflowType, TaskQueue: only fill the data
 //     converter's serialization context.
-type RecordActivityHeartbeatByIDOptions = internal.RecordActivityHeartbeatByIDOptions
+type RecordActivityHeartbeatByIDOptions = clientapi.RecordActivityHeartbeatByIDOptions

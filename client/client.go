@@ -12,17 +12,18 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/clientimpl"
 )
 
 const (
 	// DefaultHostPort is the server address used when Options.HostPort is
 	// empty: a dev server on this machine ("localhost:7233").
-	DefaultHostPort = internal.DefaultHostPort
+	DefaultHostPort = clientapi.DefaultHostPort
 
 	// DefaultNamespace is the namespace used when Options.Namespace is
 	// empty ("default").
-	DefaultNamespace = internal.DefaultNamespace
+	DefaultNamespace = clientapi.DefaultNamespace
 
 	// QueryTypeStackTrace is the built-in query that every workflow
 	// answers with the stacks of its coroutines, as a string: where a
@@ -251,24 +252,24 @@ type NamespaceClient interface {
 	Close()
 }
 
-// Client and NamespaceClient have the method sets of internal.Client and
-// internal.NamespaceClient, which the machinery uses: values pass between
+// Client and NamespaceClient have the method sets of clientapi.Client and
+// clientapi.NamespaceClient, which the machinery uses: values pass between
 // the two without a conversion. A method added to one side only fails
 // here.
 var (
-	_ Client                   = internal.Client(nil)
-	_ internal.Client          = Client(nil)
-	_ NamespaceClient          = internal.NamespaceClient(nil)
-	_ internal.NamespaceClient = NamespaceClient(nil)
+	_ Client                    = clientapi.Client(nil)
+	_ clientapi.Client          = Client(nil)
+	_ NamespaceClient           = clientapi.NamespaceClient(nil)
+	_ clientapi.NamespaceClient = NamespaceClient(nil)
 )
 
 // CheckHealthRequest is the request of Client.CheckHealth; it has no
 // fields yet.
-type CheckHealthRequest = internal.CheckHealthRequest
+type CheckHealthRequest = clientapi.CheckHealthRequest
 
 // CheckHealthResponse is the answer of a successful Client.CheckHealth;
 // it has no fields yet.
-type CheckHealthResponse = internal.CheckHealthResponse
+type CheckHealthResponse = clientapi.CheckHealthResponse
 
 // Dial connects to the server and returns a client once the server has
 // answered and confirmed that the namespace exists. An unreachable server

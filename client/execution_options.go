@@ -1,6 +1,8 @@
 package client
 
-import "github.com/durable-go/sdk/internal"
+import (
+	"github.com/durable-go/sdk/internal/clientapi"
+)
 
 // UpdateWorkflowExecutionOptionsRequest asks
 // Client.UpdateWorkflowExecutionOptions to change the options of a
@@ -9,36 +11,36 @@ import "github.com/durable-go/sdk/internal"
 //   - WorkflowId: the workflow. Required.
 //   - RunId: the run. Default: the current run.
 //   - WorkflowExecutionOptionsChanges: the changes; at least one.
-type UpdateWorkflowExecutionOptionsRequest = internal.UpdateWorkflowExecutionOptionsRequest
+type UpdateWorkflowExecutionOptionsRequest = clientapi.UpdateWorkflowExecutionOptionsRequest
 
 // WorkflowExecutionOptions are the options of a workflow execution that
 // can change while it runs: VersioningOverride, when set, decides which
 // worker deployment version runs its tasks, whatever its code declares.
-type WorkflowExecutionOptions = internal.WorkflowExecutionOptions
+type WorkflowExecutionOptions = clientapi.WorkflowExecutionOptions
 
 // WorkflowExecutionOptionsChanges are changes to WorkflowExecutionOptions;
 // a nil field changes nothing. VersioningOverride, when not nil, sets the
 // override to its Value, or removes it when Value is nil.
-type WorkflowExecutionOptionsChanges = internal.WorkflowExecutionOptionsChanges
+type WorkflowExecutionOptionsChanges = clientapi.WorkflowExecutionOptionsChanges
 
 // VersioningOverrideChange sets a workflow's versioning override to
 // Value, or removes it when Value is nil.
-type VersioningOverrideChange = internal.VersioningOverrideChange
+type VersioningOverrideChange = clientapi.VersioningOverrideChange
 
 // VersioningOverride says which worker deployment version runs a
 // workflow's tasks, whatever its code declares:
 // *PinnedVersioningOverride, *AutoUpgradeVersioningOverride or
 // *OneTimeVersioningOverride.
-type VersioningOverride = internal.VersioningOverride
+type VersioningOverride = clientapi.VersioningOverride
 
 // PinnedVersioningOverride pins a workflow to one worker deployment
 // Version.
-type PinnedVersioningOverride = internal.PinnedVersioningOverride
+type PinnedVersioningOverride = clientapi.PinnedVersioningOverride
 
 // AutoUpgradeVersioningOverride moves a workflow to its deployment's
 // current version at its next workflow task.
-type AutoUpgradeVersioningOverride = internal.AutoUpgradeVersioningOverride
+type AutoUpgradeVersioningOverride = clientapi.AutoUpgradeVersioningOverride
 
 // OneTimeVersioningOverride sends a workflow's next workflow task to
 // TargetVersion; once a task completes there, the override is gone.
-type OneTimeVersioningOverride = internal.OneTimeVersioningOverride
+type OneTimeVersioningOverride = clientapi.OneTimeVersioningOverride

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 // Options configure a client (Dial, NewLazyClient). The zero Options
@@ -87,25 +88,25 @@ type Options = internal.ClientOptions
 //     which spares an idle worker the wake-ups of the runtime's monitor
 //     thread; DURABLE_RAW_SOCKET=off does the same for the whole process.
 //     An addition to go.temporal.io/sdk's options.
-type ConnectionOptions = internal.ConnectionOptions
+type ConnectionOptions = clientapi.ConnectionOptions
 
 // Credentials authenticate a client (Options.Credentials); make them with
 // NewAPIKeyStaticCredentials, NewAPIKeyDynamicCredentials or
 // NewMTLSCredentials.
-type Credentials = internal.Credentials
+type Credentials = clientapi.Credentials
 
 // NewAPIKeyStaticCredentials authenticates with a fixed API key, sent as
 // "authorization: Bearer <key>". TLS is turned on unless
 // ConnectionOptions.TLSDisabled is set.
 func NewAPIKeyStaticCredentials(apiKey string) Credentials {
-	return internal.NewAPIKeyStaticCredentials(apiKey)
+	return clientapi.NewAPIKeyStaticCredentials(apiKey)
 }
 
 // NewAPIKeyDynamicCredentials authenticates with the API key that
 // getAPIKey returns before each request attempt, for keys that rotate. TLS
 // is turned on unless ConnectionOptions.TLSDisabled is set.
 func NewAPIKeyDynamicCredentials(getAPIKey func(context.Context) (string, error)) Credentials {
-	return internal.NewAPIKeyDynamicCredentials(getAPIKey)
+	return clientapi.NewAPIKeyDynamicCredentials(getAPIKey)
 }
 
 // NewMTLSCredentials authenticates with a client certificate over TLS
@@ -119,16 +120,16 @@ func NewAPIKeyDynamicCredentials(getAPIKey func(context.Context) (string, error)
 //		Credentials: client.NewMTLSCredentials(cert),
 //	})
 func NewMTLSCredentials(certificate tls.Certificate) Credentials {
-	return internal.NewMTLSCredentials(certificate)
+	return clientapi.NewMTLSCredentials(certificate)
 }
 
 // GrpcCompression selects the compression of a client's requests
 // (ConnectionOptions.GrpcCompression): *GrpcCompressionGzip or
 // *GrpcCompressionNone.
-type GrpcCompression = internal.GrpcCompression
+type GrpcCompression = clientapi.GrpcCompression
 
 // GrpcCompressionGzip compresses requests with gzip.
-type GrpcCompressionGzip = internal.GrpcCompressionGzip
+type GrpcCompressionGzip = clientapi.GrpcCompressionGzip
 
 // GrpcCompressionNone sends requests uncompressed, the default.
-type GrpcCompressionNone = internal.GrpcCompressionNone
+type GrpcCompressionNone = clientapi.GrpcCompressionNone

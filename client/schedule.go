@@ -1,6 +1,8 @@
 package client
 
-import "github.com/durable-go/sdk/internal"
+import (
+	"github.com/durable-go/sdk/internal/clientapi"
+)
 
 // ScheduleClient creates and finds the schedules of the client's
 // namespace (Client.ScheduleClient). A schedule starts a workflow at the
@@ -27,7 +29,7 @@ import "github.com/durable-go/sdk/internal"
 //			TaskQueue: "reports",
 //		},
 //	})
-type ScheduleClient = internal.ScheduleClient
+type ScheduleClient = clientapi.ScheduleClient
 
 // ScheduleHandle acts on one schedule.
 //
@@ -41,7 +43,7 @@ type ScheduleClient = internal.ScheduleClient
 //   - Pause(ctx, options) stops the schedule from acting until Unpause;
 //     Unpause(ctx, options) lets it act again.
 //   - Delete(ctx) deletes the schedule; the workflows it started run on.
-type ScheduleHandle = internal.ScheduleHandle
+type ScheduleHandle = clientapi.ScheduleHandle
 
 // ScheduleOptions configure a new schedule (ScheduleClient.Create). ID and
 // Action are required.
@@ -69,11 +71,11 @@ type ScheduleHandle = internal.ScheduleHandle
 //     Deprecated: use TypedSearchAttributes.
 //   - TypedSearchAttributes: the schedule's search attributes, to list
 //     schedules by.
-type ScheduleOptions = internal.ScheduleOptions
+type ScheduleOptions = clientapi.ScheduleOptions
 
 // ScheduleAction is what a schedule does each time: a
 // *ScheduleWorkflowAction.
-type ScheduleAction = internal.ScheduleAction
+type ScheduleAction = clientapi.ScheduleAction
 
 // ScheduleWorkflowAction starts a workflow each time the schedule acts.
 // TaskQueue is required.
@@ -100,7 +102,7 @@ type ScheduleAction = internal.ScheduleAction
 //   - Priority: the workflows' priority.
 //   - VersioningOverride: which worker deployment version runs the
 //     workflows, whatever their code declares.
-type ScheduleWorkflowAction = internal.ScheduleWorkflowAction
+type ScheduleWorkflowAction = clientapi.ScheduleWorkflowAction
 
 // ScheduleSpec says when a schedule acts: at the union of the times its
 // calendars, intervals and cron expressions match, less those Skip
@@ -118,7 +120,7 @@ type ScheduleWorkflowAction = internal.ScheduleWorkflowAction
 //     load.
 //   - TimeZoneName: the IANA time zone ("America/New_York") calendars are
 //     read in. Default: UTC. Intervals ignore it.
-type ScheduleSpec = internal.ScheduleSpec
+type ScheduleSpec = clientapi.ScheduleSpec
 
 // ScheduleCalendarSpec matches times field by field; each field is a list
 // of ScheduleRange, and a nil list matches the field's default.
@@ -131,36 +133,36 @@ type ScheduleSpec = internal.ScheduleSpec
 //   - Year: any year when empty.
 //   - DayOfWeek: 0-6, Sunday first. Default: every day.
 //   - Comment: free text kept with the spec.
-type ScheduleCalendarSpec = internal.ScheduleCalendarSpec
+type ScheduleCalendarSpec = clientapi.ScheduleCalendarSpec
 
 // ScheduleIntervalSpec matches times at a fixed period, counted from the
 // Unix epoch: Every is the period (positive), and Offset shifts the times
 // (less than Every). Every: time.Hour with Offset: 15 * time.Minute acts
 // at quarter past each hour.
-type ScheduleIntervalSpec = internal.ScheduleIntervalSpec
+type ScheduleIntervalSpec = clientapi.ScheduleIntervalSpec
 
 // ScheduleRange is a range of values of a ScheduleCalendarSpec field:
 // Start to End inclusive (End below Start: Start alone), every Step
 // values (Step zero: 1).
-type ScheduleRange = internal.ScheduleRange
+type ScheduleRange = clientapi.ScheduleRange
 
 // ScheduleBackfill is a time range to backfill: Start and End bound it,
 // inclusive; Overlap overrides the schedule's overlap policy for these
 // actions.
-type ScheduleBackfill = internal.ScheduleBackfill
+type ScheduleBackfill = clientapi.ScheduleBackfill
 
 // ScheduleBackfillOptions are the arguments of ScheduleHandle.Backfill:
 // Backfill lists the time ranges to backfill.
-type ScheduleBackfillOptions = internal.ScheduleBackfillOptions
+type ScheduleBackfillOptions = clientapi.ScheduleBackfillOptions
 
 // ScheduleTriggerOptions are the arguments of ScheduleHandle.Trigger:
 // Overlap overrides the schedule's overlap policy for this action.
-type ScheduleTriggerOptions = internal.ScheduleTriggerOptions
+type ScheduleTriggerOptions = clientapi.ScheduleTriggerOptions
 
 // SchedulePauseOptions are the arguments of ScheduleHandle.Pause: Note
 // says why (default: "Paused via Go SDK").
-type SchedulePauseOptions = internal.SchedulePauseOptions
+type SchedulePauseOptions = clientapi.SchedulePauseOptions
 
 // ScheduleUnpauseOptions are the arguments of ScheduleHandle.Unpause: Note
 // says why (default: "Unpaused via Go SDK").
-type ScheduleUnpauseOptions = internal.ScheduleUnpauseOptions
+type ScheduleUnpauseOptions = clientapi.ScheduleUnpauseOptions

@@ -1,41 +1,43 @@
 package client
 
-import "github.com/durable-go/sdk/internal"
+import (
+	"github.com/durable-go/sdk/internal/clientapi"
+)
 
 // TaskQueueType is the kind of tasks a task queue carries: workflow,
 // activity or Nexus tasks (the TaskQueueType constants).
-type TaskQueueType = internal.TaskQueueType
+type TaskQueueType = clientapi.TaskQueueType
 
 // The task queue types of DescribeTaskQueueEnhancedOptions and
 // TaskQueueVersionInfo.
 const (
 	// TaskQueueTypeUnspecified is the zero TaskQueueType.
-	TaskQueueTypeUnspecified = internal.TaskQueueTypeUnspecified
+	TaskQueueTypeUnspecified = clientapi.TaskQueueTypeUnspecified
 	// TaskQueueTypeWorkflow carries workflow tasks.
-	TaskQueueTypeWorkflow = internal.TaskQueueTypeWorkflow
+	TaskQueueTypeWorkflow = clientapi.TaskQueueTypeWorkflow
 	// TaskQueueTypeActivity carries activity tasks.
-	TaskQueueTypeActivity = internal.TaskQueueTypeActivity
+	TaskQueueTypeActivity = clientapi.TaskQueueTypeActivity
 	// TaskQueueTypeNexus carries Nexus tasks.
-	TaskQueueTypeNexus = internal.TaskQueueTypeNexus
+	TaskQueueTypeNexus = clientapi.TaskQueueTypeNexus
 )
 
 // BuildIDTaskReachability says whether tasks may still reach a build ID
 // (the BuildIDTaskReachability constants).
-type BuildIDTaskReachability = internal.BuildIDTaskReachability
+type BuildIDTaskReachability = clientapi.BuildIDTaskReachability
 
 // The reachabilities of a build ID in TaskQueueVersionInfo.
 const (
 	// BuildIDTaskReachabilityUnspecified: not reported, or unknown.
-	BuildIDTaskReachabilityUnspecified = internal.BuildIDTaskReachabilityUnspecified
+	BuildIDTaskReachabilityUnspecified = clientapi.BuildIDTaskReachabilityUnspecified
 	// BuildIDTaskReachabilityReachable: new or open workflows, or
 	// backlogged activities, may send it tasks.
-	BuildIDTaskReachabilityReachable = internal.BuildIDTaskReachabilityReachable
+	BuildIDTaskReachabilityReachable = clientapi.BuildIDTaskReachabilityReachable
 	// BuildIDTaskReachabilityClosedWorkflowsOnly: only queries of closed
 	// workflows may reach it.
-	BuildIDTaskReachabilityClosedWorkflowsOnly = internal.BuildIDTaskReachabilityClosedWorkflowsOnly
+	BuildIDTaskReachabilityClosedWorkflowsOnly = clientapi.BuildIDTaskReachabilityClosedWorkflowsOnly
 	// BuildIDTaskReachabilityUnreachable: no task will reach it; its
 	// workers may be retired.
-	BuildIDTaskReachabilityUnreachable = internal.BuildIDTaskReachabilityUnreachable
+	BuildIDTaskReachabilityUnreachable = clientapi.BuildIDTaskReachabilityUnreachable
 )
 
 // DescribeTaskQueueEnhancedOptions are the arguments of
@@ -49,25 +51,25 @@ const (
 //   - ReportPollers: include the pollers seen recently.
 //   - ReportTaskReachability: include each build ID's reachability.
 //   - ReportStats: include backlog and rates.
-type DescribeTaskQueueEnhancedOptions = internal.DescribeTaskQueueEnhancedOptions
+type DescribeTaskQueueEnhancedOptions = clientapi.DescribeTaskQueueEnhancedOptions
 
 // TaskQueueVersionSelection chooses the build IDs to describe: BuildIDs
 // lists them, Unversioned adds the workers without one, AllActive adds
 // every build ID with pollers or backlog.
-type TaskQueueVersionSelection = internal.TaskQueueVersionSelection
+type TaskQueueVersionSelection = clientapi.TaskQueueVersionSelection
 
 // TaskQueueDescription is the answer of Client.DescribeTaskQueueEnhanced:
 // VersionsInfo maps each build ID ("" for unversioned workers) to its
 // TaskQueueVersionInfo.
-type TaskQueueDescription = internal.TaskQueueDescription
+type TaskQueueDescription = clientapi.TaskQueueDescription
 
 // TaskQueueVersionInfo describes a task queue for one build ID: TypesInfo
 // by task queue type, and TaskReachability, if asked for.
-type TaskQueueVersionInfo = internal.TaskQueueVersionInfo
+type TaskQueueVersionInfo = clientapi.TaskQueueVersionInfo
 
 // TaskQueueTypeInfo describes one type of a task queue: its Pollers and
 // Stats, each if asked for.
-type TaskQueueTypeInfo = internal.TaskQueueTypeInfo
+type TaskQueueTypeInfo = clientapi.TaskQueueTypeInfo
 
 // TaskQueuePollerInfo is a worker that polled a task queue recently.
 //
@@ -75,7 +77,7 @@ type TaskQueueTypeInfo = internal.TaskQueueTypeInfo
 //   - Identity: the worker's identity.
 //   - RatePerSecond: the rate limit it asked for.
 //   - WorkerVersionCapabilities: its build-ID settings, if any.
-type TaskQueuePollerInfo = internal.TaskQueuePollerInfo
+type TaskQueuePollerInfo = clientapi.TaskQueuePollerInfo
 
 // TaskQueueStats are a task queue's backlog and rates.
 //
@@ -84,8 +86,8 @@ type TaskQueuePollerInfo = internal.TaskQueuePollerInfo
 //   - TasksAddRate, TasksDispatchRate: tasks per second added and handed
 //     to workers, over the last 30 seconds or so.
 //   - BacklogIncreaseRate: TasksAddRate less TasksDispatchRate.
-type TaskQueueStats = internal.TaskQueueStats
+type TaskQueueStats = clientapi.TaskQueueStats
 
 // WorkerVersionCapabilities are the build-ID settings a poller announced:
 // its BuildID, whether it UseVersioning, and its DeploymentSeriesName.
-type WorkerVersionCapabilities = internal.WorkerVersionCapabilities
+type WorkerVersionCapabilities = clientapi.WorkerVersionCapabilities

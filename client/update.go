@@ -1,23 +1,25 @@
 package client
 
-import "github.com/durable-go/sdk/internal"
+import (
+	"github.com/durable-go/sdk/internal/clientapi"
+)
 
 // WorkflowUpdateStage is how far an update must have gone before
 // Client.UpdateWorkflow returns.
-type WorkflowUpdateStage = internal.WorkflowUpdateStage
+type WorkflowUpdateStage = clientapi.WorkflowUpdateStage
 
 const (
 	// WorkflowUpdateStageUnspecified is the zero stage; UpdateWorkflow
 	// refuses it: say which stage to wait for.
-	WorkflowUpdateStageUnspecified = internal.WorkflowUpdateStageUnspecified
+	WorkflowUpdateStageUnspecified = clientapi.WorkflowUpdateStageUnspecified
 	// WorkflowUpdateStageAdmitted is an update the server has received but
 	// no worker has seen; UpdateWorkflow cannot wait for it alone.
-	WorkflowUpdateStageAdmitted = internal.WorkflowUpdateStageAdmitted
+	WorkflowUpdateStageAdmitted = clientapi.WorkflowUpdateStageAdmitted
 	// WorkflowUpdateStageAccepted is an update the workflow accepted (or
 	// rejected) and whose handler is running.
-	WorkflowUpdateStageAccepted = internal.WorkflowUpdateStageAccepted
+	WorkflowUpdateStageAccepted = clientapi.WorkflowUpdateStageAccepted
 	// WorkflowUpdateStageCompleted is an update whose handler returned.
-	WorkflowUpdateStageCompleted = internal.WorkflowUpdateStageCompleted
+	WorkflowUpdateStageCompleted = clientapi.WorkflowUpdateStageCompleted
 )
 
 // UpdateWorkflowOptions describe an update that Client.UpdateWorkflow
@@ -49,7 +51,7 @@ const (
 //		Args:         []any{item},
 //		WaitForStage: client.WorkflowUpdateStageCompleted,
 //	})
-type UpdateWorkflowOptions = internal.UpdateWorkflowOptions
+type UpdateWorkflowOptions = clientapi.UpdateWorkflowOptions
 
 // UpdateWithStartWorkflowOptions are the arguments of
 // Client.UpdateWithStartWorkflow.
@@ -59,7 +61,7 @@ type UpdateWorkflowOptions = internal.UpdateWorkflowOptions
 //     WorkflowIDConflictPolicy says what to do when it is running
 //     (USE_EXISTING updates that one, FAIL fails the call).
 //   - UpdateOptions: the update to send.
-type UpdateWithStartWorkflowOptions = internal.UpdateWithStartWorkflowOptions
+type UpdateWithStartWorkflowOptions = clientapi.UpdateWithStartWorkflowOptions
 
 // WithStartWorkflowOperation is the workflow that
 // Client.UpdateWithStartWorkflow starts; make it with
@@ -67,7 +69,7 @@ type UpdateWithStartWorkflowOptions = internal.UpdateWithStartWorkflowOptions
 // that uses the operation and returns the run it updated, started or
 // already running; or the call's error when it failed before the server
 // answered for the start.
-type WithStartWorkflowOperation = internal.WithStartWorkflowOperation
+type WithStartWorkflowOperation = clientapi.WithStartWorkflowOperation
 
 // GetWorkflowUpdateHandleOptions name an update sent earlier, for
 // Client.GetWorkflowUpdateHandle.
@@ -75,7 +77,7 @@ type WithStartWorkflowOperation = internal.WithStartWorkflowOperation
 //   - WorkflowID: the updated workflow. Required.
 //   - RunID: the run. Default: the current run.
 //   - UpdateID: the update's ID. Required.
-type GetWorkflowUpdateHandleOptions = internal.GetWorkflowUpdateHandleOptions
+type GetWorkflowUpdateHandleOptions = clientapi.GetWorkflowUpdateHandleOptions
 
 // WorkflowUpdateHandle is an update that was sent.
 //
@@ -86,17 +88,17 @@ type GetWorkflowUpdateHandleOptions = internal.GetWorkflowUpdateHandleOptions
 //     rejected, or whose handler returned an error, gives that error (as
 //     the client's failure converter rebuilds it, typically a
 //     *temporal.ApplicationError).
-type WorkflowUpdateHandle = internal.WorkflowUpdateHandle
+type WorkflowUpdateHandle = clientapi.WorkflowUpdateHandle
 
 // WorkflowUpdateServiceTimeoutOrCanceledError is what update calls return
 // when the call itself, not the update, timed out or was canceled: ctx
 // ended, or the server gave up waiting. The update may still run; a
 // handle (Client.GetWorkflowUpdateHandle) can wait for it again. Unwrap
 // returns the error that ended the call.
-type WorkflowUpdateServiceTimeoutOrCanceledError = internal.WorkflowUpdateServiceTimeoutOrCanceledError
+type WorkflowUpdateServiceTimeoutOrCanceledError = clientapi.WorkflowUpdateServiceTimeoutOrCanceledError
 
 // NewWorkflowUpdateServiceTimeoutOrCanceledError wraps the error that ended
 // an update call.
 func NewWorkflowUpdateServiceTimeoutOrCanceledError(err error) *WorkflowUpdateServiceTimeoutOrCanceledError {
-	return internal.NewWorkflowUpdateServiceTimeoutOrCanceledError(err)
+	return clientapi.NewWorkflowUpdateServiceTimeoutOrCanceledError(err)
 }

@@ -1,6 +1,8 @@
 package client
 
-import "github.com/durable-go/sdk/internal"
+import (
+	"github.com/durable-go/sdk/internal/clientapi"
+)
 
 // StartWorkflowOptions configure a workflow that Client.ExecuteWorkflow
 // (or SignalWithStartWorkflow, NewWithStartWorkflowOperation) starts.
@@ -53,7 +55,7 @@ import "github.com/durable-go/sdk/internal"
 //		ID:        "order-" + order.ID,
 //		TaskQueue: "orders",
 //	}, OrderWorkflow, order)
-type StartWorkflowOptions = internal.StartWorkflowOptions
+type StartWorkflowOptions = clientapi.StartWorkflowOptions
 
 // WorkflowRun is a handle on a workflow run, as Client.ExecuteWorkflow and
 // Client.GetWorkflow return it.
@@ -71,13 +73,13 @@ type StartWorkflowOptions = internal.StartWorkflowOptions
 //     *temporal.TerminatedError or a *temporal.TimeoutError. ctx bounds
 //     the wait, not the workflow.
 //   - GetWithOptions is Get with WorkflowRunGetOptions.
-type WorkflowRun = internal.WorkflowRun
+type WorkflowRun = clientapi.WorkflowRun
 
 // WorkflowRunGetOptions configure WorkflowRun.GetWithOptions.
 //
 //   - DisableFollowingRuns: report on this run only, even when it
 //     continued as new or was retried.
-type WorkflowRunGetOptions = internal.WorkflowRunGetOptions
+type WorkflowRunGetOptions = clientapi.WorkflowRunGetOptions
 
 // HistoryEventIterator iterates over the events of a workflow run's
 // history (Client.GetWorkflowHistory):
@@ -93,7 +95,7 @@ type WorkflowRunGetOptions = internal.WorkflowRunGetOptions
 // HasNext reports whether Next has an event or an error to return; it may
 // block to fetch the next page (for a long poll, until new events come).
 // Next returns the next event, or the error that ended the iteration.
-type HistoryEventIterator = internal.HistoryEventIterator
+type HistoryEventIterator = clientapi.HistoryEventIterator
 
 // CancelWorkflowOptions are the arguments of
 // Client.CancelWorkflowWithOptions.
@@ -103,7 +105,7 @@ type HistoryEventIterator = internal.HistoryEventIterator
 //   - FirstExecutionRunID: when set, the request fails unless the run's
 //     chain started with this run.
 //   - Reason: why, recorded in the workflow's history.
-type CancelWorkflowOptions = internal.CancelWorkflowOptions
+type CancelWorkflowOptions = clientapi.CancelWorkflowOptions
 
 // TerminateWorkflowOptions are the arguments of
 // Client.TerminateWorkflowWithOptions.
@@ -114,7 +116,7 @@ type CancelWorkflowOptions = internal.CancelWorkflowOptions
 //     chain started with this run.
 //   - Reason: why, recorded in the workflow's history.
 //   - Details: values recorded with the termination.
-type TerminateWorkflowOptions = internal.TerminateWorkflowOptions
+type TerminateWorkflowOptions = clientapi.TerminateWorkflowOptions
 
 // QueryWorkflowWithOptionsRequest is the request of
 // Client.QueryWorkflowWithOptions.
@@ -128,7 +130,7 @@ type TerminateWorkflowOptions = internal.TerminateWorkflowOptions
 //     (NOT_COMPLETED_CLEANLY). Default: never reject.
 //   - Header: sent with the query, with what the client's context
 //     propagators add.
-type QueryWorkflowWithOptionsRequest = internal.QueryWorkflowWithOptionsRequest
+type QueryWorkflowWithOptionsRequest = clientapi.QueryWorkflowWithOptionsRequest
 
 // QueryWorkflowWithOptionsResponse is the answer of
 // Client.QueryWorkflowWithOptions.
@@ -137,14 +139,14 @@ type QueryWorkflowWithOptionsRequest = internal.QueryWorkflowWithOptionsRequest
 //     when the query was rejected.
 //   - QueryRejected: why the query was rejected, with the workflow's
 //     status; nil when it was answered.
-type QueryWorkflowWithOptionsResponse = internal.QueryWorkflowWithOptionsResponse
+type QueryWorkflowWithOptionsResponse = clientapi.QueryWorkflowWithOptionsResponse
 
 // WorkflowExecutionDescription is the answer of Client.DescribeWorkflow:
 // the run's WorkflowExecutionMetadata (its fields are this type's), and
 // decoders for what the metadata keeps encoded: GetMemoValue(key,
 // valuePtr) decodes a memo field, GetStaticSummary and GetStaticDetails
 // the workflow's UI summary and details.
-type WorkflowExecutionDescription = internal.WorkflowExecutionDescription
+type WorkflowExecutionDescription = clientapi.WorkflowExecutionDescription
 
 // WorkflowExecutionMetadata is what the server knows about a workflow run.
 //
@@ -163,4 +165,4 @@ type WorkflowExecutionDescription = internal.WorkflowExecutionDescription
 //   - ExecutionTime: when the run began (or will begin) executing: later
 //     than its start with a start delay or a cron schedule.
 //   - HistoryLength: the number of events in the run's history.
-type WorkflowExecutionMetadata = internal.WorkflowExecutionMetadata
+type WorkflowExecutionMetadata = clientapi.WorkflowExecutionMetadata

@@ -1,6 +1,9 @@
 package interceptor
 
-import "github.com/durable-go/sdk/internal"
+import (
+	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
+)
 
 // ClientOutboundInterceptor sees the workflow calls of a client. Make one
 // in ClientInterceptor.InterceptClient; embed
@@ -102,7 +105,7 @@ type ClientDescribeWorkflowOutput = internal.ClientDescribeWorkflowOutput
 // ClientOutboundInterceptor.CreateSchedule.
 //
 //   - Options: the schedule's options, their ID set.
-type ScheduleClientCreateInput = internal.ScheduleClientCreateInput
+type ScheduleClientCreateInput = clientapi.ScheduleClientCreateInput
 
 // ClientUpdateWorkflowInput is the input of
 // ClientOutboundInterceptor.UpdateWorkflow.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 // tracingClientOutbound traces the calls a client sends: each gets a
@@ -16,7 +17,7 @@ type tracingClientOutbound struct {
 }
 
 // ExecuteWorkflow traces the start as StartWorkflow:<workflow type>.
-func (c *tracingClientOutbound) ExecuteWorkflow(ctx context.Context, in *internal.ClientExecuteWorkflowInput) (internal.WorkflowRun, error) {
+func (c *tracingClientOutbound) ExecuteWorkflow(ctx context.Context, in *internal.ClientExecuteWorkflowInput) (clientapi.WorkflowRun, error) {
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "StartWorkflow", name: in.WorkflowType,
 		tags:   map[string]string{tracingTagWorkflowID: in.Options.ID},
@@ -50,7 +51,7 @@ func (c *tracingClientOutbound) SignalWorkflow(ctx context.Context, in *internal
 
 // SignalWithStartWorkflow traces the call as
 // SignalWithStartWorkflow:<workflow type>.
-func (c *tracingClientOutbound) SignalWithStartWorkflow(ctx context.Context, in *internal.ClientSignalWithStartWorkflowInput) (internal.WorkflowRun, error) {
+func (c *tracingClientOutbound) SignalWithStartWorkflow(ctx context.Context, in *internal.ClientSignalWithStartWorkflowInput) (clientapi.WorkflowRun, error) {
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "SignalWithStartWorkflow", name: in.WorkflowType,
 		tags:   map[string]string{tracingTagWorkflowID: in.Options.ID},
@@ -87,7 +88,7 @@ func (c *tracingClientOutbound) QueryWorkflow(ctx context.Context, in *internal.
 const tracingTagUpdateID = "temporalUpdateID"
 
 // UpdateWorkflow traces the update as UpdateWorkflow:<update name>.
-func (c *tracingClientOutbound) UpdateWorkflow(ctx context.Context, in *internal.ClientUpdateWorkflowInput) (internal.WorkflowUpdateHandle, error) {
+func (c *tracingClientOutbound) UpdateWorkflow(ctx context.Context, in *internal.ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	if c.root.options.DisableUpdateTracing {
 		return c.Next.UpdateWorkflow(ctx, in)
 	}
@@ -107,7 +108,7 @@ func (c *tracingClientOutbound) UpdateWorkflow(ctx context.Context, in *internal
 // UpdateWithStartWorkflow traces the call as
 // UpdateWithStartWorkflow:<update name>; the start and the update carry
 // the same span.
-func (c *tracingClientOutbound) UpdateWithStartWorkflow(ctx context.Context, in *internal.ClientUpdateWithStartWorkflowInput) (internal.WorkflowUpdateHandle, error) {
+func (c *tracingClientOutbound) UpdateWithStartWorkflow(ctx context.Context, in *internal.ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	if c.root.options.DisableUpdateTracing {
 		return c.Next.UpdateWithStartWorkflow(ctx, in)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 // updateRecordingRoot ends a client chain, keeping the header of the
@@ -16,12 +17,12 @@ type updateRecordingRoot struct {
 	recordingClientRoot
 }
 
-func (r *updateRecordingRoot) UpdateWorkflow(ctx context.Context, _ *internal.ClientUpdateWorkflowInput) (internal.WorkflowUpdateHandle, error) {
+func (r *updateRecordingRoot) UpdateWorkflow(ctx context.Context, _ *internal.ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	r.header = internal.Header(ctx)
 	return nil, r.err
 }
 
-func (r *updateRecordingRoot) UpdateWithStartWorkflow(ctx context.Context, _ *internal.ClientUpdateWithStartWorkflowInput) (internal.WorkflowUpdateHandle, error) {
+func (r *updateRecordingRoot) UpdateWithStartWorkflow(ctx context.Context, _ *internal.ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	r.header = internal.Header(ctx)
 	return nil, r.err
 }
@@ -37,7 +38,7 @@ func TestClientUpdateSpansGoInTheHeader(t *testing.T) {
 		},
 		"UpdateWithStartWorkflow:add": func(chain internal.ClientOutboundInterceptor, ctx context.Context) error {
 			_, err := chain.UpdateWithStartWorkflow(ctx, &internal.ClientUpdateWithStartWorkflowInput{
-				UpdateOptions: &internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add"},
+				UpdateOptions: &clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add"},
 			})
 			return err
 		},

@@ -9,6 +9,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/workerrt"
@@ -23,9 +24,9 @@ type ActivityType struct {
 // ActivityInfo describes the running activity (activity.Info).
 type ActivityInfo struct {
 	TaskToken              []byte
-	WorkflowType           *WorkflowType
+	WorkflowType           *clientapi.WorkflowType
 	WorkflowNamespace      string
-	WorkflowExecution      WorkflowExecution
+	WorkflowExecution      clientapi.WorkflowExecution
 	ActivityID             string
 	ActivityRunID          string
 	ActivityType           ActivityType
@@ -133,7 +134,7 @@ func activityInfoOf(t *workerrt.ActivityTask, namespace string) ActivityInfo {
 	info := ActivityInfo{
 		TaskToken:              task.GetTaskToken(),
 		WorkflowNamespace:      task.GetWorkflowNamespace(),
-		WorkflowExecution:      WorkflowExecution{ID: task.GetWorkflowExecution().GetWorkflowId(), RunID: task.GetWorkflowExecution().GetRunId()},
+		WorkflowExecution:      clientapi.WorkflowExecution{ID: task.GetWorkflowExecution().GetWorkflowId(), RunID: task.GetWorkflowExecution().GetRunId()},
 		ActivityID:             task.GetActivityId(),
 		ActivityRunID:          task.GetActivityRunId(),
 		ActivityType:           ActivityType{Name: task.GetActivityType().GetName()},
@@ -147,7 +148,7 @@ func activityInfoOf(t *workerrt.ActivityTask, namespace string) ActivityInfo {
 		Priority:               policy.PriorityFromProto(task.GetPriority()),
 	}
 	if task.GetWorkflowType() != nil {
-		info.WorkflowType = &WorkflowType{Name: task.GetWorkflowType().GetName()}
+		info.WorkflowType = &clientapi.WorkflowType{Name: task.GetWorkflowType().GetName()}
 	}
 	if rp := task.GetRetryPolicy(); rp != nil {
 		info.RetryPolicy = policy.RetryPolicyFromProto(rp)

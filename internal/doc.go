@@ -1,7 +1,7 @@
 // Package internal implements the SDK behind its public packages, which
 // are thin facades over it: the API types they share (Context, Future,
-// options, interceptors, errors, the client's API), the worker and the
-// replayer.
+// options, interceptors, errors, the client's options, interceptors and
+// plugins), the worker and the replayer.
 // The machinery lives in subpackages, each with a doc of its own: the
 // dispatcher (coro), the deterministic primitives (wfsync), the command
 // machines (commands), the engine (engine), the worker runtime (workerrt)
@@ -12,7 +12,9 @@
 // and SimplePlugin (simpleplugin). The client's implementation
 // (clientimpl) sits above it too, imported by the client and testsuite
 // packages and the test environment; a worker sees its client through
-// WorkerClient alone.
+// WorkerClient alone. The client's API types that name nothing of this
+// package (Client, the options and answers of its operations, schedules,
+// WorkflowExecution) sit below it, in clientapi.
 // docs/architecture.md shows how they fit together.
 //
 // # Deterministic workflow runtime

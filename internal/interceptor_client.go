@@ -6,6 +6,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 // ClientOutboundInterceptor sees the workflow calls a client makes
@@ -14,13 +15,13 @@ import (
 type ClientOutboundInterceptor interface {
 	// ExecuteWorkflow intercepts Client.ExecuteWorkflow. Header(ctx) is the
 	// header the workflow starts with: write to it here.
-	ExecuteWorkflow(ctx context.Context, in *ClientExecuteWorkflowInput) (WorkflowRun, error)
+	ExecuteWorkflow(ctx context.Context, in *ClientExecuteWorkflowInput) (clientapi.WorkflowRun, error)
 	// SignalWorkflow intercepts Client.SignalWorkflow. Header(ctx) is the
 	// signal's header.
 	SignalWorkflow(ctx context.Context, in *ClientSignalWorkflowInput) error
 	// SignalWithStartWorkflow intercepts Client.SignalWithStartWorkflow.
 	// Header(ctx) is the header of both the start and the signal.
-	SignalWithStartWorkflow(ctx context.Context, in *ClientSignalWithStartWorkflowInput) (WorkflowRun, error)
+	SignalWithStartWorkflow(ctx context.Context, in *ClientSignalWithStartWorkflowInput) (clientapi.WorkflowRun, error)
 	// CancelWorkflow intercepts Client.CancelWorkflow and
 	// CancelWorkflowWithOptions.
 	CancelWorkflow(ctx context.Context, in *ClientCancelWorkflowInput) error
@@ -36,13 +37,13 @@ type ClientOutboundInterceptor interface {
 	DescribeWorkflow(ctx context.Context, in *ClientDescribeWorkflowInput) (*ClientDescribeWorkflowOutput, error)
 	// CreateSchedule intercepts ScheduleClient.Create. Header(ctx) is the
 	// header of the workflows the schedule starts.
-	CreateSchedule(ctx context.Context, in *ScheduleClientCreateInput) (ScheduleHandle, error)
+	CreateSchedule(ctx context.Context, in *clientapi.ScheduleClientCreateInput) (clientapi.ScheduleHandle, error)
 	// UpdateWorkflow intercepts Client.UpdateWorkflow. Header(ctx) is the
 	// update's header.
-	UpdateWorkflow(ctx context.Context, in *ClientUpdateWorkflowInput) (WorkflowUpdateHandle, error)
+	UpdateWorkflow(ctx context.Context, in *ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error)
 	// UpdateWithStartWorkflow intercepts Client.UpdateWithStartWorkflow.
 	// Header(ctx) is the header of both the start and the update.
-	UpdateWithStartWorkflow(ctx context.Context, in *ClientUpdateWithStartWorkflowInput) (WorkflowUpdateHandle, error)
+	UpdateWithStartWorkflow(ctx context.Context, in *ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error)
 	// PollWorkflowUpdate intercepts each wait for an update's outcome: in
 	// WorkflowUpdateHandle.Get, and in UpdateWorkflow and
 	// UpdateWithStartWorkflow waiting for WorkflowUpdateStageCompleted.
@@ -54,7 +55,7 @@ type ClientOutboundInterceptor interface {
 // ClientExecuteWorkflowInput is the input of ClientOutboundInterceptor.ExecuteWorkflow.
 type ClientExecuteWorkflowInput struct {
 	// Options are the start options; ID is already set.
-	Options      *StartWorkflowOptions
+	Options      *clientapi.StartWorkflowOptions
 	WorkflowType string
 	Args         []any
 }
@@ -73,7 +74,7 @@ type ClientSignalWithStartWorkflowInput struct {
 	SignalName string
 	SignalArg  any
 	// Options are the start options; ID is already set.
-	Options      *StartWorkflowOptions
+	Options      *clientapi.StartWorkflowOptions
 	WorkflowType string
 	Args         []any
 }
@@ -112,7 +113,7 @@ type ClientDescribeWorkflowInput struct {
 
 // ClientDescribeWorkflowOutput is the result of ClientOutboundInterceptor.DescribeWorkflow.
 type ClientDescribeWorkflowOutput struct {
-	Response *WorkflowExecutionDescription
+	Response *clientapi.WorkflowExecutionDescription
 }
 
 // ClientOutboundInterceptorBase passes every call on to Next: embed it and
@@ -124,7 +125,7 @@ type ClientOutboundInterceptorBase struct {
 var _ ClientOutboundInterceptor = &ClientOutboundInterceptorBase{}
 
 // ExecuteWorkflow calls Next.ExecuteWorkflow.
-func (c *ClientOutboundInterceptorBase) ExecuteWorkflow(ctx context.Context, in *ClientExecuteWorkflowInput) (WorkflowRun, error) {
+func (c *ClientOutboundInterceptorBase) ExecuteWorkflow(ctx context.Context, in *ClientExecuteWorkflowInput) (clientapi.WorkflowRun, error) {
 	return c.Next.ExecuteWorkflow(ctx, in)
 }
 
@@ -134,7 +135,7 @@ func (c *ClientOutboundInterceptorBase) SignalWorkflow(ctx context.Context, in *
 }
 
 // SignalWithStartWorkflow calls Next.SignalWithStartWorkflow.
-func (c *ClientOutboundInterceptorBase) SignalWithStartWorkflow(ctx context.Context, in *ClientSignalWithStartWorkflowInput) (WorkflowRun, error) {
+func (c *ClientOutboundInterceptorBase) SignalWithStartWorkflow(ctx context.Context, in *ClientSignalWithStartWorkflowInput) (clientapi.WorkflowRun, error) {
 	return c.Next.SignalWithStartWorkflow(ctx, in)
 }
 
@@ -159,7 +160,7 @@ func (c *ClientOutboundInterceptorBase) DescribeWorkflow(ctx context.Context, in
 }
 
 // CreateSchedule calls Next.CreateSchedule.
-func (c *ClientOutboundInterceptorBase) CreateSchedule(ctx context.Context, in *ScheduleClientCreateInput) (ScheduleHandle, error) {
+func (c *ClientOutboundInterceptorBase) CreateSchedule(ctx context.Context, in *clientapi.ScheduleClientCreateInput) (clientapi.ScheduleHandle, error) {
 	return c.Next.CreateSchedule(ctx, in)
 }
 

@@ -6,6 +6,7 @@ import (
 	updatepb "go.temporal.io/api/update/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 // ClientUpdateWorkflowInput is the input of
@@ -19,7 +20,7 @@ type ClientUpdateWorkflowInput struct {
 	Args                []any
 	RunID               string
 	FirstExecutionRunID string
-	WaitForStage        WorkflowUpdateStage
+	WaitForStage        clientapi.WorkflowUpdateStage
 }
 
 // ClientUpdateWithStartWorkflowInput is the input of
@@ -27,10 +28,10 @@ type ClientUpdateWorkflowInput struct {
 type ClientUpdateWithStartWorkflowInput struct {
 	// UpdateOptions describe the update; its UpdateID is already set when
 	// the caller left it empty.
-	UpdateOptions *UpdateWorkflowOptions
+	UpdateOptions *clientapi.UpdateWorkflowOptions
 	// StartWorkflowOperation is the workflow to start, from
 	// Client.NewWithStartWorkflowOperation.
-	StartWorkflowOperation WithStartWorkflowOperation
+	StartWorkflowOperation clientapi.WithStartWorkflowOperation
 }
 
 // ClientPollWorkflowUpdateInput is the input of
@@ -52,12 +53,12 @@ type ClientPollWorkflowUpdateOutput struct {
 }
 
 // UpdateWorkflow calls Next.UpdateWorkflow.
-func (c *ClientOutboundInterceptorBase) UpdateWorkflow(ctx context.Context, in *ClientUpdateWorkflowInput) (WorkflowUpdateHandle, error) {
+func (c *ClientOutboundInterceptorBase) UpdateWorkflow(ctx context.Context, in *ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	return c.Next.UpdateWorkflow(ctx, in)
 }
 
 // UpdateWithStartWorkflow calls Next.UpdateWithStartWorkflow.
-func (c *ClientOutboundInterceptorBase) UpdateWithStartWorkflow(ctx context.Context, in *ClientUpdateWithStartWorkflowInput) (WorkflowUpdateHandle, error) {
+func (c *ClientOutboundInterceptorBase) UpdateWithStartWorkflow(ctx context.Context, in *ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	return c.Next.UpdateWithStartWorkflow(ctx, in)
 }
 

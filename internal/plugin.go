@@ -7,6 +7,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -273,7 +274,7 @@ type WorkerPluginReplayWorkflowOptions struct {
 	Namespace string
 	// OriginalExecution is the recorded run's ID as the replay was told
 	// it, empty when it was not.
-	OriginalExecution WorkflowExecution
+	OriginalExecution clientapi.WorkflowExecution
 }
 
 // ChainPluginHooks returns root wrapped in each plugin's hook, the first

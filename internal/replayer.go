@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/internal/registry"
@@ -58,7 +59,7 @@ type WorkflowReplayerOptions struct {
 type ReplayWorkflowHistoryOptions struct {
 	// OriginalExecution is the ID of the recorded run, for workflow code
 	// that reads it; "ReplayId" and the start event's run ID by default.
-	OriginalExecution WorkflowExecution
+	OriginalExecution clientapi.WorkflowExecution
 	// LastEventID, when not 0, replays history only up to and including
 	// this event, to look at a run as it was at that point. Cut at the end
 	// of a workflow task (its last command's event): a cut between a
@@ -201,7 +202,7 @@ func readHistoryFile(path string) (*historypb.History, error) {
 
 // ReplayWorkflowExecution fetches a run's history from the server, page by
 // page, and replays it.
-func (r *WorkflowReplayer) ReplayWorkflowExecution(ctx context.Context, service workflowservice.WorkflowServiceClient, logger log.Logger, namespace string, execution WorkflowExecution) error {
+func (r *WorkflowReplayer) ReplayWorkflowExecution(ctx context.Context, service workflowservice.WorkflowServiceClient, logger log.Logger, namespace string, execution clientapi.WorkflowExecution) error {
 	fetch := rpc.HistoryPages(service, namespace, &commonpb.WorkflowExecution{WorkflowId: execution.ID, RunId: execution.RunID})
 	first, next, err := fetch(ctx, nil)
 	if err != nil {
@@ -218,7 +219,7 @@ type replaySource struct {
 	events   []*historypb.HistoryEvent
 	token    []byte
 	fetch    engine.PageFetcher
-	original WorkflowExecution
+	original clientapi.WorkflowExecution
 	// service and namespace are where ReplayWorkflowExecution read the
 	// history, for plugins.
 	service   workflowservice.WorkflowServiceClient
@@ -228,7 +229,7 @@ type replaySource struct {
 // identity is the workflow type and the run's IDs that the replay uses:
 // the recorded run's when given, else "ReplayId" and the start event's run
 // ID, as in go.temporal.io/sdk.
-func (src replaySource) identity() (workflowType string, run WorkflowExecution) {
+func (src replaySource) identity() (workflowType string, run clientapi.WorkflowExecution) {
 	var started *historypb.WorkflowExecutionStartedEventAttributes
 	if len(src.events) > 0 {
 		started = src.events[0].GetWorkflowExecutionStartedEventAttributes()

@@ -10,6 +10,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/commands"
 	"github.com/durable-go/sdk/internal/engine"
 )
@@ -61,7 +62,7 @@ func (e *NonDeterminismError) Unwrap() error { return e.err }
 
 // newNonDeterminismError explains err, from the replay of run, when it is a
 // mismatch between code and history; nil otherwise.
-func newNonDeterminismError(err error, workflowType string, run WorkflowExecution) *NonDeterminismError {
+func newNonDeterminismError(err error, workflowType string, run clientapi.WorkflowExecution) *NonDeterminismError {
 	e := &NonDeterminismError{err: err, WorkflowType: workflowType, WorkflowID: run.ID, RunID: run.RunID}
 	var nd *commands.NondeterminismError
 	var it *commands.IllegalTransitionError
@@ -89,7 +90,7 @@ func newNonDeterminismError(err error, workflowType string, run WorkflowExecutio
 // as a panic has its stack already.
 func nondeterminismLocator(config *runConfig, locate func() string) func(src *engine.EventSource, workflowID, runID string, failed error) string {
 	return func(src *engine.EventSource, workflowID, runID string, failed error) string {
-		nd := newNonDeterminismError(failed, "", WorkflowExecution{})
+		nd := newNonDeterminismError(failed, "", clientapi.WorkflowExecution{})
 		if nd == nil || nd.CodeLocation != "" || nd.panicked {
 			return ""
 		}
@@ -99,7 +100,7 @@ func nondeterminismLocator(config *runConfig, locate func() string) func(src *en
 		defer x.Close()
 		x.SetRun(workflowID, runID)
 		_, err := x.ProcessTask(engine.Task{Events: src})
-		if located := newNonDeterminismError(err, "", WorkflowExecution{}); located != nil && located.Reason == nd.Reason {
+		if located := newNonDeterminismError(err, "", clientapi.WorkflowExecution{}); located != nil && located.Reason == nd.Reason {
 			return located.CodeLocation
 		}
 		return ""

@@ -7,6 +7,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/workerrt"
@@ -118,7 +119,7 @@ func (s TestEnvSeam) RuntimeOptions(reg *registry.Registry, o WorkerOptions, w T
 // functions, w's converters, interceptors and namespace, and o's panic
 // policy and deadlock timeout. Only the root can: the replayed runs are
 // its workflowRun.
-func (TestEnvSeam) Replay(reg *registry.Registry, o WorkerOptions, w TestEnvWiring, events []*historypb.HistoryEvent, execution WorkflowExecution) error {
+func (TestEnvSeam) Replay(reg *registry.Registry, o WorkerOptions, w TestEnvWiring, events []*historypb.HistoryEvent, execution clientapi.WorkflowExecution) error {
 	env := runConfigOptions{
 		DataConverter:    w.DataConverter,
 		FailureConverter: w.FailureConverter,

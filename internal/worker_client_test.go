@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/internal/rpc"
@@ -87,7 +88,7 @@ type fakeWorkerClient struct {
 func (f *fakeClientFrontend) client(t *testing.T, settings ClientSettings) *fakeWorkerClient {
 	t.Helper()
 	if settings.Namespace == "" {
-		settings.Namespace = DefaultNamespace
+		settings.Namespace = clientapi.DefaultNamespace
 	}
 	if settings.Logger == nil {
 		settings.Logger = logging.NewDefaultLogger()

@@ -13,6 +13,7 @@ import (
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/memo"
@@ -166,7 +167,7 @@ type childFuture struct {
 func (f *childFuture) GetChildWorkflowExecution() Future { return f.execution }
 
 func (f *childFuture) SignalChildWorkflow(ctx Context, signalName string, data any) Future {
-	var child WorkflowExecution
+	var child clientapi.WorkflowExecution
 	if err := f.execution.Get(ctx, &child); err != nil {
 		return f.execution
 	}
@@ -256,7 +257,7 @@ func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any)
 			// children canceled together are canceled in the order they
 			// started, which is the order of their cancel commands.
 			wfsync.OnCancel(ctx, f.SettableFuture, cancelChild)
-			f.execution.Set(WorkflowExecution{ID: execution.GetWorkflowId(), RunID: execution.GetRunId()}, nil)
+			f.execution.Set(clientapi.WorkflowExecution{ID: execution.GetWorkflowId(), RunID: execution.GetRunId()}, nil)
 		},
 		func(result *commonpb.Payloads, err error) {
 			if err != nil {

@@ -11,6 +11,7 @@ import (
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
@@ -20,7 +21,7 @@ import (
 // starts a new run of the workflow with fresh history
 // (workflow.ContinueAsNewError).
 type ContinueAsNewError struct {
-	WorkflowType             *WorkflowType
+	WorkflowType             *clientapi.WorkflowType
 	Input                    *commonpb.Payloads
 	Header                   *commonpb.Header
 	TaskQueueName            string
@@ -94,7 +95,7 @@ func (r *workflowRun) newContinueAsNewError(ctx Context, wfn any, args []any) er
 	// the current run's by default, as in go.temporal.io/sdk.
 	opts := GetChildWorkflowOptions(ctx)
 	return &ContinueAsNewError{
-		WorkflowType:        &WorkflowType{Name: name},
+		WorkflowType:        &clientapi.WorkflowType{Name: name},
 		Input:               input,
 		Header:              header,
 		TaskQueueName:       opts.TaskQueue,

@@ -6,29 +6,19 @@ import (
 
 	commonpb "go.temporal.io/api/common/v1"
 
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
 )
 
-// WorkflowExecution identifies a workflow run (workflow.Execution).
-type WorkflowExecution struct {
-	ID    string
-	RunID string
-}
-
-// WorkflowType names a workflow type (workflow.Type).
-type WorkflowType struct {
-	Name string
-}
-
 // WorkflowInfo describes the running workflow (workflow.Info).
 type WorkflowInfo struct {
-	WorkflowExecution        WorkflowExecution
+	WorkflowExecution        clientapi.WorkflowExecution
 	OriginalRunID            string
 	FirstRunID               string
-	WorkflowType             WorkflowType
+	WorkflowType             clientapi.WorkflowType
 	TaskQueueName            string
 	WorkflowExecutionTimeout time.Duration
 	WorkflowRunTimeout       time.Duration
@@ -39,8 +29,8 @@ type WorkflowInfo struct {
 	CronSchedule             string
 	ContinuedExecutionRunID  string
 	ParentWorkflowNamespace  string
-	ParentWorkflowExecution  *WorkflowExecution
-	RootWorkflowExecution    *WorkflowExecution
+	ParentWorkflowExecution  *clientapi.WorkflowExecution
+	RootWorkflowExecution    *clientapi.WorkflowExecution
 	Memo                     *commonpb.Memo
 	SearchAttributes         *commonpb.SearchAttributes
 	RetryPolicy              *policy.RetryPolicy
@@ -115,11 +105,11 @@ func (i *WorkflowInfo) GetBinaryChecksum() string {
 // the current workflow task.
 func (i *WorkflowInfo) GetCurrentHistoryLength() int { return i.currentHistoryLength }
 
-func executionOf(e *commonpb.WorkflowExecution) *WorkflowExecution {
+func executionOf(e *commonpb.WorkflowExecution) *clientapi.WorkflowExecution {
 	if e == nil {
 		return nil
 	}
-	return &WorkflowExecution{ID: e.GetWorkflowId(), RunID: e.GetRunId()}
+	return &clientapi.WorkflowExecution{ID: e.GetWorkflowId(), RunID: e.GetRunId()}
 }
 
 // GetInfo returns information about the running workflow.

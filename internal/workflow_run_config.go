@@ -7,6 +7,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/logging"
@@ -147,10 +148,10 @@ func (e *runConfig) newWorkflow(workflowType string) (engine.Workflow, error) {
 func (e *runConfig) buildInfo(x *engine.Run, a *historypb.WorkflowExecutionStartedEventAttributes) *WorkflowInfo {
 	info := x.Info()
 	wi := &WorkflowInfo{
-		WorkflowExecution:        WorkflowExecution{ID: info.WorkflowID, RunID: info.RunID},
+		WorkflowExecution:        clientapi.WorkflowExecution{ID: info.WorkflowID, RunID: info.RunID},
 		OriginalRunID:            a.GetOriginalExecutionRunId(),
 		FirstRunID:               a.GetFirstExecutionRunId(),
-		WorkflowType:             WorkflowType{Name: a.GetWorkflowType().GetName()},
+		WorkflowType:             clientapi.WorkflowType{Name: a.GetWorkflowType().GetName()},
 		TaskQueueName:            a.GetTaskQueue().GetName(),
 		WorkflowExecutionTimeout: a.GetWorkflowExecutionTimeout().AsDuration(),
 		WorkflowRunTimeout:       a.GetWorkflowRunTimeout().AsDuration(),

@@ -1,5 +1,7 @@
 package internal
 
+import "github.com/durable-go/sdk/internal/clientapi"
+
 // VersioningBehavior says whether the runs of a workflow type stay on the
 // worker deployment version they started on or move to the current one
 // (workflow.VersioningBehavior). This SDK runs no versioned workers yet:
@@ -24,7 +26,7 @@ const (
 // workflow a dynamic workflow runs (workflow.LoadDynamicRuntimeOptionsDetails).
 type LoadDynamicRuntimeOptionsDetails struct {
 	// WorkflowType is the type the run was started with.
-	WorkflowType WorkflowType
+	WorkflowType clientapi.WorkflowType
 }
 
 // DynamicRuntimeWorkflowOptions are the options

@@ -3,6 +3,7 @@ package workflow
 import (
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/log"
 	"github.com/durable-go/sdk/temporal"
 )
@@ -52,11 +53,11 @@ type Info = internal.WorkflowInfo
 // Execution identifies a workflow run: its workflow ID (ID) and its run
 // ID (RunID). An empty RunID, where one is asked for, means the latest run
 // of the workflow ID.
-type Execution = internal.WorkflowExecution
+type Execution = clientapi.WorkflowExecution
 
 // Type is a workflow type: its Name is the name the workflow was
 // registered under and is started by.
-type Type = internal.WorkflowType
+type Type = clientapi.WorkflowType
 
 // GetInfo returns information about the running workflow: its IDs, type,
 // task queue, timeouts, attempt, parent, and the size of its history.

@@ -11,7 +11,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
 )
@@ -73,11 +73,11 @@ func encodeAsyncActivityResult(dc converter.DataConverter, result any) (*commonp
 
 // CompleteActivity implements Client.
 func (c *workflowClient) CompleteActivity(ctx context.Context, taskToken []byte, result any, err error) error {
-	return c.CompleteActivityWithOptions(ctx, internal.CompleteActivityOptions{TaskToken: taskToken, Result: result, Err: err})
+	return c.CompleteActivityWithOptions(ctx, clientapi.CompleteActivityOptions{TaskToken: taskToken, Result: result, Err: err})
 }
 
 // CompleteActivityWithOptions implements Client.
-func (c *workflowClient) CompleteActivityWithOptions(ctx context.Context, options internal.CompleteActivityOptions) error {
+func (c *workflowClient) CompleteActivityWithOptions(ctx context.Context, options clientapi.CompleteActivityOptions) error {
 	if options.TaskToken == nil {
 		return errors.New("CompleteActivity: the task token is missing")
 	}
@@ -136,7 +136,7 @@ func CompleteActivityByToken(ctx context.Context, service activityCompleter, nam
 
 // CompleteActivityByID implements Client.
 func (c *workflowClient) CompleteActivityByID(ctx context.Context, namespace, workflowID, runID, activityID string, result any, err error) error {
-	return c.CompleteActivityByIDWithOptions(ctx, internal.CompleteActivityByIDOptions{
+	return c.CompleteActivityByIDWithOptions(ctx, clientapi.CompleteActivityByIDOptions{
 		Namespace:  namespace,
 		WorkflowID: workflowID,
 		RunID:      runID,
@@ -147,7 +147,7 @@ func (c *workflowClient) CompleteActivityByID(ctx context.Context, namespace, wo
 }
 
 // CompleteActivityByIDWithOptions implements Client.
-func (c *workflowClient) CompleteActivityByIDWithOptions(ctx context.Context, options internal.CompleteActivityByIDOptions) error {
+func (c *workflowClient) CompleteActivityByIDWithOptions(ctx context.Context, options clientapi.CompleteActivityByIDOptions) error {
 	if options.Namespace == "" || options.WorkflowID == "" || options.ActivityID == "" {
 		return errors.New("CompleteActivityByID: namespace, workflow ID and activity ID are all required")
 	}
@@ -190,11 +190,11 @@ func (c *workflowClient) CompleteActivityByIDWithOptions(ctx context.Context, op
 
 // RecordActivityHeartbeat implements Client.
 func (c *workflowClient) RecordActivityHeartbeat(ctx context.Context, taskToken []byte, details ...any) error {
-	return c.RecordActivityHeartbeatWithOptions(ctx, internal.RecordActivityHeartbeatOptions{TaskToken: taskToken, Details: details})
+	return c.RecordActivityHeartbeatWithOptions(ctx, clientapi.RecordActivityHeartbeatOptions{TaskToken: taskToken, Details: details})
 }
 
 // RecordActivityHeartbeatWithOptions implements Client.
-func (c *workflowClient) RecordActivityHeartbeatWithOptions(ctx context.Context, options internal.RecordActivityHeartbeatOptions) error {
+func (c *workflowClient) RecordActivityHeartbeatWithOptions(ctx context.Context, options clientapi.RecordActivityHeartbeatOptions) error {
 	namespace := cmp.Or(options.Namespace, c.namespace)
 	dc, _ := c.activityConverters(ctx, converter.ActivitySerializationContext{
 		Namespace:    namespace,
@@ -221,7 +221,7 @@ func (c *workflowClient) RecordActivityHeartbeatWithOptions(ctx context.Context,
 
 // RecordActivityHeartbeatByID implements Client.
 func (c *workflowClient) RecordActivityHeartbeatByID(ctx context.Context, namespace, workflowID, runID, activityID string, details ...any) error {
-	return c.RecordActivityHeartbeatByIDWithOptions(ctx, internal.RecordActivityHeartbeatByIDOptions{
+	return c.RecordActivityHeartbeatByIDWithOptions(ctx, clientapi.RecordActivityHeartbeatByIDOptions{
 		Namespace:  namespace,
 		WorkflowID: workflowID,
 		RunID:      runID,
@@ -231,7 +231,7 @@ func (c *workflowClient) RecordActivityHeartbeatByID(ctx context.Context, namesp
 }
 
 // RecordActivityHeartbeatByIDWithOptions implements Client.
-func (c *workflowClient) RecordActivityHeartbeatByIDWithOptions(ctx context.Context, options internal.RecordActivityHeartbeatByIDOptions) error {
+func (c *workflowClient) RecordActivityHeartbeatByIDWithOptions(ctx context.Context, options clientapi.RecordActivityHeartbeatByIDOptions) error {
 	namespace := cmp.Or(options.Namespace, c.namespace)
 	dc, _ := c.activityConverters(ctx, converter.ActivitySerializationContext{
 		Namespace:    namespace,

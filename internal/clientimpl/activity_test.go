@@ -10,6 +10,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 )
 
@@ -45,7 +46,7 @@ func TestCompleteActivitySendsTheRightResponse(t *testing.T) {
 	chkNoErr(t, converter.GetDefaultDataConverter().FromPayloads(canceled[0].GetDetails(), &why))
 	chkEqual(t, "why", why, "the cancellation's details are sent")
 
-	chkNoErr(t, c.CompleteActivityWithOptions(ctx, internal.CompleteActivityOptions{
+	chkNoErr(t, c.CompleteActivityWithOptions(ctx, clientapi.CompleteActivityOptions{
 		TaskToken: token, Err: failure.NewApplicationError("bad input", "Validation"), Namespace: "ns2",
 	}))
 	failed := receivedRequests[*workflowservice.RespondActivityTaskFailedRequest](f)
@@ -99,7 +100,7 @@ func TestHeartbeatReportsCancellation(t *testing.T) {
 	chkNoErr(t, c.RecordActivityHeartbeatByID(ctx, "", "wf", "", "act"))
 	byID := receivedRequests[*workflowservice.RecordActivityTaskHeartbeatByIdRequest](f)
 	chkLen(t, byID, 1)
-	chkEqual(t, internal.DefaultNamespace, byID[0].GetNamespace(), "the client's namespace by default")
+	chkEqual(t, clientapi.DefaultNamespace, byID[0].GetNamespace(), "the client's namespace by default")
 
 	f.set(func(f *fakeClientFrontend) { f.cancelRequested = true })
 	err := c.RecordActivityHeartbeat(ctx, []byte("t"))

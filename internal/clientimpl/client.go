@@ -1,10 +1,11 @@
 // Package clientimpl implements the client: the Client and
 // NamespaceClient that client.Dial, client.NewLazyClient,
 // client.NewClientFromExisting and client.NewNamespaceClient return. The
-// API it implements (Client, its options and answers, the interceptor and
-// plugin interfaces, the schedule types) is declared in package internal,
-// which the public packages alias and which this package imports; the
-// worker sees a client through internal.WorkerClient alone.
+// API it implements is declared below it: Client, the options and answers
+// of its operations and the schedule types in package clientapi, and
+// ClientOptions and the interceptor and plugin interfaces in package
+// internal. The public packages alias both, and this package imports both;
+// the worker sees a client through internal.WorkerClient alone.
 //
 // Each operation lives in one file, from the check of its arguments
 // (workflowClient's method, before the interceptor chain) to the request
@@ -36,6 +37,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
@@ -92,7 +94,7 @@ func (s *clientSharedConn) release(logger log.Logger) {
 // has answered GetSystemInfo and confirmed that the namespace exists.
 // An unreachable server gives an *rpc.UnreachableError, an unknown
 // namespace an *rpc.NamespaceNotFoundError, both saying what to do.
-func DialClient(ctx context.Context, options internal.ClientOptions) (internal.Client, error) {
+func DialClient(ctx context.Context, options internal.ClientOptions) (clientapi.Client, error) {
 	return newClientThroughPlugins(ctx, options, clientDial, nil)
 }
 
@@ -110,7 +112,7 @@ func dialClient(ctx context.Context, options internal.ClientOptions) (*workflowC
 }
 
 // NewLazyClient returns a client that connects on its first call.
-func NewLazyClient(options internal.ClientOptions) (internal.Client, error) {
+func NewLazyClient(options internal.ClientOptions) (clientapi.Client, error) {
 	return newClientThroughPlugins(context.Background(), options, clientLazy, nil)
 }
 
@@ -118,13 +120,13 @@ func NewLazyClient(options internal.ClientOptions) (internal.Client, error) {
 // connection, with its own namespace, identity, converters and
 // propagators from options (connection settings in options are ignored).
 // The connection closes when every client sharing it is closed.
-func NewClientFromExisting(ctx context.Context, existing internal.Client, options internal.ClientOptions) (internal.Client, error) {
+func NewClientFromExisting(ctx context.Context, existing clientapi.Client, options internal.ClientOptions) (clientapi.Client, error) {
 	return newClientThroughPlugins(ctx, options, clientFromExisting, existing)
 }
 
 // newClientFromExisting is NewClientFromExisting once plugins have had
 // their say.
-func newClientFromExisting(ctx context.Context, existing internal.Client, options internal.ClientOptions) (*workflowClient, error) {
+func newClientFromExisting(ctx context.Context, existing clientapi.Client, options internal.ClientOptions) (*workflowClient, error) {
 	base, ok := existing.(*workflowClient)
 	if !ok || base == nil {
 		return nil, fmt.Errorf("NewClientFromExisting: the existing client must come from this package's Dial, NewLazyClient or NewClientFromExisting, not %T", existing)
@@ -149,7 +151,7 @@ func newClientFromExisting(ctx context.Context, existing internal.Client, option
 // connection when shared is nil.
 func newWorkflowClient(options internal.ClientOptions, shared *clientSharedConn) (*workflowClient, error) {
 	if options.Namespace == "" {
-		options.Namespace = internal.DefaultNamespace
+		options.Namespace = clientapi.DefaultNamespace
 	}
 	if options.Identity == "" {
 		options.Identity = clientDefaultIdentity()
@@ -248,11 +250,11 @@ func (c *workflowClient) WorkerSettings() internal.ClientSettings {
 }
 
 // CheckHealth implements Client.
-func (c *workflowClient) CheckHealth(ctx context.Context, _ *internal.CheckHealthRequest) (*internal.CheckHealthResponse, error) {
+func (c *workflowClient) CheckHealth(ctx context.Context, _ *clientapi.CheckHealthRequest) (*clientapi.CheckHealthResponse, error) {
 	if err := c.conn.CheckHealth(ctx); err != nil {
 		return nil, err
 	}
-	return &internal.CheckHealthResponse{}, nil
+	return &clientapi.CheckHealthResponse{}, nil
 }
 
 // WorkflowService implements Client.

@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/rpc"
 )
 
@@ -276,12 +277,12 @@ func TestExecuteWorkflowReturnsTheRunHoldingTheID(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	c := f.client(t, internal.ClientOptions{})
 	f.failNext("StartWorkflowExecution", serviceerror.NewWorkflowExecutionAlreadyStarted("started", "", "running-run"))
-	run, err := c.ExecuteWorkflow(context.Background(), internal.StartWorkflowOptions{ID: "wf", TaskQueue: "q"}, "W")
+	run, err := c.ExecuteWorkflow(context.Background(), clientapi.StartWorkflowOptions{ID: "wf", TaskQueue: "q"}, "W")
 	chkNoErr(t, err)
 	chkEqual(t, "running-run", run.GetRunID())
 
 	f.failNext("StartWorkflowExecution", serviceerror.NewWorkflowExecutionAlreadyStarted("started", "", "running-run"))
-	_, err = c.ExecuteWorkflow(context.Background(), internal.StartWorkflowOptions{ID: "wf", TaskQueue: "q", WorkflowExecutionErrorWhenAlreadyStarted: true}, "W")
+	_, err = c.ExecuteWorkflow(context.Background(), clientapi.StartWorkflowOptions{ID: "wf", TaskQueue: "q", WorkflowExecutionErrorWhenAlreadyStarted: true}, "W")
 	_, isAlreadyStarted := err.(*serviceerror.WorkflowExecutionAlreadyStarted)
 	chkTrue(t, isAlreadyStarted)
 }
@@ -292,7 +293,7 @@ func TestExecuteWorkflowGeneratesAnID(t *testing.T) {
 		f.startResponse = &workflowservice.StartWorkflowExecutionResponse{RunId: "r1"}
 	})
 	c := f.client(t, internal.ClientOptions{})
-	run, err := c.ExecuteWorkflow(context.Background(), internal.StartWorkflowOptions{TaskQueue: "q"}, "W")
+	run, err := c.ExecuteWorkflow(context.Background(), clientapi.StartWorkflowOptions{TaskQueue: "q"}, "W")
 	chkNoErr(t, err)
 	chkNotEmpty(t, run.GetID())
 	chkEqual(t, "r1", run.GetRunID())

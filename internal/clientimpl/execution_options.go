@@ -12,10 +12,10 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
 
-	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 )
 
-func deploymentVersionToProto(v internal.WorkerDeploymentVersion) *deploymentpb.WorkerDeploymentVersion {
+func deploymentVersionToProto(v clientapi.WorkerDeploymentVersion) *deploymentpb.WorkerDeploymentVersion {
 	return &deploymentpb.WorkerDeploymentVersion{DeploymentName: v.DeploymentName, BuildId: v.BuildID}
 }
 
@@ -23,9 +23,9 @@ func deploymentVersionToProto(v internal.WorkerDeploymentVersion) *deploymentpb.
 // The messages also fill in the fields that servers from before the
 // Override oneof read (behavior, "deployment.build" version string,
 // deployment), as go.temporal.io/sdk does.
-func versioningOverrideToProto(o internal.VersioningOverride) *workflowpb.VersioningOverride {
+func versioningOverrideToProto(o clientapi.VersioningOverride) *workflowpb.VersioningOverride {
 	switch o := o.(type) {
-	case *internal.PinnedVersioningOverride:
+	case *clientapi.PinnedVersioningOverride:
 		return &workflowpb.VersioningOverride{
 			Override: &workflowpb.VersioningOverride_Pinned{Pinned: &workflowpb.VersioningOverride_PinnedOverride{
 				Behavior: workflowpb.VersioningOverride_PINNED_OVERRIDE_BEHAVIOR_PINNED,
@@ -38,13 +38,13 @@ func versioningOverrideToProto(o internal.VersioningOverride) *workflowpb.Versio
 			//lint:ignore SA1019 set for servers from before the Override oneof
 			Deployment: &deploymentpb.Deployment{SeriesName: o.Version.DeploymentName, BuildId: o.Version.BuildID},
 		}
-	case *internal.AutoUpgradeVersioningOverride:
+	case *clientapi.AutoUpgradeVersioningOverride:
 		return &workflowpb.VersioningOverride{
 			Override: &workflowpb.VersioningOverride_AutoUpgrade{AutoUpgrade: true},
 			//lint:ignore SA1019 set for servers from before the Override oneof
 			Behavior: enumspb.VERSIONING_BEHAVIOR_AUTO_UPGRADE,
 		}
-	case *internal.OneTimeVersioningOverride:
+	case *clientapi.OneTimeVersioningOverride:
 		return &workflowpb.VersioningOverride{
 			Override: &workflowpb.VersioningOverride_OneTime{OneTime: &workflowpb.VersioningOverride_OneTimeOverride{
 				TargetDeploymentVersion: deploymentVersionToProto(o.TargetVersion),
@@ -56,36 +56,36 @@ func versioningOverrideToProto(o internal.VersioningOverride) *workflowpb.Versio
 
 // versioningOverrideFromProto reads an override as the server reports it,
 // from the Override oneof or, from older servers, the deprecated fields.
-func versioningOverrideFromProto(p *workflowpb.VersioningOverride) internal.VersioningOverride {
+func versioningOverrideFromProto(p *workflowpb.VersioningOverride) clientapi.VersioningOverride {
 	switch o := p.GetOverride().(type) {
 	case *workflowpb.VersioningOverride_AutoUpgrade:
-		return &internal.AutoUpgradeVersioningOverride{}
+		return &clientapi.AutoUpgradeVersioningOverride{}
 	case *workflowpb.VersioningOverride_Pinned:
 		v := o.Pinned.GetVersion()
-		return &internal.PinnedVersioningOverride{Version: internal.WorkerDeploymentVersion{DeploymentName: v.GetDeploymentName(), BuildID: v.GetBuildId()}}
+		return &clientapi.PinnedVersioningOverride{Version: clientapi.WorkerDeploymentVersion{DeploymentName: v.GetDeploymentName(), BuildID: v.GetBuildId()}}
 	case *workflowpb.VersioningOverride_OneTime:
 		v := o.OneTime.GetTargetDeploymentVersion()
-		return &internal.OneTimeVersioningOverride{TargetVersion: internal.WorkerDeploymentVersion{DeploymentName: v.GetDeploymentName(), BuildID: v.GetBuildId()}}
+		return &clientapi.OneTimeVersioningOverride{TargetVersion: clientapi.WorkerDeploymentVersion{DeploymentName: v.GetDeploymentName(), BuildID: v.GetBuildId()}}
 	}
 	//lint:ignore SA1019 older servers report only the deprecated fields.
 	switch p.GetBehavior() {
 	case enumspb.VERSIONING_BEHAVIOR_AUTO_UPGRADE:
-		return &internal.AutoUpgradeVersioningOverride{}
+		return &clientapi.AutoUpgradeVersioningOverride{}
 	case enumspb.VERSIONING_BEHAVIOR_PINNED:
 		//lint:ignore SA1019 older servers report only the deprecated fields.
 		if name, build, ok := strings.Cut(p.GetPinnedVersion(), "."); ok {
-			return &internal.PinnedVersioningOverride{Version: internal.WorkerDeploymentVersion{DeploymentName: name, BuildID: build}}
+			return &clientapi.PinnedVersioningOverride{Version: clientapi.WorkerDeploymentVersion{DeploymentName: name, BuildID: build}}
 		}
 		//lint:ignore SA1019 older servers report only the deprecated fields.
 		d := p.GetDeployment()
-		return &internal.PinnedVersioningOverride{Version: internal.WorkerDeploymentVersion{DeploymentName: d.GetSeriesName(), BuildID: d.GetBuildId()}}
+		return &clientapi.PinnedVersioningOverride{Version: clientapi.WorkerDeploymentVersion{DeploymentName: d.GetSeriesName(), BuildID: d.GetBuildId()}}
 	}
 	return nil
 }
 
 // executionOptionsRequest builds the service request, or says what is
 // missing.
-func executionOptionsRequest(r internal.UpdateWorkflowExecutionOptionsRequest, namespace string) (*workflowservice.UpdateWorkflowExecutionOptionsRequest, error) {
+func executionOptionsRequest(r clientapi.UpdateWorkflowExecutionOptionsRequest, namespace string) (*workflowservice.UpdateWorkflowExecutionOptionsRequest, error) {
 	if r.WorkflowId == "" {
 		return nil, errors.New("UpdateWorkflowExecutionOptions: WorkflowId is empty; name the workflow to change")
 	}
@@ -104,19 +104,19 @@ func executionOptionsRequest(r internal.UpdateWorkflowExecutionOptionsRequest, n
 }
 
 // UpdateWorkflowExecutionOptions implements Client.
-func (c *workflowClient) UpdateWorkflowExecutionOptions(ctx context.Context, request internal.UpdateWorkflowExecutionOptionsRequest) (internal.WorkflowExecutionOptions, error) {
+func (c *workflowClient) UpdateWorkflowExecutionOptions(ctx context.Context, request clientapi.UpdateWorkflowExecutionOptionsRequest) (clientapi.WorkflowExecutionOptions, error) {
 	req, err := executionOptionsRequest(request, c.namespace)
 	if err != nil {
-		return internal.WorkflowExecutionOptions{}, err
+		return clientapi.WorkflowExecutionOptions{}, err
 	}
 	if err := c.ensureInitialized(ctx); err != nil {
-		return internal.WorkflowExecutionOptions{}, err
+		return clientapi.WorkflowExecutionOptions{}, err
 	}
 	resp, err := c.service.UpdateWorkflowExecutionOptions(ctx, req)
 	if err != nil {
-		return internal.WorkflowExecutionOptions{}, wrapCallError(err, "updating the options of workflow %q (run %q)", request.WorkflowId, request.RunId)
+		return clientapi.WorkflowExecutionOptions{}, wrapCallError(err, "updating the options of workflow %q (run %q)", request.WorkflowId, request.RunId)
 	}
-	return internal.WorkflowExecutionOptions{
+	return clientapi.WorkflowExecutionOptions{
 		VersioningOverride: versioningOverrideFromProto(resp.GetWorkflowExecutionOptions().GetVersioningOverride()),
 	}, nil
 }

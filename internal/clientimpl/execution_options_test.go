@@ -10,25 +10,25 @@ import (
 	workflowpb "go.temporal.io/api/workflow/v1"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 func TestUpdateWorkflowExecutionOptionsRequest(t *testing.T) {
-	version := internal.WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "7"}
-	change := func(v internal.VersioningOverride) internal.UpdateWorkflowExecutionOptionsRequest {
-		return internal.UpdateWorkflowExecutionOptionsRequest{WorkflowId: "wf", RunId: "run",
-			WorkflowExecutionOptionsChanges: internal.WorkflowExecutionOptionsChanges{VersioningOverride: &internal.VersioningOverrideChange{Value: v}}}
+	version := clientapi.WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "7"}
+	change := func(v clientapi.VersioningOverride) clientapi.UpdateWorkflowExecutionOptionsRequest {
+		return clientapi.UpdateWorkflowExecutionOptionsRequest{WorkflowId: "wf", RunId: "run",
+			WorkflowExecutionOptionsChanges: clientapi.WorkflowExecutionOptionsChanges{VersioningOverride: &clientapi.VersioningOverrideChange{Value: v}}}
 	}
 	for _, tc := range []struct {
 		name string
-		in   internal.UpdateWorkflowExecutionOptionsRequest
+		in   clientapi.UpdateWorkflowExecutionOptionsRequest
 		want *workflowpb.VersioningOverride
 	}{
-		{"auto-upgrade", change(&internal.AutoUpgradeVersioningOverride{}), &workflowpb.VersioningOverride{
+		{"auto-upgrade", change(&clientapi.AutoUpgradeVersioningOverride{}), &workflowpb.VersioningOverride{
 			Override: &workflowpb.VersioningOverride_AutoUpgrade{AutoUpgrade: true},
 			Behavior: enumspb.VERSIONING_BEHAVIOR_AUTO_UPGRADE,
 		}},
-		{"pinned", change(&internal.PinnedVersioningOverride{Version: version}), &workflowpb.VersioningOverride{
+		{"pinned", change(&clientapi.PinnedVersioningOverride{Version: version}), &workflowpb.VersioningOverride{
 			Override: &workflowpb.VersioningOverride_Pinned{Pinned: &workflowpb.VersioningOverride_PinnedOverride{
 				Behavior: workflowpb.VersioningOverride_PINNED_OVERRIDE_BEHAVIOR_PINNED,
 				Version:  &deploymentpb.WorkerDeploymentVersion{DeploymentName: "orders", BuildId: "7"},
@@ -37,7 +37,7 @@ func TestUpdateWorkflowExecutionOptionsRequest(t *testing.T) {
 			PinnedVersion: "orders.7",
 			Deployment:    &deploymentpb.Deployment{SeriesName: "orders", BuildId: "7"},
 		}},
-		{"one-time", change(&internal.OneTimeVersioningOverride{TargetVersion: version}), &workflowpb.VersioningOverride{
+		{"one-time", change(&clientapi.OneTimeVersioningOverride{TargetVersion: version}), &workflowpb.VersioningOverride{
 			Override: &workflowpb.VersioningOverride_OneTime{OneTime: &workflowpb.VersioningOverride_OneTimeOverride{
 				TargetDeploymentVersion: &deploymentpb.WorkerDeploymentVersion{DeploymentName: "orders", BuildId: "7"},
 			}},
@@ -59,17 +59,17 @@ func TestUpdateWorkflowExecutionOptionsRequest(t *testing.T) {
 		})
 	}
 
-	_, err := executionOptionsRequest(internal.UpdateWorkflowExecutionOptionsRequest{WorkflowExecutionOptionsChanges: change(nil).WorkflowExecutionOptionsChanges}, "ns")
+	_, err := executionOptionsRequest(clientapi.UpdateWorkflowExecutionOptionsRequest{WorkflowExecutionOptionsChanges: change(nil).WorkflowExecutionOptionsChanges}, "ns")
 	chkErrContains(t, err, "WorkflowId is empty")
-	_, err = executionOptionsRequest(internal.UpdateWorkflowExecutionOptionsRequest{WorkflowId: "wf"}, "ns")
+	_, err = executionOptionsRequest(clientapi.UpdateWorkflowExecutionOptionsRequest{WorkflowId: "wf"}, "ns")
 	chkErrContains(t, err, "no change was given")
 }
 
 // TestVersioningOverrideFromOlderServers reads overrides that servers from
 // before the Override oneof report in the deprecated fields.
 func TestVersioningOverrideFromOlderServers(t *testing.T) {
-	pinned := &internal.PinnedVersioningOverride{Version: internal.WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "7.1"}}
-	chkEqual(t, &internal.AutoUpgradeVersioningOverride{}, versioningOverrideFromProto(&workflowpb.VersioningOverride{Behavior: enumspb.VERSIONING_BEHAVIOR_AUTO_UPGRADE}))
+	pinned := &clientapi.PinnedVersioningOverride{Version: clientapi.WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "7.1"}}
+	chkEqual(t, &clientapi.AutoUpgradeVersioningOverride{}, versioningOverrideFromProto(&workflowpb.VersioningOverride{Behavior: enumspb.VERSIONING_BEHAVIOR_AUTO_UPGRADE}))
 	// The build ID may hold dots; the deployment name may not.
 	chkEqual(t, pinned, versioningOverrideFromProto(&workflowpb.VersioningOverride{Behavior: enumspb.VERSIONING_BEHAVIOR_PINNED, PinnedVersion: "orders.7.1"}))
 	chkEqual(t, pinned, versioningOverrideFromProto(&workflowpb.VersioningOverride{Behavior: enumspb.VERSIONING_BEHAVIOR_PINNED,

@@ -10,14 +10,14 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/rpc"
 )
 
 // GetWorkflowHistory implements Client.
 func (c *workflowClient) GetWorkflowHistory(ctx context.Context, workflowID string, runID string, isLongPoll bool,
 	filterType enumspb.HistoryEventFilterType,
-) internal.HistoryEventIterator {
+) clientapi.HistoryEventIterator {
 	return c.newHistoryIterator(ctx, workflowID, runID, isLongPoll, filterType)
 }
 

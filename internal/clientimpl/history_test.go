@@ -10,13 +10,14 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 func timerEvent(id int64) *historypb.HistoryEvent {
 	return &historypb.HistoryEvent{EventId: id, EventType: enumspb.EVENT_TYPE_TIMER_FIRED}
 }
 
-func collectEventIDs(t *testing.T, it internal.HistoryEventIterator) ([]int64, error) {
+func collectEventIDs(t *testing.T, it clientapi.HistoryEventIterator) ([]int64, error) {
 	t.Helper()
 	var ids []int64
 	for it.HasNext() {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 )
 
@@ -76,7 +77,7 @@ func TestClientInterceptorsRunFirstOutermostWithAWritableHeader(t *testing.T) {
 
 	chkNoErr(t, c.SignalWorkflow(context.Background(), "wf", "", "sig", nil))
 	given := &commonpb.Header{Fields: map[string]*commonpb.Payload{"given": {}}}
-	resp, err := c.QueryWorkflowWithOptions(context.Background(), &internal.QueryWorkflowWithOptionsRequest{WorkflowID: "wf", QueryType: "q", Header: given})
+	resp, err := c.QueryWorkflowWithOptions(context.Background(), &clientapi.QueryWorkflowWithOptionsRequest{WorkflowID: "wf", QueryType: "q", Header: given})
 	chkNoErr(t, err)
 	chkNotNil(t, resp.QueryRejected, "a rejection is an error in the chain and a field of the response")
 	chkLen(t, given.GetFields(), 1, "the request's header is not changed")

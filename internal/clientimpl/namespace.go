@@ -6,13 +6,14 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/log"
 )
 
 // NewNamespaceClient returns a client for namespace administration. It
 // connects on its first call.
-func NewNamespaceClient(options internal.ClientOptions) (internal.NamespaceClient, error) {
+func NewNamespaceClient(options internal.ClientOptions) (clientapi.NamespaceClient, error) {
 	options.Logger = clientLogger(options) // one logger, so one report of its panics
 	opts, err := rpcOptions(options)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/keepalive"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/internal/optcheck"
 	"github.com/durable-go/sdk/internal/rpc"
@@ -34,7 +35,7 @@ func rpcOptions(o internal.ClientOptions) (rpc.Options, error) {
 	if co.TLS != nil && co.TLSDisabled {
 		return rpc.Options{}, errors.New("invalid client options: ConnectionOptions.TLS and TLSDisabled are both set")
 	}
-	settings := internal.ConnectionSettings{TLS: co.TLS, TLSDisabled: co.TLSDisabled}
+	settings := clientapi.ConnectionSettings{TLS: co.TLS, TLSDisabled: co.TLSDisabled}
 	if o.Credentials != nil {
 		if err := settings.Apply(o.Credentials); err != nil {
 			return rpc.Options{}, err
@@ -48,8 +49,8 @@ func rpcOptions(o internal.ClientOptions) (rpc.Options, error) {
 		dialOptions = append(dialOptions, grpc.WithKeepaliveParams(params))
 	}
 	switch co.GrpcCompression.(type) {
-	case nil, *internal.GrpcCompressionNone:
-	case *internal.GrpcCompressionGzip:
+	case nil, *clientapi.GrpcCompressionNone:
+	case *clientapi.GrpcCompressionGzip:
 		dialOptions = append(dialOptions, grpc.WithDefaultCallOptions(grpc.UseCompressor(gzip.Name)))
 	default:
 		return rpc.Options{}, fmt.Errorf("invalid client options: unknown GrpcCompression %T", co.GrpcCompression)
@@ -59,7 +60,7 @@ func rpcOptions(o internal.ClientOptions) (rpc.Options, error) {
 	}
 	namespace := o.Namespace
 	if namespace == "" {
-		namespace = internal.DefaultNamespace
+		namespace = clientapi.DefaultNamespace
 	}
 	perCall, perAttempt := requestMetricsInterceptors(o.MetricsHandler, namespace, o.DisableErrorCodeMetricTags)
 	return rpc.Options{
@@ -95,7 +96,7 @@ func clientLogger(o internal.ClientOptions) log.Logger {
 
 // keepaliveParameters returns the keepalive parameters to set, and false
 // when the connection's defaults (the same as the official SDK's) apply.
-func keepaliveParameters(co internal.ConnectionOptions) (keepalive.ClientParameters, bool) {
+func keepaliveParameters(co clientapi.ConnectionOptions) (keepalive.ClientParameters, bool) {
 	if co.DisableKeepAliveCheck {
 		// Zero Time means no pings at all.
 		return keepalive.ClientParameters{}, true

@@ -9,6 +9,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 func TestRPCOptionsCarryAddressNamespaceIdentityAndSize(t *testing.T) {
@@ -16,7 +17,7 @@ func TestRPCOptionsCarryAddressNamespaceIdentityAndSize(t *testing.T) {
 		HostPort:          "temporal.example:7233",
 		Namespace:         "orders",
 		Identity:          "me",
-		ConnectionOptions: internal.ConnectionOptions{MaxPayloadSize: 1 << 20},
+		ConnectionOptions: clientapi.ConnectionOptions{MaxPayloadSize: 1 << 20},
 	})
 	chkNoErr(t, err)
 	chkEqual(t, "temporal.example:7233", opts.HostPort)
@@ -29,12 +30,12 @@ func TestRPCOptionsCarryAddressNamespaceIdentityAndSize(t *testing.T) {
 }
 
 func TestRPCOptionsRejectTLSWithTLSDisabled(t *testing.T) {
-	_, err := rpcOptions(internal.ClientOptions{ConnectionOptions: internal.ConnectionOptions{TLS: &tls.Config{}, TLSDisabled: true}})
+	_, err := rpcOptions(internal.ClientOptions{ConnectionOptions: clientapi.ConnectionOptions{TLS: &tls.Config{}, TLSDisabled: true}})
 	chkErrContains(t, err, "TLS and TLSDisabled")
 }
 
 func TestAPIKeyCredentialsTurnOnTLSUnlessDisabled(t *testing.T) {
-	opts, err := rpcOptions(internal.ClientOptions{Credentials: internal.NewAPIKeyStaticCredentials("secret")})
+	opts, err := rpcOptions(internal.ClientOptions{Credentials: clientapi.NewAPIKeyStaticCredentials("secret")})
 	chkNoErr(t, err)
 	chkNotNil(t, opts.TLS, "an API key must not travel in plaintext by default")
 	key, err := opts.APIKey(context.Background())
@@ -42,15 +43,15 @@ func TestAPIKeyCredentialsTurnOnTLSUnlessDisabled(t *testing.T) {
 	chkEqual(t, "secret", key)
 
 	opts, err = rpcOptions(internal.ClientOptions{
-		Credentials:       internal.NewAPIKeyStaticCredentials("secret"),
-		ConnectionOptions: internal.ConnectionOptions{TLSDisabled: true},
+		Credentials:       clientapi.NewAPIKeyStaticCredentials("secret"),
+		ConnectionOptions: clientapi.ConnectionOptions{TLSDisabled: true},
 	})
 	chkNoErr(t, err)
 	chkNil(t, opts.TLS)
 	chkNotNil(t, opts.APIKey)
 
 	own := &tls.Config{ServerName: "x"}
-	opts, err = rpcOptions(internal.ClientOptions{Credentials: internal.NewAPIKeyStaticCredentials("k"), ConnectionOptions: internal.ConnectionOptions{TLS: own}})
+	opts, err = rpcOptions(internal.ClientOptions{Credentials: clientapi.NewAPIKeyStaticCredentials("k"), ConnectionOptions: clientapi.ConnectionOptions{TLS: own}})
 	chkNoErr(t, err)
 	chkSame(t, own, opts.TLS, "the caller's TLS config is used as is")
 }
@@ -65,10 +66,10 @@ func TestRPCOptionsSayWhetherTLSIsTheAPIKeys(t *testing.T) {
 		options internal.ClientOptions
 		want    bool
 	}{
-		{"API key", internal.ClientOptions{Credentials: internal.NewAPIKeyStaticCredentials("k")}, true},
-		{"API key and TLS", internal.ClientOptions{Credentials: internal.NewAPIKeyStaticCredentials("k"), ConnectionOptions: internal.ConnectionOptions{TLS: &tls.Config{}}}, false},
-		{"mTLS", internal.ClientOptions{Credentials: internal.NewMTLSCredentials(cert)}, false},
-		{"TLS", internal.ClientOptions{ConnectionOptions: internal.ConnectionOptions{TLS: &tls.Config{}}}, false},
+		{"API key", internal.ClientOptions{Credentials: clientapi.NewAPIKeyStaticCredentials("k")}, true},
+		{"API key and TLS", internal.ClientOptions{Credentials: clientapi.NewAPIKeyStaticCredentials("k"), ConnectionOptions: clientapi.ConnectionOptions{TLS: &tls.Config{}}}, false},
+		{"mTLS", internal.ClientOptions{Credentials: clientapi.NewMTLSCredentials(cert)}, false},
+		{"TLS", internal.ClientOptions{ConnectionOptions: clientapi.ConnectionOptions{TLS: &tls.Config{}}}, false},
 		{"plaintext", internal.ClientOptions{}, false},
 	} {
 		opts, err := rpcOptions(c.options)
@@ -80,7 +81,7 @@ func TestRPCOptionsSayWhetherTLSIsTheAPIKeys(t *testing.T) {
 }
 
 func TestRPCOptionsCarryTheRawSocketSwitch(t *testing.T) {
-	opts, err := rpcOptions(internal.ClientOptions{ConnectionOptions: internal.ConnectionOptions{DisableRawSocketIO: true}})
+	opts, err := rpcOptions(internal.ClientOptions{ConnectionOptions: clientapi.ConnectionOptions{DisableRawSocketIO: true}})
 	chkNoErr(t, err)
 	chkTrue(t, opts.DisableRawSocket)
 	opts, err = rpcOptions(internal.ClientOptions{})
@@ -90,7 +91,7 @@ func TestRPCOptionsCarryTheRawSocketSwitch(t *testing.T) {
 
 func TestDynamicAPIKeyIsAskedEachTime(t *testing.T) {
 	n := 0
-	opts, err := rpcOptions(internal.ClientOptions{Credentials: internal.NewAPIKeyDynamicCredentials(func(context.Context) (string, error) {
+	opts, err := rpcOptions(internal.ClientOptions{Credentials: clientapi.NewAPIKeyDynamicCredentials(func(context.Context) (string, error) {
 		n++
 		return "key", nil
 	})})
@@ -104,54 +105,54 @@ func TestDynamicAPIKeyIsAskedEachTime(t *testing.T) {
 
 func TestMTLSCredentialsAddTheCertificateWithoutChangingTheCallersConfig(t *testing.T) {
 	cert := tls.Certificate{Certificate: [][]byte{{1, 2, 3}}}
-	opts, err := rpcOptions(internal.ClientOptions{Credentials: internal.NewMTLSCredentials(cert)})
+	opts, err := rpcOptions(internal.ClientOptions{Credentials: clientapi.NewMTLSCredentials(cert)})
 	chkNoErr(t, err)
 	chkNotNil(t, opts.TLS)
 	chkEqual(t, []tls.Certificate{cert}, opts.TLS.Certificates)
 
 	own := &tls.Config{ServerName: "s"}
-	opts, err = rpcOptions(internal.ClientOptions{Credentials: internal.NewMTLSCredentials(cert), ConnectionOptions: internal.ConnectionOptions{TLS: own}})
+	opts, err = rpcOptions(internal.ClientOptions{Credentials: clientapi.NewMTLSCredentials(cert), ConnectionOptions: clientapi.ConnectionOptions{TLS: own}})
 	chkNoErr(t, err)
 	chkEqual(t, "s", opts.TLS.ServerName)
 	chkLen(t, opts.TLS.Certificates, 1)
 	chkEmpty(t, own.Certificates, "the caller's config must not change")
 
 	_, err = rpcOptions(internal.ClientOptions{
-		Credentials:       internal.NewMTLSCredentials(cert),
-		ConnectionOptions: internal.ConnectionOptions{TLS: &tls.Config{Certificates: []tls.Certificate{cert}}},
+		Credentials:       clientapi.NewMTLSCredentials(cert),
+		ConnectionOptions: clientapi.ConnectionOptions{TLS: &tls.Config{Certificates: []tls.Certificate{cert}}},
 	})
 	chkErrContains(t, err, "already has certificates")
 }
 
 func TestConnectionOptionsBecomeDialOptions(t *testing.T) {
-	opts, err := rpcOptions(internal.ClientOptions{ConnectionOptions: internal.ConnectionOptions{
+	opts, err := rpcOptions(internal.ClientOptions{ConnectionOptions: clientapi.ConnectionOptions{
 		Authority:       "authority",
 		KeepAliveTime:   time.Minute,
-		GrpcCompression: &internal.GrpcCompressionGzip{},
+		GrpcCompression: &clientapi.GrpcCompressionGzip{},
 	}})
 	chkNoErr(t, err)
 	chkLen(t, opts.DialOptions, 3, "authority, keepalive, compression")
 
-	opts, err = rpcOptions(internal.ClientOptions{ConnectionOptions: internal.ConnectionOptions{GrpcCompression: &internal.GrpcCompressionNone{}}})
+	opts, err = rpcOptions(internal.ClientOptions{ConnectionOptions: clientapi.ConnectionOptions{GrpcCompression: &clientapi.GrpcCompressionNone{}}})
 	chkNoErr(t, err)
 	chkEmpty(t, opts.DialOptions)
 }
 
 func TestKeepaliveParameters(t *testing.T) {
-	_, set := keepaliveParameters(internal.ConnectionOptions{})
+	_, set := keepaliveParameters(clientapi.ConnectionOptions{})
 	chkFalse(t, set, "defaults are the connection's own")
 
-	params, set := keepaliveParameters(internal.ConnectionOptions{DisableKeepAliveCheck: true, KeepAliveTime: time.Minute})
+	params, set := keepaliveParameters(clientapi.ConnectionOptions{DisableKeepAliveCheck: true, KeepAliveTime: time.Minute})
 	chkTrue(t, set)
 	chkZero(t, params.Time, "zero Time means no pings")
 
-	params, set = keepaliveParameters(internal.ConnectionOptions{KeepAliveTime: time.Minute})
+	params, set = keepaliveParameters(clientapi.ConnectionOptions{KeepAliveTime: time.Minute})
 	chkTrue(t, set)
 	chkEqual(t, time.Minute, params.Time)
 	chkEqual(t, defaultKeepAliveTimeout, params.Timeout)
 	chkTrue(t, params.PermitWithoutStream)
 
-	params, _ = keepaliveParameters(internal.ConnectionOptions{DisableKeepAlivePermitWithoutStream: true})
+	params, _ = keepaliveParameters(clientapi.ConnectionOptions{DisableKeepAlivePermitWithoutStream: true})
 	chkEqual(t, defaultKeepAliveTime, params.Time)
 	chkFalse(t, params.PermitWithoutStream)
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 // clientCreation says which constructor creates a client.
@@ -22,7 +23,7 @@ const (
 // NewClientFromExisting (with existing) do, with the options' plugins
 // around it: each plugin's ConfigureClient in order, then their NewClient
 // hooks nested around the creation itself.
-func newClientThroughPlugins(ctx context.Context, options internal.ClientOptions, how clientCreation, existing internal.Client) (internal.Client, error) {
+func newClientThroughPlugins(ctx context.Context, options internal.ClientOptions, how clientCreation, existing clientapi.Client) (clientapi.Client, error) {
 	plugins := slices.Clone(options.Plugins)
 	if err := internal.CheckPlugins("client.Options.Plugins", plugins); err != nil {
 		return nil, err

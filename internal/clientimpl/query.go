@@ -11,6 +11,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
 )
@@ -27,7 +28,7 @@ func (c *workflowClient) QueryWorkflow(ctx context.Context, workflowID string, r
 
 // QueryWorkflowWithOptions implements Client. The request's header starts
 // the query's header, which interceptors may add to.
-func (c *workflowClient) QueryWorkflowWithOptions(ctx context.Context, request *internal.QueryWorkflowWithOptionsRequest) (*internal.QueryWorkflowWithOptionsResponse, error) {
+func (c *workflowClient) QueryWorkflowWithOptions(ctx context.Context, request *clientapi.QueryWorkflowWithOptionsRequest) (*clientapi.QueryWorkflowWithOptionsResponse, error) {
 	result, err := c.interceptor.QueryWorkflow(internal.ContextWithHeader(ctx, request.Header), &internal.ClientQueryWorkflowInput{
 		WorkflowID:           request.WorkflowID,
 		RunID:                request.RunID,
@@ -38,11 +39,11 @@ func (c *workflowClient) QueryWorkflowWithOptions(ctx context.Context, request *
 	var rejected *failure.QueryRejectedError
 	switch {
 	case errors.As(err, &rejected):
-		return &internal.QueryWorkflowWithOptionsResponse{QueryRejected: rejected.QueryRejected()}, nil
+		return &clientapi.QueryWorkflowWithOptionsResponse{QueryRejected: rejected.QueryRejected()}, nil
 	case err != nil:
 		return nil, err
 	}
-	return &internal.QueryWorkflowWithOptionsResponse{QueryResult: result}, nil
+	return &clientapi.QueryWorkflowWithOptionsResponse{QueryResult: result}, nil
 }
 
 // QueryWorkflow sends the query; a rejection is a *QueryRejectedError.

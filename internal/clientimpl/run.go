@@ -13,6 +13,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/rpc"
 )
@@ -55,7 +56,7 @@ func (c *workflowClient) runHandle(workflowID, workflowType, runID, firstRunID s
 }
 
 // GetWorkflow implements Client.
-func (c *workflowClient) GetWorkflow(ctx context.Context, workflowID string, runID string) internal.WorkflowRun {
+func (c *workflowClient) GetWorkflow(ctx context.Context, workflowID string, runID string) clientapi.WorkflowRun {
 	run := c.runHandle(workflowID, "", runID, "")
 	if runID == "" {
 		// Pin the handle to the run that is current when first used, so
@@ -101,11 +102,11 @@ func (r *clientWorkflowRun) setRunID(runID string) {
 
 // Get implements WorkflowRun.
 func (r *clientWorkflowRun) Get(ctx context.Context, valuePtr any) error {
-	return r.GetWithOptions(ctx, valuePtr, internal.WorkflowRunGetOptions{})
+	return r.GetWithOptions(ctx, valuePtr, clientapi.WorkflowRunGetOptions{})
 }
 
 // GetWithOptions implements WorkflowRun.
-func (r *clientWorkflowRun) GetWithOptions(ctx context.Context, valuePtr any, options internal.WorkflowRunGetOptions) error {
+func (r *clientWorkflowRun) GetWithOptions(ctx context.Context, valuePtr any, options clientapi.WorkflowRunGetOptions) error {
 	if valuePtr != nil && reflect.TypeOf(valuePtr).Kind() != reflect.Pointer {
 		return fmt.Errorf("WorkflowRun.Get: valuePtr must be a pointer, not %T", valuePtr)
 	}
@@ -208,7 +209,7 @@ func RunOutcome(closeEvent *historypb.HistoryEvent, dc converter.DataConverter, 
 // error a workflow returns to continue as new, describing the new run.
 func continueAsNewErrorFrom(a *historypb.WorkflowExecutionContinuedAsNewEventAttributes) *internal.ContinueAsNewError {
 	return &internal.ContinueAsNewError{
-		WorkflowType:        &internal.WorkflowType{Name: a.GetWorkflowType().GetName()},
+		WorkflowType:        &clientapi.WorkflowType{Name: a.GetWorkflowType().GetName()},
 		Input:               a.GetInput(),
 		Header:              a.GetHeader(),
 		TaskQueueName:       a.GetTaskQueue().GetName(),

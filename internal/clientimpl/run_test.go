@@ -17,6 +17,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 )
 
@@ -168,14 +169,14 @@ func TestGetWithoutFollowingReportsThisRun(t *testing.T) {
 	f.history["r2"] = []*workflowservice.GetWorkflowExecutionHistoryResponse{closeEventPage(runFailedEvent("boom", "r3"))}
 	c := f.client(t, internal.ClientOptions{})
 
-	err := c.runHandle("wf", "W", "r1", "").GetWithOptions(context.Background(), nil, internal.WorkflowRunGetOptions{DisableFollowingRuns: true})
+	err := c.runHandle("wf", "W", "r1", "").GetWithOptions(context.Background(), nil, clientapi.WorkflowRunGetOptions{DisableFollowingRuns: true})
 	var can *internal.ContinueAsNewError
 	chkErrAs(t, err, &can)
 	chkEqual(t, "Next", can.WorkflowType.Name)
 	chkEqual(t, "next-queue", can.TaskQueueName)
 	chkEqual(t, time.Minute, can.WorkflowRunTimeout)
 
-	err = c.runHandle("wf", "W", "r2", "").GetWithOptions(context.Background(), nil, internal.WorkflowRunGetOptions{DisableFollowingRuns: true})
+	err = c.runHandle("wf", "W", "r2", "").GetWithOptions(context.Background(), nil, clientapi.WorkflowRunGetOptions{DisableFollowingRuns: true})
 	var execErr *failure.WorkflowExecutionError
 	chkErrAs(t, err, &execErr)
 	chkErrContains(t, err, "runID: r2")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/memo"
 	"github.com/durable-go/sdk/internal/searchattr"
@@ -36,30 +37,30 @@ type scheduleHandle struct {
 }
 
 // ScheduleClient implements Client.
-func (c *workflowClient) ScheduleClient() internal.ScheduleClient {
+func (c *workflowClient) ScheduleClient() clientapi.ScheduleClient {
 	return &scheduleClient{c: c}
 }
 
 // Create implements ScheduleClient. The request is sent at the end of the
 // interceptor chain (clientRoot.CreateSchedule).
-func (s *scheduleClient) Create(ctx context.Context, options internal.ScheduleOptions) (internal.ScheduleHandle, error) {
+func (s *scheduleClient) Create(ctx context.Context, options clientapi.ScheduleOptions) (clientapi.ScheduleHandle, error) {
 	if options.ID == "" {
 		return nil, errors.New("ScheduleClient.Create: ScheduleOptions.ID is empty: name the schedule with an ID unique in its namespace")
 	}
 	if options.Action == nil {
 		return nil, fmt.Errorf("ScheduleClient.Create: schedule %q has no Action: set it to a *ScheduleWorkflowAction", options.ID)
 	}
-	return s.c.interceptor.CreateSchedule(internal.ContextWithNewHeader(ctx), &internal.ScheduleClientCreateInput{Options: &options})
+	return s.c.interceptor.CreateSchedule(internal.ContextWithNewHeader(ctx), &clientapi.ScheduleClientCreateInput{Options: &options})
 }
 
 // CreateSchedule sends the CreateSchedule request.
-func (r *clientRoot) CreateSchedule(ctx context.Context, in *internal.ScheduleClientCreateInput) (internal.ScheduleHandle, error) {
+func (r *clientRoot) CreateSchedule(ctx context.Context, in *clientapi.ScheduleClientCreateInput) (clientapi.ScheduleHandle, error) {
 	c, options := r.c, in.Options
-	schedule, err := c.scheduleToProto(ctx, &internal.Schedule{
+	schedule, err := c.scheduleToProto(ctx, &clientapi.Schedule{
 		Action: options.Action,
 		Spec:   &options.Spec,
-		Policy: &internal.SchedulePolicies{Overlap: options.Overlap, CatchupWindow: options.CatchupWindow, PauseOnFailure: options.PauseOnFailure},
-		State: &internal.ScheduleState{
+		Policy: &clientapi.SchedulePolicies{Overlap: options.Overlap, CatchupWindow: options.CatchupWindow, PauseOnFailure: options.PauseOnFailure},
+		State: &clientapi.ScheduleState{
 			Note:             options.Note,
 			Paused:           options.Paused,
 			LimitedActions:   options.RemainingActions != 0,
@@ -101,7 +102,7 @@ func (r *clientRoot) CreateSchedule(ctx context.Context, in *internal.ScheduleCl
 	})
 	var exists *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &exists) {
-		return nil, internal.ErrScheduleAlreadyRunning
+		return nil, clientapi.ErrScheduleAlreadyRunning
 	}
 	if err != nil {
 		return nil, wrapCallError(err, "creating schedule %q", options.ID)
@@ -119,13 +120,13 @@ func (c *workflowClient) scheduleDataConverter(ctx context.Context) converter.Da
 }
 
 // GetHandle implements ScheduleClient.
-func (s *scheduleClient) GetHandle(_ context.Context, scheduleID string) internal.ScheduleHandle {
+func (s *scheduleClient) GetHandle(_ context.Context, scheduleID string) clientapi.ScheduleHandle {
 	return &scheduleHandle{c: s.c, id: scheduleID}
 }
 
 // List implements ScheduleClient. Pages are fetched as the iterator
 // reaches them, with ctx.
-func (s *scheduleClient) List(ctx context.Context, options internal.ScheduleListOptions) (internal.ScheduleListIterator, error) {
+func (s *scheduleClient) List(ctx context.Context, options clientapi.ScheduleListOptions) (clientapi.ScheduleListIterator, error) {
 	c := s.c
 	if err := c.ensureInitialized(ctx); err != nil {
 		return nil, err
@@ -166,7 +167,7 @@ func (it *scheduleListIterator) HasNext() bool {
 }
 
 // Next implements ScheduleListIterator. An error ends the iteration.
-func (it *scheduleListIterator) Next() (*internal.ScheduleListEntry, error) {
+func (it *scheduleListIterator) Next() (*clientapi.ScheduleListEntry, error) {
 	if !it.HasNext() {
 		return nil, errors.New("ScheduleListIterator.Next called with no entry left: check HasNext first")
 	}
@@ -184,7 +185,7 @@ func (it *scheduleListIterator) Next() (*internal.ScheduleListEntry, error) {
 func (h *scheduleHandle) GetID() string { return h.id }
 
 // Describe implements ScheduleHandle.
-func (h *scheduleHandle) Describe(ctx context.Context) (*internal.ScheduleDescription, error) {
+func (h *scheduleHandle) Describe(ctx context.Context) (*clientapi.ScheduleDescription, error) {
 	c := h.c
 	resp, err := h.describe(ctx)
 	if err != nil {
@@ -212,7 +213,7 @@ func (h *scheduleHandle) describe(ctx context.Context) (*workflowservice.Describ
 // Update implements ScheduleHandle: the schedule is read, changed by
 // DoUpdate and written back whole. As in the official SDK, a change made
 // by someone else in between is overwritten.
-func (h *scheduleHandle) Update(ctx context.Context, options internal.ScheduleUpdateOptions) error {
+func (h *scheduleHandle) Update(ctx context.Context, options clientapi.ScheduleUpdateOptions) error {
 	if options.DoUpdate == nil {
 		return fmt.Errorf("updating schedule %q: ScheduleUpdateOptions.DoUpdate is nil: give the function that returns the new schedule", h.id)
 	}
@@ -221,8 +222,8 @@ func (h *scheduleHandle) Update(ctx context.Context, options internal.ScheduleUp
 	if err != nil {
 		return err
 	}
-	update, err := options.DoUpdate(internal.ScheduleUpdateInput{Description: *current})
-	if err = failure.SafeChain(err); errors.Is(err, internal.ErrSkipScheduleUpdate) {
+	update, err := options.DoUpdate(clientapi.ScheduleUpdateInput{Description: *current})
+	if err = failure.SafeChain(err); errors.Is(err, clientapi.ErrSkipScheduleUpdate) {
 		return nil
 	}
 	if err != nil {
@@ -267,19 +268,19 @@ func (h *scheduleHandle) Delete(ctx context.Context) error {
 }
 
 // Trigger implements ScheduleHandle.
-func (h *scheduleHandle) Trigger(ctx context.Context, options internal.ScheduleTriggerOptions) error {
+func (h *scheduleHandle) Trigger(ctx context.Context, options clientapi.ScheduleTriggerOptions) error {
 	return h.patch(ctx, "triggering", &schedulepb.SchedulePatch{
 		TriggerImmediately: &schedulepb.TriggerImmediatelyRequest{OverlapPolicy: options.Overlap},
 	})
 }
 
 // Backfill implements ScheduleHandle.
-func (h *scheduleHandle) Backfill(ctx context.Context, options internal.ScheduleBackfillOptions) error {
+func (h *scheduleHandle) Backfill(ctx context.Context, options clientapi.ScheduleBackfillOptions) error {
 	return h.patch(ctx, "backfilling", &schedulepb.SchedulePatch{BackfillRequest: backfillsToProto(options.Backfill)})
 }
 
 // Pause implements ScheduleHandle.
-func (h *scheduleHandle) Pause(ctx context.Context, options internal.SchedulePauseOptions) error {
+func (h *scheduleHandle) Pause(ctx context.Context, options clientapi.SchedulePauseOptions) error {
 	note := options.Note
 	if note == "" {
 		note = defaultPauseNote
@@ -288,7 +289,7 @@ func (h *scheduleHandle) Pause(ctx context.Context, options internal.SchedulePau
 }
 
 // Unpause implements ScheduleHandle.
-func (h *scheduleHandle) Unpause(ctx context.Context, options internal.ScheduleUnpauseOptions) error {
+func (h *scheduleHandle) Unpause(ctx context.Context, options clientapi.ScheduleUnpauseOptions) error {
 	note := options.Note
 	if note == "" {
 		note = defaultUnpauseNote

@@ -16,7 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/memo"
 	"github.com/durable-go/sdk/internal/optcheck"
 	"github.com/durable-go/sdk/internal/policy"
@@ -35,7 +35,7 @@ import (
 
 // scheduleToProto converts a schedule definition for CreateSchedule or
 // UpdateSchedule.
-func (c *workflowClient) scheduleToProto(ctx context.Context, s *internal.Schedule) (*schedulepb.Schedule, error) {
+func (c *workflowClient) scheduleToProto(ctx context.Context, s *clientapi.Schedule) (*schedulepb.Schedule, error) {
 	if s == nil {
 		return nil, errors.New("the schedule is nil")
 	}
@@ -46,11 +46,11 @@ func (c *workflowClient) scheduleToProto(ctx context.Context, s *internal.Schedu
 	if err != nil {
 		return nil, err
 	}
-	var policies internal.SchedulePolicies
+	var policies clientapi.SchedulePolicies
 	if s.Policy != nil {
 		policies = *s.Policy
 	}
-	var state internal.ScheduleState
+	var state clientapi.ScheduleState
 	if s.State != nil {
 		state = *s.State
 	}
@@ -67,7 +67,7 @@ func (c *workflowClient) scheduleToProto(ctx context.Context, s *internal.Schedu
 	}, nil
 }
 
-func schedulePoliciesToProto(p internal.SchedulePolicies) *schedulepb.SchedulePolicies {
+func schedulePoliciesToProto(p clientapi.SchedulePolicies) *schedulepb.SchedulePolicies {
 	return &schedulepb.SchedulePolicies{
 		OverlapPolicy: p.Overlap,
 		// Zero is sent as unset so that the server applies its default.
@@ -79,8 +79,8 @@ func schedulePoliciesToProto(p internal.SchedulePolicies) *schedulepb.SchedulePo
 // scheduleActionToProto encodes an action: the workflow's arguments and
 // memo with the client's data converter (values that already are
 // payloads pass as they are), its header from the context propagators.
-func (c *workflowClient) scheduleActionToProto(ctx context.Context, action internal.ScheduleAction) (*schedulepb.ScheduleAction, error) {
-	a, ok := action.(*internal.ScheduleWorkflowAction)
+func (c *workflowClient) scheduleActionToProto(ctx context.Context, action clientapi.ScheduleAction) (*schedulepb.ScheduleAction, error) {
+	a, ok := action.(*clientapi.ScheduleWorkflowAction)
 	if !ok || a == nil {
 		return nil, fmt.Errorf("unsupported schedule action %T: use *ScheduleWorkflowAction", action)
 	}
@@ -215,7 +215,7 @@ func encodeScheduleMemo(dc converter.DataConverter, values map[string]any) (*com
 
 // scheduleSpecToProto converts a spec; calendar fields left nil take
 // their defaults here, as the server expects every field but the year.
-func scheduleSpecToProto(spec *internal.ScheduleSpec) *schedulepb.ScheduleSpec {
+func scheduleSpecToProto(spec *clientapi.ScheduleSpec) *schedulepb.ScheduleSpec {
 	if spec == nil {
 		return nil
 	}
@@ -256,13 +256,13 @@ func optionalTime(t *timestamppb.Timestamp) time.Time {
 
 // The defaults of a calendar field left nil: midnight, every day.
 var (
-	calendarDefaultZero       = []internal.ScheduleRange{{Start: 0}}
-	calendarDefaultDayOfMonth = []internal.ScheduleRange{{Start: 1, End: 31}}
-	calendarDefaultMonth      = []internal.ScheduleRange{{Start: 1, End: 12}}
-	calendarDefaultDayOfWeek  = []internal.ScheduleRange{{Start: 0, End: 6}}
+	calendarDefaultZero       = []clientapi.ScheduleRange{{Start: 0}}
+	calendarDefaultDayOfMonth = []clientapi.ScheduleRange{{Start: 1, End: 31}}
+	calendarDefaultMonth      = []clientapi.ScheduleRange{{Start: 1, End: 12}}
+	calendarDefaultDayOfWeek  = []clientapi.ScheduleRange{{Start: 0, End: 6}}
 )
 
-func calendarsToProto(calendars []internal.ScheduleCalendarSpec) []*schedulepb.StructuredCalendarSpec {
+func calendarsToProto(calendars []clientapi.ScheduleCalendarSpec) []*schedulepb.StructuredCalendarSpec {
 	out := make([]*schedulepb.StructuredCalendarSpec, len(calendars))
 	for i, cal := range calendars {
 		out[i] = &schedulepb.StructuredCalendarSpec{
@@ -279,7 +279,7 @@ func calendarsToProto(calendars []internal.ScheduleCalendarSpec) []*schedulepb.S
 	return out
 }
 
-func rangesToProto(ranges, whenNil []internal.ScheduleRange) []*schedulepb.Range {
+func rangesToProto(ranges, whenNil []clientapi.ScheduleRange) []*schedulepb.Range {
 	if ranges == nil {
 		ranges = whenNil
 	}
@@ -290,7 +290,7 @@ func rangesToProto(ranges, whenNil []internal.ScheduleRange) []*schedulepb.Range
 	return out
 }
 
-func backfillsToProto(backfills []internal.ScheduleBackfill) []*schedulepb.BackfillRequest {
+func backfillsToProto(backfills []clientapi.ScheduleBackfill) []*schedulepb.BackfillRequest {
 	out := make([]*schedulepb.BackfillRequest, len(backfills))
 	for i, b := range backfills {
 		out[i] = &schedulepb.BackfillRequest{
@@ -304,15 +304,15 @@ func backfillsToProto(backfills []internal.ScheduleBackfill) []*schedulepb.Backf
 
 // scheduleSpecFromProto reads a spec back. Cron strings come back as the
 // calendars and intervals the server made of them.
-func scheduleSpecFromProto(spec *schedulepb.ScheduleSpec) *internal.ScheduleSpec {
+func scheduleSpecFromProto(spec *schedulepb.ScheduleSpec) *clientapi.ScheduleSpec {
 	if spec == nil {
 		return nil
 	}
-	intervals := make([]internal.ScheduleIntervalSpec, len(spec.GetInterval()))
+	intervals := make([]clientapi.ScheduleIntervalSpec, len(spec.GetInterval()))
 	for i, interval := range spec.GetInterval() {
-		intervals[i] = internal.ScheduleIntervalSpec{Every: interval.GetInterval().AsDuration(), Offset: interval.GetPhase().AsDuration()}
+		intervals[i] = clientapi.ScheduleIntervalSpec{Every: interval.GetInterval().AsDuration(), Offset: interval.GetPhase().AsDuration()}
 	}
-	return &internal.ScheduleSpec{
+	return &clientapi.ScheduleSpec{
 		Calendars:    calendarsFromProto(spec.GetStructuredCalendar()),
 		Intervals:    intervals,
 		Skip:         calendarsFromProto(spec.GetExcludeStructuredCalendar()),
@@ -323,10 +323,10 @@ func scheduleSpecFromProto(spec *schedulepb.ScheduleSpec) *internal.ScheduleSpec
 	}
 }
 
-func calendarsFromProto(calendars []*schedulepb.StructuredCalendarSpec) []internal.ScheduleCalendarSpec {
-	out := make([]internal.ScheduleCalendarSpec, len(calendars))
+func calendarsFromProto(calendars []*schedulepb.StructuredCalendarSpec) []clientapi.ScheduleCalendarSpec {
+	out := make([]clientapi.ScheduleCalendarSpec, len(calendars))
 	for i, cal := range calendars {
-		out[i] = internal.ScheduleCalendarSpec{
+		out[i] = clientapi.ScheduleCalendarSpec{
 			Second:     rangesFromProto(cal.GetSecond()),
 			Minute:     rangesFromProto(cal.GetMinute()),
 			Hour:       rangesFromProto(cal.GetHour()),
@@ -340,44 +340,44 @@ func calendarsFromProto(calendars []*schedulepb.StructuredCalendarSpec) []intern
 	return out
 }
 
-func rangesFromProto(ranges []*schedulepb.Range) []internal.ScheduleRange {
-	out := make([]internal.ScheduleRange, len(ranges))
+func rangesFromProto(ranges []*schedulepb.Range) []clientapi.ScheduleRange {
+	out := make([]clientapi.ScheduleRange, len(ranges))
 	for i, r := range ranges {
-		out[i] = internal.ScheduleRange{Start: int(r.GetStart()), End: int(r.GetEnd()), Step: int(r.GetStep())}
+		out[i] = clientapi.ScheduleRange{Start: int(r.GetStart()), End: int(r.GetEnd()), Step: int(r.GetStep())}
 	}
 	return out
 }
 
 // scheduleDescriptionFromProto reads DescribeSchedule's answer.
-func scheduleDescriptionFromProto(logger log.Logger, dc converter.DataConverter, namespace string, resp *workflowservice.DescribeScheduleResponse) (*internal.ScheduleDescription, error) {
+func scheduleDescriptionFromProto(logger log.Logger, dc converter.DataConverter, namespace string, resp *workflowservice.DescribeScheduleResponse) (*clientapi.ScheduleDescription, error) {
 	schedule := resp.GetSchedule()
 	action, err := scheduleActionFromProto(logger, dc, namespace, schedule.GetAction())
 	if err != nil {
 		return nil, err
 	}
 	info := resp.GetInfo()
-	running := make([]internal.ScheduleWorkflowExecution, len(info.GetRunningWorkflows()))
+	running := make([]clientapi.ScheduleWorkflowExecution, len(info.GetRunningWorkflows()))
 	for i, w := range info.GetRunningWorkflows() {
-		running[i] = internal.ScheduleWorkflowExecution{WorkflowID: w.GetWorkflowId(), FirstExecutionRunID: w.GetRunId()}
+		running[i] = clientapi.ScheduleWorkflowExecution{WorkflowID: w.GetWorkflowId(), FirstExecutionRunID: w.GetRunId()}
 	}
 	policies, state := schedule.GetPolicies(), schedule.GetState()
-	return &internal.ScheduleDescription{
-		Schedule: internal.Schedule{
+	return &clientapi.ScheduleDescription{
+		Schedule: clientapi.Schedule{
 			Action: action,
 			Spec:   scheduleSpecFromProto(schedule.GetSpec()),
-			Policy: &internal.SchedulePolicies{
+			Policy: &clientapi.SchedulePolicies{
 				Overlap:        policies.GetOverlapPolicy(),
 				CatchupWindow:  policies.GetCatchupWindow().AsDuration(),
 				PauseOnFailure: policies.GetPauseOnFailure(),
 			},
-			State: &internal.ScheduleState{
+			State: &clientapi.ScheduleState{
 				Note:             state.GetNotes(),
 				Paused:           state.GetPaused(),
 				LimitedActions:   state.GetLimitedActions(),
 				RemainingActions: int(state.GetRemainingActions()),
 			},
 		},
-		Info: internal.ScheduleInfo{
+		Info: clientapi.ScheduleInfo{
 			NumActions:                    int(info.GetActionCount()),
 			NumActionsMissedCatchupWindow: int(info.GetMissedCatchupWindow()),
 			NumActionsSkippedOverlap:      int(info.GetOverlapSkipped()),
@@ -405,7 +405,7 @@ func decodeTypedSearchAttributes(logger log.Logger, attributes *commonpb.SearchA
 
 // scheduleActionFromProto reads an action back, leaving its arguments and
 // memo as payloads.
-func scheduleActionFromProto(logger log.Logger, dc converter.DataConverter, namespace string, action *schedulepb.ScheduleAction) (internal.ScheduleAction, error) {
+func scheduleActionFromProto(logger log.Logger, dc converter.DataConverter, namespace string, action *schedulepb.ScheduleAction) (clientapi.ScheduleAction, error) {
 	start := action.GetStartWorkflow()
 	if start == nil {
 		return nil, fmt.Errorf("the schedule's action is %T, which this SDK does not know", action.GetAction())
@@ -441,7 +441,7 @@ func scheduleActionFromProto(logger log.Logger, dc converter.DataConverter, name
 			return nil, fmt.Errorf("the schedule's workflow details cannot be decoded: %w", err)
 		}
 	}
-	return &internal.ScheduleWorkflowAction{
+	return &clientapi.ScheduleWorkflowAction{
 		ID:                       start.GetWorkflowId(),
 		Workflow:                 start.GetWorkflowType().GetName(),
 		Args:                     args,
@@ -460,15 +460,15 @@ func scheduleActionFromProto(logger log.Logger, dc converter.DataConverter, name
 	}, nil
 }
 
-func actionResultsFromProto(results []*schedulepb.ScheduleActionResult) []internal.ScheduleActionResult {
-	out := make([]internal.ScheduleActionResult, len(results))
+func actionResultsFromProto(results []*schedulepb.ScheduleActionResult) []clientapi.ScheduleActionResult {
+	out := make([]clientapi.ScheduleActionResult, len(results))
 	for i, r := range results {
-		out[i] = internal.ScheduleActionResult{
+		out[i] = clientapi.ScheduleActionResult{
 			ScheduleTime: optionalTime(r.GetScheduleTime()),
 			ActualTime:   optionalTime(r.GetActualTime()),
 		}
 		if started := r.GetStartWorkflowResult(); started != nil {
-			out[i].StartWorkflowResult = &internal.ScheduleWorkflowExecution{WorkflowID: started.GetWorkflowId(), FirstExecutionRunID: started.GetRunId()}
+			out[i].StartWorkflowResult = &clientapi.ScheduleWorkflowExecution{WorkflowID: started.GetWorkflowId(), FirstExecutionRunID: started.GetRunId()}
 		}
 	}
 	return out
@@ -482,14 +482,14 @@ func timesFromProto(times []*timestamppb.Timestamp) []time.Time {
 	return out
 }
 
-func scheduleListEntryFromProto(entry *schedulepb.ScheduleListEntry) *internal.ScheduleListEntry {
+func scheduleListEntryFromProto(entry *schedulepb.ScheduleListEntry) *clientapi.ScheduleListEntry {
 	info := entry.GetInfo()
-	return &internal.ScheduleListEntry{
+	return &clientapi.ScheduleListEntry{
 		ID:               entry.GetScheduleId(),
 		Spec:             scheduleSpecFromProto(info.GetSpec()),
 		Note:             info.GetNotes(),
 		Paused:           info.GetPaused(),
-		WorkflowType:     internal.WorkflowType{Name: info.GetWorkflowType().GetName()},
+		WorkflowType:     clientapi.WorkflowType{Name: info.GetWorkflowType().GetName()},
 		RecentActions:    actionResultsFromProto(info.GetRecentActions()),
 		NextActionTimes:  timesFromProto(info.GetFutureActionTimes()),
 		Memo:             entry.GetMemo(),

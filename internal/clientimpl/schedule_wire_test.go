@@ -10,14 +10,14 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/searchattr"
 )
 
 func TestCalendarFieldsLeftNilTakeTheirDefaults(t *testing.T) {
-	spec := scheduleSpecToProto(&internal.ScheduleSpec{Calendars: []internal.ScheduleCalendarSpec{{Hour: []internal.ScheduleRange{{Start: 9, End: 17, Step: 2}}}}})
+	spec := scheduleSpecToProto(&clientapi.ScheduleSpec{Calendars: []clientapi.ScheduleCalendarSpec{{Hour: []clientapi.ScheduleRange{{Start: 9, End: 17, Step: 2}}}}})
 	want := &schedulepb.StructuredCalendarSpec{
 		Second:     []*schedulepb.Range{{Start: 0}},
 		Minute:     []*schedulepb.Range{{Start: 0}},
@@ -44,7 +44,7 @@ func TestCalendarFieldsLeftNilTakeTheirDefaults(t *testing.T) {
 func TestScheduleActionRoundTrip(t *testing.T) {
 	c := &workflowClient{namespace: "ns", dataConverter: converter.GetDefaultDataConverter(), logger: logging.NewDefaultLogger()}
 	keyword := searchattr.NewSearchAttributeKeyKeyword("Color")
-	original := &internal.ScheduleWorkflowAction{
+	original := &clientapi.ScheduleWorkflowAction{
 		ID:                       "wf",
 		Workflow:                 "MyWorkflow",
 		Args:                     []any{"a", 2},
@@ -66,7 +66,7 @@ func TestScheduleActionRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	action := read.(*internal.ScheduleWorkflowAction)
+	action := read.(*clientapi.ScheduleWorkflowAction)
 	if _, ok := action.Args[0].(*commonpb.Payload); !ok || action.Workflow != "MyWorkflow" || action.StaticSummary != "summary" ||
 		action.Priority.PriorityKey != 2 || action.RetryPolicy.MaximumAttempts != 3 || action.WorkflowExecutionTimeout != time.Hour {
 		t.Errorf("read back as %+v", action)
@@ -85,9 +85,9 @@ func TestScheduleActionRoundTrip(t *testing.T) {
 
 func TestScheduleActionNeedsAWorkflowAndATaskQueue(t *testing.T) {
 	c := &workflowClient{namespace: "ns", dataConverter: converter.GetDefaultDataConverter()}
-	for _, action := range []internal.ScheduleAction{
-		&internal.ScheduleWorkflowAction{Workflow: "W"},
-		&internal.ScheduleWorkflowAction{TaskQueue: "q"},
+	for _, action := range []clientapi.ScheduleAction{
+		&clientapi.ScheduleWorkflowAction{Workflow: "W"},
+		&clientapi.ScheduleWorkflowAction{TaskQueue: "q"},
 		nil,
 	} {
 		if _, err := c.scheduleActionToProto(context.Background(), action); err == nil {
@@ -96,7 +96,7 @@ func TestScheduleActionNeedsAWorkflowAndATaskQueue(t *testing.T) {
 	}
 	// A missing ID gets a random one, so that runs of the schedule have
 	// IDs.
-	sent, err := c.scheduleActionToProto(context.Background(), &internal.ScheduleWorkflowAction{Workflow: "W", TaskQueue: "q"})
+	sent, err := c.scheduleActionToProto(context.Background(), &clientapi.ScheduleWorkflowAction{Workflow: "W", TaskQueue: "q"})
 	if err != nil || len(sent.GetStartWorkflow().GetWorkflowId()) != 36 {
 		t.Errorf("workflow ID %q, %v", sent.GetStartWorkflow().GetWorkflowId(), err)
 	}

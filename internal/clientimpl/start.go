@@ -17,6 +17,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/memo"
 	"github.com/durable-go/sdk/internal/optcheck"
 	"github.com/durable-go/sdk/internal/policy"
@@ -28,7 +29,7 @@ import (
 // ExecuteWorkflow implements Client. The workflow and its arguments are
 // checked here; the start request is sent at the end of the interceptor
 // chain (clientRoot).
-func (c *workflowClient) ExecuteWorkflow(ctx context.Context, options internal.StartWorkflowOptions, workflow any, args ...any) (internal.WorkflowRun, error) {
+func (c *workflowClient) ExecuteWorkflow(ctx context.Context, options clientapi.StartWorkflowOptions, workflow any, args ...any) (clientapi.WorkflowRun, error) {
 	if options.ID == "" {
 		options.ID = uuid.New()
 	}
@@ -46,7 +47,7 @@ func (c *workflowClient) ExecuteWorkflow(ctx context.Context, options internal.S
 // ExecuteWorkflow starts the workflow; if its ID is in use by a running
 // workflow, the run returned is that one, unless the options ask for an
 // error.
-func (r *clientRoot) ExecuteWorkflow(ctx context.Context, in *internal.ClientExecuteWorkflowInput) (internal.WorkflowRun, error) {
+func (r *clientRoot) ExecuteWorkflow(ctx context.Context, in *internal.ClientExecuteWorkflowInput) (clientapi.WorkflowRun, error) {
 	c := r.c
 	options := *in.Options
 	p, err := c.newWorkflowStartParams(ctx, options, in.WorkflowType, in.Args)
@@ -81,8 +82,8 @@ func (r *clientRoot) ExecuteWorkflow(ctx context.Context, in *internal.ClientExe
 
 // SignalWithStartWorkflow implements Client.
 func (c *workflowClient) SignalWithStartWorkflow(ctx context.Context, workflowID string, signalName string, signalArg any,
-	options internal.StartWorkflowOptions, workflow any, workflowArgs ...any,
-) (internal.WorkflowRun, error) {
+	options clientapi.StartWorkflowOptions, workflow any, workflowArgs ...any,
+) (clientapi.WorkflowRun, error) {
 	if options.ID != "" && options.ID != workflowID {
 		return nil, fmt.Errorf("SignalWithStartWorkflow: StartWorkflowOptions.ID %q differs from workflowID %q: leave it empty or make them equal", options.ID, workflowID)
 	}
@@ -105,7 +106,7 @@ func (c *workflowClient) SignalWithStartWorkflow(ctx context.Context, workflowID
 
 // SignalWithStartWorkflow signals the workflow, starting it first if it
 // is not running.
-func (r *clientRoot) SignalWithStartWorkflow(ctx context.Context, in *internal.ClientSignalWithStartWorkflowInput) (internal.WorkflowRun, error) {
+func (r *clientRoot) SignalWithStartWorkflow(ctx context.Context, in *internal.ClientSignalWithStartWorkflowInput) (clientapi.WorkflowRun, error) {
 	c := r.c
 	options := *in.Options
 	p, err := c.newWorkflowStartParams(ctx, options, in.WorkflowType, in.Args)
@@ -168,7 +169,7 @@ var errStartMissingTaskQueue = errors.New("StartWorkflowOptions.TaskQueue is req
 // workflowStartParams are the parts of a start request that ExecuteWorkflow and
 // SignalWithStartWorkflow share, already encoded.
 type workflowStartParams struct {
-	options          internal.StartWorkflowOptions
+	options          clientapi.StartWorkflowOptions
 	workflowType     string
 	input            *commonpb.Payloads
 	memo             *commonpb.Memo
@@ -180,7 +181,7 @@ type workflowStartParams struct {
 
 // newWorkflowStartParams checks the options and the workflow's arguments and
 // encodes everything the start request carries. options.ID must be set.
-func (c *workflowClient) newWorkflowStartParams(ctx context.Context, options internal.StartWorkflowOptions, workflow any, args []any) (*workflowStartParams, error) {
+func (c *workflowClient) newWorkflowStartParams(ctx context.Context, options clientapi.StartWorkflowOptions, workflow any, args []any) (*workflowStartParams, error) {
 	if options.TaskQueue == "" {
 		return nil, errStartMissingTaskQueue
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/searchattr"
@@ -41,7 +42,7 @@ func decodeStringPayload(t *testing.T, p *commonpb.Payload) string {
 func TestStartRequestCarriesEveryOption(t *testing.T) {
 	c := offlineWorkflowClient(stubClientPropagator{key: "trace"})
 	keyword := searchattr.NewSearchAttributeKeyKeyword("CustomKeyword")
-	options := internal.StartWorkflowOptions{
+	options := clientapi.StartWorkflowOptions{
 		ID:                       "order-1",
 		TaskQueue:                "orders",
 		WorkflowExecutionTimeout: time.Hour,
@@ -57,7 +58,7 @@ func TestStartRequestCarriesEveryOption(t *testing.T) {
 		StaticSummary:            "summary",
 		StaticDetails:            "details",
 		Priority:                 policy.Priority{PriorityKey: 2},
-		VersioningOverride:       &internal.AutoUpgradeVersioningOverride{},
+		VersioningOverride:       &clientapi.AutoUpgradeVersioningOverride{},
 	}
 	p, err := c.newWorkflowStartParams(context.Background(), options, startTestOrderWorkflow, []any{"o-1", 3})
 	chkNoErr(t, err)
@@ -99,7 +100,7 @@ func TestStartRequestCarriesEveryOption(t *testing.T) {
 
 func TestStartRequestLeavesUnsetOptionsOut(t *testing.T) {
 	c := offlineWorkflowClient()
-	p, err := c.newWorkflowStartParams(context.Background(), internal.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, "SomeWorkflow", nil)
+	p, err := c.newWorkflowStartParams(context.Background(), clientapi.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, "SomeWorkflow", nil)
 	chkNoErr(t, err)
 	req := c.startRequest(p)
 	chkEqual(t, "SomeWorkflow", req.GetWorkflowType().GetName())
@@ -116,7 +117,7 @@ func TestStartRequestLeavesUnsetOptionsOut(t *testing.T) {
 
 func TestUntypedSearchAttributesAreSent(t *testing.T) {
 	c := offlineWorkflowClient()
-	p, err := c.newWorkflowStartParams(context.Background(), internal.StartWorkflowOptions{
+	p, err := c.newWorkflowStartParams(context.Background(), clientapi.StartWorkflowOptions{
 		//lint:ignore SA1019 the deprecated untyped form is what this test sends
 		ID: "id", TaskQueue: "q", SearchAttributes: map[string]any{"CustomIntField": 7},
 	}, "W", nil)
@@ -128,7 +129,7 @@ func TestUntypedSearchAttributesAreSent(t *testing.T) {
 
 func TestSignalWithStartRequestCarriesTheSignal(t *testing.T) {
 	c := offlineWorkflowClient()
-	p, err := c.newWorkflowStartParams(context.Background(), internal.StartWorkflowOptions{ID: "id", TaskQueue: "q", StartDelay: time.Second}, "W", []any{1})
+	p, err := c.newWorkflowStartParams(context.Background(), clientapi.StartWorkflowOptions{ID: "id", TaskQueue: "q", StartDelay: time.Second}, "W", []any{1})
 	chkNoErr(t, err)
 	signal, err := converter.GetDefaultDataConverter().ToPayloads("hello")
 	chkNoErr(t, err)
@@ -146,20 +147,20 @@ func TestStartParamsErrors(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
 		name     string
-		options  internal.StartWorkflowOptions
+		options  clientapi.StartWorkflowOptions
 		workflow any
 		args     []any
 		want     string
 	}{
-		{"missing task queue", internal.StartWorkflowOptions{ID: "id"}, "W", nil, "TaskQueue is required"},
-		{"no workflow", internal.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, nil, nil, "no workflow given"},
-		{"empty name", internal.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, "", nil, "type name is empty"},
-		{"not a function", internal.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, 42, nil, "not int"},
-		{"too few arguments", internal.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, startTestOrderWorkflow, []any{"o-1"}, "takes 2 argument(s)"},
-		{"wrong argument type", internal.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, startTestOrderWorkflow, []any{"o-1", "three"}, "argument 2 is string"},
-		{"argument not encodable", internal.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, "W", []any{"ok", make(chan int)}, "argument 2 (chan int) cannot be encoded"},
-		{"memo not encodable", internal.StartWorkflowOptions{ID: "id", TaskQueue: "q", Memo: map[string]any{"m": func() {}}}, "W", nil, `memo "m"`},
-		{"both search attribute forms", internal.StartWorkflowOptions{
+		{"missing task queue", clientapi.StartWorkflowOptions{ID: "id"}, "W", nil, "TaskQueue is required"},
+		{"no workflow", clientapi.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, nil, nil, "no workflow given"},
+		{"empty name", clientapi.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, "", nil, "type name is empty"},
+		{"not a function", clientapi.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, 42, nil, "not int"},
+		{"too few arguments", clientapi.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, startTestOrderWorkflow, []any{"o-1"}, "takes 2 argument(s)"},
+		{"wrong argument type", clientapi.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, startTestOrderWorkflow, []any{"o-1", "three"}, "argument 2 is string"},
+		{"argument not encodable", clientapi.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, "W", []any{"ok", make(chan int)}, "argument 2 (chan int) cannot be encoded"},
+		{"memo not encodable", clientapi.StartWorkflowOptions{ID: "id", TaskQueue: "q", Memo: map[string]any{"m": func() {}}}, "W", nil, `memo "m"`},
+		{"both search attribute forms", clientapi.StartWorkflowOptions{
 			ID: "id", TaskQueue: "q",
 			//lint:ignore SA1019 the deprecated untyped form is what this case sends
 			SearchAttributes:      map[string]any{"A": 1},
@@ -176,7 +177,7 @@ func TestStartParamsErrors(t *testing.T) {
 
 func TestStartParamsPropagatorFailure(t *testing.T) {
 	c := offlineWorkflowClient(stubClientPropagator{err: errClientTest})
-	_, err := c.newWorkflowStartParams(context.Background(), internal.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, "W", nil)
+	_, err := c.newWorkflowStartParams(context.Background(), clientapi.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, "W", nil)
 	chkErrIs(t, err, errClientTest)
 }
 

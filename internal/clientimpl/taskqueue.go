@@ -8,13 +8,13 @@ import (
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
-	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 // DescribeTaskQueueEnhanced implements Client.
-func (c *workflowClient) DescribeTaskQueueEnhanced(ctx context.Context, options internal.DescribeTaskQueueEnhancedOptions) (internal.TaskQueueDescription, error) {
+func (c *workflowClient) DescribeTaskQueueEnhanced(ctx context.Context, options clientapi.DescribeTaskQueueEnhancedOptions) (clientapi.TaskQueueDescription, error) {
 	if options.TaskQueue == "" {
-		return internal.TaskQueueDescription{}, errors.New("DescribeTaskQueueEnhanced: DescribeTaskQueueEnhancedOptions.TaskQueue is empty: name the task queue to describe")
+		return clientapi.TaskQueueDescription{}, errors.New("DescribeTaskQueueEnhanced: DescribeTaskQueueEnhancedOptions.TaskQueue is empty: name the task queue to describe")
 	}
 	types := make([]enumspb.TaskQueueType, len(options.TaskQueueTypes))
 	for i, t := range options.TaskQueueTypes {
@@ -40,50 +40,50 @@ func (c *workflowClient) DescribeTaskQueueEnhanced(ctx context.Context, options 
 		request.Versions = &taskqueuepb.TaskQueueVersionSelection{BuildIds: v.BuildIDs, Unversioned: v.Unversioned, AllActive: v.AllActive}
 	}
 	if err := c.ensureInitialized(ctx); err != nil {
-		return internal.TaskQueueDescription{}, err
+		return clientapi.TaskQueueDescription{}, err
 	}
 	resp, err := c.service.DescribeTaskQueue(ctx, request)
 	if err != nil {
-		return internal.TaskQueueDescription{}, wrapCallError(err, "describing task queue %q", options.TaskQueue)
+		return clientapi.TaskQueueDescription{}, wrapCallError(err, "describing task queue %q", options.TaskQueue)
 	}
 	//lint:ignore SA1019 enhanced mode.
 	versions := resp.GetVersionsInfo()
 	//lint:ignore SA1019 a server without the enhanced mode answers in the old form.
 	if len(versions) == 0 && (len(resp.GetPollers()) > 0 || resp.GetTaskQueueStatus() != nil) {
-		return internal.TaskQueueDescription{}, errors.New("DescribeTaskQueueEnhanced: the server does not support it (it needs Temporal server 1.24 or later)")
+		return clientapi.TaskQueueDescription{}, errors.New("DescribeTaskQueueEnhanced: the server does not support it (it needs Temporal server 1.24 or later)")
 	}
-	d := internal.TaskQueueDescription{VersionsInfo: make(map[string]internal.TaskQueueVersionInfo, len(versions))}
+	d := clientapi.TaskQueueDescription{VersionsInfo: make(map[string]clientapi.TaskQueueVersionInfo, len(versions))}
 	for buildID, v := range versions {
 		d.VersionsInfo[buildID] = taskQueueVersionInfoFromProto(v)
 	}
 	return d, nil
 }
 
-func taskQueueVersionInfoFromProto(v *taskqueuepb.TaskQueueVersionInfo) internal.TaskQueueVersionInfo {
-	info := internal.TaskQueueVersionInfo{
-		TypesInfo:        make(map[internal.TaskQueueType]internal.TaskQueueTypeInfo, len(v.GetTypesInfo())),
-		TaskReachability: internal.BuildIDTaskReachability(v.GetTaskReachability()),
+func taskQueueVersionInfoFromProto(v *taskqueuepb.TaskQueueVersionInfo) clientapi.TaskQueueVersionInfo {
+	info := clientapi.TaskQueueVersionInfo{
+		TypesInfo:        make(map[clientapi.TaskQueueType]clientapi.TaskQueueTypeInfo, len(v.GetTypesInfo())),
+		TaskReachability: clientapi.BuildIDTaskReachability(v.GetTaskReachability()),
 	}
 	for t, typeInfo := range v.GetTypesInfo() {
-		pollers := make([]internal.TaskQueuePollerInfo, len(typeInfo.GetPollers()))
+		pollers := make([]clientapi.TaskQueuePollerInfo, len(typeInfo.GetPollers()))
 		for i, p := range typeInfo.GetPollers() {
-			pollers[i] = internal.TaskQueuePollerInfo{
+			pollers[i] = clientapi.TaskQueuePollerInfo{
 				LastAccessTime: optionalTime(p.GetLastAccessTime()),
 				Identity:       p.GetIdentity(),
 				RatePerSecond:  p.GetRatePerSecond(),
 			}
 			//lint:ignore SA1019 build-ID capabilities are what the official description reports.
 			if caps := p.GetWorkerVersionCapabilities(); caps != nil {
-				pollers[i].WorkerVersionCapabilities = &internal.WorkerVersionCapabilities{
+				pollers[i].WorkerVersionCapabilities = &clientapi.WorkerVersionCapabilities{
 					BuildID:              caps.GetBuildId(),
 					UseVersioning:        caps.GetUseVersioning(),
 					DeploymentSeriesName: caps.GetDeploymentSeriesName(),
 				}
 			}
 		}
-		typeDescription := internal.TaskQueueTypeInfo{Pollers: pollers}
+		typeDescription := clientapi.TaskQueueTypeInfo{Pollers: pollers}
 		if s := typeInfo.GetStats(); s != nil {
-			typeDescription.Stats = &internal.TaskQueueStats{
+			typeDescription.Stats = &clientapi.TaskQueueStats{
 				ApproximateBacklogCount: s.GetApproximateBacklogCount(),
 				ApproximateBacklogAge:   s.GetApproximateBacklogAge().AsDuration(),
 				TasksAddRate:            s.GetTasksAddRate(),
@@ -91,7 +91,7 @@ func taskQueueVersionInfoFromProto(v *taskqueuepb.TaskQueueVersionInfo) internal
 				BacklogIncreaseRate:     s.GetTasksAddRate() - s.GetTasksDispatchRate(),
 			}
 		}
-		info.TypesInfo[internal.TaskQueueType(t)] = typeDescription
+		info.TypesInfo[clientapi.TaskQueueType(t)] = typeDescription
 	}
 	return info
 }

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/uuid"
@@ -21,7 +22,7 @@ import (
 
 // UpdateWorkflow implements Client. The options are checked here, and the
 // request sent at the end of the interceptor chain (clientRoot).
-func (c *workflowClient) UpdateWorkflow(ctx context.Context, options internal.UpdateWorkflowOptions) (internal.WorkflowUpdateHandle, error) {
+func (c *workflowClient) UpdateWorkflow(ctx context.Context, options clientapi.UpdateWorkflowOptions) (clientapi.WorkflowUpdateHandle, error) {
 	if err := checkUpdateOptions(&options); err != nil {
 		return nil, fmt.Errorf("UpdateWorkflow: %w", err)
 	}
@@ -39,7 +40,7 @@ func (c *workflowClient) UpdateWorkflow(ctx context.Context, options internal.Up
 // UpdateWorkflow sends the update, again while the server answers that it
 // is only admitted (its long poll ended before a worker took the update),
 // and then, for WorkflowUpdateStageCompleted, waits for the outcome.
-func (r *clientRoot) UpdateWorkflow(ctx context.Context, in *internal.ClientUpdateWorkflowInput) (internal.WorkflowUpdateHandle, error) {
+func (r *clientRoot) UpdateWorkflow(ctx context.Context, in *internal.ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	c := r.c
 	req, err := c.updateRequest(ctx, in)
 	if err != nil {
@@ -59,12 +60,12 @@ func (r *clientRoot) UpdateWorkflow(ctx context.Context, in *internal.ClientUpda
 
 // checkUpdateOptions checks what the client can check of an update's
 // options before anything is sent, and gives it an ID if it has none.
-func checkUpdateOptions(options *internal.UpdateWorkflowOptions) error {
+func checkUpdateOptions(options *clientapi.UpdateWorkflowOptions) error {
 	switch options.WaitForStage {
-	case internal.WorkflowUpdateStageAccepted, internal.WorkflowUpdateStageCompleted:
-	case internal.WorkflowUpdateStageUnspecified:
+	case clientapi.WorkflowUpdateStageAccepted, clientapi.WorkflowUpdateStageCompleted:
+	case clientapi.WorkflowUpdateStageUnspecified:
 		return errUpdateStageRequired
-	case internal.WorkflowUpdateStageAdmitted:
+	case clientapi.WorkflowUpdateStageAdmitted:
 		return errUpdateStageAdmitted
 	default:
 		return fmt.Errorf("UpdateWorkflowOptions.WaitForStage %d is not a WorkflowUpdateStage", options.WaitForStage)
@@ -124,13 +125,13 @@ func (c *workflowClient) updateRequest(ctx context.Context, in *internal.ClientU
 }
 
 // updateStageToProto is the wire value of a wait stage.
-func updateStageToProto(stage internal.WorkflowUpdateStage) enumspb.UpdateWorkflowExecutionLifecycleStage {
+func updateStageToProto(stage clientapi.WorkflowUpdateStage) enumspb.UpdateWorkflowExecutionLifecycleStage {
 	switch stage {
-	case internal.WorkflowUpdateStageAdmitted:
+	case clientapi.WorkflowUpdateStageAdmitted:
 		return enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED
-	case internal.WorkflowUpdateStageAccepted:
+	case clientapi.WorkflowUpdateStageAccepted:
 		return enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ACCEPTED
-	case internal.WorkflowUpdateStageCompleted:
+	case clientapi.WorkflowUpdateStageCompleted:
 		return enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_COMPLETED
 	}
 	return enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_UNSPECIFIED
@@ -140,9 +141,9 @@ func updateStageToProto(stage internal.WorkflowUpdateStage) enumspb.UpdateWorkfl
 // outcome when the server sent it, after waiting for it when the caller
 // asked for WorkflowUpdateStageCompleted, and otherwise one that polls on
 // Get.
-func (c *workflowClient) updateHandleFromResponse(ctx context.Context, stage internal.WorkflowUpdateStage,
+func (c *workflowClient) updateHandleFromResponse(ctx context.Context, stage clientapi.WorkflowUpdateStage,
 	resp *workflowservice.UpdateWorkflowExecutionResponse, req *workflowservice.UpdateWorkflowExecutionRequest,
-) (internal.WorkflowUpdateHandle, error) {
+) (clientapi.WorkflowUpdateHandle, error) {
 	ref := resp.GetUpdateRef()
 	if ref == nil {
 		// The server always names the update; should one not, the
@@ -158,7 +159,7 @@ func (c *workflowClient) updateHandleFromResponse(ctx context.Context, stage int
 		handle.outcome = out
 		return handle, nil
 	}
-	if stage == internal.WorkflowUpdateStageCompleted {
+	if stage == clientapi.WorkflowUpdateStageCompleted {
 		out, err := c.pollWorkflowUpdate(ctx, ref)
 		if err != nil {
 			return nil, err
@@ -170,7 +171,7 @@ func (c *workflowClient) updateHandleFromResponse(ctx context.Context, stage int
 
 // GetWorkflowUpdateHandle implements Client. Nothing is sent until the
 // handle's Get.
-func (c *workflowClient) GetWorkflowUpdateHandle(options internal.GetWorkflowUpdateHandleOptions) internal.WorkflowUpdateHandle {
+func (c *workflowClient) GetWorkflowUpdateHandle(options clientapi.GetWorkflowUpdateHandleOptions) clientapi.WorkflowUpdateHandle {
 	return &clientUpdateHandle{
 		client: c,
 		ref: &updatepb.UpdateRef{
@@ -230,10 +231,10 @@ func (c *workflowClient) updateOutput(workflowID string, outcome *updatepb.Outco
 // official SDK returns them.
 func updateCallError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
-		return internal.NewWorkflowUpdateServiceTimeoutOrCanceledError(err)
+		return clientapi.NewWorkflowUpdateServiceTimeoutOrCanceledError(err)
 	}
 	if code := serviceerror.ToStatus(err).Code(); code == codes.Canceled || code == codes.DeadlineExceeded {
-		return internal.NewWorkflowUpdateServiceTimeoutOrCanceledError(err)
+		return clientapi.NewWorkflowUpdateServiceTimeoutOrCanceledError(err)
 	}
 	return err
 }

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/uuid"
 )
 
@@ -22,7 +23,7 @@ var errWithStartOperation = errors.New("invalid WithStartWorkflowOperation")
 type clientWithStartOperation struct {
 	// options and workflowType are what the operation starts; err, if
 	// set, is why it cannot (UpdateWithStartWorkflow returns it).
-	options      internal.StartWorkflowOptions
+	options      clientapi.StartWorkflowOptions
 	workflowType string
 	args         []any
 	err          error
@@ -31,13 +32,13 @@ type clientWithStartOperation struct {
 	executed atomic.Bool
 	// done is closed once run or failed is set, for Get.
 	done   chan struct{}
-	run    internal.WorkflowRun
+	run    clientapi.WorkflowRun
 	failed error
 }
 
 // NewWithStartWorkflowOperation implements Client. A mistake in the
 // options or arguments is reported by UpdateWithStartWorkflow.
-func (c *workflowClient) NewWithStartWorkflowOperation(options internal.StartWorkflowOptions, workflow any, args ...any) internal.WithStartWorkflowOperation {
+func (c *workflowClient) NewWithStartWorkflowOperation(options clientapi.StartWorkflowOptions, workflow any, args ...any) clientapi.WithStartWorkflowOperation {
 	op := &clientWithStartOperation{options: options, args: args, done: make(chan struct{})}
 	if options.WorkflowIDConflictPolicy == enumspb.WORKFLOW_ID_CONFLICT_POLICY_UNSPECIFIED {
 		op.err = errors.New("StartWorkflowOptions.WorkflowIDConflictPolicy must be set for update-with-start: " +
@@ -52,7 +53,7 @@ func (c *workflowClient) NewWithStartWorkflowOperation(options internal.StartWor
 }
 
 // Get implements WithStartWorkflowOperation.
-func (op *clientWithStartOperation) Get(ctx context.Context) (internal.WorkflowRun, error) {
+func (op *clientWithStartOperation) Get(ctx context.Context) (clientapi.WorkflowRun, error) {
 	select {
 	case <-op.done:
 		return op.run, op.failed
@@ -73,13 +74,13 @@ func (op *clientWithStartOperation) markExecuted() error {
 }
 
 // settle gives Get its answer, once.
-func (op *clientWithStartOperation) settle(run internal.WorkflowRun, err error) {
+func (op *clientWithStartOperation) settle(run clientapi.WorkflowRun, err error) {
 	op.run, op.failed = run, err
 	close(op.done)
 }
 
 // UpdateWithStartWorkflow implements Client.
-func (c *workflowClient) UpdateWithStartWorkflow(ctx context.Context, options internal.UpdateWithStartWorkflowOptions) (internal.WorkflowUpdateHandle, error) {
+func (c *workflowClient) UpdateWithStartWorkflow(ctx context.Context, options clientapi.UpdateWithStartWorkflowOptions) (clientapi.WorkflowUpdateHandle, error) {
 	op, ok := options.StartWorkflowOperation.(*clientWithStartOperation)
 	if !ok {
 		return nil, fmt.Errorf("UpdateWithStartWorkflow: %w: it must come from Client.NewWithStartWorkflowOperation, not %T", errWithStartOperation, options.StartWorkflowOperation)
@@ -113,7 +114,7 @@ func (c *workflowClient) UpdateWithStartWorkflow(ctx context.Context, options in
 // ExecuteMultiOperation request, again while the server answers that the
 // update is only admitted, and then waits as UpdateWorkflow does. The
 // operation learns the run from the first answer.
-func (r *clientRoot) UpdateWithStartWorkflow(ctx context.Context, in *internal.ClientUpdateWithStartWorkflowInput) (internal.WorkflowUpdateHandle, error) {
+func (r *clientRoot) UpdateWithStartWorkflow(ctx context.Context, in *internal.ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	c := r.c
 	op, ok := in.StartWorkflowOperation.(*clientWithStartOperation)
 	if !ok {
@@ -138,7 +139,7 @@ func (r *clientRoot) UpdateWithStartWorkflow(ctx context.Context, in *internal.C
 
 // updateWithStart encodes and sends the operation's start and the update,
 // and makes the update's handle.
-func (c *workflowClient) updateWithStart(ctx context.Context, op *clientWithStartOperation, options *internal.UpdateWorkflowOptions) (internal.WorkflowUpdateHandle, error) {
+func (c *workflowClient) updateWithStart(ctx context.Context, op *clientWithStartOperation, options *clientapi.UpdateWorkflowOptions) (clientapi.WorkflowUpdateHandle, error) {
 	p, err := c.newWorkflowStartParams(ctx, op.options, op.workflowType, op.args)
 	if err != nil {
 		return nil, fmt.Errorf("UpdateWithStartWorkflow: %w", err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 func multiOperationResponse(runID string, update *workflowservice.UpdateWorkflowExecutionResponse) *workflowservice.ExecuteMultiOperationResponse {
@@ -22,8 +23,8 @@ func multiOperationResponse(runID string, update *workflowservice.UpdateWorkflow
 	}}
 }
 
-func startOrderOptions() internal.StartWorkflowOptions {
-	return internal.StartWorkflowOptions{
+func startOrderOptions() clientapi.StartWorkflowOptions {
+	return clientapi.StartWorkflowOptions{
 		ID:                       "wf",
 		TaskQueue:                "orders",
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
@@ -40,9 +41,9 @@ func TestUpdateWithStartSendsBothOperationsInOneRequest(t *testing.T) {
 	c := f.client(t, internal.ClientOptions{Namespace: "orders-ns", Identity: "me", ContextPropagators: []internal.ContextPropagator{mapPropagator{}}})
 	ctx := context.WithValue(context.Background(), mapPropagatorKey{}, "tenant-a")
 	op := c.NewWithStartWorkflowOperation(startOrderOptions(), startTestOrderWorkflow, "o-1", 2)
-	handle, err := c.UpdateWithStartWorkflow(ctx, internal.UpdateWithStartWorkflowOptions{
+	handle, err := c.UpdateWithStartWorkflow(ctx, clientapi.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: op,
-		UpdateOptions:          internal.UpdateWorkflowOptions{UpdateID: "u1", UpdateName: "add", Args: []any{5}, WaitForStage: internal.WorkflowUpdateStageCompleted},
+		UpdateOptions:          clientapi.UpdateWorkflowOptions{UpdateID: "u1", UpdateName: "add", Args: []any{5}, WaitForStage: clientapi.WorkflowUpdateStageCompleted},
 	})
 	chkNoErr(t, err)
 	var n int
@@ -95,9 +96,9 @@ func TestUpdateWithStartGeneratesIDs(t *testing.T) {
 	c := f.client(t, internal.ClientOptions{Interceptors: []internal.ClientInterceptor{recorder}})
 	options := startOrderOptions()
 	options.ID = ""
-	_, err := c.UpdateWithStartWorkflow(context.Background(), internal.UpdateWithStartWorkflowOptions{
+	_, err := c.UpdateWithStartWorkflow(context.Background(), clientapi.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: c.NewWithStartWorkflowOperation(options, "W"),
-		UpdateOptions:          internal.UpdateWorkflowOptions{UpdateName: "add", WaitForStage: internal.WorkflowUpdateStageAccepted},
+		UpdateOptions:          clientapi.UpdateWorkflowOptions{UpdateName: "add", WaitForStage: clientapi.WorkflowUpdateStageAccepted},
 	})
 	chkNoErr(t, err)
 	req := receivedRequests[*workflowservice.ExecuteMultiOperationRequest](f)[0]
@@ -116,23 +117,23 @@ func TestUpdateWithStartGeneratesIDs(t *testing.T) {
 // foreignOperation is a WithStartWorkflowOperation not made by the client.
 type foreignOperation struct{}
 
-func (foreignOperation) Get(context.Context) (internal.WorkflowRun, error) { return nil, nil }
+func (foreignOperation) Get(context.Context) (clientapi.WorkflowRun, error) { return nil, nil }
 
 func TestUpdateWithStartRefusesBadArguments(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	c := f.client(t, internal.ClientOptions{})
-	update := internal.UpdateWorkflowOptions{UpdateName: "add", WaitForStage: internal.WorkflowUpdateStageCompleted}
+	update := clientapi.UpdateWorkflowOptions{UpdateName: "add", WaitForStage: clientapi.WorkflowUpdateStageCompleted}
 	noPolicy := startOrderOptions()
 	noPolicy.WorkflowIDConflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_UNSPECIFIED
 	withRun, withFirstRun, otherWorkflow, noStage := update, update, update, update
 	withRun.RunID = "r"
 	withFirstRun.FirstExecutionRunID = "r"
 	otherWorkflow.WorkflowID = "other"
-	noStage.WaitForStage = internal.WorkflowUpdateStageUnspecified
+	noStage.WaitForStage = clientapi.WorkflowUpdateStageUnspecified
 	for _, tc := range []struct {
 		name   string
-		op     internal.WithStartWorkflowOperation
-		update internal.UpdateWorkflowOptions
+		op     clientapi.WithStartWorkflowOperation
+		update clientapi.UpdateWorkflowOptions
 		want   string
 	}{
 		{"no operation", nil, update, "must come from Client.NewWithStartWorkflowOperation, not <nil>"},
@@ -145,7 +146,7 @@ func TestUpdateWithStartRefusesBadArguments(t *testing.T) {
 		{"no wait stage", c.NewWithStartWorkflowOperation(startOrderOptions(), "W"), noStage, "WaitForStage is required"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := c.UpdateWithStartWorkflow(context.Background(), internal.UpdateWithStartWorkflowOptions{StartWorkflowOperation: tc.op, UpdateOptions: tc.update})
+			_, err := c.UpdateWithStartWorkflow(context.Background(), clientapi.UpdateWithStartWorkflowOptions{StartWorkflowOperation: tc.op, UpdateOptions: tc.update})
 			chkErrContains(t, err, tc.want)
 		})
 	}
@@ -155,7 +156,7 @@ func TestUpdateWithStartRefusesBadArguments(t *testing.T) {
 func TestWithStartOperationGet(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	c := f.client(t, internal.ClientOptions{})
-	update := internal.UpdateWorkflowOptions{UpdateName: "add", WaitForStage: internal.WorkflowUpdateStageAccepted}
+	update := clientapi.UpdateWorkflowOptions{UpdateName: "add", WaitForStage: clientapi.WorkflowUpdateStageAccepted}
 
 	unused := c.NewWithStartWorkflowOperation(startOrderOptions(), "W")
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
@@ -169,12 +170,12 @@ func TestWithStartOperationGet(t *testing.T) {
 	noQueue := startOrderOptions()
 	noQueue.TaskQueue = ""
 	op := c.NewWithStartWorkflowOperation(noQueue, "W")
-	_, err = c.UpdateWithStartWorkflow(context.Background(), internal.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op, UpdateOptions: update})
+	_, err = c.UpdateWithStartWorkflow(context.Background(), clientapi.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op, UpdateOptions: update})
 	chkErrIs(t, err, errStartMissingTaskQueue)
 	_, getErr := op.Get(context.Background())
 	chkErrIs(t, getErr, errStartMissingTaskQueue)
 
-	_, err = c.UpdateWithStartWorkflow(context.Background(), internal.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op, UpdateOptions: update})
+	_, err = c.UpdateWithStartWorkflow(context.Background(), clientapi.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op, UpdateOptions: update})
 	chkErrContains(t, err, "invalid WithStartWorkflowOperation: it was already executed")
 	chkErrIs(t, err, errWithStartOperation)
 
@@ -183,7 +184,7 @@ func TestWithStartOperationGet(t *testing.T) {
 	callCtx, cancelCall := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.UpdateWithStartWorkflow(callCtx, internal.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op, UpdateOptions: update})
+		_, err := c.UpdateWithStartWorkflow(callCtx, clientapi.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op, UpdateOptions: update})
 		done <- err
 	}()
 	for len(receivedRequests[*workflowservice.ExecuteMultiOperationRequest](f)) == 0 {
@@ -195,7 +196,7 @@ func TestWithStartOperationGet(t *testing.T) {
 	chkEqual(t, context.DeadlineExceeded, err, "executed but not answered yet")
 	cancelCall()
 	callErr := <-done
-	var ended *internal.WorkflowUpdateServiceTimeoutOrCanceledError
+	var ended *clientapi.WorkflowUpdateServiceTimeoutOrCanceledError
 	chkErrAs(t, callErr, &ended)
 	_, getErr = op.Get(context.Background())
 	chkEqual(t, callErr, getErr)
@@ -233,9 +234,9 @@ func TestUpdateWithStartReportsTheOperationThatFailed(t *testing.T) {
 	}))
 	c := f.client(t, internal.ClientOptions{})
 	op := c.NewWithStartWorkflowOperation(startOrderOptions(), "W")
-	_, err := c.UpdateWithStartWorkflow(context.Background(), internal.UpdateWithStartWorkflowOptions{
+	_, err := c.UpdateWithStartWorkflow(context.Background(), clientapi.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: op,
-		UpdateOptions:          internal.UpdateWorkflowOptions{UpdateName: "add", WaitForStage: internal.WorkflowUpdateStageCompleted},
+		UpdateOptions:          clientapi.UpdateWorkflowOptions{UpdateName: "add", WaitForStage: clientapi.WorkflowUpdateStageCompleted},
 	})
 	chkErrContains(t, err, "failed workflow start: running")
 	var alreadyStarted *serviceerror.WorkflowExecutionAlreadyStarted

@@ -16,6 +16,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 )
 
@@ -84,13 +85,13 @@ func TestUpdateRequestCarriesEveryOption(t *testing.T) {
 	})
 	c := f.client(t, internal.ClientOptions{Namespace: "orders", Identity: "me", ContextPropagators: []internal.ContextPropagator{mapPropagator{}}})
 	ctx := context.WithValue(context.Background(), mapPropagatorKey{}, "tenant-a")
-	handle, err := c.UpdateWorkflow(ctx, internal.UpdateWorkflowOptions{
+	handle, err := c.UpdateWorkflow(ctx, clientapi.UpdateWorkflowOptions{
 		UpdateID:            "u1",
 		WorkflowID:          "wf",
 		RunID:               "r0",
 		UpdateName:          "add",
 		Args:                []any{3, "units"},
-		WaitForStage:        internal.WorkflowUpdateStageAccepted,
+		WaitForStage:        clientapi.WorkflowUpdateStageAccepted,
 		FirstExecutionRunID: "first",
 	})
 	chkNoErr(t, err)
@@ -124,7 +125,7 @@ func TestUpdateWorkflowGivesTheUpdateAnID(t *testing.T) {
 		f.updateResponses = append(f.updateResponses, updateResponse(stageCompleted, successOutcome(t, 1)))
 	})
 	c := f.client(t, internal.ClientOptions{})
-	_, err := c.UpdateWorkflow(context.Background(), internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: internal.WorkflowUpdateStageCompleted})
+	_, err := c.UpdateWorkflow(context.Background(), clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: clientapi.WorkflowUpdateStageCompleted})
 	chkNoErr(t, err)
 	id := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)[0].GetRequest().GetMeta().GetUpdateId()
 	chkRegexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`, id)
@@ -133,12 +134,12 @@ func TestUpdateWorkflowGivesTheUpdateAnID(t *testing.T) {
 func TestUpdateWorkflowRefusesWaitStagesItCannotWaitFor(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	c := f.client(t, internal.ClientOptions{})
-	for stage, want := range map[internal.WorkflowUpdateStage]string{
-		internal.WorkflowUpdateStageUnspecified: "WaitForStage is required",
-		internal.WorkflowUpdateStageAdmitted:    "WorkflowUpdateStageAdmitted is not supported",
-		internal.WorkflowUpdateStage(9):         "9 is not a WorkflowUpdateStage",
+	for stage, want := range map[clientapi.WorkflowUpdateStage]string{
+		clientapi.WorkflowUpdateStageUnspecified: "WaitForStage is required",
+		clientapi.WorkflowUpdateStageAdmitted:    "WorkflowUpdateStageAdmitted is not supported",
+		clientapi.WorkflowUpdateStage(9):         "9 is not a WorkflowUpdateStage",
 	} {
-		_, err := c.UpdateWorkflow(context.Background(), internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: stage})
+		_, err := c.UpdateWorkflow(context.Background(), clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: stage})
 		chkErrContains(t, err, want)
 	}
 	chkLen(t, receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f), 0, "nothing is sent")
@@ -158,7 +159,7 @@ func TestUpdateWorkflowSendsAgainWhileTheUpdateIsOnlyAdmitted(t *testing.T) {
 			&workflowservice.PollWorkflowExecutionUpdateResponse{Stage: stageCompleted, Outcome: successOutcome(t, 42)})
 	})
 	c := f.client(t, internal.ClientOptions{Identity: "me"})
-	handle, err := c.UpdateWorkflow(context.Background(), internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add", WaitForStage: internal.WorkflowUpdateStageAccepted})
+	handle, err := c.UpdateWorkflow(context.Background(), clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add", WaitForStage: clientapi.WorkflowUpdateStageAccepted})
 	chkNoErr(t, err)
 	sent := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)
 	chkLen(t, sent, 3)
@@ -176,7 +177,7 @@ func TestUpdateWorkflowSendsAgainWhileTheUpdateIsOnlyAdmitted(t *testing.T) {
 		chkEqual(t, "u1", poll.GetUpdateRef().GetUpdateId())
 		chkEqual(t, "r1", poll.GetUpdateRef().GetWorkflowExecution().GetRunId())
 		chkEqual(t, "me", poll.GetIdentity())
-		chkEqual(t, internal.DefaultNamespace, poll.GetNamespace())
+		chkEqual(t, clientapi.DefaultNamespace, poll.GetNamespace())
 	}
 }
 
@@ -189,7 +190,7 @@ func TestUpdateWorkflowWaitsForCompletion(t *testing.T) {
 			&workflowservice.PollWorkflowExecutionUpdateResponse{Outcome: failureOutcome("out of stock", "Stock")})
 	})
 	c := f.client(t, internal.ClientOptions{})
-	handle, err := c.UpdateWorkflow(context.Background(), internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: internal.WorkflowUpdateStageCompleted})
+	handle, err := c.UpdateWorkflow(context.Background(), clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: clientapi.WorkflowUpdateStageCompleted})
 	chkNoErr(t, err, "a failed update is an outcome, for Get")
 	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 2)
 
@@ -213,7 +214,7 @@ func TestUpdateOutcomeInTheResponse(t *testing.T) {
 			updateResponse(stageCompleted, failureOutcome("negative", "")))
 	})
 	c := f.client(t, internal.ClientOptions{})
-	handle, err := c.UpdateWorkflow(context.Background(), internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", WaitForStage: internal.WorkflowUpdateStageCompleted})
+	handle, err := c.UpdateWorkflow(context.Background(), clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", WaitForStage: clientapi.WorkflowUpdateStageCompleted})
 	chkNoErr(t, err)
 	var s string
 	chkNoErr(t, handle.Get(context.Background(), &s))
@@ -221,7 +222,7 @@ func TestUpdateOutcomeInTheResponse(t *testing.T) {
 	chkNoErr(t, handle.Get(context.Background(), nil), "nil discards the result")
 	chkErrContains(t, handle.Get(context.Background(), s), "valuePtr must be a pointer")
 
-	handle, err = c.UpdateWorkflow(context.Background(), internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", WaitForStage: internal.WorkflowUpdateStageAccepted})
+	handle, err = c.UpdateWorkflow(context.Background(), clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", WaitForStage: clientapi.WorkflowUpdateStageAccepted})
 	chkNoErr(t, err)
 	chkErrContains(t, handle.Get(context.Background(), &s), "negative")
 	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 0)
@@ -230,7 +231,7 @@ func TestUpdateOutcomeInTheResponse(t *testing.T) {
 func TestUpdateErrorsAreTheServersOrSayTheCallEnded(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	c := f.client(t, internal.ClientOptions{})
-	options := internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", WaitForStage: internal.WorkflowUpdateStageAccepted}
+	options := clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", WaitForStage: clientapi.WorkflowUpdateStageAccepted}
 
 	f.failNext("UpdateWorkflowExecution", serviceerror.NewNotFound("workflow not found"))
 	_, err := c.UpdateWorkflow(context.Background(), options)
@@ -239,7 +240,7 @@ func TestUpdateErrorsAreTheServersOrSayTheCallEnded(t *testing.T) {
 
 	f.failNext("UpdateWorkflowExecution", serviceerror.NewCanceled("server canceled"))
 	_, err = c.UpdateWorkflow(context.Background(), options)
-	var ended *internal.WorkflowUpdateServiceTimeoutOrCanceledError
+	var ended *clientapi.WorkflowUpdateServiceTimeoutOrCanceledError
 	chkErrAs(t, err, &ended)
 	var canceled *serviceerror.Canceled
 	chkErrAs(t, err, &canceled)
@@ -256,11 +257,11 @@ func TestUpdateErrorsAreTheServersOrSayTheCallEnded(t *testing.T) {
 
 	ctx, cancel = context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	err = c.GetWorkflowUpdateHandle(internal.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u1"}).Get(ctx, nil)
+	err = c.GetWorkflowUpdateHandle(clientapi.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u1"}).Get(ctx, nil)
 	chkErrAs(t, err, &ended)
 
 	f.failNext("PollWorkflowExecutionUpdate", serviceerror.NewNotFound("update not found"))
-	err = c.GetWorkflowUpdateHandle(internal.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u1"}).Get(context.Background(), nil)
+	err = c.GetWorkflowUpdateHandle(clientapi.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u1"}).Get(context.Background(), nil)
 	_, isNotFound = err.(*serviceerror.NotFound)
 	chkTrue(t, isNotFound, "a server error is returned as is")
 }
@@ -273,7 +274,7 @@ func TestGetWorkflowUpdateHandlePollsOnGet(t *testing.T) {
 			&workflowservice.PollWorkflowExecutionUpdateResponse{Outcome: successOutcome(t, 7)})
 	})
 	c := f.client(t, internal.ClientOptions{})
-	handle := c.GetWorkflowUpdateHandle(internal.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u9"})
+	handle := c.GetWorkflowUpdateHandle(clientapi.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u9"})
 	chkEqual(t, "wf", handle.WorkflowID())
 	chkEqual(t, "", handle.RunID())
 	chkEqual(t, "u9", handle.UpdateID())
@@ -323,7 +324,7 @@ func TestUpdateUsesTheClientsDataConverter(t *testing.T) {
 			&updatepb.Outcome{Value: &updatepb.Outcome_Success{Success: result}}))
 	})
 	c := f.client(t, internal.ClientOptions{DataConverter: dc})
-	handle, err := c.UpdateWorkflow(context.Background(), internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", Args: []any{"arg"}, WaitForStage: internal.WorkflowUpdateStageCompleted})
+	handle, err := c.UpdateWorkflow(context.Background(), clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", Args: []any{"arg"}, WaitForStage: clientapi.WorkflowUpdateStageCompleted})
 	chkNoErr(t, err)
 	arg := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)[0].GetRequest().GetInput().GetArgs().GetPayloads()[0]
 	chkEqual(t, `codec:"arg"`, string(arg.GetData()))
@@ -349,13 +350,13 @@ type updateInterceptorOutbound struct {
 	root *updateInterceptor
 }
 
-func (o *updateInterceptorOutbound) UpdateWorkflow(ctx context.Context, in *internal.ClientUpdateWorkflowInput) (internal.WorkflowUpdateHandle, error) {
+func (o *updateInterceptorOutbound) UpdateWorkflow(ctx context.Context, in *internal.ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	o.root.seen = append(o.root.seen, "UpdateWorkflow "+in.UpdateName+" "+in.UpdateID)
 	internal.Header(ctx)["by"] = &commonpb.Payload{Data: []byte("interceptor")}
 	return o.Next.UpdateWorkflow(ctx, in)
 }
 
-func (o *updateInterceptorOutbound) UpdateWithStartWorkflow(ctx context.Context, in *internal.ClientUpdateWithStartWorkflowInput) (internal.WorkflowUpdateHandle, error) {
+func (o *updateInterceptorOutbound) UpdateWithStartWorkflow(ctx context.Context, in *internal.ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	o.root.seen = append(o.root.seen, "UpdateWithStartWorkflow "+in.UpdateOptions.UpdateName+" "+in.UpdateOptions.UpdateID)
 	internal.Header(ctx)["by"] = &commonpb.Payload{Data: []byte("interceptor")}
 	return o.Next.UpdateWithStartWorkflow(ctx, in)
@@ -380,7 +381,7 @@ func TestUpdateInterceptorsSeeTheCallsAndWriteTheHeader(t *testing.T) {
 	recorder := &updateInterceptor{pollOutcome: &internal.ClientPollWorkflowUpdateOutput{Result: newClientEncodedValue(nil, nil)}}
 	c := f.client(t, internal.ClientOptions{Interceptors: []internal.ClientInterceptor{recorder}, ContextPropagators: []internal.ContextPropagator{mapPropagator{}}})
 	ctx := context.WithValue(context.Background(), mapPropagatorKey{}, "v")
-	handle, err := c.UpdateWorkflow(ctx, internal.UpdateWorkflowOptions{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add", WaitForStage: internal.WorkflowUpdateStageCompleted})
+	handle, err := c.UpdateWorkflow(ctx, clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add", WaitForStage: clientapi.WorkflowUpdateStageCompleted})
 	chkNoErr(t, err)
 	header := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)[0].GetRequest().GetInput().GetHeader().GetFields()
 	chkEqual(t, "interceptor", string(header["by"].GetData()))
@@ -388,7 +389,7 @@ func TestUpdateInterceptorsSeeTheCallsAndWriteTheHeader(t *testing.T) {
 	chkErrIs(t, handle.Get(context.Background(), new(int)), failure.ErrNoData)
 
 	recorder.pollOutcome = &internal.ClientPollWorkflowUpdateOutput{Error: errClientTest}
-	chkErrIs(t, c.GetWorkflowUpdateHandle(internal.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u2"}).Get(ctx, nil), errClientTest)
+	chkErrIs(t, c.GetWorkflowUpdateHandle(clientapi.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u2"}).Get(ctx, nil), errClientTest)
 
 	chkEqual(t, []string{"UpdateWorkflow add u1", "PollWorkflowUpdate u1", "PollWorkflowUpdate u2"}, recorder.seen)
 	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 0, "the interceptor answered the polls")

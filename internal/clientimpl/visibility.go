@@ -11,12 +11,13 @@ import (
 	"google.golang.org/grpc/metadata"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/internal/searchattr"
 )
 
 // DescribeWorkflow implements Client.
-func (c *workflowClient) DescribeWorkflow(ctx context.Context, workflowID, runID string) (*internal.WorkflowExecutionDescription, error) {
+func (c *workflowClient) DescribeWorkflow(ctx context.Context, workflowID, runID string) (*clientapi.WorkflowExecutionDescription, error) {
 	out, err := c.interceptor.DescribeWorkflow(ctx, &internal.ClientDescribeWorkflowInput{WorkflowID: workflowID, RunID: runID})
 	if err != nil {
 		return nil, err
@@ -34,7 +35,7 @@ func (r *clientRoot) DescribeWorkflow(ctx context.Context, in *internal.ClientDe
 }
 
 // describeWorkflow is DescribeWorkflow at the end of the interceptor chain.
-func (c *workflowClient) describeWorkflow(ctx context.Context, workflowID, runID string) (*internal.WorkflowExecutionDescription, error) {
+func (c *workflowClient) describeWorkflow(ctx context.Context, workflowID, runID string) (*clientapi.WorkflowExecutionDescription, error) {
 	resp, err := c.DescribeWorkflowExecution(ctx, workflowID, runID)
 	if err != nil {
 		return nil, err
@@ -46,9 +47,9 @@ func (c *workflowClient) describeWorkflow(ctx context.Context, workflowID, runID
 		// description.
 		c.logger.Warn("DescribeWorkflow: search attributes cannot be decoded", "WorkflowID", workflowID, "Error", err)
 	}
-	metadata := internal.WorkflowExecutionMetadata{
-		WorkflowExecution:       internal.WorkflowExecution{ID: info.GetExecution().GetWorkflowId(), RunID: info.GetExecution().GetRunId()},
-		WorkflowType:            internal.WorkflowType{Name: info.GetType().GetName()},
+	metadata := clientapi.WorkflowExecutionMetadata{
+		WorkflowExecution:       clientapi.WorkflowExecution{ID: info.GetExecution().GetWorkflowId(), RunID: info.GetExecution().GetRunId()},
+		WorkflowType:            clientapi.WorkflowType{Name: info.GetType().GetName()},
 		TaskQueueName:           info.GetTaskQueue(),
 		Status:                  info.GetStatus(),
 		Memo:                    info.GetMemo(),
@@ -66,14 +67,14 @@ func (c *workflowClient) describeWorkflow(ctx context.Context, workflowID, runID
 		t := info.GetExecutionTime().AsTime()
 		metadata.ExecutionTime = &t
 	}
-	return internal.NewWorkflowExecutionDescription(metadata, c.converterFor(workflowID), resp.GetExecutionConfig().GetUserMetadata()), nil
+	return clientapi.NewWorkflowExecutionDescription(metadata, c.converterFor(workflowID), resp.GetExecutionConfig().GetUserMetadata()), nil
 }
 
-func describedExecution(e *commonpb.WorkflowExecution) *internal.WorkflowExecution {
+func describedExecution(e *commonpb.WorkflowExecution) *clientapi.WorkflowExecution {
 	if e == nil {
 		return nil
 	}
-	return &internal.WorkflowExecution{ID: e.GetWorkflowId(), RunID: e.GetRunId()}
+	return &clientapi.WorkflowExecution{ID: e.GetWorkflowId(), RunID: e.GetRunId()}
 }
 
 // DescribeWorkflowExecution implements Client.

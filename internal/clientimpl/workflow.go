@@ -8,6 +8,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/uuid"
 )
@@ -50,11 +51,11 @@ func (r *clientRoot) SignalWorkflow(ctx context.Context, in *internal.ClientSign
 
 // CancelWorkflow implements Client.
 func (c *workflowClient) CancelWorkflow(ctx context.Context, workflowID string, runID string) error {
-	return c.CancelWorkflowWithOptions(ctx, internal.CancelWorkflowOptions{WorkflowID: workflowID, RunID: runID})
+	return c.CancelWorkflowWithOptions(ctx, clientapi.CancelWorkflowOptions{WorkflowID: workflowID, RunID: runID})
 }
 
 // CancelWorkflowWithOptions implements Client.
-func (c *workflowClient) CancelWorkflowWithOptions(ctx context.Context, options internal.CancelWorkflowOptions) error {
+func (c *workflowClient) CancelWorkflowWithOptions(ctx context.Context, options clientapi.CancelWorkflowOptions) error {
 	return c.interceptor.CancelWorkflow(ctx, &internal.ClientCancelWorkflowInput{
 		WorkflowID:          options.WorkflowID,
 		RunID:               options.RunID,
@@ -82,7 +83,7 @@ func (r *clientRoot) CancelWorkflow(ctx context.Context, in *internal.ClientCanc
 
 // TerminateWorkflow implements Client.
 func (c *workflowClient) TerminateWorkflow(ctx context.Context, workflowID string, runID string, reason string, details ...any) error {
-	return c.TerminateWorkflowWithOptions(ctx, internal.TerminateWorkflowOptions{
+	return c.TerminateWorkflowWithOptions(ctx, clientapi.TerminateWorkflowOptions{
 		WorkflowID: workflowID,
 		RunID:      runID,
 		Reason:     reason,
@@ -91,7 +92,7 @@ func (c *workflowClient) TerminateWorkflow(ctx context.Context, workflowID strin
 }
 
 // TerminateWorkflowWithOptions implements Client.
-func (c *workflowClient) TerminateWorkflowWithOptions(ctx context.Context, options internal.TerminateWorkflowOptions) error {
+func (c *workflowClient) TerminateWorkflowWithOptions(ctx context.Context, options clientapi.TerminateWorkflowOptions) error {
 	return c.interceptor.TerminateWorkflow(ctx, &internal.ClientTerminateWorkflowInput{
 		WorkflowID:          options.WorkflowID,
 		RunID:               options.RunID,

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/testserver"
 )
@@ -156,7 +157,7 @@ func (l *testListeners) activityOf(execution *commonpb.WorkflowExecution, schedu
 			ActivityID:        rec.activityID,
 			ActivityType:      internal.ActivityType{Name: rec.activityType},
 			TaskQueue:         rec.taskQueue,
-			WorkflowExecution: internal.WorkflowExecution{ID: execution.GetWorkflowId(), RunID: execution.GetRunId()},
+			WorkflowExecution: clientapi.WorkflowExecution{ID: execution.GetWorkflowId(), RunID: execution.GetRunId()},
 			Attempt:           1,
 		}
 	}

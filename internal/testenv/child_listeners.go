@@ -8,6 +8,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 )
 
@@ -99,8 +100,8 @@ func (l *testListeners) deliverChildEnd(ev *historypb.HistoryEvent, listener fun
 	l.mu.Unlock()
 	if info == nil { // its code never ran (it ended before its first task)
 		info = &internal.WorkflowInfo{
-			WorkflowExecution: internal.WorkflowExecution{ID: end.execution.GetWorkflowId(), RunID: runID},
-			WorkflowType:      internal.WorkflowType{Name: end.workflowType},
+			WorkflowExecution: clientapi.WorkflowExecution{ID: end.execution.GetWorkflowId(), RunID: runID},
+			WorkflowType:      clientapi.WorkflowType{Name: end.workflowType},
 			Namespace:         end.namespace,
 			Attempt:           1,
 		}

@@ -8,7 +8,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 
-	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 // The replay check. Once ExecuteWorkflow's run ended, every run of the
@@ -108,7 +108,7 @@ func (e *TestWorkflowEnvironment) replayRuns() error {
 		if !completedATask(run.Events) {
 			continue
 		}
-		original := internal.WorkflowExecution{ID: run.Execution.GetWorkflowId(), RunID: run.Execution.GetRunId()}
+		original := clientapi.WorkflowExecution{ID: run.Execution.GetWorkflowId(), RunID: run.Execution.GetRunId()}
 		err := seam.Replay(e.registry, e.workerOptions, wiring, run.Events, original)
 		if err == nil {
 			continue

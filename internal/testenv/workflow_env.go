@@ -18,6 +18,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/clientimpl"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/memo"
@@ -46,7 +47,7 @@ type TestWorkflowEnvironment struct {
 	mockedNames  map[string]bool // activity types with expectations
 
 	workerOptions internal.WorkerOptions
-	startOptions  internal.StartWorkflowOptions
+	startOptions  clientapi.StartWorkflowOptions
 	dc            converter.DataConverter
 	fc            converter.FailureConverter
 	propagators   []internal.ContextPropagator
@@ -168,7 +169,7 @@ func (e *TestWorkflowEnvironment) SetWorkerOptions(options internal.WorkerOption
 
 // SetStartWorkflowOptions sets the options the workflow starts with: its
 // ID, task queue, timeouts, memo, search attributes, retry policy.
-func (e *TestWorkflowEnvironment) SetStartWorkflowOptions(options internal.StartWorkflowOptions) *TestWorkflowEnvironment {
+func (e *TestWorkflowEnvironment) SetStartWorkflowOptions(options clientapi.StartWorkflowOptions) *TestWorkflowEnvironment {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.startOptions = options

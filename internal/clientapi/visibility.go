@@ -1,4 +1,4 @@
-package internal
+package clientapi
 
 import (
 	"time"

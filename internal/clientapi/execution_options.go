@@ -1,4 +1,4 @@
-package internal
+package clientapi
 
 // The options of a running workflow execution that can be changed after
 // its start (Client.UpdateWorkflowExecutionOptions): today, its versioning

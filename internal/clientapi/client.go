@@ -1,4 +1,4 @@
-package internal
+package clientapi
 
 import (
 	"context"
@@ -206,4 +206,14 @@ type (
 		// it continued as new or was retried.
 		DisableFollowingRuns bool
 	}
+)
+
+type (
+	// CheckHealthRequest is the request of Client.CheckHealth; it has no
+	// fields yet.
+	CheckHealthRequest struct{}
+
+	// CheckHealthResponse is the answer of a successful Client.CheckHealth;
+	// it has no fields yet.
+	CheckHealthResponse struct{}
 )

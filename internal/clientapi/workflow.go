@@ -1,4 +1,4 @@
-package internal
+package clientapi
 
 import (
 	"time"
@@ -11,6 +11,17 @@ import (
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/searchattr"
 )
+
+// WorkflowExecution identifies a workflow run (workflow.Execution).
+type WorkflowExecution struct {
+	ID    string
+	RunID string
+}
+
+// WorkflowType names a workflow type (workflow.Type).
+type WorkflowType struct {
+	Name string
+}
 
 type (
 	// StartWorkflowOptions configure a workflow started by

@@ -1,4 +1,4 @@
-package internal
+package clientapi
 
 type (
 	// CompleteActivityOptions are the arguments of

@@ -1,0 +1,18 @@
+// Package clientapi declares the client's API types: the Client and
+// NamespaceClient interfaces, the options and answers of each operation
+// (StartWorkflowOptions, WorkflowRun, the update handles, workflow
+// descriptions, task-queue descriptions, execution options and
+// VersioningOverride), ScheduleClient and the schedule types, the
+// connection's options and Credentials, and WorkflowExecution and
+// WorkflowType, the identifiers of a run that the workflow side shares.
+//
+// They are a package of their own, below package internal, because they
+// name nothing of it while much names them: the root's interceptors,
+// plugins, worker and activity API, the client's implementation
+// (internal/clientimpl), the test environment and the public facades,
+// which alias them from here. What names the root's own types stays
+// there: ClientOptions (its interceptors and plugins), the interceptor and
+// plugin interfaces, and HeadersProvider and TrafficController, whose
+// signatures in go.temporal.io/sdk say internal; internal.Client is an
+// alias of Client for the same reason.
+package clientapi
