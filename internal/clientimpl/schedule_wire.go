@@ -26,7 +26,7 @@ import (
 	"github.com/durable-go/sdk/log"
 )
 
-// Conversions between the schedule types (internal/client_schedule.go)
+// Conversions between the schedule types (internal/clientapi/schedule.go)
 // and the protos of go.temporal.io/api/schedule/v1. Encoding needs the
 // client (its converter, namespace and propagators); decoding does not,
 // and leaves payloads encoded so that a description can be written back
