@@ -171,8 +171,9 @@ func (w *Worker) awaitStickyAnswers(timeout time.Time) {
 
 // awaitPollAnswers waits for the open polls, which the server completes
 // once told that the worker stops, to return with its answers (counted,
-// as go.temporal.io/sdk counts them, in temporal_..._poll_no_task, not as
-// canceled requests), and for the tasks they bring to start: until the
+// as go.temporal.io/sdk counts them, as empty polls:
+// temporal_workflow_task_queue_poll_empty, temporal_activity_poll_no_task;
+// not as canceled requests), and for the tasks they bring to start: until the
 // stop timeout, or pollAnswerWait from now if that is later, but not past
 // returnBy.
 func (w *Worker) awaitPollAnswers(timeout, returnBy time.Time) {
