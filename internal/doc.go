@@ -5,11 +5,12 @@
 // The machinery lives in subpackages, each with a doc of its own: the
 // dispatcher (coro), the deterministic primitives (wfsync), the command
 // machines (commands), the engine (engine), the worker runtime (workerrt)
-// and the gRPC layer (rpc); base holds the helpers both the client and the
-// workflow side use, tuning the API of worker tuners and poller behaviors. The parts of the API that need none of this package's
-// unexported names sit above it, imported by the facades alone: the
-// tracing interceptor (tracing), the resource-based tuner (resourcetuner)
-// and SimplePlugin (simpleplugin). The client's implementation
+// and the gRPC layer (rpc); uuid, memo and optcheck hold what both the
+// client and the workflow side use (IDs, memo encoding, the refusal of
+// negative options), tuning the API of worker tuners and poller behaviors.
+// The parts of the API that need none of this package's unexported names
+// sit above it, imported by the facades alone: the resource-based tuner
+// (resourcetuner) and SimplePlugin (simpleplugin). The client's implementation
 // (clientimpl) sits above it too, imported by the client and testsuite
 // packages and the test environment; a worker sees its client through
 // WorkerClient alone. The client's API types that name nothing of this
