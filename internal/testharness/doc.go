@@ -2,7 +2,11 @@
 // server for the whole test binary: call Main from TestMain, then HostPort
 // and Namespace from tests.
 //
-// Integration tests are not optional: without the temporal CLI the run
+// The server is durable-devserver (Temporal server 1.32.1, built from
+// cmd/durable-devserver), or the Temporal CLI's dev server (server 1.29.1)
+// with DURABLE_TEST_SERVER=1.29; see devserver.FindTestServer.
+//
+// Integration tests are not optional: without the server binary the run
 // fails with instructions to install it, unless DURABLE_SKIP_INTEGRATION=1
 // is set, in which case tests that need the server skip. They skip too
 // when the binary runs with -fuzz: fuzz targets need no server, and each

@@ -65,10 +65,10 @@ func run(m runner, stderr io.Writer, opts ...Option) int {
 	for _, opt := range opts {
 		opt(&serverOpts)
 	}
-	server, err := devserver.Start(context.Background(), serverOpts)
+	server, err := startServer(serverOpts)
 	if err != nil {
 		fmt.Fprintf(stderr, "testharness: %v\n", err)
-		if errors.Is(err, devserver.ErrCLINotFound) {
+		if errors.Is(err, devserver.ErrCLINotFound) || errors.Is(err, devserver.ErrDevServerNotFound) {
 			fmt.Fprintf(stderr, "testharness: or set %s=1 to skip integration tests\n", SkipEnv)
 		}
 		return 1
@@ -82,6 +82,20 @@ func run(m runner, stderr io.Writer, opts ...Option) int {
 		return max(code, 1)
 	}
 	return code
+}
+
+// startServer starts the server devserver.FindTestServer picks
+// (durable-devserver, or the Temporal CLI's with DURABLE_TEST_SERVER=1.29),
+// unless opts name a binary.
+func startServer(opts devserver.Options) (*devserver.Server, error) {
+	if opts.ExistingPath == "" {
+		path, err := devserver.FindTestServer()
+		if err != nil {
+			return nil, err
+		}
+		opts.ExistingPath = path
+	}
+	return devserver.Start(context.Background(), opts)
 }
 
 // runWith makes h visible to the tests while m runs.
