@@ -312,6 +312,12 @@ func TestStartOptionsReachTheServer(t *testing.T) {
 	if described.ExecutionTime == nil || described.ExecutionTime.Sub(described.WorkflowStartTime) < 59*time.Minute {
 		t.Errorf("execution time %v, start %v", described.ExecutionTime, described.WorkflowStartTime)
 	}
+	// RawResponse is the server's answer, with what the fields leave out.
+	raw := described.RawResponse
+	if raw.GetWorkflowExecutionInfo().GetExecution().GetRunId() != run.GetRunID() ||
+		raw.GetExecutionConfig().GetTaskQueue().GetName() != "client-tests-options" {
+		t.Errorf("RawResponse %v", raw)
+	}
 
 	started := findEvent(history(t, c, run.GetID(), run.GetRunID()), enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED).
 		GetWorkflowExecutionStartedEventAttributes()

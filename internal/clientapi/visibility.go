@@ -5,7 +5,7 @@ import (
 
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
-	sdkpb "go.temporal.io/api/sdk/v1"
+	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/failure"
@@ -48,18 +48,25 @@ type (
 	// WorkflowExecutionDescription is the answer of Client.DescribeWorkflow.
 	WorkflowExecutionDescription struct {
 		WorkflowExecutionMetadata
+		// RawResponse is the server's answer this description was read
+		// from, with what the fields above leave out (pending activities
+		// and children, the execution config, versioning info).
+		RawResponse   *workflowservice.DescribeWorkflowExecutionResponse
 		dc            converter.DataConverter
 		staticSummary *commonpb.Payload
 		staticDetails *commonpb.Payload
 	}
 )
 
-// NewWorkflowExecutionDescription is the description of a run: its
-// metadata, and the summary and details given at its start (its user
-// metadata), which dc decodes. The client's DescribeWorkflow makes it.
-func NewWorkflowExecutionDescription(metadata WorkflowExecutionMetadata, dc converter.DataConverter, userMetadata *sdkpb.UserMetadata) *WorkflowExecutionDescription {
+// NewWorkflowExecutionDescription is the description of a run read from
+// the server's answer raw: its metadata, and the summary and details given
+// at its start (its user metadata), which dc decodes. The client's
+// DescribeWorkflow makes it.
+func NewWorkflowExecutionDescription(metadata WorkflowExecutionMetadata, dc converter.DataConverter, raw *workflowservice.DescribeWorkflowExecutionResponse) *WorkflowExecutionDescription {
+	userMetadata := raw.GetExecutionConfig().GetUserMetadata()
 	return &WorkflowExecutionDescription{
 		WorkflowExecutionMetadata: metadata,
+		RawResponse:               raw,
 		dc:                        dc,
 		staticSummary:             userMetadata.GetSummary(),
 		staticDetails:             userMetadata.GetDetails(),

@@ -67,7 +67,7 @@ func (c *workflowClient) describeWorkflow(ctx context.Context, workflowID, runID
 		t := info.GetExecutionTime().AsTime()
 		metadata.ExecutionTime = &t
 	}
-	return clientapi.NewWorkflowExecutionDescription(metadata, c.converterFor(workflowID), resp.GetExecutionConfig().GetUserMetadata()), nil
+	return clientapi.NewWorkflowExecutionDescription(metadata, c.converterFor(workflowID), resp), nil
 }
 
 func describedExecution(e *commonpb.WorkflowExecution) *clientapi.WorkflowExecution {
