@@ -27,6 +27,12 @@ import (
 //   - UpdateWithStartWorkflow: Client.UpdateWithStartWorkflow; Header(ctx)
 //     goes with both the start and the update.
 //   - PollWorkflowUpdate: each wait for an update's outcome.
+//   - GetWorkflowRun: Client.GetWorkflow (not the handles that starting a
+//     workflow returns); the end of the chain makes no request.
+//   - GetWorkflowResult: WorkflowRun.Get and GetWithOptions, once a call,
+//     however many runs it follows.
+//   - GetWorkflowHistory: Client.GetWorkflowHistory, once, when the
+//     iterator is made (not Get's own history reads).
 type ClientOutboundInterceptor = internal.ClientOutboundInterceptor
 
 // ClientOutboundInterceptorBase passes every call on to its Next
@@ -126,3 +132,41 @@ type ClientUpdateWorkflowInput = internal.ClientUpdateWorkflowInput
 //   - StartWorkflowOperation: the workflow to start if it is not running
 //     (client.Client.NewWithStartWorkflowOperation).
 type ClientUpdateWithStartWorkflowInput = internal.ClientUpdateWithStartWorkflowInput
+
+// ClientGetWorkflowRunInput is the input of
+// ClientOutboundInterceptor.GetWorkflowRun.
+//
+//   - WorkflowID, RunID: the workflow of the handle (RunID empty: the run
+//     current when the handle is first used).
+type ClientGetWorkflowRunInput = internal.ClientGetWorkflowRunInput
+
+// ClientGetWorkflowResultInput is the input of
+// ClientOutboundInterceptor.GetWorkflowResult. Pass it on, or a copy: it
+// carries the handle whose Get made the call.
+//
+//   - WorkflowID, RunID: the handle's workflow and the run its Get starts
+//     from (RunID empty: the current run). Changing them redirects this
+//     wait, not the handle.
+//   - Options: whether to follow the runs that carry the workflow on.
+type ClientGetWorkflowResultInput = internal.ClientGetWorkflowResultInput
+
+// ClientGetWorkflowResultOutput is the result of
+// ClientOutboundInterceptor.GetWorkflowResult.
+//
+//   - Result: the workflow's result, nil when it completed without one.
+//   - Error: why the workflow did not complete.
+type ClientGetWorkflowResultOutput = internal.ClientGetWorkflowResultOutput
+
+// ClientGetWorkflowHistoryInput is the input of
+// ClientOutboundInterceptor.GetWorkflowHistory.
+//
+//   - WorkflowID, RunID: the run to read (RunID empty: the current one).
+//   - IsLongPoll: wait for new events at the end of the history.
+//   - FilterType: all events, or the close event only.
+type ClientGetWorkflowHistoryInput = internal.ClientGetWorkflowHistoryInput
+
+// ClientGetWorkflowHistoryOutput is the result of
+// ClientOutboundInterceptor.GetWorkflowHistory.
+//
+//   - Iterator: reads the history as it is iterated.
+type ClientGetWorkflowHistoryOutput = internal.ClientGetWorkflowHistoryOutput

@@ -48,6 +48,20 @@ type ClientOutboundInterceptor interface {
 	// WorkflowUpdateHandle.Get, and in UpdateWorkflow and
 	// UpdateWithStartWorkflow waiting for WorkflowUpdateStageCompleted.
 	PollWorkflowUpdate(ctx context.Context, in *ClientPollWorkflowUpdateInput) (*ClientPollWorkflowUpdateOutput, error)
+	// GetWorkflowRun intercepts Client.GetWorkflow; the end of the chain
+	// only makes the handle, without a request. Handles that starting a
+	// workflow returns (ExecuteWorkflow, SignalWithStartWorkflow,
+	// update-with-start) do not come through here.
+	GetWorkflowRun(ctx context.Context, in *ClientGetWorkflowRunInput) clientapi.WorkflowRun
+	// GetWorkflowResult intercepts WorkflowRun.Get and GetWithOptions,
+	// once per call, whatever number of runs it follows. The workflow's
+	// own failure is the output's Error; the error is a failure to learn
+	// the outcome. The handle decodes Result after the chain returns.
+	GetWorkflowResult(ctx context.Context, in *ClientGetWorkflowResultInput) (*ClientGetWorkflowResultOutput, error)
+	// GetWorkflowHistory intercepts Client.GetWorkflowHistory, once, when
+	// the iterator is made (wrap the output's Iterator to see the pages).
+	// The history reads of GetWorkflowResult do not come through here.
+	GetWorkflowHistory(ctx context.Context, in *ClientGetWorkflowHistoryInput) *ClientGetWorkflowHistoryOutput
 
 	mustEmbedClientOutboundInterceptorBase()
 }
@@ -162,6 +176,21 @@ func (c *ClientOutboundInterceptorBase) DescribeWorkflow(ctx context.Context, in
 // CreateSchedule calls Next.CreateSchedule.
 func (c *ClientOutboundInterceptorBase) CreateSchedule(ctx context.Context, in *clientapi.ScheduleClientCreateInput) (clientapi.ScheduleHandle, error) {
 	return c.Next.CreateSchedule(ctx, in)
+}
+
+// GetWorkflowRun calls Next.GetWorkflowRun.
+func (c *ClientOutboundInterceptorBase) GetWorkflowRun(ctx context.Context, in *ClientGetWorkflowRunInput) clientapi.WorkflowRun {
+	return c.Next.GetWorkflowRun(ctx, in)
+}
+
+// GetWorkflowResult calls Next.GetWorkflowResult.
+func (c *ClientOutboundInterceptorBase) GetWorkflowResult(ctx context.Context, in *ClientGetWorkflowResultInput) (*ClientGetWorkflowResultOutput, error) {
+	return c.Next.GetWorkflowResult(ctx, in)
+}
+
+// GetWorkflowHistory calls Next.GetWorkflowHistory.
+func (c *ClientOutboundInterceptorBase) GetWorkflowHistory(ctx context.Context, in *ClientGetWorkflowHistoryInput) *ClientGetWorkflowHistoryOutput {
+	return c.Next.GetWorkflowHistory(ctx, in)
 }
 
 func (*ClientOutboundInterceptorBase) mustEmbedClientOutboundInterceptorBase() {}

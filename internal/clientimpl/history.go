@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/rpc"
 )
@@ -18,7 +19,17 @@ import (
 func (c *workflowClient) GetWorkflowHistory(ctx context.Context, workflowID string, runID string, isLongPoll bool,
 	filterType enumspb.HistoryEventFilterType,
 ) clientapi.HistoryEventIterator {
-	return c.newHistoryIterator(ctx, workflowID, runID, isLongPoll, filterType)
+	return c.interceptor.GetWorkflowHistory(ctx, &internal.ClientGetWorkflowHistoryInput{
+		WorkflowID: workflowID, RunID: runID, IsLongPoll: isLongPoll, FilterType: filterType,
+	}).Iterator
+}
+
+// GetWorkflowHistory implements ClientOutboundInterceptor: an iterator
+// that reads the history as it is iterated.
+func (r *clientRoot) GetWorkflowHistory(ctx context.Context, in *internal.ClientGetWorkflowHistoryInput) *internal.ClientGetWorkflowHistoryOutput {
+	return &internal.ClientGetWorkflowHistoryOutput{
+		Iterator: r.c.newHistoryIterator(ctx, in.WorkflowID, in.RunID, in.IsLongPoll, in.FilterType),
+	}
 }
 
 // clientHistoryPageFunc fetches the history page that starts at token.

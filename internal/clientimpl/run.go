@@ -29,6 +29,10 @@ type clientWorkflowRun struct {
 
 	mu    sync.Mutex
 	runID string
+	// resultRunID is the run the next Get starts from, as the interceptors
+	// see it: the run the handle was made with (empty for GetWorkflow
+	// without one, even once resolved), then the last run Get followed to.
+	resultRunID string
 	// resolveRunID, when set, finds the current run of a handle made
 	// without a run ID; it runs once, on first need, with the context of
 	// the call that needs it (GetRunID has none and uses resolveCtx, the
@@ -50,6 +54,7 @@ func (c *workflowClient) runHandle(workflowID, workflowType, runID, firstRunID s
 		workflowType: workflowType,
 		firstRunID:   firstRunID,
 		runID:        runID,
+		resultRunID:  runID,
 		dc:           c.converterFor(workflowID),
 		fc:           c.workflowFailureConverter(workflowID),
 	}
@@ -57,6 +62,18 @@ func (c *workflowClient) runHandle(workflowID, workflowType, runID, firstRunID s
 
 // GetWorkflow implements Client.
 func (c *workflowClient) GetWorkflow(ctx context.Context, workflowID string, runID string) clientapi.WorkflowRun {
+	return c.interceptor.GetWorkflowRun(ctx, &internal.ClientGetWorkflowRunInput{WorkflowID: workflowID, RunID: runID})
+}
+
+// GetWorkflowRun implements ClientOutboundInterceptor: GetWorkflow's
+// handle, made without a request.
+func (r *clientRoot) GetWorkflowRun(ctx context.Context, in *internal.ClientGetWorkflowRunInput) clientapi.WorkflowRun {
+	return r.c.workflowHandle(ctx, in.WorkflowID, in.RunID)
+}
+
+// workflowHandle is the handle to run runID of workflowID, or, runID
+// empty, to the run current when the handle is first used.
+func (c *workflowClient) workflowHandle(ctx context.Context, workflowID string, runID string) *clientWorkflowRun {
 	run := c.runHandle(workflowID, "", runID, "")
 	if runID == "" {
 		// Pin the handle to the run that is current when first used, so
@@ -94,10 +111,19 @@ func (r *clientWorkflowRun) currentRunID(ctx context.Context) string {
 	return r.runID
 }
 
-func (r *clientWorkflowRun) setRunID(runID string) {
+// followedTo moves the handle to runID, the run that carries on the
+// workflow.
+func (r *clientWorkflowRun) followedTo(runID string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.runID = runID
+	r.resultRunID = runID
+}
+
+func (r *clientWorkflowRun) nextResultRunID() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.resultRunID
 }
 
 // Get implements WorkflowRun.
@@ -106,35 +132,65 @@ func (r *clientWorkflowRun) Get(ctx context.Context, valuePtr any) error {
 }
 
 // GetWithOptions implements WorkflowRun.
+// The interceptors see the call whatever valuePtr is, as the official
+// SDK's do: it is checked once the outcome is known.
 func (r *clientWorkflowRun) GetWithOptions(ctx context.Context, valuePtr any, options clientapi.WorkflowRunGetOptions) error {
-	if valuePtr != nil && reflect.TypeOf(valuePtr).Kind() != reflect.Pointer {
+	in := internal.NewClientGetWorkflowResultInput(r.workflowID, r.nextResultRunID(), options, r)
+	out, err := r.client.interceptor.GetWorkflowResult(ctx, in)
+	switch {
+	case err != nil:
+		return err
+	case out.Error != nil:
+		return out.Error
+	case valuePtr == nil || out.Result == nil:
+		return nil
+	case reflect.TypeOf(valuePtr).Kind() != reflect.Pointer:
 		return fmt.Errorf("WorkflowRun.Get: valuePtr must be a pointer, not %T", valuePtr)
 	}
+	return out.Result.Get(valuePtr)
+}
+
+// GetWorkflowResult implements ClientOutboundInterceptor: it waits on the
+// handle that made the call, or, if an interceptor redirected the input
+// to another workflow or run, on a handle of its own.
+func (r *clientRoot) GetWorkflowResult(ctx context.Context, in *internal.ClientGetWorkflowResultInput) (*internal.ClientGetWorkflowResultOutput, error) {
+	run, _ := internal.ClientGetWorkflowResultHandle(in).(*clientWorkflowRun)
+	if run == nil || run.client != r.c || in.WorkflowID != run.workflowID || in.RunID != run.nextResultRunID() {
+		run = r.c.workflowHandle(ctx, in.WorkflowID, in.RunID)
+	}
+	return run.waitOutcome(ctx, in.Options)
+}
+
+// waitOutcome waits for the run to close, following the runs that carry
+// the workflow on unless told not to, and moving the handle along them.
+// The workflow's failure is the output's Error; err is a failure to learn
+// the outcome.
+func (r *clientWorkflowRun) waitOutcome(ctx context.Context, options clientapi.WorkflowRunGetOptions) (*internal.ClientGetWorkflowResultOutput, error) {
 	runID := r.currentRunID(ctx)
 	ctx = withRequestTags(ctx, r.requestTags)
 	for {
 		event, err := r.client.closeEvent(ctx, r.workflowID, runID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		outcome, err := readRunCloseEvent(event, r.dc, r.fc)
 		if err != nil {
-			return fmt.Errorf("workflow %q run %s: %w", r.workflowID, runID, err)
+			return nil, fmt.Errorf("workflow %q run %s: %w", r.workflowID, runID, err)
 		}
 		if outcome.nextRunID != "" && !options.DisableFollowingRuns {
 			runID = outcome.nextRunID
-			r.setRunID(runID)
+			r.followedTo(runID)
 			continue
 		}
 		switch {
 		case outcome.continuedAsNew != nil:
-			return continueAsNewErrorFrom(outcome.continuedAsNew)
+			return &internal.ClientGetWorkflowResultOutput{Error: continueAsNewErrorFrom(outcome.continuedAsNew)}, nil
 		case outcome.err != nil:
-			return failure.NewWorkflowExecutionError(r.workflowID, runID, r.workflowType, outcome.err)
-		case valuePtr == nil || outcome.result == nil:
-			return nil
+			return &internal.ClientGetWorkflowResultOutput{Error: failure.NewWorkflowExecutionError(r.workflowID, runID, r.workflowType, outcome.err)}, nil
+		case len(outcome.result.GetPayloads()) == 0:
+			return &internal.ClientGetWorkflowResultOutput{}, nil
 		}
-		return r.dc.FromPayloads(outcome.result, valuePtr)
+		return &internal.ClientGetWorkflowResultOutput{Result: failure.NewEncodedValue(outcome.result, r.dc)}, nil
 	}
 }
 
