@@ -145,7 +145,9 @@ type QueryWorkflowWithOptionsResponse = clientapi.QueryWorkflowWithOptionsRespon
 // the run's WorkflowExecutionMetadata (its fields are this type's), and
 // decoders for what the metadata keeps encoded: GetMemoValue(key,
 // valuePtr) decodes a memo field, GetStaticSummary and GetStaticDetails
-// the workflow's UI summary and details.
+// the workflow's UI summary and details. RawResponse is the server's
+// answer it was read from, with what the metadata leaves out (pending
+// activities and children, the execution config).
 type WorkflowExecutionDescription = clientapi.WorkflowExecutionDescription
 
 // WorkflowExecutionMetadata is what the server knows about a workflow run.
