@@ -54,11 +54,11 @@ func checkParentClosePolicies(ctx context.Context, c client.Client, events []*hi
 func awaitStatus(ctx context.Context, c client.Client, workflowID, runID string, want enumspb.WorkflowExecutionStatus) error {
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		d, err := c.DescribeWorkflowExecution(ctx, workflowID, runID)
+		d, err := c.DescribeWorkflow(ctx, workflowID, runID)
 		if err != nil {
 			return err
 		}
-		got := d.GetWorkflowExecutionInfo().GetStatus()
+		got := d.Status
 		if got == want {
 			return nil
 		}
