@@ -153,17 +153,24 @@ func (c *CodecDataConverter) ToStrings(payloads *commonpb.Payloads) []string {
 // accepts it; it returns c itself when none does.
 func (c *CodecDataConverter) WithSerializationContext(ctx SerializationContext) DataConverter {
 	parent := WithDataConverterSerializationContext(c.parent, ctx)
-	changed := parent != c.parent
-	codecs := make([]PayloadCodec, len(c.codecs))
-	for i, codec := range c.codecs {
-		codecs[i] = codec
-		if aware, ok := codec.(PayloadCodecWithSerializationContext); ok {
-			codecs[i] = aware.WithSerializationContext(ctx)
-			changed = changed || codecs[i] != codec
-		}
-	}
-	if !changed {
+	codecs, changed := codecsWithContext(c.codecs, ctx)
+	if !changed && parent == c.parent {
 		return c
 	}
 	return &CodecDataConverter{parent: parent, codecs: codecs}
+}
+
+// codecsWithContext gives ctx to each codec that takes one, and reports
+// whether any of them changed.
+func codecsWithContext(codecs []PayloadCodec, ctx SerializationContext) ([]PayloadCodec, bool) {
+	bound := make([]PayloadCodec, len(codecs))
+	changed := false
+	for i, codec := range codecs {
+		bound[i] = codec
+		if aware, ok := codec.(PayloadCodecWithSerializationContext); ok {
+			bound[i] = aware.WithSerializationContext(ctx)
+			changed = changed || bound[i] != codec
+		}
+	}
+	return bound, changed
 }

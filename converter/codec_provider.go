@@ -68,12 +68,9 @@ func (c *codecChain) Decode(payloads []*commonpb.Payload) ([]*commonpb.Payload, 
 
 // WithSerializationContext gives ctx to each stage that takes one.
 func (c *codecChain) WithSerializationContext(ctx SerializationContext) PayloadCodec {
-	stages := make([]PayloadCodec, len(c.stages))
-	for i, codec := range c.stages {
-		stages[i] = codec
-		if aware, ok := codec.(PayloadCodecWithSerializationContext); ok {
-			stages[i] = aware.WithSerializationContext(ctx)
-		}
+	stages, changed := codecsWithContext(c.stages, ctx)
+	if !changed {
+		return c
 	}
 	return &codecChain{stages: stages}
 }
