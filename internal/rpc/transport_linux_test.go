@@ -323,14 +323,19 @@ func TestTransportRecoversFromResetConnections(t *testing.T) {
 					}
 				})
 			}
-			const resets = 5
-			for i := 0; i < resets; i++ {
-				// Let calls flow on the connection before cutting it.
+			// Let calls flow on the connection before each cut, and after
+			// the last one, so that every reset is followed by a reconnect.
+			letCallsFlow := func() {
 				for start := calls.Load(); calls.Load() < start+20; {
 					time.Sleep(time.Millisecond)
 				}
+			}
+			const resets = 5
+			for i := 0; i < resets; i++ {
+				letCallsFlow()
 				proxy.reset()
 			}
+			letCallsFlow()
 			close(stop)
 			wg.Wait()
 			if n := failures.Load(); n > 0 {
