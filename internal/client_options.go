@@ -97,7 +97,9 @@ type (
 	// HeaderReader reads header fields of an incoming request.
 	HeaderReader interface {
 		Get(key string) (*commonpb.Payload, bool)
-		ForEachKey(handler func(key string, value *commonpb.Payload) error) error
+		// ForEachKey calls the function with each key and its value,
+		// stopping at the first error, which it returns.
+		ForEachKey(func(string, *commonpb.Payload) error) error
 	}
 
 	// ContextPropagator carries values (a tracing span, a tenant ID) from
