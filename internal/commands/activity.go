@@ -7,6 +7,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	failurepb "go.temporal.io/api/failure/v1"
 	historypb "go.temporal.io/api/history/v1"
+	sdkpb "go.temporal.io/api/sdk/v1"
 )
 
 // Activity is the machine of one ScheduleActivityTask command.
@@ -28,6 +29,8 @@ type Activity struct {
 	cancelReq *CancelRequest // the cancel request, once made
 	startedID int64          // ActivityTaskStarted event ID, when known
 	identity  string         // worker that started it, when known
+
+	groups []*sdkpb.EventGroupMarker // the schedule command's, for its cancel request
 }
 
 // The activity's commands and events, for the Book.
@@ -154,10 +157,11 @@ var ActivityTable = NewTable("activity",
 // must be set (by default to the decimal NextSeq). onDone runs once, when
 // the outcome is known.
 func (b *Book) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttributes, waitForCancel bool, onDone func(Outcome)) *Activity {
-	a := &Activity{book: b, attrs: attrs, waitForCancel: waitForCancel, onDone: onDone, seq: b.NextSeq()}
+	a := &Activity{book: b, attrs: attrs, waitForCancel: waitForCancel, onDone: onDone, seq: b.NextSeq(), groups: b.groups}
 	b.add(&commandpb.Command{
-		CommandType: scheduleActivityKind.Command,
-		Attributes:  &commandpb.Command_ScheduleActivityTaskCommandAttributes{ScheduleActivityTaskCommandAttributes: attrs},
+		CommandType:       scheduleActivityKind.Command,
+		Attributes:        &commandpb.Command_ScheduleActivityTaskCommandAttributes{ScheduleActivityTaskCommandAttributes: attrs},
+		EventGroupMarkers: a.groups,
 	}, a)
 	b.route(a.key(), a)
 	return a
@@ -209,6 +213,7 @@ func (a *Activity) requestCancel(*historypb.HistoryEvent) error {
 		Attributes: &commandpb.Command_RequestCancelActivityTaskCommandAttributes{
 			RequestCancelActivityTaskCommandAttributes: &commandpb.RequestCancelActivityTaskCommandAttributes{ScheduledEventId: a.seq},
 		},
+		EventGroupMarkers: a.groups,
 	})
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	failurepb "go.temporal.io/api/failure/v1"
 	historypb "go.temporal.io/api/history/v1"
+	sdkpb "go.temporal.io/api/sdk/v1"
 )
 
 // Outcome is how a command ended: a result, or a failure to be turned into
@@ -86,7 +87,26 @@ type Book struct {
 	// errors can say where it came from (see LocateCommands).
 	locate  func() string
 	located map[machine]located
+
+	// groups are the event group markers of the workflow API call being
+	// made (see SetEventGroups); nil, as it nearly always is, costs nothing.
+	groups []*sdkpb.EventGroupMarker
 }
+
+// SetEventGroups sets the event group markers that the commands a workflow
+// API call makes carry (Command.EventGroupMarkers, which the server copies
+// to their events), as go.temporal.io/sdk sets them: on the command the call
+// makes, and later on the command that cancels it. It returns the markers
+// it replaces, for the caller to put back when its call returns. Protocol
+// messages and the commands that close the run carry none (ContinueAsNew
+// is given its own).
+func (b *Book) SetEventGroups(markers []*sdkpb.EventGroupMarker) (previous []*sdkpb.EventGroupMarker) {
+	previous, b.groups = b.groups, markers
+	return previous
+}
+
+// EventGroups are the markers SetEventGroups set last.
+func (b *Book) EventGroups() []*sdkpb.EventGroupMarker { return b.groups }
 
 // SetReadOnly forbids (or allows again) new commands.
 func (b *Book) SetReadOnly(readOnly bool) { b.readOnly = readOnly }

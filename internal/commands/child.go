@@ -31,6 +31,7 @@ type ChildWorkflow struct {
 	runID       string
 	cancelAsked bool // canceled before it started: cancel once it does
 	cancelReq   *CancelExternal
+	groups      []*sdkpb.EventGroupMarker // the start command's, for its cancel request
 }
 
 // ChildCallbacks are told how a child workflow goes. Started runs once,
@@ -155,11 +156,12 @@ func (b *Book) StartChildWorkflow(attrs *commandpb.StartChildWorkflowExecutionCo
 	if b.ChildOpen(attrs.GetWorkflowId()) {
 		panic(fmt.Sprintf("commands: child workflow %q is already open in this run", attrs.GetWorkflowId()))
 	}
-	c := &ChildWorkflow{book: b, attrs: attrs, calls: calls, seq: b.NextSeq()}
+	c := &ChildWorkflow{book: b, attrs: attrs, calls: calls, seq: b.NextSeq(), groups: b.groups}
 	b.add(&commandpb.Command{
-		CommandType:  startChildKind.Command,
-		Attributes:   &commandpb.Command_StartChildWorkflowExecutionCommandAttributes{StartChildWorkflowExecutionCommandAttributes: attrs},
-		UserMetadata: metadata,
+		CommandType:       startChildKind.Command,
+		Attributes:        &commandpb.Command_StartChildWorkflowExecutionCommandAttributes{StartChildWorkflowExecutionCommandAttributes: attrs},
+		UserMetadata:      metadata,
+		EventGroupMarkers: c.groups,
 	}, c)
 	b.route(c.key(), c)
 	put(&b.openChildren, attrs.GetWorkflowId(), c)
@@ -251,7 +253,7 @@ func (c *ChildWorkflow) requestCancel(*historypb.HistoryEvent) error {
 		Namespace:         c.attrs.GetNamespace(),
 		WorkflowId:        c.attrs.GetWorkflowId(),
 		ChildWorkflowOnly: true,
-	}, c, func(ExternalOutcome) {})
+	}, c, c.groups, func(ExternalOutcome) {})
 	return nil
 }
 

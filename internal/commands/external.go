@@ -8,6 +8,7 @@ import (
 	commandpb "go.temporal.io/api/command/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
+	sdkpb "go.temporal.io/api/sdk/v1"
 )
 
 // ExternalOutcome is how a signal or a cancel request to another workflow
@@ -156,8 +157,9 @@ func (b *Book) SignalExternal(attrs *commandpb.SignalExternalWorkflowExecutionCo
 	s := &SignalExternal{book: b, attrs: attrs, seq: b.NextSeq(), onDone: onDone}
 	attrs.Control = seqID(s.seq)
 	b.add(&commandpb.Command{
-		CommandType: signalExternalKind.Command,
-		Attributes:  &commandpb.Command_SignalExternalWorkflowExecutionCommandAttributes{SignalExternalWorkflowExecutionCommandAttributes: attrs},
+		CommandType:       signalExternalKind.Command,
+		Attributes:        &commandpb.Command_SignalExternalWorkflowExecutionCommandAttributes{SignalExternalWorkflowExecutionCommandAttributes: attrs},
+		EventGroupMarkers: b.groups,
 	}, s)
 	b.route(Key{ID: s.seq}, s)
 	return s
@@ -167,10 +169,13 @@ func (b *Book) SignalExternal(attrs *commandpb.SignalExternalWorkflowExecutionCo
 // another workflow; its Control is the command's sequence number.
 func (b *Book) CancelExternal(attrs *commandpb.RequestCancelExternalWorkflowExecutionCommandAttributes, onDone func(ExternalOutcome)) *CancelExternal {
 	attrs.Control = seqID(b.NextSeq())
-	return b.addCancelExternal(attrs, nil, onDone)
+	return b.addCancelExternal(attrs, nil, b.groups, onDone)
 }
 
-func (b *Book) addCancelExternal(attrs *commandpb.RequestCancelExternalWorkflowExecutionCommandAttributes, target machine, onDone func(ExternalOutcome)) *CancelExternal {
+// addCancelExternal adds the cancel request of another workflow, or of
+// target, a child; groups are the call's event group markers, or the
+// child's.
+func (b *Book) addCancelExternal(attrs *commandpb.RequestCancelExternalWorkflowExecutionCommandAttributes, target machine, groups []*sdkpb.EventGroupMarker, onDone func(ExternalOutcome)) *CancelExternal {
 	// A child's cancel request may be made by an event (the child
 	// started) before the workflow task that sends it: its event ID is
 	// known only when history records it, and it is routed then.
@@ -179,8 +184,9 @@ func (b *Book) addCancelExternal(attrs *commandpb.RequestCancelExternalWorkflowE
 		c.seq = b.NextSeq()
 	}
 	c.entry = b.add(&commandpb.Command{
-		CommandType: cancelExternalKind.Command,
-		Attributes:  &commandpb.Command_RequestCancelExternalWorkflowExecutionCommandAttributes{RequestCancelExternalWorkflowExecutionCommandAttributes: attrs},
+		CommandType:       cancelExternalKind.Command,
+		Attributes:        &commandpb.Command_RequestCancelExternalWorkflowExecutionCommandAttributes{RequestCancelExternalWorkflowExecutionCommandAttributes: attrs},
+		EventGroupMarkers: groups,
 	}, c)
 	return c
 }

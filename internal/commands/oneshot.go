@@ -87,16 +87,19 @@ func (b *Book) addOneShot(cmd *commandpb.Command) *OneShot {
 // UI) may be nil.
 func (b *Book) RecordMarker(attrs *commandpb.RecordMarkerCommandAttributes, metadata *sdkpb.UserMetadata) *OneShot {
 	return b.addOneShot(&commandpb.Command{
-		CommandType:  recordMarkerKind.Command,
-		Attributes:   &commandpb.Command_RecordMarkerCommandAttributes{RecordMarkerCommandAttributes: attrs},
-		UserMetadata: metadata,
+		CommandType:       recordMarkerKind.Command,
+		Attributes:        &commandpb.Command_RecordMarkerCommandAttributes{RecordMarkerCommandAttributes: attrs},
+		UserMetadata:      metadata,
+		EventGroupMarkers: b.groups,
 	})
 }
 
 // RecordUnmatched adds a command whose event replay does not match: a
 // version marker, its change-version search attribute upsert, or a mutable
-// side effect marker. The engine skips their events.
+// side effect marker. The engine skips their events. It carries the call's
+// event group markers.
 func (b *Book) RecordUnmatched(cmd *commandpb.Command) {
+	cmd.EventGroupMarkers = b.groups
 	o := &OneShot{cmd: cmd}
 	b.add(cmd, o).unmatched = true
 }
@@ -104,16 +107,18 @@ func (b *Book) RecordUnmatched(cmd *commandpb.Command) {
 // UpsertSearchAttributes adds an UpsertWorkflowSearchAttributes command.
 func (b *Book) UpsertSearchAttributes(attrs *commandpb.UpsertWorkflowSearchAttributesCommandAttributes) *OneShot {
 	return b.addOneShot(&commandpb.Command{
-		CommandType: upsertSearchAttributesKind.Command,
-		Attributes:  &commandpb.Command_UpsertWorkflowSearchAttributesCommandAttributes{UpsertWorkflowSearchAttributesCommandAttributes: attrs},
+		CommandType:       upsertSearchAttributesKind.Command,
+		Attributes:        &commandpb.Command_UpsertWorkflowSearchAttributesCommandAttributes{UpsertWorkflowSearchAttributesCommandAttributes: attrs},
+		EventGroupMarkers: b.groups,
 	})
 }
 
 // ModifyProperties adds a ModifyWorkflowProperties command (memo upsert).
 func (b *Book) ModifyProperties(attrs *commandpb.ModifyWorkflowPropertiesCommandAttributes) *OneShot {
 	return b.addOneShot(&commandpb.Command{
-		CommandType: modifyPropertiesKind.Command,
-		Attributes:  &commandpb.Command_ModifyWorkflowPropertiesCommandAttributes{ModifyWorkflowPropertiesCommandAttributes: attrs},
+		CommandType:       modifyPropertiesKind.Command,
+		Attributes:        &commandpb.Command_ModifyWorkflowPropertiesCommandAttributes{ModifyWorkflowPropertiesCommandAttributes: attrs},
+		EventGroupMarkers: b.groups,
 	})
 }
 
@@ -141,10 +146,13 @@ func (b *Book) CancelWorkflow(attrs *commandpb.CancelWorkflowExecutionCommandAtt
 	})
 }
 
-// ContinueAsNew adds a ContinueAsNewWorkflowExecution command.
-func (b *Book) ContinueAsNew(attrs *commandpb.ContinueAsNewWorkflowExecutionCommandAttributes) *OneShot {
+// ContinueAsNew adds a ContinueAsNewWorkflowExecution command; groups
+// (nil for none) are the event group markers of the call that made its
+// ContinueAsNewError.
+func (b *Book) ContinueAsNew(attrs *commandpb.ContinueAsNewWorkflowExecutionCommandAttributes, groups []*sdkpb.EventGroupMarker) *OneShot {
 	return b.addOneShot(&commandpb.Command{
-		CommandType: continueAsNewKind.Command,
-		Attributes:  &commandpb.Command_ContinueAsNewWorkflowExecutionCommandAttributes{ContinueAsNewWorkflowExecutionCommandAttributes: attrs},
+		CommandType:       continueAsNewKind.Command,
+		Attributes:        &commandpb.Command_ContinueAsNewWorkflowExecutionCommandAttributes{ContinueAsNewWorkflowExecutionCommandAttributes: attrs},
+		EventGroupMarkers: groups,
 	})
 }

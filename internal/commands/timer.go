@@ -22,6 +22,7 @@ type Timer struct {
 	onDone    func(Outcome)
 	resolved  bool
 	cancelReq *CancelRequest
+	groups    []*sdkpb.EventGroupMarker // the StartTimer's, for its CancelTimer
 }
 
 // The timer's commands and events, for the Book. Timer events find their
@@ -94,11 +95,12 @@ var TimerTable = NewTable("timer",
 // when the timer fires, with a canceled failure when it is canceled.
 // metadata (the timer's summary) may be nil.
 func (b *Book) StartTimer(attrs *commandpb.StartTimerCommandAttributes, metadata *sdkpb.UserMetadata, onDone func(Outcome)) *Timer {
-	t := &Timer{book: b, attrs: attrs, onDone: onDone}
+	t := &Timer{book: b, attrs: attrs, onDone: onDone, groups: b.groups}
 	b.add(&commandpb.Command{
-		CommandType:  startTimerKind.Command,
-		Attributes:   &commandpb.Command_StartTimerCommandAttributes{StartTimerCommandAttributes: attrs},
-		UserMetadata: metadata,
+		CommandType:       startTimerKind.Command,
+		Attributes:        &commandpb.Command_StartTimerCommandAttributes{StartTimerCommandAttributes: attrs},
+		UserMetadata:      metadata,
+		EventGroupMarkers: t.groups,
 	}, t)
 	b.route(t.key(), t)
 	return t
@@ -141,6 +143,7 @@ func (t *Timer) requestCancel(*historypb.HistoryEvent) error {
 		Attributes: &commandpb.Command_CancelTimerCommandAttributes{
 			CancelTimerCommandAttributes: &commandpb.CancelTimerCommandAttributes{TimerId: t.attrs.GetTimerId()},
 		},
+		EventGroupMarkers: t.groups,
 	})
 	return nil
 }

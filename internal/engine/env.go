@@ -76,6 +76,14 @@ func (x *Run) userMetadata(summary string) (*sdkpb.UserMetadata, error) {
 	return &sdkpb.UserMetadata{Summary: p}, nil
 }
 
+// SetEventGroups sets the event group markers (workflow.EventGroup) that
+// the commands of the workflow API call being made carry, and returns the
+// ones it replaces: the caller puts them back when its call returns. The
+// commands that cancel the call's commands later carry them too.
+func (x *Run) SetEventGroups(markers []*sdkpb.EventGroupMarker) (previous []*sdkpb.EventGroupMarker) {
+	return x.book.SetEventGroups(markers)
+}
+
 // SetReadOnly forbids new commands while code that may only read the
 // workflow's state runs (a query handler, an update validator): making
 // one panics with a *commands.ReadOnlyError.

@@ -9,6 +9,7 @@ import (
 	commandpb "go.temporal.io/api/command/v1"
 	commonpb "go.temporal.io/api/common/v1"
 	historypb "go.temporal.io/api/history/v1"
+	sdkpb "go.temporal.io/api/sdk/v1"
 
 	"github.com/durable-go/sdk/internal/commands"
 	"github.com/durable-go/sdk/internal/failure"
@@ -104,6 +105,9 @@ type localActivity struct {
 	done func(LocalActivityResult)
 	// summary is the marker's user metadata.
 	summary string
+	// groups are the marker's event group markers: those of the call
+	// that scheduled it.
+	groups []*sdkpb.EventGroupMarker
 	// lastAttempt and backoff come with a failure that asks for a retry
 	// through a timer.
 	lastAttempt int32
@@ -118,7 +122,7 @@ func (x *Run) ScheduleLocalActivity(req *LocalActivityRequest, summary string, d
 	las.seq++
 	req.ID = strconv.FormatInt(las.seq, 10)
 	req.WorkflowTaskTimeout = x.info.WorkflowTaskTimeout
-	la := &localActivity{req: req, done: done, summary: summary}
+	la := &localActivity{req: req, done: done, summary: summary, groups: x.book.EventGroups()}
 	la.m = x.book.NewLocalActivity(req.ID, req.ActivityType, func(o commands.Outcome) { la.deliver(x, o) },
 		func() { las.cancels = append(las.cancels, req.ID) })
 	if las.pending == nil {
@@ -238,7 +242,9 @@ func (x *Run) recordLocalActivity(la *localActivity, o LocalActivityOutcome, rep
 	if err != nil {
 		return err
 	}
+	previous := x.book.SetEventGroups(la.groups)
 	x.book.RecordMarker(&commandpb.RecordMarkerCommandAttributes{MarkerName: MarkerLocalActivity, Details: details, Failure: outcome.Failure}, metadata)
+	x.book.SetEventGroups(previous)
 	x.advanceTime(replayTime)
 	return x.resolveLocalActivity(la, in, outcome, o.Attempt, data.Backoff, nil)
 }

@@ -544,7 +544,7 @@ func (x *Run) finishTask() {
 	x.closed = true
 	switch {
 	case c.ContinueAsNew != nil:
-		x.book.ContinueAsNew(c.ContinueAsNew)
+		x.book.ContinueAsNew(c.ContinueAsNew, c.ContinueAsNewGroups)
 	case c.Canceled:
 		x.book.CancelWorkflow(&commandpb.CancelWorkflowExecutionCommandAttributes{Details: c.Details})
 	case c.Err != nil:

@@ -8,6 +8,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	failurepb "go.temporal.io/api/failure/v1"
 	historypb "go.temporal.io/api/history/v1"
+	sdkpb "go.temporal.io/api/sdk/v1"
 
 	"github.com/durable-go/sdk/log"
 )
@@ -109,6 +110,9 @@ type Close struct {
 	Details  *commonpb.Payloads
 	// ContinueAsNew: the workflow asked to continue as a new run.
 	ContinueAsNew *commandpb.ContinueAsNewWorkflowExecutionCommandAttributes
+	// ContinueAsNewGroups are the event group markers of the
+	// ContinueAsNew command (see SetEventGroups).
+	ContinueAsNewGroups []*sdkpb.EventGroupMarker
 }
 
 // Info is what the engine knows of the run, for workflow.GetInfo. It

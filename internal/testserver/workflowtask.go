@@ -10,6 +10,7 @@ import (
 	failurepb "go.temporal.io/api/failure/v1"
 	historypb "go.temporal.io/api/history/v1"
 	querypb "go.temporal.io/api/query/v1"
+	sdkpb "go.temporal.io/api/sdk/v1"
 	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/api/workflowservice/v1"
@@ -374,13 +375,15 @@ func (s *Server) applyCommand(r *run, completedID int64, cmd *commandpb.Command,
 			WorkflowExecutionCanceledEventAttributes: &historypb.WorkflowExecutionCanceledEventAttributes{
 				Details: cmd.GetCancelWorkflowExecutionCommandAttributes().GetDetails(), WorkflowTaskCompletedEventId: completedID}})
 	case enumspb.COMMAND_TYPE_CONTINUE_AS_NEW_WORKFLOW_EXECUTION:
-		s.continueAsNew(r, completedID, cmd.GetContinueAsNewWorkflowExecutionCommandAttributes())
+		s.continueAsNew(r, completedID, cmd.GetContinueAsNewWorkflowExecutionCommandAttributes(), cmd.GetEventGroupMarkers())
 		return
 	}
 	if ev == nil {
 		return
 	}
+	// The server copies both from the command to its event.
 	ev.UserMetadata = cmd.GetUserMetadata()
+	ev.EventGroupMarkers = cmd.GetEventGroupMarkers()
 	s.writeEvent(r, ev)
 	if then != nil {
 		then(ev.GetEventId())
@@ -395,7 +398,7 @@ func (s *Server) applyCommand(r *run, completedID int64, cmd *commandpb.Command,
 // go.temporal.io/sdk's test environment: its event names the run that
 // would follow, which never starts, and its updates not yet accepted are
 // rejected with the run. A child's chain goes on.
-func (s *Server) continueAsNew(r *run, completedID int64, a *commandpb.ContinueAsNewWorkflowExecutionCommandAttributes) {
+func (s *Server) continueAsNew(r *run, completedID int64, a *commandpb.ContinueAsNewWorkflowExecutionCommandAttributes, groups []*sdkpb.EventGroupMarker) {
 	prev := r.started
 	taskQueue := a.GetTaskQueue()
 	if taskQueue.GetName() == "" {
@@ -409,7 +412,7 @@ func (s *Server) continueAsNew(r *run, completedID int64, a *commandpb.ContinueA
 		taskTimeout = prev.GetWorkflowTaskTimeout()
 	}
 	newRunID := fmt.Sprintf("%s-run-%d", r.execution.GetWorkflowId(), len(s.runs)+1)
-	s.write(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW, &historypb.HistoryEvent_WorkflowExecutionContinuedAsNewEventAttributes{
+	ev := newEvent(enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW, &historypb.HistoryEvent_WorkflowExecutionContinuedAsNewEventAttributes{
 		WorkflowExecutionContinuedAsNewEventAttributes: &historypb.WorkflowExecutionContinuedAsNewEventAttributes{
 			NewExecutionRunId: newRunID, WorkflowType: a.GetWorkflowType(), TaskQueue: taskQueue, Input: a.GetInput(),
 			WorkflowRunTimeout: runTimeout, WorkflowTaskTimeout: taskTimeout, WorkflowTaskCompletedEventId: completedID,
@@ -417,6 +420,8 @@ func (s *Server) continueAsNew(r *run, completedID int64, a *commandpb.ContinueA
 			LastCompletionResult: a.GetLastCompletionResult(), Header: a.GetHeader(), Memo: a.GetMemo(),
 			SearchAttributes: a.GetSearchAttributes(),
 		}})
+	ev.EventGroupMarkers = groups
+	s.writeEvent(r, ev)
 	if r.parent == nil {
 		s.closeRun(r)
 		return
