@@ -2,6 +2,7 @@ package internal
 
 import (
 	"context"
+	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
 
@@ -61,6 +62,14 @@ type (
 		// ConnectionOptions tune the gRPC connection (TLS, keepalive,
 		// message size, dial options).
 		ConnectionOptions clientapi.ConnectionOptions
+		// RPCTimeout bounds each call the SDK makes to the server, its
+		// retries included: a client method's, a worker's task completions
+		// and heartbeats. A shorter deadline on the call's context wins.
+		// Long polls (a workflow's result, an update's outcome, task
+		// polls), GetSystemInfo and calls made directly on WorkflowService
+		// or OperatorService keep their own. Zero means 10 s; negative is
+		// refused.
+		RPCTimeout time.Duration
 		// HeadersProvider adds gRPC headers to every request, such as an
 		// authorization token that rotates.
 		HeadersProvider HeadersProvider

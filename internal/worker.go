@@ -108,6 +108,16 @@ type WorkerOptions struct {
 	WorkerStopTimeout time.Duration
 	// DisableWorkflowWorker polls only activity tasks.
 	DisableWorkflowWorker bool
+	// DeploymentOptions opt the worker into Worker Deployment Versioning
+	// (see WorkerDeploymentOptions, worker_deployment.go).
+	DeploymentOptions WorkerDeploymentOptions
+	// BuildID is the worker's build ID, which its task completions record
+	// (deprecated: DeploymentOptions.Version replaces it). Default: the
+	// binary checksum.
+	BuildID string
+	// UseBuildIDForVersioning opts the worker into build-ID versioning
+	// (deprecated: DeploymentOptions.UseVersioning).
+	UseBuildIDForVersioning bool
 	// Identity names the worker to the server (pid@host@ by default).
 	Identity string
 	// DeadlockDetectionTimeout is how long workflow code may run without
@@ -234,6 +244,9 @@ type AggregatedWorker struct {
 	cache    *sharedCache       // released by Stop
 
 	plugins workerPlugins // see worker_plugin.go
+	// versioning is the worker's version and its workflow types'
+	// versioning behaviors (worker_deployment.go).
+	versioning *workerVersioning
 
 	fatalMu  sync.Mutex
 	fatalErr error         // the first fatal poll error
@@ -313,6 +326,7 @@ func NewWorker(client Client, taskQueue string, options WorkerOptions) *Aggregat
 	}
 	checkTuning(w.options) // as the plugins left them
 	checkWorkerOptionsNotNegative(w.options)
+	w.versioning = newWorkerVersioning(taskQueue, w.options)
 	return w
 }
 
@@ -330,12 +344,14 @@ func (w *AggregatedWorker) RegisterWorkflow(fn any) {
 // comes.
 func (w *AggregatedWorker) RegisterWorkflowWithOptions(fn any, options RegisterWorkflowOptions) {
 	w.checkWorkflowWorkerEnabled()
+	w.versioning.checkBehavior(w.taskQueue, fn, options)
 	if on := w.plugins.registryHooks.OnRegisterWorkflow; on != nil {
 		on(fn, options)
 	}
 	if err := w.registry.RegisterWorkflow(fn, options.Name, options.DisableAlreadyRegisteredCheck); err != nil {
 		panic(err)
 	}
+	w.versioning.register(fn, options)
 }
 
 // checkWorkflowWorkerEnabled panics, as go.temporal.io/sdk does, when a
@@ -367,8 +383,9 @@ func (w *AggregatedWorker) RegisterActivityWithOptions(fn any, options RegisterA
 type DynamicRegisterWorkflowOptions struct {
 	// LoadDynamicRuntimeOptions picks the options of each workflow type the
 	// dynamic workflow runs: today only a worker-deployment versioning
-	// behavior, which, as go.temporal.io/sdk on a worker without
-	// deployment versioning, this SDK accepts and never asks for.
+	// behavior, which a worker that is versioned, or names a deployment
+	// version, asks for as each task of such a type completes (an error
+	// leaves the worker's default behavior).
 	LoadDynamicRuntimeOptions func(details LoadDynamicRuntimeOptionsDetails) (DynamicRuntimeWorkflowOptions, error)
 }
 
@@ -384,12 +401,14 @@ type DynamicRegisterActivityOptions struct{}
 // worker has at most one.
 func (w *AggregatedWorker) RegisterDynamicWorkflow(fn any, options DynamicRegisterWorkflowOptions) {
 	w.checkWorkflowWorkerEnabled()
+	w.versioning.checkDynamicBehavior(w.taskQueue, options)
 	if on := w.plugins.registryHooks.OnRegisterDynamicWorkflow; on != nil {
 		on(fn, options)
 	}
 	if err := w.registry.RegisterDynamicWorkflow(fn); err != nil {
 		panic(err)
 	}
+	w.versioning.registerDynamic(options)
 }
 
 // RegisterDynamicActivity registers the activity that runs every activity
@@ -412,6 +431,10 @@ type RegisterWorkflowOptions struct {
 	Name string
 	// DisableAlreadyRegisteredCheck allows replacing a registration.
 	DisableAlreadyRegisteredCheck bool
+	// VersioningBehavior is the type's behavior on a versioned worker
+	// (see VersioningBehavior); unspecified: the worker's
+	// DeploymentOptions.DefaultVersioningBehavior.
+	VersioningBehavior VersioningBehavior
 }
 
 // RegisterActivityOptions configure an activity registration
@@ -445,7 +468,8 @@ func (w *AggregatedWorker) runConfigOptions() runConfigOptions {
 		SDKMetadataFlags: true,
 		Interceptors:     w.interceptors(),
 		Propagators:      w.clientSettings.Propagators,
-		BinaryChecksum:   processBinaryChecksum(),
+		BinaryChecksum:   w.versioning.buildID,
+		BuildID:          w.versioning.buildID,
 	}
 }
 
@@ -483,7 +507,7 @@ func (w *AggregatedWorker) startRuntime() error {
 	}
 	cache := acquireStickyCache()
 	opts := workerrt.Options{
-		Service:           w.client.WorkflowService(),
+		Service:           w.clientSettings.Service,
 		Namespace:         w.clientSettings.Namespace,
 		TaskQueue:         w.taskQueue,
 		Identity:          w.options.Identity,
@@ -509,15 +533,16 @@ func (w *AggregatedWorker) startRuntime() error {
 		quiet := w.runConfigOptions()
 		quiet.Logger, quiet.Metrics = logging.NewTextLogger(io.Discard, slog.LevelError), nil
 		opts.LocateNondeterminism = nondeterminismLocator(newRunConfig(w.registry, quiet), workflowCodeLocation)
-		// Only workflow tasks carry the binary checksum. As
-		// go.temporal.io/sdk: completions carry it only to a server that
-		// does not say it has build-ID versioning (every server since 1.21
-		// does); one not asked yet is taken to have it.
-		opts.BinaryChecksum = processBinaryChecksum()
+		// Only workflow tasks carry the binary checksum (the build ID). As
+		// go.temporal.io/sdk: only to a server that does not say it has
+		// build-ID versioning (every server since 1.21 does); one not
+		// asked yet is taken to have it.
+		opts.BinaryChecksum = w.versioning.buildID
 		if info := w.clientSettings.Conn.KnownSystemInfo(); info != nil && !info.GetCapabilities().GetBuildIdBasedVersioning() {
-			opts.BinaryChecksumOnCompletion = true
+			opts.SendBinaryChecksum = true
 		}
 	}
+	opts.Versioning = w.versioning.runtime(false)
 	activities := w.activityExecutor(w.taskQueue)
 	if opts.Engine != nil {
 		opts.LocalActivities = activities

@@ -35,7 +35,10 @@ type WorkerClient interface {
 type ClientSettings struct {
 	// Conn is the client's connection: its workflow service, and the
 	// capabilities the server reported.
-	Conn             *rpc.Conn
+	Conn *rpc.Conn
+	// Service is the client's workflow service as its own calls use it:
+	// each call bounded by the client's RPCTimeout.
+	Service          workflowservice.WorkflowServiceClient
 	Namespace        string
 	Identity         string
 	DataConverter    converter.DataConverter

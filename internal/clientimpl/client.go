@@ -157,6 +157,9 @@ func newWorkflowClient(options internal.ClientOptions, shared *clientSharedConn)
 		options.Identity = clientDefaultIdentity()
 	}
 	options.Logger = clientLogger(options) // one logger, so one report of its panics
+	if err := checkRPCTimeout(options); err != nil {
+		return nil, err
+	}
 	if shared == nil {
 		opts, err := rpcOptions(options)
 		if err != nil {
@@ -171,7 +174,7 @@ func newWorkflowClient(options internal.ClientOptions, shared *clientSharedConn)
 	shared.clients.Add(1)
 	c := &workflowClient{
 		conn:             shared.conn,
-		service:          shared.conn.WorkflowService(),
+		service:          shared.conn.BoundedWorkflowService(options.RPCTimeout),
 		shared:           shared,
 		namespace:        options.Namespace,
 		identity:         options.Identity,
@@ -237,6 +240,7 @@ func (c *workflowClient) ensureInitialized(ctx context.Context) error {
 func (c *workflowClient) WorkerSettings() internal.ClientSettings {
 	return internal.ClientSettings{
 		Conn:             c.conn,
+		Service:          c.service,
 		Namespace:        c.namespace,
 		Identity:         c.identity,
 		DataConverter:    c.dataConverter,
@@ -258,7 +262,9 @@ func (c *workflowClient) CheckHealth(ctx context.Context, _ *clientapi.CheckHeal
 }
 
 // WorkflowService implements Client.
-func (c *workflowClient) WorkflowService() workflowservice.WorkflowServiceClient { return c.service }
+func (c *workflowClient) WorkflowService() workflowservice.WorkflowServiceClient {
+	return c.conn.WorkflowService()
+}
 
 // OperatorService implements Client.
 func (c *workflowClient) OperatorService() operatorservice.OperatorServiceClient {

@@ -15,6 +15,9 @@ import (
 // connects on its first call.
 func NewNamespaceClient(options internal.ClientOptions) (clientapi.NamespaceClient, error) {
 	options.Logger = clientLogger(options) // one logger, so one report of its panics
+	if err := checkRPCTimeout(options); err != nil {
+		return nil, err
+	}
 	opts, err := rpcOptions(options)
 	if err != nil {
 		return nil, err
@@ -23,24 +26,25 @@ func NewNamespaceClient(options internal.ClientOptions) (clientapi.NamespaceClie
 	if err != nil {
 		return nil, err
 	}
-	return &namespaceClient{conn: conn, logger: options.Logger}, nil
+	return &namespaceClient{conn: conn, service: conn.BoundedWorkflowService(options.RPCTimeout), logger: options.Logger}, nil
 }
 
 // namespaceClient implements NamespaceClient.
 type namespaceClient struct {
-	conn   *rpc.Conn
-	logger log.Logger
+	conn    *rpc.Conn
+	service workflowservice.WorkflowServiceClient // bounded by RPCTimeout
+	logger  log.Logger
 }
 
 // Register implements NamespaceClient.
 func (n *namespaceClient) Register(ctx context.Context, request *workflowservice.RegisterNamespaceRequest) error {
-	_, err := n.conn.WorkflowService().RegisterNamespace(ctx, request)
+	_, err := n.service.RegisterNamespace(ctx, request)
 	return wrapCallError(err, "registering namespace %q", request.GetNamespace())
 }
 
 // Describe implements NamespaceClient.
 func (n *namespaceClient) Describe(ctx context.Context, name string) (*workflowservice.DescribeNamespaceResponse, error) {
-	resp, err := n.conn.WorkflowService().DescribeNamespace(ctx, &workflowservice.DescribeNamespaceRequest{Namespace: name})
+	resp, err := n.service.DescribeNamespace(ctx, &workflowservice.DescribeNamespaceRequest{Namespace: name})
 	if err != nil {
 		return nil, wrapCallError(err, "describing namespace %q", name)
 	}
@@ -49,7 +53,7 @@ func (n *namespaceClient) Describe(ctx context.Context, name string) (*workflows
 
 // Update implements NamespaceClient.
 func (n *namespaceClient) Update(ctx context.Context, request *workflowservice.UpdateNamespaceRequest) error {
-	_, err := n.conn.WorkflowService().UpdateNamespace(ctx, request)
+	_, err := n.service.UpdateNamespace(ctx, request)
 	return wrapCallError(err, "updating namespace %q", request.GetNamespace())
 }
 

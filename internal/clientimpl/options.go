@@ -25,6 +25,12 @@ const (
 )
 
 // rpcOptions turns client options into connection options.
+// checkRPCTimeout refuses a negative Options.RPCTimeout, which would end
+// every call before it starts.
+func checkRPCTimeout(o internal.ClientOptions) error {
+	return optcheck.Negative("invalid client options: client.Options", optcheck.Duration("RPCTimeout", o.RPCTimeout))
+}
+
 func rpcOptions(o internal.ClientOptions) (rpc.Options, error) {
 	co := o.ConnectionOptions
 	if err := optcheck.Negative("invalid client options: client.ConnectionOptions",

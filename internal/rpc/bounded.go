@@ -1,0 +1,53 @@
+package rpc
+
+import (
+	"context"
+	"time"
+
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/grpc"
+)
+
+// DefaultCallTimeout bounds a call the SDK makes for the user (a client
+// method, a worker's task completion), its retries included, when the
+// client's Options.RPCTimeout is zero: 10 s, as go.temporal.io/sdk.
+const DefaultCallTimeout = 10 * time.Second
+
+// BoundedWorkflowService returns a workflow service client on the same
+// connection whose calls end after timeout (DefaultCallTimeout when zero),
+// retries included; a shorter deadline of the caller's wins. Long polls
+// (see IsLongPoll), GetSystemInfo and ListArchivedWorkflowExecutions keep
+// their own budgets, as go.temporal.io/sdk gives them. The client's and the
+// worker's own calls go through it; WorkflowService, which users call
+// directly, stays unbounded.
+func (c *Conn) BoundedWorkflowService(timeout time.Duration) workflowservice.WorkflowServiceClient {
+	if timeout <= 0 {
+		timeout = DefaultCallTimeout
+	}
+	return workflowservice.NewWorkflowServiceClient(boundedCalls{c.cc, timeout})
+}
+
+// boundedCalls puts a deadline on each unary call before the interceptor
+// chain runs, so that the retry interceptor retries within it.
+type boundedCalls struct {
+	grpc.ClientConnInterface
+	timeout time.Duration
+}
+
+func (b boundedCalls) Invoke(ctx context.Context, method string, req, reply any, opts ...grpc.CallOption) error {
+	if !hasOwnBudget(method, req) {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, b.timeout)
+		defer cancel()
+	}
+	return b.ClientConnInterface.Invoke(ctx, method, req, reply, opts...)
+}
+
+func hasOwnBudget(method string, req any) bool {
+	switch method {
+	case workflowservice.WorkflowService_GetSystemInfo_FullMethodName,
+		workflowservice.WorkflowService_ListArchivedWorkflowExecutions_FullMethodName:
+		return true
+	}
+	return IsLongPoll(method, req)
+}
