@@ -39,6 +39,10 @@ import (
 //     of the client's workers.
 //   - ConnectionOptions: tune the gRPC connection: TLS, keepalive,
 //     message size, compression, dial options.
+//   - RPCTimeout: bounds each call the SDK makes, its retries included
+//     (a shorter deadline on the call's context wins); long polls,
+//     GetSystemInfo and direct WorkflowService calls keep their own.
+//     Default: 10 s.
 //   - HeadersProvider: adds gRPC headers to every request, such as a
 //     rotating authorization token.
 //   - TrafficController: asked before every request attempt whether it
