@@ -6,9 +6,10 @@
 #	TEMPORAL_ADDRESS=host:port bash scripts/run-sample.sh   # uses a running server
 #	bash scripts/run-sample.sh -address host:port       # the same
 #
-# With no server address it installs the pinned Temporal CLI if it is
-# missing (the first build takes minutes; it prints progress) and the
-# example starts a dev server of its own, stopping it at the end.
+# With no server address it builds durable-devserver (Temporal server
+# 1.32, the server the tests run on) if it is missing or stale (the first
+# build takes minutes; it prints progress) and the example starts it as a
+# dev server of its own, stopping it at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,7 +45,7 @@ if [ -z "$gobin" ]; then
 	gobin="${gopath%%:*}/bin"
 fi
 export PATH="$PATH:$gobin"
-bash scripts/install-temporal-cli.sh >&2
+bash scripts/install-devserver.sh >&2
 # An empty address makes the example start its own dev server, even when
 # TEMPORAL_ADDRESS is set to an empty string in the environment.
-exec go run ./examples/hello -address ""
+exec go run ./examples/hello -address "" -dev-server "$gobin/durable-devserver"

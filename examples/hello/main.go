@@ -2,10 +2,13 @@
 // executes a workflow that calls an activity, prints the result, and stops
 // everything. It uses the Temporal server at -address (TEMPORAL_ADDRESS by
 // default) or, with neither set, starts a local dev server of its own and
-// stops it at the end.
+// stops it at the end: the binary -dev-server names (a Temporal CLI, or
+// durable-devserver, which scripts/run-sample.sh installs), else the
+// temporal CLI on PATH.
 //
 //	go run ./examples/hello
 //	go run ./examples/hello -address localhost:7233
+//	go run ./examples/hello -dev-server ~/go/bin/durable-devserver
 package main
 
 import (
@@ -38,14 +41,15 @@ func Greeting(ctx workflow.Context, name string) (string, error) {
 
 func main() {
 	address := flag.String("address", os.Getenv("TEMPORAL_ADDRESS"), "host:port of a running Temporal server; empty starts a local dev server")
+	devServer := flag.String("dev-server", "", "the dev server binary to start when -address is empty: a Temporal CLI or durable-devserver; empty looks for temporal on PATH")
 	flag.Parse()
-	if err := run(*address); err != nil {
+	if err := run(*address, *devServer); err != nil {
 		fmt.Fprintln(os.Stderr, "hello:", err)
 		os.Exit(1)
 	}
 }
 
-func run(address string) error {
+func run(address, devServer string) error {
 	ctx := context.Background()
 	var c client.Client
 	if address != "" {
@@ -58,7 +62,7 @@ func run(address string) error {
 	} else {
 		// The server's own log (its shutdown in particular) is noise here;
 		// an error starting it quotes the end of that log.
-		server, err := testsuite.StartDevServer(ctx, testsuite.DevServerOptions{Stderr: io.Discard})
+		server, err := testsuite.StartDevServer(ctx, testsuite.DevServerOptions{ExistingPath: devServer, Stderr: io.Discard})
 		if err != nil {
 			return err
 		}
