@@ -40,6 +40,7 @@ func (w *AggregatedWorker) sessionWorkers(primary workerrt.Options) ([]*workerrt
 	creation.MaxConcurrentActivities, creation.ActivitySlots = maxSessions, nil
 	creation.ActivityPollGate = host.WaitForRoom
 	resource := activityWorker(host.TaskQueue())
+	resource.Versioning = w.versioning.runtime(true)
 	if resource.ActivitySlots, err = w.sessionActivitySlots(); err != nil {
 		return nil, err
 	}

@@ -52,6 +52,11 @@ type ChildWorkflowOptions struct {
 	// abandoned.
 	ParentClosePolicy enumspb.ParentClosePolicy
 	VersioningIntent  policy.VersioningIntent
+	// VersioningOverride, when set, overrides the child's versioning
+	// behavior (pinned to a version, or auto-upgrade) whatever its
+	// workflow type's, as client.StartWorkflowOptions.VersioningOverride
+	// does for a workflow a client starts.
+	VersioningOverride clientapi.VersioningOverride
 	// StaticSummary and StaticDetails are shown in the UI.
 	StaticSummary string
 	StaticDetails string
@@ -336,6 +341,7 @@ func (r *workflowRun) childCommand(ctx Context, name, workflowID string, opts Ch
 		Header:                   header,
 		InheritBuildId:           inheritBuildID,
 		Priority:                 policy.PriorityToProto(opts.Priority),
+		VersioningOverride:       clientapi.VersioningOverrideToProto(opts.VersioningOverride),
 	}
 	return attrs, nil
 }

@@ -31,6 +31,9 @@ type ContinueAsNewError struct {
 	WorkflowExecutionTimeout time.Duration
 	VersioningIntent         policy.VersioningIntent
 	RetryPolicy              *policy.RetryPolicy
+	// InitialVersioningBehavior says which worker deployment version the
+	// new run's first task goes to (see ContinueAsNewVersioningBehavior).
+	InitialVersioningBehavior ContinueAsNewVersioningBehavior
 }
 
 // ContinueAsNewErrorOptions configure NewContinueAsNewErrorWithOptions.
@@ -39,6 +42,10 @@ type ContinueAsNewErrorOptions struct {
 	RetryPolicy *policy.RetryPolicy
 	// BackoffStartInterval delays the new run's start.
 	BackoffStartInterval time.Duration
+	// InitialVersioningBehavior says which worker deployment version the
+	// new run's first task goes to (see ContinueAsNewVersioningBehavior);
+	// unspecified: the new run inherits the current run's behavior.
+	InitialVersioningBehavior ContinueAsNewVersioningBehavior
 }
 
 func (e *ContinueAsNewError) Error() string { return "continue as new" }
@@ -66,6 +73,7 @@ func NewContinueAsNewErrorWithOptions(ctx Context, options ContinueAsNewErrorOpt
 			can.RetryPolicy = options.RetryPolicy
 		}
 		can.BackoffStartInterval = options.BackoffStartInterval
+		can.InitialVersioningBehavior = options.InitialVersioningBehavior
 	}
 	return err
 }
@@ -101,6 +109,9 @@ func (r *workflowRun) newContinueAsNewError(ctx Context, wfn any, args []any) er
 		TaskQueueName:       opts.TaskQueue,
 		WorkflowRunTimeout:  opts.WorkflowRunTimeout,
 		WorkflowTaskTimeout: opts.WorkflowTaskTimeout,
+		// As go.temporal.io/sdk, the context's versioning intent for the
+		// deprecated build-ID versioning.
+		VersioningIntent: opts.VersioningIntent,
 	}
 }
 
@@ -124,6 +135,9 @@ func (e *ContinueAsNewError) commandAttributes(r *workflowRun) *commandpb.Contin
 		Header:              e.Header,
 		Memo:                r.info.Memo,
 		SearchAttributes:    withoutUnset(r.info.SearchAttributes),
+		//lint:ignore SA1019 go.temporal.io/sdk still sends it, for build-ID versioning.
+		InheritBuildId:            policy.InheritBuildID(e.VersioningIntent, r.info.TaskQueueName, e.TaskQueueName),
+		InitialVersioningBehavior: continueAsNewVersioningBehaviorProto(e.InitialVersioningBehavior),
 	}
 	if e.BackoffStartInterval > 0 {
 		attrs.BackoffStartInterval = durationpb.New(e.BackoffStartInterval)

@@ -38,6 +38,9 @@ type WorkflowInfo struct {
 	BinaryChecksum           string
 
 	currentHistoryLength int
+	// workerBuildID is the build ID of the worker that runs the run
+	// (GetCurrentBuildID).
+	workerBuildID string
 	// taskStarted is what the current workflow task's WorkflowTaskStarted
 	// says: the server's suggestions and the history's size.
 	taskStarted *engine.TaskStarted
@@ -101,6 +104,19 @@ func (i *WorkflowInfo) GetBinaryChecksum() string {
 	return i.BinaryChecksum
 }
 
+// GetCurrentBuildID returns the build ID of the worker that ran the
+// current workflow task: when the task is replayed, the one the history
+// recorded as the task before it completed (what go.temporal.io/sdk
+// reports); otherwise this worker's (its deployment version's, its
+// BuildID, or the binary checksum). "" in the replayer's and the test
+// environment's live tasks.
+func (i *WorkflowInfo) GetCurrentBuildID() string {
+	if i.taskStarted != nil && i.taskStarted.BuildIDRecorded {
+		return i.taskStarted.RecordedBuildID
+	}
+	return i.workerBuildID
+}
+
 // GetCurrentHistoryLength returns the number of events in history as of
 // the current workflow task.
 func (i *WorkflowInfo) GetCurrentHistoryLength() int { return i.currentHistoryLength }
@@ -120,6 +136,7 @@ func (r *workflowRun) workflowInfo() *WorkflowInfo {
 	r.info.currentHistoryLength = int(r.exec.LastStartedEventID())
 	r.info.taskStarted = &r.exec.Info().TaskStarted
 	r.info.BinaryChecksum = cmp.Or(r.info.taskStarted.RecordedBinaryChecksum, r.config.binaryChecksum)
+	r.info.workerBuildID = r.config.buildID
 	return r.info
 }
 

@@ -48,6 +48,10 @@ type runConfigOptions struct {
 	// WorkflowInfo.GetBinaryChecksum of live tasks; "" leaves it to be
 	// computed if asked for (the replayer, the test environment).
 	BinaryChecksum string
+	// BuildID is the worker's build ID, which WorkflowInfo.GetCurrentBuildID
+	// reports for live tasks ("" for the replayer and the test
+	// environment, as in go.temporal.io/sdk's test environment).
+	BuildID string
 }
 
 // newRunConfig is the one way to build what drives the engine: the
@@ -86,6 +90,7 @@ func newRunConfig(reg *registry.Registry, o runConfigOptions) *runConfig {
 		replayer:         o.Replayer,
 		now:              o.Now,
 		binaryChecksum:   o.BinaryChecksum,
+		buildID:          o.BuildID,
 	}
 }
 
@@ -101,6 +106,7 @@ type runConfig struct {
 	metrics          sdkmetrics.Handler
 	namespace        string
 	binaryChecksum   string
+	buildID          string
 	deadlockTimeout  time.Duration // 0: the dispatcher's default; <0: disabled
 	logDuringReplay  bool
 	failOnPanic      bool

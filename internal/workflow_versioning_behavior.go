@@ -4,9 +4,9 @@ import "github.com/durable-go/sdk/internal/clientapi"
 
 // VersioningBehavior says whether the runs of a workflow type stay on the
 // worker deployment version they started on or move to the current one
-// (workflow.VersioningBehavior). This SDK runs no versioned workers yet:
-// as go.temporal.io/sdk does on a worker without deployment versioning, it
-// accepts the setting and sends nothing of it to the server.
+// (workflow.VersioningBehavior). A worker that is versioned, or names a
+// deployment version, reports its type's behavior as each workflow task
+// completes (worker_deployment.go).
 type VersioningBehavior int
 
 // The versioning behaviors, with go.temporal.io/sdk's values.

@@ -122,6 +122,11 @@ type UnknownExternalWorkflowExecutionError = failure.UnknownExternalWorkflowExec
 // namespace, such as a child workflow's.
 type NamespaceNotFoundError = failure.NamespaceNotFoundError
 
+// InvalidVersioningOverrideError is the cause of a child workflow's
+// failure to start when the server refused its versioning override
+// (workflow.ChildWorkflowOptions.VersioningOverride).
+type InvalidVersioningOverrideError = failure.InvalidVersioningOverrideError
+
 // QueryRejectedError reports that a query was rejected because of the
 // workflow's status (client.QueryWorkflowWithOptionsRequest's
 // QueryRejectCondition). QueryRejected returns the server's answer, with

@@ -94,6 +94,20 @@ import "github.com/durable-go/sdk/internal"
 //     interceptors.
 //   - Plugins: configure the worker and wrap its start and stop, after
 //     the client's plugins that are also worker plugins (see Plugin).
+//
+// Versioning:
+//
+//   - DeploymentOptions: Worker Deployment Versioning: the worker's
+//     deployment version, whether it takes only that version's tasks,
+//     and its workflows' default versioning behavior (see
+//     DeploymentOptions and docs/guide/worker-versioning.md).
+//   - BuildID: deprecated, DeploymentOptions.Version replaces it: the
+//     build ID the worker's polls and completions carry. Default: the
+//     binary checksum.
+//   - UseBuildIDForVersioning: deprecated, DeploymentOptions.UseVersioning
+//     replaces it: build-ID versioning, which takes only the tasks the
+//     task queue's build-ID rules route to BuildID. Not with
+//     EnableSessionWorker.
 type Options = internal.WorkerOptions
 
 // WorkflowPanicPolicy says what a panic in workflow code does

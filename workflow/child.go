@@ -40,6 +40,13 @@ import (
 //   - ParentClosePolicy: what becomes of the child when the parent closes
 //     first: terminated (the default), canceled, or abandoned to run on.
 //   - VersioningIntent: for build-ID versioning, deprecated.
+//   - VersioningOverride: the child's worker deployment versioning
+//     behavior, whatever its type's: pinned to a version
+//     (client.PinnedVersioningOverride) or auto-upgrade
+//     (client.AutoUpgradeVersioningOverride). Default (nil): its type's.
+//     A child the server refuses it for fails to start with a
+//     ChildWorkflowExecutionError whose cause is a
+//     temporal.InvalidVersioningOverrideError.
 //   - StaticSummary, StaticDetails: a one-line summary and longer details
 //     that the UI shows for the child.
 //   - Priority: the child's priority and fairness in its task queue.

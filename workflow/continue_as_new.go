@@ -18,6 +18,8 @@ import "github.com/durable-go/sdk/internal"
 //     the new run.
 //   - VersioningIntent: for build-ID versioning, deprecated.
 //   - RetryPolicy: the new run's retry policy; nil keeps the current one.
+//   - InitialVersioningBehavior: which worker deployment version the new
+//     run's first task goes to (see ContinueAsNewVersioningBehavior).
 type ContinueAsNewError = internal.ContinueAsNewError
 
 // ContinueAsNewErrorOptions configure NewContinueAsNewErrorWithOptions.
@@ -26,6 +28,13 @@ type ContinueAsNewError = internal.ContinueAsNewError
 //     run's.
 //   - BackoffStartInterval: how long the server waits before it starts
 //     the new run. Default: no wait.
+//   - InitialVersioningBehavior: which worker deployment version the new
+//     run's first task goes to (ContinueAsNewVersioningBehaviorAutoUpgrade
+//     moves a pinned workflow to the current version as it continues).
+//     Default: the new run inherits the current run's behavior and
+//     version.
+//   - EventGroups: event groups the command that continues the run belongs to, besides the
+//     Context's (see WithEventGroups). Default: none.
 type ContinueAsNewErrorOptions = internal.ContinueAsNewErrorOptions
 
 // NewContinueAsNewError returns the error that, returned by the workflow
@@ -65,6 +74,26 @@ func NewContinueAsNewError(ctx Context, wfn any, args ...any) error {
 func NewContinueAsNewErrorWithOptions(ctx Context, options ContinueAsNewErrorOptions, wfn any, args ...any) error {
 	return internal.NewContinueAsNewErrorWithOptions(ctx, options, wfn, args...)
 }
+
+// ContinueAsNewVersioningBehavior says which worker deployment version
+// the first task of the run a continue-as-new starts goes to.
+type ContinueAsNewVersioningBehavior = internal.ContinueAsNewVersioningBehavior
+
+// The continue-as-new versioning behaviors.
+const (
+	// ContinueAsNewVersioningBehaviorUnspecified: the new run inherits
+	// the current run's versioning behavior, and a pinned run's version.
+	ContinueAsNewVersioningBehaviorUnspecified = internal.ContinueAsNewVersioningBehaviorUnspecified
+	// ContinueAsNewVersioningBehaviorAutoUpgrade: the new run's first
+	// task goes to the task queue's current version; the behavior its
+	// workflow type reports then holds, so a pinned workflow that
+	// continues as new moves to the current version.
+	ContinueAsNewVersioningBehaviorAutoUpgrade = internal.ContinueAsNewVersioningBehaviorAutoUpgrade
+	// ContinueAsNewVersioningBehaviorUseRampingVersion: the new run's
+	// first task goes to the task queue's ramping version, whatever the
+	// ramp's percentage (the current version when none ramps).
+	ContinueAsNewVersioningBehaviorUseRampingVersion = internal.ContinueAsNewVersioningBehaviorUseRampingVersion
+)
 
 // IsContinueAsNewError reports whether err is, or wraps, a
 // *ContinueAsNewError.

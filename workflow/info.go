@@ -47,7 +47,11 @@ import (
 // GetTargetWorkerDeploymentVersionChanged reports whether the server says
 // the workflow's target worker deployment version changed;
 // GetBinaryChecksum returns the binary checksum recorded by the worker
-// that completed the task, or this process's.
+// that completed the task, or this process's; GetCurrentBuildID returns
+// the build ID of the worker that ran the task: this worker's (its
+// deployment version's, its BuildID, or the binary checksum), or, while
+// the task is replayed, the one history recorded as the task before it
+// completed.
 type Info = internal.WorkflowInfo
 
 // Execution identifies a workflow run: its workflow ID (ID) and its run

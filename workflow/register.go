@@ -8,14 +8,24 @@ import "github.com/durable-go/sdk/internal"
 //     by. Default: the function's name (without its package).
 //   - DisableAlreadyRegisteredCheck: register even when the name is
 //     taken, replacing the earlier registration, instead of panicking.
+//   - VersioningBehavior: on a worker with Worker Deployment Versioning
+//     (worker.DeploymentOptions), whether the type's runs stay on the
+//     version they started on (VersioningBehaviorPinned) or move to the
+//     current version at their next workflow task
+//     (VersioningBehaviorAutoUpgrade). Default: the worker's
+//     DefaultVersioningBehavior; a versioned worker without one panics
+//     at a registration without a behavior.
 type RegisterOptions = internal.RegisterWorkflowOptions
 
 // DynamicRegisterOptions configure worker.Worker.RegisterDynamicWorkflow.
 //
 //   - LoadDynamicRuntimeOptions: called with each workflow type the
 //     dynamic workflow runs, it returns that type's options
-//     (DynamicRuntimeOptions). Optional. This SDK runs no versioned
-//     workers, so it accepts the function but has no occasion to call it.
+//     (DynamicRuntimeOptions): a worker that is versioned, or names a
+//     deployment version, calls it as each workflow task of such a type
+//     completes, for the versioning behavior it reports; an error leaves
+//     the worker's default. Optional, except on a versioned worker
+//     without a DefaultVersioningBehavior.
 type DynamicRegisterOptions = internal.DynamicRegisterWorkflowOptions
 
 // LoadDynamicRuntimeOptionsDetails is what
@@ -35,9 +45,9 @@ type DynamicRuntimeOptions = internal.DynamicRuntimeWorkflowOptions
 
 // VersioningBehavior says whether the runs of a workflow type stay on the
 // worker deployment version they started on or move to the current one.
-// This SDK runs no versioned workers yet: it accepts the setting and sends
-// nothing of it to the server, as go.temporal.io/sdk does on a worker
-// without deployment versioning.
+// A versioned worker reports its types' behaviors as their workflow tasks
+// complete; the server keeps each run's, which client.VersioningOverride
+// can override.
 type VersioningBehavior = internal.VersioningBehavior
 
 // The versioning behaviors.

@@ -19,41 +19,6 @@ func deploymentVersionToProto(v clientapi.WorkerDeploymentVersion) *deploymentpb
 	return &deploymentpb.WorkerDeploymentVersion{DeploymentName: v.DeploymentName, BuildId: v.BuildID}
 }
 
-// versioningOverrideToProto is the message of an override; nil for none.
-// The messages also fill in the fields that servers from before the
-// Override oneof read (behavior, "deployment.build" version string,
-// deployment), as go.temporal.io/sdk does.
-func versioningOverrideToProto(o clientapi.VersioningOverride) *workflowpb.VersioningOverride {
-	switch o := o.(type) {
-	case *clientapi.PinnedVersioningOverride:
-		return &workflowpb.VersioningOverride{
-			Override: &workflowpb.VersioningOverride_Pinned{Pinned: &workflowpb.VersioningOverride_PinnedOverride{
-				Behavior: workflowpb.VersioningOverride_PINNED_OVERRIDE_BEHAVIOR_PINNED,
-				Version:  deploymentVersionToProto(o.Version),
-			}},
-			//lint:ignore SA1019 set for servers from before the Override oneof
-			Behavior: enumspb.VERSIONING_BEHAVIOR_PINNED,
-			//lint:ignore SA1019 set for servers from before the Override oneof
-			PinnedVersion: o.Version.DeploymentName + "." + o.Version.BuildID,
-			//lint:ignore SA1019 set for servers from before the Override oneof
-			Deployment: &deploymentpb.Deployment{SeriesName: o.Version.DeploymentName, BuildId: o.Version.BuildID},
-		}
-	case *clientapi.AutoUpgradeVersioningOverride:
-		return &workflowpb.VersioningOverride{
-			Override: &workflowpb.VersioningOverride_AutoUpgrade{AutoUpgrade: true},
-			//lint:ignore SA1019 set for servers from before the Override oneof
-			Behavior: enumspb.VERSIONING_BEHAVIOR_AUTO_UPGRADE,
-		}
-	case *clientapi.OneTimeVersioningOverride:
-		return &workflowpb.VersioningOverride{
-			Override: &workflowpb.VersioningOverride_OneTime{OneTime: &workflowpb.VersioningOverride_OneTimeOverride{
-				TargetDeploymentVersion: deploymentVersionToProto(o.TargetVersion),
-			}},
-		}
-	}
-	return nil
-}
-
 // versioningOverrideFromProto reads an override as the server reports it,
 // from the Override oneof or, from older servers, the deprecated fields.
 func versioningOverrideFromProto(p *workflowpb.VersioningOverride) clientapi.VersioningOverride {
@@ -93,7 +58,7 @@ func executionOptionsRequest(r clientapi.UpdateWorkflowExecutionOptionsRequest, 
 	if change == nil {
 		return nil, errors.New("UpdateWorkflowExecutionOptions: no change was given; set WorkflowExecutionOptionsChanges.VersioningOverride")
 	}
-	options := &workflowpb.WorkflowExecutionOptions{VersioningOverride: versioningOverrideToProto(change.Value)}
+	options := &workflowpb.WorkflowExecutionOptions{VersioningOverride: clientapi.VersioningOverrideToProto(change.Value)}
 	return &workflowservice.UpdateWorkflowExecutionOptionsRequest{
 		Namespace:                namespace,
 		WorkflowExecution:        &commonpb.WorkflowExecution{WorkflowId: r.WorkflowId, RunId: r.RunId},

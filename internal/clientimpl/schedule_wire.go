@@ -152,7 +152,7 @@ func (c *workflowClient) scheduleActionToProto(ctx context.Context, action clien
 			Header:                   header,
 			UserMetadata:             userMetadata,
 			Priority:                 policy.PriorityToProto(a.Priority),
-			VersioningOverride:       versioningOverrideToProto(a.VersioningOverride),
+			VersioningOverride:       clientapi.VersioningOverrideToProto(a.VersioningOverride),
 		},
 	}}, nil
 }

@@ -268,7 +268,7 @@ func (c *workflowClient) startRequest(p *workflowStartParams) *workflowservice.S
 		WorkflowStartDelay:       clientOptionalDuration(o.StartDelay),
 		UserMetadata:             p.userMetadata,
 		Priority:                 policy.PriorityToProto(o.Priority),
-		VersioningOverride:       versioningOverrideToProto(o.VersioningOverride),
+		VersioningOverride:       clientapi.VersioningOverrideToProto(o.VersioningOverride),
 	}
 }
 
@@ -299,7 +299,7 @@ func (c *workflowClient) signalWithStartRequest(p *workflowStartParams, signalNa
 		WorkflowStartDelay:       clientOptionalDuration(o.StartDelay),
 		UserMetadata:             p.userMetadata,
 		Priority:                 policy.PriorityToProto(o.Priority),
-		VersioningOverride:       versioningOverrideToProto(o.VersioningOverride),
+		VersioningOverride:       clientapi.VersioningOverrideToProto(o.VersioningOverride),
 	}
 }
 

@@ -91,6 +91,8 @@ func startFailure(cause enumspb.StartChildWorkflowExecutionFailedCause) error {
 		return &failure.ChildWorkflowExecutionAlreadyStartedError{}
 	case enumspb.START_CHILD_WORKFLOW_EXECUTION_FAILED_CAUSE_NAMESPACE_NOT_FOUND:
 		return &failure.NamespaceNotFoundError{}
+	case enumspb.START_CHILD_WORKFLOW_EXECUTION_FAILED_CAUSE_INVALID_VERSIONING_OVERRIDE:
+		return &failure.InvalidVersioningOverrideError{}
 	}
 	return fmt.Errorf("unable to start child workflow for unknown cause: %v", cause)
 }

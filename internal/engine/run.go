@@ -40,6 +40,11 @@ type Run struct {
 	// checkAtNextTask: commands were sent and their events must all be
 	// matched before the next workflow task is scheduled.
 	checkAtNextTask bool
+	// completedBuildID is the build ID the last WorkflowTaskCompleted
+	// applied recorded; completedSeen: one was applied (see
+	// TaskStarted.RecordedBuildID).
+	completedBuildID string
+	completedSeen    bool
 
 	now       time.Time // the time of the current workflow task
 	replaying bool      // the code is re-running a task already in history
@@ -235,6 +240,7 @@ func (x *Run) apply(ev *historypb.HistoryEvent, src *EventSource) (ran bool, err
 		return x.taskStarted(ev, src)
 	case enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
 		x.checkAtNextTask = true
+		x.completedBuildID, x.completedSeen = recordedBuildID(ev.GetWorkflowTaskCompletedEventAttributes()), true
 		return false, x.lookForReplay(src)
 	case enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED:
 		// The failed task a reset leaves at its reset point names the run
@@ -377,6 +383,9 @@ func (x *Run) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (bool, e
 		RecordedBinaryChecksum: next.GetWorkflowTaskCompletedEventAttributes().GetBinaryChecksum(),
 	}
 	x.replaying = next != nil || x.queryOnly
+	if x.replaying {
+		x.info.TaskStarted.RecordedBuildID, x.info.TaskStarted.BuildIDRecorded = x.completedBuildID, x.completedSeen
+	}
 	if next != nil {
 		if err := x.lookAhead(src); err != nil {
 			return false, err

@@ -154,4 +154,10 @@ type TaskStarted struct {
 	// WorkflowTaskCompleted recorded, when the task is replayed; "" for a
 	// live task, or if the worker that completed it sent none.
 	RecordedBinaryChecksum string
+	// RecordedBuildID is, when the task is replayed and BuildIDRecorded,
+	// the build ID recorded by the last WorkflowTaskCompleted before the
+	// task, the one that ended the task before it: go.temporal.io/sdk's
+	// GetCurrentBuildID reports that one for a replayed task.
+	RecordedBuildID string
+	BuildIDRecorded bool
 }

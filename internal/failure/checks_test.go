@@ -98,6 +98,7 @@ func TestFixedMessages(t *testing.T) {
 	}{
 		{&UnknownExternalWorkflowExecutionError{}, "unknown external workflow execution"},
 		{&NamespaceNotFoundError{}, "namespace not found"},
+		{&InvalidVersioningOverrideError{}, "invalid versioning override"},
 		{&ChildWorkflowExecutionAlreadyStartedError{}, "child workflow execution already started"},
 		{NewQueryRejectedError(&querypb.QueryRejected{Status: enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED}), "query rejected: Completed"},
 		{NewApplicationError("m", ""), "m"},

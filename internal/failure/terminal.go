@@ -109,6 +109,14 @@ type NamespaceNotFoundError struct{}
 // Error returns a fixed message.
 func (*NamespaceNotFoundError) Error() string { return "namespace not found" }
 
+// InvalidVersioningOverrideError is the cause of a ChildWorkflowExecutionError
+// when the server refused to start the child because its versioning
+// override was invalid (ChildWorkflowOptions.VersioningOverride).
+type InvalidVersioningOverrideError struct{}
+
+// Error returns a fixed message.
+func (*InvalidVersioningOverrideError) Error() string { return "invalid versioning override" }
+
 // ChildWorkflowExecutionAlreadyStartedError is the cause of a
 // ChildWorkflowExecutionError when a workflow with the child's ID is already
 // running.

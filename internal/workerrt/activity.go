@@ -63,7 +63,10 @@ func (w *Worker) pollActivityTask(ctx context.Context) (*workflowservice.PollAct
 		Namespace:         w.opts.Namespace,
 		TaskQueue:         w.normalQueue(),
 		Identity:          w.opts.Identity,
-		WorkerInstanceKey: w.opts.WorkerInstanceKey,
+		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated build-ID capabilities.
+		WorkerVersionCapabilities: w.versioning.capabilities,
+		DeploymentOptions:         w.versioning.options,
+		WorkerInstanceKey:         w.opts.WorkerInstanceKey,
 	}
 	if w.opts.TaskQueueActivitiesPerSecond > 0 {
 		req.TaskQueueMetadata = &taskqueuepb.TaskQueueMetadata{MaxTasksPerSecond: wrapperspb.Double(w.opts.TaskQueueActivitiesPerSecond)}
@@ -129,6 +132,8 @@ func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollA
 		am.executed(start)
 		_, rerr = w.opts.Service.RespondActivityTaskCompleted(rctx, &workflowservice.RespondActivityTaskCompletedRequest{
 			TaskToken: task.GetTaskToken(), Result: result, Identity: w.opts.Identity, Namespace: w.opts.Namespace,
+			//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated version stamp and deployment.
+			WorkerVersion: w.versioning.stamp, Deployment: w.versioning.deployment, DeploymentOptions: w.versioning.options,
 		})
 		if rerr == nil {
 			am.succeeded(task)
@@ -138,6 +143,8 @@ func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollA
 		f := toFailure(w.opts.FailureConverter, err)
 		_, rerr = w.opts.Service.RespondActivityTaskCanceled(rctx, &workflowservice.RespondActivityTaskCanceledRequest{
 			TaskToken: task.GetTaskToken(), Details: f.GetCanceledFailureInfo().GetDetails(), Identity: w.opts.Identity, Namespace: w.opts.Namespace,
+			//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated version stamp and deployment.
+			WorkerVersion: w.versioning.stamp, Deployment: w.versioning.deployment, DeploymentOptions: w.versioning.options,
 		})
 	default:
 		if ctx.Err() == context.DeadlineExceeded {
@@ -154,6 +161,8 @@ func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollA
 		am.executed(start)
 		_, rerr = w.opts.Service.RespondActivityTaskFailed(rctx, &workflowservice.RespondActivityTaskFailedRequest{
 			TaskToken: task.GetTaskToken(), Failure: f, Identity: w.opts.Identity, Namespace: w.opts.Namespace,
+			//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated version stamp and deployment.
+			WorkerVersion: w.versioning.stamp, Deployment: w.versioning.deployment, DeploymentOptions: w.versioning.options,
 		})
 	}
 	var notFound *serviceerror.NotFound

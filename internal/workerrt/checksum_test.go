@@ -31,15 +31,15 @@ func (s *checksumService) RespondWorkflowTaskCompleted(ctx context.Context, req 
 	return s.memoryService.RespondWorkflowTaskCompleted(ctx, req, opts...)
 }
 
-// Polls always carry the binary checksum; completions only when the
-// server has no build-ID versioning (BinaryChecksumOnCompletion), as
-// go.temporal.io/sdk sends them.
-func TestBinaryChecksumGoesWithPollsAndOldServersCompletions(t *testing.T) {
-	for _, onCompletion := range []bool{false, true} {
+// Polls and completions carry the binary checksum only when the server
+// has no build-ID versioning (SendBinaryChecksum), as go.temporal.io/sdk
+// v1.51 sends them.
+func TestBinaryChecksumGoesOnlyToOldServers(t *testing.T) {
+	for _, send := range []bool{false, true} {
 		svc := &checksumService{memoryService: &memoryService{}}
 		w, err := New(Options{Service: svc, Namespace: "ns", TaskQueue: "tq", Logger: logging.NewTextLogger(discard{}, 0),
 			FailureConverter: failure.GetDefaultFailureConverter(), Cache: NewStickyCache(10), Engine: loopEngine(),
-			BinaryChecksum: "sum-1", BinaryChecksumOnCompletion: onCompletion})
+			BinaryChecksum: "sum-1", SendBinaryChecksum: send})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,12 +47,12 @@ func TestBinaryChecksumGoesWithPollsAndOldServersCompletions(t *testing.T) {
 			t.Fatal(err)
 		}
 		w.handleWorkflowTask(workflowTask("r1", "Loop", firstEvents("Loop")))
-		wantCompleted := ""
-		if onCompletion {
-			wantCompleted = "sum-1"
+		want := ""
+		if send {
+			want = "sum-1"
 		}
-		if len(svc.polled) != 1 || svc.polled[0] != "sum-1" || len(svc.completed) != 1 || svc.completed[0] != wantCompleted {
-			t.Fatalf("on completion %v: polls sent %q, completions %q; want [sum-1] and [%s]", onCompletion, svc.polled, svc.completed, wantCompleted)
+		if len(svc.polled) != 1 || svc.polled[0] != want || len(svc.completed) != 1 || svc.completed[0] != want {
+			t.Fatalf("send %v: polls sent %q, completions %q; want [%s] for both", send, svc.polled, svc.completed, want)
 		}
 	}
 }

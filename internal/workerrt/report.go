@@ -46,10 +46,11 @@ func (w *Worker) completionRequest(run *cachedRun, task *workflowservice.PollWor
 	// As go.temporal.io/sdk: the SDK's name and version only when they
 	// change (Run.SDKToReport), not in every task of the history.
 	req.SdkMetadata.SdkName, req.SdkMetadata.SdkVersion = run.exec.SDKToReport(w.opts.SDKName, w.opts.SDKVersion)
-	if w.opts.BinaryChecksumOnCompletion {
+	if w.opts.SendBinaryChecksum {
 		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated binary checksum.
 		req.BinaryChecksum = w.opts.BinaryChecksum
 	}
+	w.stampWorkflowTaskCompletion(req, task.GetWorkflowType().GetName())
 	if w.stickyQueue != "" {
 		req.StickyAttributes = &taskqueuepb.StickyExecutionAttributes{
 			WorkerTaskQueue:        w.stickyTaskQueue(),
@@ -173,8 +174,13 @@ func (w *Worker) failWorkflowTask(task *workflowservice.PollWorkflowTaskQueueRes
 		Failure:   toFailure(w.opts.Engine.FailureConverter, engine.PanicFailure(err)),
 		Identity:  w.opts.Identity,
 		Namespace: w.opts.Namespace,
-		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated binary checksum.
-		BinaryChecksum: w.opts.BinaryChecksum,
+		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated binary checksum to servers without build-ID versioning.
+		BinaryChecksum: w.binaryChecksumToSend(),
+		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated version stamp.
+		WorkerVersion: w.versioning.stamp,
+		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated deployment.
+		Deployment:        w.versioning.deployment,
+		DeploymentOptions: w.versioning.options,
 	})
 	if rerr != nil {
 		w.opts.Logger.Warn("reporting a workflow task's failure failed; it will time out and be retried", "Error", rerr)

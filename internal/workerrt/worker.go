@@ -80,11 +80,14 @@ type Options struct {
 	MaxEagerActivitiesPerTask    int
 	MaxConcurrentEagerActivities int
 
-	// BinaryChecksum goes with workflow polls and task failures, and with
-	// completions when BinaryChecksumOnCompletion (a server without
-	// build-ID versioning), as go.temporal.io/sdk sends it.
-	BinaryChecksum             string
-	BinaryChecksumOnCompletion bool
+	// BinaryChecksum goes with workflow polls, completions and failures
+	// when SendBinaryChecksum (a server without build-ID versioning), as
+	// go.temporal.io/sdk sends it.
+	BinaryChecksum     string
+	SendBinaryChecksum bool
+	// Versioning is what the worker tells the server of its version in
+	// its polls and task reports (see Versioning).
+	Versioning Versioning
 
 	// Cache keeps workflow state between tasks; nil or size 0 disables the
 	// sticky queue.
@@ -194,6 +197,7 @@ type Worker struct {
 	localActivityLimiter *rateLimiter
 	eager                eagerActivities
 	metrics              *workerMetrics // nil without a metrics handler
+	versioning           versioningWire
 }
 
 // New checks options and applies defaults; Start begins polling.
@@ -226,7 +230,8 @@ func New(opts Options) (*Worker, error) {
 		host, _ := os.Hostname()
 		opts.Identity = fmt.Sprintf("%d@%s@", os.Getpid(), host)
 	}
-	w := &Worker{opts: opts, stopped: make(chan struct{}), metrics: newWorkerMetrics(opts.Metrics, opts.TaskQueue)}
+	w := &Worker{opts: opts, stopped: make(chan struct{}), metrics: newWorkerMetrics(opts.Metrics, opts.TaskQueue),
+		versioning: newVersioningWire(opts.Versioning)}
 	w.pollCalls, w.abandonPolls = context.WithCancel(context.Background())
 	if opts.Activities != nil {
 		// So that Stop can tell the activities whose code still runs.

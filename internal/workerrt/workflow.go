@@ -29,9 +29,14 @@ func (w *Worker) pollWorkflowTask(ctx context.Context, queue *taskqueuepb.TaskQu
 		Namespace: w.opts.Namespace,
 		TaskQueue: queue,
 		Identity:  w.opts.Identity,
-		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated binary checksum.
-		BinaryChecksum:    w.opts.BinaryChecksum,
-		WorkerInstanceKey: w.opts.WorkerInstanceKey,
+		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated build-ID capabilities.
+		WorkerVersionCapabilities: w.versioning.capabilities,
+		DeploymentOptions:         w.versioning.options,
+		WorkerInstanceKey:         w.opts.WorkerInstanceKey,
+	}
+	if w.opts.SendBinaryChecksum {
+		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated binary checksum to servers without build-ID versioning.
+		req.BinaryChecksum = w.opts.BinaryChecksum
 	}
 	return longPoll(w.pollRPCContext(ctx), w.metrics, pollerType, func(ctx context.Context) (*workflowservice.PollWorkflowTaskQueueResponse, error) {
 		return w.opts.Service.PollWorkflowTaskQueue(ctx, req)
