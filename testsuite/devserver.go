@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	enumspb "go.temporal.io/api/enums/v1"
 
@@ -14,12 +15,32 @@ import (
 	"github.com/durable-go/sdk/internal/searchattr"
 )
 
+// CachedDownload says which Temporal CLI StartDevServer gets when it has
+// none, and where it keeps it. Where go.temporal.io/sdk downloads a
+// release archive, this SDK builds the release from the Go module proxy
+// with `go install` (the go command must be on PATH), into a folder of
+// its own that later starts reuse; the first build takes minutes.
+type CachedDownload struct {
+	// Version is the CLI release, such as "v1.5.1"; "default" or empty
+	// for the release this SDK is tested with. "latest" is refused: the
+	// CLI's releases after v1.5.1 cannot be built with go install.
+	Version string
+	// DestDir is where the build is kept. Default: the user's temp folder.
+	DestDir string
+}
+
 // DevServerOptions configure StartDevServer; every field may be left
 // zero.
 type DevServerOptions struct {
-	// ExistingPath is the temporal CLI binary. Default: looked up on PATH
-	// and in Go's bin directory.
+	// ExistingPath is the server binary: a Temporal CLI, or
+	// durable-devserver (server 1.32, which takes the same arguments).
+	// Default: the temporal CLI on PATH or in Go's bin directory, else the
+	// one CachedDownload gets.
 	ExistingPath string
+	// CachedDownload, when set, gets the CLI (see CachedDownload) instead
+	// of looking for one on PATH; without ExistingPath and without a CLI
+	// on PATH, its defaults apply.
+	CachedDownload CachedDownload
 	// ClientOptions are the options of the server's Client (HostPort is
 	// set for you).
 	ClientOptions *internal.ClientOptions
@@ -73,8 +94,12 @@ func StartDevServer(ctx context.Context, options DevServerOptions) (*DevServer, 
 	if options.ClientOptions != nil {
 		clientOpts = *options.ClientOptions
 	}
+	path, err := devServerBinary(ctx, options)
+	if err != nil {
+		return nil, err
+	}
 	server, err := devserver.Start(ctx, devserver.Options{
-		ExistingPath:     options.ExistingPath,
+		ExistingPath:     path,
 		Namespace:        clientOpts.Namespace,
 		DBFilename:       options.DBFilename,
 		EnableUI:         options.EnableUI,
@@ -108,4 +133,22 @@ func (s *DevServer) FrontendHostPort() string { return s.server.HostPort() }
 func (s *DevServer) Stop() error {
 	s.client.Close()
 	return s.server.Stop()
+}
+
+// devServerBinary picks the binary StartDevServer runs: ExistingPath, else
+// a CLI on PATH unless CachedDownload is set, else the cached build.
+func devServerBinary(ctx context.Context, options DevServerOptions) (string, error) {
+	if options.ExistingPath != "" {
+		return options.ExistingPath, nil
+	}
+	if options.CachedDownload == (CachedDownload{}) {
+		if path, err := devserver.FindCLI(""); err == nil {
+			return path, nil
+		}
+	}
+	progress := options.Stderr
+	if progress == nil || progress == io.Discard {
+		progress = os.Stderr // a build of minutes says so
+	}
+	return devserver.CachedCLI(ctx, options.CachedDownload.Version, options.CachedDownload.DestDir, progress)
 }
