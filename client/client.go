@@ -206,6 +206,47 @@ type Client interface {
 	// ask.
 	DescribeTaskQueueEnhanced(ctx context.Context, options DescribeTaskQueueEnhancedOptions) (TaskQueueDescription, error)
 
+	// UpdateWorkerBuildIdCompatibility changes the version sets of a task
+	// queue. Servers serve it only where frontend.workerVersioningDataAPIs
+	// is on, and answer PermissionDenied elsewhere.
+	//
+	// Deprecated: build-ID versioning is deprecated; use Worker
+	// Deployment Versioning (worker.DeploymentOptions,
+	// WorkerDeploymentClient).
+	UpdateWorkerBuildIdCompatibility(ctx context.Context, options *UpdateWorkerBuildIdCompatibilityOptions) error
+
+	// GetWorkerBuildIdCompatibility returns the version sets of a task
+	// queue.
+	//
+	// Deprecated: build-ID versioning is deprecated; use Worker
+	// Deployment Versioning.
+	GetWorkerBuildIdCompatibility(ctx context.Context, options *GetWorkerBuildIdCompatibilityOptions) (*WorkerBuildIDVersionSets, error)
+
+	// GetWorkerTaskReachability says which kinds of tasks may still reach
+	// the workers of some build IDs.
+	//
+	// Deprecated: build-ID versioning is deprecated; use Worker
+	// Deployment Versioning.
+	GetWorkerTaskReachability(ctx context.Context, options *GetWorkerTaskReachabilityOptions) (*WorkerTaskReachability, error)
+
+	// UpdateWorkerVersioningRules changes the build-ID assignment or
+	// redirect rules of a task queue and returns them as they are after
+	// the change. Servers serve it only where
+	// frontend.workerVersioningRuleAPIs is on. A conflict token that is
+	// no longer current gives a *serviceerror.FailedPrecondition.
+	//
+	// Deprecated: build-ID versioning is deprecated; use Worker
+	// Deployment Versioning.
+	UpdateWorkerVersioningRules(ctx context.Context, options UpdateWorkerVersioningRulesOptions) (*WorkerVersioningRules, error)
+
+	// GetWorkerVersioningRules returns the build-ID assignment and
+	// redirect rules of a task queue, with the conflict token of its next
+	// update.
+	//
+	// Deprecated: build-ID versioning is deprecated; use Worker
+	// Deployment Versioning.
+	GetWorkerVersioningRules(ctx context.Context, options GetWorkerVersioningOptions) (*WorkerVersioningRules, error)
+
 	// ResetWorkflowExecution resets a workflow to an earlier workflow
 	// task, terminating its current run; a missing request ID is
 	// generated.
@@ -222,6 +263,13 @@ type Client interface {
 
 	// ScheduleClient returns the client of the namespace's schedules.
 	ScheduleClient() ScheduleClient
+
+	// DeploymentClient returns the client of the namespace's deployment
+	// series, on this client's connection.
+	//
+	// Deprecated: the pre-release deployment API, which servers from 1.28
+	// on refuse (Unimplemented); use WorkerDeploymentClient.
+	DeploymentClient() DeploymentClient
 
 	// WorkflowService returns the raw gRPC client of the workflow
 	// service; it shares this client's connection, headers and retries.

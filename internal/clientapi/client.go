@@ -132,6 +132,27 @@ type Client interface {
 	// DescribeTaskQueueEnhanced describes a task queue by build ID and
 	// task type: pollers, backlog, rates and reachability, as asked.
 	DescribeTaskQueueEnhanced(ctx context.Context, options DescribeTaskQueueEnhancedOptions) (TaskQueueDescription, error)
+	// UpdateWorkerBuildIdCompatibility changes a task queue's version
+	// sets (build-ID versioning, deprecated for Worker Deployment
+	// Versioning; the server serves it only where it is enabled).
+	UpdateWorkerBuildIdCompatibility(ctx context.Context, options *UpdateWorkerBuildIdCompatibilityOptions) error
+	// GetWorkerBuildIdCompatibility returns a task queue's version sets
+	// (deprecated as UpdateWorkerBuildIdCompatibility is).
+	GetWorkerBuildIdCompatibility(ctx context.Context, options *GetWorkerBuildIdCompatibilityOptions) (*WorkerBuildIDVersionSets, error)
+	// GetWorkerTaskReachability says which kinds of tasks may still reach
+	// workers of the given build IDs (deprecated as
+	// UpdateWorkerBuildIdCompatibility is).
+	GetWorkerTaskReachability(ctx context.Context, options *GetWorkerTaskReachabilityOptions) (*WorkerTaskReachability, error)
+	// UpdateWorkerVersioningRules changes a task queue's build-ID
+	// assignment or redirect rules and returns them as they are after
+	// the change (rule-based build-ID versioning, deprecated for Worker
+	// Deployment Versioning; the server serves it only where it is
+	// enabled). A stale conflict token gives a
+	// *serviceerror.FailedPrecondition.
+	UpdateWorkerVersioningRules(ctx context.Context, options UpdateWorkerVersioningRulesOptions) (*WorkerVersioningRules, error)
+	// GetWorkerVersioningRules returns a task queue's build-ID assignment
+	// and redirect rules, with the conflict token of the next update.
+	GetWorkerVersioningRules(ctx context.Context, options GetWorkerVersioningOptions) (*WorkerVersioningRules, error)
 	// ResetWorkflowExecution resets a workflow to an earlier workflow task,
 	// terminating its current run; a request ID is generated if missing.
 	ResetWorkflowExecution(ctx context.Context, request *workflowservice.ResetWorkflowExecutionRequest) (*workflowservice.ResetWorkflowExecutionResponse, error)
@@ -144,6 +165,11 @@ type Client interface {
 	CheckHealth(ctx context.Context, request *CheckHealthRequest) (*CheckHealthResponse, error)
 	// ScheduleClient returns the client of the namespace's schedules.
 	ScheduleClient() ScheduleClient
+	// DeploymentClient returns the client of the namespace's deployment
+	// series, on this client's connection: the deprecated pre-release
+	// API that WorkerDeploymentClient replaces, which servers from 1.28
+	// on refuse.
+	DeploymentClient() DeploymentClient
 	// WorkflowService returns the raw gRPC client of the workflow service,
 	// sharing the client's connection, headers and retries.
 	WorkflowService() workflowservice.WorkflowServiceClient
