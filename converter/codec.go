@@ -11,7 +11,9 @@ import (
 // before one reads them.
 //
 // Codecs may run while a workflow task is processed, where an error can fail
-// the workflow execution; handle transient failures inside the codec.
+// the workflow execution; handle transient failures inside the codec, or
+// return a WorkflowTaskFailureError to fail the workflow task instead, which
+// the server retries.
 type PayloadCodec interface {
 	// Encode transforms payloads, none of them nil, without mutating them.
 	Encode([]*commonpb.Payload) ([]*commonpb.Payload, error)
@@ -26,7 +28,7 @@ func encodeWithCodecs(codecs []PayloadCodec, payloads []*commonpb.Payload) ([]*c
 	var err error
 	for i := len(codecs) - 1; i >= 0; i-- {
 		if payloads, err = codecs[i].Encode(payloads); err != nil {
-			return nil, err
+			return nil, markTaskFailure(err)
 		}
 	}
 	return payloads, nil
@@ -38,7 +40,7 @@ func decodeWithCodecs(codecs []PayloadCodec, payloads []*commonpb.Payload) ([]*c
 	var err error
 	for _, codec := range codecs {
 		if payloads, err = codec.Decode(payloads); err != nil {
-			return nil, err
+			return nil, markTaskFailure(err)
 		}
 	}
 	return payloads, nil

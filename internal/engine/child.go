@@ -12,6 +12,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	sdkpb "go.temporal.io/api/sdk/v1"
 
+	"github.com/durable-go/sdk/internal/codecfail"
 	"github.com/durable-go/sdk/internal/commands"
 	"github.com/durable-go/sdk/internal/failure"
 )
@@ -45,7 +46,9 @@ func (x *Run) StartChildWorkflow(attrs *commandpb.StartChildWorkflowExecutionCom
 	if details != "" {
 		p, err := x.opts.DataConverter.ToPayload(details)
 		if err != nil {
-			return nil, fmt.Errorf("encoding the details %q: %w", details, err)
+			err = fmt.Errorf("encoding the details %q: %w", details, err)
+			codecfail.FailTask(err)
+			return nil, err
 		}
 		if metadata == nil {
 			metadata = &sdkpb.UserMetadata{}

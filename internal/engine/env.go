@@ -10,6 +10,7 @@ import (
 	sdkpb "go.temporal.io/api/sdk/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/durable-go/sdk/internal/codecfail"
 	"github.com/durable-go/sdk/internal/commands"
 )
 
@@ -71,7 +72,9 @@ func (x *Run) userMetadata(summary string) (*sdkpb.UserMetadata, error) {
 	}
 	p, err := x.opts.DataConverter.ToPayload(summary)
 	if err != nil {
-		return nil, fmt.Errorf("encoding the summary %q: %w", summary, err)
+		err = fmt.Errorf("encoding the summary %q: %w", summary, err)
+		codecfail.FailTask(err)
+		return nil, err
 	}
 	return &sdkpb.UserMetadata{Summary: p}, nil
 }

@@ -224,7 +224,7 @@ func (x *Run) recordLocalActivity(la *localActivity, o LocalActivityOutcome, rep
 	in := commands.InCompleted
 	if o.Err != nil {
 		data.Backoff = o.Backoff
-		outcome.Failure = x.opts.FailureConverter.ErrorToFailure(o.Err)
+		outcome.Failure = x.failureInTask(o.Err)
 		in = commands.InFailed
 		if failure.IsCanceledError(o.Err) {
 			in = commands.InCanceled

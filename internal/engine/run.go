@@ -12,6 +12,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	protocolpb "go.temporal.io/api/protocol/v1"
 
+	"github.com/durable-go/sdk/internal/codecfail"
 	"github.com/durable-go/sdk/internal/commands"
 	"github.com/durable-go/sdk/internal/failure"
 )
@@ -452,7 +453,8 @@ func (x *Run) runWorkflow() error {
 	}
 	if err := wf.Run(); err != nil {
 		var p Panicked
-		if !errors.As(err, &p) || !x.opts.FailWorkflowOnPanic {
+		// A codec's request to fail the task is no panic of the code.
+		if !errors.As(err, &p) || !x.opts.FailWorkflowOnPanic || codecfail.Has(err) {
 			return err
 		}
 		x.closing = &Close{Err: failure.NewApplicationErrorWithCause(
@@ -557,7 +559,7 @@ func (x *Run) finishTask() {
 	case c.Canceled:
 		x.book.CancelWorkflow(&commandpb.CancelWorkflowExecutionCommandAttributes{Details: c.Details})
 	case c.Err != nil:
-		x.book.FailWorkflow(&commandpb.FailWorkflowExecutionCommandAttributes{Failure: x.opts.FailureConverter.ErrorToFailure(c.Err)})
+		x.book.FailWorkflow(&commandpb.FailWorkflowExecutionCommandAttributes{Failure: x.failureInTask(c.Err)})
 	default:
 		x.book.CompleteWorkflow(&commandpb.CompleteWorkflowExecutionCommandAttributes{Result: c.Result})
 	}
@@ -576,6 +578,9 @@ func PanicFailure(err error) error {
 
 // classify says why a task failed, in the terms the server records.
 func (x *Run) classify(err error) error {
+	if te := x.codecTaskError(err); te != nil {
+		return te
+	}
 	var nd *commands.NondeterminismError
 	var it *commands.IllegalTransitionError
 	// An UnsupportedEventError is an unhandled failure: the code may be

@@ -71,7 +71,7 @@ func (u *Update) Reject(err error) {
 	u.x.sendMessage(&protocolpb.Message{
 		Id: u.ID + rejectMessage, ProtocolInstanceId: u.ID,
 		Body: mustAny(&updatepb.Rejection{RejectedRequestMessageId: u.msgID, RejectedRequestSequencingEventId: u.seqID,
-			RejectedRequest: u.request, Failure: u.x.opts.FailureConverter.ErrorToFailure(err)}),
+			RejectedRequest: u.request, Failure: u.x.failureInTask(err)}),
 	}, false)
 	u.state = updateDone
 }
@@ -81,7 +81,7 @@ func (u *Update) Complete(result *commonpb.Payloads, err error) {
 	u.require("complete", updateAccepted)
 	outcome := &updatepb.Outcome{Value: &updatepb.Outcome_Success{Success: result}}
 	if err != nil {
-		outcome.Value = &updatepb.Outcome_Failure{Failure: u.x.opts.FailureConverter.ErrorToFailure(err)}
+		outcome.Value = &updatepb.Outcome_Failure{Failure: u.x.failureInTask(err)}
 	}
 	u.x.sendMessage(&protocolpb.Message{
 		Id: u.ID + completeMessage, ProtocolInstanceId: u.ID,

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/codecfail"
 )
 
 // failureSource is the Failure.source of failures made by Go SDKs.
@@ -32,6 +33,9 @@ type DefaultFailureConverterOptions struct {
 type DefaultFailureConverter struct {
 	dataConverter          converter.DataConverter
 	encodeCommonAttributes bool
+	// inWorkflowTask: a payload codec's request to fail the workflow
+	// task (converter.WorkflowTaskFailureError) fails it (ErrorToFailureInTask).
+	inWorkflowTask bool
 }
 
 // NewDefaultFailureConverter returns a DefaultFailureConverter.
@@ -60,6 +64,26 @@ func (c *DefaultFailureConverter) ErrorToFailure(err error) *failurepb.Failure {
 	return c.toFailure(SafeChain(err))
 }
 
+// ErrorToFailureInTask is fc.ErrorToFailure for the engine, while a
+// workflow task is processed: when fc is a DefaultFailureConverter, details
+// or attributes that a payload codec refused with a
+// converter.WorkflowTaskFailureError fail the task (the conversion panics
+// with the codec's marked error, which the engine recovers), where
+// ErrorToFailure would leave them out. Other failure converters convert
+// as they do.
+func ErrorToFailureInTask(fc interface {
+	ErrorToFailure(error) *failurepb.Failure
+}, err error,
+) *failurepb.Failure {
+	d, ok := fc.(*DefaultFailureConverter)
+	if !ok || err == nil {
+		return fc.ErrorToFailure(err)
+	}
+	inTask := *d
+	inTask.inWorkflowTask = true
+	return inTask.ErrorToFailure(err)
+}
+
 // toFailure converts err, whose chain SafeChain checked.
 func (c *DefaultFailureConverter) toFailure(err error) *failurepb.Failure {
 	if err == nil {
@@ -73,7 +97,9 @@ func (c *DefaultFailureConverter) toFailure(err error) *failurepb.Failure {
 	f.Cause = c.toFailure(errors.Unwrap(err))
 	if c.encodeCommonAttributes {
 		// On error the attributes stay in clear, which loses nothing.
-		_ = converter.EncodeCommonFailureAttributes(c.dataConverter, f)
+		if err := converter.EncodeCommonFailureAttributes(c.dataConverter, f); err != nil && c.inWorkflowTask {
+			codecfail.FailTask(fmt.Errorf("encoding the message and stack trace of the failure %q: %w", f.GetMessage(), err))
+		}
 	}
 	return f
 }
@@ -187,6 +213,9 @@ func (c *DefaultFailureConverter) encodeDetails(f *failurepb.Failure, details er
 	}
 	payloads, err := details.toPayloads(c.dataConverter)
 	if err != nil {
+		if c.inWorkflowTask {
+			codecfail.FailTask(fmt.Errorf("encoding the details of the failure %q: %w", f.GetMessage(), err))
+		}
 		f.Message = fmt.Sprintf("%s (details could not be encoded: %v)", f.Message, err)
 		return nil
 	}

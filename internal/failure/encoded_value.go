@@ -1,9 +1,12 @@
 package failure
 
 import (
+	"fmt"
+
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/codecfail"
 )
 
 // EncodedValue is a result still in payloads, decoded on demand with the
@@ -14,11 +17,24 @@ import (
 type EncodedValue struct {
 	payloads *commonpb.Payloads
 	dc       converter.DataConverter
+	// resultOf names the call whose result this is ("activity \"Greet\""),
+	// for a result whose decoding a payload codec may fail the workflow
+	// task for (NewCallResult).
+	resultKind, resultOf string
 }
 
 // NewEncodedValue wraps payloads p, to be decoded with dc.
 func NewEncodedValue(p *commonpb.Payloads, dc converter.DataConverter) *EncodedValue {
 	return &EncodedValue{payloads: p, dc: dc}
+}
+
+// NewCallResult wraps the result of a call workflow code made (kind is
+// "activity", "local activity" or "child workflow", name its type): when
+// a payload codec asks to fail the workflow task as Future.Get decodes it
+// (converter.WorkflowTaskFailureError), Get panics for the engine to fail
+// the task, so that the workflow cannot take it for the call's error.
+func NewCallResult(p *commonpb.Payloads, dc converter.DataConverter, kind, name string) *EncodedValue {
+	return &EncodedValue{payloads: p, dc: dc, resultKind: kind, resultOf: name}
 }
 
 // HasValue reports whether there is a value to decode.
@@ -29,7 +45,11 @@ func (v *EncodedValue) Get(valuePtr any) error {
 	if !v.HasValue() {
 		return ErrNoData
 	}
-	return v.dc.FromPayloads(v.payloads, valuePtr)
+	err := v.dc.FromPayloads(v.payloads, valuePtr)
+	if err != nil && v.resultKind != "" {
+		codecfail.FailTask(fmt.Errorf("decoding the result of %s %q: %w", v.resultKind, v.resultOf, err))
+	}
+	return err
 }
 
 var _ converter.EncodedValue = (*EncodedValue)(nil)
