@@ -26,6 +26,10 @@ const customKeywordName = "DurableTestKeyword"
 func TestMain(m *testing.M) {
 	testharness.Main(m, testharness.WithServerOptions(devserver.Options{
 		SearchAttributes: map[string]string{customKeywordName: "Keyword"},
+		// The server forgets a stopped worker's polls after this, rather
+		// than 5 minutes, so that TestDeploymentRollout can delete the
+		// version whose workers it stopped, as an operator would later.
+		DynamicConfig: map[string]string{"matching.PollerHistoryTTL": `"2s"`},
 	}))
 }
 

@@ -1,0 +1,285 @@
+package worker_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	deploymentpb "go.temporal.io/api/deployment/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
+	"go.temporal.io/api/workflowservice/v1"
+
+	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/worker"
+	"github.com/durable-go/sdk/workflow"
+)
+
+// rolloutWorkflow waits for the "finish" signal and returns the build ID
+// of the worker that ran its last task.
+func rolloutWorkflow(ctx workflow.Context) (string, error) {
+	workflow.GetSignalChannel(ctx, "finish").Receive(ctx, nil)
+	return workflow.GetInfo(ctx).GetCurrentBuildID(), nil
+}
+
+// rolloutQuick returns the build ID of the worker that ran its first and
+// only task.
+func rolloutQuick(ctx workflow.Context) (string, error) {
+	return workflow.GetInfo(ctx).GetCurrentBuildID(), nil
+}
+
+// startVersionedWorker starts a worker of deployment version
+// deployment/buildID on taskQueue, versioned, with the rollout workflows
+// registered as "Pinned", "AutoUpgrade" and "Quick" (auto-upgrade).
+func startVersionedWorker(t *testing.T, c client.Client, taskQueue, deployment, buildID string) worker.Worker {
+	t.Helper()
+	w := worker.New(c, taskQueue, worker.Options{DeploymentOptions: worker.DeploymentOptions{
+		UseVersioning: true,
+		Version:       worker.WorkerDeploymentVersion{DeploymentName: deployment, BuildID: buildID},
+	}})
+	w.RegisterWorkflowWithOptions(rolloutWorkflow, workflow.RegisterOptions{Name: "Pinned", VersioningBehavior: workflow.VersioningBehaviorPinned})
+	w.RegisterWorkflowWithOptions(rolloutWorkflow, workflow.RegisterOptions{Name: "AutoUpgrade", VersioningBehavior: workflow.VersioningBehaviorAutoUpgrade})
+	w.RegisterWorkflowWithOptions(rolloutQuick, workflow.RegisterOptions{Name: "Quick", VersioningBehavior: workflow.VersioningBehaviorAutoUpgrade})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// deploymentOps are the calls an operator makes during a rollout, sent as
+// the WorkflowService requests they are.
+type deploymentOps struct {
+	t                     *testing.T
+	c                     client.Client
+	deployment, taskQueue string
+}
+
+// eventually retries op until it succeeds or a minute has passed: the
+// server learns of a version from its workers' polls, and reports
+// drainage after its refresh interval.
+func (o deploymentOps) eventually(what string, op func(ctx context.Context) error) {
+	o.t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := op(ctx)
+		cancel()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			o.t.Fatalf("%s: %v", what, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func (o deploymentOps) setCurrent(buildID string) {
+	o.t.Helper()
+	o.eventually("set current version "+buildID, func(ctx context.Context) error {
+		_, err := o.c.WorkflowService().SetWorkerDeploymentCurrentVersion(ctx, &workflowservice.SetWorkerDeploymentCurrentVersionRequest{
+			Namespace: "default", DeploymentName: o.deployment, BuildId: buildID, Identity: "rollout-test"})
+		return err
+	})
+	o.waitRouting(buildID, "", 0)
+}
+
+// waitRouting waits until the task queue routes as the deployment says:
+// the server takes a change of the current or ramping version at once,
+// and tells the task queue after.
+func (o deploymentOps) waitRouting(current, ramping string, percentage float32) {
+	o.t.Helper()
+	o.eventually("the task queue routes to the versions set", func(ctx context.Context) error {
+		resp, err := o.c.WorkflowService().DescribeTaskQueue(ctx, &workflowservice.DescribeTaskQueueRequest{
+			Namespace: "default", TaskQueue: &taskqueuepb.TaskQueue{Name: o.taskQueue}, TaskQueueType: enumspb.TASK_QUEUE_TYPE_WORKFLOW})
+		if err != nil {
+			return err
+		}
+		v := resp.GetVersioningInfo()
+		if v.GetCurrentDeploymentVersion().GetBuildId() != current || v.GetRampingDeploymentVersion().GetBuildId() != ramping || v.GetRampingVersionPercentage() != percentage {
+			return fmt.Errorf("the task queue routes as %v", v)
+		}
+		return nil
+	})
+}
+
+func (o deploymentOps) setRamping(current, buildID string, percentage float32) {
+	o.t.Helper()
+	o.eventually(fmt.Sprintf("ramp version %s to %v%%", buildID, percentage), func(ctx context.Context) error {
+		_, err := o.c.WorkflowService().SetWorkerDeploymentRampingVersion(ctx, &workflowservice.SetWorkerDeploymentRampingVersionRequest{
+			Namespace: "default", DeploymentName: o.deployment, BuildId: buildID, Percentage: percentage, Identity: "rollout-test"})
+		return err
+	})
+	o.waitRouting(current, buildID, percentage)
+}
+
+func (o deploymentOps) describe(ctx context.Context, buildID string) (*workflowservice.DescribeWorkerDeploymentVersionResponse, error) {
+	return o.c.WorkflowService().DescribeWorkerDeploymentVersion(ctx, &workflowservice.DescribeWorkerDeploymentVersionRequest{
+		Namespace: "default", DeploymentVersion: &deploymentpb.WorkerDeploymentVersion{DeploymentName: o.deployment, BuildId: buildID}})
+}
+
+// waitDrained waits until the server reports the version drained: no
+// open workflow can need it any more.
+func (o deploymentOps) waitDrained(buildID string) {
+	o.t.Helper()
+	o.eventually("version "+buildID+" drained", func(ctx context.Context) error {
+		resp, err := o.describe(ctx, buildID)
+		if err != nil {
+			return err
+		}
+		if status := resp.GetWorkerDeploymentVersionInfo().GetDrainageInfo().GetStatus(); status != enumspb.VERSION_DRAINAGE_STATUS_DRAINED {
+			return fmt.Errorf("drainage status %v", status)
+		}
+		return nil
+	})
+}
+
+func (o deploymentOps) deleteVersion(buildID string) {
+	o.t.Helper()
+	o.eventually("delete version "+buildID, func(ctx context.Context) error {
+		_, err := o.c.WorkflowService().DeleteWorkerDeploymentVersion(ctx, &workflowservice.DeleteWorkerDeploymentVersionRequest{
+			Namespace: "default", DeploymentVersion: &deploymentpb.WorkerDeploymentVersion{DeploymentName: o.deployment, BuildId: buildID}, Identity: "rollout-test"})
+		return err
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var notFound *serviceerror.NotFound
+	if _, err := o.describe(ctx, buildID); !errors.As(err, &notFound) {
+		o.t.Fatalf("describe deleted version %s: %v, want NotFound", buildID, err)
+	}
+}
+
+// waitForBehavior waits until the run's first task has completed, which
+// records its versioning behavior and version, and returns them.
+func waitForBehavior(t *testing.T, c client.Client, run client.WorkflowRun) (enumspb.VersioningBehavior, string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		d, err := c.DescribeWorkflowExecution(testCtx(t), run.GetID(), run.GetRunID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := d.GetWorkflowExecutionInfo().GetVersioningInfo()
+		if v.GetBehavior() != enumspb.VERSIONING_BEHAVIOR_UNSPECIFIED {
+			return v.GetBehavior(), v.GetDeploymentVersion().GetBuildId()
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("workflow %s: no versioning behavior recorded in time (%v)", run.GetID(), v)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// taskBuildIDs are the build IDs the run's WorkflowTaskCompleted events
+// record, in order.
+func taskBuildIDs(t *testing.T, c client.Client, run client.WorkflowRun) []string {
+	t.Helper()
+	var ids []string
+	it := c.GetWorkflowHistory(testCtx(t), run.GetID(), run.GetRunID(), false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := ev.GetWorkflowTaskCompletedEventAttributes(); a != nil {
+			ids = append(ids, a.GetDeploymentVersion().GetBuildId())
+		}
+	}
+	return ids
+}
+
+func runResult(t *testing.T, run client.WorkflowRun) string {
+	t.Helper()
+	var buildID string
+	if err := run.Get(testCtx(t), &buildID); err != nil {
+		t.Fatal(err)
+	}
+	return buildID
+}
+
+// A rollout as an operator runs it, on the dev server: workers of version
+// 1 run pinned and auto-upgrade workflows; version 2 starts, is ramped to
+// 30% and then made current; the pinned workflow finishes on version 1,
+// the auto-upgrade one moves to version 2 at its next task, new
+// workflows start on version 2; version 1 drains, its workers stop, and it
+// is deleted.
+func TestDeploymentRollout(t *testing.T) {
+	c := dial(t)
+	deployment, taskQueue := unique(t, "deployment"), unique(t, "tq")
+	ops := deploymentOps{t: t, c: c, deployment: deployment, taskQueue: taskQueue}
+	start := func(workflowType string) client.WorkflowRun {
+		t.Helper()
+		run, err := c.ExecuteWorkflow(testCtx(t), client.StartWorkflowOptions{ID: unique(t, workflowType), TaskQueue: taskQueue}, workflowType)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return run
+	}
+
+	v1 := startVersionedWorker(t, c, taskQueue, deployment, "v1")
+	defer v1.Stop()
+	ops.setCurrent("v1")
+	pinned, autoUpgrade := start("Pinned"), start("AutoUpgrade")
+	for _, tc := range []struct {
+		run  client.WorkflowRun
+		want enumspb.VersioningBehavior
+	}{{pinned, enumspb.VERSIONING_BEHAVIOR_PINNED}, {autoUpgrade, enumspb.VERSIONING_BEHAVIOR_AUTO_UPGRADE}} {
+		if behavior, buildID := waitForBehavior(t, c, tc.run); behavior != tc.want || buildID != "v1" {
+			t.Fatalf("%s: behavior %v on %q, want %v on v1", tc.run.GetID(), behavior, buildID, tc.want)
+		}
+	}
+
+	v2 := startVersionedWorker(t, c, taskQueue, deployment, "v2")
+	defer v2.Stop()
+	ops.setRamping("v1", "v2", 30)
+	// With 30% ramped, new workflows start on both versions: the chance
+	// that none of 40 lands on either is below one in a million.
+	var ramped []client.WorkflowRun
+	for range 40 {
+		ramped = append(ramped, start("Quick"))
+	}
+	onVersion := map[string]int{}
+	for _, run := range ramped {
+		onVersion[runResult(t, run)]++
+	}
+	if onVersion["v1"] == 0 || onVersion["v2"] == 0 || onVersion["v1"]+onVersion["v2"] != 40 {
+		t.Fatalf("with v2 ramped to 30%%, 40 new workflows ran on %v; want both versions", onVersion)
+	}
+
+	ops.setCurrent("v2")
+	for _, run := range []client.WorkflowRun{pinned, autoUpgrade} {
+		if err := c.SignalWorkflow(testCtx(t), run.GetID(), run.GetRunID(), "finish", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := runResult(t, pinned); got != "v1" {
+		t.Errorf("the pinned workflow finished on %q, want v1", got)
+	}
+	if got := taskBuildIDs(t, c, pinned); !slices.Equal(got, []string{"v1", "v1"}) {
+		t.Errorf("the pinned workflow's tasks completed on %q, want v1 twice", got)
+	}
+	if got := runResult(t, autoUpgrade); got != "v2" {
+		t.Errorf("the auto-upgrade workflow finished on %q, want v2", got)
+	}
+	if got := taskBuildIDs(t, c, autoUpgrade); !slices.Equal(got, []string{"v1", "v2"}) {
+		t.Errorf("the auto-upgrade workflow's tasks completed on %q, want v1 then v2", got)
+	}
+	fresh := start("Pinned")
+	if behavior, buildID := waitForBehavior(t, c, fresh); behavior != enumspb.VERSIONING_BEHAVIOR_PINNED || buildID != "v2" {
+		t.Errorf("a new pinned workflow: behavior %v on %q, want pinned on v2", behavior, buildID)
+	}
+	if err := c.SignalWorkflow(testCtx(t), fresh.GetID(), fresh.GetRunID(), "finish", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := runResult(t, fresh); got != "v2" {
+		t.Errorf("a new workflow finished on %q, want v2", got)
+	}
+
+	ops.waitDrained("v1")
+	v1.Stop()
+	ops.deleteVersion("v1")
+}
