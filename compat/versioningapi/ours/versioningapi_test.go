@@ -19,7 +19,9 @@ import (
 
 	"go.temporal.io/api/serviceerror"
 
+	// Alone in its group: the official copy rewrites it.
 	"github.com/durable-go/sdk/client"
+
 	"github.com/durable-go/sdk/internal/devserver"
 	"github.com/durable-go/sdk/internal/testharness"
 )
