@@ -14,6 +14,7 @@ import (
 	querypb "go.temporal.io/api/query/v1"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/codecfail"
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/workerrt"
 )
@@ -193,6 +194,17 @@ func (e *TestWorkflowEnvironment) workflowTaskFailed(execution *commonpb.Workflo
 		return
 	}
 	e.endTest(e.fc.FailureToError(attrs.GetFailure()))
+}
+
+// codecFailedWorkflowTask ends the test when a payload codec fails a
+// workflow task of the test's workflow or of one of its children
+// (converter.WorkflowTaskFailureError): the environment retries no task,
+// so, as in go.temporal.io/sdk's, the workflow error wraps the codec's
+// error itself, not a failure decoded from the task's report.
+func (e *TestWorkflowEnvironment) codecFailedWorkflowTask(workflowID string, err error) {
+	if codecfail.Has(err) {
+		e.endTest(fmt.Errorf("workflow %q: the test environment does not retry workflow tasks: %w", workflowID, err))
+	}
 }
 
 // callbackQueue runs functions on the test's goroutine, one at a time in

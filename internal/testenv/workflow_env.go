@@ -603,6 +603,7 @@ func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 	// they take, as in go.temporal.io/sdk's test environment: the history
 	// must not depend on the machine's speed.
 	opts.NoWorkflowTaskHeartbeat = true
+	opts.WorkflowTaskFailed = e.codecFailedWorkflowTask
 	rt, err := workerrt.New(opts)
 	if err != nil {
 		return nil, err

@@ -163,6 +163,9 @@ func (w *Worker) failWorkflowTask(task *workflowservice.PollWorkflowTaskQueueRes
 		kv = append(kv, "PanicStack", stack)
 	}
 	w.opts.Logger.Error("workflow task failed", kv...)
+	if w.opts.WorkflowTaskFailed != nil {
+		w.opts.WorkflowTaskFailed(task.GetWorkflowExecution().GetWorkflowId(), err)
+	}
 	if task.GetAttempt() > 1 {
 		return
 	}

@@ -144,6 +144,12 @@ type Options struct {
 	// machine runs them.
 	NoWorkflowTaskHeartbeat bool
 
+	// WorkflowTaskFailed, when set, is told of each workflow task that
+	// fails, with the error as the engine returned it, before the failure
+	// is reported (on every attempt, reported or not). The test
+	// environment, which retries no task, ends its test with the error.
+	WorkflowTaskFailed func(workflowID string, err error)
+
 	// WallTime converts the server's times (an activity's start, from which
 	// its deadline is computed) to wall-clock time; nil when they are wall
 	// time already. The test environment's server runs a virtual clock.
