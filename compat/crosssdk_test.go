@@ -14,12 +14,20 @@ import (
 	officialworkflow "go.temporal.io/sdk/workflow"
 
 	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/internal/devserver"
 	"github.com/durable-go/sdk/internal/testharness"
 	"github.com/durable-go/sdk/worker"
 	"github.com/durable-go/sdk/workflow"
 )
 
-func TestMain(m *testing.M) { testharness.Main(m) }
+func TestMain(m *testing.M) {
+	testharness.Main(m, testharness.WithServerOptions(devserver.Options{
+		// The server forgets a stopped worker's polls after this, rather
+		// than 5 minutes, so that TestDeploymentRolloutFromOfficialToOurWorkers
+		// can delete the version whose workers it stopped.
+		DynamicConfig: map[string]string{"matching.PollerHistoryTTL": `"2s"`},
+	}))
+}
 
 // workflowPairs are the same workflows in both SDKs, under one type name.
 var workflowPairs = []struct {
