@@ -3,8 +3,10 @@
 // (StartWorkflowOptions, WorkflowRun, the update handles, workflow
 // descriptions, task-queue descriptions, execution options and
 // VersioningOverride), ScheduleClient and the schedule types, the
-// connection's options and Credentials, and WorkflowExecution and
-// WorkflowType, the identifiers of a run that the workflow side shares.
+// deprecated build-ID versioning types (buildid.go, versioning_rules.go)
+// and DeploymentClient's (deployment_series.go), the connection's options
+// and Credentials, and WorkflowExecution and WorkflowType, the
+// identifiers of a run that the workflow side shares.
 //
 // They are a package of their own, below package internal, because they
 // name nothing of it while much names them: the root's interceptors,
