@@ -31,6 +31,7 @@ func (e *TestWorkflowEnvironment) finish(w *workerrt.Worker, early error) {
 	}
 	last := h.GetEvents()[len(h.GetEvents())-1]
 	result, runErr, err := clientimpl.RunOutcome(last, e.dc, e.fc)
+	runErr = withInitialVersioningBehavior(runErr, last)
 	switch {
 	case err != nil:
 		e.err = err

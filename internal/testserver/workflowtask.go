@@ -418,7 +418,7 @@ func (s *Server) continueAsNew(r *run, completedID int64, a *commandpb.ContinueA
 			WorkflowRunTimeout: runTimeout, WorkflowTaskTimeout: taskTimeout, WorkflowTaskCompletedEventId: completedID,
 			BackoffStartInterval: a.GetBackoffStartInterval(), Initiator: a.GetInitiator(),
 			LastCompletionResult: a.GetLastCompletionResult(), Header: a.GetHeader(), Memo: a.GetMemo(),
-			SearchAttributes: a.GetSearchAttributes(),
+			SearchAttributes: a.GetSearchAttributes(), InitialVersioningBehavior: a.GetInitialVersioningBehavior(),
 		}})
 	ev.EventGroupMarkers = groups
 	s.writeEvent(r, ev)
