@@ -271,6 +271,11 @@ type Client interface {
 	// on refuse (Unimplemented); use WorkerDeploymentClient.
 	DeploymentClient() DeploymentClient
 
+	// WorkerDeploymentClient returns the client of the namespace's worker
+	// deployments (see WorkerDeploymentClient), on this client's
+	// connection.
+	WorkerDeploymentClient() WorkerDeploymentClient
+
 	// WorkflowService returns the raw gRPC client of the workflow
 	// service; it shares this client's connection, headers and retries.
 	WorkflowService() workflowservice.WorkflowServiceClient

@@ -60,7 +60,9 @@ type TaskQueueVersionSelection = clientapi.TaskQueueVersionSelection
 
 // TaskQueueDescription is the answer of Client.DescribeTaskQueueEnhanced:
 // VersionsInfo maps each build ID ("" for unversioned workers) to its
-// TaskQueueVersionInfo.
+// TaskQueueVersionInfo (build-ID versioning); VersioningInfo says which
+// worker deployment versions take the task queue's tasks, nil when
+// unversioned workers do.
 type TaskQueueDescription = clientapi.TaskQueueDescription
 
 // TaskQueueVersionInfo describes a task queue for one build ID: TypesInfo
@@ -76,7 +78,10 @@ type TaskQueueTypeInfo = clientapi.TaskQueueTypeInfo
 //   - LastAccessTime: when it last polled.
 //   - Identity: the worker's identity.
 //   - RatePerSecond: the rate limit it asked for.
-//   - WorkerVersionCapabilities: its build-ID settings, if any.
+//   - WorkerVersionCapabilities: its build-ID settings, if any
+//     (build-ID versioning, which worker deployments replace).
+//   - WorkerDeploymentPollerOptions: its worker deployment settings, if
+//     any: DeploymentName, BuildID and WorkerVersioningMode.
 type TaskQueuePollerInfo = clientapi.TaskQueuePollerInfo
 
 // TaskQueueStats are a task queue's backlog and rates.
@@ -87,6 +92,16 @@ type TaskQueuePollerInfo = clientapi.TaskQueuePollerInfo
 //     to workers, over the last 30 seconds or so.
 //   - BacklogIncreaseRate: TasksAddRate less TasksDispatchRate.
 type TaskQueueStats = clientapi.TaskQueueStats
+
+// TaskQueueVersioningInfo says which worker deployment versions take a
+// task queue's tasks (TaskQueueDescription.VersioningInfo).
+//
+//   - CurrentVersion: takes new workflows and the tasks of unversioned
+//     and auto-upgrade ones; nil means the unversioned workers.
+//   - RampingVersion: takes RampingVersionPercentage (0 to 100) of what
+//     the current version would; nil means the unversioned workers.
+//   - UpdateTime: when this routing last changed.
+type TaskQueueVersioningInfo = clientapi.TaskQueueVersioningInfo
 
 // WorkerVersionCapabilities are the build-ID settings a poller announced:
 // its BuildID, whether it UseVersioning, and its DeploymentSeriesName.

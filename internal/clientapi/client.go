@@ -170,6 +170,9 @@ type Client interface {
 	// API that WorkerDeploymentClient replaces, which servers from 1.28
 	// on refuse.
 	DeploymentClient() DeploymentClient
+	// WorkerDeploymentClient returns the client of the namespace's
+	// worker deployments, on this client's connection.
+	WorkerDeploymentClient() WorkerDeploymentClient
 	// WorkflowService returns the raw gRPC client of the workflow service,
 	// sharing the client's connection, headers and retries.
 	WorkflowService() workflowservice.WorkflowServiceClient

@@ -5,10 +5,9 @@ import (
 )
 
 // DescribeTaskQueueEnhanced: a task queue's pollers, backlog and rates by
-// build ID and task type. The worker-deployment parts of the official
-// description (TaskQueueDescription.VersioningInfo and
-// TaskQueuePollerInfo.WorkerDeploymentPollerOptions) are out of this
-// SDK's scope and absent.
+// build ID and task type, the worker deployment versions its tasks go to
+// (TaskQueueDescription.VersioningInfo), and each poller's deployment
+// (TaskQueuePollerInfo.WorkerDeploymentPollerOptions).
 
 // TaskQueueType is the kind of tasks a task queue carries.
 type TaskQueueType int
@@ -85,7 +84,40 @@ type (
 		// RatePerSecond is the rate limit it asked for.
 		RatePerSecond float64
 		// WorkerVersionCapabilities are its build-ID settings, if any.
+		// Build-ID versioning gives way to worker deployments: see
+		// WorkerDeploymentPollerOptions.
 		WorkerVersionCapabilities *WorkerVersionCapabilities
+		// WorkerDeploymentPollerOptions are its worker deployment
+		// settings, if it announced any.
+		WorkerDeploymentPollerOptions *WorkerDeploymentPollerOptions
+	}
+
+	// WorkerDeploymentPollerOptions are the worker deployment settings a
+	// poller announced: the version it belongs to and whether it is
+	// versioned.
+	WorkerDeploymentPollerOptions struct {
+		// DeploymentName is its deployment's name.
+		DeploymentName string
+		// BuildID is its build ID.
+		BuildID string
+		// WorkerVersioningMode says whether it is versioned.
+		WorkerVersioningMode WorkerVersioningMode
+	}
+
+	// TaskQueueVersioningInfo says which worker deployment versions take a
+	// task queue's tasks.
+	TaskQueueVersioningInfo struct {
+		// CurrentVersion takes new workflows and the tasks of unversioned
+		// and auto-upgrade ones; nil means the unversioned workers.
+		CurrentVersion *WorkerDeploymentVersion
+		// RampingVersion takes RampingVersionPercentage of what the
+		// current version would take; nil means the unversioned workers
+		// (when the percentage is not 0).
+		RampingVersion *WorkerDeploymentVersion
+		// RampingVersionPercentage, from 0 to 100.
+		RampingVersionPercentage float32
+		// UpdateTime is when this routing last changed.
+		UpdateTime time.Time
 	}
 
 	// TaskQueueStats are a task queue's backlog and rates.
@@ -122,6 +154,11 @@ type (
 	// Client.DescribeTaskQueueEnhanced.
 	TaskQueueDescription struct {
 		// VersionsInfo by build ID; "" stands for unversioned workers.
+		// Build-ID versioning gives way to worker deployments: see
+		// VersioningInfo.
 		VersionsInfo map[string]TaskQueueVersionInfo
+		// VersioningInfo says which worker deployment versions take the
+		// task queue's tasks; nil when they go to unversioned workers.
+		VersioningInfo *TaskQueueVersioningInfo
 	}
 )

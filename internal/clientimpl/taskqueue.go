@@ -52,7 +52,10 @@ func (c *workflowClient) DescribeTaskQueueEnhanced(ctx context.Context, options 
 	if len(versions) == 0 && (len(resp.GetPollers()) > 0 || resp.GetTaskQueueStatus() != nil) {
 		return clientapi.TaskQueueDescription{}, errors.New("DescribeTaskQueueEnhanced: the server does not support it (it needs Temporal server 1.24 or later)")
 	}
-	d := clientapi.TaskQueueDescription{VersionsInfo: make(map[string]clientapi.TaskQueueVersionInfo, len(versions))}
+	d := clientapi.TaskQueueDescription{
+		VersionsInfo:   make(map[string]clientapi.TaskQueueVersionInfo, len(versions)),
+		VersioningInfo: taskQueueVersioningInfoFromProto(resp.GetVersioningInfo()),
+	}
 	for buildID, v := range versions {
 		d.VersionsInfo[buildID] = taskQueueVersionInfoFromProto(v)
 	}
@@ -71,6 +74,8 @@ func taskQueueVersionInfoFromProto(v *taskqueuepb.TaskQueueVersionInfo) clientap
 				LastAccessTime: optionalTime(p.GetLastAccessTime()),
 				Identity:       p.GetIdentity(),
 				RatePerSecond:  p.GetRatePerSecond(),
+
+				WorkerDeploymentPollerOptions: pollerDeploymentOptionsFromProto(p.GetDeploymentOptions()),
 			}
 			//lint:ignore SA1019 build-ID capabilities are what the official description reports.
 			if caps := p.GetWorkerVersionCapabilities(); caps != nil {
