@@ -42,7 +42,7 @@ func (d *deploymentClient) Describe(ctx context.Context, options clientapi.Deplo
 	if err != nil {
 		return clientapi.DeploymentDescription{}, deploymentCallError(err, call, options.Deployment)
 	}
-	return clientapi.DeploymentDescription{DeploymentInfo: deploymentInfoFromProto(resp.GetDeploymentInfo())}, nil
+	return clientapi.DeploymentDescription{DeploymentInfo: seriesDeploymentInfoFromProto(resp.GetDeploymentInfo())}, nil
 }
 
 // GetReachability implements DeploymentClient.
@@ -62,7 +62,7 @@ func (d *deploymentClient) GetReachability(ctx context.Context, options clientap
 		return clientapi.DeploymentReachabilityInfo{}, deploymentCallError(err, call, options.Deployment)
 	}
 	return clientapi.DeploymentReachabilityInfo{
-		DeploymentInfo: deploymentInfoFromProto(resp.GetDeploymentInfo()),
+		DeploymentInfo: seriesDeploymentInfoFromProto(resp.GetDeploymentInfo()),
 		Reachability:   clientapi.DeploymentReachability(resp.GetReachability()),
 		LastUpdateTime: optionalTime(resp.GetLastUpdateTime()),
 	}, nil
@@ -85,7 +85,7 @@ func (d *deploymentClient) GetCurrent(ctx context.Context, options clientapi.Dep
 		return clientapi.DeploymentGetCurrentResponse{}, explainVersioningRefusal(
 			wrapCallError(err, "%s of series %q", call, options.SeriesName), call, deploymentSeriesAPI)
 	}
-	return clientapi.DeploymentGetCurrentResponse{DeploymentInfo: deploymentInfoFromProto(resp.GetCurrentDeploymentInfo())}, nil
+	return clientapi.DeploymentGetCurrentResponse{DeploymentInfo: seriesDeploymentInfoFromProto(resp.GetCurrentDeploymentInfo())}, nil
 }
 
 // SetCurrent implements DeploymentClient.
@@ -111,8 +111,8 @@ func (d *deploymentClient) SetCurrent(ctx context.Context, options clientapi.Dep
 		return clientapi.DeploymentSetCurrentResponse{}, deploymentCallError(err, call, options.Deployment)
 	}
 	return clientapi.DeploymentSetCurrentResponse{
-		Current:  deploymentInfoFromProto(resp.GetCurrentDeploymentInfo()),
-		Previous: deploymentInfoFromProto(resp.GetPreviousDeploymentInfo()),
+		Current:  seriesDeploymentInfoFromProto(resp.GetCurrentDeploymentInfo()),
+		Previous: seriesDeploymentInfoFromProto(resp.GetPreviousDeploymentInfo()),
 	}, nil
 }
 
@@ -210,10 +210,10 @@ func deploymentFromProto(deployment *deploymentpb.Deployment) clientapi.Deployme
 	return clientapi.Deployment{SeriesName: deployment.GetSeriesName(), BuildID: deployment.GetBuildId()}
 }
 
-// deploymentInfoFromProto reads a deployment's description; nil (a series
+// seriesDeploymentInfoFromProto reads a deployment's description; nil (a series
 // without a current deployment, say) reads as the zero DeploymentInfo,
 // with an empty, non-nil task queue list.
-func deploymentInfoFromProto(info *deploymentpb.DeploymentInfo) clientapi.DeploymentInfo {
+func seriesDeploymentInfoFromProto(info *deploymentpb.DeploymentInfo) clientapi.DeploymentInfo {
 	taskQueues := make([]clientapi.DeploymentTaskQueueInfo, 0, len(info.GetTaskQueueInfos()))
 	for _, tq := range info.GetTaskQueueInfos() {
 		taskQueues = append(taskQueues, clientapi.DeploymentTaskQueueInfo{

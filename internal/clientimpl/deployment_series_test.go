@@ -19,7 +19,7 @@ import (
 func TestDeploymentInfoFromTheAnswer(t *testing.T) {
 	created := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	metadata := map[string]*commonpb.Payload{"owner": {Data: []byte(`"ops"`)}}
-	info := deploymentInfoFromProto(&deploymentpb.DeploymentInfo{
+	info := seriesDeploymentInfoFromProto(&deploymentpb.DeploymentInfo{
 		Deployment: &deploymentpb.Deployment{SeriesName: "orders", BuildId: "2.0"},
 		CreateTime: timestamppb.New(created),
 		IsCurrent:  true,
@@ -35,7 +35,7 @@ func TestDeploymentInfoFromTheAnswer(t *testing.T) {
 		t.Errorf("task queues %+v", tqs)
 	}
 	// A series without a current deployment answers without one.
-	none := deploymentInfoFromProto(nil)
+	none := seriesDeploymentInfoFromProto(nil)
 	if none.Deployment != (clientapi.Deployment{}) || !none.CreateTime.IsZero() || none.TaskQueuesInfos == nil || len(none.TaskQueuesInfos) != 0 {
 		t.Errorf("nil info read as %+v", none)
 	}
