@@ -3,6 +3,7 @@ package internal
 import (
 	"context"
 
+	deploymentpb "go.temporal.io/api/deployment/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
@@ -64,4 +65,8 @@ type EagerWorkflowTaker interface {
 	// called with the start's eager task, or with nil when the response
 	// brought none, which gives the slot back.
 	ReserveEagerWorkflowTask() func(*workflowservice.PollWorkflowTaskQueueResponse)
+	// EagerDeploymentOptions are the worker's deployment options, which
+	// a start it takes the first task of sends (nil: it names no
+	// version), so that the server records that task as the version's.
+	EagerDeploymentOptions() *deploymentpb.WorkerDeploymentOptions
 }

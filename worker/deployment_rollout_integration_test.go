@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,8 +14,11 @@ import (
 	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/internal/testharness"
 	"github.com/durable-go/sdk/worker"
 	"github.com/durable-go/sdk/workflow"
 )
@@ -282,4 +286,51 @@ func TestDeploymentRollout(t *testing.T) {
 	ops.waitDrained("v1")
 	v1.Stop()
 	ops.deleteVersion("v1")
+}
+
+// A start that asks for eager execution on a versioned worker of this
+// client names the worker's version (EagerWorkerDeploymentOptions), as
+// go.temporal.io/sdk's does: the server runs the first task there, eagerly,
+// and records it as that version's.
+func TestEagerStartNamesTheWorkersDeploymentVersion(t *testing.T) {
+	var mu sync.Mutex
+	var sent *deploymentpb.WorkerDeploymentOptions
+	var eager bool
+	c, err := client.Dial(client.Options{HostPort: testharness.HostPort(t), ConnectionOptions: client.ConnectionOptions{DialOptions: []grpc.DialOption{
+		grpc.WithChainUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+			err := invoker(ctx, method, req, reply, cc, opts...)
+			if start, ok := req.(*workflowservice.StartWorkflowExecutionRequest); ok {
+				mu.Lock()
+				sent = start.GetEagerWorkerDeploymentOptions()
+				eager = reply.(*workflowservice.StartWorkflowExecutionResponse).GetEagerWorkflowTask() != nil
+				mu.Unlock()
+			}
+			return err
+		}),
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	deployment, taskQueue := unique(t, "deployment"), unique(t, "tq")
+	ops := deploymentOps{t: t, c: c, deployment: deployment, taskQueue: taskQueue}
+	w := startVersionedWorker(t, c, taskQueue, deployment, "v1")
+	defer w.Stop()
+	ops.setCurrent("v1")
+	run, err := c.ExecuteWorkflow(testCtx(t), client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: taskQueue, EnableEagerStart: true}, "Quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := runResult(t, run); got != "v1" {
+		t.Errorf("the eagerly started workflow ran on %q, want v1", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := &deploymentpb.WorkerDeploymentOptions{DeploymentName: deployment, BuildId: "v1", WorkerVersioningMode: enumspb.WORKER_VERSIONING_MODE_VERSIONED}
+	if !proto.Equal(sent, want) || !eager {
+		t.Errorf("the start sent deployment options %v and its first task came eagerly: %v; want %v, true", sent, eager, want)
+	}
+	if got := taskBuildIDs(t, c, run); !slices.Equal(got, []string{"v1"}) {
+		t.Errorf("the eager task completed on %q, want v1", got)
+	}
 }

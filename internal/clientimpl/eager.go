@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	deploymentpb "go.temporal.io/api/deployment/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal"
@@ -51,18 +52,18 @@ func (e *eagerWorkflowWorkers) remove(taskQueue string, w internal.EagerWorkflow
 
 // reserve reserves a workflow task slot in one of the task queue's
 // workers, tried in random order so that the load spreads; nil if none
-// has one free.
-func (e *eagerWorkflowWorkers) reserve(taskQueue string) eagerTaskHandoff {
+// has one free. It returns the worker's deployment options too.
+func (e *eagerWorkflowWorkers) reserve(taskQueue string) (eagerTaskHandoff, *deploymentpb.WorkerDeploymentOptions) {
 	e.mu.RLock()
 	workers := slices.Clone(e.byQueue[taskQueue])
 	e.mu.RUnlock()
 	rand.Shuffle(len(workers), func(i, j int) { workers[i], workers[j] = workers[j], workers[i] })
 	for _, w := range workers {
 		if handoff := w.ReserveEagerWorkflowTask(); handoff != nil {
-			return handoff
+			return handoff, w.EagerDeploymentOptions()
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // AddEagerWorkflowWorker implements WorkerClient.
@@ -86,9 +87,12 @@ func (c *workflowClient) reserveEagerStart(ctx context.Context, enable bool, req
 	if err != nil || !info.GetCapabilities().GetEagerWorkflowStart() {
 		return nil
 	}
-	handoff := c.eagerWorkers.reserve(req.GetTaskQueue().GetName())
+	handoff, deployment := c.eagerWorkers.reserve(req.GetTaskQueue().GetName())
 	if handoff != nil {
-		req.RequestEagerExecution = true
+		// As go.temporal.io/sdk: the worker's version goes with the
+		// start, for the server to record the first task as that
+		// version's.
+		req.RequestEagerExecution, req.EagerWorkerDeploymentOptions = true, deployment
 	}
 	return handoff
 }

@@ -60,9 +60,9 @@ func (w *Worker) pollActivityTask(ctx context.Context) (*workflowservice.PollAct
 		return nil, false, nil // stopping: no new poll
 	}
 	req := &workflowservice.PollActivityTaskQueueRequest{
-		Namespace:         w.opts.Namespace,
-		TaskQueue:         w.normalQueue(),
-		Identity:          w.opts.Identity,
+		Namespace: w.opts.Namespace,
+		TaskQueue: w.normalQueue(),
+		Identity:  w.opts.Identity,
 		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated build-ID capabilities.
 		WorkerVersionCapabilities: w.versioning.capabilities,
 		DeploymentOptions:         w.versioning.options,
