@@ -19,6 +19,7 @@ import (
 
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/internal/testharness"
+	"github.com/durable-go/sdk/temporal"
 	"github.com/durable-go/sdk/worker"
 	"github.com/durable-go/sdk/workflow"
 )
@@ -38,7 +39,8 @@ func rolloutQuick(ctx workflow.Context) (string, error) {
 
 // startVersionedWorker starts a worker of deployment version
 // deployment/buildID on taskQueue, versioned, with the rollout workflows
-// registered as "Pinned", "AutoUpgrade" and "Quick" (auto-upgrade).
+// registered as "Pinned", "AutoUpgrade" and "Quick" (auto-upgrade), and
+// continueOnto and childOn as "ContinueOnto" and "ChildOn" (pinned).
 func startVersionedWorker(t *testing.T, c client.Client, taskQueue, deployment, buildID string) worker.Worker {
 	t.Helper()
 	w := worker.New(c, taskQueue, worker.Options{DeploymentOptions: worker.DeploymentOptions{
@@ -48,6 +50,8 @@ func startVersionedWorker(t *testing.T, c client.Client, taskQueue, deployment, 
 	w.RegisterWorkflowWithOptions(rolloutWorkflow, workflow.RegisterOptions{Name: "Pinned", VersioningBehavior: workflow.VersioningBehaviorPinned})
 	w.RegisterWorkflowWithOptions(rolloutWorkflow, workflow.RegisterOptions{Name: "AutoUpgrade", VersioningBehavior: workflow.VersioningBehaviorAutoUpgrade})
 	w.RegisterWorkflowWithOptions(rolloutQuick, workflow.RegisterOptions{Name: "Quick", VersioningBehavior: workflow.VersioningBehaviorAutoUpgrade})
+	w.RegisterWorkflowWithOptions(continueOnto, workflow.RegisterOptions{Name: "ContinueOnto", VersioningBehavior: workflow.VersioningBehaviorPinned})
+	w.RegisterWorkflowWithOptions(childOn, workflow.RegisterOptions{Name: "ChildOn", VersioningBehavior: workflow.VersioningBehaviorPinned})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -332,5 +336,90 @@ func TestEagerStartNamesTheWorkersDeploymentVersion(t *testing.T) {
 	}
 	if got := taskBuildIDs(t, c, run); !slices.Equal(got, []string{"v1"}) {
 		t.Errorf("the eager task completed on %q, want v1", got)
+	}
+}
+
+// continueOnto continues as new once, on the "continue" signal, with the
+// initial versioning behavior given; the new run returns the build ID it
+// runs on.
+func continueOnto(ctx workflow.Context, behavior workflow.ContinueAsNewVersioningBehavior) (string, error) {
+	if workflow.GetInfo(ctx).ContinuedExecutionRunID != "" {
+		return workflow.GetInfo(ctx).GetCurrentBuildID(), nil
+	}
+	workflow.GetSignalChannel(ctx, "continue").Receive(ctx, nil)
+	return "", workflow.NewContinueAsNewErrorWithOptions(ctx, workflow.ContinueAsNewErrorOptions{InitialVersioningBehavior: behavior}, "ContinueOnto", behavior)
+}
+
+// childOn runs "Quick" as a child pinned to deployment's version buildID
+// and returns the build ID it ran on, or its error.
+func childOn(ctx workflow.Context, deployment, buildID string) (string, error) {
+	ctx = workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{VersioningOverride: &client.PinnedVersioningOverride{
+		Version: worker.WorkerDeploymentVersion{DeploymentName: deployment, BuildID: buildID}}})
+	var ran string
+	err := workflow.ExecuteChildWorkflow(ctx, "Quick").Get(ctx, &ran)
+	if invalid := (*temporal.InvalidVersioningOverrideError)(nil); errors.As(err, &invalid) {
+		return "refused: " + invalid.Error(), nil
+	}
+	return ran, err
+}
+
+// A run that continues as new with ContinueAsNewVersioningBehaviorAutoUpgrade
+// starts its new run on the current version, where one without it stays
+// on its pinned version; a child pinned to a version by its
+// VersioningOverride runs there, and one pinned to a version that does
+// not exist fails to start, as the server decides from what the worker
+// sends.
+func TestContinueAsNewAndChildrenChooseTheirVersion(t *testing.T) {
+	c := dial(t)
+	deployment, taskQueue := unique(t, "deployment"), unique(t, "tq")
+	ops := deploymentOps{t: t, c: c, deployment: deployment, taskQueue: taskQueue}
+	v1 := startVersionedWorker(t, c, taskQueue, deployment, "v1")
+	defer v1.Stop()
+	v2 := startVersionedWorker(t, c, taskQueue, deployment, "v2")
+	defer v2.Stop()
+	ops.setCurrent("v1")
+
+	// Both runs start pinned on v1; they continue as new once v2 is
+	// current.
+	behaviors := []struct {
+		behavior workflow.ContinueAsNewVersioningBehavior
+		want     string
+	}{{workflow.ContinueAsNewVersioningBehaviorUnspecified, "v1"}, {workflow.ContinueAsNewVersioningBehaviorAutoUpgrade, "v2"}}
+	var runs []client.WorkflowRun
+	for _, tc := range behaviors {
+		run, err := c.ExecuteWorkflow(testCtx(t), client.StartWorkflowOptions{ID: unique(t, "continue"), TaskQueue: taskQueue}, "ContinueOnto", tc.behavior)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if behavior, buildID := waitForBehavior(t, c, run); behavior != enumspb.VERSIONING_BEHAVIOR_PINNED || buildID != "v1" {
+			t.Fatalf("run %s: %v on %q, want pinned on v1", run.GetID(), behavior, buildID)
+		}
+		runs = append(runs, run)
+	}
+	ops.setCurrent("v2")
+	for i, tc := range behaviors {
+		run := runs[i]
+		if err := c.SignalWorkflow(testCtx(t), run.GetID(), run.GetRunID(), "continue", nil); err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		if err := c.GetWorkflow(testCtx(t), run.GetID(), "").Get(testCtx(t), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("continued as new with initial versioning behavior %v: the new run ran on %q, want %s", tc.behavior, got, tc.want)
+		}
+	}
+
+	for _, tc := range []struct {
+		pinTo, want string
+	}{{"v1", "v1"}, {"v9", "refused: invalid versioning override"}} {
+		run, err := c.ExecuteWorkflow(testCtx(t), client.StartWorkflowOptions{ID: unique(t, "parent"), TaskQueue: taskQueue}, "ChildOn", deployment, tc.pinTo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := runResult(t, run); got != tc.want {
+			t.Errorf("a child pinned to %s: %q, want %q", tc.pinTo, got, tc.want)
+		}
 	}
 }
