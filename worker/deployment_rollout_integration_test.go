@@ -58,8 +58,8 @@ func startVersionedWorker(t *testing.T, c client.Client, taskQueue, deployment, 
 	return w
 }
 
-// deploymentOps are the calls an operator makes during a rollout, sent as
-// the WorkflowService requests they are.
+// deploymentOps are the calls an operator makes during a rollout, through
+// client.WorkerDeploymentClient.
 type deploymentOps struct {
 	t                     *testing.T
 	c                     client.Client
@@ -86,11 +86,14 @@ func (o deploymentOps) eventually(what string, op func(ctx context.Context) erro
 	}
 }
 
+func (o deploymentOps) handle() client.WorkerDeploymentHandle {
+	return o.c.WorkerDeploymentClient().GetHandle(o.deployment)
+}
+
 func (o deploymentOps) setCurrent(buildID string) {
 	o.t.Helper()
 	o.eventually("set current version "+buildID, func(ctx context.Context) error {
-		_, err := o.c.WorkflowService().SetWorkerDeploymentCurrentVersion(ctx, &workflowservice.SetWorkerDeploymentCurrentVersionRequest{
-			Namespace: "default", DeploymentName: o.deployment, BuildId: buildID, Identity: "rollout-test"})
+		_, err := o.handle().SetCurrentVersion(ctx, client.WorkerDeploymentSetCurrentVersionOptions{BuildID: buildID, Identity: "rollout-test"})
 		return err
 	})
 	o.waitRouting(buildID, "", 0)
@@ -118,16 +121,14 @@ func (o deploymentOps) waitRouting(current, ramping string, percentage float32) 
 func (o deploymentOps) setRamping(current, buildID string, percentage float32) {
 	o.t.Helper()
 	o.eventually(fmt.Sprintf("ramp version %s to %v%%", buildID, percentage), func(ctx context.Context) error {
-		_, err := o.c.WorkflowService().SetWorkerDeploymentRampingVersion(ctx, &workflowservice.SetWorkerDeploymentRampingVersionRequest{
-			Namespace: "default", DeploymentName: o.deployment, BuildId: buildID, Percentage: percentage, Identity: "rollout-test"})
+		_, err := o.handle().SetRampingVersion(ctx, client.WorkerDeploymentSetRampingVersionOptions{BuildID: buildID, Percentage: percentage, Identity: "rollout-test"})
 		return err
 	})
 	o.waitRouting(current, buildID, percentage)
 }
 
-func (o deploymentOps) describe(ctx context.Context, buildID string) (*workflowservice.DescribeWorkerDeploymentVersionResponse, error) {
-	return o.c.WorkflowService().DescribeWorkerDeploymentVersion(ctx, &workflowservice.DescribeWorkerDeploymentVersionRequest{
-		Namespace: "default", DeploymentVersion: &deploymentpb.WorkerDeploymentVersion{DeploymentName: o.deployment, BuildId: buildID}})
+func (o deploymentOps) describe(ctx context.Context, buildID string) (client.WorkerDeploymentVersionDescription, error) {
+	return o.handle().DescribeVersion(ctx, client.WorkerDeploymentDescribeVersionOptions{BuildID: buildID})
 }
 
 // waitDrained waits until the server reports the version drained: no
@@ -139,8 +140,8 @@ func (o deploymentOps) waitDrained(buildID string) {
 		if err != nil {
 			return err
 		}
-		if status := resp.GetWorkerDeploymentVersionInfo().GetDrainageInfo().GetStatus(); status != enumspb.VERSION_DRAINAGE_STATUS_DRAINED {
-			return fmt.Errorf("drainage status %v", status)
+		if d := resp.Info.DrainageInfo; d == nil || d.DrainageStatus != client.WorkerDeploymentVersionDrainageStatusDrained {
+			return fmt.Errorf("drainage %+v", d)
 		}
 		return nil
 	})
@@ -149,8 +150,7 @@ func (o deploymentOps) waitDrained(buildID string) {
 func (o deploymentOps) deleteVersion(buildID string) {
 	o.t.Helper()
 	o.eventually("delete version "+buildID, func(ctx context.Context) error {
-		_, err := o.c.WorkflowService().DeleteWorkerDeploymentVersion(ctx, &workflowservice.DeleteWorkerDeploymentVersionRequest{
-			Namespace: "default", DeploymentVersion: &deploymentpb.WorkerDeploymentVersion{DeploymentName: o.deployment, BuildId: buildID}, Identity: "rollout-test"})
+		_, err := o.handle().DeleteVersion(ctx, client.WorkerDeploymentDeleteVersionOptions{BuildID: buildID, Identity: "rollout-test"})
 		return err
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
