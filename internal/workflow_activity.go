@@ -11,6 +11,7 @@ import (
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/durable-go/sdk/internal/codecfail"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/optcheck"
 	"github.com/durable-go/sdk/internal/policy"
@@ -169,7 +170,8 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 	var input *commonpb.Payloads
 	if err == nil {
 		if input, err = registry.EncodeArgs(r.dataConverter(ctx), args); err != nil {
-			err = fmt.Errorf("ExecuteActivity(%s): %w", name, err)
+			err = fmt.Errorf("ExecuteActivity(%s): encoding the input: %w", name, err)
+			codecfail.FailTask(err)
 		}
 	}
 	var header *commonpb.Header
@@ -208,7 +210,7 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 			f.Set(nil, err)
 			return
 		}
-		f.Set(failure.NewEncodedValue(result, dc), nil)
+		f.Set(failure.NewCallResult(result, dc, "activity", name), nil)
 	})
 	wfsync.OnCancel(ctx, f, act.Cancel)
 	return f

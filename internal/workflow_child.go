@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/durable-go/sdk/internal/clientapi"
+	"github.com/durable-go/sdk/internal/codecfail"
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/memo"
@@ -269,7 +270,7 @@ func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any)
 				f.Set(nil, err)
 				return
 			}
-			f.Set(failure.NewEncodedValue(result, dc), nil)
+			f.Set(failure.NewCallResult(result, dc, "child workflow", name), nil)
 		})
 	var open *failure.ChildWorkflowExecutionAlreadyStartedError
 	if errors.As(err, &open) {
@@ -310,7 +311,9 @@ func (r *workflowRun) childCommand(ctx Context, name, workflowID string, opts Ch
 	}
 	input, err := registry.EncodeArgs(r.dataConverter(ctx), args)
 	if err != nil {
-		return nil, fmt.Errorf("ExecuteChildWorkflow(%s): %w", name, err)
+		err = fmt.Errorf("ExecuteChildWorkflow(%s): encoding the input: %w", name, err)
+		codecfail.FailTask(err)
+		return nil, err
 	}
 	var header *commonpb.Header
 	if r.config.carriesHeaders() {
@@ -386,7 +389,9 @@ func (r *workflowRun) signalExternal(ctx Context, workflowID, runID, signalName 
 	}
 	input, err := r.dataConverter(ctx).ToPayloads(arg)
 	if err != nil {
-		f.Set(nil, fmt.Errorf("SignalExternalWorkflow(%s): the argument (%T) cannot be encoded: %w", signalName, arg, err))
+		err = fmt.Errorf("SignalExternalWorkflow(%s): the argument (%T) cannot be encoded: %w", signalName, arg, err)
+		codecfail.FailTask(err)
+		f.Set(nil, err)
 		return f
 	}
 	var header *commonpb.Header

@@ -128,7 +128,7 @@ func (r *workflowRun) executeLocalActivity(ctx Context, name string, args []any)
 				f.Set(nil, res.Err)
 				return
 			}
-			f.Set(failure.NewEncodedValue(res.Result, dc), nil)
+			f.Set(failure.NewCallResult(res.Result, dc, "local activity", req.ActivityType), nil)
 			return
 		}
 	})

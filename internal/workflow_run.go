@@ -8,6 +8,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	historypb "go.temporal.io/api/history/v1"
 
+	"github.com/durable-go/sdk/internal/codecfail"
 	"github.com/durable-go/sdk/internal/commands"
 	"github.com/durable-go/sdk/internal/coro"
 	"github.com/durable-go/sdk/internal/engine"
@@ -110,6 +111,9 @@ func (r *workflowRun) Start(x *engine.Run, started *historypb.WorkflowExecutionS
 	// Decoded here rather than in the root coroutine: decoding needs deep
 	// stacks, and a coroutine's stack stays as large as it ever grew.
 	r.args, r.argsErr = r.fn.DecodeArgs(r.config.dc, started.GetInput(), "workflow")
+	if codecfail.Has(r.argsErr) {
+		return fmt.Errorf("decoding the input of %w", r.argsErr)
+	}
 	r.rootCtx, r.cancelRoot = wfsync.NewRootContext(r.rt)
 	if err := r.initInterceptors(started.GetHeader()); err != nil {
 		return err
@@ -190,6 +194,7 @@ func (r *workflowRun) closeFor(result any, err error) engine.Close {
 	}
 	p, encErr := r.config.dc.ToPayloads(result)
 	if encErr != nil {
+		codecfail.FailTask(fmt.Errorf("encoding the workflow's result (%T): %w", result, encErr))
 		// Non-retryable: a retry of the workflow would return a value that
 		// cannot be encoded either.
 		return engine.Close{Err: failure.NewNonRetryableApplicationError(fmt.Sprintf("the workflow's result (%T) cannot be encoded: %v", result, encErr), "ResultEncodingError", nil)}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/durable-go/sdk/internal/codecfail"
 	"github.com/durable-go/sdk/internal/commands"
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/failure"
@@ -246,7 +247,9 @@ func (r *workflowRun) runUpdate(ctx Context, u *engine.Update, info *UpdateInfo,
 	}
 	p, encErr := r.config.dc.ToPayloads(result)
 	if encErr != nil {
-		u.Complete(nil, fmt.Errorf("the result of update %q (%T) cannot be encoded: %w", u.Name, result, encErr))
+		encErr = fmt.Errorf("the result of update %q (%T) cannot be encoded: %w", u.Name, result, encErr)
+		codecfail.FailTask(encErr)
+		u.Complete(nil, encErr)
 		return
 	}
 	u.Complete(p, nil)
