@@ -358,6 +358,24 @@ func (w *tracingWorkflowOutbound) SignalExternalWorkflow(ctx internal.Context, w
 	return w.Next.SignalExternalWorkflow(ctx, workflowID, runID, signalName, arg)
 }
 
+// SignalExternalWorkflowWithOptions traces a signal to another workflow as
+// SignalExternalWorkflow does.
+func (w *tracingWorkflowOutbound) SignalExternalWorkflowWithOptions(ctx internal.Context, workflowID, runID, signalName string, arg any, options internal.SignalExternalWorkflowOptions) internal.Future {
+	if w.inbound.root.options.DisableSignalTracing {
+		return w.Next.SignalExternalWorkflowWithOptions(ctx, workflowID, runID, signalName, arg, options)
+	}
+	span, ctx, err := w.startSpan(ctx, "SignalExternalWorkflow", signalName, false)
+	if err != nil {
+		future, settable := internal.NewFuture(ctx)
+		settable.SetError(err)
+		return future
+	}
+	if span != nil {
+		defer finishSpan(span, nil)
+	}
+	return w.Next.SignalExternalWorkflowWithOptions(ctx, workflowID, runID, signalName, arg, options)
+}
+
 // SignalChildWorkflow traces a signal to a child as
 // SignalChildWorkflow:<signal name>, and sends the span with it.
 func (w *tracingWorkflowOutbound) SignalChildWorkflow(ctx internal.Context, workflowID, signalName string, arg any) internal.Future {
@@ -374,6 +392,24 @@ func (w *tracingWorkflowOutbound) SignalChildWorkflow(ctx internal.Context, work
 		defer finishSpan(span, nil)
 	}
 	return w.Next.SignalChildWorkflow(ctx, workflowID, signalName, arg)
+}
+
+// SignalChildWorkflowWithOptions traces a signal to a child as
+// SignalChildWorkflow does.
+func (w *tracingWorkflowOutbound) SignalChildWorkflowWithOptions(ctx internal.Context, workflowID, signalName string, arg any, options internal.SignalChildWorkflowOptions) internal.Future {
+	if w.inbound.root.options.DisableSignalTracing {
+		return w.Next.SignalChildWorkflowWithOptions(ctx, workflowID, signalName, arg, options)
+	}
+	span, ctx, err := w.startSpan(ctx, "SignalChildWorkflow", signalName, false)
+	if err != nil {
+		future, settable := internal.NewFuture(ctx)
+		settable.SetError(err)
+		return future
+	}
+	if span != nil {
+		defer finishSpan(span, nil)
+	}
+	return w.Next.SignalChildWorkflowWithOptions(ctx, workflowID, signalName, arg, options)
 }
 
 // startSpan starts the span of a call the code makes, written to the
@@ -409,7 +445,18 @@ func (w *tracingWorkflowOutbound) GetLogger(ctx internal.Context) log.Logger {
 // NewContinueAsNewError passes the current span on to the next run, so
 // that its trace continues this one's.
 func (w *tracingWorkflowOutbound) NewContinueAsNewError(ctx internal.Context, wfn any, args ...any) error {
-	err := w.Next.NewContinueAsNewError(ctx, wfn, args...)
+	return w.passSpanOn(ctx, w.Next.NewContinueAsNewError(ctx, wfn, args...))
+}
+
+// NewContinueAsNewErrorWithOptions passes the current span on to the next
+// run, as NewContinueAsNewError does.
+func (w *tracingWorkflowOutbound) NewContinueAsNewErrorWithOptions(ctx internal.Context, options internal.ContinueAsNewErrorOptions, wfn any, args ...any) error {
+	return w.passSpanOn(ctx, w.Next.NewContinueAsNewErrorWithOptions(ctx, options, wfn, args...))
+}
+
+// passSpanOn writes the current span to the header of the run err
+// continues to.
+func (w *tracingWorkflowOutbound) passSpanOn(ctx internal.Context, err error) error {
 	var continued *internal.ContinueAsNewError
 	if w.Next.IsReplaying(ctx) || !errors.As(err, &continued) {
 		return err

@@ -59,17 +59,25 @@ type UpdateInput = internal.UpdateInput
 // WorkflowOutboundInterceptor sees the calls that workflow code makes to
 // the workflow package: each method intercepts the function of that name
 // (Go also GoNamed, SetUpdateHandler also its WithOptions form,
-// SignalChildWorkflow the ChildWorkflowFuture method): Go, Await, AwaitWithTimeout, AwaitWithOptions, ExecuteActivity,
-// ExecuteLocalActivity, ExecuteChildWorkflow, SignalExternalWorkflow,
-// SignalChildWorkflow, RequestCancelExternalWorkflow, GetInfo,
+// SignalChildWorkflow and SignalChildWorkflowWithOptions the
+// ChildWorkflowFuture methods): Go, Await, AwaitWithTimeout,
+// AwaitWithOptions, ExecuteActivity, ExecuteLocalActivity,
+// ExecuteChildWorkflow, SignalExternalWorkflow,
+// SignalExternalWorkflowWithOptions, SignalChildWorkflow,
+// SignalChildWorkflowWithOptions, RequestCancelExternalWorkflow,
+// RequestCancelExternalWorkflowWithOptions, GetInfo,
 // GetTypedSearchAttributes, GetLogger, GetMetricsHandler, Now, NewTimer,
 // NewTimerWithOptions, Sleep, GetSignalChannel,
 // GetSignalChannelWithOptions, SideEffect, SideEffectWithOptions,
 // MutableSideEffect, MutableSideEffectWithOptions, GetVersion,
-// SetUpdateHandler, GetCurrentUpdateInfo, SetQueryHandler,
-// SetQueryHandlerWithOptions, IsReplaying, HasLastCompletionResult,
-// GetLastCompletionResult, GetLastError, NewContinueAsNewError,
-// UpsertSearchAttributes, UpsertTypedSearchAttributes, UpsertMemo.
+// GetVersionWithOptions, SetUpdateHandler, GetCurrentUpdateInfo,
+// SetQueryHandler, SetQueryHandlerWithOptions, IsReplaying,
+// HasLastCompletionResult, GetLastCompletionResult, GetLastError,
+// NewContinueAsNewError, NewContinueAsNewErrorWithOptions,
+// UpsertSearchAttributes, UpsertTypedSearchAttributes,
+// UpsertTypedSearchAttributesWithOptions, UpsertMemo,
+// UpsertMemoWithOptions. A call without options reaches only the method
+// without options, as in go.temporal.io/sdk v1.51.
 // Activities and child workflows arrive by type name, their arguments not
 // yet encoded. Wrap it in WorkflowInboundInterceptor.Init; embed
 // WorkflowOutboundInterceptorBase. Its code runs as workflow code: it

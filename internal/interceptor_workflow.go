@@ -90,11 +90,21 @@ type WorkflowOutboundInterceptor interface {
 	ExecuteChildWorkflow(ctx Context, childWorkflowType string, args ...any) ChildWorkflowFuture
 	// SignalExternalWorkflow intercepts workflow.SignalExternalWorkflow.
 	SignalExternalWorkflow(ctx Context, workflowID, runID, signalName string, arg any) Future
+	// SignalExternalWorkflowWithOptions intercepts
+	// workflow.SignalExternalWorkflowWithOptions. WorkflowHeader(ctx) is
+	// the header sent with the signal.
+	SignalExternalWorkflowWithOptions(ctx Context, workflowID, runID, signalName string, arg any, options SignalExternalWorkflowOptions) Future
 	// SignalChildWorkflow intercepts ChildWorkflowFuture.SignalChildWorkflow.
 	SignalChildWorkflow(ctx Context, workflowID, signalName string, arg any) Future
+	// SignalChildWorkflowWithOptions intercepts
+	// ChildWorkflowFuture.SignalChildWorkflowWithOptions.
+	SignalChildWorkflowWithOptions(ctx Context, workflowID, signalName string, arg any, options SignalChildWorkflowOptions) Future
 	// RequestCancelExternalWorkflow intercepts
 	// workflow.RequestCancelExternalWorkflow.
 	RequestCancelExternalWorkflow(ctx Context, workflowID, runID string) Future
+	// RequestCancelExternalWorkflowWithOptions intercepts
+	// workflow.RequestCancelExternalWorkflowWithOptions.
+	RequestCancelExternalWorkflowWithOptions(ctx Context, workflowID, runID string, options CancelExternalWorkflowOptions) Future
 	// GetInfo intercepts workflow.GetInfo.
 	GetInfo(ctx Context) *WorkflowInfo
 	// GetTypedSearchAttributes intercepts workflow.GetTypedSearchAttributes.
@@ -125,6 +135,8 @@ type WorkflowOutboundInterceptor interface {
 	MutableSideEffectWithOptions(ctx Context, id string, options MutableSideEffectOptions, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue
 	// GetVersion intercepts workflow.GetVersion.
 	GetVersion(ctx Context, changeID string, minSupported, maxSupported Version) Version
+	// GetVersionWithOptions intercepts workflow.GetVersionWithOptions.
+	GetVersionWithOptions(ctx Context, changeID string, minSupported, maxSupported Version, options GetVersionOptions) Version
 	// SetUpdateHandler intercepts workflow.SetUpdateHandler and
 	// SetUpdateHandlerWithOptions.
 	SetUpdateHandler(ctx Context, updateName string, handler any, options UpdateHandlerOptions) error
@@ -142,16 +154,24 @@ type WorkflowOutboundInterceptor interface {
 	GetLastCompletionResult(ctx Context, d ...any) error
 	// GetLastError intercepts workflow.GetLastError.
 	GetLastError(ctx Context) error
-	// NewContinueAsNewError intercepts workflow.NewContinueAsNewError (and
-	// NewContinueAsNewErrorWithOptions, which sets its options on the
-	// result). WorkflowHeader(ctx) is the header the new run starts with.
+	// NewContinueAsNewError intercepts workflow.NewContinueAsNewError.
+	// WorkflowHeader(ctx) is the header the new run starts with.
 	NewContinueAsNewError(ctx Context, wfn any, args ...any) error
+	// NewContinueAsNewErrorWithOptions intercepts
+	// workflow.NewContinueAsNewErrorWithOptions. WorkflowHeader(ctx) is the
+	// header the new run starts with.
+	NewContinueAsNewErrorWithOptions(ctx Context, options ContinueAsNewErrorOptions, wfn any, args ...any) error
 	// UpsertSearchAttributes intercepts workflow.UpsertSearchAttributes.
 	UpsertSearchAttributes(ctx Context, attributes map[string]any) error
 	// UpsertTypedSearchAttributes intercepts workflow.UpsertTypedSearchAttributes.
 	UpsertTypedSearchAttributes(ctx Context, attributes ...searchattr.SearchAttributeUpdate) error
+	// UpsertTypedSearchAttributesWithOptions intercepts
+	// workflow.UpsertTypedSearchAttributesWithOptions.
+	UpsertTypedSearchAttributesWithOptions(ctx Context, attributes []searchattr.SearchAttributeUpdate, options UpsertSearchAttributesOptions) error
 	// UpsertMemo intercepts workflow.UpsertMemo.
 	UpsertMemo(ctx Context, memo map[string]any) error
+	// UpsertMemoWithOptions intercepts workflow.UpsertMemoWithOptions.
+	UpsertMemoWithOptions(ctx Context, memo map[string]any, options UpsertMemoOptions) error
 
 	mustEmbedWorkflowOutboundInterceptorBase()
 }

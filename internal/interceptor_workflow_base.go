@@ -87,6 +87,45 @@ func (w *WorkflowOutboundInterceptorBase) SignalExternalWorkflow(ctx Context, wo
 	return w.Next.SignalExternalWorkflow(ctx, workflowID, runID, signalName, arg)
 }
 
+// SignalExternalWorkflowWithOptions calls
+// Next.SignalExternalWorkflowWithOptions.
+func (w *WorkflowOutboundInterceptorBase) SignalExternalWorkflowWithOptions(ctx Context, workflowID, runID, signalName string, arg any, options SignalExternalWorkflowOptions) Future {
+	return w.Next.SignalExternalWorkflowWithOptions(ctx, workflowID, runID, signalName, arg, options)
+}
+
+// SignalChildWorkflowWithOptions calls Next.SignalChildWorkflowWithOptions.
+func (w *WorkflowOutboundInterceptorBase) SignalChildWorkflowWithOptions(ctx Context, workflowID, signalName string, arg any, options SignalChildWorkflowOptions) Future {
+	return w.Next.SignalChildWorkflowWithOptions(ctx, workflowID, signalName, arg, options)
+}
+
+// RequestCancelExternalWorkflowWithOptions calls
+// Next.RequestCancelExternalWorkflowWithOptions.
+func (w *WorkflowOutboundInterceptorBase) RequestCancelExternalWorkflowWithOptions(ctx Context, workflowID, runID string, options CancelExternalWorkflowOptions) Future {
+	return w.Next.RequestCancelExternalWorkflowWithOptions(ctx, workflowID, runID, options)
+}
+
+// GetVersionWithOptions calls Next.GetVersionWithOptions.
+func (w *WorkflowOutboundInterceptorBase) GetVersionWithOptions(ctx Context, changeID string, minSupported, maxSupported Version, options GetVersionOptions) Version {
+	return w.Next.GetVersionWithOptions(ctx, changeID, minSupported, maxSupported, options)
+}
+
+// NewContinueAsNewErrorWithOptions calls
+// Next.NewContinueAsNewErrorWithOptions.
+func (w *WorkflowOutboundInterceptorBase) NewContinueAsNewErrorWithOptions(ctx Context, options ContinueAsNewErrorOptions, wfn any, args ...any) error {
+	return w.Next.NewContinueAsNewErrorWithOptions(ctx, options, wfn, args...)
+}
+
+// UpsertTypedSearchAttributesWithOptions calls
+// Next.UpsertTypedSearchAttributesWithOptions.
+func (w *WorkflowOutboundInterceptorBase) UpsertTypedSearchAttributesWithOptions(ctx Context, attributes []searchattr.SearchAttributeUpdate, options UpsertSearchAttributesOptions) error {
+	return w.Next.UpsertTypedSearchAttributesWithOptions(ctx, attributes, options)
+}
+
+// UpsertMemoWithOptions calls Next.UpsertMemoWithOptions.
+func (w *WorkflowOutboundInterceptorBase) UpsertMemoWithOptions(ctx Context, memo map[string]any, options UpsertMemoOptions) error {
+	return w.Next.UpsertMemoWithOptions(ctx, memo, options)
+}
+
 // SignalChildWorkflow calls Next.SignalChildWorkflow.
 func (w *WorkflowOutboundInterceptorBase) SignalChildWorkflow(ctx Context, workflowID, signalName string, arg any) Future {
 	return w.Next.SignalChildWorkflow(ctx, workflowID, signalName, arg)

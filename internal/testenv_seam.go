@@ -70,6 +70,7 @@ func (w TestEnvWiring) runConfig(reg *registry.Registry, o WorkerOptions) *runCo
 		Interceptors:     w.Interceptors,
 		Propagators:      w.Propagators,
 		Now:              w.Now,
+		PreferredVersion: o.PreferredVersionProvider,
 	})
 }
 

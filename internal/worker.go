@@ -111,6 +111,10 @@ type WorkerOptions struct {
 	// DeploymentOptions opt the worker into Worker Deployment Versioning
 	// (see WorkerDeploymentOptions, worker_deployment.go).
 	DeploymentOptions WorkerDeploymentOptions
+	// PreferredVersionProvider chooses the version a GetVersion call
+	// records the first time a run reaches it (see
+	// PreferredVersionProvider); nil: its maxSupported.
+	PreferredVersionProvider PreferredVersionProvider
 	// BuildID is the worker's build ID, which its task completions record
 	// (deprecated: DeploymentOptions.Version replaces it). Default: the
 	// binary checksum.
@@ -470,6 +474,7 @@ func (w *AggregatedWorker) runConfigOptions() runConfigOptions {
 		Propagators:      w.clientSettings.Propagators,
 		BinaryChecksum:   w.versioning.buildID,
 		BuildID:          w.versioning.buildID,
+		PreferredVersion: w.options.PreferredVersionProvider,
 	}
 }
 

@@ -51,6 +51,9 @@ type ActivityOptions struct {
 	Summary string
 	// Priority orders the activity in its task queue.
 	Priority policy.Priority
+	// EventGroups are groups the command belongs to, besides the
+	// context's (see WithEventGroups).
+	EventGroups []EventGroup
 }
 
 type activityOptionsKey struct{}
@@ -205,6 +208,9 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 		Priority:               policy.PriorityToProto(opts.Priority),
 	}
 	dc := r.dataConverter(ctx)
+	if markers := r.eventGroupMarkers(ctx, opts.EventGroups); markers != nil {
+		defer r.exec.SetEventGroups(r.exec.SetEventGroups(markers))
+	}
 	act := r.exec.ScheduleActivity(attrs, opts.WaitForCancellation, func(result *commonpb.Payloads, err error) {
 		if err != nil {
 			f.Set(nil, err)

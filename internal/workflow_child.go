@@ -62,6 +62,9 @@ type ChildWorkflowOptions struct {
 	StaticSummary string
 	StaticDetails string
 	Priority      policy.Priority
+	// EventGroups are groups the child's commands belong to, besides the
+	// context's (see WithEventGroups).
+	EventGroups []EventGroup
 }
 
 type childOptionsKey struct{}
@@ -162,6 +165,16 @@ type ChildWorkflowFuture interface {
 	GetChildWorkflowExecution() Future
 	// SignalChildWorkflow signals the child, once it started.
 	SignalChildWorkflow(ctx Context, signalName string, data any) Future
+	// SignalChildWorkflowWithOptions is SignalChildWorkflow with options.
+	SignalChildWorkflowWithOptions(ctx Context, signalName string, data any, options SignalChildWorkflowOptions) Future
+}
+
+// SignalChildWorkflowOptions configure
+// ChildWorkflowFuture.SignalChildWorkflowWithOptions.
+type SignalChildWorkflowOptions struct {
+	// EventGroups are groups the signal belongs to, besides the
+	// context's (see WithEventGroups).
+	EventGroups []EventGroup
 }
 
 // childFuture is the result future of a child with its execution future.
@@ -182,6 +195,18 @@ func (f *childFuture) SignalChildWorkflow(ctx Context, signalName string, data a
 		ctx = workflowContextWithNewHeader(ctx)
 	}
 	return r.outbound.SignalChildWorkflow(ctx, child.ID, signalName, data)
+}
+
+func (f *childFuture) SignalChildWorkflowWithOptions(ctx Context, signalName string, data any, options SignalChildWorkflowOptions) Future {
+	var child clientapi.WorkflowExecution
+	if err := f.execution.Get(ctx, &child); err != nil {
+		return f.execution
+	}
+	r := runOf(ctx)
+	if r.config.carriesHeaders() {
+		ctx = workflowContextWithNewHeader(ctx)
+	}
+	return r.outbound.SignalChildWorkflowWithOptions(ctx, child.ID, signalName, data, options)
 }
 
 // FailedChildFuture is the future of a child that could not start: its
@@ -252,6 +277,9 @@ func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any)
 	}
 	dc := r.dataConverter(ctx)
 	var cancelChild func()
+	if markers := r.eventGroupMarkers(ctx, opts.EventGroups); markers != nil {
+		defer r.exec.SetEventGroups(r.exec.SetEventGroups(markers))
+	}
 	child, err := r.exec.StartChildWorkflow(attrs, opts.StaticSummary, opts.StaticDetails,
 		func(execution *commonpb.WorkflowExecution, err error) {
 			if err != nil {
@@ -379,9 +407,25 @@ func SignalExternalWorkflow(ctx Context, workflowID, runID, signalName string, a
 	return r.outbound.SignalExternalWorkflow(ctx, workflowID, runID, signalName, arg)
 }
 
-// signalExternal is SignalExternalWorkflow and SignalChildWorkflow at the
-// end of the interceptor chain.
-func (r *workflowRun) signalExternal(ctx Context, workflowID, runID, signalName string, arg any, childOnly bool) Future {
+// SignalExternalWorkflowOptions configure SignalExternalWorkflowWithOptions.
+type SignalExternalWorkflowOptions struct {
+	// EventGroups are groups the signal belongs to, besides the
+	// context's (see WithEventGroups).
+	EventGroups []EventGroup
+}
+
+// SignalExternalWorkflowWithOptions is SignalExternalWorkflow with options.
+func SignalExternalWorkflowWithOptions(ctx Context, workflowID, runID, signalName string, arg any, options SignalExternalWorkflowOptions) Future {
+	r := runOf(ctx)
+	if r.config.carriesHeaders() {
+		ctx = workflowContextWithNewHeader(ctx)
+	}
+	return r.outbound.SignalExternalWorkflowWithOptions(ctx, workflowID, runID, signalName, arg, options)
+}
+
+// signalExternal is SignalExternalWorkflow and SignalChildWorkflow (with
+// options) at the end of the interceptor chain.
+func (r *workflowRun) signalExternal(ctx Context, workflowID, runID, signalName string, arg any, childOnly bool, groups []EventGroup) Future {
 	f := &wfsync.SettableFuture{}
 	if workflowID == "" {
 		f.Set(nil, errors.New("SignalExternalWorkflow: the workflow ID is empty"))
@@ -401,6 +445,9 @@ func (r *workflowRun) signalExternal(ctx Context, workflowID, runID, signalName 
 			return f
 		}
 	}
+	if markers := r.eventGroupMarkers(ctx, groups); markers != nil {
+		defer r.exec.SetEventGroups(r.exec.SetEventGroups(markers))
+	}
 	r.exec.SignalExternalWorkflow(&commandpb.SignalExternalWorkflowExecutionCommandAttributes{
 		Namespace:         GetChildWorkflowOptions(ctx).Namespace,
 		Execution:         &commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID},
@@ -419,11 +466,30 @@ func RequestCancelExternalWorkflow(ctx Context, workflowID, runID string) Future
 	return runOf(ctx).outbound.RequestCancelExternalWorkflow(ctx, workflowID, runID)
 }
 
-func (r *workflowRun) requestCancelExternal(ctx Context, workflowID, runID string) Future {
+// CancelExternalWorkflowOptions configure
+// RequestCancelExternalWorkflowWithOptions.
+type CancelExternalWorkflowOptions struct {
+	// EventGroups are groups the cancel request belongs to, besides the
+	// context's (see WithEventGroups).
+	EventGroups []EventGroup
+}
+
+// RequestCancelExternalWorkflowWithOptions is RequestCancelExternalWorkflow
+// with options.
+func RequestCancelExternalWorkflowWithOptions(ctx Context, workflowID, runID string, options CancelExternalWorkflowOptions) Future {
+	return runOf(ctx).outbound.RequestCancelExternalWorkflowWithOptions(ctx, workflowID, runID, options)
+}
+
+// requestCancelExternal is RequestCancelExternalWorkflow (with options) at
+// the end of the interceptor chain.
+func (r *workflowRun) requestCancelExternal(ctx Context, workflowID, runID string, groups []EventGroup) Future {
 	f := &wfsync.SettableFuture{}
 	if workflowID == "" {
 		f.Set(nil, errors.New("RequestCancelExternalWorkflow: the workflow ID is empty"))
 		return f
+	}
+	if markers := r.eventGroupMarkers(ctx, groups); markers != nil {
+		defer r.exec.SetEventGroups(r.exec.SetEventGroups(markers))
 	}
 	r.exec.RequestCancelExternalWorkflow(&commandpb.RequestCancelExternalWorkflowExecutionCommandAttributes{
 		Namespace:  GetChildWorkflowOptions(ctx).Namespace,

@@ -8,11 +8,11 @@ import (
 	commandpb "go.temporal.io/api/command/v1"
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
+	sdkpb "go.temporal.io/api/sdk/v1"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/durable-go/sdk/internal/clientapi"
-	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
 )
@@ -34,6 +34,10 @@ type ContinueAsNewError struct {
 	// InitialVersioningBehavior says which worker deployment version the
 	// new run's first task goes to (see ContinueAsNewVersioningBehavior).
 	InitialVersioningBehavior ContinueAsNewVersioningBehavior
+
+	// eventGroupMarkers are those of the call that made the error, for
+	// the command that continues the run.
+	eventGroupMarkers []*sdkpb.EventGroupMarker
 }
 
 // ContinueAsNewErrorOptions configure NewContinueAsNewErrorWithOptions.
@@ -46,6 +50,9 @@ type ContinueAsNewErrorOptions struct {
 	// new run's first task goes to (see ContinueAsNewVersioningBehavior);
 	// unspecified: the new run inherits the current run's behavior.
 	InitialVersioningBehavior ContinueAsNewVersioningBehavior
+	// EventGroups are groups the command that continues the run belongs
+	// to, besides the context's (see WithEventGroups).
+	EventGroups []EventGroup
 }
 
 func (e *ContinueAsNewError) Error() string { return "continue as new" }
@@ -59,29 +66,29 @@ func NewContinueAsNewError(ctx Context, wfn any, args ...any) error {
 		ctx = workflowContextWithNewHeader(ctx)
 	}
 	if !r.intercepted {
-		return r.newContinueAsNewError(ctx, wfn, args)
+		return r.newContinueAsNewError(ctx, ContinueAsNewErrorOptions{}, wfn, args)
 	}
 	return r.outbound.NewContinueAsNewError(ctx, wfn, passArgs(args)...)
 }
 
 // NewContinueAsNewErrorWithOptions is NewContinueAsNewError with options.
+// Interceptors see it as NewContinueAsNewErrorWithOptions, as in
+// go.temporal.io/sdk v1.51.
 func NewContinueAsNewErrorWithOptions(ctx Context, options ContinueAsNewErrorOptions, wfn any, args ...any) error {
-	err := failure.SafeChain(NewContinueAsNewError(ctx, wfn, args...)) // an interceptor's, perhaps
-	var can *ContinueAsNewError
-	if errors.As(err, &can) {
-		if options.RetryPolicy != nil {
-			can.RetryPolicy = options.RetryPolicy
-		}
-		can.BackoffStartInterval = options.BackoffStartInterval
-		can.InitialVersioningBehavior = options.InitialVersioningBehavior
+	r := runOf(ctx)
+	if r.config.carriesHeaders() {
+		ctx = workflowContextWithNewHeader(ctx)
 	}
-	return err
+	if !r.intercepted {
+		return r.newContinueAsNewError(ctx, options, wfn, args)
+	}
+	return r.outbound.NewContinueAsNewErrorWithOptions(ctx, options, wfn, passArgs(args)...)
 }
 
-// newContinueAsNewError is NewContinueAsNewError at the end of the
-// interceptor chain. The header interceptors wrote to ctx goes to the new
-// run.
-func (r *workflowRun) newContinueAsNewError(ctx Context, wfn any, args []any) error {
+// newContinueAsNewError is NewContinueAsNewError (with options) at the
+// end of the interceptor chain. The header interceptors wrote to ctx goes
+// to the new run.
+func (r *workflowRun) newContinueAsNewError(ctx Context, options ContinueAsNewErrorOptions, wfn any, args []any) error {
 	name := r.config.registry.WorkflowTypeOf(wfn)
 	if name == "" {
 		panic(fmt.Sprintf("NewContinueAsNewError: %T is not a workflow; pass a workflow function or type name", wfn))
@@ -103,15 +110,19 @@ func (r *workflowRun) newContinueAsNewError(ctx Context, wfn any, args []any) er
 	// the current run's by default, as in go.temporal.io/sdk.
 	opts := GetChildWorkflowOptions(ctx)
 	return &ContinueAsNewError{
-		WorkflowType:        &clientapi.WorkflowType{Name: name},
-		Input:               input,
-		Header:              header,
-		TaskQueueName:       opts.TaskQueue,
-		WorkflowRunTimeout:  opts.WorkflowRunTimeout,
-		WorkflowTaskTimeout: opts.WorkflowTaskTimeout,
+		WorkflowType:         &clientapi.WorkflowType{Name: name},
+		Input:                input,
+		Header:               header,
+		TaskQueueName:        opts.TaskQueue,
+		WorkflowRunTimeout:   opts.WorkflowRunTimeout,
+		WorkflowTaskTimeout:  opts.WorkflowTaskTimeout,
+		RetryPolicy:          options.RetryPolicy, // nil: the current run's
+		BackoffStartInterval: options.BackoffStartInterval,
+		eventGroupMarkers:    r.eventGroupMarkers(ctx, options.EventGroups),
 		// As go.temporal.io/sdk, the context's versioning intent for the
 		// deprecated build-ID versioning.
-		VersioningIntent: opts.VersioningIntent,
+		VersioningIntent:          opts.VersioningIntent,
+		InitialVersioningBehavior: options.InitialVersioningBehavior,
 	}
 }
 

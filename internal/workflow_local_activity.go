@@ -11,6 +11,7 @@ import (
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/wfsync"
+	sdkpb "go.temporal.io/api/sdk/v1"
 )
 
 // LocalActivityOptions configure the local activities a workflow runs
@@ -26,6 +27,9 @@ type LocalActivityOptions struct {
 	RetryPolicy *policy.RetryPolicy
 	// Summary is shown in the UI next to the local activity's marker.
 	Summary string
+	// EventGroups are groups the local activity's marker belongs to, besides the
+	// context's (see WithEventGroups).
+	EventGroups []EventGroup
 }
 
 type localActivityOptionsKey struct{}
@@ -111,9 +115,11 @@ func (r *workflowRun) executeLocalActivity(ctx Context, name string, args []any)
 		return f
 	}
 	dc := r.dataConverter(ctx)
+	// Every attempt's marker carries the groups of this call.
+	markers := r.eventGroupMarkers(ctx, GetLocalActivityOptions(ctx).EventGroups)
 	r.spawn(ctx, "", func(ctx Context) {
 		for {
-			res := r.scheduleLocalActivity(ctx, req, summary)
+			res := r.scheduleLocalActivity(ctx, req, summary, markers)
 			if res.Err != nil && res.Backoff > 0 && !failure.IsCanceledError(res.Err) {
 				// Canceled while waiting, it still asks for the next
 				// attempt, which is canceled before it starts: its
@@ -136,11 +142,14 @@ func (r *workflowRun) executeLocalActivity(ctx Context, name string, args []any)
 }
 
 // scheduleLocalActivity asks the engine for one local activity and waits
-// for its result; canceling ctx cancels it.
-func (r *workflowRun) scheduleLocalActivity(ctx Context, req *engine.LocalActivityRequest, summary string) engine.LocalActivityResult {
+// for its result; canceling ctx cancels it. Its marker carries the event
+// group markers given.
+func (r *workflowRun) scheduleLocalActivity(ctx Context, req *engine.LocalActivityRequest, summary string, markers []*sdkpb.EventGroupMarker) engine.LocalActivityResult {
 	attempt := *req
 	done := &wfsync.SettableFuture{}
+	previous := r.exec.SetEventGroups(markers)
 	la := r.exec.ScheduleLocalActivity(&attempt, summary, func(res engine.LocalActivityResult) { done.Set(res, nil) })
+	r.exec.SetEventGroups(previous)
 	wfsync.OnCancel(ctx, done, func() {
 		if err := r.exec.CancelLocalActivity(la); err != nil {
 			panic(err) // an illegal transition: a bug of this SDK

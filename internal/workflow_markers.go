@@ -21,12 +21,27 @@ const DefaultVersion Version = engine.DefaultVersion
 
 // SideEffectOptions configure SideEffect (workflow.SideEffectOptions).
 type SideEffectOptions struct {
+	// Summary is shown in the UI next to the side effect's marker.
 	Summary string
+	// EventGroups are groups the marker belongs to, besides the
+	// context's (see WithEventGroups).
+	EventGroups []EventGroup
 }
 
 // MutableSideEffectOptions configure MutableSideEffect.
 type MutableSideEffectOptions struct {
+	// Summary is shown in the UI next to the side effect's markers.
 	Summary string
+	// EventGroups are groups the markers belong to, besides the
+	// context's (see WithEventGroups).
+	EventGroups []EventGroup
+}
+
+// GetVersionOptions configure GetVersionWithOptions.
+type GetVersionOptions struct {
+	// EventGroups are groups the version marker (and its search attribute upsert) belong to, besides the
+	// context's (see WithEventGroups).
+	EventGroups []EventGroup
 }
 
 // GetVersion returns the version of a code change that this run uses, so
@@ -42,6 +57,28 @@ func GetVersion(ctx Context, changeID string, minSupported, maxSupported Version
 	return runOf(ctx).outbound.GetVersion(ctx, changeID, minSupported, maxSupported)
 }
 
+// GetVersionWithOptions is GetVersion with options.
+func GetVersionWithOptions(ctx Context, changeID string, minSupported, maxSupported Version, options GetVersionOptions) Version {
+	return runOf(ctx).outbound.GetVersionWithOptions(ctx, changeID, minSupported, maxSupported, options)
+}
+
+// getVersion is GetVersion (with options) at the end of the interceptor
+// chain.
+func (r *workflowRun) getVersion(ctx Context, changeID string, minSupported, maxSupported Version, groups []EventGroup) Version {
+	if markers := r.eventGroupMarkers(ctx, groups); markers != nil {
+		defer r.exec.SetEventGroups(r.exec.SetEventGroups(markers))
+	}
+	var prefer func() int // nil: maxSupported
+	if provider := r.config.preferredVersion; provider != nil {
+		prefer = func() int {
+			return int(preferredVersion(provider, PreferredVersionProviderInput{
+				WorkflowInfo: r.workflowInfo(), ChangeID: changeID, MinSupported: minSupported, MaxSupported: maxSupported,
+			}))
+		}
+	}
+	return Version(r.exec.GetVersionPreferring(changeID, int(minSupported), int(maxSupported), prefer))
+}
+
 // SideEffect runs f once and records its result in history; on replay it
 // returns the recorded result without running f. Use it for small
 // nondeterministic values (a random number, a UUID). f must not fail.
@@ -54,9 +91,13 @@ func SideEffectWithOptions(ctx Context, options SideEffectOptions, f func(ctx Co
 	return runOf(ctx).outbound.SideEffectWithOptions(ctx, options, f)
 }
 
-// sideEffect is SideEffect at the end of the interceptor chain.
-func (r *workflowRun) sideEffect(ctx Context, f func(ctx Context) any) converter.EncodedValue {
+// sideEffect is SideEffect (with options) at the end of the interceptor
+// chain.
+func (r *workflowRun) sideEffect(ctx Context, f func(ctx Context) any, groups []EventGroup) converter.EncodedValue {
 	dc := r.dataConverter(ctx)
+	if markers := r.eventGroupMarkers(ctx, groups); markers != nil {
+		defer r.exec.SetEventGroups(r.exec.SetEventGroups(markers))
+	}
 	result, err := r.exec.SideEffect(func() (*commonpb.Payloads, error) {
 		return dc.ToPayloads(f(ctx))
 	})
@@ -79,10 +120,13 @@ func MutableSideEffectWithOptions(ctx Context, id string, options MutableSideEff
 	return runOf(ctx).outbound.MutableSideEffectWithOptions(ctx, id, options, f, equals)
 }
 
-// mutableSideEffect is MutableSideEffect at the end of the interceptor
-// chain.
-func (r *workflowRun) mutableSideEffect(ctx Context, id string, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
+// mutableSideEffect is MutableSideEffect (with options) at the end of the
+// interceptor chain.
+func (r *workflowRun) mutableSideEffect(ctx Context, id string, f func(ctx Context) any, equals func(a, b any) bool, groups []EventGroup) converter.EncodedValue {
 	dc := r.dataConverter(ctx)
+	if markers := r.eventGroupMarkers(ctx, groups); markers != nil {
+		defer r.exec.SetEventGroups(r.exec.SetEventGroups(markers))
+	}
 	var fresh any
 	haveFresh := false
 	compute := func() {

@@ -48,15 +48,27 @@ func (w *workflowRoot) ExecuteChildWorkflow(ctx Context, childWorkflowType strin
 }
 
 func (w *workflowRoot) SignalExternalWorkflow(ctx Context, workflowID, runID, signalName string, arg any) Future {
-	return w.run.signalExternal(ctx, workflowID, runID, signalName, arg, false)
+	return w.run.signalExternal(ctx, workflowID, runID, signalName, arg, false, nil)
+}
+
+func (w *workflowRoot) SignalExternalWorkflowWithOptions(ctx Context, workflowID, runID, signalName string, arg any, options SignalExternalWorkflowOptions) Future {
+	return w.run.signalExternal(ctx, workflowID, runID, signalName, arg, false, options.EventGroups)
 }
 
 func (w *workflowRoot) SignalChildWorkflow(ctx Context, workflowID, signalName string, arg any) Future {
-	return w.run.signalExternal(ctx, workflowID, "", signalName, arg, true)
+	return w.run.signalExternal(ctx, workflowID, "", signalName, arg, true, nil)
+}
+
+func (w *workflowRoot) SignalChildWorkflowWithOptions(ctx Context, workflowID, signalName string, arg any, options SignalChildWorkflowOptions) Future {
+	return w.run.signalExternal(ctx, workflowID, "", signalName, arg, true, options.EventGroups)
 }
 
 func (w *workflowRoot) RequestCancelExternalWorkflow(ctx Context, workflowID, runID string) Future {
-	return w.run.requestCancelExternal(ctx, workflowID, runID)
+	return w.run.requestCancelExternal(ctx, workflowID, runID, nil)
+}
+
+func (w *workflowRoot) RequestCancelExternalWorkflowWithOptions(ctx Context, workflowID, runID string, options CancelExternalWorkflowOptions) Future {
+	return w.run.requestCancelExternal(ctx, workflowID, runID, options.EventGroups)
 }
 
 func (w *workflowRoot) GetInfo(Context) *WorkflowInfo { return w.run.workflowInfo() }
@@ -78,15 +90,15 @@ func (w *workflowRoot) GetMetricsHandler(Context) sdkmetrics.Handler { return w.
 func (w *workflowRoot) Now(Context) time.Time { return w.run.exec.Now().UTC() }
 
 func (w *workflowRoot) NewTimer(ctx Context, d time.Duration) Future {
-	return w.run.newTimer(ctx, d, "")
+	return w.run.newTimer(ctx, d, TimerOptions{})
 }
 
 func (w *workflowRoot) NewTimerWithOptions(ctx Context, d time.Duration, options TimerOptions) Future {
-	return w.run.newTimer(ctx, d, options.Summary)
+	return w.run.newTimer(ctx, d, options)
 }
 
 func (w *workflowRoot) Sleep(ctx Context, d time.Duration) error {
-	return w.run.newTimer(ctx, d, "Sleep").Get(ctx, nil)
+	return w.run.newTimer(ctx, d, TimerOptions{Summary: "Sleep"}).Get(ctx, nil)
 }
 
 func (w *workflowRoot) GetSignalChannel(_ Context, signalName string) ReceiveChannel {
@@ -98,23 +110,27 @@ func (w *workflowRoot) GetSignalChannelWithOptions(_ Context, signalName string,
 }
 
 func (w *workflowRoot) SideEffect(ctx Context, f func(ctx Context) any) converter.EncodedValue {
-	return w.run.sideEffect(ctx, f)
+	return w.run.sideEffect(ctx, f, nil)
 }
 
-func (w *workflowRoot) SideEffectWithOptions(ctx Context, _ SideEffectOptions, f func(ctx Context) any) converter.EncodedValue {
-	return w.run.sideEffect(ctx, f)
+func (w *workflowRoot) SideEffectWithOptions(ctx Context, options SideEffectOptions, f func(ctx Context) any) converter.EncodedValue {
+	return w.run.sideEffect(ctx, f, options.EventGroups)
 }
 
 func (w *workflowRoot) MutableSideEffect(ctx Context, id string, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
-	return w.run.mutableSideEffect(ctx, id, f, equals)
+	return w.run.mutableSideEffect(ctx, id, f, equals, nil)
 }
 
-func (w *workflowRoot) MutableSideEffectWithOptions(ctx Context, id string, _ MutableSideEffectOptions, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
-	return w.run.mutableSideEffect(ctx, id, f, equals)
+func (w *workflowRoot) MutableSideEffectWithOptions(ctx Context, id string, options MutableSideEffectOptions, f func(ctx Context) any, equals func(a, b any) bool) converter.EncodedValue {
+	return w.run.mutableSideEffect(ctx, id, f, equals, options.EventGroups)
 }
 
-func (w *workflowRoot) GetVersion(_ Context, changeID string, minSupported, maxSupported Version) Version {
-	return Version(w.run.exec.GetVersion(changeID, int(minSupported), int(maxSupported)))
+func (w *workflowRoot) GetVersion(ctx Context, changeID string, minSupported, maxSupported Version) Version {
+	return w.run.getVersion(ctx, changeID, minSupported, maxSupported, nil)
+}
+
+func (w *workflowRoot) GetVersionWithOptions(ctx Context, changeID string, minSupported, maxSupported Version, options GetVersionOptions) Version {
+	return w.run.getVersion(ctx, changeID, minSupported, maxSupported, options.EventGroups)
 }
 
 func (w *workflowRoot) SetQueryHandler(_ Context, queryType string, handler any) error {
@@ -138,17 +154,29 @@ func (w *workflowRoot) GetLastCompletionResult(_ Context, d ...any) error {
 func (w *workflowRoot) GetLastError(Context) error { return w.run.lastError() }
 
 func (w *workflowRoot) NewContinueAsNewError(ctx Context, wfn any, args ...any) error {
-	return w.run.newContinueAsNewError(ctx, wfn, args)
+	return w.run.newContinueAsNewError(ctx, ContinueAsNewErrorOptions{}, wfn, args)
 }
 
-func (w *workflowRoot) UpsertSearchAttributes(_ Context, attributes map[string]any) error {
-	return w.run.upsertUntypedSearchAttributes(attributes)
+func (w *workflowRoot) NewContinueAsNewErrorWithOptions(ctx Context, options ContinueAsNewErrorOptions, wfn any, args ...any) error {
+	return w.run.newContinueAsNewError(ctx, options, wfn, args)
 }
 
-func (w *workflowRoot) UpsertTypedSearchAttributes(_ Context, attributes ...searchattr.SearchAttributeUpdate) error {
-	return w.run.upsertTypedSearchAttributes(attributes)
+func (w *workflowRoot) UpsertSearchAttributes(ctx Context, attributes map[string]any) error {
+	return w.run.upsertUntypedSearchAttributes(ctx, attributes)
 }
 
-func (w *workflowRoot) UpsertMemo(_ Context, memo map[string]any) error {
-	return w.run.upsertMemo(memo)
+func (w *workflowRoot) UpsertTypedSearchAttributes(ctx Context, attributes ...searchattr.SearchAttributeUpdate) error {
+	return w.run.upsertTypedSearchAttributes(ctx, attributes, nil)
+}
+
+func (w *workflowRoot) UpsertTypedSearchAttributesWithOptions(ctx Context, attributes []searchattr.SearchAttributeUpdate, options UpsertSearchAttributesOptions) error {
+	return w.run.upsertTypedSearchAttributes(ctx, attributes, options.EventGroups)
+}
+
+func (w *workflowRoot) UpsertMemo(ctx Context, memo map[string]any) error {
+	return w.run.upsertMemo(ctx, memo, nil)
+}
+
+func (w *workflowRoot) UpsertMemoWithOptions(ctx Context, memo map[string]any, options UpsertMemoOptions) error {
+	return w.run.upsertMemo(ctx, memo, options.EventGroups)
 }

@@ -101,7 +101,7 @@ func (r *workflowRun) spawn(ctx Context, name string, f func(ctx Context)) {
 func (r *workflowRun) Start(x *engine.Run, started *historypb.WorkflowExecutionStartedEventAttributes) error {
 	r.exec = x
 	r.rt = wfsync.NewRuntime(coro.Options{DeadlockTimeout: r.config.deadlockTimeout, OnAllBlocked: r.drainQueuedUpdates})
-	r.rt.Attach(r, r.newTimer, x.Now)
+	r.rt.Attach(r, r.summarizedTimer, x.Now)
 	r.signals.dropCorrupt = r.dropCorruptSignal
 	r.info = r.config.buildInfo(x, started)
 	r.logger = runLogger{run: r, next: r.config.runLogNext}
@@ -186,7 +186,7 @@ func (r *workflowRun) closeFor(result any, err error) engine.Close {
 		}
 		return engine.Close{Canceled: true, Details: details}
 	case errors.As(err, &can):
-		return engine.Close{ContinueAsNew: can.commandAttributes(r)}
+		return engine.Close{ContinueAsNew: can.commandAttributes(r), ContinueAsNewGroups: can.eventGroupMarkers}
 	case err != nil:
 		return engine.Close{Err: err}
 	case result == nil:

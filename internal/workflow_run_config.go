@@ -52,6 +52,9 @@ type runConfigOptions struct {
 	// reports for live tasks ("" for the replayer and the test
 	// environment, as in go.temporal.io/sdk's test environment).
 	BuildID string
+	// PreferredVersion chooses the version GetVersion records first
+	// (WorkerOptions.PreferredVersionProvider); nil: maxSupported.
+	PreferredVersion PreferredVersionProvider
 }
 
 // newRunConfig is the one way to build what drives the engine: the
@@ -91,6 +94,7 @@ func newRunConfig(reg *registry.Registry, o runConfigOptions) *runConfig {
 		now:              o.Now,
 		binaryChecksum:   o.BinaryChecksum,
 		buildID:          o.BuildID,
+		preferredVersion: o.PreferredVersion,
 	}
 }
 
@@ -111,6 +115,7 @@ type runConfig struct {
 	logDuringReplay  bool
 	failOnPanic      bool
 	sdkMetadataFlags bool
+	preferredVersion PreferredVersionProvider // nil: GetVersion records maxSupported
 
 	// interceptors wrap every run, the first outermost; propagators carry
 	// values through headers (see carriesHeaders).

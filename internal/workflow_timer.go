@@ -11,6 +11,9 @@ import (
 type TimerOptions struct {
 	// Summary is shown in the UI next to the timer.
 	Summary string
+	// EventGroups are groups the timer's commands belong to, besides the
+	// context's (see WithEventGroups).
+	EventGroups []EventGroup
 }
 
 // AwaitOptions configure AwaitWithOptions (workflow.AwaitOptions).
@@ -24,9 +27,9 @@ type AwaitOptions struct {
 // newTimer starts a workflow timer; canceling ctx cancels it. A duration
 // of zero or less is ready at once (with the value true) and starts no
 // timer, as in go.temporal.io/sdk: its histories of such code have no
-// timer, and Sleep(ctx, -d) returns nil. The summary is shown in the UI
-// beside the timer.
-func (r *workflowRun) newTimer(ctx Context, d time.Duration, summary string) *wfsync.SettableFuture {
+// timer, and Sleep(ctx, -d) returns nil. The options' summary is shown in
+// the UI beside the timer.
+func (r *workflowRun) newTimer(ctx Context, d time.Duration, options TimerOptions) *wfsync.SettableFuture {
 	f := &wfsync.SettableFuture{}
 	if d <= 0 {
 		f.Set(true, nil)
@@ -35,13 +38,22 @@ func (r *workflowRun) newTimer(ctx Context, d time.Duration, summary string) *wf
 	if d < time.Millisecond {
 		d = time.Millisecond // the server's smallest timer
 	}
-	timer, err := r.exec.StartTimer(d, summary, func(err error) { f.Set(nil, err) })
+	if markers := r.eventGroupMarkers(ctx, options.EventGroups); markers != nil {
+		defer r.exec.SetEventGroups(r.exec.SetEventGroups(markers))
+	}
+	timer, err := r.exec.StartTimer(d, options.Summary, func(err error) { f.Set(nil, err) })
 	if err != nil {
 		f.Set(nil, err)
 		return f
 	}
 	wfsync.OnCancel(ctx, f, timer.Cancel)
 	return f
+}
+
+// summarizedTimer is the timer of the primitives (ReceiveWithTimeout): one
+// with a summary, in the context's event groups.
+func (r *workflowRun) summarizedTimer(ctx Context, d time.Duration, summary string) *wfsync.SettableFuture {
+	return r.newTimer(ctx, d, TimerOptions{Summary: summary})
 }
 
 // NewTimer returns a Future that is ready after d of workflow time, with a
@@ -75,7 +87,7 @@ func AwaitWithOptions(ctx Context, options AwaitOptions, condition func() bool) 
 // awaitWithOptions is AwaitWithOptions at the end of the interceptor chain.
 func (r *workflowRun) awaitWithOptions(ctx Context, options AwaitOptions, condition func() bool) (ok bool, err error) {
 	start := func(timerCtx Context) *wfsync.SettableFuture {
-		return r.newTimer(timerCtx, options.Timeout, options.TimerOptions.Summary)
+		return r.newTimer(timerCtx, options.Timeout, options.TimerOptions)
 	}
 	// By default go.temporal.io/sdk always starts the timer and never
 	// cancels it; a history that used the flag says otherwise.

@@ -240,7 +240,9 @@ func (r *workflowRun) runUpdate(ctx Context, u *engine.Update, info *UpdateInfo,
 		}
 	}
 	u.Accept()
-	result, err := r.inbound.ExecuteUpdate(ctx, in)
+	// The handler's commands belong to the update's event group, as in
+	// go.temporal.io/sdk v1.51; its validator makes none.
+	result, err := r.inbound.ExecuteUpdate(withUpdateEventGroup(ctx, u.ID), in)
 	if err != nil {
 		u.Complete(nil, failure.SafeChain(err))
 		return

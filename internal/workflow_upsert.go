@@ -24,16 +24,30 @@ func UpsertSearchAttributes(ctx Context, attributes map[string]any) error {
 func UpsertTypedSearchAttributes(ctx Context, updates ...searchattr.SearchAttributeUpdate) error {
 	r := runOf(ctx)
 	if !r.intercepted {
-		return r.upsertTypedSearchAttributes(updates)
+		return r.upsertTypedSearchAttributes(ctx, updates, nil)
 	}
 	return r.outbound.UpsertTypedSearchAttributes(ctx, passArgs(updates)...)
+}
+
+// UpsertSearchAttributesOptions configure
+// UpsertTypedSearchAttributesWithOptions.
+type UpsertSearchAttributesOptions struct {
+	// EventGroups are groups the upsert belongs to, besides the
+	// context's (see WithEventGroups).
+	EventGroups []EventGroup
+}
+
+// UpsertTypedSearchAttributesWithOptions is UpsertTypedSearchAttributes
+// with options.
+func UpsertTypedSearchAttributesWithOptions(ctx Context, options UpsertSearchAttributesOptions, updates ...searchattr.SearchAttributeUpdate) error {
+	return runOf(ctx).outbound.UpsertTypedSearchAttributesWithOptions(ctx, updates, options)
 }
 
 var errChangeVersionReserved = errors.New(engine.ChangeVersionSearchAttribute + " is a reserved search attribute, set by GetVersion; use another name")
 
 // upsertUntypedSearchAttributes is UpsertSearchAttributes at the end of
 // the interceptor chain.
-func (r *workflowRun) upsertUntypedSearchAttributes(attributes map[string]any) error {
+func (r *workflowRun) upsertUntypedSearchAttributes(ctx Context, attributes map[string]any) error {
 	if _, reserved := attributes[engine.ChangeVersionSearchAttribute]; reserved {
 		return errChangeVersionReserved
 	}
@@ -41,12 +55,12 @@ func (r *workflowRun) upsertUntypedSearchAttributes(attributes map[string]any) e
 	if err != nil {
 		return fmt.Errorf("UpsertSearchAttributes: %w", err)
 	}
-	return r.upsertSearchAttributes(sa)
+	return r.upsertSearchAttributes(ctx, sa, nil)
 }
 
-// upsertTypedSearchAttributes is UpsertTypedSearchAttributes at the end of
-// the interceptor chain.
-func (r *workflowRun) upsertTypedSearchAttributes(updates []searchattr.SearchAttributeUpdate) error {
+// upsertTypedSearchAttributes is UpsertTypedSearchAttributes (with
+// options) at the end of the interceptor chain.
+func (r *workflowRun) upsertTypedSearchAttributes(ctx Context, updates []searchattr.SearchAttributeUpdate, groups []EventGroup) error {
 	sa, err := searchattr.Encode(searchattr.NewSearchAttributes(updates...))
 	if err != nil {
 		return fmt.Errorf("UpsertTypedSearchAttributes: %w", err)
@@ -54,12 +68,15 @@ func (r *workflowRun) upsertTypedSearchAttributes(updates []searchattr.SearchAtt
 	if _, reserved := sa.GetIndexedFields()[engine.ChangeVersionSearchAttribute]; reserved {
 		return errChangeVersionReserved
 	}
-	return r.upsertSearchAttributes(sa)
+	return r.upsertSearchAttributes(ctx, sa, groups)
 }
 
-func (r *workflowRun) upsertSearchAttributes(sa *commonpb.SearchAttributes) error {
+func (r *workflowRun) upsertSearchAttributes(ctx Context, sa *commonpb.SearchAttributes, groups []EventGroup) error {
 	if len(sa.GetIndexedFields()) == 0 {
 		return errors.New("no search attributes to upsert")
+	}
+	if markers := r.eventGroupMarkers(ctx, groups); markers != nil {
+		defer r.exec.SetEventGroups(r.exec.SetEventGroups(markers))
 	}
 	r.exec.UpsertSearchAttributes(sa)
 	r.info.SearchAttributes = mergeSearchAttributes(r.info.SearchAttributes, sa)
@@ -111,8 +128,21 @@ func UpsertMemo(ctx Context, memo map[string]any) error {
 	return runOf(ctx).outbound.UpsertMemo(ctx, memo)
 }
 
-// upsertMemo is UpsertMemo at the end of the interceptor chain.
-func (r *workflowRun) upsertMemo(memo map[string]any) error {
+// UpsertMemoOptions configure UpsertMemoWithOptions.
+type UpsertMemoOptions struct {
+	// EventGroups are groups the upsert belongs to, besides the
+	// context's (see WithEventGroups).
+	EventGroups []EventGroup
+}
+
+// UpsertMemoWithOptions is UpsertMemo with options.
+func UpsertMemoWithOptions(ctx Context, memo map[string]any, options UpsertMemoOptions) error {
+	return runOf(ctx).outbound.UpsertMemoWithOptions(ctx, memo, options)
+}
+
+// upsertMemo is UpsertMemo (with options) at the end of the interceptor
+// chain.
+func (r *workflowRun) upsertMemo(ctx Context, memo map[string]any, groups []EventGroup) error {
 	fields := make(map[string]*commonpb.Payload, len(memo))
 	for k, v := range memo {
 		p, err := r.config.dc.ToPayload(v)
@@ -126,6 +156,9 @@ func (r *workflowRun) upsertMemo(memo map[string]any) error {
 	}
 	m := &commonpb.Memo{Fields: fields}
 	r.exec.TryUseFlag(engine.FlagMemoUserDCEncode)
+	if markers := r.eventGroupMarkers(ctx, groups); markers != nil {
+		defer r.exec.SetEventGroups(r.exec.SetEventGroups(markers))
+	}
 	r.exec.UpsertMemo(m)
 	merged := maps.Clone(r.info.Memo.GetFields())
 	if merged == nil {

@@ -108,6 +108,9 @@ import "github.com/durable-go/sdk/internal"
 //     replaces it: build-ID versioning, which takes only the tasks the
 //     task queue's build-ID rules route to BuildID. Not with
 //     EnableSessionWorker.
+//   - PreferredVersionProvider: chooses the version workflow.GetVersion
+//     records the first time a run reaches it (see
+//     PreferredVersionProvider). Default: GetVersion's maxSupported.
 type Options = internal.WorkerOptions
 
 // WorkflowPanicPolicy says what a panic in workflow code does

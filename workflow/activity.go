@@ -50,6 +50,8 @@ import (
 //   - Summary: a short text the UI shows for the activity.
 //   - Priority: the activity's priority and fairness within its task
 //     queue (see temporal.Priority). Default: the workflow's.
+//   - EventGroups: more event groups for the activity's commands, besides
+//     the Context's (see WithEventGroups). Default: none.
 //
 // For example:
 //

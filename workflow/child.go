@@ -50,6 +50,8 @@ import (
 //   - StaticSummary, StaticDetails: a one-line summary and longer details
 //     that the UI shows for the child.
 //   - Priority: the child's priority and fairness in its task queue.
+//   - EventGroups: more event groups for the child's commands, besides the
+//     Context's (see WithEventGroups). Default: none.
 //
 // A context that WithChildOptions did not set gives children the parent's
 // three timeouts (see GetChildWorkflowOptions).
@@ -64,6 +66,8 @@ type ChildWorkflowOptions = internal.ChildWorkflowOptions
 //   - SignalChildWorkflow(ctx, signalName, data) signals the child once
 //     it started; the returned Future is ready when the signal was
 //     delivered.
+//   - SignalChildWorkflowWithOptions(ctx, signalName, data, options) is
+//     SignalChildWorkflow with options.
 type ChildWorkflowFuture = internal.ChildWorkflowFuture
 
 // ExecuteChildWorkflow starts a child workflow and returns at once a
@@ -169,4 +173,35 @@ func SignalExternalWorkflow(ctx Context, workflowID, runID, signalName string, a
 // ended; its error says when there is no such open workflow.
 func RequestCancelExternalWorkflow(ctx Context, workflowID, runID string) Future {
 	return internal.RequestCancelExternalWorkflow(ctx, workflowID, runID)
+}
+
+// SignalChildWorkflowOptions configure
+// ChildWorkflowFuture.SignalChildWorkflowWithOptions.
+//
+//   - EventGroups: more event groups for the signal's command, besides the
+//     Context's (see WithEventGroups). Default: none.
+type SignalChildWorkflowOptions = internal.SignalChildWorkflowOptions
+
+// SignalExternalWorkflowOptions configure SignalExternalWorkflowWithOptions.
+//
+//   - EventGroups: more event groups for the signal's command, besides the
+//     Context's (see WithEventGroups). Default: none.
+type SignalExternalWorkflowOptions = internal.SignalExternalWorkflowOptions
+
+// SignalExternalWorkflowWithOptions is SignalExternalWorkflow with options.
+func SignalExternalWorkflowWithOptions(ctx Context, workflowID, runID, signalName string, arg any, options SignalExternalWorkflowOptions) Future {
+	return internal.SignalExternalWorkflowWithOptions(ctx, workflowID, runID, signalName, arg, options)
+}
+
+// CancelExternalWorkflowOptions configure
+// RequestCancelExternalWorkflowWithOptions.
+//
+//   - EventGroups: more event groups for the cancel request's command,
+//     besides the Context's (see WithEventGroups). Default: none.
+type CancelExternalWorkflowOptions = internal.CancelExternalWorkflowOptions
+
+// RequestCancelExternalWorkflowWithOptions is RequestCancelExternalWorkflow
+// with options.
+func RequestCancelExternalWorkflowWithOptions(ctx Context, workflowID, runID string, options CancelExternalWorkflowOptions) Future {
+	return internal.RequestCancelExternalWorkflowWithOptions(ctx, workflowID, runID, options)
 }

@@ -33,8 +33,8 @@ type ContinueAsNewError = internal.ContinueAsNewError
 //     moves a pinned workflow to the current version as it continues).
 //     Default: the new run inherits the current run's behavior and
 //     version.
-//   - EventGroups: event groups the command that continues the run belongs to, besides the
-//     Context's (see WithEventGroups). Default: none.
+//   - EventGroups: more event groups for the command that continues the run,
+//     besides the Context's (see WithEventGroups). Default: none.
 type ContinueAsNewErrorOptions = internal.ContinueAsNewErrorOptions
 
 // NewContinueAsNewError returns the error that, returned by the workflow

@@ -131,6 +131,30 @@ func GetTypedSearchAttributes(ctx Context) temporal.SearchAttributes {
 // is empty or a value cannot be encoded.
 func UpsertMemo(ctx Context, memo map[string]any) error { return internal.UpsertMemo(ctx, memo) }
 
+// UpsertMemoOptions configure UpsertMemoWithOptions.
+//
+//   - EventGroups: more event groups for the upsert's command, besides the
+//     Context's (see WithEventGroups). Default: none.
+type UpsertMemoOptions = internal.UpsertMemoOptions
+
+// UpsertMemoWithOptions is UpsertMemo with options.
+func UpsertMemoWithOptions(ctx Context, memo map[string]any, options UpsertMemoOptions) error {
+	return internal.UpsertMemoWithOptions(ctx, memo, options)
+}
+
+// UpsertSearchAttributesOptions configure
+// UpsertTypedSearchAttributesWithOptions.
+//
+//   - EventGroups: more event groups for the upsert's command, besides the
+//     Context's (see WithEventGroups). Default: none.
+type UpsertSearchAttributesOptions = internal.UpsertSearchAttributesOptions
+
+// UpsertTypedSearchAttributesWithOptions is UpsertTypedSearchAttributes
+// with options.
+func UpsertTypedSearchAttributesWithOptions(ctx Context, options UpsertSearchAttributesOptions, updates ...temporal.SearchAttributeUpdate) error {
+	return internal.UpsertTypedSearchAttributesWithOptions(ctx, options, updates...)
+}
+
 // ContinueAsNewSuggestedReason says why the server suggests that the
 // workflow continue as new (Info.GetContinueAsNewSuggestedReasons).
 //

@@ -14,6 +14,8 @@ import "github.com/durable-go/sdk/internal"
 //   - RetryPolicy: how failed attempts are retried. Default (nil): every
 //     1s doubling up to 100s, until ScheduleToCloseTimeout passes.
 //   - Summary: a short text the UI shows for the local activity.
+//   - EventGroups: more event groups for the local activity's marker,
+//     besides the Context's (see WithEventGroups). Default: none.
 type LocalActivityOptions = internal.LocalActivityOptions
 
 // ExecuteLocalActivity runs a short activity in the worker that runs the

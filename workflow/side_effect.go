@@ -40,14 +40,30 @@ func GetVersion(ctx Context, changeID string, minSupported, maxSupported Version
 	return internal.GetVersion(ctx, changeID, minSupported, maxSupported)
 }
 
+// GetVersionOptions configure GetVersionWithOptions.
+//
+//   - EventGroups: more event groups for the version record (and its search
+//     attribute update), besides the Context's (see WithEventGroups).
+//     Default: none.
+type GetVersionOptions = internal.GetVersionOptions
+
+// GetVersionWithOptions is GetVersion with options.
+func GetVersionWithOptions(ctx Context, changeID string, minSupported, maxSupported Version, options GetVersionOptions) Version {
+	return internal.GetVersionWithOptions(ctx, changeID, minSupported, maxSupported, options)
+}
+
 // SideEffectOptions configure SideEffectWithOptions.
 //
 //   - Summary: a short text the UI shows for the side effect's record.
+//   - EventGroups: more event groups for the record, besides the Context's
+//     (see WithEventGroups). Default: none.
 type SideEffectOptions = internal.SideEffectOptions
 
 // MutableSideEffectOptions configure MutableSideEffectWithOptions.
 //
 //   - Summary: a short text the UI shows for the side effect's records.
+//   - EventGroups: more event groups for the records, besides the Context's
+//     (see WithEventGroups). Default: none.
 type MutableSideEffectOptions = internal.MutableSideEffectOptions
 
 // SideEffect runs f once, records the value it returns in the workflow's

@@ -10,6 +10,8 @@ import (
 //
 //   - Summary: a short text the UI shows for the timer ("wait for
 //     payment"). Default: none.
+//   - EventGroups: more event groups for the timer's commands, besides the
+//     Context's (see WithEventGroups). Default: none.
 type TimerOptions = internal.TimerOptions
 
 // AwaitOptions configure AwaitWithOptions.

@@ -206,12 +206,23 @@ func (x *Run) SideEffect(f func() (*commonpb.Payloads, error)) (*commonpb.Payloa
 // history recorded, DefaultVersion when replaying code that ran before the
 // change, or maxSupported (recorded now) the first time.
 func (x *Run) GetVersion(changeID string, minSupported, maxSupported int) int {
+	return x.GetVersionPreferring(changeID, minSupported, maxSupported, nil)
+}
+
+// GetVersionPreferring is GetVersion that, the first time (not in replay),
+// records the version prefer chooses instead of maxSupported (nil prefer:
+// maxSupported).
+func (x *Run) GetVersionPreferring(changeID string, minSupported, maxSupported int, prefer func() int) int {
 	m := &x.markers
 	version, known := m.versions[changeID]
 	if !known {
-		if x.replaying {
+		switch {
+		case x.replaying:
 			version = DefaultVersion
-		} else {
+		case prefer != nil:
+			version = prefer()
+			x.recordVersion(changeID, version)
+		default:
 			version = maxSupported
 			x.recordVersion(changeID, version)
 		}

@@ -332,6 +332,9 @@ func settledFuture(ctx internal.Context, err error) internal.Future {
 	return f
 }
 
+// SignalExternalWorkflow and RequestCancelExternalWorkflow, with options
+// or not, ask the same mock, as in the official test environment, and
+// pass the call on as it came.
 func (w *testWorkflowOutbound) SignalExternalWorkflow(ctx internal.Context, workflowID, runID, signalName string, arg any) internal.Future {
 	ns := internal.GetChildWorkflowOptions(ctx).Namespace
 	if f, ok := w.mockedExternal(ctx, mockMethodSignalExternalWorkflow, ns, workflowID, runID, signalName, arg); ok {
@@ -340,12 +343,28 @@ func (w *testWorkflowOutbound) SignalExternalWorkflow(ctx internal.Context, work
 	return w.Next.SignalExternalWorkflow(ctx, workflowID, runID, signalName, arg)
 }
 
+func (w *testWorkflowOutbound) SignalExternalWorkflowWithOptions(ctx internal.Context, workflowID, runID, signalName string, arg any, options internal.SignalExternalWorkflowOptions) internal.Future {
+	ns := internal.GetChildWorkflowOptions(ctx).Namespace
+	if f, ok := w.mockedExternal(ctx, mockMethodSignalExternalWorkflow, ns, workflowID, runID, signalName, arg); ok {
+		return f
+	}
+	return w.Next.SignalExternalWorkflowWithOptions(ctx, workflowID, runID, signalName, arg, options)
+}
+
 func (w *testWorkflowOutbound) RequestCancelExternalWorkflow(ctx internal.Context, workflowID, runID string) internal.Future {
 	ns := internal.GetChildWorkflowOptions(ctx).Namespace
 	if f, ok := w.mockedExternal(ctx, mockMethodRequestCancelExternalWorkflow, ns, workflowID, runID); ok {
 		return f
 	}
 	return w.Next.RequestCancelExternalWorkflow(ctx, workflowID, runID)
+}
+
+func (w *testWorkflowOutbound) RequestCancelExternalWorkflowWithOptions(ctx internal.Context, workflowID, runID string, options internal.CancelExternalWorkflowOptions) internal.Future {
+	ns := internal.GetChildWorkflowOptions(ctx).Namespace
+	if f, ok := w.mockedExternal(ctx, mockMethodRequestCancelExternalWorkflow, ns, workflowID, runID); ok {
+		return f
+	}
+	return w.Next.RequestCancelExternalWorkflowWithOptions(ctx, workflowID, runID, options)
 }
 
 // ExecuteWorkflow tells the child listeners about children.

@@ -56,13 +56,30 @@ func (w *testWorkflowOutbound) mocked(ctx internal.Context, method string) bool 
 	return !w.Next.IsReplaying(ctx) && w.env.hasExpectation(method)
 }
 
+// GetVersion and GetVersionWithOptions ask the one mock the official test
+// environment asks whichever of the two the code calls, and pass the call
+// on as it came, so that the interceptors after this one see it as made.
 func (w *testWorkflowOutbound) GetVersion(ctx internal.Context, changeID string, minSupported, maxSupported internal.Version) internal.Version {
+	return w.getVersion(ctx, changeID, minSupported, maxSupported, func(lo, hi internal.Version) internal.Version {
+		return w.Next.GetVersion(ctx, changeID, lo, hi)
+	})
+}
+
+func (w *testWorkflowOutbound) GetVersionWithOptions(ctx internal.Context, changeID string, minSupported, maxSupported internal.Version, options internal.GetVersionOptions) internal.Version {
+	return w.getVersion(ctx, changeID, minSupported, maxSupported, func(lo, hi internal.Version) internal.Version {
+		return w.Next.GetVersionWithOptions(ctx, changeID, lo, hi, options)
+	})
+}
+
+// getVersion asks the GetVersion mock, if any, and calls next with the
+// range to record in: the mocked version alone, or (in replay) any.
+func (w *testWorkflowOutbound) getVersion(ctx internal.Context, changeID string, minSupported, maxSupported internal.Version, next func(lo, hi internal.Version) internal.Version) internal.Version {
 	if w.Next.IsReplaying(ctx) {
 		if w.env.hasExpectation(mockMethodGetVersion+"_"+changeID) || w.env.hasExpectation(mockMethodGetVersion+"_"+anyMockArgument) {
 			// History holds the mocked choice, whatever the code supports.
-			return w.Next.GetVersion(ctx, changeID, internal.DefaultVersion, math.MaxInt32)
+			return next(internal.DefaultVersion, math.MaxInt32)
 		}
-		return w.Next.GetVersion(ctx, changeID, minSupported, maxSupported)
+		return next(minSupported, maxSupported)
 	}
 	for _, method := range []string{mockMethodGetVersion + "_" + changeID, mockMethodGetVersion + "_" + anyMockArgument} {
 		if !w.env.hasExpectation(method) {
@@ -70,9 +87,9 @@ func (w *testWorkflowOutbound) GetVersion(ctx internal.Context, changeID string,
 		}
 		ret := w.env.workflowMock.MethodCalled(method, changeID, minSupported, maxSupported)
 		v := mockValue[internal.Version]("GetVersion", ret, changeID, minSupported, maxSupported)
-		return w.Next.GetVersion(ctx, changeID, v, v) // recorded as the run's choice
+		return next(v, v) // recorded as the run's choice
 	}
-	return w.Next.GetVersion(ctx, changeID, minSupported, maxSupported)
+	return next(minSupported, maxSupported)
 }
 
 // anyMockArgument is mock.Anything, as OnGetVersion(mock.Anything, ...)
@@ -114,22 +131,42 @@ func (w *testWorkflowOutbound) UpsertSearchAttributes(ctx internal.Context, attr
 	return w.Next.UpsertSearchAttributes(ctx, attributes)
 }
 
+// The upserts, with options or not, ask the same mock and pass the call
+// on as it came.
 func (w *testWorkflowOutbound) UpsertTypedSearchAttributes(ctx internal.Context, updates ...searchattr.SearchAttributeUpdate) error {
-	if w.mocked(ctx, mockMethodUpsertTypedSearchAttributes) {
-		if err := mockError(w.env.workflowMock.MethodCalled(mockMethodUpsertTypedSearchAttributes, searchattr.NewSearchAttributes(updates...))); err != nil {
-			return err
-		}
+	if err := w.mockedUpsert(ctx, mockMethodUpsertTypedSearchAttributes, searchattr.NewSearchAttributes(updates...)); err != nil {
+		return err
 	}
 	return w.Next.UpsertTypedSearchAttributes(ctx, updates...)
 }
 
+func (w *testWorkflowOutbound) UpsertTypedSearchAttributesWithOptions(ctx internal.Context, updates []searchattr.SearchAttributeUpdate, options internal.UpsertSearchAttributesOptions) error {
+	if err := w.mockedUpsert(ctx, mockMethodUpsertTypedSearchAttributes, searchattr.NewSearchAttributes(updates...)); err != nil {
+		return err
+	}
+	return w.Next.UpsertTypedSearchAttributesWithOptions(ctx, updates, options)
+}
+
 func (w *testWorkflowOutbound) UpsertMemo(ctx internal.Context, memo map[string]any) error {
-	if w.mocked(ctx, mockMethodUpsertMemo) {
-		if err := mockError(w.env.workflowMock.MethodCalled(mockMethodUpsertMemo, memo)); err != nil {
-			return err
-		}
+	if err := w.mockedUpsert(ctx, mockMethodUpsertMemo, memo); err != nil {
+		return err
 	}
 	return w.Next.UpsertMemo(ctx, memo)
+}
+
+func (w *testWorkflowOutbound) UpsertMemoWithOptions(ctx internal.Context, memo map[string]any, options internal.UpsertMemoOptions) error {
+	if err := w.mockedUpsert(ctx, mockMethodUpsertMemo, memo); err != nil {
+		return err
+	}
+	return w.Next.UpsertMemoWithOptions(ctx, memo, options)
+}
+
+// mockedUpsert is the error the upsert's mock returns (nil without one).
+func (w *testWorkflowOutbound) mockedUpsert(ctx internal.Context, method string, arg any) error {
+	if !w.mocked(ctx, method) {
+		return nil
+	}
+	return mockError(w.env.workflowMock.MethodCalled(method, arg))
 }
 
 func (w *testWorkflowOutbound) GetInfo(ctx internal.Context) *internal.WorkflowInfo {
