@@ -159,3 +159,61 @@ func TestAnUpdateHandlersCommandsBelongToTheUpdatesGroup(t *testing.T) {
 		t.Errorf("events with groups: %s, want %s", got, want)
 	}
 }
+
+// LabeledTimerWorkflow sleeps in a labeled group.
+func LabeledTimerWorkflow(ctx workflow.Context) error {
+	ctx = workflow.WithEventGroups(ctx, workflow.NewEventGroupWithOptions("secret", workflow.EventGroupOptions{Label: "card 4242"}))
+	return workflow.Sleep(ctx, time.Second)
+}
+
+// A label goes through the workflow's payload codecs; the ID does not.
+func TestAnEventGroupsLabelGoesThroughTheCodecs(t *testing.T) {
+	codec := converter.NewZlibCodec(converter.ZlibCodecOptions{AlwaysEncode: true})
+	dc := converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), codec)
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	env.SetDataConverter(dc)
+	env.RegisterWorkflow(LabeledTimerWorkflow)
+	env.ExecuteWorkflow(LabeledTimerWorkflow)
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	h, err := env.GetHistory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range h.GetEvents() {
+		if ev.GetEventType() != enumspb.EVENT_TYPE_TIMER_STARTED {
+			continue
+		}
+		label := ev.GetEventGroupMarkers()[0].GetLabel()
+		if label.GetId() != "secret" {
+			t.Errorf("the marker's ID is %q, want it as given", label.GetId())
+		}
+		if enc := string(label.GetLabel().GetMetadata()[converter.MetadataEncoding]); enc != "binary/zlib" {
+			t.Errorf("the label's encoding is %q, want the codec's", enc)
+		}
+		var text string
+		if err := dc.FromPayload(label.GetLabel(), &text); err != nil || text != "card 4242" {
+			t.Errorf("the label decodes to %q (%v)", text, err)
+		}
+		return
+	}
+	t.Fatal("no TimerStarted event")
+}
+
+// NoIDGroupWorkflow makes a group without an ID.
+func NoIDGroupWorkflow(ctx workflow.Context) error {
+	ctx = workflow.WithEventGroups(ctx, workflow.NewEventGroup(""))
+	return workflow.Sleep(ctx, time.Second)
+}
+
+func TestAnEventGroupWithoutAnIDFailsTheTaskSayingSo(t *testing.T) {
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	env.RegisterWorkflow(NoIDGroupWorkflow)
+	env.ExecuteWorkflow(NoIDGroupWorkflow)
+	if err := env.GetWorkflowError(); err == nil || !strings.Contains(err.Error(), "the event group ID is empty") {
+		t.Errorf("workflow error %v, want the empty ID named", err)
+	}
+}
