@@ -127,6 +127,34 @@ func (o deploymentOps) setRamping(current, buildID string, percentage float32) {
 	o.waitRouting(current, buildID, percentage)
 }
 
+// waitPollers waits until the task queue's pollers of the type are the
+// versions given, each versioned in its deployment, as the server saw
+// them in the workers' polls.
+func (o deploymentOps) waitPollers(queueType enumspb.TaskQueueType, buildIDs ...string) {
+	o.t.Helper()
+	o.eventually("pollers of versions "+fmt.Sprint(buildIDs), func(ctx context.Context) error {
+		resp, err := o.c.WorkflowService().DescribeTaskQueue(ctx, &workflowservice.DescribeTaskQueueRequest{
+			Namespace: "default", TaskQueue: &taskqueuepb.TaskQueue{Name: o.taskQueue}, TaskQueueType: queueType})
+		if err != nil {
+			return err
+		}
+		var polled []string
+		for _, p := range resp.GetPollers() {
+			d := p.GetDeploymentOptions()
+			if d.GetDeploymentName() != o.deployment || d.GetWorkerVersioningMode() != enumspb.WORKER_VERSIONING_MODE_VERSIONED {
+				return fmt.Errorf("a poller with deployment options %v", d)
+			}
+			if !slices.Contains(polled, d.GetBuildId()) {
+				polled = append(polled, d.GetBuildId())
+			}
+		}
+		if slices.Sort(polled); !slices.Equal(polled, buildIDs) {
+			return fmt.Errorf("pollers of versions %q", polled)
+		}
+		return nil
+	})
+}
+
 func (o deploymentOps) describe(ctx context.Context, buildID string) (client.WorkerDeploymentVersionDescription, error) {
 	return o.handle().DescribeVersion(ctx, client.WorkerDeploymentDescribeVersionOptions{BuildID: buildID})
 }
@@ -243,6 +271,8 @@ func TestDeploymentRollout(t *testing.T) {
 
 	v2 := startVersionedWorker(t, c, taskQueue, deployment, "v2")
 	defer v2.Stop()
+	ops.waitPollers(enumspb.TASK_QUEUE_TYPE_WORKFLOW, "v1", "v2")
+	ops.waitPollers(enumspb.TASK_QUEUE_TYPE_ACTIVITY, "v1", "v2")
 	ops.setRamping("v1", "v2", 30)
 	// With 30% ramped, new workflows start on both versions: the chance
 	// that none of 40 lands on either is below one in a million.
