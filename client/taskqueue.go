@@ -62,7 +62,8 @@ type TaskQueueVersionSelection = clientapi.TaskQueueVersionSelection
 // VersionsInfo maps each build ID ("" for unversioned workers) to its
 // TaskQueueVersionInfo (build-ID versioning); VersioningInfo says which
 // worker deployment versions take the task queue's tasks, nil when
-// unversioned workers do.
+// unversioned workers do (and on server 1.32, which
+// reports it only in the plain description of Client.DescribeTaskQueue).
 type TaskQueueDescription = clientapi.TaskQueueDescription
 
 // TaskQueueVersionInfo describes a task queue for one build ID: TypesInfo

@@ -2,8 +2,9 @@
 // NamespaceClient interfaces, the options and answers of each operation
 // (StartWorkflowOptions, WorkflowRun, the update handles, workflow
 // descriptions, task-queue descriptions, execution options and
-// VersioningOverride), ScheduleClient and the schedule types, the
-// deprecated build-ID versioning types (buildid.go, versioning_rules.go)
+// VersioningOverride), ScheduleClient and the schedule types,
+// WorkerDeploymentClient and the worker deployment types (deployment.go),
+// the deprecated build-ID versioning types (buildid.go, versioning_rules.go)
 // and DeploymentClient's (deployment_series.go), the connection's options
 // and Credentials, and WorkflowExecution and WorkflowType, the
 // identifiers of a run that the workflow side shares.

@@ -159,6 +159,9 @@ type (
 		VersionsInfo map[string]TaskQueueVersionInfo
 		// VersioningInfo says which worker deployment versions take the
 		// task queue's tasks; nil when they go to unversioned workers.
+		// Server 1.32 leaves it out of the enhanced
+		// description this method asks for (so it is nil there, as with
+		// go.temporal.io/sdk); Client.DescribeTaskQueue's answer has it.
 		VersioningInfo *TaskQueueVersioningInfo
 	}
 )
