@@ -6,6 +6,7 @@ import (
 
 	commonpb "go.temporal.io/api/common/v1"
 
+	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
@@ -45,8 +46,23 @@ func (e *activityExecutor) interceptActivity(ctx context.Context, env *activityE
 	if err := inbound.Init(root); err != nil {
 		return nil, nil, err
 	}
-	ctx, err = contextWithIncomingHeader(ctx, header, e.propagators)
+	ctx, err = contextWithIncomingHeader(ctx, header, e.propagators, func() converter.PayloadCodec {
+		return HeaderCodec(converter.WithDataConverterSerializationContext(env.dc, activitySerializationContext(&env.info)))
+	})
 	return ctx, inbound, err
+}
+
+// activitySerializationContext is what a codec is told of the activity
+// whose payloads it converts.
+func activitySerializationContext(info *ActivityInfo) converter.ActivitySerializationContext {
+	return converter.ActivitySerializationContext{
+		Namespace:    info.WorkflowNamespace,
+		WorkflowID:   info.WorkflowExecution.ID,
+		WorkflowType: workflowTypeName(*info),
+		ActivityType: info.ActivityType.Name,
+		TaskQueue:    info.TaskQueue,
+		IsLocal:      info.IsLocalActivity,
+	}
 }
 
 // Init takes the outermost outbound interceptor, where the activity

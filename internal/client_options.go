@@ -126,4 +126,19 @@ type (
 		// a header.
 		ExtractToWorkflow(ctx Context, reader HeaderReader) (Context, error)
 	}
+
+	// CodecContextPropagator is a ContextPropagator that may ask for its
+	// header fields to go through the payload codec of the client's data
+	// converter (converter.PayloadCodecProvider), as payloads do: encoded
+	// after Inject and InjectFromWorkflow, decoded for Extract and
+	// ExtractToWorkflow. Fields other code wrote are left as they are. A
+	// propagator without the method, or whose EncodeHeaders returns false,
+	// reads and writes its fields as they are on the wire. The receiving
+	// workers must use the same codec and propagator.
+	CodecContextPropagator interface {
+		ContextPropagator
+		// EncodeHeaders reports whether the propagator's fields go
+		// through the codec.
+		EncodeHeaders() bool
+	}
 )

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	commonpb "go.temporal.io/api/common/v1"
+
+	"github.com/durable-go/sdk/converter"
 )
 
 func TestHeaderIsNilOutsideInterceptedCalls(t *testing.T) {
@@ -48,7 +50,7 @@ func (mapPropagator) ExtractToWorkflow(ctx Context, _ HeaderReader) (Context, er
 
 func TestIncomingHeaderGoesToInterceptorsAndPropagators(t *testing.T) {
 	header := &commonpb.Header{Fields: map[string]*commonpb.Payload{"k": {Data: []byte("v")}, "other": {}}}
-	ctx, err := contextWithIncomingHeader(context.Background(), header, []ContextPropagator{mapPropagator{}})
+	ctx, err := contextWithIncomingHeader(context.Background(), header, []ContextPropagator{mapPropagator{}}, func() converter.PayloadCodec { return nil })
 	chkNoErr(t, err)
 	chkEqual(t, "v", ctx.Value(mapPropagatorKey{}), "the propagator extracts its value")
 	chkLen(t, Header(ctx), 2, "interceptors see every field")

@@ -1,6 +1,7 @@
 package internal
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"time"
@@ -179,7 +180,7 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 	}
 	var header *commonpb.Header
 	if err == nil && r.config.carriesHeaders() {
-		header, err = workflowOutgoingHeader(ctx, r.config.propagators)
+		header, err = workflowOutgoingHeader(ctx, r.config.propagators, r.activityHeaderCodec(name, cmp.Or(opts.TaskQueue, r.info.TaskQueueName), false))
 	}
 	if err != nil {
 		f.Set(nil, err)

@@ -3,6 +3,7 @@
 package internal
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"time"
@@ -13,6 +14,7 @@ import (
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/codecfail"
 	"github.com/durable-go/sdk/internal/engine"
@@ -345,7 +347,7 @@ func (r *workflowRun) childCommand(ctx Context, name, workflowID string, opts Ch
 	}
 	var header *commonpb.Header
 	if r.config.carriesHeaders() {
-		if header, err = workflowOutgoingHeader(ctx, r.config.propagators); err != nil {
+		if header, err = workflowOutgoingHeader(ctx, r.config.propagators, r.headerCodecFor(converter.WorkflowSerializationContext{Namespace: cmp.Or(opts.Namespace, r.info.Namespace), WorkflowID: workflowID})); err != nil {
 			return nil, err
 		}
 	}
@@ -440,7 +442,7 @@ func (r *workflowRun) signalExternal(ctx Context, workflowID, runID, signalName 
 	}
 	var header *commonpb.Header
 	if r.config.carriesHeaders() {
-		if header, err = workflowOutgoingHeader(ctx, r.config.propagators); err != nil {
+		if header, err = workflowOutgoingHeader(ctx, r.config.propagators, r.headerCodecFor(converter.WorkflowSerializationContext{Namespace: r.info.Namespace, WorkflowID: workflowID})); err != nil {
 			f.Set(nil, err)
 			return f
 		}

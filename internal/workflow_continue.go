@@ -102,7 +102,7 @@ func (r *workflowRun) newContinueAsNewError(ctx Context, options ContinueAsNewEr
 	}
 	var header *commonpb.Header
 	if r.config.carriesHeaders() {
-		if header, err = workflowOutgoingHeader(ctx, r.config.propagators); err != nil {
+		if header, err = workflowOutgoingHeader(ctx, r.config.propagators, r.ownHeaderCodec()); err != nil {
 			return err
 		}
 	}

@@ -197,7 +197,7 @@ func (r *workflowRun) localActivityRequest(ctx Context, name string, args []any)
 		req.StartToCloseTimeout = req.ScheduleToCloseTimeout
 	}
 	if r.config.carriesHeaders() {
-		if req.Header, err = workflowOutgoingHeader(ctx, r.config.propagators); err != nil {
+		if req.Header, err = workflowOutgoingHeader(ctx, r.config.propagators, r.activityHeaderCodec(name, r.info.TaskQueueName, true)); err != nil {
 			return nil, "", err
 		}
 	}

@@ -48,7 +48,7 @@ func (r *workflowRun) initInterceptors(startHeader *commonpb.Header) (err error)
 	if err := r.inbound.Init(root); err != nil {
 		return err
 	}
-	r.rootCtx, err = workflowContextWithIncomingHeader(r.rootCtx, startHeader, r.config.propagators)
+	r.rootCtx, err = workflowContextWithIncomingHeader(r.rootCtx, startHeader, r.config.propagators, r.ownHeaderCodec())
 	return err
 }
 
@@ -74,7 +74,7 @@ func (r *workflowRun) incomingContext(header *commonpb.Header) (Context, error) 
 	if !r.config.carriesHeaders() {
 		return r.rootCtx, nil
 	}
-	return workflowContextWithIncomingHeader(r.rootCtx, header, r.config.propagators)
+	return workflowContextWithIncomingHeader(r.rootCtx, header, r.config.propagators, r.ownHeaderCodec())
 }
 
 // Init takes the outermost outbound interceptor, where workflow calls go.

@@ -42,6 +42,16 @@ func DataConverterWithoutDeadlockDetection(c converter.DataConverter) converter.
 // accept headers that lack them.
 type ContextPropagator = internal.ContextPropagator
 
+// CodecContextPropagator is a ContextPropagator whose EncodeHeaders, when
+// it returns true, sends its header fields through the payload codec of
+// the client's data converter (converter.PayloadCodecProvider), as
+// payloads are: encoded after Inject and InjectFromWorkflow, decoded for
+// Extract and ExtractToWorkflow, so that values such as tenant IDs or
+// tokens are stored encrypted in histories. Fields other code writes stay
+// as they are. Workers that receive them need the same codec and
+// propagator.
+type CodecContextPropagator = internal.CodecContextPropagator
+
 // HeaderWriter is where a ContextPropagator writes: Set stores a payload
 // under a key, replacing what was there.
 type HeaderWriter = internal.HeaderWriter

@@ -2,7 +2,6 @@ package clientimpl
 
 import (
 	"context"
-	"fmt"
 
 	commonpb "go.temporal.io/api/common/v1"
 
@@ -85,34 +84,12 @@ func NewValues(payloads *commonpb.Payloads) converter.EncodedValues {
 	return failure.NewEncodedValues(payloads, nil)
 }
 
-// clientHeaderWriter writes into a header's field map.
-type clientHeaderWriter struct{ fields map[string]*commonpb.Payload }
-
-func (w clientHeaderWriter) Set(key string, value *commonpb.Payload) { w.fields[key] = value }
-
-// clientOutgoingHeader builds the header of an outgoing request: the fields
-// given (which may be nil) plus what each propagator injects from ctx.
-// It returns nil when the header would be empty.
-func clientOutgoingHeader(ctx context.Context, given *commonpb.Header, propagators []internal.ContextPropagator) (*commonpb.Header, error) {
-	fields := make(map[string]*commonpb.Payload, len(given.GetFields()))
-	for k, v := range given.GetFields() {
-		fields[k] = v
-	}
-	for _, p := range propagators {
-		if err := p.Inject(ctx, clientHeaderWriter{fields}); err != nil {
-			return nil, fmt.Errorf("context propagator %T failed to write the header: %w", p, err)
-		}
-	}
-	if len(fields) == 0 {
-		return nil, nil
-	}
-	return &commonpb.Header{Fields: fields}, nil
-}
-
-// headerOf is the header of ctx's call as a proto, for clientOutgoingHeader.
-func headerOf(ctx context.Context) *commonpb.Header {
-	if fields := internal.Header(ctx); len(fields) > 0 {
-		return &commonpb.Header{Fields: fields}
-	}
-	return nil
+// outgoingHeader is the header of a request about workflowID: what the
+// interceptors wrote and the propagators inject, the fields marked for it
+// encoded with the codec of the client's data converter for that workflow
+// (see internal.ClientOutgoingHeader).
+func (c *workflowClient) outgoingHeader(ctx context.Context, workflowID string) (*commonpb.Header, error) {
+	return internal.ClientOutgoingHeader(ctx, c.propagators, func() converter.PayloadCodec {
+		return internal.HeaderCodec(c.converterFor(workflowID))
+	})
 }

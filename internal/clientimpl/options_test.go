@@ -8,6 +8,7 @@ import (
 
 	commonpb "go.temporal.io/api/common/v1"
 
+	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 )
@@ -184,23 +185,29 @@ func (stubClientPropagator) ExtractToWorkflow(ctx internal.Context, _ internal.H
 }
 
 func TestOutgoingHeaderMergesGivenFieldsAndPropagators(t *testing.T) {
-	header, err := clientOutgoingHeader(context.Background(), nil, nil)
+	noCodec := func() converter.PayloadCodec { return nil }
+	header, err := internal.ClientOutgoingHeader(internal.ContextWithNewHeader(context.Background()), nil, noCodec)
 	chkNoErr(t, err)
 	chkNil(t, header, "nothing to send")
 
 	given := &commonpb.Header{Fields: map[string]*commonpb.Payload{"given": {Data: []byte("g")}}}
-	header, err = clientOutgoingHeader(context.Background(), given, []internal.ContextPropagator{stubClientPropagator{key: "a"}, stubClientPropagator{key: "b"}})
+	header, err = internal.ClientOutgoingHeader(internal.ContextWithHeader(context.Background(), given), []internal.ContextPropagator{stubClientPropagator{key: "a"}, stubClientPropagator{key: "b"}}, noCodec)
 	chkNoErr(t, err)
 	chkLen(t, header.GetFields(), 3)
 	chkLen(t, given.GetFields(), 1, "the caller's header is not changed")
 
-	_, err = clientOutgoingHeader(context.Background(), nil, []internal.ContextPropagator{stubClientPropagator{err: errClientTest}})
+	_, err = internal.ClientOutgoingHeader(context.Background(), []internal.ContextPropagator{stubClientPropagator{err: errClientTest}}, noCodec)
 	chkErrIs(t, err, errClientTest)
 }
 
 func TestTheCallHeaderIsSentUnlessEmpty(t *testing.T) {
+	noCodec := func() converter.PayloadCodec { return nil }
 	ctx := internal.ContextWithHeader(context.Background(), &commonpb.Header{Fields: map[string]*commonpb.Payload{"given": {Data: []byte("g")}}})
 	internal.Header(ctx)["added"] = &commonpb.Payload{}
-	chkLen(t, headerOf(ctx).GetFields(), 2)
-	chkNil(t, headerOf(internal.ContextWithNewHeader(context.Background())), "an empty header is not sent")
+	header, err := internal.ClientOutgoingHeader(ctx, nil, noCodec)
+	chkNoErr(t, err)
+	chkLen(t, header.GetFields(), 2)
+	header, err = internal.ClientOutgoingHeader(internal.ContextWithNewHeader(context.Background()), nil, noCodec)
+	chkNoErr(t, err)
+	chkNil(t, header, "an empty header is not sent")
 }

@@ -54,7 +54,7 @@ func (r *clientRoot) QueryWorkflow(ctx context.Context, in *internal.ClientQuery
 	if err != nil {
 		return nil, fmt.Errorf("query %q: %w", in.QueryType, err)
 	}
-	header, err := clientOutgoingHeader(ctx, headerOf(ctx), c.propagators)
+	header, err := c.outgoingHeader(ctx, in.WorkflowID)
 	if err != nil {
 		return nil, err
 	}

@@ -129,7 +129,7 @@ func (c *workflowClient) scheduleActionToProto(ctx context.Context, action clien
 			searchAttributes.IndexedFields[name] = payload
 		}
 	}
-	header, err := clientOutgoingHeader(ctx, headerOf(ctx), c.propagators)
+	header, err := c.outgoingHeader(ctx, id)
 	if err != nil {
 		return nil, err
 	}

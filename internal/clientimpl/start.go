@@ -211,7 +211,7 @@ func (c *workflowClient) newWorkflowStartParams(ctx context.Context, options cli
 	if p.searchAttributes, err = searchattr.EncodeForStart(options.SearchAttributes, options.TypedSearchAttributes); err != nil {
 		return nil, err
 	}
-	if p.header, err = clientOutgoingHeader(ctx, headerOf(ctx), c.propagators); err != nil {
+	if p.header, err = c.outgoingHeader(ctx, options.ID); err != nil {
 		return nil, err
 	}
 	if p.userMetadata, err = encodeStartUserMetadata(p.dc, options.StaticSummary, options.StaticDetails); err != nil {

@@ -104,7 +104,7 @@ func (c *workflowClient) updateRequest(ctx context.Context, in *internal.ClientU
 	if err != nil {
 		return nil, fmt.Errorf("update %q: %w", in.UpdateName, err)
 	}
-	header, err := clientOutgoingHeader(ctx, headerOf(ctx), c.propagators)
+	header, err := c.outgoingHeader(ctx, in.WorkflowID)
 	if err != nil {
 		return nil, err
 	}

@@ -30,7 +30,7 @@ func (r *clientRoot) SignalWorkflow(ctx context.Context, in *internal.ClientSign
 	if err != nil {
 		return fmt.Errorf("SignalWorkflow: signal %q argument (%T) cannot be encoded: %w", in.SignalName, in.Arg, err)
 	}
-	header, err := clientOutgoingHeader(ctx, headerOf(ctx), c.propagators)
+	header, err := c.outgoingHeader(ctx, in.WorkflowID)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,124 @@
+package internal
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	commonpb "go.temporal.io/api/common/v1"
+
+	"github.com/durable-go/sdk/converter"
+)
+
+// prefixCodec marks what it encodes, and refuses to decode what it did
+// not encode.
+type prefixCodec struct{}
+
+func (prefixCodec) Encode(ps []*commonpb.Payload) ([]*commonpb.Payload, error) {
+	out := make([]*commonpb.Payload, len(ps))
+	for i, p := range ps {
+		out[i] = &commonpb.Payload{Metadata: p.Metadata, Data: append([]byte("enc:"), p.Data...)}
+	}
+	return out, nil
+}
+
+func (prefixCodec) Decode(ps []*commonpb.Payload) ([]*commonpb.Payload, error) {
+	out := make([]*commonpb.Payload, len(ps))
+	for i, p := range ps {
+		data, ok := strings.CutPrefix(string(p.Data), "enc:")
+		if !ok {
+			return nil, errors.New("not encoded by prefixCodec")
+		}
+		out[i] = &commonpb.Payload{Metadata: p.Metadata, Data: []byte(data)}
+	}
+	return out, nil
+}
+
+// keyPropagator writes its key's value from a Go context and reads it
+// back; with encode set it asks for the codec.
+type keyPropagator struct {
+	key    string
+	encode bool
+}
+
+type keyPropagatorValue string
+
+func (p keyPropagator) Inject(ctx context.Context, w HeaderWriter) error {
+	if v, ok := ctx.Value(keyPropagatorValue(p.key)).(string); ok {
+		w.Set(p.key, &commonpb.Payload{Data: []byte(v)})
+	}
+	return nil
+}
+
+func (p keyPropagator) Extract(ctx context.Context, r HeaderReader) (context.Context, error) {
+	if v, ok := r.Get(p.key); ok {
+		return context.WithValue(ctx, keyPropagatorValue(p.key), string(v.Data)), nil
+	}
+	return ctx, nil
+}
+
+func (keyPropagator) InjectFromWorkflow(Context, HeaderWriter) error { return nil }
+
+func (keyPropagator) ExtractToWorkflow(ctx Context, _ HeaderReader) (Context, error) {
+	return ctx, nil
+}
+
+func (p keyPropagator) EncodeHeaders() bool { return p.encode }
+
+func codecOf(c converter.PayloadCodec) func() converter.PayloadCodec {
+	return func() converter.PayloadCodec { return c }
+}
+
+func TestOutgoingHeaderEncodesOnlyTheFieldsAskedFor(t *testing.T) {
+	ctx := ContextWithNewHeader(context.Background())
+	ctx = context.WithValue(ctx, keyPropagatorValue("plain"), "p")
+	ctx = context.WithValue(ctx, keyPropagatorValue("coded"), "c")
+	Header(ctx)["interceptor"] = &commonpb.Payload{Data: []byte("i")}
+	Header(ctx)["marked"] = &commonpb.Payload{Data: []byte("m")}
+	EncodeHeader(ctx, "marked")
+	Header(ctx)["replaced"] = &commonpb.Payload{Data: []byte("old")}
+	EncodeHeader(ctx, "replaced")
+	Header(ctx)["replaced"] = &commonpb.Payload{Data: []byte("new")}
+
+	propagators := []ContextPropagator{keyPropagator{key: "plain"}, keyPropagator{key: "coded", encode: true}}
+	header, err := ClientOutgoingHeader(ctx, propagators, codecOf(prefixCodec{}))
+	chkNoErr(t, err)
+	want := map[string]string{"plain": "p", "coded": "enc:c", "interceptor": "i", "marked": "enc:m", "replaced": "new"}
+	chkLen(t, header.GetFields(), len(want))
+	for key, data := range want {
+		chkEqual(t, data, string(header.GetFields()[key].GetData()), key)
+	}
+	chkEqual(t, "m", string(Header(ctx)["marked"].GetData()), "the call's header is left as written")
+}
+
+func TestOutgoingHeaderWithoutACodecSendsFieldsAsWritten(t *testing.T) {
+	ctx := context.WithValue(ContextWithNewHeader(context.Background()), keyPropagatorValue("coded"), "c")
+	header, err := ClientOutgoingHeader(ctx, []ContextPropagator{keyPropagator{key: "coded", encode: true}}, codecOf(nil))
+	chkNoErr(t, err)
+	chkEqual(t, "c", string(header.GetFields()["coded"].GetData()))
+}
+
+func TestIncomingHeaderIsDecodedForThePropagatorsThatAskOnly(t *testing.T) {
+	header := &commonpb.Header{Fields: map[string]*commonpb.Payload{
+		"coded": {Data: []byte("enc:c")},
+		"plain": {Data: []byte("p")},
+	}}
+	propagators := []ContextPropagator{keyPropagator{key: "plain"}, keyPropagator{key: "coded", encode: true}}
+	// The decoded view fails on "plain", which prefixCodec did not
+	// encode: a propagator that asks for decoding reads the whole
+	// header through the codec, as go.temporal.io/sdk's does.
+	_, err := contextWithIncomingHeader(context.Background(), header, propagators, codecOf(prefixCodec{}))
+	chkErrContains(t, err, `header field "plain"`, "the field the codec failed on is named")
+
+	header.Fields["plain"] = &commonpb.Payload{Data: []byte("enc:p")}
+	ctx, err := contextWithIncomingHeader(context.Background(), header, propagators, codecOf(prefixCodec{}))
+	chkNoErr(t, err)
+	chkEqual(t, "c", ctx.Value(keyPropagatorValue("coded")), "decoded for the propagator that asks")
+	chkEqual(t, "enc:p", ctx.Value(keyPropagatorValue("plain")), "as it arrived for the one that does not")
+	chkEqual(t, "enc:c", string(Header(ctx)["coded"].GetData()), "interceptors see the header as it arrived")
+	decoded, err := DecodedHeader(ctx)
+	chkNoErr(t, err)
+	chkEqual(t, "c", string(decoded["coded"].GetData()), "DecodedHeader decodes")
+	chkEqual(t, "enc:c", string(Header(ctx)["coded"].GetData()), "DecodedHeader leaves the header alone")
+}
