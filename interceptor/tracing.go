@@ -78,6 +78,13 @@ type TracerOptions struct {
 	// that traces cross languages.
 	HeaderKey string
 
+	// EncodeHeaders sends the spans' header field through the payload
+	// codec of the client's data converter, as payloads are (see
+	// workflow.CodecContextPropagator); the receiving workers must set it
+	// too. The field's JSON inside is unchanged; other fields are left
+	// alone.
+	EncodeHeaders bool
+
 	// DisableSignalTracing turns off the spans of signals, sent and
 	// handled.
 	DisableSignalTracing bool

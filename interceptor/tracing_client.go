@@ -21,7 +21,7 @@ func (c *tracingClientOutbound) ExecuteWorkflow(ctx context.Context, in *interna
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "StartWorkflow", name: in.WorkflowType,
 		tags:   map[string]string{tracingTagWorkflowID: in.Options.ID},
-		header: internal.Header(ctx), toHeader: true,
+		header: internal.Header(ctx), headerCtx: ctx, toHeader: true,
 	})
 	if err != nil {
 		return nil, err
@@ -39,7 +39,7 @@ func (c *tracingClientOutbound) SignalWorkflow(ctx context.Context, in *internal
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "SignalWorkflow", name: in.SignalName,
 		tags:   map[string]string{tracingTagWorkflowID: in.WorkflowID},
-		header: internal.Header(ctx), toHeader: true,
+		header: internal.Header(ctx), headerCtx: ctx, toHeader: true,
 	})
 	if err != nil {
 		return err
@@ -55,7 +55,7 @@ func (c *tracingClientOutbound) SignalWithStartWorkflow(ctx context.Context, in 
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "SignalWithStartWorkflow", name: in.WorkflowType,
 		tags:   map[string]string{tracingTagWorkflowID: in.Options.ID},
-		header: internal.Header(ctx), toHeader: true,
+		header: internal.Header(ctx), headerCtx: ctx, toHeader: true,
 	})
 	if err != nil {
 		return nil, err
@@ -73,7 +73,7 @@ func (c *tracingClientOutbound) QueryWorkflow(ctx context.Context, in *internal.
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "QueryWorkflow", name: in.QueryType,
 		tags:   map[string]string{tracingTagWorkflowID: in.WorkflowID},
-		header: internal.Header(ctx), toHeader: true,
+		header: internal.Header(ctx), headerCtx: ctx, toHeader: true,
 	})
 	if err != nil {
 		return nil, err
@@ -95,7 +95,7 @@ func (c *tracingClientOutbound) UpdateWorkflow(ctx context.Context, in *internal
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "UpdateWorkflow", name: in.UpdateName,
 		tags:   map[string]string{tracingTagWorkflowID: in.WorkflowID, tracingTagUpdateID: in.UpdateID},
-		header: internal.Header(ctx), toHeader: true,
+		header: internal.Header(ctx), headerCtx: ctx, toHeader: true,
 	})
 	if err != nil {
 		return nil, err
@@ -115,7 +115,7 @@ func (c *tracingClientOutbound) UpdateWithStartWorkflow(ctx context.Context, in 
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "UpdateWithStartWorkflow", name: in.UpdateOptions.UpdateName,
 		tags:   map[string]string{tracingTagWorkflowID: in.UpdateOptions.WorkflowID, tracingTagUpdateID: in.UpdateOptions.UpdateID},
-		header: internal.Header(ctx), toHeader: true,
+		header: internal.Header(ctx), headerCtx: ctx, toHeader: true,
 	})
 	if err != nil {
 		return nil, err

@@ -43,13 +43,17 @@ type spanOp struct {
 	// with the new span when toHeader.
 	header               map[string]*commonpb.Payload
 	fromHeader, toHeader bool
+	// headerCtx is the context header belongs to: with
+	// TracerOptions.EncodeHeaders, the header is read decoded through it
+	// and the span's field marked in it for encoding.
+	headerCtx interface{ Value(any) any }
 }
 
 // start starts the span of op: its parent is the header's span when op
 // reads the header and it has one, otherwise parent (which may be nil).
 func (t *tracingInterceptor) start(op spanOp, parent TracerSpanRef) (TracerSpan, error) {
 	if op.fromHeader {
-		fromHeader, err := t.readHeader(op.header)
+		fromHeader, err := t.readHeaderOf(op.header, op.headerCtx)
 		if err != nil && !t.options.AllowInvalidParentSpans {
 			return nil, err
 		}
@@ -79,6 +83,7 @@ func (t *tracingInterceptor) start(op spanOp, parent TracerSpanRef) (TracerSpan,
 			span.Finish(&TracerFinishSpanOptions{Error: err})
 			return nil, err
 		}
+		t.markForEncoding(op.headerCtx)
 	}
 	return span, nil
 }
@@ -96,6 +101,28 @@ func (t *tracingInterceptor) startInContext(ctx context.Context, op spanOp) (Tra
 	}
 	ctx = context.WithValue(ctx, t.options.SpanContextKey, span)
 	return span, t.tracer.ContextWithSpan(ctx, span), nil
+}
+
+// readHeaderOf returns the span the header of ctx carries, decoded first
+// with TracerOptions.EncodeHeaders.
+func (t *tracingInterceptor) readHeaderOf(header map[string]*commonpb.Payload, ctx interface{ Value(any) any }) (TracerSpanRef, error) {
+	if t.options.EncodeHeaders && ctx != nil {
+		decoded, err := internal.DecodedHeader(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("tracing: decoding the header (TracerOptions.EncodeHeaders): %w", err)
+		}
+		header = decoded
+	}
+	return t.readHeader(header)
+}
+
+// markForEncoding asks, with TracerOptions.EncodeHeaders, for the span's
+// header field of ctx's outgoing call to go through the client's payload
+// codec.
+func (t *tracingInterceptor) markForEncoding(ctx interface{ Value(any) any }) {
+	if t.options.EncodeHeaders && ctx != nil {
+		internal.EncodeHeader(ctx, t.options.HeaderKey)
+	}
 }
 
 // readHeader returns the span a header carries, or nil.

@@ -59,7 +59,7 @@ func (a *tracingActivityInbound) ExecuteActivity(ctx context.Context, in *intern
 			tracingTagActivityID: info.ActivityID,
 		},
 		time: info.StartedTime, dependedOn: true,
-		header: internal.Header(ctx), fromHeader: true,
+		header: internal.Header(ctx), headerCtx: ctx, fromHeader: true,
 	})
 	if err != nil {
 		return nil, err
@@ -128,7 +128,7 @@ func (w *tracingWorkflowInbound) ExecuteWorkflow(ctx internal.Context, in *inter
 	early := w.earlySignals
 	w.earlySignals = nil
 	if internal.IsReplaying(ctx) {
-		parent, err := w.root.readHeader(header)
+		parent, err := w.root.readHeaderOf(header, ctx)
 		if err != nil && !w.root.options.AllowInvalidParentSpans {
 			return nil, err
 		}
@@ -142,7 +142,7 @@ func (w *tracingWorkflowInbound) ExecuteWorkflow(ctx internal.Context, in *inter
 			tracingTagRunID:      info.WorkflowExecution.RunID,
 		},
 		time: info.WorkflowStartTime, idempotencyKey: key,
-		header: header, fromHeader: true,
+		header: header, headerCtx: ctx, fromHeader: true,
 	}, nil)
 	if err != nil {
 		return nil, err
@@ -183,7 +183,7 @@ func (w *tracingWorkflowInbound) HandleSignal(ctx internal.Context, in *internal
 			tracingTagRunID:      info.WorkflowExecution.RunID,
 		},
 		idempotencyKey: key,
-		header:         internal.WorkflowHeader(ctx), fromHeader: true,
+		header:         internal.WorkflowHeader(ctx), headerCtx: ctx, fromHeader: true,
 	}
 	if !w.codeStarted {
 		op.time = time.Now()
@@ -216,7 +216,7 @@ func (w *tracingWorkflowInbound) HandleQuery(ctx internal.Context, in *internal.
 			tracingTagWorkflowID: info.WorkflowExecution.ID,
 			tracingTagRunID:      info.WorkflowExecution.RunID,
 		},
-		header: internal.WorkflowHeader(ctx), fromHeader: true,
+		header: internal.WorkflowHeader(ctx), headerCtx: ctx, fromHeader: true,
 	}, w.parent)
 	if err != nil {
 		return nil, err
@@ -271,7 +271,7 @@ func (w *tracingWorkflowInbound) updateSpan(ctx internal.Context, operation stri
 			tracingTagUpdateID:   internal.GetCurrentUpdateInfo(ctx).ID,
 		},
 		idempotencyKey: key,
-		header:         internal.WorkflowHeader(ctx), fromHeader: true,
+		header:         internal.WorkflowHeader(ctx), headerCtx: ctx, fromHeader: true,
 		time: time.Now(),
 	}
 }
@@ -316,7 +316,7 @@ func (w *tracingWorkflowOutbound) traceActivity(ctx internal.Context, activityTy
 			tracingTagRunID:      info.WorkflowExecution.RunID,
 		},
 		dependedOn: true,
-		header:     internal.WorkflowHeader(ctx), toHeader: true,
+		header:     internal.WorkflowHeader(ctx), headerCtx: ctx, toHeader: true,
 	}, w.current(ctx))
 	if err != nil {
 		future, settable := internal.NewFuture(ctx)
@@ -426,7 +426,7 @@ func (w *tracingWorkflowOutbound) startSpan(ctx internal.Context, operation, nam
 			tracingTagRunID:      info.WorkflowExecution.RunID,
 		},
 		dependedOn: dependedOn,
-		header:     internal.WorkflowHeader(ctx), toHeader: true,
+		header:     internal.WorkflowHeader(ctx), headerCtx: ctx, toHeader: true,
 	}, w.current(ctx))
 	if err != nil {
 		return nil, ctx, err
@@ -466,6 +466,7 @@ func (w *tracingWorkflowOutbound) passSpanOn(ctx internal.Context, err error) er
 		if writeErr := w.inbound.root.writeHeader(header, span); writeErr != nil {
 			return fmt.Errorf("continuing as new: %w", writeErr)
 		}
+		w.inbound.root.markForEncoding(ctx)
 	} else if w.inbound.startSpan != nil && header != nil {
 		header[w.inbound.root.options.HeaderKey] = w.inbound.startSpan
 	}
