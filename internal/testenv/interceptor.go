@@ -96,30 +96,43 @@ func (w *testWorkflowOutbound) getVersion(ctx internal.Context, changeID string,
 // names the method.
 const anyMockArgument = "mock.Anything"
 
+// The side effects, with options or not, ask the same mock and pass the
+// call on as it came.
 func (w *testWorkflowOutbound) SideEffect(ctx internal.Context, f func(ctx internal.Context) any) converter.EncodedValue {
-	return w.SideEffectWithOptions(ctx, internal.SideEffectOptions{}, f)
+	return w.Next.SideEffect(ctx, w.mockedSideEffect(ctx, f))
 }
 
 func (w *testWorkflowOutbound) SideEffectWithOptions(ctx internal.Context, options internal.SideEffectOptions, f func(ctx internal.Context) any) converter.EncodedValue {
-	if w.mocked(ctx, mockMethodSideEffect) {
-		ret := w.env.workflowMock.MethodCalled(mockMethodSideEffect)
-		v := mockValue[any]("SideEffect", ret)
-		f = func(internal.Context) any { return v }
+	return w.Next.SideEffectWithOptions(ctx, options, w.mockedSideEffect(ctx, f))
+}
+
+// mockedSideEffect is f, or the SideEffect mock's value when there is one.
+func (w *testWorkflowOutbound) mockedSideEffect(ctx internal.Context, f func(ctx internal.Context) any) func(ctx internal.Context) any {
+	if !w.mocked(ctx, mockMethodSideEffect) {
+		return f
 	}
-	return w.Next.SideEffectWithOptions(ctx, options, f)
+	ret := w.env.workflowMock.MethodCalled(mockMethodSideEffect)
+	v := mockValue[any]("SideEffect", ret)
+	return func(internal.Context) any { return v }
 }
 
 func (w *testWorkflowOutbound) MutableSideEffect(ctx internal.Context, id string, f func(ctx internal.Context) any, equals func(a, b any) bool) converter.EncodedValue {
-	return w.MutableSideEffectWithOptions(ctx, id, internal.MutableSideEffectOptions{}, f, equals)
+	return w.Next.MutableSideEffect(ctx, id, w.mockedMutableSideEffect(ctx, id, f), equals)
 }
 
 func (w *testWorkflowOutbound) MutableSideEffectWithOptions(ctx internal.Context, id string, options internal.MutableSideEffectOptions, f func(ctx internal.Context) any, equals func(a, b any) bool) converter.EncodedValue {
-	if w.mocked(ctx, mockMethodMutableSideEffect) {
-		ret := w.env.workflowMock.MethodCalled(mockMethodMutableSideEffect, id)
-		v := mockValue[any]("MutableSideEffect", ret, id)
-		f = func(internal.Context) any { return v }
+	return w.Next.MutableSideEffectWithOptions(ctx, id, options, w.mockedMutableSideEffect(ctx, id, f), equals)
+}
+
+// mockedMutableSideEffect is f, or the MutableSideEffect mock's value for
+// id when there is one.
+func (w *testWorkflowOutbound) mockedMutableSideEffect(ctx internal.Context, id string, f func(ctx internal.Context) any) func(ctx internal.Context) any {
+	if !w.mocked(ctx, mockMethodMutableSideEffect) {
+		return f
 	}
-	return w.Next.MutableSideEffectWithOptions(ctx, id, options, f, equals)
+	ret := w.env.workflowMock.MethodCalled(mockMethodMutableSideEffect, id)
+	v := mockValue[any]("MutableSideEffect", ret, id)
+	return func(internal.Context) any { return v }
 }
 
 func (w *testWorkflowOutbound) UpsertSearchAttributes(ctx internal.Context, attributes map[string]any) error {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
+	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/interceptor"
 	"github.com/durable-go/sdk/worker"
 	"github.com/durable-go/sdk/workflow"
@@ -71,6 +72,16 @@ func (h *hookLog) UpsertMemoWithOptions(ctx workflow.Context, memo map[string]an
 	return h.WorkflowOutboundInterceptorBase.Next.UpsertMemoWithOptions(ctx, memo, o)
 }
 
+func (h *hookLog) SideEffect(ctx workflow.Context, f func(workflow.Context) any) converter.EncodedValue {
+	h.calls["SideEffect"]++
+	return h.WorkflowOutboundInterceptorBase.Next.SideEffect(ctx, f)
+}
+
+func (h *hookLog) SideEffectWithOptions(ctx workflow.Context, o workflow.SideEffectOptions, f func(workflow.Context) any) converter.EncodedValue {
+	h.calls["SideEffectWithOptions"]++
+	return h.WorkflowOutboundInterceptorBase.Next.SideEffectWithOptions(ctx, o, f)
+}
+
 func (h *hookLog) NewContinueAsNewError(ctx workflow.Context, wfn any, args ...any) error {
 	h.calls["NewContinueAsNewError"]++
 	return h.WorkflowOutboundInterceptorBase.Next.NewContinueAsNewError(ctx, wfn, args...)
@@ -93,11 +104,14 @@ func CallsBothWays(ctx workflow.Context) (string, error) {
 	signaledWith := workflow.SignalExternalWorkflowWithOptions(ctx, "other", "", "ping", 2, workflow.SignalExternalWorkflowOptions{EventGroups: own}).Get(ctx, nil)
 	canceled := workflow.RequestCancelExternalWorkflow(ctx, "other", "").Get(ctx, nil)
 	canceledWith := workflow.RequestCancelExternalWorkflowWithOptions(ctx, "other", "", workflow.CancelExternalWorkflowOptions{EventGroups: own}).Get(ctx, nil)
+	var n, m int
+	_ = workflow.SideEffect(ctx, func(workflow.Context) any { return 1 }).Get(&n)
+	_ = workflow.SideEffectWithOptions(ctx, workflow.SideEffectOptions{EventGroups: own}, func(workflow.Context) any { return 2 }).Get(&m)
 	memo := workflow.UpsertMemo(ctx, map[string]any{"a": 1})
 	memoWith := workflow.UpsertMemoWithOptions(ctx, map[string]any{"b": 2}, workflow.UpsertMemoOptions{EventGroups: own})
 	_ = workflow.NewContinueAsNewError(ctx, CallsBothWays)
 	_ = workflow.NewContinueAsNewErrorWithOptions(ctx, workflow.ContinueAsNewErrorOptions{EventGroups: own}, CallsBothWays)
-	return fmt.Sprint(a, b, signaled, signaledWith, canceled, canceledWith, memo, memoWith), nil
+	return fmt.Sprint(a, b, signaled, signaledWith, canceled, canceledWith, n, m, memo, memoWith), nil
 }
 
 // Each call reaches the hook of its own name only; the mocks of the old
@@ -114,9 +128,9 @@ func (s *ParitySuite) TestCallsWithOptionsReachTheirHooksAndTheOldMocks() {
 	s.env.ExecuteWorkflow(CallsBothWays)
 	var got string
 	s.Require().NoError(s.env.GetWorkflowResult(&got))
-	s.Equal("1 -1 <nil> <nil> <nil> <nil> <nil> <nil>", got)
+	s.Equal("1 -1 <nil> <nil> <nil> <nil> 1 2 <nil> <nil>", got)
 	for _, hook := range []string{"GetVersion", "GetVersionWithOptions", "SignalExternalWorkflow", "SignalExternalWorkflowWithOptions",
-		"RequestCancelExternalWorkflow", "RequestCancelExternalWorkflowWithOptions", "UpsertMemo", "UpsertMemoWithOptions",
+		"RequestCancelExternalWorkflow", "RequestCancelExternalWorkflowWithOptions", "SideEffect", "SideEffectWithOptions", "UpsertMemo", "UpsertMemoWithOptions",
 		"NewContinueAsNewError", "NewContinueAsNewErrorWithOptions"} {
 		s.Equal(1, log.calls[hook], hook)
 	}
