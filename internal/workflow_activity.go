@@ -206,7 +206,11 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 		HeartbeatTimeout:       durationpb.New(opts.HeartbeatTimeout),
 		RetryPolicy:            policy.RetryPolicyToProto(opts.RetryPolicy),
 		RequestEagerExecution:  !opts.DisableEagerExecution, // the worker withdraws it without a free slot
-		Priority:               policy.PriorityToProto(opts.Priority),
+		// Build-ID versioning: on the workflow's own task queue the
+		// activity stays on the workflow's build ID unless the intent
+		// says the queue's default.
+		UseWorkflowBuildId: policy.InheritBuildID(opts.VersioningIntent, r.info.TaskQueueName, taskQueue),
+		Priority:           policy.PriorityToProto(opts.Priority),
 	}
 	dc := r.dataConverter(ctx)
 	if markers := r.eventGroupMarkers(ctx, opts.EventGroups); markers != nil {
