@@ -105,11 +105,13 @@ func (i *WorkflowInfo) GetBinaryChecksum() string {
 }
 
 // GetCurrentBuildID returns the build ID of the worker that ran the
-// current workflow task: when the task is replayed, the one the history
-// recorded as the task before it completed (what go.temporal.io/sdk
-// reports); otherwise this worker's (its deployment version's, its
-// BuildID, or the binary checksum). "" in the replayer's and the test
-// environment's live tasks.
+// current workflow task, as go.temporal.io/sdk reports it: when the task
+// is replayed, the one the history recorded as the task before it
+// completed; in a live task, this worker's (its deployment version's, its
+// BuildID, or the binary checksum), unless the worker replayed the run's
+// earlier tasks first (it had not cached the run), in which case the last
+// replayed task's. "" in the replayer's and the test environment's live
+// tasks without replay.
 func (i *WorkflowInfo) GetCurrentBuildID() string {
 	if i.taskStarted != nil && i.taskStarted.BuildIDRecorded {
 		return i.taskStarted.RecordedBuildID

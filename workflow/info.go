@@ -48,10 +48,12 @@ import (
 // the workflow's target worker deployment version changed;
 // GetBinaryChecksum returns the binary checksum recorded by the worker
 // that completed the task, or this process's; GetCurrentBuildID returns
-// the build ID of the worker that ran the task: this worker's (its
-// deployment version's, its BuildID, or the binary checksum), or, while
-// the task is replayed, the one history recorded as the task before it
-// completed.
+// the build ID of the worker that ran the task, as go.temporal.io/sdk
+// reports it: this worker's (its deployment version's, its BuildID, or the
+// binary checksum); while the task is replayed, the one history recorded
+// as the task before it completed; and in a live task that follows
+// replayed ones (the worker had not cached the run), the last replayed
+// task's.
 type Info = internal.WorkflowInfo
 
 // Execution identifies a workflow run: its workflow ID (ID) and its run

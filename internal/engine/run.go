@@ -46,6 +46,12 @@ type Run struct {
 	// TaskStarted.RecordedBuildID).
 	completedBuildID string
 	completedSeen    bool
+	// replayedBuildID is what the last task replayed in the current
+	// ProcessTask reported (replayedBuildIDSet: one did, with a
+	// recorded build ID); a live task after it reports the same, as
+	// go.temporal.io/sdk's GetCurrentBuildID does.
+	replayedBuildID    string
+	replayedBuildIDSet bool
 
 	now       time.Time // the time of the current workflow task
 	replaying bool      // the code is re-running a task already in history
@@ -167,6 +173,7 @@ func (x *Run) ProcessTask(t Task) (*TaskResult, error) {
 	x.outMessages = nil
 	x.updates.inbox = t.Messages
 	x.replayed = t.Replayed
+	x.replayedBuildID, x.replayedBuildIDSet = "", false
 	res, err := x.processEvents(t.Events)
 	if err != nil {
 		x.replayed = nil
@@ -384,9 +391,10 @@ func (x *Run) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (bool, e
 		RecordedBinaryChecksum: next.GetWorkflowTaskCompletedEventAttributes().GetBinaryChecksum(),
 	}
 	x.replaying = next != nil || x.queryOnly
-	if x.replaying {
-		x.info.TaskStarted.RecordedBuildID, x.info.TaskStarted.BuildIDRecorded = x.completedBuildID, x.completedSeen
+	if x.replaying && x.completedSeen {
+		x.replayedBuildID, x.replayedBuildIDSet = x.completedBuildID, true
 	}
+	x.info.TaskStarted.RecordedBuildID, x.info.TaskStarted.BuildIDRecorded = x.replayedBuildID, x.replayedBuildIDSet
 	if next != nil {
 		if err := x.lookAhead(src); err != nil {
 			return false, err

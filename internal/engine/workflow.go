@@ -154,10 +154,11 @@ type TaskStarted struct {
 	// WorkflowTaskCompleted recorded, when the task is replayed; "" for a
 	// live task, or if the worker that completed it sent none.
 	RecordedBinaryChecksum string
-	// RecordedBuildID is, when the task is replayed and BuildIDRecorded,
-	// the build ID recorded by the last WorkflowTaskCompleted before the
-	// task, the one that ended the task before it: go.temporal.io/sdk's
-	// GetCurrentBuildID reports that one for a replayed task.
+	// RecordedBuildID is, when BuildIDRecorded, the build ID that
+	// go.temporal.io/sdk's GetCurrentBuildID reports instead of the
+	// worker's: for a replayed task, the one the last WorkflowTaskCompleted
+	// before it recorded (the task before it); for a live task after
+	// replayed ones in the same workflow task, the last replayed task's.
 	RecordedBuildID string
 	BuildIDRecorded bool
 }
