@@ -57,6 +57,7 @@ var workflowPairs = []struct {
 	{"TakenIDChildWorkflow", TakenIDChildWorkflowOurs, TakenIDChildWorkflowOfficial},
 	{"AbandoningChildWorkflow", AbandoningChildWorkflowOurs, AbandoningChildWorkflowOfficial},
 	{"GreetChildWorkflow", GreetChildWorkflowOurs, GreetChildWorkflowOfficial},
+	{"SummariesWorkflow", SummariesWorkflowOurs, SummariesWorkflowOfficial},
 	{"FailingChildWorkflow", FailingChildWorkflowOurs, FailingChildWorkflowOfficial},
 	{"SleepingChildWorkflow", SleepingChildWorkflowOurs, SleepingChildWorkflowOfficial},
 	{"ListeningChildWorkflow", ListeningChildWorkflowOurs, ListeningChildWorkflowOfficial},

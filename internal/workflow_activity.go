@@ -216,13 +216,17 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 	if markers := r.eventGroupMarkers(ctx, opts.EventGroups); markers != nil {
 		defer r.exec.SetEventGroups(r.exec.SetEventGroups(markers))
 	}
-	act := r.exec.ScheduleActivity(attrs, opts.WaitForCancellation, func(result *commonpb.Payloads, err error) {
+	act, err := r.exec.ScheduleActivity(attrs, opts.Summary, opts.WaitForCancellation, func(result *commonpb.Payloads, err error) {
 		if err != nil {
 			f.Set(nil, err)
 			return
 		}
 		f.Set(failure.NewCallResult(result, dc, "activity", name), nil)
 	})
+	if err != nil {
+		f.Set(nil, fmt.Errorf("ExecuteActivity(%s): %w", name, err))
+		return f
+	}
 	wfsync.OnCancel(ctx, f, act.Cancel)
 	return f
 }

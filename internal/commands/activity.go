@@ -153,14 +153,16 @@ var ActivityTable = NewTable("activity",
 	Row[*Activity]{CancelRequested, InCanceled, Canceled, (*Activity).canceled},
 )
 
-// ScheduleActivity adds a ScheduleActivityTask command. attrs.ActivityId
-// must be set (by default to the decimal NextSeq). onDone runs once, when
-// the outcome is known.
-func (b *Book) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttributes, waitForCancel bool, onDone func(Outcome)) *Activity {
+// ScheduleActivity adds a ScheduleActivityTask command, with metadata (the
+// activity's summary, for the UI; may be nil). attrs.ActivityId must be
+// set (by default to the decimal NextSeq). onDone runs once, when the
+// outcome is known.
+func (b *Book) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttributes, metadata *sdkpb.UserMetadata, waitForCancel bool, onDone func(Outcome)) *Activity {
 	a := &Activity{book: b, attrs: attrs, waitForCancel: waitForCancel, onDone: onDone, seq: b.NextSeq(), groups: b.groups}
 	b.add(&commandpb.Command{
 		CommandType:       scheduleActivityKind.Command,
 		Attributes:        &commandpb.Command_ScheduleActivityTaskCommandAttributes{ScheduleActivityTaskCommandAttributes: attrs},
+		UserMetadata:      metadata,
 		EventGroupMarkers: a.groups,
 	}, a)
 	b.route(a.key(), a)

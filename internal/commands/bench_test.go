@@ -19,7 +19,7 @@ func BenchmarkActivityLifecycle(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		seq := book.NextSeq()
-		book.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityId: seqID(seq), ActivityType: typ}, false, done)
+		book.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityId: seqID(seq), ActivityType: typ}, nil, false, done)
 		book.TakeCommands()
 		for _, ev := range []*historypb.HistoryEvent{
 			scheduledEvent(seq, seqID(seq), "Charge"),

@@ -14,7 +14,7 @@ import (
 )
 
 func schedule(b *Book, typ string) *Activity {
-	return b.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityId: seqID(b.NextSeq()), ActivityType: &commonpb.ActivityType{Name: typ}}, false, func(Outcome) {})
+	return b.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityId: seqID(b.NextSeq()), ActivityType: &commonpb.ActivityType{Name: typ}}, nil, false, func(Outcome) {})
 }
 
 func startTimer(b *Book) *Timer {
@@ -79,7 +79,7 @@ func TestMismatchMessages(t *testing.T) {
 		{"activity removed", func(b *Book) {}, scheduledEvent(5, "5", "Charge"),
 			[]string{"event 5 ActivityTaskScheduled", "produced no command"}},
 		{"different activity ID", func(b *Book) {
-			b.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityId: "custom", ActivityType: &commonpb.ActivityType{Name: "Charge"}}, false, func(Outcome) {})
+			b.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityId: "custom", ActivityType: &commonpb.ActivityType{Name: "Charge"}}, nil, false, func(Outcome) {})
 		}, scheduledEvent(5, "5", "Charge"), []string{"activity ID differs", `"5" in history, "custom" in code`}},
 	}
 	for _, c := range cases {

@@ -79,7 +79,7 @@ func newActivityFixture(t *testing.T, waitForCancel bool) *activityFixture {
 	f := &activityFixture{t: t, book: NewBook(), next: 10}
 	f.book.BeginTask(taskStarted)
 	id := seqID(f.book.NextSeq())
-	f.act = f.book.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityId: id, ActivityType: &commonpb.ActivityType{Name: "Charge"}}, waitForCancel,
+	f.act = f.book.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityId: id, ActivityType: &commonpb.ActivityType{Name: "Charge"}}, nil, waitForCancel,
 		func(o Outcome) { f.outcomes = append(f.outcomes, o) })
 	return f
 }

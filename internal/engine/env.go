@@ -38,15 +38,21 @@ func (x *Run) outcomeHandler(done func(*commonpb.Payloads, error)) func(commands
 	}
 }
 
-// ScheduleActivity schedules an activity. An empty ActivityId becomes the
-// command's sequence number. done runs once with the result or the error:
-// an *ActivityError, or a CanceledError when canceled and waitForCancel is
-// false (with it, the activity's own end decides).
-func (x *Run) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttributes, waitForCancel bool, done func(*commonpb.Payloads, error)) *commands.Activity {
+// ScheduleActivity schedules an activity; a summary, when given, goes with
+// the command as its user metadata, for the UI. An empty ActivityId
+// becomes the command's sequence number. done runs once with the result or
+// the error: an *ActivityError, or a CanceledError when canceled and
+// waitForCancel is false (with it, the activity's own end decides). The
+// error is the summary's, which the data converter could not encode.
+func (x *Run) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttributes, summary string, waitForCancel bool, done func(*commonpb.Payloads, error)) (*commands.Activity, error) {
+	metadata, err := x.userMetadata(summary)
+	if err != nil {
+		return nil, err
+	}
 	if attrs.ActivityId == "" {
 		attrs.ActivityId = strconv.FormatInt(x.book.NextSeq(), 10)
 	}
-	return x.book.ScheduleActivity(attrs, waitForCancel, x.outcomeHandler(done))
+	return x.book.ScheduleActivity(attrs, metadata, waitForCancel, x.outcomeHandler(done)), nil
 }
 
 // StartTimer starts a timer; done runs once: with nil when it fires, with

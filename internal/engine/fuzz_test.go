@@ -167,10 +167,14 @@ func (m *mirror) issue(ev *historypb.HistoryEvent) error {
 	case enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
 		a := ev.GetActivityTaskScheduledEventAttributes()
 		seq := x.NextSeq()
-		m.activities[seq] = x.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{
+		act, err := x.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{
 			ActivityId: a.GetActivityId(), ActivityType: a.GetActivityType(), TaskQueue: a.GetTaskQueue(), Input: a.GetInput(),
 			StartToCloseTimeout: a.GetStartToCloseTimeout(), ScheduleToCloseTimeout: a.GetScheduleToCloseTimeout(),
-		}, false, func(*commonpb.Payloads, error) {})
+		}, "", false, func(*commonpb.Payloads, error) {})
+		if err != nil {
+			return err
+		}
+		m.activities[seq] = act
 	case enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED:
 		if a := m.activities[ev.GetActivityTaskCancelRequestedEventAttributes().GetScheduledEventId()]; a != nil {
 			a.Cancel()

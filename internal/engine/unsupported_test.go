@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	commandpb "go.temporal.io/api/command/v1"
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
@@ -89,6 +90,28 @@ func TestTimerSummaryGoesOutAsUserMetadata(t *testing.T) {
 	}
 	if res.Commands[1].GetUserMetadata() != nil {
 		t.Fatalf("a timer without summary carries no metadata, got %v", res.Commands[1].GetUserMetadata())
+	}
+}
+
+func TestActivitySummaryGoesOutAsUserMetadata(t *testing.T) {
+	h := newHistory("Greet")
+	h.task()
+	x, _ := newRun(func(s *scripted, run int) {
+		for _, summary := range []string{"charge the card", ""} {
+			if _, err := s.x.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityType: &commonpb.ActivityType{Name: "Charge"}}, summary, false, func(*commonpb.Payloads, error) {}); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	res := process(t, x, h.events)
+	var summary string
+	if err := x.opts.DataConverter.(interface {
+		FromPayload(*commonpb.Payload, any) error
+	}).FromPayload(res.Commands[0].GetUserMetadata().GetSummary(), &summary); err != nil || summary != "charge the card" {
+		t.Fatalf("summary %q (%v), want the activity's summary", summary, err)
+	}
+	if res.Commands[1].GetUserMetadata() != nil {
+		t.Fatalf("an activity without summary carries no metadata, got %v", res.Commands[1].GetUserMetadata())
 	}
 }
 

@@ -42,9 +42,9 @@ func (l *loop) Run() error {
 		l.x.CloseWorkflow(engine.Close{})
 		return nil
 	}
-	l.x.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityType: &commonpb.ActivityType{Name: "Charge"}},
-		false, func(*commonpb.Payloads, error) {})
-	return nil
+	_, err := l.x.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityType: &commonpb.ActivityType{Name: "Charge"}},
+		"", false, func(*commonpb.Payloads, error) {})
+	return err
 }
 
 func (*loop) Signal(string, *commonpb.Payloads, *commonpb.Header) error { return nil }
