@@ -51,14 +51,14 @@ func (d *workerDeploymentClient) List(ctx context.Context, options clientapi.Wor
 	if err := c.ensureInitialized(ctx); err != nil {
 		return nil, err
 	}
-	return &workerDeploymentListIterator{fetch: func(token []byte) (*workflowservice.ListWorkerDeploymentsResponse, error) {
+	return newWorkerDeploymentListIterator(func(token []byte) (*workflowservice.ListWorkerDeploymentsResponse, error) {
 		resp, err := c.service.ListWorkerDeployments(ctx, &workflowservice.ListWorkerDeploymentsRequest{
 			Namespace:     c.namespace,
 			PageSize:      int32(options.PageSize),
 			NextPageToken: token,
 		})
 		return resp, wrapCallError(err, "listing the worker deployments of namespace %q", c.namespace)
-	}}, nil
+	}), nil
 }
 
 // Delete implements WorkerDeploymentClient.
@@ -90,44 +90,18 @@ func (c *workflowClient) identityOr(identity string) string {
 	return c.identity
 }
 
-// workerDeploymentListIterator walks the pages of ListWorkerDeployments.
-type workerDeploymentListIterator struct {
-	fetch   func(token []byte) (*workflowservice.ListWorkerDeploymentsResponse, error)
-	page    []*workflowservice.ListWorkerDeploymentsResponse_WorkerDeploymentSummary
-	token   []byte
-	started bool
-	err     error
-}
-
-// HasNext implements WorkerDeploymentListIterator, fetching the next page
-// when the current one is used up. A failed fetch is reported by Next.
-func (it *workerDeploymentListIterator) HasNext() bool {
-	for len(it.page) == 0 && it.err == nil && (!it.started || len(it.token) > 0) {
-		resp, err := it.fetch(it.token)
-		it.started = true
-		if err != nil {
-			it.err = err
-			break
-		}
-		it.page, it.token = resp.GetWorkerDeployments(), resp.GetNextPageToken()
+// newWorkerDeploymentListIterator walks the pages of
+// ListWorkerDeployments.
+func newWorkerDeploymentListIterator(fetch func(token []byte) (*workflowservice.ListWorkerDeploymentsResponse, error)) clientapi.WorkerDeploymentListIterator {
+	type summary = workflowservice.ListWorkerDeploymentsResponse_WorkerDeploymentSummary
+	return &pageIterator[*workflowservice.ListWorkerDeploymentsResponse, *summary, *clientapi.WorkerDeploymentListEntry]{
+		name:  "WorkerDeploymentListIterator",
+		fetch: fetch,
+		read: func(r *workflowservice.ListWorkerDeploymentsResponse) ([]*summary, []byte) {
+			return r.GetWorkerDeployments(), r.GetNextPageToken()
+		},
+		convert: deploymentListEntryFromProto,
 	}
-	return len(it.page) > 0 || it.err != nil
-}
-
-// Next implements WorkerDeploymentListIterator. An error ends the
-// iteration.
-func (it *workerDeploymentListIterator) Next() (*clientapi.WorkerDeploymentListEntry, error) {
-	if !it.HasNext() {
-		return nil, errors.New("WorkerDeploymentListIterator.Next called with no entry left: check HasNext first")
-	}
-	if it.err != nil {
-		err := it.err
-		it.err, it.token = nil, nil
-		return nil, err
-	}
-	entry := it.page[0]
-	it.page = it.page[1:]
-	return deploymentListEntryFromProto(entry), nil
 }
 
 // check refuses a handle whose name the server could not take, before any

@@ -138,51 +138,25 @@ func (d *deploymentClient) List(ctx context.Context, options clientapi.Deploymen
 		}
 		return resp, nil
 	}
-	return &deploymentListIterator{fetch: fetch}, nil
+	return newDeploymentListIterator(fetch), nil
 }
 
-// deploymentListIterator implements DeploymentListIterator over the pages
-// of ListDeployments.
-type deploymentListIterator struct {
-	fetch func(token []byte) (*workflowservice.ListDeploymentsResponse, error)
-	page  *workflowservice.ListDeploymentsResponse
-	next  int // index in page of the entry Next returns
-	err   error
-}
-
-// HasNext implements DeploymentListIterator, fetching the next page when
-// this one is used up and the server said there are more. An error ends
-// the listing: HasNext stays true and Next returns it.
-func (it *deploymentListIterator) HasNext() bool {
-	if it.err != nil {
-		return true
+// newDeploymentListIterator walks the pages of ListDeployments.
+func newDeploymentListIterator(fetch func(token []byte) (*workflowservice.ListDeploymentsResponse, error)) clientapi.DeploymentListIterator {
+	return &pageIterator[*workflowservice.ListDeploymentsResponse, *deploymentpb.DeploymentListInfo, *clientapi.DeploymentListEntry]{
+		name:  "DeploymentListIterator",
+		fetch: fetch,
+		read: func(r *workflowservice.ListDeploymentsResponse) ([]*deploymentpb.DeploymentListInfo, []byte) {
+			return r.GetDeployments(), r.GetNextPageToken()
+		},
+		convert: func(entry *deploymentpb.DeploymentListInfo) *clientapi.DeploymentListEntry {
+			return &clientapi.DeploymentListEntry{
+				Deployment: deploymentFromProto(entry.GetDeployment()),
+				CreateTime: optionalTime(entry.GetCreateTime()),
+				IsCurrent:  entry.GetIsCurrent(),
+			}
+		},
 	}
-	for it.page == nil || (it.next >= len(it.page.GetDeployments()) && len(it.page.GetNextPageToken()) > 0) {
-		page, err := it.fetch(it.page.GetNextPageToken())
-		if err != nil {
-			it.err = err
-			return true
-		}
-		it.page, it.next = page, 0
-	}
-	return it.next < len(it.page.GetDeployments())
-}
-
-// Next implements DeploymentListIterator.
-func (it *deploymentListIterator) Next() (*clientapi.DeploymentListEntry, error) {
-	if !it.HasNext() {
-		return nil, errors.New("DeploymentListIterator.Next called with no deployment left: check HasNext first")
-	}
-	if it.err != nil {
-		return nil, it.err
-	}
-	entry := it.page.GetDeployments()[it.next]
-	it.next++
-	return &clientapi.DeploymentListEntry{
-		Deployment: deploymentFromProto(entry.GetDeployment()),
-		CreateTime: optionalTime(entry.GetCreateTime()),
-		IsCurrent:  entry.GetIsCurrent(),
-	}, nil
 }
 
 // checkDeployment says what is missing from a deployment the options

@@ -88,13 +88,13 @@ func TestDeploymentListIteratorPagesAndStopsAtAnError(t *testing.T) {
 		"fails": nil,
 	}
 	var tokens []string
-	it := &deploymentListIterator{fetch: func(token []byte) (*workflowservice.ListDeploymentsResponse, error) {
+	it := newDeploymentListIterator(func(token []byte) (*workflowservice.ListDeploymentsResponse, error) {
 		tokens = append(tokens, string(token))
 		if page := pages[string(token)]; page != nil {
 			return page, nil
 		}
 		return nil, errors.New("listing failed")
-	}}
+	})
 	var got []string
 	var lastErr error
 	for it.HasNext() {
@@ -111,18 +111,14 @@ func TestDeploymentListIteratorPagesAndStopsAtAnError(t *testing.T) {
 	if strings.Join(tokens, "|") != "|p2|p3|fails" {
 		t.Errorf("page tokens asked %q", tokens)
 	}
-	// The error stays: HasNext stays true and Next keeps returning it,
-	// without asking again.
-	if !it.HasNext() {
-		t.Error("HasNext after an error is false")
-	}
-	if _, err := it.Next(); err == nil || len(tokens) != 4 {
-		t.Errorf("Next after an error: %v, %d requests", err, len(tokens))
+	// The error ends the listing, without asking again.
+	if it.HasNext() || len(tokens) != 4 {
+		t.Errorf("HasNext after an error is true, or asked again (%d requests)", len(tokens))
 	}
 
-	done := &deploymentListIterator{fetch: func([]byte) (*workflowservice.ListDeploymentsResponse, error) {
+	done := newDeploymentListIterator(func([]byte) (*workflowservice.ListDeploymentsResponse, error) {
 		return &workflowservice.ListDeploymentsResponse{}, nil
-	}}
+	})
 	if done.HasNext() {
 		t.Error("an empty listing has a next")
 	}

@@ -220,13 +220,13 @@ func TestWorkerDeploymentListIteratorPages(t *testing.T) {
 		{WorkerDeployments: []*workflowservice.ListWorkerDeploymentsResponse_WorkerDeploymentSummary{{Name: "c"}}, NextPageToken: []byte("3")},
 	}
 	var tokens []string
-	it := &workerDeploymentListIterator{fetch: func(token []byte) (*workflowservice.ListWorkerDeploymentsResponse, error) {
+	it := newWorkerDeploymentListIterator(func(token []byte) (*workflowservice.ListWorkerDeploymentsResponse, error) {
 		tokens = append(tokens, string(token))
 		if len(tokens) > len(pages) {
 			return nil, errClientTest
 		}
 		return pages[len(tokens)-1], nil
-	}}
+	})
 	var names []string
 	var errs []error
 	for it.HasNext() {

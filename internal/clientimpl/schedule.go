@@ -131,7 +131,7 @@ func (s *scheduleClient) List(ctx context.Context, options clientapi.ScheduleLis
 	if err := c.ensureInitialized(ctx); err != nil {
 		return nil, err
 	}
-	return &scheduleListIterator{fetch: func(token []byte) (*workflowservice.ListSchedulesResponse, error) {
+	return newScheduleListIterator(func(token []byte) (*workflowservice.ListSchedulesResponse, error) {
 		resp, err := c.service.ListSchedules(ctx, &workflowservice.ListSchedulesRequest{
 			Namespace:       c.namespace,
 			MaximumPageSize: int32(options.PageSize),
@@ -139,46 +139,19 @@ func (s *scheduleClient) List(ctx context.Context, options clientapi.ScheduleLis
 			Query:           options.Query,
 		})
 		return resp, wrapCallError(err, "listing schedules")
-	}}, nil
+	}), nil
 }
 
-// scheduleListIterator walks the pages of ListSchedules.
-type scheduleListIterator struct {
-	fetch   func(token []byte) (*workflowservice.ListSchedulesResponse, error)
-	page    []*schedulepb.ScheduleListEntry
-	token   []byte
-	started bool
-	err     error
-}
-
-// HasNext implements ScheduleListIterator, fetching the next page when
-// the current one is used up. A failed fetch is reported by Next.
-func (it *scheduleListIterator) HasNext() bool {
-	for len(it.page) == 0 && it.err == nil && (!it.started || len(it.token) > 0) {
-		resp, err := it.fetch(it.token)
-		it.started = true
-		if err != nil {
-			it.err = err
-			break
-		}
-		it.page, it.token = resp.GetSchedules(), resp.GetNextPageToken()
+// newScheduleListIterator walks the pages of ListSchedules.
+func newScheduleListIterator(fetch func(token []byte) (*workflowservice.ListSchedulesResponse, error)) clientapi.ScheduleListIterator {
+	return &pageIterator[*workflowservice.ListSchedulesResponse, *schedulepb.ScheduleListEntry, *clientapi.ScheduleListEntry]{
+		name:  "ScheduleListIterator",
+		fetch: fetch,
+		read: func(r *workflowservice.ListSchedulesResponse) ([]*schedulepb.ScheduleListEntry, []byte) {
+			return r.GetSchedules(), r.GetNextPageToken()
+		},
+		convert: scheduleListEntryFromProto,
 	}
-	return len(it.page) > 0 || it.err != nil
-}
-
-// Next implements ScheduleListIterator. An error ends the iteration.
-func (it *scheduleListIterator) Next() (*clientapi.ScheduleListEntry, error) {
-	if !it.HasNext() {
-		return nil, errors.New("ScheduleListIterator.Next called with no entry left: check HasNext first")
-	}
-	if it.err != nil {
-		err := it.err
-		it.err, it.token = nil, nil
-		return nil, err
-	}
-	entry := it.page[0]
-	it.page = it.page[1:]
-	return scheduleListEntryFromProto(entry), nil
 }
 
 // GetID implements ScheduleHandle.
