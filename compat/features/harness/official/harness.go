@@ -231,9 +231,12 @@ func (r *Runner) CheckHistoryDefault(ctx context.Context, _ client.WorkflowRun) 
 	return nil
 }
 
-// DoUntilEventually calls predicate every interval until it returns true,
-// or fails after timeout.
+// DoUntilEventually calls predicate at once and then every interval
+// until it returns true, or fails after timeout.
 func (r *Runner) DoUntilEventually(ctx context.Context, interval, timeout time.Duration, predicate func() bool) error {
+	if predicate() {
+		return nil
+	}
 	ticker := time.NewTicker(interval)
 	defer ticker.Stop()
 	expired := time.After(timeout)
