@@ -91,8 +91,8 @@ func TestBuildIDVersioningVersionsAddedWhilePollingWorker(t *testing.T) {
 }
 
 // failOnServer132 names the features that fail on server 1.32 with both
-// SDKs, and why; they run only with FEATURES_RUN_FAILING=1. Both start a
-// second worker with build ID 2.0 before 2.0 is in the task queue's
+// SDKs, and why; they run only with FEATURES_RUN_FAILING=1. The first two
+// start a second worker with build ID 2.0 before 2.0 is in the task queue's
 // version sets and expect it to get the tasks sent to the new default at
 // once; server 1.32 routes them there only to polls begun after the sets
 // changed, so a worker polling since before waits until its poll expires
@@ -105,6 +105,10 @@ func TestBuildIDVersioningVersionsAddedWhilePollingWorker(t *testing.T) {
 var failOnServer132 = map[string]string{
 	"TestBuildIDVersioningActivityAndChildOnCorrectVersion": "the activity and child with VersioningIntentDefault time out unstarted (ScheduleToStart), or the first activity runs on 2.0",
 	"TestBuildIDVersioningContinuesAsNewOnCorrectVersion":   "the run continued as new with VersioningIntentDefault is not picked up by the 2.0 worker (its runningOn query times out), or lands on the wrong build ID",
+	// Seen once in about 15 runs with this SDK and in none of about 15
+	// with the official one; with the poll expiration at 300ms, once in 3
+	// on each. Whether this SDK's worker makes it likelier is not settled.
+	"TestBuildIDVersioningUnversionedWorkerGetsUnversionedTask": "now and then the unversioned workflow's first task, scheduled just before the version sets are added, is never given to the unversioned worker (the workflow times out after a minute with its task unstarted)",
 }
 
 var runs atomic.Int64
