@@ -105,9 +105,11 @@ func TestBuildIDVersioningVersionsAddedWhilePollingWorker(t *testing.T) {
 var failOnServer132 = map[string]string{
 	"TestBuildIDVersioningActivityAndChildOnCorrectVersion": "the activity and child with VersioningIntentDefault time out unstarted (ScheduleToStart), or the first activity runs on 2.0",
 	"TestBuildIDVersioningContinuesAsNewOnCorrectVersion":   "the run continued as new with VersioningIntentDefault is not picked up by the 2.0 worker (its runningOn query times out), or lands on the wrong build ID",
-	// Seen once in about 15 runs with this SDK and in none of about 15
-	// with the official one; with the poll expiration at 300ms, once in 3
-	// on each. Whether this SDK's worker makes it likelier is not settled.
+	// With the poll expiration at 300ms this failed once in 3 runs on
+	// each SDK; with the default one only with this SDK: twice in about
+	// 25 runs, against none in about 30 with the official one. A
+	// difference in when this SDK's worker first polls is suspected, not
+	// shown (issue 33's report).
 	"TestBuildIDVersioningUnversionedWorkerGetsUnversionedTask": "now and then the unversioned workflow's first task, scheduled just before the version sets are added, is never given to the unversioned worker (the workflow times out after a minute with its task unstarted)",
 }
 
