@@ -81,6 +81,7 @@ func TestCurrentBuildIDAfterAReplayIsTheOfficialSDKs(t *testing.T) {
 		return w.Stop
 	})
 	theirs := run(t, func(taskQueue, buildID string) func() {
+		//lint:ignore SA1019 the deprecated BuildID is what this test compares
 		w := officialworker.New(oc, taskQueue, officialworker.Options{BuildID: buildID})
 		w.RegisterWorkflowWithOptions(currentBuildIDAtThirdTaskOfficial, officialworkflow.RegisterOptions{Name: "CurrentBuildIDAtThirdTask"})
 		if err := w.Start(); err != nil {
