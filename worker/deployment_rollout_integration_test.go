@@ -405,6 +405,9 @@ func childOn(ctx workflow.Context, deployment, buildID string) (string, error) {
 // not exist fails to start, as the server decides from what the worker
 // sends.
 func TestContinueAsNewAndChildrenChooseTheirVersion(t *testing.T) {
+	if os.Getenv(devserver.TargetEnv) == "1.29" {
+		t.Skipf("%s=1.29: server 1.29 has neither the continue-as-new versioning behavior nor the refusal of a child's override to an unknown version; durable-devserver (server %s) has both", devserver.TargetEnv, devserver.DevServerVersion)
+	}
 	c := dial(t)
 	deployment, taskQueue := unique(t, "deployment"), unique(t, "tq")
 	ops := deploymentOps{t: t, c: c, deployment: deployment, taskQueue: taskQueue}
