@@ -115,12 +115,16 @@ func retryInterceptor(p RetryPolicy, internalIsFinal *atomic.Bool) grpc.UnaryCli
 			attemptDeadline, _ := attemptCtx.Deadline()
 			err := invoker(attemptCtx, method, req, reply, cc, opts...)
 			cancel()
-			if err != nil && ctx.Err() != nil && lastFailure != nil {
+			// contextEnded, not ctx.Err(): gRPC's timer for the caller's
+			// deadline may end the attempt a moment before the context's
+			// own timer marks it done.
+			callerEnded := err != nil && contextEnded(ctx) != nil
+			if callerEnded && lastFailure != nil {
 				// The caller's context cut this attempt short: what was
 				// being retried says more than its DeadlineExceeded.
 				return lastFailure
 			}
-			if err == nil || retriesDisabled(ctx) || ctx.Err() != nil {
+			if err == nil || retriesDisabled(ctx) || callerEnded {
 				return err
 			}
 			if _, fromServer := status.FromError(err); !fromServer {
