@@ -3,6 +3,7 @@ module github.com/durable-go/sdk
 go 1.26
 
 require (
+	github.com/nexus-rpc/sdk-go v0.7.0
 	github.com/stretchr/testify v1.10.0
 	go.temporal.io/api v1.64.3
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260526163538-3dc84a4a5aaa

@@ -13,8 +13,8 @@ import (
 // FailureToError converts failure and its cause chain to an error. Each
 // error keeps its part of (a copy of) the failure, so converting it back is
 // lossless, and the data converter, to decode details on demand. Failure
-// kinds without a matching Go type (Nexus ones, for now) become
-// ApplicationErrors with an empty type. Malformed content never panics:
+// kinds without a matching Go type become ApplicationErrors with an
+// empty type. Malformed content never panics:
 // at worst, decoding the details later returns an error.
 func (c *DefaultFailureConverter) FailureToError(failure *failurepb.Failure) error {
 	if failure == nil {
@@ -128,6 +128,10 @@ func (c *DefaultFailureConverter) decodeInfo(f *failurepb.Failure, message, stac
 			info.GetWorkflowExecution().GetWorkflowId(), info.GetWorkflowExecution().GetRunId(),
 			info.GetWorkflowType().GetName(), info.GetInitiatedEventId(), info.GetStartedEventId(),
 			info.GetRetryState(), c.causeOf(f, depth))
+	case f.GetNexusOperationExecutionFailureInfo() != nil:
+		return c.decodeNexusOperation(f, message, depth)
+	case f.GetNexusHandlerFailureInfo() != nil:
+		return c.decodeHandlerError(f, message, stackTrace, depth)
 	default:
 		return NewApplicationErrorWithCause(message, "", c.causeOf(f, depth))
 	}

@@ -190,8 +190,8 @@ func TestFailureToErrorOfOtherKinds(t *testing.T) {
 		app.Details(&s) != nil || s != "hb" {
 		t.Errorf("reset failure = %v", err)
 	}
-	// Kinds without a Go type (Nexus) decode as application errors, and
-	// still encode back losslessly.
+	// Nexus operation failures decode as NexusOperationErrors (with an
+	// application error cause), and encode back losslessly.
 	nexus := &failurepb.Failure{
 		Message: "nexus op failed", Source: "TypeScriptSDK",
 		FailureInfo: &failurepb.Failure_NexusOperationExecutionFailureInfo{NexusOperationExecutionFailureInfo: &failurepb.NexusOperationFailureInfo{
@@ -200,7 +200,8 @@ func TestFailureToErrorOfOtherKinds(t *testing.T) {
 		Cause: &failurepb.Failure{Message: "inner"},
 	}
 	err := fc.FailureToError(nexus)
-	if !errors.As(err, &app) || app.Message() != "nexus op failed" || app.Unwrap() == nil {
+	var opErr *NexusOperationError
+	if !errors.As(err, &opErr) || opErr.Message != "nexus op failed" || opErr.Endpoint != "e" || !errors.As(opErr.Unwrap(), &app) || app.Message() != "inner" {
 		t.Errorf("nexus failure = %v", err)
 	}
 	if !proto.Equal(fc.ErrorToFailure(err), nexus) {

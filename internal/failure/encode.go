@@ -10,6 +10,8 @@ import (
 	failurepb "go.temporal.io/api/failure/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/nexus-rpc/sdk-go/nexus"
+
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/codecfail"
 )
@@ -92,6 +94,14 @@ func (c *DefaultFailureConverter) toFailure(err error) *failurepb.Failure {
 	if carrier, ok := err.(failureCarrier); ok && carrier.Failure() != nil {
 		return carrier.Failure()
 	}
+	switch e := err.(type) {
+	case *NexusOperationError:
+		if e.Failure != nil {
+			return e.Failure
+		}
+	case *nexus.HandlerError:
+		return c.handlerErrorFailure(e)
+	}
 	f := &failurepb.Failure{Source: failureSource, Message: failureMessage(err)}
 	c.setFailureInfo(f, err)
 	f.Cause = c.toFailure(errors.Unwrap(err))
@@ -118,6 +128,8 @@ func failureMessage(err error) string {
 		return "activity error"
 	case *ChildWorkflowExecutionError:
 		return "child workflow execution error"
+	case *NexusOperationError:
+		return e.Error() // the whole chain, as go.temporal.io/sdk sends it
 	default: // includes canceled, terminated and panic errors
 		return withoutCause(err)
 	}
@@ -195,6 +207,8 @@ func (c *DefaultFailureConverter) setFailureInfo(f *failurepb.Failure, err error
 			StartedEventId:    e.startedEventID,
 			RetryState:        e.retryState,
 		}}
+	case *NexusOperationError:
+		f.FailureInfo = nexusOperationInfo(e)
 	default:
 		// Any other error is a retryable application error named after its
 		// Go type, so retry policies can list it as non-retryable.
