@@ -308,6 +308,19 @@ func (b *Book) withdraw(e *entry) {
 	}
 }
 
+// isLast reports whether e is the last command made and not yet sent.
+func (b *Book) isLast(e *entry) bool { return len(b.outbox) > 0 && b.outbox[len(b.outbox)-1] == e }
+
+// takeBackLast takes back e, the last command made (isLast): it is not
+// sent, and its event ID goes to the next command, as if it had never been
+// made.
+func (b *Book) takeBackLast(e *entry) {
+	b.outbox[len(b.outbox)-1] = nil
+	b.outbox = b.outbox[:len(b.outbox)-1]
+	b.nextEventID--
+	delete(b.located, e.owner)
+}
+
 // applyCommandEvent matches ev to the oldest command in flight.
 func (b *Book) applyCommandEvent(ev *historypb.HistoryEvent) error {
 	if len(b.inflight) == 0 {

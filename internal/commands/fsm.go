@@ -11,6 +11,8 @@
 //     SignalExternalWorkflowExecution and
 //     RequestCancelExternalWorkflowExecution, to another workflow or a
 //     child;
+//   - NexusOperation and NexusCancelRequest (nexus.go):
+//     ScheduleNexusOperation and RequestCancelNexusOperation;
 //   - LocalActivity (localactivity.go): none while the activity runs; its
 //     outcome is recorded by a marker;
 //   - ProtocolMessage (update.go): ProtocolMessage, which places an

@@ -29,6 +29,8 @@ func TestRegistryRoutesEveryKindsEvents(t *testing.T) {
 		{enumspb.COMMAND_TYPE_FAIL_WORKFLOW_EXECUTION, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED},
 		{enumspb.COMMAND_TYPE_CANCEL_WORKFLOW_EXECUTION, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED},
 		{enumspb.COMMAND_TYPE_CONTINUE_AS_NEW_WORKFLOW_EXECUTION, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW},
+		{enumspb.COMMAND_TYPE_SCHEDULE_NEXUS_OPERATION, enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED},
+		{enumspb.COMMAND_TYPE_REQUEST_CANCEL_NEXUS_OPERATION, enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUESTED},
 	} {
 		k := kindOfCommand(c.cmd)
 		if k == nil || k.Recorded != c.recorded || recordedKind(c.recorded) != k || !Owns(c.recorded) {
@@ -37,7 +39,9 @@ func TestRegistryRoutesEveryKindsEvents(t *testing.T) {
 	}
 	for _, ev := range []enumspb.EventType{enumspb.EVENT_TYPE_ACTIVITY_TASK_STARTED, enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED,
 		enumspb.EVENT_TYPE_ACTIVITY_TASK_FAILED, enumspb.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT, enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCELED,
-		enumspb.EVENT_TYPE_TIMER_FIRED} {
+		enumspb.EVENT_TYPE_TIMER_FIRED, enumspb.EVENT_TYPE_NEXUS_OPERATION_STARTED, enumspb.EVENT_TYPE_NEXUS_OPERATION_COMPLETED,
+		enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED, enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCELED, enumspb.EVENT_TYPE_NEXUS_OPERATION_TIMED_OUT,
+		enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUEST_COMPLETED, enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUEST_FAILED} {
 		if followerOf(ev) == nil || IsCommandEvent(ev) {
 			t.Errorf("%v must be a follow-up event", ev)
 		}
@@ -62,7 +66,7 @@ func TestTwoKindsCannotClaimOneEvent(t *testing.T) {
 func TestUnownedEventsAreNotTheBooks(t *testing.T) {
 	b := NewBook()
 	b.BeginTask(3)
-	handled, err := b.Apply(&historypb.HistoryEvent{EventId: 5, EventType: enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED})
+	handled, err := b.Apply(&historypb.HistoryEvent{EventId: 5, EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED})
 	if handled || err != nil {
 		t.Fatalf("an event no kind owns is left to the engine, got %v, %v", handled, err)
 	}
