@@ -42,18 +42,8 @@ var informational = map[enumspb.EventType]bool{
 
 // unsupportedFeatures names the feature of each event type that no command
 // kind owns yet. When a feature lands, its kind owns the events and they
-// leave this table.
-var unsupportedFeatures = map[enumspb.EventType]string{
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED:                "Nexus operations",
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_STARTED:                  "Nexus operations",
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_COMPLETED:                "Nexus operations",
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED:                   "Nexus operations",
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCELED:                 "Nexus operations",
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_TIMED_OUT:                "Nexus operations",
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUESTED:         "Nexus operations",
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUEST_COMPLETED: "Nexus operations",
-	enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUEST_FAILED:    "Nexus operations",
-}
+// leave this table (Nexus operations were the last).
+var unsupportedFeatures = map[enumspb.EventType]string{}
 
 // checkInformational accepts an event that no command kind owns and the
 // engine does not handle itself only if it changes nothing for the code:
