@@ -77,7 +77,9 @@ type UpdateInput = internal.UpdateInput
 // UpsertSearchAttributes, UpsertTypedSearchAttributes,
 // UpsertTypedSearchAttributesWithOptions, UpsertMemo,
 // UpsertMemoWithOptions. A call without options reaches only the method
-// without options, as in go.temporal.io/sdk v1.51.
+// without options, as in go.temporal.io/sdk v1.51. ExecuteNexusOperation
+// intercepts NexusClient.ExecuteOperation, and RequestCancelNexusOperation
+// the cancel request sent when a Nexus operation's context is canceled.
 // Activities and child workflows arrive by type name, their arguments not
 // yet encoded. Wrap it in WorkflowInboundInterceptor.Init; embed
 // WorkflowOutboundInterceptorBase. Its code runs as workflow code: it
@@ -88,3 +90,25 @@ type WorkflowOutboundInterceptor = internal.WorkflowOutboundInterceptor
 // interceptor (it implements WorkflowOutboundInterceptor). Embed it, set
 // Next, and override what you need.
 type WorkflowOutboundInterceptorBase = internal.WorkflowOutboundInterceptorBase
+
+// ExecuteNexusOperationInput is the input of
+// WorkflowOutboundInterceptor.ExecuteNexusOperation.
+//
+//   - Client: the NexusClient the workflow called (its endpoint and
+//     service).
+//   - Operation: the operation, as the workflow named it (a name, a
+//     nexus.Operation or a nexus.OperationReference).
+//   - Input: the operation's input, not yet encoded.
+//   - Options: the operation's options.
+//   - NexusHeader: the header sent to the handler with the request; write
+//     to it here.
+type ExecuteNexusOperationInput = internal.ExecuteNexusOperationInput
+
+// RequestCancelNexusOperationInput is the input of
+// WorkflowOutboundInterceptor.RequestCancelNexusOperation.
+//
+//   - Client: the NexusClient that started the operation.
+//   - Operation: the operation, as the workflow named it.
+//   - Token: the operation's token; empty while it has not started
+//     asynchronously.
+type RequestCancelNexusOperationInput = internal.RequestCancelNexusOperationInput

@@ -99,6 +99,13 @@ type WorkflowOutboundInterceptor interface {
 	// SignalChildWorkflowWithOptions intercepts
 	// ChildWorkflowFuture.SignalChildWorkflowWithOptions.
 	SignalChildWorkflowWithOptions(ctx Context, workflowID, signalName string, arg any, options SignalChildWorkflowOptions) Future
+	// ExecuteNexusOperation intercepts NexusClient.ExecuteOperation;
+	// input.NexusHeader goes to the handler: write to it here.
+	ExecuteNexusOperation(ctx Context, input ExecuteNexusOperationInput) NexusOperationFuture
+	// RequestCancelNexusOperation intercepts the cancel request of a
+	// Nexus operation whose context was canceled (for every cancellation
+	// type but Abandon, which sends none).
+	RequestCancelNexusOperation(ctx Context, input RequestCancelNexusOperationInput)
 	// RequestCancelExternalWorkflow intercepts
 	// workflow.RequestCancelExternalWorkflow.
 	RequestCancelExternalWorkflow(ctx Context, workflowID, runID string) Future

@@ -82,6 +82,16 @@ func (w *WorkflowOutboundInterceptorBase) ExecuteChildWorkflow(ctx Context, chil
 	return w.Next.ExecuteChildWorkflow(ctx, childWorkflowType, args...)
 }
 
+// ExecuteNexusOperation calls Next.ExecuteNexusOperation.
+func (w *WorkflowOutboundInterceptorBase) ExecuteNexusOperation(ctx Context, input ExecuteNexusOperationInput) NexusOperationFuture {
+	return w.Next.ExecuteNexusOperation(ctx, input)
+}
+
+// RequestCancelNexusOperation calls Next.RequestCancelNexusOperation.
+func (w *WorkflowOutboundInterceptorBase) RequestCancelNexusOperation(ctx Context, input RequestCancelNexusOperationInput) {
+	w.Next.RequestCancelNexusOperation(ctx, input)
+}
+
 // SignalExternalWorkflow calls Next.SignalExternalWorkflow.
 func (w *WorkflowOutboundInterceptorBase) SignalExternalWorkflow(ctx Context, workflowID, runID, signalName string, arg any) Future {
 	return w.Next.SignalExternalWorkflow(ctx, workflowID, runID, signalName, arg)

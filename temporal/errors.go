@@ -102,6 +102,16 @@ type ActivityError = failure.ActivityError
 // its start), and RetryState (why it is not retried any more).
 type ChildWorkflowExecutionError = failure.ChildWorkflowExecutionError
 
+// NexusOperationError is what a workflow receives from a Nexus operation
+// that failed, was canceled or timed out: Cause (and Unwrap, errors.As)
+// says why: an ApplicationError (the handler's failure), a CanceledError,
+// a TimeoutError, or a *nexus.HandlerError when the handler refused the
+// request. Its fields say which operation it was: Endpoint, Service,
+// Operation, OperationToken (empty if it never started asynchronously)
+// and ScheduledEventID (its NexusOperationScheduled event); Message is its
+// own message, and Failure the failure it was decoded from.
+type NexusOperationError = failure.NexusOperationError
+
 // ChildWorkflowExecutionAlreadyStartedError is the error of a child
 // workflow that could not start because an open workflow has its workflow
 // ID (ChildWorkflowOptions.WorkflowID).
