@@ -105,11 +105,12 @@ func TestBuildIDVersioningVersionsAddedWhilePollingWorker(t *testing.T) {
 var failOnServer132 = map[string]string{
 	"TestBuildIDVersioningActivityAndChildOnCorrectVersion": "the activity and child with VersioningIntentDefault time out unstarted (ScheduleToStart), or the first activity runs on 2.0",
 	"TestBuildIDVersioningContinuesAsNewOnCorrectVersion":   "the run continued as new with VersioningIntentDefault is not picked up by the 2.0 worker (its runningOn query times out), or lands on the wrong build ID",
-	// With the poll expiration at 300ms this failed once in 3 runs on
-	// each SDK; with the default one only with this SDK: twice in about
-	// 25 runs, against none in about 30 with the official one. A
-	// difference in when this SDK's worker first polls is suspected, not
-	// shown (issue 33's report).
+	// Both SDKs fail it the same way now and then: in 60 runs with the
+	// official SDK 4 failed, in 37 with this one 3 (FEATURES_RUN_FAILING=1
+	// go test -race -count=60 -run <this test> ./features/versioning/official/).
+	// The first task, added before the version sets, was not matched at
+	// once; taken from the backlog after the sets changed, it is sent to
+	// the new default set, which no worker of the feature polls.
 	"TestBuildIDVersioningUnversionedWorkerGetsUnversionedTask": "now and then the unversioned workflow's first task, scheduled just before the version sets are added, is never given to the unversioned worker (the workflow times out after a minute with its task unstarted)",
 }
 
