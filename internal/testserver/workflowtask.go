@@ -309,6 +309,15 @@ func (s *Server) checkCommands(r *run, cmds []*commandpb.Command) (why string, c
 				return "the workflow tried to close while new events waited for it (UnhandledCommand): it runs again with them",
 					enumspb.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND
 			}
+		case enumspb.COMMAND_TYPE_SCHEDULE_NEXUS_OPERATION, enumspb.COMMAND_TYPE_REQUEST_CANCEL_NEXUS_OPERATION:
+			a := cmd.GetScheduleNexusOperationCommandAttributes()
+			what := "canceled a Nexus operation"
+			if a != nil {
+				what = fmt.Sprintf("called Nexus operation %q of service %q at endpoint %q", a.GetOperation(), a.GetService(), a.GetEndpoint())
+			}
+			return "the workflow " + what + ", but the test environment does not run Nexus operations yet: " +
+					"test this workflow against a dev server (testsuite.StartDevServer) with a worker that registers the service",
+				enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE
 		default:
 			return fmt.Sprintf("the test environment does not support %v commands yet", cmd.GetCommandType()),
 				enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE
