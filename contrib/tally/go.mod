@@ -13,6 +13,7 @@ require (
 	github.com/golang/mock v1.6.0 // indirect
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.22.0 // indirect
 	github.com/nexus-rpc/nexus-proto-annotations v0.1.0 // indirect
+	github.com/nexus-rpc/sdk-go v0.7.0 // indirect
 	github.com/twmb/murmur3 v1.1.8 // indirect
 	go.temporal.io/api v1.64.3 // indirect
 	go.uber.org/atomic v1.11.0 // indirect
