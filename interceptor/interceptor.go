@@ -30,10 +30,15 @@ type InterceptorBase = internal.InterceptorBase
 //   - InterceptWorkflow(ctx, next) is called once per workflow run, when
 //     the run starts on the worker (or is replayed into its cache); it
 //     returns the WorkflowInboundInterceptor to call instead of next.
+//   - InterceptNexusOperation(ctx, next) is called once per Nexus task,
+//     before the operation's handler runs; it returns the
+//     NexusOperationInboundInterceptor to call instead of next.
 type WorkerInterceptor = internal.WorkerInterceptor
 
 // WorkerInterceptorBase intercepts nothing: its InterceptActivity and
-// InterceptWorkflow return next. Embed it in a WorkerInterceptor.
+// InterceptWorkflow return next, and its InterceptNexusOperation wraps
+// next in a NexusOperationInboundInterceptorBase. Embed it in a
+// WorkerInterceptor.
 type WorkerInterceptorBase = internal.WorkerInterceptorBase
 
 // ClientInterceptor wraps a client's calls. Give it to

@@ -22,6 +22,10 @@ type WorkerInterceptor interface {
 	// starts (or is replayed into the cache), with the next inbound
 	// interceptor of the chain.
 	InterceptWorkflow(ctx Context, next WorkflowInboundInterceptor) WorkflowInboundInterceptor
+	// InterceptNexusOperation is called once per Nexus task, before the
+	// operation's handler runs, with the next inbound interceptor of the
+	// chain.
+	InterceptNexusOperation(ctx context.Context, next NexusOperationInboundInterceptor) NexusOperationInboundInterceptor
 
 	mustEmbedWorkerInterceptorBase()
 }
@@ -40,6 +44,12 @@ func (*WorkerInterceptorBase) InterceptActivity(_ context.Context, next Activity
 // InterceptWorkflow returns next: the workflow is not intercepted.
 func (*WorkerInterceptorBase) InterceptWorkflow(_ Context, next WorkflowInboundInterceptor) WorkflowInboundInterceptor {
 	return next
+}
+
+// InterceptNexusOperation wraps next in a
+// NexusOperationInboundInterceptorBase: the operation is not intercepted.
+func (*WorkerInterceptorBase) InterceptNexusOperation(_ context.Context, next NexusOperationInboundInterceptor) NexusOperationInboundInterceptor {
+	return &NexusOperationInboundInterceptorBase{Next: next}
 }
 
 func (*WorkerInterceptorBase) mustEmbedWorkerInterceptorBase() {}

@@ -16,6 +16,8 @@ func checkWorkerOptionsNotNegative(o WorkerOptions) {
 		optcheck.Number("MaxConcurrentWorkflowTaskExecutionSize", float64(o.MaxConcurrentWorkflowTaskExecutionSize)),
 		optcheck.Number("MaxConcurrentWorkflowTaskPollers", float64(o.MaxConcurrentWorkflowTaskPollers)),
 		optcheck.Number("MaxConcurrentActivityTaskPollers", float64(o.MaxConcurrentActivityTaskPollers)),
+		optcheck.Number("MaxConcurrentNexusTaskExecutionSize", float64(o.MaxConcurrentNexusTaskExecutionSize)),
+		optcheck.Number("MaxConcurrentNexusTaskPollers", float64(o.MaxConcurrentNexusTaskPollers)),
 		optcheck.Duration("StickyScheduleToStartTimeout", o.StickyScheduleToStartTimeout),
 		optcheck.Duration("DefaultHeartbeatThrottleInterval", o.DefaultHeartbeatThrottleInterval),
 		optcheck.Duration("MaxHeartbeatThrottleInterval", o.MaxHeartbeatThrottleInterval),

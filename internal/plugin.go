@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/nexus-rpc/sdk-go/nexus"
+
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
@@ -185,7 +187,6 @@ type WorkerPluginConfigureWorkerOptions struct {
 
 // WorkerPluginConfigureWorkerRegistryOptions are the callbacks that see
 // registrations with a worker (worker.PluginConfigureWorkerRegistryOptions).
-// Nexus services, which this SDK does not have, have no callback.
 type WorkerPluginConfigureWorkerRegistryOptions struct {
 	// OnRegisterWorkflow sees each workflow registered, and its options.
 	OnRegisterWorkflow func(any, RegisterWorkflowOptions)
@@ -196,6 +197,8 @@ type WorkerPluginConfigureWorkerRegistryOptions struct {
 	OnRegisterActivity func(any, RegisterActivityOptions)
 	// OnRegisterDynamicActivity sees the dynamic activity registered.
 	OnRegisterDynamicActivity func(any, DynamicRegisterActivityOptions)
+	// OnRegisterNexusService sees each Nexus service registered.
+	OnRegisterNexusService func(*nexus.Service)
 }
 
 // WorkerPluginStartWorkerOptions are the arguments of
@@ -211,6 +214,7 @@ type WorkerPluginStartWorkerOptions struct {
 		RegisterDynamicWorkflow(any, DynamicRegisterWorkflowOptions)
 		RegisterActivityWithOptions(any, RegisterActivityOptions)
 		RegisterDynamicActivity(any, DynamicRegisterActivityOptions)
+		RegisterNexusService(*nexus.Service)
 	}
 }
 

@@ -153,6 +153,16 @@ type WorkerOptions struct {
 	// MaxConcurrent...TaskPollers option of its kind.
 	WorkflowTaskPollerBehavior tuning.PollerBehavior
 	ActivityTaskPollerBehavior tuning.PollerBehavior
+	// MaxConcurrentNexusTaskExecutionSize bounds the Nexus tasks running
+	// at once (workerrt.DefaultMaxConcurrentTasks); not with Tuner.
+	MaxConcurrentNexusTaskExecutionSize int
+	// MaxConcurrentNexusTaskPollers are the long polls of Nexus tasks
+	// kept open (2); NexusTaskPollerBehavior instead says how many
+	// (NewPollerBehaviorAutoscaling, NewPollerBehaviorSimpleMaximum). The
+	// worker polls Nexus tasks only when a Nexus service is registered
+	// (RegisterNexusService).
+	MaxConcurrentNexusTaskPollers int
+	NexusTaskPollerBehavior       tuning.PollerBehavior
 	// DisableEagerActivities stops workflow tasks from asking the server
 	// to hand the activities they schedule on this worker's task queue
 	// straight back to the worker, in free activity slots, rather than
@@ -248,6 +258,7 @@ type AggregatedWorker struct {
 	cache    *sharedCache       // released by Stop
 
 	plugins workerPlugins // see worker_plugin.go
+	nexus   nexusServices // see worker_nexus.go
 	// versioning is the worker's version and its workflow types'
 	// versioning behaviors (worker_deployment.go).
 	versioning *workerVersioning
@@ -555,7 +566,15 @@ func (w *AggregatedWorker) startRuntime() error {
 	if !w.options.LocalActivityWorkerOnly {
 		opts.Activities = activities
 	}
-	opts, err := runtimeOptions(w.options, opts, w.metricsHandler())
+	nexusTasks, err := w.nexusTaskHandler()
+	if err != nil {
+		cache.release()
+		return err
+	}
+	if nexusTasks != nil {
+		opts.Nexus = nexusTasks
+	}
+	opts, err = runtimeOptions(w.options, opts, w.metricsHandler())
 	if err != nil {
 		cache.release()
 		return err
@@ -598,6 +617,8 @@ func runtimeOptions(o WorkerOptions, rt workerrt.Options, metrics sdkmetrics.Han
 	rt.MaxConcurrentActivities = o.MaxConcurrentActivityExecutionSize
 	rt.WorkflowPollers = o.MaxConcurrentWorkflowTaskPollers
 	rt.ActivityPollers = o.MaxConcurrentActivityTaskPollers
+	rt.MaxConcurrentNexusTasks = o.MaxConcurrentNexusTaskExecutionSize
+	rt.NexusPollers = o.MaxConcurrentNexusTaskPollers
 	rt.WorkerActivitiesPerSecond = o.WorkerActivitiesPerSecond
 	rt.MaxConcurrentLocalActivities = o.MaxConcurrentLocalActivityExecutionSize
 	rt.WorkerLocalActivitiesPerSecond = o.WorkerLocalActivitiesPerSecond

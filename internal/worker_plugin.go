@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/nexus-rpc/sdk-go/nexus"
+
 	"github.com/durable-go/sdk/internal/uuid"
 	"github.com/durable-go/sdk/log"
 )
@@ -39,6 +41,32 @@ type pluginRegistry interface {
 	RegisterDynamicActivity(any, DynamicRegisterActivityOptions)
 }
 
+// withNexusRegistration is a plugin registry that registers Nexus
+// services: the worker's own, or one whose RegisterNexusService says that
+// the test environment does not run Nexus services yet.
+func withNexusRegistration(r pluginRegistry) startWorkerRegistry {
+	if full, ok := r.(startWorkerRegistry); ok {
+		return full
+	}
+	return noNexusRegistry{r}
+}
+
+// startWorkerRegistry is what a StartWorker hook registers
+// with (WorkerPluginStartWorkerOptions.WorkerRegistry).
+type startWorkerRegistry = interface {
+	RegisterWorkflowWithOptions(any, RegisterWorkflowOptions)
+	RegisterDynamicWorkflow(any, DynamicRegisterWorkflowOptions)
+	RegisterActivityWithOptions(any, RegisterActivityOptions)
+	RegisterDynamicActivity(any, DynamicRegisterActivityOptions)
+	RegisterNexusService(*nexus.Service)
+}
+
+type noNexusRegistry struct{ pluginRegistry }
+
+func (noNexusRegistry) RegisterNexusService(service *nexus.Service) {
+	panic(fmt.Sprintf("RegisterNexusService(%q): the test environment does not run Nexus services yet; test the operations' handlers on a worker (worker.New) against a dev server", service.Name))
+}
+
 // configure takes plugins and runs each one's ConfigureWorker on options,
 // in order.
 func (s *workerPluginSet) configure(plugins []WorkerPlugin, taskQueue string, options *WorkerOptions) error {
@@ -68,7 +96,7 @@ func (s *workerPluginSet) start(registry pluginRegistry, start func() error) (st
 	hooked := ChainPluginHooks(s.list, root, func(p WorkerPlugin, ctx context.Context, o WorkerPluginStartWorkerOptions, next func(context.Context, WorkerPluginStartWorkerOptions) error) error {
 		return p.StartWorker(ctx, o, next)
 	})
-	err = hooked(context.Background(), WorkerPluginStartWorkerOptions{WorkerInstanceKey: s.instanceKey, WorkerRegistry: registry})
+	err = hooked(context.Background(), WorkerPluginStartWorkerOptions{WorkerInstanceKey: s.instanceKey, WorkerRegistry: withNexusRegistration(registry)})
 	if err == nil && !started {
 		err = fmt.Errorf("worker: not started: a StartWorker hook of the worker plugins %q returned without calling next; it must call next or return an error", PluginNames(s.list))
 	}

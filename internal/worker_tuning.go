@@ -17,14 +17,17 @@ const defaultMaxEagerActivitiesPerTask = 3
 // found when the worker is made.
 func checkTuning(o WorkerOptions) {
 	if o.Tuner != nil && (o.MaxConcurrentWorkflowTaskExecutionSize != 0 || o.MaxConcurrentActivityExecutionSize != 0 ||
-		o.MaxConcurrentLocalActivityExecutionSize != 0) {
-		panic("worker.New: set either Tuner or MaxConcurrentWorkflowTaskExecutionSize, MaxConcurrentActivityExecutionSize and MaxConcurrentLocalActivityExecutionSize, not both: the tuner decides how many tasks run at once")
+		o.MaxConcurrentLocalActivityExecutionSize != 0 || o.MaxConcurrentNexusTaskExecutionSize != 0) {
+		panic("worker.New: set either Tuner or MaxConcurrentWorkflowTaskExecutionSize, MaxConcurrentActivityExecutionSize, MaxConcurrentLocalActivityExecutionSize and MaxConcurrentNexusTaskExecutionSize, not both: the tuner decides how many tasks run at once")
 	}
 	if o.MaxConcurrentWorkflowTaskPollers != 0 && o.WorkflowTaskPollerBehavior != nil {
 		panic("worker.New: set either MaxConcurrentWorkflowTaskPollers or WorkflowTaskPollerBehavior, not both")
 	}
 	if o.MaxConcurrentActivityTaskPollers != 0 && o.ActivityTaskPollerBehavior != nil {
 		panic("worker.New: set either MaxConcurrentActivityTaskPollers or ActivityTaskPollerBehavior, not both")
+	}
+	if o.MaxConcurrentNexusTaskPollers != 0 && o.NexusTaskPollerBehavior != nil {
+		panic("worker.New: set either MaxConcurrentNexusTaskPollers or NexusTaskPollerBehavior, not both")
 	}
 	// With one poller or one slot, a worker would poll only its sticky
 	// queue or only the normal one at a time.
@@ -34,7 +37,7 @@ func checkTuning(o WorkerOptions) {
 	if o.MaxConcurrentWorkflowTaskExecutionSize == 1 {
 		panic("worker.New: MaxConcurrentWorkflowTaskExecutionSize cannot be 1: the worker polls its sticky queue and the task queue, each poll in a slot of its own (set 2 or more)")
 	}
-	for _, b := range []tuning.PollerBehavior{o.WorkflowTaskPollerBehavior, o.ActivityTaskPollerBehavior} {
+	for _, b := range []tuning.PollerBehavior{o.WorkflowTaskPollerBehavior, o.ActivityTaskPollerBehavior, o.NexusTaskPollerBehavior} {
 		if err := tuning.CheckPollerBehavior(b); err != nil {
 			panic("worker.New: " + err.Error())
 		}
@@ -55,6 +58,7 @@ func applyTuning(o WorkerOptions, rt *workerrt.Options, metrics sdkmetrics.Handl
 			NumWorkflowSlots:      o.MaxConcurrentWorkflowTaskExecutionSize,
 			NumActivitySlots:      o.MaxConcurrentActivityExecutionSize,
 			NumLocalActivitySlots: o.MaxConcurrentLocalActivityExecutionSize,
+			NumNexusSlots:         o.MaxConcurrentNexusTaskExecutionSize,
 		})
 		if err != nil {
 			return err
@@ -70,6 +74,7 @@ func applyTuning(o WorkerOptions, rt *workerrt.Options, metrics sdkmetrics.Handl
 		{tuner.GetWorkflowTaskSlotSupplier(), "workflow task", sdkmetrics.WorkerTypeWorkflow, &rt.WorkflowSlots, rt.Engine != nil},
 		{tuner.GetActivityTaskSlotSupplier(), "activity", sdkmetrics.WorkerTypeActivity, &rt.ActivitySlots, rt.Activities != nil},
 		{tuner.GetLocalActivitySlotSupplier(), "local activity", sdkmetrics.WorkerTypeLocalActivity, &rt.LocalActivitySlots, rt.Engine != nil},
+		{tuner.GetNexusSlotSupplier(), "Nexus task", sdkmetrics.WorkerTypeNexus, &rt.NexusSlots, rt.Nexus != nil},
 	} {
 		if !s.needed {
 			continue
@@ -81,6 +86,7 @@ func applyTuning(o WorkerOptions, rt *workerrt.Options, metrics sdkmetrics.Handl
 	}
 	rt.WorkflowPollers, rt.WorkflowPollerScaling = tuning.Pollers(o.WorkflowTaskPollerBehavior, o.MaxConcurrentWorkflowTaskPollers)
 	rt.ActivityPollers, rt.ActivityPollerScaling = tuning.Pollers(o.ActivityTaskPollerBehavior, o.MaxConcurrentActivityTaskPollers)
+	rt.NexusPollers, rt.NexusPollerScaling = tuning.Pollers(o.NexusTaskPollerBehavior, o.MaxConcurrentNexusTaskPollers)
 	// The server does not rate-limit eager activities, so a task queue
 	// rate limit turns them off, as in go.temporal.io/sdk.
 	if !o.DisableEagerActivities && o.TaskQueueActivitiesPerSecond == 0 {

@@ -79,6 +79,18 @@ import "github.com/durable-go/sdk/internal"
 //     its values reach the activities, and its cancellation cancels them.
 //     Default: context.Background().
 //
+// Nexus tasks (polled only when a Nexus service is registered, see
+// RegisterNexusService):
+//
+//   - MaxConcurrentNexusTaskExecutionSize: how many Nexus tasks run at
+//     once. Default: 1000. Not with Tuner.
+//   - MaxConcurrentNexusTaskPollers: the long polls of Nexus tasks kept
+//     open. Default: 2.
+//   - NexusTaskPollerBehavior: how many long polls of Nexus tasks are
+//     kept open (NewPollerBehaviorAutoscaling,
+//     NewPollerBehaviorSimpleMaximum), instead of
+//     MaxConcurrentNexusTaskPollers.
+//
 // Lifecycle and identity:
 //
 //   - WorkerStopTimeout: how long Stop lets running tasks finish before it

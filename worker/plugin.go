@@ -45,7 +45,8 @@ type PluginConfigureWorkerOptions = internal.WorkerPluginConfigureWorkerOptions
 // PluginConfigureWorkerRegistryOptions are callbacks that see each
 // registration with a worker, before it happens: OnRegisterWorkflow,
 // OnRegisterDynamicWorkflow, OnRegisterActivity (a function or a struct)
-// and OnRegisterDynamicActivity, each with the registration's options.
+// and OnRegisterDynamicActivity, each with the registration's options,
+// and OnRegisterNexusService, with the Nexus service.
 type PluginConfigureWorkerRegistryOptions = internal.WorkerPluginConfigureWorkerRegistryOptions
 
 // PluginStartWorkerOptions are what Plugin.StartWorker is given.

@@ -1,6 +1,8 @@
 package worker
 
 import (
+	"github.com/nexus-rpc/sdk-go/nexus"
+
 	"github.com/durable-go/sdk/activity"
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/internal"
@@ -47,12 +49,25 @@ type ActivityRegistry interface {
 	RegisterDynamicActivity(a any, options activity.DynamicRegisterOptions)
 }
 
-// Registry registers workflows and activities.
+// NexusServiceRegistry registers Nexus services with a Worker.
+type NexusServiceRegistry interface {
+	// RegisterNexusService registers a Nexus service (nexus.NewService,
+	// with its operations registered: temporalnexus.NewWorkflowRunOperation,
+	// nexus.NewSyncOperation, ...). The worker then polls the task
+	// queue's Nexus tasks and runs the service's operations. Register
+	// before the worker starts: registering after, or a service with no
+	// name or one registered already, panics.
+	RegisterNexusService(service *nexus.Service)
+}
+
+// Registry registers workflows, activities and Nexus services.
 type Registry interface {
 	// WorkflowRegistry registers workflows.
 	WorkflowRegistry
 	// ActivityRegistry registers activities.
 	ActivityRegistry
+	// NexusServiceRegistry registers Nexus services.
+	NexusServiceRegistry
 }
 
 // Worker polls a task queue and runs the workflows and activities

@@ -12,6 +12,7 @@ import (
 	sdkpb "go.temporal.io/api/sdk/v1"
 	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
+	workflowpb "go.temporal.io/api/workflow/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
@@ -59,9 +60,14 @@ func (r *clientRoot) ExecuteWorkflow(ctx context.Context, in *internal.ClientExe
 	}
 	tags := c.workflowRequestTags(p.workflowType, options.TaskQueue)
 	req := c.startRequest(p)
+	nexusStart := clientapi.NexusStartOf(ctx)
+	withNexusStart(req, nexusStart)
 	eager := c.reserveEagerStart(ctx, options.EnableEagerStart, req)
 	resp, err := c.service.StartWorkflowExecution(withRequestTags(ctx, tags), req)
 	finishEagerStart(eager, resp)
+	if nexusStart != nil {
+		nexusStart.Link = resp.GetLink()
+	}
 	runID, firstRunID := resp.GetRunId(), resp.GetFirstExecutionRunId()
 	var alreadyStarted *serviceerror.WorkflowExecutionAlreadyStarted
 	switch {
@@ -301,6 +307,20 @@ func (c *workflowClient) signalWithStartRequest(p *workflowStartParams, signalNa
 		Priority:                 policy.PriorityToProto(o.Priority),
 		VersioningOverride:       clientapi.VersioningOverrideToProto(o.VersioningOverride),
 	}
+}
+
+// withNexusStart adds to a start request what a Nexus operation's start
+// sends (see clientapi.NexusStart); nothing when ns is nil.
+func withNexusStart(req *workflowservice.StartWorkflowExecutionRequest, ns *clientapi.NexusStart) {
+	if ns == nil {
+		return
+	}
+	if ns.RequestID != "" {
+		req.RequestId = ns.RequestID
+	}
+	req.CompletionCallbacks = ns.Callbacks
+	req.Links = ns.Links
+	req.OnConflictOptions = &workflowpb.OnConflictOptions{AttachRequestId: true, AttachCompletionCallbacks: true, AttachLinks: true}
 }
 
 // clientOptionalDuration sends zero as "unset", as the official SDK does.

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/nexus-rpc/sdk-go/nexus"
+
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
 )
@@ -89,6 +91,7 @@ type SimplePluginRunContextBeforeOptions struct {
 		RegisterDynamicWorkflow(any, internal.DynamicRegisterWorkflowOptions)
 		RegisterActivityWithOptions(any, internal.RegisterActivityOptions)
 		RegisterDynamicActivity(any, internal.DynamicRegisterActivityOptions)
+		RegisterNexusService(*nexus.Service)
 	}
 }
 
@@ -246,3 +249,6 @@ func (r replayerOnlyWorkflows) RegisterDynamicWorkflow(workflow any, options int
 func (replayerOnlyWorkflows) RegisterActivityWithOptions(any, internal.RegisterActivityOptions) {}
 
 func (replayerOnlyWorkflows) RegisterDynamicActivity(any, internal.DynamicRegisterActivityOptions) {}
+
+// RegisterNexusService does nothing: replay runs no Nexus operation.
+func (replayerOnlyWorkflows) RegisterNexusService(*nexus.Service) {}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nexus-rpc/sdk-go/nexus"
+
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/failure"
@@ -138,6 +140,10 @@ func (r registryLog) RegisterDynamicWorkflow(any, internal.DynamicRegisterWorkfl
 
 func (r registryLog) RegisterDynamicActivity(any, internal.DynamicRegisterActivityOptions) {
 	r.log.add("register dynamic activity")
+}
+
+func (r registryLog) RegisterNexusService(s *nexus.Service) {
+	r.log.add("register nexus service %s", s.Name)
 }
 
 func TestSimplePluginRunContext(t *testing.T) {

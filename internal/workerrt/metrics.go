@@ -32,12 +32,14 @@ type workerMetrics struct {
 	workflowWorker sdkmetrics.Handler // and worker_type WorkflowWorker
 	activityWorker sdkmetrics.Handler // and worker_type ActivityWorker
 	localWorker    sdkmetrics.Handler // and worker_type LocalActivityWorker
+	nexusWorker    sdkmetrics.Handler // and worker_type NexusWorker
 
 	workflowPollEmpty  func() sdkmetrics.Counter
 	activityPollNoTask func() sdkmetrics.Counter
+	nexusPollNoTask    func() sdkmetrics.Counter
 	forcedEviction     func() sdkmetrics.Counter
 
-	workflowPollers, stickyPollers, activityPollers *pollerGauge
+	workflowPollers, stickyPollers, activityPollers, nexusPollers *pollerGauge
 
 	// queueCtx tags the request metrics of history reads and heartbeats
 	// with the task queue.
@@ -65,12 +67,15 @@ func newWorkerMetrics(handler sdkmetrics.Handler, taskQueue string) *workerMetri
 		workflowWorker:     h.WithTags(map[string]string{sdkmetrics.TagWorkerType: sdkmetrics.WorkerTypeWorkflow}),
 		activityWorker:     h.WithTags(map[string]string{sdkmetrics.TagWorkerType: sdkmetrics.WorkerTypeActivity}),
 		localWorker:        h.WithTags(map[string]string{sdkmetrics.TagWorkerType: sdkmetrics.WorkerTypeLocalActivity}),
+		nexusWorker:        h.WithTags(map[string]string{sdkmetrics.TagWorkerType: sdkmetrics.WorkerTypeNexus}),
 		workflowPollEmpty:  counterOnUse(h, sdkmetrics.WorkflowTaskQueuePollEmpty),
 		activityPollNoTask: counterOnUse(h, sdkmetrics.ActivityPollNoTask),
+		nexusPollNoTask:    counterOnUse(h, sdkmetrics.NexusPollNoTask),
 		forcedEviction:     counterOnUse(h, sdkmetrics.StickyCacheTotalForcedEviction),
 		workflowPollers:    poller(sdkmetrics.PollerTypeWorkflowTask),
 		stickyPollers:      poller(sdkmetrics.PollerTypeWorkflowStickyTask),
 		activityPollers:    poller(sdkmetrics.PollerTypeActivityTask),
+		nexusPollers:       poller(sdkmetrics.PollerTypeNexusTask),
 		queueCtx:           sdkmetrics.WithRequestTags(context.Background(), map[string]string{sdkmetrics.TagTaskQueue: taskQueue}),
 	}
 }
@@ -87,6 +92,8 @@ func (m *workerMetrics) byWorkerType(workerType string) sdkmetrics.Handler {
 		return m.workflowWorker
 	case sdkmetrics.WorkerTypeLocalActivity:
 		return m.localWorker
+	case sdkmetrics.WorkerTypeNexus:
+		return m.nexusWorker
 	}
 	return m.activityWorker
 }
@@ -128,6 +135,8 @@ func (m *workerMetrics) pollers(pollerType string) *pollerGauge {
 		return m.workflowPollers
 	case sdkmetrics.PollerTypeWorkflowStickyTask:
 		return m.stickyPollers
+	case sdkmetrics.PollerTypeNexusTask:
+		return m.nexusPollers
 	}
 	return m.activityPollers
 }
@@ -138,6 +147,8 @@ func (m *workerMetrics) pollExpired(pollerType string) {
 	case m == nil:
 	case pollerType == sdkmetrics.PollerTypeActivityTask:
 		m.activityPollNoTask().Inc(1)
+	case pollerType == sdkmetrics.PollerTypeNexusTask:
+		m.nexusPollNoTask().Inc(1)
 	default:
 		m.workflowPollEmpty().Inc(1)
 	}

@@ -123,6 +123,9 @@ func (w *Worker) announceShutdown(returnBy time.Time) bool {
 	if w.opts.Activities != nil {
 		types = append(types, enumspb.TASK_QUEUE_TYPE_ACTIVITY)
 	}
+	if w.opts.Nexus != nil {
+		types = append(types, enumspb.TASK_QUEUE_TYPE_NEXUS)
+	}
 	ctx, cancel := context.WithTimeout(w.metrics.queueContext(), min(time.Until(returnBy), rpcTimeout))
 	defer cancel()
 	_, err := svc.ShutdownWorker(ctx, &workflowservice.ShutdownWorkerRequest{

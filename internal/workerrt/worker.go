@@ -48,6 +48,17 @@ type Options struct {
 	LocalActivities ActivityExecutor
 	// FailureConverter reports activity failures.
 	FailureConverter engine.FailureConverter
+	// Nexus runs Nexus tasks; nil disables them. The Service must then be
+	// a NexusService too.
+	Nexus NexusExecutor
+	// MaxConcurrentNexusTasks (default DefaultMaxConcurrentTasks) bounds
+	// running Nexus tasks, NexusPollers (default 2) are the polls kept
+	// open, NexusSlots and NexusPollerScaling replace them as the
+	// workflow and activity ones do.
+	MaxConcurrentNexusTasks int
+	NexusPollers            int
+	NexusSlots              SlotSupplier
+	NexusPollerScaling      *PollerScaling
 
 	MaxConcurrentWorkflowTasks   int // default DefaultMaxConcurrentTasks
 	MaxConcurrentActivities      int // default DefaultMaxConcurrentTasks
@@ -198,7 +209,7 @@ type Worker struct {
 
 	// The slots of each kind of task; nil for a kind the worker does not
 	// run.
-	workflowSlots, activitySlots, localActivitySlots *slots
+	workflowSlots, activitySlots, localActivitySlots, nexusSlots *slots
 	// localActivityLimiter bounds the rate of local activity attempts.
 	localActivityLimiter *rateLimiter
 	eager                eagerActivities
@@ -208,24 +219,16 @@ type Worker struct {
 
 // New checks options and applies defaults; Start begins polling.
 func New(opts Options) (*Worker, error) {
-	if opts.Service == nil {
-		return nil, errors.New("worker: no connection to the Temporal server was given")
-	}
-	if opts.TaskQueue == "" {
-		return nil, errors.New("worker: a task queue name is required")
-	}
-	if opts.Engine == nil && opts.Activities == nil {
-		return nil, fmt.Errorf("worker for task queue %q has nothing to run: neither workflow tasks nor activity tasks are enabled", opts.TaskQueue)
-	}
-	if opts.DefaultHeartbeatInterval < 0 || opts.MaxHeartbeatInterval < 0 {
-		return nil, fmt.Errorf("worker: the heartbeat throttle intervals must not be negative (DefaultHeartbeatThrottleInterval %v, MaxHeartbeatThrottleInterval %v); 0 means the defaults, 30s and 60s",
-			opts.DefaultHeartbeatInterval, opts.MaxHeartbeatInterval)
+	if err := checkOptions(opts); err != nil {
+		return nil, err
 	}
 	setDefault(&opts.MaxConcurrentWorkflowTasks, DefaultMaxConcurrentTasks)
 	setDefault(&opts.MaxConcurrentActivities, DefaultMaxConcurrentTasks)
 	setDefault(&opts.MaxConcurrentLocalActivities, DefaultMaxConcurrentTasks)
 	setDefault(&opts.WorkflowPollers, 2)
 	setDefault(&opts.ActivityPollers, 2)
+	setDefault(&opts.MaxConcurrentNexusTasks, DefaultMaxConcurrentTasks)
+	setDefault(&opts.NexusPollers, 2)
 	if opts.FatalErrorGrace <= 0 {
 		opts.FatalErrorGrace = 2 * time.Minute
 	}
@@ -258,11 +261,35 @@ func New(opts Options) (*Worker, error) {
 	if opts.Activities != nil {
 		w.activitySlots = w.newSlots(opts.ActivitySlots, opts.MaxConcurrentActivities, sdkmetrics.WorkerTypeActivity)
 	}
+	if opts.Nexus != nil {
+		w.nexusSlots = w.newSlots(opts.NexusSlots, opts.MaxConcurrentNexusTasks, sdkmetrics.WorkerTypeNexus)
+	}
 	w.eager.maxRunning = opts.MaxConcurrentEagerActivities
 	if opts.WorkerLocalActivitiesPerSecond > 0 {
 		w.localActivityLimiter = newRateLimiter(opts.WorkerLocalActivitiesPerSecond)
 	}
 	return w, nil
+}
+
+// checkOptions refuses options a worker cannot run with.
+func checkOptions(opts Options) error {
+	if opts.Service == nil {
+		return errors.New("worker: no connection to the Temporal server was given")
+	}
+	if opts.TaskQueue == "" {
+		return errors.New("worker: a task queue name is required")
+	}
+	if opts.Engine == nil && opts.Activities == nil && opts.Nexus == nil {
+		return fmt.Errorf("worker for task queue %q has nothing to run: neither workflow tasks nor activity tasks nor Nexus tasks are enabled", opts.TaskQueue)
+	}
+	if _, ok := opts.Service.(NexusService); opts.Nexus != nil && !ok {
+		return fmt.Errorf("worker for task queue %q: its service (%T) cannot poll Nexus tasks", opts.TaskQueue, opts.Service)
+	}
+	if opts.DefaultHeartbeatInterval < 0 || opts.MaxHeartbeatInterval < 0 {
+		return fmt.Errorf("worker: the heartbeat throttle intervals must not be negative (DefaultHeartbeatThrottleInterval %v, MaxHeartbeatThrottleInterval %v); 0 means the defaults, 30s and 60s",
+			opts.DefaultHeartbeatInterval, opts.MaxHeartbeatInterval)
+	}
+	return nil
 }
 
 // newSlots tracks a supplier's slots for a worker type; a nil supplier is
@@ -307,6 +334,9 @@ func (w *Worker) Start() {
 			poll: w.pollActivityTask, handle: w.handleActivityTask, running: &w.running,
 			fatal: w.fatalOnce(), fatalAfter: w.opts.FatalErrorGrace}
 		w.goPoll(func() { g.run(pollCtx) })
+	}
+	if w.opts.Nexus != nil {
+		w.startNexusPolls(pollCtx)
 	}
 }
 

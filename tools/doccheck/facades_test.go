@@ -6,7 +6,7 @@ import (
 )
 
 // facades are the public packages whose go doc is what users read.
-var facades = []string{"activity", "client", "converter", "interceptor", "log", "temporal", "testsuite", "typed", "typed/typedtest", "worker", "workflow"}
+var facades = []string{"activity", "client", "converter", "interceptor", "log", "temporal", "temporalnexus", "testsuite", "typed", "typed/typedtest", "worker", "workflow"}
 
 // TestFacadesAreDocumented fails for each exported facade name without a
 // doc comment, and each alias of a struct or interface whose doc comment

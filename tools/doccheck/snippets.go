@@ -73,6 +73,8 @@ var snippetImports = map[string]string{
 	"log":           "github.com/durable-go/sdk/log",
 	"mocks":         "github.com/durable-go/sdk/mocks",
 	"temporal":      "github.com/durable-go/sdk/temporal",
+	"temporalnexus": "github.com/durable-go/sdk/temporalnexus",
+	"nexus":         "github.com/nexus-rpc/sdk-go/nexus",
 	"testsuite":     "github.com/durable-go/sdk/testsuite",
 	"typed":         "github.com/durable-go/sdk/typed",
 	"typedtest":     "github.com/durable-go/sdk/typed/typedtest",

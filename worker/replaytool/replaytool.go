@@ -62,6 +62,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/nexus-rpc/sdk-go/nexus"
+
 	"github.com/durable-go/sdk/activity"
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/log"
@@ -274,5 +276,6 @@ type workflowsOnly struct{ worker.WorkflowReplayer }
 func (workflowsOnly) RegisterActivity(any)                                         {}
 func (workflowsOnly) RegisterActivityWithOptions(any, activity.RegisterOptions)    {}
 func (workflowsOnly) RegisterDynamicActivity(any, activity.DynamicRegisterOptions) {}
+func (workflowsOnly) RegisterNexusService(*nexus.Service)                          {}
 
 var _ worker.Registry = workflowsOnly{}

@@ -1,0 +1,65 @@
+package temporalnexus
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// An operation token says what backs an asynchronous operation, so that a
+// cancel request (and the server, which reads workflow-run tokens) finds
+// it. It is base64url (no padding) of a JSON object whose fields are
+// those go.temporal.io/sdk writes: "t" the kind, "ns" the namespace, "wid"
+// the workflow ID; "v" (a version) is reserved and must be absent.
+type tokenKind int
+
+const (
+	tokenKindWorkflowRun tokenKind = 1
+)
+
+type workflowRunToken struct {
+	Version   int       `json:"v,omitempty"`
+	Kind      tokenKind `json:"t"`
+	Namespace string    `json:"ns"`
+	// WorkflowID is the ID of the workflow the operation started.
+	WorkflowID string `json:"wid"`
+}
+
+var tokenEncoding = base64.URLEncoding.WithPadding(base64.NoPadding)
+
+// workflowRunOperationToken is the token of the operation that started
+// workflowID in namespace.
+func workflowRunOperationToken(namespace, workflowID string) (string, error) {
+	data, err := json.Marshal(workflowRunToken{Kind: tokenKindWorkflowRun, Namespace: namespace, WorkflowID: workflowID})
+	if err != nil {
+		return "", fmt.Errorf("encoding the workflow run operation token: %w", err)
+	}
+	return tokenEncoding.EncodeToString(data), nil
+}
+
+// parseWorkflowRunOperationToken reads a workflow-run operation token.
+func parseWorkflowRunOperationToken(token string) (workflowRunToken, error) {
+	var t workflowRunToken
+	if token == "" {
+		return t, errors.New("invalid token: token is empty")
+	}
+	data, err := tokenEncoding.DecodeString(token)
+	if err != nil {
+		return t, fmt.Errorf("failed to decode token: %w", err)
+	}
+	if err := json.Unmarshal(data, &t); err != nil {
+		return t, fmt.Errorf("failed to unmarshal operation token: %w", err)
+	}
+	switch {
+	case t.Version != 0:
+		return t, errors.New(`invalid token: "v" field should not be present`)
+	case t.Namespace == "":
+		return t, errors.New("invalid token: missing namespace")
+	case t.Kind != tokenKindWorkflowRun:
+		return t, fmt.Errorf("invalid token type: %v, expected: %v", t.Kind, tokenKindWorkflowRun)
+	case t.WorkflowID == "":
+		return t, errors.New("invalid workflow run token: missing workflow ID (wid)")
+	}
+	return t, nil
+}
