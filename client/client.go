@@ -14,6 +14,7 @@ import (
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/clientimpl"
+	"github.com/durable-go/sdk/internal/history"
 )
 
 const (
@@ -399,5 +400,5 @@ type HistoryJSONOptions struct {
 // HistoryFromJSON reads a workflow history in the JSON that `temporal
 // workflow show --output json` writes, for the replayer.
 func HistoryFromJSON(r io.Reader, options HistoryJSONOptions) (*historypb.History, error) {
-	return internal.HistoryFromJSON(r, options.LastEventID)
+	return history.FromJSON(r, options.LastEventID)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/history"
 	"github.com/durable-go/sdk/internal/registry"
 )
 
@@ -32,7 +33,7 @@ func TestTheLocatorFindsTheCodeOfALiveTasksMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	h, err := HistoryFromJSON(f, 0)
+	h, err := history.FromJSON(f, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,6 @@ import (
 	"errors"
 
 	commandpb "go.temporal.io/api/command/v1"
-	enumspb "go.temporal.io/api/enums/v1"
-	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/engine"
@@ -75,51 +73,4 @@ func (r *WorkflowReplayResult) GetWorkflowResult(valuePtr any) error {
 // was canceled), or nil when it completed or did not return.
 func (r *WorkflowReplayResult) GetWorkflowError() error {
 	return r.ended.err
-}
-
-// withPendingTaskStarted adds, after the last event, the events that start
-// the workflow task history scheduled last and does not record as
-// completed: a WorkflowTaskStarted for a scheduled task; a new attempt
-// (scheduled and started) after a failed or timed-out one, whose retries
-// the server does not write to history. The engine runs the code at a
-// final WorkflowTaskStarted as the task being processed. Without a pending
-// task, or when history already ends with its start, events come back as
-// they are.
-func withPendingTaskStarted(events []*historypb.HistoryEvent) []*historypb.HistoryEvent {
-	if len(events) == 0 || engine.ClosesRun(events[len(events)-1].GetEventType()) {
-		return events
-	}
-	last := events[len(events)-1]
-	for i := len(events) - 1; i >= 0; i-- {
-		switch events[i].GetEventType() {
-		case enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED:
-			return events
-		case enumspb.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED:
-			return append(events[:len(events):len(events)], taskStarted(last, events[i].GetEventId()))
-		case enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED, enumspb.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT:
-			scheduled := &historypb.HistoryEvent{
-				EventId:   last.GetEventId() + 1,
-				EventTime: last.GetEventTime(),
-				EventType: enumspb.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED,
-				Attributes: &historypb.HistoryEvent_WorkflowTaskScheduledEventAttributes{
-					WorkflowTaskScheduledEventAttributes: &historypb.WorkflowTaskScheduledEventAttributes{},
-				},
-			}
-			return append(events[:len(events):len(events)], scheduled, taskStarted(scheduled, scheduled.GetEventId()))
-		}
-	}
-	return events
-}
-
-// taskStarted is the WorkflowTaskStarted event that follows after, for the
-// task scheduled at scheduledID.
-func taskStarted(after *historypb.HistoryEvent, scheduledID int64) *historypb.HistoryEvent {
-	return &historypb.HistoryEvent{
-		EventId:   after.GetEventId() + 1,
-		EventTime: after.GetEventTime(),
-		EventType: enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED,
-		Attributes: &historypb.HistoryEvent_WorkflowTaskStartedEventAttributes{
-			WorkflowTaskStartedEventAttributes: &historypb.WorkflowTaskStartedEventAttributes{ScheduledEventId: scheduledID},
-		},
-	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/clientapi"
+	"github.com/durable-go/sdk/internal/history"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/workerrt"
@@ -132,7 +133,7 @@ func (TestEnvSeam) Replay(reg *registry.Registry, o WorkerOptions, w TestEnvWiri
 		Propagators:      w.Propagators,
 		Replayer:         true,
 	}
-	_, err := replayHistory(context.Background(), reg, env, replaySource{events: events, original: execution}, false)
+	_, err := replayHistory(context.Background(), reg, env, history.Source{Events: events, Original: execution}, false)
 	return err
 }
 

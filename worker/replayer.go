@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/replayer"
 	"github.com/durable-go/sdk/log"
 	"github.com/durable-go/sdk/workflow"
 )
@@ -126,12 +127,12 @@ type WorkflowReplayer interface {
 // NewWorkflowReplayer returns a replayer with default options (the
 // default converters, no interceptors).
 func NewWorkflowReplayer() WorkflowReplayer {
-	r, _ := internal.NewWorkflowReplayer(internal.WorkflowReplayerOptions{})
+	r, _ := replayer.New(internal.WorkflowReplayerOptions{})
 	return r
 }
 
 // NewWorkflowReplayerWithOptions returns a replayer with options, or an
 // error when a plugin fails to configure it.
 func NewWorkflowReplayerWithOptions(options WorkflowReplayerOptions) (WorkflowReplayer, error) {
-	return internal.NewWorkflowReplayer(options)
+	return replayer.New(options)
 }
