@@ -82,8 +82,20 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 			err = failure.NewPanicError(p, stack)
 		}
 	}()
+	// Its input, result, heartbeat details and failure are converted with
+	// its serialization context, as in go.temporal.io/sdk; a converter
+	// that takes none is used as it is, and no context is made for it.
+	dc := e.dc
+	fc, _ := t.FailureConverter.(converter.FailureConverter) // nil for a local activity's
+	if serializationAware(dc, fc) {
+		sc := activitySerializationContext(&info)
+		dc = converter.WithDataConverterSerializationContext(dc, sc)
+		if fc != nil {
+			t.FailureConverter = converter.WithFailureConverterSerializationContext(fc, sc)
+		}
+	}
 	env := &activityEnv{info: info, heartbeat: t.Heartbeat, heartbeatDetails: t.Task.GetHeartbeatDetails(),
-		dc: e.dc, logger: logger, workerStop: t.WorkerStop, client: e.client, metrics: metrics}
+		dc: dc, logger: logger, workerStop: t.WorkerStop, client: e.client, metrics: metrics}
 	ctx = context.WithValue(ctx, activityEnvKey{}, env)
 	ctx, inbound, err := e.interceptActivity(ctx, env, fn, t.Task.GetHeader())
 	if err != nil {
@@ -91,7 +103,6 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	}
 	// A converter.ContextAware converter sees the activity's context, as
 	// go.temporal.io/sdk shows it.
-	dc := e.dc
 	if aware, ok := dc.(converter.ContextAware); ok {
 		dc = aware.WithContext(ctx)
 	}

@@ -47,7 +47,7 @@ func (e *activityExecutor) interceptActivity(ctx context.Context, env *activityE
 		return nil, nil, err
 	}
 	ctx, err = contextWithIncomingHeader(ctx, header, e.propagators, func() converter.PayloadCodec {
-		return HeaderCodec(converter.WithDataConverterSerializationContext(env.dc, activitySerializationContext(&env.info)))
+		return HeaderCodec(converter.WithDataConverterSerializationContext(e.dc, activitySerializationContext(&env.info)))
 	})
 	return ctx, inbound, err
 }

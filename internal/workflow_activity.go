@@ -171,9 +171,16 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 	if err == nil && opts.StartToCloseTimeout == 0 && opts.ScheduleToCloseTimeout == 0 {
 		err = errNoActivityTimeout
 	}
+	// The queue it goes to (its session's, in one) is part of its
+	// serialization context, as in go.temporal.io/sdk.
+	taskQueue, queueErr := sessionQueue(ctx, name, opts.TaskQueue)
+	if taskQueue == "" {
+		taskQueue = r.info.TaskQueueName
+	}
+	dc, fc := r.activityConverters(ctx, name, taskQueue, false)
 	var input *commonpb.Payloads
 	if err == nil {
-		if input, err = registry.EncodeArgs(r.dataConverter(ctx), args); err != nil {
+		if input, err = registry.EncodeArgs(dc, args); err != nil {
 			err = fmt.Errorf("ExecuteActivity(%s): encoding the input: %w", name, err)
 			codecfail.FailTask(err)
 		}
@@ -182,17 +189,12 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 	if err == nil && r.config.carriesHeaders() {
 		header, err = workflowOutgoingHeader(ctx, r.config.propagators, r.activityHeaderCodec(name, cmp.Or(opts.TaskQueue, r.info.TaskQueueName), false))
 	}
+	if err == nil {
+		err = queueErr
+	}
 	if err != nil {
 		f.Set(nil, err)
 		return f
-	}
-	taskQueue, err := sessionQueue(ctx, name, opts.TaskQueue)
-	if err != nil {
-		f.Set(nil, err)
-		return f
-	}
-	if taskQueue == "" {
-		taskQueue = r.info.TaskQueueName
 	}
 	attrs := &commandpb.ScheduleActivityTaskCommandAttributes{
 		ActivityId:             opts.ActivityID,
@@ -212,11 +214,10 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 		UseWorkflowBuildId: policy.InheritBuildID(opts.VersioningIntent, r.info.TaskQueueName, taskQueue),
 		Priority:           policy.PriorityToProto(opts.Priority),
 	}
-	dc := r.dataConverter(ctx)
 	if markers := r.eventGroupMarkers(ctx, opts.EventGroups); markers != nil {
 		defer r.exec.SetEventGroups(r.exec.SetEventGroups(markers))
 	}
-	act, err := r.exec.ScheduleActivity(attrs, opts.Summary, opts.WaitForCancellation, func(result *commonpb.Payloads, err error) {
+	act, err := r.exec.ScheduleActivity(attrs, opts.Summary, opts.WaitForCancellation, fc, func(result *commonpb.Payloads, err error) {
 		if err != nil {
 			f.Set(nil, err)
 			return

@@ -270,19 +270,21 @@ func (r *workflowRun) executeChildWorkflow(ctx Context, name string, args []any)
 	if workflowID == "" {
 		workflowID = r.exec.DefaultChildWorkflowID()
 	}
-	attrs, err := r.childCommand(ctx, name, workflowID, opts, args)
+	// The child's input and result are converted with its serialization
+	// context, as in go.temporal.io/sdk.
+	dc, fc := r.workflowConverters(ctx, opts.Namespace, workflowID)
+	attrs, err := r.childCommand(ctx, dc, name, workflowID, opts, args)
 	if err != nil {
 		return FailedChildFuture(err)
 	}
 	if err := r.encodeChildMemoAndSearchAttributes(attrs, name, opts); err != nil {
 		return r.refusedChild(err)
 	}
-	dc := r.dataConverter(ctx)
 	var cancelChild func()
 	if markers := r.eventGroupMarkers(ctx, opts.EventGroups); markers != nil {
 		defer r.exec.SetEventGroups(r.exec.SetEventGroups(markers))
 	}
-	child, err := r.exec.StartChildWorkflow(attrs, opts.StaticSummary, opts.StaticDetails,
+	child, err := r.exec.StartChildWorkflow(attrs, opts.StaticSummary, opts.StaticDetails, fc,
 		func(execution *commonpb.WorkflowExecution, err error) {
 			if err != nil {
 				f.execution.Set(nil, err)
@@ -329,8 +331,9 @@ func (r *workflowRun) refusedChild(err error) ChildWorkflowFuture {
 	return f
 }
 
-// childCommand is the StartChildWorkflowExecution of a child.
-func (r *workflowRun) childCommand(ctx Context, name, workflowID string, opts ChildWorkflowOptions, args []any) (*commandpb.StartChildWorkflowExecutionCommandAttributes, error) {
+// childCommand is the StartChildWorkflowExecution of a child, its input
+// encoded with dc.
+func (r *workflowRun) childCommand(ctx Context, dc converter.DataConverter, name, workflowID string, opts ChildWorkflowOptions, args []any) (*commandpb.StartChildWorkflowExecutionCommandAttributes, error) {
 	if err := optcheck.NegativeInCall("ExecuteChildWorkflow", name, "workflow.ChildWorkflowOptions",
 		optcheck.Duration("WorkflowExecutionTimeout", opts.WorkflowExecutionTimeout), optcheck.Duration("WorkflowRunTimeout", opts.WorkflowRunTimeout),
 		optcheck.Duration("WorkflowTaskTimeout", opts.WorkflowTaskTimeout)); err != nil {
@@ -339,7 +342,7 @@ func (r *workflowRun) childCommand(ctx Context, name, workflowID string, opts Ch
 	if err := optcheck.CallError("ExecuteChildWorkflow", name, "workflow.ChildWorkflowOptions", policy.CheckRetryPolicy(opts.RetryPolicy)); err != nil {
 		return nil, err
 	}
-	input, err := registry.EncodeArgs(r.dataConverter(ctx), args)
+	input, err := registry.EncodeArgs(dc, args)
 	if err != nil {
 		err = fmt.Errorf("ExecuteChildWorkflow(%s): encoding the input: %w", name, err)
 		codecfail.FailTask(err)
@@ -385,7 +388,7 @@ func (r *workflowRun) encodeChildMemoAndSearchAttributes(attrs *commandpb.StartC
 	// Like go.temporal.io/sdk (flag 7), memo values are encoded with the
 	// worker's data converter.
 	r.exec.TryUseFlag(engine.FlagMemoUserDCEncode)
-	encodedMemo, err := memo.Encode(r.config.dc, opts.Memo)
+	encodedMemo, err := memo.Encode(r.dc, opts.Memo)
 	if err != nil {
 		return fmt.Errorf("ExecuteChildWorkflow(%s): %w", name, err)
 	}
@@ -433,7 +436,10 @@ func (r *workflowRun) signalExternal(ctx Context, workflowID, runID, signalName 
 		f.Set(nil, errors.New("SignalExternalWorkflow: the workflow ID is empty"))
 		return f
 	}
-	input, err := r.dataConverter(ctx).ToPayloads(arg)
+	// Encoded with the target's serialization context, as in
+	// go.temporal.io/sdk.
+	dc, _ := r.workflowConverters(ctx, GetChildWorkflowOptions(ctx).Namespace, workflowID)
+	input, err := dc.ToPayloads(arg)
 	if err != nil {
 		err = fmt.Errorf("SignalExternalWorkflow(%s): the argument (%T) cannot be encoded: %w", signalName, arg, err)
 		codecfail.FailTask(err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/optcheck"
@@ -109,12 +110,15 @@ func ExecuteLocalActivity(ctx Context, activity any, args ...any) Future {
 // waits inside a task.
 func (r *workflowRun) executeLocalActivity(ctx Context, name string, args []any) Future {
 	f := &wfsync.SettableFuture{}
-	req, summary, err := r.localActivityRequest(ctx, name, args)
+	// Its input, result and failure are converted with its serialization
+	// context, as in go.temporal.io/sdk.
+	dc, fc := r.activityConverters(ctx, name, r.info.TaskQueueName, true)
+	req, summary, err := r.localActivityRequest(ctx, dc, name, args)
 	if err != nil {
 		f.Set(nil, err)
 		return f
 	}
-	dc := r.dataConverter(ctx)
+	req.FailureConverter = fc
 	// Every attempt's marker carries the groups of this call.
 	markers := r.eventGroupMarkers(ctx, GetLocalActivityOptions(ctx).EventGroups)
 	r.spawn(ctx, "", func(ctx Context) {
@@ -160,8 +164,8 @@ func (r *workflowRun) scheduleLocalActivity(ctx Context, req *engine.LocalActivi
 }
 
 // localActivityRequest checks the options and arguments and builds the
-// request of the first attempt.
-func (r *workflowRun) localActivityRequest(ctx Context, name string, args []any) (*engine.LocalActivityRequest, string, error) {
+// request of the first attempt, its input encoded with dc.
+func (r *workflowRun) localActivityRequest(ctx Context, dc converter.DataConverter, name string, args []any) (*engine.LocalActivityRequest, string, error) {
 	o, ok := ctx.Value(localActivityOptionsKey{}).(*LocalActivityOptions)
 	if !ok {
 		return nil, "", errNoLocalActivityOptions
@@ -181,7 +185,7 @@ func (r *workflowRun) localActivityRequest(ctx Context, name string, args []any)
 	if _, err := r.config.registry.Activity(name); err != nil && fn == nil && !r.config.replayer {
 		return nil, "", fmt.Errorf("local activity %s is not registered by the worker: register it with RegisterActivity, or pass the function itself", name)
 	}
-	input, err := registry.EncodeArgs(r.dataConverter(ctx), args)
+	input, err := registry.EncodeArgs(dc, args)
 	if err != nil {
 		return nil, "", fmt.Errorf("ExecuteLocalActivity(%s): %w", name, err)
 	}

@@ -222,7 +222,7 @@ func (r *workflowRun) executeNexusOperation(ctx Context, in ExecuteNexusOperatio
 		return f
 	}
 	sc := converter.NexusSerializationContext{Endpoint: in.Client.Endpoint(), Service: in.Client.Service(), Operation: name}
-	dc := converter.WithDataConverterSerializationContext(r.dataConverter(ctx), sc)
+	dc := withWorkflowContext(converter.WithDataConverterSerializationContext(r.rootDataConverter(ctx), sc), ctx)
 	fc := converter.WithFailureConverterSerializationContext(r.config.fc, sc)
 	input, err := dc.ToPayload(in.Input)
 	if err != nil {

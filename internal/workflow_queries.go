@@ -75,9 +75,9 @@ func (r *workflowRun) setQueryHandler(queryType string, handler any, options Que
 func (r *workflowRun) Query(queryType string, args *commonpb.Payloads, header *commonpb.Header) (*commonpb.Payloads, error) {
 	switch queryType {
 	case QueryTypeStackTrace:
-		return r.config.dc.ToPayloads(r.StackTrace())
+		return r.dc.ToPayloads(r.StackTrace())
 	case QueryTypeOpenSessions:
-		return r.config.dc.ToPayloads(r.sessionList())
+		return r.dc.ToPayloads(r.sessionList())
 	case QueryTypeWorkflowMetadata:
 		// Encoded with the default converter, as go.temporal.io/sdk does,
 		// so the UI can always read it.
@@ -87,7 +87,7 @@ func (r *workflowRun) Query(queryType string, args *commonpb.Payloads, header *c
 	if h == nil {
 		return nil, r.unknownQuery(queryType)
 	}
-	values, err := h.fn.DecodeArgs(r.config.dc, args, "query")
+	values, err := h.fn.DecodeArgs(r.dc, args, "query")
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func (r *workflowRun) Query(queryType string, args *commonpb.Payloads, header *c
 	if err != nil {
 		return nil, err
 	}
-	return r.config.dc.ToPayloads(result)
+	return r.dc.ToPayloads(result)
 }
 
 func (r *workflowRun) unknownQuery(queryType string) error {

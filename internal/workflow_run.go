@@ -8,6 +8,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	historypb "go.temporal.io/api/history/v1"
 
+	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/codecfail"
 	"github.com/durable-go/sdk/internal/commands"
 	"github.com/durable-go/sdk/internal/coro"
@@ -26,6 +27,10 @@ type workflowRun struct {
 	fn     *registry.Func
 	exec   *engine.Run
 	rt     *wfsync.Runtime
+	// dc and fc convert the run's own payloads and failures: the worker's,
+	// told the run's serialization context (useOwnConverters).
+	dc converter.DataConverter
+	fc converter.FailureConverter
 
 	rootCtx    Context
 	cancelRoot CancelFunc
@@ -104,13 +109,14 @@ func (r *workflowRun) Start(x *engine.Run, started *historypb.WorkflowExecutionS
 	r.rt.Attach(r, r.summarizedTimer, x.Now)
 	r.signals.dropCorrupt = r.dropCorruptSignal
 	r.info = r.config.buildInfo(x, started)
+	r.useOwnConverters()
 	r.logger = runLogger{run: r, next: r.config.runLogNext}
 	r.metrics = replayAwareMetrics{next: r.config.metrics.WithTags(map[string]string{
 		"namespace": r.info.Namespace, "task_queue": r.info.TaskQueueName, "workflow_type": r.info.WorkflowType.Name,
 	}), isReplaying: x.IsReplaying}
 	// Decoded here rather than in the root coroutine: decoding needs deep
 	// stacks, and a coroutine's stack stays as large as it ever grew.
-	r.args, r.argsErr = r.fn.DecodeArgs(r.config.dc, started.GetInput(), "workflow")
+	r.args, r.argsErr = r.fn.DecodeArgs(r.dc, started.GetInput(), "workflow")
 	if codecfail.Has(r.argsErr) {
 		return fmt.Errorf("decoding the input of %w", r.argsErr)
 	}
@@ -181,7 +187,7 @@ func (r *workflowRun) closeFor(result any, err error) engine.Close {
 	switch {
 	case errors.As(err, &canceled):
 		var details *commonpb.Payloads
-		if f := r.config.fc.ErrorToFailure(canceled); f.GetCanceledFailureInfo() != nil {
+		if f := r.fc.ErrorToFailure(canceled); f.GetCanceledFailureInfo() != nil {
 			details = f.GetCanceledFailureInfo().GetDetails()
 		}
 		return engine.Close{Canceled: true, Details: details}
@@ -192,7 +198,7 @@ func (r *workflowRun) closeFor(result any, err error) engine.Close {
 	case result == nil:
 		return engine.Close{}
 	}
-	p, encErr := r.config.dc.ToPayloads(result)
+	p, encErr := r.dc.ToPayloads(result)
 	if encErr != nil {
 		codecfail.FailTask(fmt.Errorf("encoding the workflow's result (%T): %w", result, encErr))
 		// Non-retryable: a retry of the workflow would return a value that

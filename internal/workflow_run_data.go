@@ -33,7 +33,7 @@ func (r *workflowRun) lastCompletionResult(d []any) error {
 	if len(p.GetPayloads()) == 0 {
 		return failure.ErrNoData
 	}
-	return r.config.dc.FromPayloads(p, d...)
+	return r.dc.FromPayloads(p, d...)
 }
 
 // hasLastCompletionResult is HasLastCompletionResult at the end of the
@@ -48,7 +48,7 @@ func (r *workflowRun) lastError() error {
 	if f == nil {
 		return nil
 	}
-	return r.config.fc.FailureToError(f)
+	return r.fc.FailureToError(f)
 }
 
 // GetUnhandledSignalNames lists, sorted, the signals that arrived and were

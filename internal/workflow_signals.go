@@ -96,7 +96,7 @@ func (r *workflowRun) dropCorruptSignal(name string, err error) {
 // bufferSignal buffers a signal on its channel, to be decoded when
 // received.
 func (r *workflowRun) bufferSignal(name string, input *commonpb.Payloads) error {
-	if !r.signals.get(name).Chan.SendAsync(failure.NewEncodedValue(input, r.config.dc)) {
+	if !r.signals.get(name).Chan.SendAsync(failure.NewEncodedValue(input, r.dc)) {
 		return fmt.Errorf("signal %q: %d signals are waiting to be received already; the workflow must read its signals (workflow.GetSignalChannel(ctx, %q).Receive)",
 			name, signalBufferSize, name)
 	}

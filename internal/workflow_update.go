@@ -221,7 +221,7 @@ func (r *workflowRun) runUpdate(ctx Context, u *engine.Update, info *UpdateInfo,
 		u.Reject(fmt.Errorf("unknown update %v. KnownUpdates=%v", u.Name, slices.Sorted(maps.Keys(r.updates.handlers))))
 		return
 	}
-	values, err := h.fn.DecodeArgs(r.config.dc, u.Args, "update")
+	values, err := h.fn.DecodeArgs(r.dc, u.Args, "update")
 	if err != nil {
 		u.Reject(fmt.Errorf("unable to decode the input for update %q: %w", u.Name, err))
 		return
@@ -247,7 +247,7 @@ func (r *workflowRun) runUpdate(ctx Context, u *engine.Update, info *UpdateInfo,
 		u.Complete(nil, failure.SafeChain(err))
 		return
 	}
-	p, encErr := r.config.dc.ToPayloads(result)
+	p, encErr := r.dc.ToPayloads(result)
 	if encErr != nil {
 		encErr = fmt.Errorf("the result of update %q (%T) cannot be encoded: %w", u.Name, result, encErr)
 		codecfail.FailTask(encErr)

@@ -145,7 +145,7 @@ func UpsertMemoWithOptions(ctx Context, memo map[string]any, options UpsertMemoO
 func (r *workflowRun) upsertMemo(ctx Context, memo map[string]any, groups []EventGroup) error {
 	fields := make(map[string]*commonpb.Payload, len(memo))
 	for k, v := range memo {
-		p, err := r.config.dc.ToPayload(v)
+		p, err := r.dc.ToPayload(v)
 		if err != nil {
 			return fmt.Errorf("UpsertMemo: field %q (%T) cannot be encoded: %w", k, v, err)
 		}

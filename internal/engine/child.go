@@ -27,13 +27,14 @@ func (x *Run) DefaultChildWorkflowID() string {
 // StartChildWorkflow starts a child workflow. started runs once, when the
 // child started (with its run) or could not (with a
 // ChildWorkflowExecutionError); done runs once, with the child's result or
-// its error (a ChildWorkflowExecutionError whose cause says why).
+// its error (a ChildWorkflowExecutionError whose cause says why), the
+// child's failure decoded with fc (the run's when nil).
 //
 // A child whose workflow ID is that of a child this run started and that
 // has not closed does not start, as in go.temporal.io/sdk: there is no
 // command (so histories agree), and the error is a bare
 // *ChildWorkflowExecutionAlreadyStartedError; started and done never run.
-func (x *Run) StartChildWorkflow(attrs *commandpb.StartChildWorkflowExecutionCommandAttributes, summary, details string,
+func (x *Run) StartChildWorkflow(attrs *commandpb.StartChildWorkflowExecutionCommandAttributes, summary, details string, fc FailureConverter,
 	started func(execution *commonpb.WorkflowExecution, err error), done func(*commonpb.Payloads, error),
 ) (*commands.ChildWorkflow, error) {
 	if x.book.ChildOpen(attrs.GetWorkflowId()) {
@@ -44,7 +45,7 @@ func (x *Run) StartChildWorkflow(attrs *commandpb.StartChildWorkflowExecutionCom
 		return nil, err
 	}
 	if details != "" {
-		p, err := x.opts.DataConverter.ToPayload(details)
+		p, err := x.dc.ToPayload(details)
 		if err != nil {
 			err = fmt.Errorf("encoding the details %q: %w", details, err)
 			codecfail.FailTask(err)
@@ -72,7 +73,7 @@ func (x *Run) StartChildWorkflow(attrs *commandpb.StartChildWorkflowExecutionCom
 				done(nil, startErr)
 				return
 			}
-			x.outcomeHandler(done)(o)
+			x.outcomeHandler(fc, done)(o)
 		},
 	}
 	child = x.book.StartChildWorkflow(attrs, metadata, calls)

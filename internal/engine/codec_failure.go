@@ -42,5 +42,5 @@ func (x *Run) codecTaskError(err error) *TaskError {
 // failureInTask converts err to the failure a command carries: details a
 // payload codec refuses with a WorkflowTaskFailureError fail the task.
 func (x *Run) failureInTask(err error) *failurepb.Failure {
-	return failure.ErrorToFailureInTask(x.opts.FailureConverter, err)
+	return failure.ErrorToFailureInTask(x.fc, err)
 }

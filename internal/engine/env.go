@@ -27,11 +27,15 @@ func (x *Run) Info() *Info { return &x.info }
 // default ID of an activity or timer.
 func (x *Run) NextSeq() int64 { return x.book.NextSeq() }
 
-// outcomeHandler turns a command outcome into a result or a Go error.
-func (x *Run) outcomeHandler(done func(*commonpb.Payloads, error)) func(commands.Outcome) {
+// outcomeHandler turns a command outcome into a result or a Go error,
+// its failure decoded with fc (the run's when nil).
+func (x *Run) outcomeHandler(fc FailureConverter, done func(*commonpb.Payloads, error)) func(commands.Outcome) {
+	if fc == nil {
+		fc = x.fc
+	}
 	return func(o commands.Outcome) {
 		if o.Failure != nil {
-			done(nil, x.opts.FailureConverter.FailureToError(o.Failure))
+			done(nil, fc.FailureToError(o.Failure))
 			return
 		}
 		done(o.Result, nil)
@@ -42,9 +46,11 @@ func (x *Run) outcomeHandler(done func(*commonpb.Payloads, error)) func(commands
 // the command as its user metadata, for the UI. An empty ActivityId
 // becomes the command's sequence number. done runs once with the result or
 // the error: an *ActivityError, or a CanceledError when canceled and
-// waitForCancel is false (with it, the activity's own end decides). The
-// error is the summary's, which the data converter could not encode.
-func (x *Run) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttributes, summary string, waitForCancel bool, done func(*commonpb.Payloads, error)) (*commands.Activity, error) {
+// waitForCancel is false (with it, the activity's own end decides); its
+// failure is decoded with fc (the run's when nil). The error is the
+// summary's, which the data converter could not encode.
+func (x *Run) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttributes, summary string, waitForCancel bool,
+	fc FailureConverter, done func(*commonpb.Payloads, error)) (*commands.Activity, error) {
 	metadata, err := x.userMetadata(summary)
 	if err != nil {
 		return nil, err
@@ -52,7 +58,7 @@ func (x *Run) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttri
 	if attrs.ActivityId == "" {
 		attrs.ActivityId = strconv.FormatInt(x.book.NextSeq(), 10)
 	}
-	return x.book.ScheduleActivity(attrs, metadata, waitForCancel, x.outcomeHandler(done)), nil
+	return x.book.ScheduleActivity(attrs, metadata, waitForCancel, x.outcomeHandler(fc, done)), nil
 }
 
 // StartTimer starts a timer; done runs once: with nil when it fires, with
@@ -67,7 +73,7 @@ func (x *Run) StartTimer(d time.Duration, summary string, done func(error)) (*co
 		TimerId:            strconv.FormatInt(x.book.NextSeq(), 10),
 		StartToFireTimeout: durationpb.New(d),
 	}
-	return x.book.StartTimer(attrs, metadata, x.outcomeHandler(func(_ *commonpb.Payloads, err error) { done(err) })), nil
+	return x.book.StartTimer(attrs, metadata, x.outcomeHandler(nil, func(_ *commonpb.Payloads, err error) { done(err) })), nil
 }
 
 // userMetadata encodes a command's summary with the data converter, as
@@ -76,7 +82,7 @@ func (x *Run) userMetadata(summary string) (*sdkpb.UserMetadata, error) {
 	if summary == "" {
 		return nil, nil
 	}
-	p, err := x.opts.DataConverter.ToPayload(summary)
+	p, err := x.dc.ToPayload(summary)
 	if err != nil {
 		err = fmt.Errorf("encoding the summary %q: %w", summary, err)
 		codecfail.FailTask(err)

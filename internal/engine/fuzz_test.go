@@ -170,7 +170,7 @@ func (m *mirror) issue(ev *historypb.HistoryEvent) error {
 		act, err := x.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{
 			ActivityId: a.GetActivityId(), ActivityType: a.GetActivityType(), TaskQueue: a.GetTaskQueue(), Input: a.GetInput(),
 			StartToCloseTimeout: a.GetStartToCloseTimeout(), ScheduleToCloseTimeout: a.GetScheduleToCloseTimeout(),
-		}, "", false, func(*commonpb.Payloads, error) {})
+		}, "", false, nil, func(*commonpb.Payloads, error) {})
 		if err != nil {
 			return err
 		}

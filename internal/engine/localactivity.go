@@ -51,6 +51,10 @@ type LocalActivityRequest struct {
 	// WorkflowTaskTimeout bounds the backoffs the worker waits out itself;
 	// longer ones become a workflow timer.
 	WorkflowTaskTimeout time.Duration
+	// FailureConverter converts its failure to and from the marker's (the
+	// run's when nil): the activity's serialization context is not the
+	// workflow's.
+	FailureConverter FailureConverter
 }
 
 // LocalActivityOutcome is how the worker's attempts at a local activity
@@ -147,10 +151,18 @@ func (la *localActivity) deliver(x *Run, o commands.Outcome) {
 	r := LocalActivityResult{Result: o.Result}
 	if o.Failure != nil {
 		r.Result = nil
-		r.Err = x.opts.FailureConverter.FailureToError(o.Failure)
+		r.Err = x.failureConverterOf(la.req).FailureToError(o.Failure)
 		r.Attempt, r.Backoff = la.lastAttempt, la.backoff
 	}
 	la.done(r)
+}
+
+// failureConverterOf is what converts req's failures.
+func (x *Run) failureConverterOf(req *LocalActivityRequest) FailureConverter {
+	if req.FailureConverter != nil {
+		return req.FailureConverter
+	}
+	return x.fc
 }
 
 // waitingForLocalActivities reports whether a live task must wait for
@@ -224,7 +236,7 @@ func (x *Run) recordLocalActivity(la *localActivity, o LocalActivityOutcome, rep
 	in := commands.InCompleted
 	if o.Err != nil {
 		data.Backoff = o.Backoff
-		outcome.Failure = x.failureInTask(o.Err)
+		outcome.Failure = failure.ErrorToFailureInTask(x.failureConverterOf(la.req), o.Err)
 		in = commands.InFailed
 		if failure.IsCanceledError(o.Err) {
 			in = commands.InCanceled
@@ -233,7 +245,7 @@ func (x *Run) recordLocalActivity(la *localActivity, o LocalActivityOutcome, rep
 		details[detailResult] = o.Result
 		outcome.Result = o.Result
 	}
-	p, err := x.opts.DataConverter.ToPayloads(data)
+	p, err := x.dc.ToPayloads(data)
 	if err != nil {
 		return fmt.Errorf("local activity %q: encoding its marker: %w", la.req.ID, err)
 	}
@@ -264,7 +276,7 @@ func (x *Run) resolveFromMarker(ev *historypb.HistoryEvent) error {
 		return fmt.Errorf("LocalActivity marker at event %d lacks the %q detail", ev.GetEventId(), detailData)
 	}
 	var data localActivityMarkerData
-	if err := x.opts.DataConverter.FromPayloads(p, &data); err != nil {
+	if err := x.dc.FromPayloads(p, &data); err != nil {
 		return fmt.Errorf("LocalActivity marker at event %d: decoding %q: %w", ev.GetEventId(), detailData, err)
 	}
 	la := x.las.pending[data.ActivityID]

@@ -86,7 +86,7 @@ func (m *markerState) noteEvent(*historypb.HistoryEvent) { m.afterVersionMarker 
 func (m *markerState) preload(x *Run, ev *historypb.HistoryEvent) error {
 	a := ev.GetMarkerRecordedEventAttributes()
 	d := a.GetDetails()
-	dc := x.opts.DataConverter
+	dc := x.dc
 	need := func(key string) (*commonpb.Payloads, error) {
 		p, ok := d[key]
 		if !ok {
@@ -156,7 +156,7 @@ func (m *markerState) preload(x *Run, ev *historypb.HistoryEvent) error {
 // mustEncode encodes marker details; the values are the engine's own
 // (numbers, strings, payloads), so failure is a broken converter.
 func (x *Run) mustEncode(values ...any) *commonpb.Payloads {
-	p, err := x.opts.DataConverter.ToPayloads(values...)
+	p, err := x.dc.ToPayloads(values...)
 	if err != nil {
 		panic(fmt.Errorf("the data converter cannot encode marker details %v: %w", values, err))
 	}

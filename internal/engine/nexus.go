@@ -25,7 +25,7 @@ func (x *Run) ScheduleNexusOperation(attrs *commandpb.ScheduleNexusOperationComm
 		return nil, err
 	}
 	if fc == nil {
-		fc = x.opts.FailureConverter
+		fc = x.fc
 	}
 	return x.book.ScheduleNexusOperation(attrs, metadata, resolve, commands.NexusCallbacks{
 		Started: started,

@@ -25,6 +25,10 @@ type Run struct {
 	book *commands.Book
 	wf   Workflow
 	info Info
+	// dc and fc convert the run's own payloads and failures (see
+	// UseConverters); Options' until the workflow says otherwise.
+	dc PayloadConverter
+	fc FailureConverter
 
 	lastEventID int64 // the last event applied
 	// lastStartedEventID is the WorkflowTaskStarted of the last workflow
@@ -79,11 +83,19 @@ type Run struct {
 
 // NewRun returns the state of a run that has not seen any event.
 func NewRun(opts *Options) *Run {
-	x := &Run{opts: opts, book: commands.NewBook()}
+	x := &Run{opts: opts, book: commands.NewBook(), dc: opts.DataConverter, fc: opts.FailureConverter}
 	if opts.LocateCode != nil {
 		x.book.LocateCommands(opts.LocateCode)
 	}
 	return x
+}
+
+// UseConverters sets the converters of the run's own payloads and failures
+// (markers, summaries, the workflow's failure, and the failures of
+// commands given no converter of their own): the workflow calls it when it
+// starts, with Options' converters told the run's serialization context.
+func (x *Run) UseConverters(dc PayloadConverter, fc FailureConverter) {
+	x.dc, x.fc = dc, fc
 }
 
 // Task is one workflow task as the engine sees it: its history events (the

@@ -58,7 +58,7 @@ func (s *scripted) Close()             {}
 
 // activity schedules an activity whose result lands in s.results.
 func (s *scripted) activity(typ string) {
-	_, _ = s.x.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityType: &commonpb.ActivityType{Name: typ}}, "", false, func(r *commonpb.Payloads, err error) {
+	_, _ = s.x.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityType: &commonpb.ActivityType{Name: typ}}, "", false, nil, func(r *commonpb.Payloads, err error) {
 		if err != nil {
 			s.errs = append(s.errs, err)
 			return

@@ -97,7 +97,7 @@ func TestActivitySummaryGoesOutAsUserMetadata(t *testing.T) {
 	h.task()
 	x, _ := newRun(func(s *scripted, run int) {
 		for _, summary := range []string{"charge the card", ""} {
-			if _, err := s.x.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityType: &commonpb.ActivityType{Name: "Charge"}}, summary, false, func(*commonpb.Payloads, error) {}); err != nil {
+			if _, err := s.x.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityType: &commonpb.ActivityType{Name: "Charge"}}, summary, false, nil, func(*commonpb.Payloads, error) {}); err != nil {
 				t.Error(err)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
+	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 )
@@ -37,6 +38,11 @@ type ActivityTask struct {
 	// function the workflow passed (else the type names a registered one).
 	Local   bool
 	LocalFn any
+	// FailureConverter converts the attempt's error to the failure the
+	// server is told (not used for a local activity, whose failure the
+	// engine converts): the worker's, which the executor may replace with
+	// one told the activity's serialization context.
+	FailureConverter engine.FailureConverter
 }
 
 // ActivityExecutor runs activity code: it finds the registered function
@@ -108,21 +114,22 @@ func (w *Worker) handleActivityTask(task *workflowservice.PollActivityTaskQueueR
 	defer hb.stop()
 	am := w.metrics.forActivity(task)
 	start := am.start()
-	result, err := w.opts.Activities.Execute(ctx, &ActivityTask{Task: task, Heartbeat: hb.record, HeartbeatNow: hb.sendNow, WorkerStop: w.stopped})
+	at := &ActivityTask{Task: task, Heartbeat: hb.record, HeartbeatNow: hb.sendNow, WorkerStop: w.stopped, FailureConverter: w.opts.FailureConverter}
+	result, err := w.opts.Activities.Execute(ctx, at)
 	err = failure.SafeChain(err) // before anything walks it: a cyclic chain would spin for ever
 	hb.finish(err == nil)
 	if errors.Is(err, ErrResultPending) {
 		am.executed(start)
 		return
 	}
-	w.reportActivity(ctx, task, am, start, result, err, hb.serverCanceled())
+	w.reportActivity(ctx, task, at.FailureConverter, am, start, result, err, hb.serverCanceled())
 }
 
 // reportActivity tells the server how the activity ended, and records the
 // attempt's metrics as go.temporal.io/sdk does: its execution latency (not
 // for an attempt past its deadline), a failure unless benign, and the
 // end-to-end latency of a success the server accepted.
-func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollActivityTaskQueueResponse, am *activityMetrics, start time.Time,
+func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollActivityTaskQueueResponse, fc engine.FailureConverter, am *activityMetrics, start time.Time,
 	result *commonpb.Payloads, err error, serverCanceled bool) {
 	rctx, cancel := context.WithTimeout(am.reportContext(), rpcTimeout)
 	defer cancel()
@@ -138,9 +145,9 @@ func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollA
 		if rerr == nil {
 			am.succeeded(task)
 		}
-	case serverCanceled && (errors.Is(err, context.Canceled) || isCanceledFailure(w, err)):
+	case serverCanceled && (errors.Is(err, context.Canceled) || isCanceledFailure(fc, err)):
 		am.executed(start)
-		f := toFailure(w.opts.FailureConverter, err)
+		f := toFailure(fc, err)
 		_, rerr = w.opts.Service.RespondActivityTaskCanceled(rctx, &workflowservice.RespondActivityTaskCanceledRequest{
 			TaskToken: task.GetTaskToken(), Details: f.GetCanceledFailureInfo().GetDetails(), Identity: w.opts.Identity, Namespace: w.opts.Namespace,
 			//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated version stamp and deployment.
@@ -154,7 +161,7 @@ func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollA
 			w.opts.Logger.Warn("activity ran past its deadline", "ActivityID", task.GetActivityId(), "Error", err)
 			return
 		}
-		f := toFailure(w.opts.FailureConverter, err)
+		f := toFailure(fc, err)
 		if !isBenign(f) {
 			am.failed()
 		}
@@ -180,6 +187,6 @@ func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollA
 
 // isCanceledFailure reports an error that converts to a canceled failure
 // (a CanceledError the activity returned).
-func isCanceledFailure(w *Worker, err error) bool {
-	return toFailure(w.opts.FailureConverter, err).GetCanceledFailureInfo() != nil
+func isCanceledFailure(fc engine.FailureConverter, err error) bool {
+	return toFailure(fc, err).GetCanceledFailureInfo() != nil
 }

@@ -43,7 +43,7 @@ func (l *loop) Run() error {
 		return nil
 	}
 	_, err := l.x.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityType: &commonpb.ActivityType{Name: "Charge"}},
-		"", false, func(*commonpb.Payloads, error) {})
+		"", false, nil, func(*commonpb.Payloads, error) {})
 	return err
 }
 

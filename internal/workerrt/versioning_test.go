@@ -177,7 +177,7 @@ func TestVersionGoesWithEveryPollAndReport(t *testing.T) {
 			}
 			// A cancellation is reported as such only when the server
 			// asked for it; the report itself is what is checked here.
-			w.reportActivity(context.Background(), activityTask("canceled", scheduled), w.metrics.forActivity(activityTask("canceled", scheduled)), time.Now(), nil, context.Canceled, true)
+			w.reportActivity(context.Background(), activityTask("canceled", scheduled), w.opts.FailureConverter, w.metrics.forActivity(activityTask("canceled", scheduled)), time.Now(), nil, context.Canceled, true)
 
 			check := func(what string, got, want proto.Message) {
 				t.Helper()
