@@ -6,6 +6,7 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 
+	"github.com/durable-go/sdk/internal/binarychecksum"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/workerrt"
@@ -110,7 +111,7 @@ func newWorkerVersioning(taskQueue string, o WorkerOptions) *workerVersioning {
 		v.buildID = o.DeploymentOptions.Version.BuildID
 	}
 	if v.buildID == "" {
-		v.buildID = processBinaryChecksum()
+		v.buildID = binarychecksum.Get()
 	}
 	if o.DisableRegistrationAliasing {
 		v.aliases = nil
@@ -205,6 +206,11 @@ func (v *workerVersioning) runtime(sessionQueue bool) workerrt.Versioning {
 	}
 	return rt
 }
+
+// SetBinaryChecksum sets the binary checksum of the process's workers
+// (worker.SetBinaryChecksum; see internal/binarychecksum), which a worker
+// without a build ID sends as its own.
+func SetBinaryChecksum(checksum string) { binarychecksum.Set(checksum) }
 
 // registeredName is the name a workflow is registered under.
 func registeredName(name string, fn any) string {

@@ -9,6 +9,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/binarychecksum"
 	"github.com/durable-go/sdk/internal/clientapi"
 )
 
@@ -132,7 +133,7 @@ func TestWorkerBuildIDAndSessionQueueVersioning(t *testing.T) {
 	}{
 		{WorkerOptions{BuildID: "legacy", DeploymentOptions: WorkerDeploymentOptions{Version: ordersV1}}, "v1"},
 		{WorkerOptions{BuildID: "legacy"}, "legacy"},
-		{WorkerOptions{}, processBinaryChecksum()},
+		{WorkerOptions{}, binarychecksum.Get()},
 	} {
 		if got := NewWorker(c, "tq", tc.opts).versioning.runtime(false).BuildID; got != tc.want {
 			t.Errorf("%+v: build ID %q, want %q", tc.opts, got, tc.want)

@@ -6,6 +6,7 @@ import (
 
 	commonpb "go.temporal.io/api/common/v1"
 
+	"github.com/durable-go/sdk/internal/binarychecksum"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/policy"
@@ -99,7 +100,7 @@ func (i *WorkflowInfo) GetTargetWorkerDeploymentVersionChanged() bool {
 // this process's (see worker.SetBinaryChecksum).
 func (i *WorkflowInfo) GetBinaryChecksum() string {
 	if i.BinaryChecksum == "" {
-		return processBinaryChecksum()
+		return binarychecksum.Get()
 	}
 	return i.BinaryChecksum
 }
