@@ -111,9 +111,9 @@ func (r *workflowRun) Start(x *engine.Run, started *historypb.WorkflowExecutionS
 	r.info = r.config.buildInfo(x, started)
 	r.useOwnConverters()
 	r.logger = runLogger{run: r, next: r.config.runLogNext}
-	r.metrics = replayAwareMetrics{next: r.config.metrics.WithTags(map[string]string{
+	r.metrics = sdkmetrics.ReplayAware(r.config.metrics.WithTags(map[string]string{
 		"namespace": r.info.Namespace, "task_queue": r.info.TaskQueueName, "workflow_type": r.info.WorkflowType.Name,
-	}), isReplaying: x.IsReplaying}
+	}), x.IsReplaying)
 	// Decoded here rather than in the root coroutine: decoding needs deep
 	// stacks, and a coroutine's stack stays as large as it ever grew.
 	r.args, r.argsErr = r.fn.DecodeArgs(r.dc, started.GetInput(), "workflow")
