@@ -9,6 +9,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/session"
@@ -68,7 +69,7 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 		// Retryable: a worker that has the activity may pick up the retry.
 		return nil, failure.NewApplicationError(err.Error(), "ActivityNotRegistered")
 	}
-	logger := newKeyvalsLogger(e.logger, "ActivityID", info.ActivityID, "ActivityType", info.ActivityType.Name,
+	logger := logging.WithKeyvals(e.logger, "ActivityID", info.ActivityID, "ActivityType", info.ActivityType.Name,
 		"Attempt", info.Attempt, "WorkflowID", info.WorkflowExecution.ID, "RunID", info.WorkflowExecution.RunID)
 	defer func() {
 		if p := recover(); p != nil {
