@@ -38,6 +38,7 @@ type TestActivityEnvironment struct {
 	identity      string
 	timeout       time.Duration
 	details       *commonpb.Payloads
+	detailsValue  any // what details encode, for a converter told the activity's context
 	workerStop    chan struct{}
 	onHeartbeat   func(*internal.ActivityInfo, converter.EncodedValues)
 	inWorkflow    bool
@@ -119,7 +120,7 @@ func (t *TestActivityEnvironment) SetHeartbeatDetails(details any) {
 	if err != nil {
 		panic(fmt.Sprintf("SetHeartbeatDetails: %T cannot be encoded: %v", details, err))
 	}
-	t.details = p
+	t.details, t.detailsValue = p, details
 }
 
 // SetWorkerStopChannel sets the channel activity.GetWorkerStopChannel
@@ -212,9 +213,20 @@ type local struct{ fn any }
 func (t *TestActivityEnvironment) execute(name string, args []any, la *local) (converter.EncodedValue, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	input, err := registry.EncodeArgs(t.dc, args)
+	// What goes to the activity and comes back is converted with the
+	// serialization context the worker's executor gives the activity.
+	sc := converter.ActivitySerializationContext{Namespace: testNamespace, ActivityType: name, TaskQueue: testTaskQueue, IsLocal: la != nil}
+	dc := converter.WithDataConverterSerializationContext(t.dc, sc)
+	fc := converter.WithFailureConverterSerializationContext(t.fc, sc)
+	input, err := registry.EncodeArgs(dc, args)
 	if err != nil {
 		return nil, fmt.Errorf("activity %q: %w", name, err)
+	}
+	details := t.details
+	if _, aware := t.dc.(converter.DataConverterWithSerializationContext); aware && details != nil {
+		if details, err = dc.ToPayloads(t.detailsValue); err != nil {
+			return nil, fmt.Errorf("activity %q: the heartbeat details: %w", name, err)
+		}
 	}
 	now := time.Now()
 	var token []byte
@@ -223,7 +235,7 @@ func (t *TestActivityEnvironment) execute(name string, args []any, la *local) (c
 	}
 	task := &workflowservice.PollActivityTaskQueueResponse{
 		TaskToken: token, WorkflowNamespace: testNamespace,
-		ActivityType: &commonpb.ActivityType{Name: name}, ActivityId: "0", Input: input, Header: t.header, HeartbeatDetails: t.details,
+		ActivityType: &commonpb.ActivityType{Name: name}, ActivityId: "0", Input: input, Header: t.header, HeartbeatDetails: details,
 		ScheduledTime: timestamppb.New(now), CurrentAttemptScheduledTime: timestamppb.New(now), StartedTime: timestamppb.New(now), Attempt: 1,
 	}
 	ctx := cmp.Or(t.workerOptions.BackgroundActivityContext, context.Background())
@@ -239,7 +251,7 @@ func (t *TestActivityEnvironment) execute(name string, args []any, la *local) (c
 	}
 	// The listener hears the heartbeats a worker would send, throttled as
 	// the worker throttles them.
-	onHeartbeat, dc := t.onHeartbeat, t.dc
+	onHeartbeat := t.onHeartbeat
 	interval := workerrt.HeartbeatInterval(task.GetHeartbeatTimeout().AsDuration(),
 		t.workerOptions.DefaultHeartbeatThrottleInterval, t.workerOptions.MaxHeartbeatThrottleInterval)
 	throttle := workerrt.NewHeartbeatThrottle(interval, func(details *commonpb.Payloads) {
@@ -262,9 +274,9 @@ func (t *TestActivityEnvironment) execute(name string, args []any, la *local) (c
 	}
 	if err != nil {
 		// As a workflow would see it: through the failure converter.
-		return nil, t.fc.FailureToError(t.fc.ErrorToFailure(err))
+		return nil, fc.FailureToError(fc.ErrorToFailure(err))
 	}
-	return failure.NewEncodedValue(result, t.dc), nil
+	return failure.NewEncodedValue(result, dc), nil
 }
 
 // executeInWorkflow runs the activity from a workflow in a test workflow

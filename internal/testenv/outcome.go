@@ -30,7 +30,8 @@ func (e *TestWorkflowEnvironment) finish(w *workerrt.Worker, early error) {
 		return
 	}
 	last := h.GetEvents()[len(h.GetEvents())-1]
-	result, runErr, err := clientimpl.RunOutcome(last, e.dc, e.fc)
+	dc, fc := e.workflowConverters(e.executionID())
+	result, runErr, err := clientimpl.RunOutcome(last, dc, fc)
 	runErr = withInitialVersioningBehavior(runErr, last)
 	switch {
 	case err != nil:
@@ -63,7 +64,8 @@ func (e *TestWorkflowEnvironment) GetWorkflowResult(valuePtr any) error {
 	if e.err != nil || e.result == nil || valuePtr == nil {
 		return e.err
 	}
-	return e.dc.FromPayloads(e.result, valuePtr)
+	dc, _ := e.workflowConverters(e.executionID())
+	return dc.FromPayloads(e.result, valuePtr)
 }
 
 // GetWorkflowResultByID is GetWorkflowResult for the workflow with
@@ -76,7 +78,8 @@ func (e *TestWorkflowEnvironment) GetWorkflowResultByID(workflowID string, value
 	if err != nil || result == nil || valuePtr == nil {
 		return err
 	}
-	return e.dc.FromPayloads(result, valuePtr)
+	dc, _ := e.workflowConverters(workflowID)
+	return dc.FromPayloads(result, valuePtr)
 }
 
 // outcomeOf reads how another workflow of the test (a child) ended.
@@ -90,7 +93,8 @@ func (e *TestWorkflowEnvironment) outcomeOf(workflowID string) (*commonpb.Payloa
 	}
 	events := h.GetEvents()
 	last := events[len(events)-1]
-	result, runErr, err := clientimpl.RunOutcome(last, e.dc, e.fc)
+	dc, fc := e.workflowConverters(workflowID)
+	result, runErr, err := clientimpl.RunOutcome(last, dc, fc)
 	if err != nil {
 		return nil, fmt.Errorf("workflow %q has not completed", workflowID)
 	}

@@ -161,7 +161,7 @@ func (e *TestWorkflowEnvironment) endWithoutProgress(limit time.Duration) {
 	defer cancel()
 	if p, err := e.server.Query(ctx, e.execution, &querypb.WorkflowQuery{QueryType: internal.QueryTypeStackTrace}); err == nil {
 		var s string
-		if e.dc.FromPayloads(p, &s) == nil {
+		if dc, _ := e.workflowConverters(e.executionID()); dc.FromPayloads(p, &s) == nil {
 			stack = s
 		}
 	}
@@ -193,7 +193,8 @@ func (e *TestWorkflowEnvironment) workflowTaskFailed(execution *commonpb.Workflo
 	if execution.GetWorkflowId() != e.execution.GetWorkflowId() || attrs.GetCause() == enumspb.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND {
 		return
 	}
-	e.endTest(e.fc.FailureToError(attrs.GetFailure()))
+	_, fc := e.workflowConverters(execution.GetWorkflowId())
+	e.endTest(fc.FailureToError(attrs.GetFailure()))
 }
 
 // codecFailedWorkflowTask ends the test when a payload codec fails a

@@ -50,7 +50,8 @@ func (e *TestWorkflowEnvironment) SignalWorkflowSkippingWorkflowTask(name string
 }
 
 func (e *TestWorkflowEnvironment) signal(name string, input any, skipTask bool) {
-	p, err := e.dc.ToPayloads(input)
+	dc, _ := e.workflowConverters(e.testWorkflowID())
+	p, err := dc.ToPayloads(input)
 	if err != nil {
 		panic(fmt.Sprintf("SignalWorkflow(%q): the input (%T) cannot be encoded: %v", name, input, err))
 	}
@@ -68,7 +69,8 @@ func (e *TestWorkflowEnvironment) signal(name string, input any, skipTask bool) 
 
 // SignalWorkflowByID sends a signal to the workflow with workflowID.
 func (e *TestWorkflowEnvironment) SignalWorkflowByID(workflowID, signalName string, input any) error {
-	p, err := e.dc.ToPayloads(input)
+	dc, _ := e.workflowConverters(workflowID)
+	p, err := dc.ToPayloads(input)
 	if err != nil {
 		return fmt.Errorf("SignalWorkflowByID(%q): the input (%T) cannot be encoded: %w", signalName, input, err)
 	}
@@ -129,7 +131,8 @@ func (e *TestWorkflowEnvironment) QueryWorkflow(queryType string, args ...any) (
 
 // QueryWorkflowByID queries the workflow with workflowID.
 func (e *TestWorkflowEnvironment) QueryWorkflowByID(workflowID, queryType string, args ...any) (converter.EncodedValue, error) {
-	input, err := registry.EncodeArgs(e.dc, args)
+	dc, _ := e.workflowConverters(workflowID)
+	input, err := registry.EncodeArgs(dc, args)
 	if err != nil {
 		return nil, fmt.Errorf("query %q: %w", queryType, err)
 	}
@@ -155,7 +158,7 @@ func (e *TestWorkflowEnvironment) QueryWorkflowByID(workflowID, queryType string
 	if err != nil {
 		return nil, err
 	}
-	return failure.NewEncodedValue(p, e.dc), nil
+	return failure.NewEncodedValue(p, dc), nil
 }
 
 // queryTimeout bounds, in wall time, how long a query waits for the

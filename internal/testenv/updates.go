@@ -3,6 +3,7 @@ package testenv
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	commonpb "go.temporal.io/api/common/v1"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
 
+	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/testserver"
@@ -87,7 +89,8 @@ func updateKey(workflowID, updateID string) string { return workflowID + "\x00" 
 // run again: uc hears what became of the first. Callbacks run on the
 // test's goroutine (see testUpdates).
 func (e *TestWorkflowEnvironment) UpdateWorkflow(updateName, updateID string, uc internal.UpdateCallbacks, args ...any) {
-	input, err := registry.EncodeArgs(e.dc, args)
+	dc, _ := e.workflowConverters(e.testWorkflowID())
+	input, err := registry.EncodeArgs(dc, args)
 	if err != nil {
 		panic(fmt.Sprintf("UpdateWorkflow(%q): the arguments cannot be encoded: %v", updateName, err))
 	}
@@ -104,7 +107,8 @@ func (e *TestWorkflowEnvironment) UpdateWorkflow(updateName, updateID string, uc
 // UpdateWorkflowByID sends an update to the workflow with workflowID (a
 // child, say); it fails if no such workflow runs.
 func (e *TestWorkflowEnvironment) UpdateWorkflowByID(workflowID, updateName, updateID string, uc internal.UpdateCallbacks, args ...any) error {
-	input, err := registry.EncodeArgs(e.dc, args)
+	dc, _ := e.workflowConverters(workflowID)
+	input, err := registry.EncodeArgs(dc, args)
 	if err != nil {
 		return fmt.Errorf("UpdateWorkflowByID(%q): the arguments cannot be encoded: %w", updateName, err)
 	}
@@ -242,35 +246,37 @@ func (e *TestWorkflowEnvironment) watchUpdate(key string, w *testserver.UpdateWa
 // heardFromServer runs, on the test's goroutine, the callbacks a notice
 // calls for, unless the workflow interceptor ran them already.
 func (e *TestWorkflowEnvironment) heardFromServer(key string, n testserver.UpdateNotice) {
+	workflowID, _, _ := strings.Cut(key, "\x00") // see updateKey
+	dc, fc := e.workflowConverters(workflowID)
 	switch n.Stage {
 	case testserver.UpdateAccepted:
 		if first := e.updates.accept(key); first != nil {
 			first.Accept()
 		}
 	case testserver.UpdateRejected:
-		e.rejectUpdate(key, e.failureError(n.Failure))
+		e.rejectUpdate(key, failureError(fc, n.Failure))
 	default:
-		value, err := e.decodeOutcome(n.Outcome)
+		value, err := decodeOutcome(dc, fc, n.Outcome)
 		e.completeUpdate(key, value, err)
 	}
 }
 
-func (e *TestWorkflowEnvironment) failureError(f *failurepb.Failure) error {
+func failureError(fc converter.FailureConverter, f *failurepb.Failure) error {
 	if f == nil {
 		return errors.New("the update was rejected")
 	}
-	return e.fc.FailureToError(f)
+	return fc.FailureToError(f)
 }
 
 // decodeOutcome is an update's outcome as the server holds it, for an
 // update whose handler the interceptor did not see return.
-func (e *TestWorkflowEnvironment) decodeOutcome(outcome *updatepb.Outcome) (any, error) {
+func decodeOutcome(dc converter.DataConverter, fc converter.FailureConverter, outcome *updatepb.Outcome) (any, error) {
 	if f := outcome.GetFailure(); f != nil {
-		return nil, e.fc.FailureToError(f)
+		return nil, fc.FailureToError(f)
 	}
 	var value any
 	if p := outcome.GetSuccess(); len(p.GetPayloads()) > 0 {
-		if err := e.dc.FromPayload(p.GetPayloads()[0], &value); err != nil {
+		if err := dc.FromPayload(p.GetPayloads()[0], &value); err != nil {
 			return nil, fmt.Errorf("the result of the update cannot be decoded: %w", err)
 		}
 	}

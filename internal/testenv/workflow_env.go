@@ -261,7 +261,8 @@ func (e *TestWorkflowEnvironment) SetActivityTimeoutGracePeriod(gracePeriod time
 func (e *TestWorkflowEnvironment) SetLastCompletionResult(result any) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	p, err := e.dc.ToPayloads(result)
+	dc, _ := e.workflowConverters(e.testWorkflowID())
+	p, err := dc.ToPayloads(result)
 	if err != nil {
 		panic(fmt.Sprintf("SetLastCompletionResult: %v cannot be encoded: %v", result, err))
 	}
@@ -443,10 +444,7 @@ func (e *TestWorkflowEnvironment) start(workflowFn any, args []any) error {
 		// is canceled at once, even with WaitForCancellation.
 		CancelRunningActivitiesAtOnce: true,
 	})
-	workflowID, runID := e.startOptions.ID, testRunID
-	if workflowID == "" {
-		workflowID = testWorkflowID
-	}
+	workflowID, runID := e.testWorkflowID(), testRunID
 	e.execution = &commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID}
 	e.listeners.start(e.dc, e.fc, e.identity)
 	if _, err := e.server.StartWorkflow(workflowID, runID, attrs); err != nil {
@@ -469,7 +467,8 @@ func (e *TestWorkflowEnvironment) start(workflowFn any, args []any) error {
 // startAttributes is the WorkflowExecutionStarted of the run.
 func (e *TestWorkflowEnvironment) startAttributes(typeName string, args []any) (*historypb.WorkflowExecutionStartedEventAttributes, error) {
 	o := e.startOptions
-	input, err := registry.EncodeArgs(e.dc, args)
+	dc, _ := e.workflowConverters(e.testWorkflowID())
+	input, err := registry.EncodeArgs(dc, args)
 	if err != nil {
 		return nil, fmt.Errorf("workflow %q: %w", typeName, err)
 	}
