@@ -1,0 +1,106 @@
+package compat
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/nexus-rpc/sdk-go/nexus"
+	officialclient "go.temporal.io/sdk/client"
+	officialtemporal "go.temporal.io/sdk/temporal"
+	officialtemporalnexus "go.temporal.io/sdk/temporalnexus"
+	official "go.temporal.io/sdk/workflow"
+
+	oursclient "github.com/durable-go/sdk/client"
+	ourstemporal "github.com/durable-go/sdk/temporal"
+	ourstemporalnexus "github.com/durable-go/sdk/temporalnexus"
+	ours "github.com/durable-go/sdk/workflow"
+)
+
+// The handler side of Nexus, one source for both SDKs: the Official half
+// is the Ours half with the SDK renamed (TestNexusHandlerSourceIsOneSource).
+
+// handlerServiceName is the service both SDKs' handler workers serve.
+const handlerServiceName = "compat-handler"
+
+// NexusHandlerServiceOurs is the handler's service: a synchronous
+// operation that reads its context, one the handler refuses, one that
+// fails as an operation, one that fails with a non-retryable application
+// error, and a workflow-run operation whose workflow answers, or waits to
+// be canceled.
+func NexusHandlerServiceOurs() *nexus.Service {
+	svc := nexus.NewService(handlerServiceName)
+	svc.MustRegister(
+		nexus.NewSyncOperation("echo", func(ctx context.Context, in string, o nexus.StartOperationOptions) (string, error) {
+			info := ourstemporalnexus.GetOperationInfo(ctx)
+			ourstemporalnexus.GetLogger(ctx).Info("echo", "Input", in)
+			ourstemporalnexus.GetMetricsHandler(ctx).Counter("compat_echo").Inc(1)
+			return fmt.Sprintf("echo: %s (nexus context %v, namespace set %v, request ID set %v, client set %v)", in,
+				ourstemporalnexus.IsNexusOperation(ctx), info.Namespace != "", o.RequestID != "", ourstemporalnexus.GetClient(ctx) != nil), nil
+		}),
+		nexus.NewSyncOperation("refuse", func(_ context.Context, in string, _ nexus.StartOperationOptions) (string, error) {
+			return "", nexus.NewHandlerErrorf(nexus.HandlerErrorTypeBadRequest, "cannot take %q", in)
+		}),
+		nexus.NewSyncOperation("fail", func(_ context.Context, in string, _ nexus.StartOperationOptions) (string, error) {
+			return "", nexus.NewOperationFailedErrorf("no stock for %q", in)
+		}),
+		nexus.NewSyncOperation("stop", func(_ context.Context, in string, _ nexus.StartOperationOptions) (string, error) {
+			return "", ourstemporal.NewNonRetryableApplicationError("stopped on "+in, "Stop", nil)
+		}),
+		ourstemporalnexus.NewWorkflowRunOperation("run", NexusHandlerSideWorkflowOurs,
+			func(_ context.Context, _ string, o nexus.StartOperationOptions) (oursclient.StartWorkflowOptions, error) {
+				return oursclient.StartWorkflowOptions{ID: "nexus-handler-side-" + o.RequestID}, nil
+			}),
+	)
+	return svc
+}
+
+// NexusHandlerSideWorkflowOurs backs the "run" operation: it answers at
+// once, or, given "wait", waits until canceled.
+func NexusHandlerSideWorkflowOurs(ctx ours.Context, input string) (string, error) {
+	if input == "wait" {
+		return "", ours.Sleep(ctx, time.Hour)
+	}
+	return "ran: " + input, nil
+}
+
+// NexusHandlerServiceOfficial is the handler's service: a synchronous
+// operation that reads its context, one the handler refuses, one that
+// fails as an operation, one that fails with a non-retryable application
+// error, and a workflow-run operation whose workflow answers, or waits to
+// be canceled.
+func NexusHandlerServiceOfficial() *nexus.Service {
+	svc := nexus.NewService(handlerServiceName)
+	svc.MustRegister(
+		nexus.NewSyncOperation("echo", func(ctx context.Context, in string, o nexus.StartOperationOptions) (string, error) {
+			info := officialtemporalnexus.GetOperationInfo(ctx)
+			officialtemporalnexus.GetLogger(ctx).Info("echo", "Input", in)
+			officialtemporalnexus.GetMetricsHandler(ctx).Counter("compat_echo").Inc(1)
+			return fmt.Sprintf("echo: %s (nexus context %v, namespace set %v, request ID set %v, client set %v)", in,
+				officialtemporalnexus.IsNexusOperation(ctx), info.Namespace != "", o.RequestID != "", officialtemporalnexus.GetClient(ctx) != nil), nil
+		}),
+		nexus.NewSyncOperation("refuse", func(_ context.Context, in string, _ nexus.StartOperationOptions) (string, error) {
+			return "", nexus.NewHandlerErrorf(nexus.HandlerErrorTypeBadRequest, "cannot take %q", in)
+		}),
+		nexus.NewSyncOperation("fail", func(_ context.Context, in string, _ nexus.StartOperationOptions) (string, error) {
+			return "", nexus.NewOperationFailedErrorf("no stock for %q", in)
+		}),
+		nexus.NewSyncOperation("stop", func(_ context.Context, in string, _ nexus.StartOperationOptions) (string, error) {
+			return "", officialtemporal.NewNonRetryableApplicationError("stopped on "+in, "Stop", nil)
+		}),
+		officialtemporalnexus.NewWorkflowRunOperation("run", NexusHandlerSideWorkflowOfficial,
+			func(_ context.Context, _ string, o nexus.StartOperationOptions) (officialclient.StartWorkflowOptions, error) {
+				return officialclient.StartWorkflowOptions{ID: "nexus-handler-side-" + o.RequestID}, nil
+			}),
+	)
+	return svc
+}
+
+// NexusHandlerSideWorkflowOfficial backs the "run" operation: it answers at
+// once, or, given "wait", waits until canceled.
+func NexusHandlerSideWorkflowOfficial(ctx official.Context, input string) (string, error) {
+	if input == "wait" {
+		return "", official.Sleep(ctx, time.Hour)
+	}
+	return "ran: " + input, nil
+}
