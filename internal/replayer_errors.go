@@ -2,14 +2,13 @@ package internal
 
 import (
 	"errors"
-	"runtime"
-	"strconv"
 	"strings"
 
 	commandpb "go.temporal.io/api/command/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 
+	"github.com/durable-go/sdk/internal/callsite"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/commands"
 	"github.com/durable-go/sdk/internal/engine"
@@ -107,48 +106,7 @@ func nondeterminismLocator(config *runConfig, locate func() string) func(src *en
 	}
 }
 
-// sdkFunctionPrefixes are the functions of the SDK itself, which stand
-// between workflow code and the engine on the stack.
-var sdkFunctionPrefixes = []string{
-	"runtime.", "iter.",
-	"github.com/durable-go/sdk/internal.", "github.com/durable-go/sdk/internal/",
-	"github.com/durable-go/sdk/workflow.", "github.com/durable-go/sdk/interceptor.",
-	"github.com/durable-go/sdk/temporal.", "github.com/durable-go/sdk/converter.",
-	"github.com/durable-go/sdk/contrib/",
-}
-
-// engineEntry is where the engine is driven from outside: a command made
-// below it on the stack comes from the engine itself (the command that
-// closes the workflow, a cancel an event triggers), not from workflow
-// code, which runs on coroutines of its own.
-const engineEntry = "github.com/durable-go/sdk/internal/engine.(*Run).ProcessTask"
-
-// workflowCodeLocation is the file:line of the innermost caller outside
-// the SDK: the workflow code (or a helper of it) whose call reached the
-// engine. Empty when the call did not come from workflow code.
-func workflowCodeLocation() string {
-	var pcs [64]uintptr
-	n := runtime.Callers(2, pcs[:])
-	frames := runtime.CallersFrames(pcs[:n])
-	for {
-		f, more := frames.Next()
-		if f.Function == engineEntry {
-			return ""
-		}
-		if !isSDKFunction(f.Function) {
-			return f.File + ":" + strconv.Itoa(f.Line)
-		}
-		if !more {
-			return ""
-		}
-	}
-}
-
-func isSDKFunction(name string) bool {
-	for _, p := range sdkFunctionPrefixes {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
-}
+// workflowCodeLocation is the file:line of the workflow code whose call
+// reached the engine (callsite.WorkflowCode). A variable, not a function
+// that calls it: the stack walk counts its own caller's frames.
+var workflowCodeLocation = callsite.WorkflowCode
