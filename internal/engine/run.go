@@ -98,6 +98,10 @@ func (x *Run) UseConverters(dc PayloadConverter, fc FailureConverter) {
 	x.dc, x.fc = dc, fc
 }
 
+// FailureConverter is the converter of the run's own failures (see
+// UseConverters): the worker converts a failed query's error with it.
+func (x *Run) FailureConverter() FailureConverter { return x.fc }
+
 // Task is one workflow task as the engine sees it: its history events (the
 // whole history, or the new events of a sticky task) and the protocol
 // messages (update requests) the server delivered with it.

@@ -52,12 +52,12 @@ func (w *Worker) answerLegacyQuery(task *workflowservice.PollWorkflowTaskQueueRe
 	start := wm.start()
 	defer wm.cacheSized(w.opts.Cache)
 	req := &workflowservice.RespondQueryTaskCompletedRequest{TaskToken: task.GetTaskToken(), Namespace: w.opts.Namespace}
-	answer, err := w.query(task, wm)
+	answer, fc, err := w.query(task, wm)
 	w.logQueryPanic(task.GetWorkflowExecution().GetWorkflowId(), task.GetWorkflowExecution().GetRunId(), task.GetQuery().GetQueryType(), err)
 	if err != nil {
 		req.CompletedType = enumspb.QUERY_RESULT_TYPE_FAILED
 		req.ErrorMessage = err.Error()
-		req.Failure = toFailure(w.opts.Engine.FailureConverter, err)
+		req.Failure = toFailure(fc, err)
 	} else {
 		req.CompletedType = enumspb.QUERY_RESULT_TYPE_ANSWERED
 		req.QueryResult = answer
@@ -70,8 +70,11 @@ func (w *Worker) answerLegacyQuery(task *workflowservice.PollWorkflowTaskQueueRe
 	}
 }
 
-// query answers a query task's query (see answerLegacyQuery).
-func (w *Worker) query(task *workflowservice.PollWorkflowTaskQueueResponse, wm *workflowMetrics) (*commonpb.Payloads, error) {
+// query answers a query task's query (see answerLegacyQuery); fc is what
+// converts its failure: the run's (told its serialization context), or the
+// worker's when there is no run.
+func (w *Worker) query(task *workflowservice.PollWorkflowTaskQueueResponse, wm *workflowMetrics) (_ *commonpb.Payloads, fc engine.FailureConverter, _ error) {
+	fc = w.opts.Engine.FailureConverter
 	q := task.GetQuery()
 	if w.opts.Cache != nil {
 		if run := w.opts.Cache.get(task.GetWorkflowExecution().GetRunId()); run != nil {
@@ -79,7 +82,8 @@ func (w *Worker) query(task *workflowservice.PollWorkflowTaskQueueResponse, wm *
 			if !run.closed && !showsClosed(task) {
 				defer run.mu.Unlock()
 				wm.cacheLookup(true, true)
-				return run.exec.Query(q.GetQueryType(), q.GetQueryArgs(), q.GetHeader())
+				answer, err := run.exec.Query(q.GetQueryType(), q.GetQueryArgs(), q.GetHeader())
+				return answer, run.exec.FailureConverter(), err
 			}
 			// A query of a workflow that closed without the worker (it was
 			// terminated or timed out): history may hold events the cached
@@ -99,14 +103,15 @@ func (w *Worker) query(task *workflowservice.PollWorkflowTaskQueueResponse, wm *
 	if len(task.GetHistory().GetEvents()) == 0 || task.GetHistory().GetEvents()[0].GetEventId() != 1 {
 		page, next, err := fetch(ctx, nil)
 		if err != nil {
-			return nil, err
+			return nil, fc, err
 		}
 		src = engine.NewEventSource(ctx, page.GetEvents(), next, fetch)
 	}
 	if _, err := exec.ProcessTask(engine.Task{Events: src}); err != nil {
-		return nil, err
+		return nil, exec.FailureConverter(), err
 	}
-	return exec.Query(q.GetQueryType(), q.GetQueryArgs(), q.GetHeader())
+	answer, err := exec.Query(q.GetQueryType(), q.GetQueryArgs(), q.GetHeader())
+	return answer, exec.FailureConverter(), err
 }
 
 // showsClosed reports a task whose history ends with the event that
