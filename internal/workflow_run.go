@@ -46,9 +46,9 @@ type workflowRun struct {
 	// readOnly: a query handler or an update validator runs, which may
 	// not make commands.
 	readOnly       bool
-	currentDetails string                   // SetCurrentDetails, shown in the metadata query
-	localVars      map[*localVarKey]any     // workflow.LocalVar values; made on first Set
-	randoms        map[string]*randomStream // workflow.GetRandomStream; made on first use
+	currentDetails string                          // SetCurrentDetails, shown in the metadata query
+	localVars      map[*localVarKey]any            // workflow.LocalVar values; made on first Set
+	randoms        map[string]*wfsync.RandomStream // workflow.GetRandomStream; made on first use
 	openSessions   map[string]*SessionInfo
 
 	// inbound is where the start, signals and queries enter the run;
