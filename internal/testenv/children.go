@@ -134,7 +134,8 @@ func (e *TestWorkflowEnvironment) askChildMock(a *commandpb.StartChildWorkflowEx
 	}
 	args := []any{nil} // the child's context does not exist yet
 	if fn, err := e.registry.Workflow(name); err == nil {
-		values, err := fn.DecodeArgs(e.dc, a.GetInput(), "child workflow")
+		dc, _ := e.workflowConverters(a.GetWorkflowId()) // the child's input is converted with its context
+		values, err := fn.DecodeArgs(dc, a.GetInput(), "child workflow")
 		if err != nil {
 			panic(fmt.Sprintf("OnWorkflow(%q): %v", name, err))
 		}

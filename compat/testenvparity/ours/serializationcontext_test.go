@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/stretchr/testify/mock"
 	commonpb "go.temporal.io/api/common/v1"
 	"google.golang.org/protobuf/proto"
 
@@ -187,3 +188,38 @@ type noRejectionCallback struct{ s *ParitySuite }
 func (c *noRejectionCallback) Accept()                   {}
 func (c *noRejectionCallback) Reject(err error)          { c.s.Fail("the update was rejected", err) }
 func (c *noRejectionCallback) Complete(_ any, err error) { c.s.NoError(err) }
+
+// ContextCaller runs the activity and the child ContextParent runs, which
+// the test mocks.
+func ContextCaller(ctx workflow.Context, in string) (string, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
+	var a, c string
+	if err := workflow.ExecuteActivity(ctx, "ContextActivity", in).Get(ctx, &a); err != nil {
+		return "", err
+	}
+	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: "context-child"})
+	if err := workflow.ExecuteChildWorkflow(cctx, "ContextChild", in).Get(ctx, &c); err != nil {
+		return "", err
+	}
+	return a + "|" + c, nil
+}
+
+// TestSerializationContextsOfMocks: a mocked activity and a mocked child
+// get their arguments, and give their results, through the codec keyed by
+// their serialization contexts.
+func (s *ParitySuite) TestSerializationContextsOfMocks() {
+	notes := &contextNotes{}
+	s.env.SetDataConverter(converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), contextCodec{seen: notes}))
+	s.env.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: "context-caller"})
+	s.env.RegisterWorkflowWithOptions(ContextCaller, workflow.RegisterOptions{Name: "ContextCaller"})
+	s.env.RegisterWorkflowWithOptions(ContextChild, workflow.RegisterOptions{Name: "ContextChild"})
+	s.env.RegisterActivityWithOptions(ContextActivity, activity.RegisterOptions{Name: "ContextActivity"})
+	s.env.OnActivity("ContextActivity", mock.Anything, "in").Return("mocked activity", nil)
+	s.env.OnWorkflow("ContextChild", mock.Anything, "in").Return("mocked child", nil)
+	s.env.ExecuteWorkflow("ContextCaller", "in")
+	var result string
+	s.Require().NoError(s.env.GetWorkflowResult(&result))
+	s.Equal("mocked activity|mocked child", result)
+	s.Contains(notes.sorted(), "decode activity ContextActivity of context-caller (ContextCaller) local=false")
+	s.Contains(notes.sorted(), "decode workflow context-child")
+}
