@@ -56,13 +56,21 @@ func NexusHandlerSideCaller(ctx official.Context, endpoint, scenario string) (st
 	case "cancel":
 		operation, input = "run", "wait"
 		opts.CancellationType = official.NexusOperationCancellationTypeWaitCompleted
+	case "temporal-sync":
+		operation, input = "temporal", "sync"
+	case "temporal-workflow", "temporal-cancel":
+		operation = "temporal"
+		if scenario == "temporal-cancel" {
+			input = "wait"
+			opts.CancellationType = official.NexusOperationCancellationTypeWaitCompleted
+		}
 	}
 	opCtx, cancel := official.WithCancel(ctx)
 	defer cancel()
 	fut := c.ExecuteOperation(opCtx, operation, input, opts)
 	var exec official.NexusOperationExecution
 	execErr := fut.GetNexusOperationExecution().Get(ctx, &exec)
-	if scenario == "cancel" {
+	if scenario == "cancel" || scenario == "temporal-cancel" {
 		cancel()
 	}
 	var result string
@@ -97,7 +105,7 @@ func describeHandlerSideError(err error) string {
 	return strings.Join(parts, " <- ")
 }
 
-var handlerSideScenarios = []string{"echo", "refuse", "fail", "stop", "workflow", "cancel"}
+var handlerSideScenarios = []string{"echo", "refuse", "fail", "stop", "workflow", "cancel", "temporal-sync", "temporal-workflow", "temporal-cancel"}
 
 // TestNexusHandlerSideMatchesTheOfficialSDK serves the same handler
 // source with each SDK's worker, behind an endpoint of its own on the dev
@@ -105,7 +113,9 @@ var handlerSideScenarios = []string{"echo", "refuse", "fail", "stop", "workflow"
 // worker: a synchronous result that reads the operation's context, a
 // refused operation, a failed one, one that fails with a non-retryable
 // application error, a workflow-run operation, and one canceled while its
-// workflow runs. The caller must see the same results and errors from
+// workflow runs; and the same through an operation of the generic Temporal
+// kind (NewTemporalOperation: a synchronous result, a workflow started
+// with StartWorkflow, and its cancellation). The caller must see the same results and errors from
 // both SDKs' handlers, and the histories must link the same way: the
 // handler's workflow starts with the caller's link and the completion
 // callback, and the caller's NexusOperationStarted links to that workflow.

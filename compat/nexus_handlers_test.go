@@ -26,8 +26,9 @@ const handlerServiceName = "compat-handler"
 // NexusHandlerServiceOurs is the handler's service: a synchronous
 // operation that reads its context, one the handler refuses, one that
 // fails as an operation, one that fails with a non-retryable application
-// error, and a workflow-run operation whose workflow answers, or waits to
-// be canceled.
+// error, a workflow-run operation whose workflow answers, or waits to be
+// canceled, and an operation of the generic Temporal kind that answers at
+// once or starts that workflow.
 func NexusHandlerServiceOurs() *nexus.Service {
 	svc := nexus.NewService(handlerServiceName)
 	svc.MustRegister(
@@ -51,6 +52,16 @@ func NexusHandlerServiceOurs() *nexus.Service {
 			func(_ context.Context, _ string, o nexus.StartOperationOptions) (oursclient.StartWorkflowOptions, error) {
 				return oursclient.StartWorkflowOptions{ID: "nexus-handler-side-" + o.RequestID}, nil
 			}),
+		ourstemporalnexus.MustNewTemporalOperation(ourstemporalnexus.TemporalOperationOptions[string, string]{
+			Name: "temporal",
+			Start: func(ctx context.Context, nc ourstemporalnexus.NexusClient, in string, o ourstemporalnexus.StartTemporalOperationOptions) (ourstemporalnexus.TemporalOperationResult[string], error) {
+				if in == "sync" {
+					return ourstemporalnexus.NewSyncResult("answered: " + in), nil
+				}
+				return ourstemporalnexus.StartWorkflow(ctx, nc, oursclient.StartWorkflowOptions{ID: "nexus-handler-side-" + o.RequestID},
+					NexusHandlerSideWorkflowOurs, in)
+			},
+		}),
 	)
 	return svc
 }
@@ -67,8 +78,9 @@ func NexusHandlerSideWorkflowOurs(ctx ours.Context, input string) (string, error
 // NexusHandlerServiceOfficial is the handler's service: a synchronous
 // operation that reads its context, one the handler refuses, one that
 // fails as an operation, one that fails with a non-retryable application
-// error, and a workflow-run operation whose workflow answers, or waits to
-// be canceled.
+// error, a workflow-run operation whose workflow answers, or waits to be
+// canceled, and an operation of the generic Temporal kind that answers at
+// once or starts that workflow.
 func NexusHandlerServiceOfficial() *nexus.Service {
 	svc := nexus.NewService(handlerServiceName)
 	svc.MustRegister(
@@ -92,6 +104,16 @@ func NexusHandlerServiceOfficial() *nexus.Service {
 			func(_ context.Context, _ string, o nexus.StartOperationOptions) (officialclient.StartWorkflowOptions, error) {
 				return officialclient.StartWorkflowOptions{ID: "nexus-handler-side-" + o.RequestID}, nil
 			}),
+		officialtemporalnexus.MustNewTemporalOperation(officialtemporalnexus.TemporalOperationOptions[string, string]{
+			Name: "temporal",
+			Start: func(ctx context.Context, nc officialtemporalnexus.NexusClient, in string, o officialtemporalnexus.StartTemporalOperationOptions) (officialtemporalnexus.TemporalOperationResult[string], error) {
+				if in == "sync" {
+					return officialtemporalnexus.NewSyncResult("answered: " + in), nil
+				}
+				return officialtemporalnexus.StartWorkflow(ctx, nc, officialclient.StartWorkflowOptions{ID: "nexus-handler-side-" + o.RequestID},
+					NexusHandlerSideWorkflowOfficial, in)
+			},
+		}),
 	)
 	return svc
 }

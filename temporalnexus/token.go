@@ -15,8 +15,53 @@ import (
 type tokenKind int
 
 const (
-	tokenKindWorkflowRun tokenKind = 1
+	tokenKindWorkflowRun       tokenKind = 1
+	tokenKindActivityExecution tokenKind = 2
+	tokenKindUpdateWorkflow    tokenKind = 3
 )
+
+// anyToken is any operation token, read for its kind and fields: "rid" a
+// run ID, "uid" an update ID, "aid" an activity ID.
+type anyToken struct {
+	Version    int       `json:"v,omitempty"`
+	Kind       tokenKind `json:"t"`
+	Namespace  string    `json:"ns"`
+	WorkflowID string    `json:"wid,omitempty"`
+	RunID      string    `json:"rid,omitempty"`
+	UpdateID   string    `json:"uid,omitempty"`
+	ActivityID string    `json:"aid,omitempty"`
+}
+
+// parseOperationToken reads a token of any kind, checking what every
+// kind needs.
+func parseOperationToken(token string) (anyToken, error) {
+	var t anyToken
+	if token == "" {
+		return t, errors.New("invalid operation token: token is empty")
+	}
+	data, err := tokenEncoding.DecodeString(token)
+	if err != nil {
+		return t, fmt.Errorf("failed to decode token: %w", err)
+	}
+	if err := json.Unmarshal(data, &t); err != nil {
+		return t, fmt.Errorf("failed to unmarshal operation token: %w", err)
+	}
+	switch {
+	case t.Kind < tokenKindWorkflowRun || t.Kind > tokenKindUpdateWorkflow:
+		return t, fmt.Errorf("invalid operation token: %d", t.Kind)
+	case t.Version != 0:
+		return t, errors.New(`invalid token: "v" field should not be present`)
+	case t.Kind == tokenKindWorkflowRun && t.WorkflowID == "":
+		return t, errors.New("invalid workflow run token: missing workflow ID (wid)")
+	case t.Kind == tokenKindUpdateWorkflow && (t.WorkflowID == "" || t.UpdateID == ""):
+		return t, errors.New("invalid token: missing workflow ID (wid) or update ID (uid)")
+	case t.Kind == tokenKindActivityExecution && t.ActivityID == "":
+		return t, errors.New("invalid activity execution token: missing activity ID (aid)")
+	case t.Kind != tokenKindActivityExecution && t.Namespace == "":
+		return t, errors.New("invalid token: missing namespace")
+	}
+	return t, nil
+}
 
 type workflowRunToken struct {
 	Version   int       `json:"v,omitempty"`

@@ -35,3 +35,41 @@ func NexusStartOf(ctx context.Context) *NexusStart {
 	ns, _ := ctx.Value(nexusStartKey{}).(*NexusStart)
 	return ns
 }
+
+// NexusHandlerCalls is what the context of a Nexus operation's handler
+// tells the client's signals, as go.temporal.io/sdk's do: the links to
+// the caller's history, which a signal sends so that its event links
+// back to the caller, and where the link to the signaled event goes, for
+// the operation's start response.
+type NexusHandlerCalls interface {
+	RequestLinks() []*commonpb.Link
+	AddResponseLink(link *commonpb.Link)
+}
+
+type nexusHandlerKey struct{}
+
+// WithNexusHandlerCalls returns ctx carrying h.
+func WithNexusHandlerCalls(ctx context.Context, h NexusHandlerCalls) context.Context {
+	return context.WithValue(ctx, nexusHandlerKey{}, h)
+}
+
+// NexusHandlerCallsOf returns the NexusHandlerCalls ctx carries, or nil.
+func NexusHandlerCallsOf(ctx context.Context) NexusHandlerCalls {
+	h, _ := ctx.Value(nexusHandlerKey{}).(NexusHandlerCalls)
+	return h
+}
+
+type nexusSignalRequestIDKey struct{}
+
+// WithNexusSignalRequestID returns ctx whose signals carry requestID, the
+// Nexus operation's, so that a retried task does not signal twice
+// (temporalnexus.NexusClient.GetWorkflowClient).
+func WithNexusSignalRequestID(ctx context.Context, requestID string) context.Context {
+	return context.WithValue(ctx, nexusSignalRequestIDKey{}, requestID)
+}
+
+// NexusSignalRequestIDOf returns the request ID ctx gives signals, or "".
+func NexusSignalRequestIDOf(ctx context.Context) string {
+	id, _ := ctx.Value(nexusSignalRequestIDKey{}).(string)
+	return id
+}

@@ -127,7 +127,19 @@ func (r *clientRoot) SignalWithStartWorkflow(ctx context.Context, in *internal.C
 		return nil, err
 	}
 	tags := c.workflowRequestTags(p.workflowType, options.TaskQueue)
-	resp, err := c.service.SignalWithStartWorkflowExecution(withRequestTags(ctx, tags), c.signalWithStartRequest(p, in.SignalName, signalInput))
+	req := c.signalWithStartRequest(p, in.SignalName, signalInput)
+	nexusHandler := clientapi.NexusHandlerCallsOf(ctx)
+	if nexusHandler != nil {
+		// Both the started and the signaled events link to the caller.
+		req.Links = nexusHandler.RequestLinks()
+	}
+	if id := clientapi.NexusSignalRequestIDOf(ctx); id != "" {
+		req.RequestId = id
+	}
+	resp, err := c.service.SignalWithStartWorkflowExecution(withRequestTags(ctx, tags), req)
+	if err == nil && nexusHandler != nil {
+		nexusHandler.AddResponseLink(resp.GetSignalLink())
+	}
 	if err != nil {
 		return nil, wrapCallError(err, "signal-with-start of workflow %q (ID %q), signal %q", p.workflowType, options.ID, in.SignalName)
 	}

@@ -1,6 +1,7 @@
 package clientimpl
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -37,15 +38,23 @@ func (r *clientRoot) SignalWorkflow(ctx context.Context, in *internal.ClientSign
 	if err := c.ensureInitialized(ctx); err != nil {
 		return err
 	}
-	_, err = c.service.SignalWorkflowExecution(ctx, &workflowservice.SignalWorkflowExecutionRequest{
+	req := &workflowservice.SignalWorkflowExecutionRequest{
 		Namespace:         c.namespace,
 		WorkflowExecution: &commonpb.WorkflowExecution{WorkflowId: in.WorkflowID, RunId: in.RunID},
 		SignalName:        in.SignalName,
 		Input:             input,
 		Identity:          c.identity,
-		RequestId:         uuid.New(),
+		RequestId:         cmp.Or(clientapi.NexusSignalRequestIDOf(ctx), uuid.New()),
 		Header:            header,
-	})
+	}
+	nexusHandler := clientapi.NexusHandlerCallsOf(ctx)
+	if nexusHandler != nil {
+		req.Links = nexusHandler.RequestLinks()
+	}
+	resp, err := c.service.SignalWorkflowExecution(ctx, req)
+	if err == nil && nexusHandler != nil {
+		nexusHandler.AddResponseLink(resp.GetLink())
+	}
 	return wrapCallError(err, "signaling workflow %q (run %q) with %q", in.WorkflowID, in.RunID, in.SignalName)
 }
 

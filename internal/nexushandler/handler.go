@@ -14,6 +14,7 @@ import (
 	"github.com/nexus-rpc/sdk-go/nexus"
 	commonpb "go.temporal.io/api/common/v1"
 	nexuspb "go.temporal.io/api/nexus/v1"
+	apinexus "go.temporal.io/api/temporalnexus"
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
@@ -166,6 +167,9 @@ func (h *TaskHandler) start(ctx context.Context, oc *OperationContext, req *nexu
 			return nil, nexus.NewHandlerErrorf(nexus.HandlerErrorTypeBadRequest, "failed to parse link url"), nil
 		}
 		links = append(links, nexus.Link{URL: u, Type: l.GetType()})
+		if common, ok := apinexus.NexusLinkToCommonLink(l); ok {
+			oc.requestLinks = append(oc.requestLinks, common)
+		}
 	}
 	// Servers that predate request IDs send none.
 	oc.RequestID = req.GetRequestId()

@@ -38,7 +38,14 @@ type OperationContext struct {
 
 	mu            sync.Mutex
 	responseLinks []*commonpb.Link
+	requestLinks  []*commonpb.Link
 }
+
+var _ clientapi.NexusHandlerCalls = (*OperationContext)(nil)
+
+// RequestLinks are the start request's links (to the caller's history),
+// which the handler's signals send.
+func (c *OperationContext) RequestLinks() []*commonpb.Link { return c.requestLinks }
 
 // SerializationContext is the context of the operation's payloads.
 func (c *OperationContext) SerializationContext() converter.NexusSerializationContext {
@@ -66,9 +73,10 @@ func (c *OperationContext) ResponseLinks() []*commonpb.Link {
 
 type operationContextKey struct{}
 
-// WithOperationContext returns ctx carrying oc.
+// WithOperationContext returns ctx carrying oc, for temporalnexus and,
+// as clientapi.NexusHandlerCalls, for the client's signals.
 func WithOperationContext(ctx context.Context, oc *OperationContext) context.Context {
-	return context.WithValue(ctx, operationContextKey{}, oc)
+	return clientapi.WithNexusHandlerCalls(context.WithValue(ctx, operationContextKey{}, oc), oc)
 }
 
 // FromContext returns the OperationContext of a Nexus operation's
