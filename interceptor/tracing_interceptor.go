@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/nexus-rpc/sdk-go/nexus"
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/converter"
@@ -47,6 +48,9 @@ type spanOp struct {
 	// TracerOptions.EncodeHeaders, the header is read decoded through it
 	// and the span's field marked in it for encoding.
 	headerCtx interface{ Value(any) any }
+	// nexusHeader, if set, is where toHeader writes the new span instead
+	// of header: the header of a Nexus operation's request.
+	nexusHeader nexus.Header
 }
 
 // start starts the span of op: its parent is the header's span when op
@@ -78,6 +82,13 @@ func (t *tracingInterceptor) start(op spanOp, parent TracerSpanRef) (TracerSpan,
 	if err != nil {
 		return nil, fmt.Errorf("tracing: starting the %s:%s span: %w", op.operation, op.name, err)
 	}
+	if op.toHeader && op.nexusHeader != nil {
+		if err := t.writeNexusHeader(op.nexusHeader, span); err != nil {
+			span.Finish(&TracerFinishSpanOptions{Error: err})
+			return nil, err
+		}
+		return span, nil
+	}
 	if op.toHeader {
 		if err := t.writeHeader(op.header, span); err != nil {
 			span.Finish(&TracerFinishSpanOptions{Error: err})
@@ -101,6 +112,19 @@ func (t *tracingInterceptor) startInContext(ctx context.Context, op spanOp) (Tra
 	}
 	ctx = context.WithValue(ctx, t.options.SpanContextKey, span)
 	return span, t.tracer.ContextWithSpan(ctx, span), nil
+}
+
+// writeNexusHeader puts span in a Nexus request's header, one header
+// field for each of the tracer's fields, as go.temporal.io/sdk does.
+func (t *tracingInterceptor) writeNexusHeader(header nexus.Header, span TracerSpan) error {
+	fields, err := t.tracer.MarshalSpan(span)
+	if err != nil {
+		return fmt.Errorf("tracing: writing the span to the Nexus header: %w", err)
+	}
+	for k, v := range fields {
+		header.Set(k, v)
+	}
+	return nil
 }
 
 // readHeaderOf returns the span the header of ctx carries, decoded first

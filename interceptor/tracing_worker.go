@@ -340,6 +340,49 @@ func (w *tracingWorkflowOutbound) ExecuteChildWorkflow(ctx internal.Context, chi
 	return w.Next.ExecuteChildWorkflow(ctx, childWorkflowType, args...)
 }
 
+// ExecuteNexusOperation traces a Nexus operation's start as
+// StartNexusOperation:<service>/<operation>, and sends the span with the
+// request, in its Nexus header.
+func (w *tracingWorkflowOutbound) ExecuteNexusOperation(ctx internal.Context, input internal.ExecuteNexusOperationInput) internal.NexusOperationFuture {
+	var operation string
+	switch op := input.Operation.(type) {
+	case string:
+		operation = op
+	case interface{ Name() string }:
+		operation = op.Name()
+	default:
+		return failedNexusFuture(ctx, fmt.Errorf("unexpected operation type: %v", input.Operation))
+	}
+	if w.Next.IsReplaying(ctx) {
+		return w.Next.ExecuteNexusOperation(ctx, input)
+	}
+	info := w.Next.GetInfo(ctx)
+	span, err := w.inbound.root.start(spanOp{
+		operation: "StartNexusOperation", name: input.Client.Service() + "/" + operation,
+		tags: map[string]string{
+			tracingTagWorkflowID: info.WorkflowExecution.ID,
+			tracingTagRunID:      info.WorkflowExecution.RunID,
+		},
+		toHeader: true, nexusHeader: input.NexusHeader,
+	}, w.current(ctx))
+	if err != nil {
+		return failedNexusFuture(ctx, err)
+	}
+	defer finishSpan(span, nil)
+	return w.Next.ExecuteNexusOperation(internal.WithValue(ctx, w.inbound.root.options.SpanContextKey, span), input)
+}
+
+// failedNexusFuture is an operation's future that failed with err.
+func failedNexusFuture(ctx internal.Context, err error) internal.NexusOperationFuture {
+	future, settable := internal.NewFuture(ctx)
+	settable.SetError(err)
+	return nexusFailedFuture{future}
+}
+
+type nexusFailedFuture struct{ internal.Future }
+
+func (f nexusFailedFuture) GetNexusOperationExecution() internal.Future { return f.Future }
+
 // SignalExternalWorkflow traces a signal to another workflow as
 // SignalExternalWorkflow:<signal name>, and sends the span with it.
 func (w *tracingWorkflowOutbound) SignalExternalWorkflow(ctx internal.Context, workflowID, runID, signalName string, arg any) internal.Future {
