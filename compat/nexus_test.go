@@ -112,8 +112,8 @@ func createNexusEndpoint(t *testing.T, oc officialclient.Client, name, namespace
 // workflow-run result, a failed operation, a refused one, a timed-out one,
 // and operations canceled by their context with each cancellation type.
 // What the workflow sees (results, error chains, tokens, the execution
-// future) must be the same on both SDKs; the summary goes with the
-// schedule command on both; and the history each SDK's caller wrote must
+// future) must be the same on both SDKs; the summary and the event groups
+// go with the commands on both; and the history each SDK's caller wrote must
 // replay on the other SDK's replayer.
 func TestNexusCallerSideMatchesTheOfficialSDK(t *testing.T) {
 	c, oc := dialBoth(t)
@@ -197,6 +197,9 @@ func TestNexusCallerSideMatchesTheOfficialSDK(t *testing.T) {
 				}
 				if o, of := nexusSummaries(histories[0]), nexusSummaries(histories[1]); o != of || of == "" {
 					t.Errorf("the schedule commands' summaries differ: ours %q, official %q", o, of)
+				}
+				if o, of := groupedEvents(histories[0]), groupedEvents(histories[1]); strings.Join(o, "\n") != strings.Join(of, "\n") || len(of) == 0 {
+					t.Errorf("the events with event groups differ:\n ours:\n  %s\n official:\n  %s", strings.Join(o, "\n  "), strings.Join(of, "\n  "))
 				}
 				replayMu.Lock()
 				defer replayMu.Unlock()

@@ -23,7 +23,8 @@ import (
 // result or the error chain, and the execution future's token and error.
 func NexusCallerWorkflowOurs(ctx ours.Context, endpoint, scenario string) (string, error) {
 	c := ours.NewNexusClient(endpoint, nexusServiceName)
-	opts := ours.NexusOperationOptions{ScheduleToCloseTimeout: time.Minute, Summary: "scenario " + scenario}
+	opts := ours.NexusOperationOptions{ScheduleToCloseTimeout: time.Minute, Summary: "scenario " + scenario,
+		EventGroups: []ours.EventGroup{ours.NewEventGroup("nexus-call")}}
 	operation, input := "run", "wait"
 	cancels := map[string]ours.NexusOperationCancellationType{
 		"abandon": ours.NexusOperationCancellationTypeAbandon, "try-cancel": ours.NexusOperationCancellationTypeTryCancel,
@@ -91,7 +92,8 @@ func describeNexusErrorOurs(err error) string {
 // result or the error chain, and the execution future's token and error.
 func NexusCallerWorkflowOfficial(ctx official.Context, endpoint, scenario string) (string, error) {
 	c := official.NewNexusClient(endpoint, nexusServiceName)
-	opts := official.NexusOperationOptions{ScheduleToCloseTimeout: time.Minute, Summary: "scenario " + scenario}
+	opts := official.NexusOperationOptions{ScheduleToCloseTimeout: time.Minute, Summary: "scenario " + scenario,
+		EventGroups: []official.EventGroup{official.NewEventGroup("nexus-call")}}
 	operation, input := "run", "wait"
 	cancels := map[string]official.NexusOperationCancellationType{
 		"abandon": official.NexusOperationCancellationTypeAbandon, "try-cancel": official.NexusOperationCancellationTypeTryCancel,
