@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -88,17 +89,22 @@ func (r *scRecorder) note(k scKey, what string) {
 }
 
 // notes returns what was noted, sorted, with the run's prefix (in its
-// workflow IDs and task queue) replaced by "<run>".
+// workflow IDs and task queue) replaced by "<run>", and a session's
+// resource-specific task queue (a random resource ID @ the host) by
+// "<session>".
 func (r *scRecorder) notes(prefix string) []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var out []string
 	for s := range r.seen {
+		s = scSessionQueue.ReplaceAllString(s, "TaskQueue:<session> ")
 		out = append(out, strings.ReplaceAll(s, prefix, "<run>"))
 	}
 	sort.Strings(out)
 	return out
 }
+
+var scSessionQueue = regexp.MustCompile(`TaskQueue:[^ ]*@[^ ]* `)
 
 // scCodec keys each payload with its context: a payload decoded with
 // another context than it was encoded with fails.
@@ -200,8 +206,8 @@ func (f scFailuresOfficial) WithSerializationContext(sc officialconverter.Serial
 
 // The workflows and activities, in both SDKs. SCParent answers a query
 // (or fails it) and an update, upserts its memo, runs an activity, one that fails, a
-// local activity, one that fails, a child, one that fails, signals the
-// workflow "<its ID>-target", and returns when signaled "sc-finish".
+// local activity, one that fails, a child, one that fails, an activity
+// in a session, signals the workflow "<its ID>-target", and returns when signaled "sc-finish".
 
 func scActivity(_ context.Context, s string) (string, error) { return "activity:" + s, nil }
 
@@ -267,6 +273,15 @@ func SCParentOurs(ctx workflow.Context, in string) (string, error) {
 	if !errors.As(childRefused, new(*temporal.ApplicationError)) {
 		return "", fmt.Errorf("the failing child: %v", childRefused)
 	}
+	sctx, err := workflow.CreateSession(ao, &workflow.SessionOptions{CreationTimeout: time.Minute, ExecutionTimeout: time.Minute})
+	if err != nil {
+		return "", err
+	}
+	var inSession string
+	if err := workflow.ExecuteActivity(sctx, "SCActivity", "session").Get(ctx, &inSession); err != nil {
+		return "", err
+	}
+	workflow.CompleteSession(sctx)
 	if err := workflow.SignalExternalWorkflow(ctx, id+"-target", "", "sc-ping", "ping:"+in).Get(ctx, nil); err != nil {
 		return "", err
 	}
@@ -275,7 +290,7 @@ func SCParentOurs(ctx workflow.Context, in string) (string, error) {
 	if err := workflow.Await(ctx, func() bool { return updated != "" }); err != nil {
 		return "", err
 	}
-	return strings.Join([]string{a, appErr.Error(), l, c, updated, finish}, "|"), nil
+	return strings.Join([]string{a, appErr.Error(), l, c, inSession, updated, finish}, "|"), nil
 }
 
 func SCParentOfficial(ctx officialworkflow.Context, in string) (string, error) {
@@ -330,6 +345,15 @@ func SCParentOfficial(ctx officialworkflow.Context, in string) (string, error) {
 	if !errors.As(childRefused, new(*officialtemporal.ApplicationError)) {
 		return "", fmt.Errorf("the failing child: %v", childRefused)
 	}
+	sctx, err := officialworkflow.CreateSession(ao, &officialworkflow.SessionOptions{CreationTimeout: time.Minute, ExecutionTimeout: time.Minute})
+	if err != nil {
+		return "", err
+	}
+	var inSession string
+	if err := officialworkflow.ExecuteActivity(sctx, "SCActivity", "session").Get(ctx, &inSession); err != nil {
+		return "", err
+	}
+	officialworkflow.CompleteSession(sctx)
 	if err := officialworkflow.SignalExternalWorkflow(ctx, id+"-target", "", "sc-ping", "ping:"+in).Get(ctx, nil); err != nil {
 		return "", err
 	}
@@ -338,7 +362,7 @@ func SCParentOfficial(ctx officialworkflow.Context, in string) (string, error) {
 	if err := officialworkflow.Await(ctx, func() bool { return updated != "" }); err != nil {
 		return "", err
 	}
-	return strings.Join([]string{a, appErr.Error(), l, c, updated, finish}, "|"), nil
+	return strings.Join([]string{a, appErr.Error(), l, c, inSession, updated, finish}, "|"), nil
 }
 
 func SCChildOurs(_ workflow.Context, in string) (string, error) { return "child:" + in, nil }
@@ -457,7 +481,7 @@ func scOurs(t *testing.T, hp, tq string, rec *scRecorder) scClient {
 	}
 	t.Cleanup(c.Close)
 	if tq != "" {
-		w := worker.New(c, tq, worker.Options{})
+		w := worker.New(c, tq, worker.Options{EnableSessionWorker: true})
 		w.RegisterWorkflowWithOptions(SCParentOurs, workflow.RegisterOptions{Name: "SCParent"})
 		w.RegisterWorkflowWithOptions(SCChildOurs, workflow.RegisterOptions{Name: "SCChild"})
 		w.RegisterWorkflowWithOptions(SCTargetOurs, workflow.RegisterOptions{Name: "SCTarget"})
@@ -482,7 +506,7 @@ func scOfficial(t *testing.T, hp, tq string, rec *scRecorder) scClient {
 	}
 	t.Cleanup(c.Close)
 	if tq != "" {
-		w := officialworker.New(c, tq, officialworker.Options{})
+		w := officialworker.New(c, tq, officialworker.Options{EnableSessionWorker: true})
 		w.RegisterWorkflowWithOptions(SCParentOfficial, officialworkflow.RegisterOptions{Name: "SCParent"})
 		w.RegisterWorkflowWithOptions(SCChildOfficial, officialworkflow.RegisterOptions{Name: "SCChild"})
 		w.RegisterWorkflowWithOptions(SCTargetOfficial, officialworkflow.RegisterOptions{Name: "SCTarget"})
@@ -573,7 +597,7 @@ func TestSerializationContextsAreTheSameOnBothSDKs(t *testing.T) {
 	official := runSCScenario(t, hp, false, false)
 	t.Logf("go.temporal.io/sdk's worker was told:\n%s\nand its client:\n%s", strings.Join(official.worker, "\n"), strings.Join(official.client, "\n"))
 	want := scOutcome{query: "query:q:in", update: "update:u", target: "target:ping:in",
-		result: "activity:in|refused in (type: SCRefused, retryable: false)|local:in|child:in|u|finish"}
+		result: "activity:in|refused in (type: SCRefused, retryable: false)|local:in|child:in|activity:session|u|finish"}
 	for _, run := range []struct {
 		name                 string
 		ourClient, ourWorker bool
@@ -594,7 +618,9 @@ func TestSerializationContextsAreTheSameOnBothSDKs(t *testing.T) {
 			}
 			known := scQueryFailure
 			if run.ourWorker {
-				known = func(note string) bool { return scQueryFailure(note) || scLocalActivityInput(note) }
+				known = func(note string) bool {
+					return scQueryFailure(note) || scLocalActivityInput(note) || scCanceledActivity(note)
+				}
 			}
 			scCompare(t, "worker", o.worker, official.worker, known)
 			scCompare(t, "client", o.client, official.client, nil)
@@ -602,13 +628,23 @@ func TestSerializationContextsAreTheSameOnBothSDKs(t *testing.T) {
 	}
 }
 
-// scLocalActivityInput is the known difference: this SDK's worker encodes
+// scLocalActivityInput is a known difference: this SDK's worker encodes
 // a local activity's input (with the local activity's context) and
 // decodes it where the activity runs, while go.temporal.io/sdk passes the
 // Go values, so its codec sees a local activity only for its result (the
 // failing one has none).
 func scLocalActivityInput(note string) bool {
 	return (strings.HasPrefix(note, "encode ") || strings.HasPrefix(note, "decode ")) && strings.Contains(note, "IsLocal:true")
+}
+
+// scCanceledActivity is the other known difference: the session's
+// creation activity is canceled when the session completes, and this
+// SDK's workflow turns the canceled event into a CanceledError through the
+// failure converter (told the activity's context), where go.temporal.io/sdk
+// builds the CanceledError itself, its details decoded with the
+// activity's data converter.
+func scCanceledActivity(note string) bool {
+	return strings.HasPrefix(note, "failure-to-error ") && strings.Contains(note, "ActivityType:internalSessionCreationActivity ")
 }
 
 // scQueryFailure is the failing query's conversion, with the workflow's

@@ -32,7 +32,7 @@ func (w *AggregatedWorker) sessionWorkers(primary workerrt.Options) ([]*workerrt
 		o := primary
 		o.TaskQueue = taskQueue
 		o.Engine, o.Cache = nil, nil
-		o.Activities = host.Executor(w.activityExecutor(taskQueue))
+		o.Activities = host.Executor(taskQueue, w.activityExecutor(taskQueue))
 		return o
 	}
 	creation := activityWorker(session.CreationTaskQueue(w.taskQueue))

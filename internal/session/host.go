@@ -78,31 +78,45 @@ func (h *Host) TaskQueue() string { return h.taskQueue }
 // new sessions to other workers.
 func (h *Host) WaitForRoom(ctx context.Context) error { return h.slots.wait(ctx) }
 
-// Executor returns an executor that runs the protocol's activities and
-// hands every other activity to next.
-func (h *Host) Executor(next workerrt.ActivityExecutor) workerrt.ActivityExecutor {
-	return &executor{host: h, next: next}
+// Executor returns an executor, for the activity worker polling
+// taskQueue, that runs the protocol's activities and hands every other
+// activity to next.
+func (h *Host) Executor(taskQueue string, next workerrt.ActivityExecutor) workerrt.ActivityExecutor {
+	return &executor{host: h, taskQueue: taskQueue, next: next}
 }
 
 type executor struct {
-	host *Host
-	next workerrt.ActivityExecutor
+	host      *Host
+	taskQueue string
+	next      workerrt.ActivityExecutor
 }
 
 func (e *executor) Execute(ctx context.Context, t *workerrt.ActivityTask) (*commonpb.Payloads, error) {
 	switch t.Task.GetActivityType().GetName() {
 	case CreationActivity:
-		return nil, e.host.create(ctx, t)
+		return nil, e.host.create(ctx, t, e.taskQueue)
 	case CompletionActivity:
-		return nil, e.host.complete(t)
+		return nil, e.host.complete(t, e.taskQueue)
 	}
 	return e.next.Execute(ctx, t)
 }
 
-// sessionID decodes the protocol activities' only argument.
-func (h *Host) sessionID(t *workerrt.ActivityTask) (string, error) {
+// sessionID decodes the protocol activities' only argument, with the
+// activity's serialization context, as every activity's input (the worker
+// polling taskQueue runs it).
+func (h *Host) sessionID(t *workerrt.ActivityTask, taskQueue string) (string, error) {
 	var id string
-	if err := h.opts.DataConverter.FromPayloads(t.Task.GetInput(), &id); err != nil || id == "" {
+	dc := h.opts.DataConverter
+	if _, aware := dc.(converter.DataConverterWithSerializationContext); aware {
+		dc = converter.WithDataConverterSerializationContext(dc, converter.ActivitySerializationContext{
+			Namespace:    t.Task.GetWorkflowNamespace(),
+			WorkflowID:   t.Task.GetWorkflowExecution().GetWorkflowId(),
+			WorkflowType: t.Task.GetWorkflowType().GetName(),
+			ActivityType: t.Task.GetActivityType().GetName(),
+			TaskQueue:    taskQueue,
+		})
+	}
+	if err := dc.FromPayloads(t.Task.GetInput(), &id); err != nil || id == "" {
 		return "", failure.NewNonRetryableApplicationError(
 			fmt.Sprintf("%s: the input is not a session ID: %v", t.Task.GetActivityType().GetName(), err), "SessionProtocolError", nil)
 	}
@@ -112,8 +126,8 @@ func (h *Host) sessionID(t *workerrt.ActivityTask) (string, error) {
 // create is the creation activity: take a slot, tell the workflow where
 // the session runs, and hold the slot until the session completes, the
 // worker stops, or the workflow cancels the activity.
-func (h *Host) create(ctx context.Context, t *workerrt.ActivityTask) error {
-	id, err := h.sessionID(t)
+func (h *Host) create(ctx context.Context, t *workerrt.ActivityTask, taskQueue string) error {
+	id, err := h.sessionID(t, taskQueue)
 	if err != nil {
 		return err
 	}
@@ -181,8 +195,8 @@ func (h *Host) hold(ctx context.Context, t *workerrt.ActivityTask, id string, do
 
 // complete is the completion activity: it ends the session's creation
 // activity, which frees the slot (a brief host frees it here).
-func (h *Host) complete(t *workerrt.ActivityTask) error {
-	id, err := h.sessionID(t)
+func (h *Host) complete(t *workerrt.ActivityTask, taskQueue string) error {
+	id, err := h.sessionID(t, taskQueue)
 	if err != nil {
 		return err
 	}

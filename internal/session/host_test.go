@@ -86,7 +86,7 @@ func (u *userActivities) Execute(_ context.Context, t *workerrt.ActivityTask) (*
 func TestBriefHostCreatesAndCompletesSessions(t *testing.T) {
 	th := newTestHost(t, 1, true)
 	user := &userActivities{}
-	exec := th.Executor(user)
+	exec := th.Executor("session-queue", user)
 	ctx := context.Background()
 	if _, err := exec.Execute(ctx, th.task(t, CreationActivity, "s1", 0)); err != nil {
 		t.Fatal(err)
@@ -123,7 +123,7 @@ func TestBriefHostCreatesAndCompletesSessions(t *testing.T) {
 func TestACreationActivityWithoutASessionIDFails(t *testing.T) {
 	th := newTestHost(t, 1, true)
 	task := th.task(t, CreationActivity, "", 0)
-	_, err := th.Executor(&userActivities{}).Execute(context.Background(), task)
+	_, err := th.Executor("session-queue", &userActivities{}).Execute(context.Background(), task)
 	var app *failure.ApplicationError
 	if !errors.As(err, &app) || !app.NonRetryable() || app.Type() != "SessionProtocolError" {
 		t.Fatalf("got %v", err)
@@ -135,7 +135,7 @@ func TestACreationActivityWithoutASessionIDFails(t *testing.T) {
 func (th *testHost) run(t *testing.T, ctx context.Context, id string, heartbeatTimeout time.Duration) <-chan error {
 	done := make(chan error, 1)
 	go func() {
-		_, err := th.Executor(&userActivities{}).Execute(ctx, th.task(t, CreationActivity, id, heartbeatTimeout))
+		_, err := th.Executor("session-queue", &userActivities{}).Execute(ctx, th.task(t, CreationActivity, id, heartbeatTimeout))
 		done <- err
 	}()
 	deadline := time.Now().Add(5 * time.Second)
@@ -177,7 +177,7 @@ func TestTheCreationActivityHoldsItsSlotUntilCompletion(t *testing.T) {
 	if elapsed := time.Since(start); elapsed < 300*time.Millisecond {
 		t.Fatalf("3 heartbeats in %v: faster than a third of the timeout", elapsed)
 	}
-	if _, err := th.Executor(&userActivities{}).Execute(context.Background(), th.task(t, CompletionActivity, "s1", 0)); err != nil {
+	if _, err := th.Executor("session-queue", &userActivities{}).Execute(context.Background(), th.task(t, CompletionActivity, "s1", 0)); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-done; err != nil {

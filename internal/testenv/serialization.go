@@ -25,3 +25,11 @@ func (e *TestWorkflowEnvironment) testWorkflowID() string {
 	}
 	return testWorkflowID
 }
+
+// workerTaskQueue is the task queue of the environment's worker.
+func (e *TestWorkflowEnvironment) workerTaskQueue() string {
+	if e.startOptions.TaskQueue != "" {
+		return e.startOptions.TaskQueue
+	}
+	return testTaskQueue
+}

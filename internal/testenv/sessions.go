@@ -41,13 +41,14 @@ func (e *TestWorkflowEnvironment) withSessions(activities workerrt.ActivityExecu
 		}
 		e.sessions = host
 	}
-	return e.sessions.Executor(activities), nil
+	return e.sessions.Executor(e.workerTaskQueue(), activities), nil
 }
 
 // signalFromActivity is how the creation activity tells a workflow of
 // the environment that its session was created.
 func (e *TestWorkflowEnvironment) signalFromActivity(_ context.Context, workflowID, runID, name string, arg any) error {
-	p, err := e.dc.ToPayloads(arg)
+	dc, _ := e.workflowConverters(workflowID) // as a client signals
+	p, err := dc.ToPayloads(arg)
 	if err != nil {
 		return fmt.Errorf("signal %q: %w", name, err)
 	}

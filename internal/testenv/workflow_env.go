@@ -618,14 +618,10 @@ func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 // wiring is what the environment's worker runs with, and its replay check
 // replays with.
 func (e *TestWorkflowEnvironment) wiring() internal.TestEnvWiring {
-	taskQueue := e.startOptions.TaskQueue
-	if taskQueue == "" {
-		taskQueue = testTaskQueue
-	}
 	return internal.TestEnvWiring{
 		Service:          listenedService{Local: testserver.Local{S: e.server}, listeners: &e.listeners},
 		Namespace:        testNamespace,
-		TaskQueue:        taskQueue,
+		TaskQueue:        e.workerTaskQueue(),
 		Identity:         e.identity,
 		DataConverter:    e.dc,
 		FailureConverter: e.fc,
