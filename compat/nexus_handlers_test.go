@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nexus-rpc/sdk-go/nexus"
+	enumspb "go.temporal.io/api/enums/v1"
 	officialclient "go.temporal.io/sdk/client"
 	officialtemporal "go.temporal.io/sdk/temporal"
 	officialtemporalnexus "go.temporal.io/sdk/temporalnexus"
@@ -27,8 +28,8 @@ const handlerServiceName = "compat-handler"
 // operation that reads its context, one the handler refuses, one that
 // fails as an operation, one that fails with a non-retryable application
 // error, a workflow-run operation whose workflow answers, or waits to be
-// canceled, and an operation of the generic Temporal kind that answers at
-// once or starts that workflow.
+// canceled, and operations of the generic Temporal kind: one that answers
+// at once or starts that workflow, one that updates it.
 func NexusHandlerServiceOurs() *nexus.Service {
 	svc := nexus.NewService(handlerServiceName)
 	svc.MustRegister(
@@ -62,13 +63,31 @@ func NexusHandlerServiceOurs() *nexus.Service {
 					NexusHandlerSideWorkflowOurs, in)
 			},
 		}),
+		ourstemporalnexus.MustNewTemporalOperation(ourstemporalnexus.TemporalOperationOptions[string, string]{
+			Name: "update",
+			Start: func(ctx context.Context, nc ourstemporalnexus.NexusClient, in string, o ourstemporalnexus.StartTemporalOperationOptions) (ourstemporalnexus.TemporalOperationResult[string], error) {
+				id := "nexus-handler-side-updated-" + o.RequestID
+				_, err := ourstemporalnexus.GetClient(ctx).ExecuteWorkflow(ctx, oursclient.StartWorkflowOptions{ID: id, TaskQueue: ourstemporalnexus.GetOperationInfo(ctx).TaskQueue,
+					WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING}, "NexusHandlerSideWorkflow", "wait")
+				if err != nil {
+					return ourstemporalnexus.TemporalOperationResult[string]{}, err
+				}
+				return ourstemporalnexus.StartUpdateWorkflow[string](ctx, nc, oursclient.UpdateWorkflowOptions{
+					WorkflowID: id, UpdateName: "bump", Args: []any{in}, WaitForStage: oursclient.WorkflowUpdateStageAccepted})
+			},
+		}),
 	)
 	return svc
 }
 
 // NexusHandlerSideWorkflowOurs backs the "run" operation: it answers at
-// once, or, given "wait", waits until canceled.
+// once, or, given "wait", waits until canceled; its update "bump" answers.
 func NexusHandlerSideWorkflowOurs(ctx ours.Context, input string) (string, error) {
+	if err := ours.SetUpdateHandler(ctx, "bump", func(ctx ours.Context, by string) (string, error) {
+		return "bumped by " + by, nil
+	}); err != nil {
+		return "", err
+	}
 	if input == "wait" {
 		return "", ours.Sleep(ctx, time.Hour)
 	}
@@ -79,8 +98,8 @@ func NexusHandlerSideWorkflowOurs(ctx ours.Context, input string) (string, error
 // operation that reads its context, one the handler refuses, one that
 // fails as an operation, one that fails with a non-retryable application
 // error, a workflow-run operation whose workflow answers, or waits to be
-// canceled, and an operation of the generic Temporal kind that answers at
-// once or starts that workflow.
+// canceled, and operations of the generic Temporal kind: one that answers
+// at once or starts that workflow, one that updates it.
 func NexusHandlerServiceOfficial() *nexus.Service {
 	svc := nexus.NewService(handlerServiceName)
 	svc.MustRegister(
@@ -114,13 +133,31 @@ func NexusHandlerServiceOfficial() *nexus.Service {
 					NexusHandlerSideWorkflowOfficial, in)
 			},
 		}),
+		officialtemporalnexus.MustNewTemporalOperation(officialtemporalnexus.TemporalOperationOptions[string, string]{
+			Name: "update",
+			Start: func(ctx context.Context, nc officialtemporalnexus.NexusClient, in string, o officialtemporalnexus.StartTemporalOperationOptions) (officialtemporalnexus.TemporalOperationResult[string], error) {
+				id := "nexus-handler-side-updated-" + o.RequestID
+				_, err := officialtemporalnexus.GetClient(ctx).ExecuteWorkflow(ctx, officialclient.StartWorkflowOptions{ID: id, TaskQueue: officialtemporalnexus.GetOperationInfo(ctx).TaskQueue,
+					WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING}, "NexusHandlerSideWorkflow", "wait")
+				if err != nil {
+					return officialtemporalnexus.TemporalOperationResult[string]{}, err
+				}
+				return officialtemporalnexus.StartUpdateWorkflow[string](ctx, nc, officialclient.UpdateWorkflowOptions{
+					WorkflowID: id, UpdateName: "bump", Args: []any{in}, WaitForStage: officialclient.WorkflowUpdateStageAccepted})
+			},
+		}),
 	)
 	return svc
 }
 
 // NexusHandlerSideWorkflowOfficial backs the "run" operation: it answers at
-// once, or, given "wait", waits until canceled.
+// once, or, given "wait", waits until canceled; its update "bump" answers.
 func NexusHandlerSideWorkflowOfficial(ctx official.Context, input string) (string, error) {
+	if err := official.SetUpdateHandler(ctx, "bump", func(ctx official.Context, by string) (string, error) {
+		return "bumped by " + by, nil
+	}); err != nil {
+		return "", err
+	}
 	if input == "wait" {
 		return "", official.Sleep(ctx, time.Hour)
 	}

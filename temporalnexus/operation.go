@@ -23,6 +23,7 @@ import (
 	"github.com/nexus-rpc/sdk-go/nexus"
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
+	nexuspb "go.temporal.io/api/nexus/v1"
 
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/internal"
@@ -273,7 +274,7 @@ func ExecuteUntypedWorkflow[R any](
 	if err != nil {
 		return nil, err
 	}
-	start := &clientapi.NexusStart{RequestID: nexusOptions.RequestID, Links: links}
+	start := &clientapi.NexusStart{RequestID: nexusOptions.RequestID, Links: links, SerializationContext: propagatedContext(oc)}
 	if nexusOptions.CallbackURL != "" {
 		header := make(map[string]string, len(nexusOptions.CallbackHeader)+2)
 		for k, v := range nexusOptions.CallbackHeader {
@@ -295,6 +296,13 @@ func ExecuteUntypedWorkflow[R any](
 		return nil, err
 	}
 	return workflowHandle[R]{namespace: oc.Namespace, id: run.GetID(), runID: run.GetRunID(), startedLink: start.Link, operationToken: token}, nil
+}
+
+// propagatedContext is the operation's serialization context as a start
+// or update request carries it.
+func propagatedContext(oc *nexushandler.OperationContext) *nexuspb.PropagatedSerializationContext {
+	sc := oc.SerializationContext()
+	return &nexuspb.PropagatedSerializationContext{Endpoint: sc.Endpoint, Service: sc.Service, Operation: sc.Operation}
 }
 
 // errMissingWorkflowID is go.temporal.io/sdk's error for a start without

@@ -48,7 +48,9 @@ func testOptions(context.Context, string, nexus.StartOperationOptions) (client.S
 }
 
 func TestWorkflowRunOperationOptionsAreChecked(t *testing.T) {
-	handler := func(context.Context, string, nexus.StartOperationOptions) (WorkflowHandle[string], error) { return nil, nil }
+	handler := func(context.Context, string, nexus.StartOperationOptions) (WorkflowHandle[string], error) {
+		return nil, nil
+	}
 	for _, tc := range []struct {
 		options WorkflowRunOperationOptions[string, string]
 		want    string

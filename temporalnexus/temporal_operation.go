@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/nexus-rpc/sdk-go/nexus"
+	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/internal/clientapi"
@@ -346,4 +347,95 @@ func (o *temporalOperation[I, O]) Cancel(ctx context.Context, token string, opti
 	default:
 		return o.options.CancelActivityExecution(ctx, c, CancelTemporalActivityExecutionOptions{ActivityID: t.ActivityID, RunID: t.RunID}, options)
 	}
+}
+
+// StartUpdateWorkflow sends an update for the operation, with the
+// operation's callback, request ID (the update's ID by default) and
+// links, and returns its result when the update completed already, or
+// the UpdateWorkflow token (an asynchronous result the callback
+// completes). updateWorkflowOptions need a WorkflowID, an UpdateName and
+// WaitForStage WorkflowUpdateStageAccepted; the request needs a callback
+// URL. One asynchronous start per invocation.
+//
+// NOTE: Experimental
+func StartUpdateWorkflow[R any](
+	ctx context.Context,
+	nc NexusClient,
+	updateWorkflowOptions client.UpdateWorkflowOptions,
+) (TemporalOperationResult[R], error) {
+	var none TemporalOperationResult[R]
+	o := updateWorkflowOptions
+	if o.UpdateID == "" {
+		o.UpdateID = nc.options.RequestID
+	}
+	switch {
+	case o.WorkflowID == "":
+		return none, nexus.NewHandlerErrorf(nexus.HandlerErrorTypeInternal, "invalid update request: %v", errors.New("workflow ID cannot be empty"))
+	case o.UpdateName == "":
+		return none, nexus.NewHandlerErrorf(nexus.HandlerErrorTypeInternal, "invalid update request: %v", errors.New("update name cannot be empty"))
+	case o.WaitForStage != client.WorkflowUpdateStageAccepted:
+		return none, nexus.NewHandlerErrorf(nexus.HandlerErrorTypeInternal, "invalid update request: %v",
+			errors.New("nexus op workflow updates only support WorkflowUpdateStageAccepted for async updates"))
+	}
+	oc, ok := nexushandler.FromContext(ctx)
+	if !ok {
+		return none, nexus.NewHandlerErrorf(nexus.HandlerErrorTypeInternal, "internal error")
+	}
+	if nc.options.CallbackURL == "" {
+		return none, nexus.NewHandlerErrorf(nexus.HandlerErrorTypeBadRequest, "callback URL required for async UpdateWorkflow operation invocations")
+	}
+	if nc.asyncStarted == nil {
+		return none, nexus.NewHandlerErrorf(nexus.HandlerErrorTypeInternal, "unexpected error initializing async UpdateWorkflow operation")
+	}
+	if err := nc.claimAsync(); err != nil {
+		return none, err
+	}
+	started := false
+	defer func() {
+		if !started {
+			nc.releaseAsync()
+		}
+	}()
+	token, err := updateOperationToken(oc.Namespace, o.WorkflowID, o.RunID, o.UpdateID)
+	if err != nil {
+		return none, err
+	}
+	links, err := requestLinks(nc.options.Links, GetLogger(ctx).Warn)
+	if err != nil {
+		return none, &nexus.HandlerError{Type: nexus.HandlerErrorTypeBadRequest, Message: "could not convert links for update workflow", Cause: err}
+	}
+	header := make(map[string]string, len(nc.options.CallbackHeader)+1)
+	for k, v := range nc.options.CallbackHeader {
+		header[k] = v
+	}
+	nexus.Header(header).Set(nexus.HeaderOperationToken, token)
+	start := &clientapi.NexusStart{
+		RequestID: nc.options.RequestID,
+		Links:     links,
+		Callbacks: []*commonpb.Callback{{
+			Variant: &commonpb.Callback_Nexus_{Nexus: &commonpb.Callback_Nexus{Url: nc.options.CallbackURL, Header: header}},
+			Links:   links,
+		}},
+		SerializationContext: propagatedContext(oc),
+	}
+	handle, err := GetClient(ctx).UpdateWorkflow(clientapi.WithNexusStart(ctx, start), o)
+	if err != nil {
+		return none, err
+	}
+	if start.Link == nil {
+		return none, &nexus.HandlerError{Type: nexus.HandlerErrorTypeInternal, Cause: errors.New("unexpected error retrieving links from UpdateWorkflow response")}
+	}
+	nexus.AddHandlerLinks(ctx, ConvertCommonLinkToNexusLink(start.Link))
+	if start.UpdateCompleted {
+		var result R
+		if err := handle.Get(ctx, &result); err != nil {
+			return none, &nexus.OperationError{State: nexus.OperationStateFailed, Message: err.Error(), Cause: err}
+		}
+		return NewSyncResult(result), nil
+	}
+	started = true
+	if token, err = updateOperationToken(oc.Namespace, o.WorkflowID, handle.RunID(), o.UpdateID); err != nil {
+		return none, nexus.NewHandlerErrorf(nexus.HandlerErrorTypeInternal, "unexpected error reconstructing token %v", err)
+	}
+	return NewAsyncResult[R](token), nil
 }

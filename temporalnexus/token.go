@@ -83,6 +83,27 @@ func workflowRunOperationToken(namespace, workflowID string) (string, error) {
 	return tokenEncoding.EncodeToString(data), nil
 }
 
+type updateToken struct {
+	Version    int       `json:"v,omitempty"`
+	Kind       tokenKind `json:"t"`
+	Namespace  string    `json:"ns"`
+	WorkflowID string    `json:"wid"`
+	RunID      string    `json:"rid"`
+	UpdateID   string    `json:"uid"`
+}
+
+// updateOperationToken is the token of an UpdateWorkflow operation.
+func updateOperationToken(namespace, workflowID, runID, updateID string) (string, error) {
+	if namespace == "" || workflowID == "" || updateID == "" {
+		return "", fmt.Errorf("missing required param[s]: ns %s, wid: %s, uid: %s", namespace, workflowID, updateID)
+	}
+	data, err := json.Marshal(updateToken{Kind: tokenKindUpdateWorkflow, Namespace: namespace, WorkflowID: workflowID, RunID: runID, UpdateID: updateID})
+	if err != nil {
+		return "", fmt.Errorf("failed to marshal operation token: %w", err)
+	}
+	return tokenEncoding.EncodeToString(data), nil
+}
+
 // parseWorkflowRunOperationToken reads a workflow-run operation token.
 func parseWorkflowRunOperationToken(token string) (workflowRunToken, error) {
 	var t workflowRunToken

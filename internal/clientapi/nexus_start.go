@@ -4,6 +4,7 @@ import (
 	"context"
 
 	commonpb "go.temporal.io/api/common/v1"
+	nexuspb "go.temporal.io/api/nexus/v1"
 )
 
 // NexusStart is what a workflow started for a Nexus operation
@@ -13,13 +14,24 @@ import (
 // completes the caller's operation, the links back to the caller's
 // history, and the attachment of all three to a workflow already running
 // under the ID (with WorkflowIDConflictPolicy UseExisting).
+//
+// An update sent with it (temporalnexus.StartUpdateWorkflow) carries the
+// same, in its request.
 type NexusStart struct {
 	RequestID string
 	Callbacks []*commonpb.Callback
 	Links     []*commonpb.Link
-	// Link receives the link to the started workflow's event that the
-	// server returns, for the operation's start response.
+	// SerializationContext is the operation's (endpoint, service,
+	// operation): the workflow's result and failure, and the update's,
+	// are converted with it, as the caller reads them.
+	SerializationContext *nexuspb.PropagatedSerializationContext
+	// Link receives the link to the started workflow's (or the accepted
+	// update's) event that the server returns, for the operation's start
+	// response.
 	Link *commonpb.Link
+	// UpdateCompleted is set when the server's answer to an update holds
+	// its outcome already.
+	UpdateCompleted bool
 }
 
 type nexusStartKey struct{}

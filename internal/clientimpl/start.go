@@ -332,6 +332,7 @@ func withNexusStart(req *workflowservice.StartWorkflowExecutionRequest, ns *clie
 	}
 	req.CompletionCallbacks = ns.Callbacks
 	req.Links = ns.Links
+	req.PropagatedNexusSerializationContext = ns.SerializationContext
 	req.OnConflictOptions = &workflowpb.OnConflictOptions{AttachRequestId: true, AttachCompletionCallbacks: true, AttachLinks: true}
 }
 

@@ -49,11 +49,23 @@ func (r *clientRoot) UpdateWorkflow(ctx context.Context, in *internal.ClientUpda
 	if err := c.ensureInitialized(ctx); err != nil {
 		return nil, err
 	}
+	nexusStart := clientapi.NexusStartOf(ctx)
+	if nexusStart != nil {
+		// An update a Nexus operation sends (temporalnexus.StartUpdateWorkflow).
+		req.Request.RequestId = nexusStart.RequestID
+		req.Request.CompletionCallbacks = nexusStart.Callbacks
+		req.Request.Links = nexusStart.Links
+		req.Request.PropagatedNexusSerializationContext = nexusStart.SerializationContext
+	}
 	var resp *workflowservice.UpdateWorkflowExecutionResponse
 	for !updateIsDurable(resp) {
 		if resp, err = c.service.UpdateWorkflowExecution(ctx, req); err != nil {
 			return nil, updateCallError(ctx, err)
 		}
+	}
+	if nexusStart != nil {
+		nexusStart.Link = resp.GetLink()
+		nexusStart.UpdateCompleted = resp.GetOutcome() != nil
 	}
 	return c.updateHandleFromResponse(ctx, in.WaitForStage, resp, req)
 }
