@@ -86,8 +86,3 @@ func (h *TaskHandler) failedRequest(task *workflowservice.PollNexusTaskQueueResp
 func commonLinkToNexus(l *commonpb.Link) (*nexuspb.Link, bool) {
 	return apinexus.CommonLinkToNexusLink(l)
 }
-
-func isApplicationError(err error) bool {
-	_, ok := err.(*failure.ApplicationError)
-	return ok
-}

@@ -313,8 +313,13 @@ func (p *payloadReader) Deserialize(_ *nexus.Content, v any) error {
 		return nil
 	}
 	// Errors that say what the caller should get go on as they are; any
-	// other means the input cannot be read: the request is bad.
-	if isApplicationError(err) {
+	// other means the input cannot be read: the request is bad. A codec's
+	// payload validation error (temporal.NewPayloadValidationError) says
+	// the input itself is invalid: a bad request too.
+	if app, ok := err.(*failure.ApplicationError); ok {
+		if app.NonRetryable() && app.Type() == payloadValidationErrorType {
+			return &nexus.HandlerError{Type: nexus.HandlerErrorTypeBadRequest, Message: "invalid operation input", Cause: err}
+		}
 		return err
 	}
 	var herr *nexus.HandlerError
@@ -323,6 +328,9 @@ func (p *payloadReader) Deserialize(_ *nexus.Content, v any) error {
 	}
 	return &nexus.HandlerError{Type: nexus.HandlerErrorTypeBadRequest, Message: "cannot deserialize operation input", Cause: err}
 }
+
+// payloadValidationErrorType is the type of temporal.NewPayloadValidationError's error.
+const payloadValidationErrorType = "PayloadValidationError"
 
 func (p *payloadReader) Serialize(any) (*nexus.Content, error) {
 	return nil, errors.New("nexushandler: operation results are written as payloads, not serialized")

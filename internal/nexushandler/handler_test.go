@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nexus-rpc/sdk-go/nexus"
+	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	nexuspb "go.temporal.io/api/nexus/v1"
 	"go.temporal.io/api/workflowservice/v1"
@@ -289,6 +290,27 @@ func TestRequestDeadline(t *testing.T) {
 	_, failed, err = h.ExecuteNexusTask(startTask(t, "svc", "greet", "x", true, map[string]string{"request-timeout": "soon"}))
 	if err != nil || failed.GetFailure().GetNexusHandlerFailureInfo().GetType() != string(nexus.HandlerErrorTypeBadRequest) {
 		t.Errorf("an unreadable timeout: %v, %v; want BAD_REQUEST", failed, err)
+	}
+}
+
+// validatingConverter refuses every payload as invalid, as a codec that
+// validates payloads does.
+type validatingConverter struct{ converter.DataConverter }
+
+func (validatingConverter) FromPayload(*commonpb.Payload, any) error {
+	return failure.NewNonRetryableApplicationError("Payload validation failed", "PayloadValidationError", nil)
+}
+
+func TestInvalidInputIsABadRequest(t *testing.T) {
+	h := newTestHandler(t, nil)
+	h.opts.DataConverter = validatingConverter{converter.GetDefaultDataConverter()}
+	_, failed, err := h.ExecuteNexusTask(startTask(t, "svc", "greet", "x", true, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := failed.GetFailure()
+	if f.GetNexusHandlerFailureInfo().GetType() != string(nexus.HandlerErrorTypeBadRequest) || f.GetMessage() != "invalid operation input" {
+		t.Errorf("failure %v, want BAD_REQUEST invalid operation input", f)
 	}
 }
 
