@@ -120,6 +120,16 @@ func TestNexusHandlerWorker(t *testing.T) {
 	if len(metrics.TimerDurations("temporal_nexus_task_execution_latency", ops)) == 0 || len(metrics.TimerDurations("temporal_nexus_task_endtoend_latency", ops)) == 0 {
 		t.Error("no temporal_nexus_task_execution_latency or temporal_nexus_task_endtoend_latency for the echo operation")
 	}
+	nexusWorker := map[string]string{"task_queue": handlerQueue, "worker_type": "NexusWorker"}
+	if n := metrics.CounterValue("temporal_worker_start", nexusWorker); n != 1 {
+		t.Errorf("temporal_worker_start{NexusWorker} = %d, want 1", n)
+	}
+	if n := metrics.CounterValue("temporal_poller_start", nexusWorker); n != 2 {
+		t.Errorf("temporal_poller_start{NexusWorker} = %d, want 2 (the default pollers)", n)
+	}
+	if _, ok := metrics.GaugeValue("temporal_worker_task_slots_available", nexusWorker); !ok {
+		t.Error("no temporal_worker_task_slots_available for the Nexus worker")
+	}
 	panics := map[string]string{"nexus_operation": "panics-once", "failure_reason": "handler_error_INTERNAL"}
 	if n := metrics.CounterValue("temporal_nexus_task_execution_failed", panics); n != 1 {
 		t.Errorf("temporal_nexus_task_execution_failed{handler_error_INTERNAL} for the panic = %d, want 1", n)
