@@ -1,0 +1,153 @@
+package workerrt
+
+import (
+	"context"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	nexuspb "go.temporal.io/api/nexus/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/grpc"
+
+	"github.com/durable-go/sdk/internal/logging"
+)
+
+// nexusTestService hands out its tasks, one per poll, then holds polls
+// until they are canceled; it records the polls and the reports.
+type nexusTestService struct {
+	Service
+	mu        sync.Mutex
+	tasks     []*workflowservice.PollNexusTaskQueueResponse
+	polls     []*workflowservice.PollNexusTaskQueueRequest
+	completed []*workflowservice.RespondNexusTaskCompletedRequest
+	failed    []*workflowservice.RespondNexusTaskFailedRequest
+	shutdown  *workflowservice.ShutdownWorkerRequest
+}
+
+func (s *nexusTestService) PollNexusTaskQueue(ctx context.Context, req *workflowservice.PollNexusTaskQueueRequest, _ ...grpc.CallOption) (*workflowservice.PollNexusTaskQueueResponse, error) {
+	s.mu.Lock()
+	s.polls = append(s.polls, req)
+	var task *workflowservice.PollNexusTaskQueueResponse
+	if len(s.tasks) > 0 {
+		task, s.tasks = s.tasks[0], s.tasks[1:]
+	}
+	s.mu.Unlock()
+	if task != nil {
+		return task, nil
+	}
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func (s *nexusTestService) RespondNexusTaskCompleted(_ context.Context, req *workflowservice.RespondNexusTaskCompletedRequest, _ ...grpc.CallOption) (*workflowservice.RespondNexusTaskCompletedResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.completed = append(s.completed, req)
+	return &workflowservice.RespondNexusTaskCompletedResponse{}, nil
+}
+
+func (s *nexusTestService) RespondNexusTaskFailed(_ context.Context, req *workflowservice.RespondNexusTaskFailedRequest, _ ...grpc.CallOption) (*workflowservice.RespondNexusTaskFailedResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failed = append(s.failed, req)
+	return &workflowservice.RespondNexusTaskFailedResponse{}, nil
+}
+
+func (s *nexusTestService) ShutdownWorker(_ context.Context, req *workflowservice.ShutdownWorkerRequest, _ ...grpc.CallOption) (*workflowservice.ShutdownWorkerResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.shutdown = req
+	return &workflowservice.ShutdownWorkerResponse{}, nil
+}
+
+// scriptedNexus answers each task as its operation's name says:
+// "complete", "fail", "timeout", or "block" (until release is closed).
+type scriptedNexus struct {
+	entered, release chan struct{}
+	done             sync.WaitGroup
+}
+
+func (e *scriptedNexus) ExecuteNexusTask(task *workflowservice.PollNexusTaskQueueResponse) (*workflowservice.RespondNexusTaskCompletedRequest, *workflowservice.RespondNexusTaskFailedRequest, error) {
+	defer e.done.Done()
+	switch task.GetRequest().GetStartOperation().GetOperation() {
+	case "fail":
+		return nil, &workflowservice.RespondNexusTaskFailedRequest{TaskToken: task.GetTaskToken()}, nil
+	case "timeout":
+		return nil, nil, ErrNexusTaskTimeout
+	case "block":
+		close(e.entered)
+		<-e.release
+	}
+	return &workflowservice.RespondNexusTaskCompletedRequest{TaskToken: task.GetTaskToken()}, nil, nil
+}
+
+func nexusTask(token, operation string) *workflowservice.PollNexusTaskQueueResponse {
+	return &workflowservice.PollNexusTaskQueueResponse{TaskToken: []byte(token), Request: &nexuspb.Request{
+		Variant: &nexuspb.Request_StartOperation{StartOperation: &nexuspb.StartOperationRequest{Service: "svc", Operation: operation}},
+	}}
+}
+
+// TestNexusTasksArePolledAndReported: each outcome of the executor is
+// reported as it says (none for a timeout), the polls name the worker,
+// the stopping worker tells the server it polled Nexus tasks, and Stop
+// waits for the task still running.
+func TestNexusTasksArePolledAndReported(t *testing.T) {
+	svc := &nexusTestService{tasks: []*workflowservice.PollNexusTaskQueueResponse{
+		nexusTask("t1", "complete"), nexusTask("t2", "fail"), nexusTask("t3", "timeout"), nexusTask("t4", "block"),
+	}}
+	exec := &scriptedNexus{entered: make(chan struct{}), release: make(chan struct{})}
+	exec.done.Add(4)
+	w, err := New(Options{Service: svc, Namespace: "ns", TaskQueue: "tq", Identity: "me", WorkerInstanceKey: "key",
+		Logger: logging.NewTextLogger(io.Discard, 0), Nexus: exec, NexusPollers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Start()
+	<-exec.entered
+	stopped := make(chan struct{})
+	go func() {
+		w.Stop()
+		close(stopped)
+	}()
+	close(exec.release)
+	<-stopped
+	exec.done.Wait()
+
+	svc.mu.Lock()
+	defer svc.mu.Unlock()
+	var completed, failed []string
+	for _, r := range svc.completed {
+		completed = append(completed, string(r.GetTaskToken()))
+	}
+	for _, r := range svc.failed {
+		failed = append(failed, string(r.GetTaskToken()))
+	}
+	// Tasks run side by side, in any order. Stop returned after the
+	// blocked task's report (t4).
+	slices.Sort(completed)
+	if got := strings.Join(completed, ","); got != "t1,t4" {
+		t.Errorf("completed %s, want t1,t4", got)
+	}
+	if got := strings.Join(failed, ","); got != "t2" {
+		t.Errorf("failed %s, want t2 (the timed-out t3 is not reported)", got)
+	}
+	poll := svc.polls[0]
+	if poll.GetNamespace() != "ns" || poll.GetTaskQueue().GetName() != "tq" || poll.GetTaskQueue().GetKind() != enumspb.TASK_QUEUE_KIND_NORMAL ||
+		poll.GetIdentity() != "me" || poll.GetWorkerInstanceKey() != "key" {
+		t.Errorf("poll %v", poll)
+	}
+	if types := svc.shutdown.GetTaskQueueTypes(); len(types) != 1 || types[0] != enumspb.TASK_QUEUE_TYPE_NEXUS {
+		t.Errorf("ShutdownWorker task queue types %v, want [NEXUS]", types)
+	}
+}
+
+func TestNexusNeedsANexusService(t *testing.T) {
+	_, err := New(Options{Service: &stopService{}, TaskQueue: "tq", Nexus: &scriptedNexus{}})
+	if err == nil || !strings.Contains(err.Error(), "cannot poll Nexus tasks") {
+		t.Errorf("error %v", err)
+	}
+}
