@@ -46,6 +46,14 @@ func NexusCallerWorkflowOurs(ctx ours.Context, endpoint, scenario string) (strin
 	opts.CancellationType = cancellation
 	fut := c.ExecuteOperation(opCtx, operation, input, opts)
 	started := ""
+	if scenario == "canceled-unsent" {
+		// Canceled in the task that made it: nothing is sent, and the
+		// timer after it takes its place in history.
+		cancel()
+		if err := ours.Sleep(ctx, time.Millisecond); err != nil {
+			return "", err
+		}
+	}
 	if canceling {
 		var exec ours.NexusOperationExecution
 		err := fut.GetNexusOperationExecution().Get(ctx, &exec)
@@ -115,6 +123,14 @@ func NexusCallerWorkflowOfficial(ctx official.Context, endpoint, scenario string
 	opts.CancellationType = cancellation
 	fut := c.ExecuteOperation(opCtx, operation, input, opts)
 	started := ""
+	if scenario == "canceled-unsent" {
+		// Canceled in the task that made it: nothing is sent, and the
+		// timer after it takes its place in history.
+		cancel()
+		if err := official.Sleep(ctx, time.Millisecond); err != nil {
+			return "", err
+		}
+	}
 	if canceling {
 		var exec official.NexusOperationExecution
 		err := fut.GetNexusOperationExecution().Get(ctx, &exec)

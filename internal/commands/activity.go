@@ -158,7 +158,7 @@ var ActivityTable = NewTable("activity",
 // set (by default to the decimal NextSeq). onDone runs once, when the
 // outcome is known.
 func (b *Book) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttributes, metadata *sdkpb.UserMetadata, waitForCancel bool, onDone func(Outcome)) *Activity {
-	a := &Activity{book: b, attrs: attrs, waitForCancel: waitForCancel, onDone: onDone, seq: b.NextSeq(), groups: b.groups}
+	a := &Activity{book: b, attrs: attrs, waitForCancel: waitForCancel, onDone: onDone, seq: b.nextEvent(), groups: b.groups}
 	b.add(&commandpb.Command{
 		CommandType:       scheduleActivityKind.Command,
 		Attributes:        &commandpb.Command_ScheduleActivityTaskCommandAttributes{ScheduleActivityTaskCommandAttributes: attrs},

@@ -75,6 +75,12 @@ type Book struct {
 	// it is also the sequence that names activities and timers, so that IDs
 	// agree with histories written by other Go SDK workers.
 	nextEventID int64
+	// seqSkew is how far, in the task being made, go.temporal.io/sdk's
+	// sequence counter (the IDs it derives from it: activity and timer
+	// IDs, child workflow IDs, Control fields) runs ahead of the event IDs:
+	// a Nexus operation canceled before it was sent writes no event, but
+	// counts its command and its cancel request there.
+	seqSkew int64
 	// versionMarkers are version marker events known (from lookahead) to
 	// come in the task being replayed, by event ID; true when an upsert of
 	// the change-version search attribute follows the marker.
@@ -139,6 +145,7 @@ func (b *Book) LocateCommands(locate func() string) {
 // come first.
 func (b *Book) BeginTask(startedEventID int64) {
 	b.nextEventID = startedEventID + 2 + int64(b.pendingCount())
+	b.seqSkew = 0
 }
 
 // ExpectVersionMarker tells the Book, ahead of replaying a task, that history
@@ -163,9 +170,16 @@ func (b *Book) skipVersionMarkers() {
 	}
 }
 
-// NextSeq returns the sequence number the next command will be known by (the
-// predicted event ID of its event) without consuming it.
-func (b *Book) NextSeq() int64 {
+// NextSeq returns the sequence number the next command will be known by,
+// without consuming it: the IDs derived from it (activity and timer IDs,
+// default child workflow IDs) are go.temporal.io/sdk's. It is the predicted
+// event ID of the command's event, but after a Nexus operation taken back
+// in the same task (see seqSkew).
+func (b *Book) NextSeq() int64 { return b.nextEvent() + b.seqSkew }
+
+// nextEvent returns the predicted event ID of the next command's event:
+// the machines' own record of where their command goes.
+func (b *Book) nextEvent() int64 {
 	b.skipVersionMarkers()
 	if b.nextEventID == 0 {
 		panic("commands: a command was produced before the first WorkflowTaskStarted event")
@@ -312,12 +326,14 @@ func (b *Book) withdraw(e *entry) {
 func (b *Book) isLast(e *entry) bool { return len(b.outbox) > 0 && b.outbox[len(b.outbox)-1] == e }
 
 // takeBackLast takes back e, the last command made (isLast): it is not
-// sent, and its event ID goes to the next command, as if it had never been
-// made.
+// sent, and its event ID goes to the next command. go.temporal.io/sdk
+// counts it and its (unsent) cancel request all the same: the sequence
+// numbers of the task's later commands run two ahead of their events.
 func (b *Book) takeBackLast(e *entry) {
 	b.outbox[len(b.outbox)-1] = nil
 	b.outbox = b.outbox[:len(b.outbox)-1]
 	b.nextEventID--
+	b.seqSkew += 2
 	delete(b.located, e.owner)
 }
 

@@ -156,7 +156,7 @@ func (b *Book) StartChildWorkflow(attrs *commandpb.StartChildWorkflowExecutionCo
 	if b.ChildOpen(attrs.GetWorkflowId()) {
 		panic(fmt.Sprintf("commands: child workflow %q is already open in this run", attrs.GetWorkflowId()))
 	}
-	c := &ChildWorkflow{book: b, attrs: attrs, calls: calls, seq: b.NextSeq(), groups: b.groups}
+	c := &ChildWorkflow{book: b, attrs: attrs, calls: calls, seq: b.nextEvent(), groups: b.groups}
 	b.add(&commandpb.Command{
 		CommandType:       startChildKind.Command,
 		Attributes:        &commandpb.Command_StartChildWorkflowExecutionCommandAttributes{StartChildWorkflowExecutionCommandAttributes: attrs},

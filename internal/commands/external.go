@@ -154,8 +154,8 @@ var CancelExternalTable = NewTable("cancel request to another workflow",
 // Control is set to the command's sequence number, as go.temporal.io/sdk
 // does. onDone runs once, when history says how it ended.
 func (b *Book) SignalExternal(attrs *commandpb.SignalExternalWorkflowExecutionCommandAttributes, onDone func(ExternalOutcome)) *SignalExternal {
-	s := &SignalExternal{book: b, attrs: attrs, seq: b.NextSeq(), onDone: onDone}
-	attrs.Control = seqID(s.seq)
+	s := &SignalExternal{book: b, attrs: attrs, seq: b.nextEvent(), onDone: onDone}
+	attrs.Control = seqID(b.NextSeq())
 	b.add(&commandpb.Command{
 		CommandType:       signalExternalKind.Command,
 		Attributes:        &commandpb.Command_SignalExternalWorkflowExecutionCommandAttributes{SignalExternalWorkflowExecutionCommandAttributes: attrs},
@@ -181,7 +181,7 @@ func (b *Book) addCancelExternal(attrs *commandpb.RequestCancelExternalWorkflowE
 	// known only when history records it, and it is routed then.
 	c := &CancelExternal{book: b, attrs: attrs, target: target, onDone: onDone}
 	if target == nil {
-		c.seq = b.NextSeq()
+		c.seq = b.nextEvent()
 	}
 	c.entry = b.add(&commandpb.Command{
 		CommandType:       cancelExternalKind.Command,

@@ -219,7 +219,7 @@ func init() {
 // metadata (the operation's summary; may be nil). resolve says when a
 // canceled operation resolves.
 func (b *Book) ScheduleNexusOperation(attrs *commandpb.ScheduleNexusOperationCommandAttributes, metadata *sdkpb.UserMetadata, resolve NexusCancelResolution, calls NexusCallbacks) *NexusOperation {
-	n := &NexusOperation{book: b, attrs: attrs, calls: calls, resolve: resolve, seq: b.NextSeq(), groups: b.groups}
+	n := &NexusOperation{book: b, attrs: attrs, calls: calls, resolve: resolve, seq: b.nextEvent(), groups: b.groups}
 	n.entry = b.add(&commandpb.Command{
 		CommandType:       scheduleNexusKind.Command,
 		Attributes:        &commandpb.Command_ScheduleNexusOperationCommandAttributes{ScheduleNexusOperationCommandAttributes: attrs},

@@ -278,11 +278,30 @@ func TestNexusCanceledAfterLaterCommandsIsSentThenCanceled(t *testing.T) {
 	}
 }
 
+// TestNexusCanceledBeforeSentFreesItsEventID: an operation taken back
+// frees its event ID for the next command, whose sequence number (its
+// activity ID) runs two ahead, as go.temporal.io/sdk counts the operation
+// and its cancel request; the next task counts afresh.
 func TestNexusCanceledBeforeSentFreesItsEventID(t *testing.T) {
 	f := newNexusFixture(t, NexusResolveOnClose)
 	f.op.Cancel()
-	if got := f.book.NextSeq(); got != 5 {
-		t.Fatalf("the next command's event is %d, want 5 (the taken-back operation's)", got)
+	if got := f.book.NextSeq(); got != 7 {
+		t.Fatalf("the next command's sequence number is %d, want 7", got)
+	}
+	var outcomes []Outcome
+	act := f.book.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityId: seqID(f.book.NextSeq()), ActivityType: &commonpb.ActivityType{Name: "Charge"}},
+		nil, false, func(o Outcome) { outcomes = append(outcomes, o) })
+	if cmds := f.book.TakeCommands(); len(cmds) != 1 || cmds[0].GetScheduleActivityTaskCommandAttributes().GetActivityId() != "7" {
+		t.Fatalf("want only the activity, with ID 7, got %v", cmds)
+	}
+	f.apply(scheduledEvent(5, "7", "Charge"))
+	f.apply(activityEvent(InCompleted, 6, 5))
+	if act.State() != Completed || len(outcomes) != 1 {
+		t.Fatalf("the activity recorded at event 5 must complete, it is %v", act.State())
+	}
+	f.book.BeginTask(7)
+	if got := f.book.NextSeq(); got != 9 {
+		t.Fatalf("the next task's sequence starts at %d, want 9", got)
 	}
 }
 
