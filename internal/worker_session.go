@@ -32,6 +32,7 @@ func (w *AggregatedWorker) sessionWorkers(primary workerrt.Options) ([]*workerrt
 		o := primary
 		o.TaskQueue = taskQueue
 		o.Engine, o.Cache = nil, nil
+		o.Nexus = nil // Nexus tasks come on the worker's own task queue only
 		o.Activities = host.Executor(taskQueue, w.activityExecutor(taskQueue))
 		return o
 	}
