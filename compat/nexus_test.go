@@ -164,7 +164,7 @@ func TestNexusCallerSideMatchesTheOfficialSDK(t *testing.T) {
 		{"try-cancel", []string{"started: token set true, error none", `error CanceledError{"canceled"}`}},
 		{"wait-requested", []string{"started: token set true, error none", `error CanceledError{"canceled"}`}},
 		{"wait-completed", []string{"started: token set true, error none", "NexusOperationError", "CanceledError"}},
-		{"canceled-unsent", []string{`result "", error CanceledError{"canceled"}; execution: token set false, error CanceledError{"canceled"}`}},
+		{"canceled-unsent", []string{`second: CanceledError{"canceled"}; result "", error CanceledError{"canceled"}; execution: token set false, error CanceledError{"canceled"}`}},
 	}
 	// The scenarios run in parallel, in a group that ends before the
 	// workers stop.

@@ -47,12 +47,19 @@ func NexusCallerWorkflowOurs(ctx ours.Context, endpoint, scenario string) (strin
 	fut := c.ExecuteOperation(opCtx, operation, input, opts)
 	started := ""
 	if scenario == "canceled-unsent" {
-		// Canceled in the task that made it: nothing is sent, and the
-		// timer after it takes its place in history.
+		// Canceled in the task that made them, with a timer made between
+		// them and the cancel: no operation is sent, the timer and the
+		// timer after the cancel move up in history, keeping their IDs.
+		second := c.ExecuteOperation(opCtx, "echo", "second", opts)
+		timer := ours.NewTimer(ctx, time.Millisecond)
 		cancel()
+		if err := timer.Get(ctx, nil); err != nil {
+			return "", err
+		}
 		if err := ours.Sleep(ctx, time.Millisecond); err != nil {
 			return "", err
 		}
+		started = fmt.Sprintf("second: %s; ", describeNexusErrorOurs(second.Get(ctx, nil)))
 	}
 	if canceling {
 		var exec ours.NexusOperationExecution
@@ -124,12 +131,19 @@ func NexusCallerWorkflowOfficial(ctx official.Context, endpoint, scenario string
 	fut := c.ExecuteOperation(opCtx, operation, input, opts)
 	started := ""
 	if scenario == "canceled-unsent" {
-		// Canceled in the task that made it: nothing is sent, and the
-		// timer after it takes its place in history.
+		// Canceled in the task that made them, with a timer made between
+		// them and the cancel: no operation is sent, the timer and the
+		// timer after the cancel move up in history, keeping their IDs.
+		second := c.ExecuteOperation(opCtx, "echo", "second", opts)
+		timer := official.NewTimer(ctx, time.Millisecond)
 		cancel()
+		if err := timer.Get(ctx, nil); err != nil {
+			return "", err
+		}
 		if err := official.Sleep(ctx, time.Millisecond); err != nil {
 			return "", err
 		}
+		started = fmt.Sprintf("second: %s; ", describeNexusErrorOfficial(second.Get(ctx, nil)))
 	}
 	if canceling {
 		var exec official.NexusOperationExecution

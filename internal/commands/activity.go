@@ -181,6 +181,13 @@ func (a *Activity) Cancel() {
 	}
 }
 
+// shiftEvent moves the unsent activity's predicted event (see Book.takeBack).
+func (a *Activity) shiftEvent(delta int64) {
+	a.book.unroute(a.key())
+	a.seq += delta
+	a.book.route(a.key(), a)
+}
+
 // State is where the activity stands.
 func (a *Activity) State() State { return a.st }
 

@@ -322,16 +322,28 @@ func (b *Book) withdraw(e *entry) {
 	}
 }
 
-// isLast reports whether e is the last command made and not yet sent.
-func (b *Book) isLast(e *entry) bool { return len(b.outbox) > 0 && b.outbox[len(b.outbox)-1] == e }
+// eventShifter is a machine that knows the event ID its command will be
+// recorded at, and can be told it moved.
+type eventShifter interface {
+	shiftEvent(delta int64)
+}
 
-// takeBackLast takes back e, the last command made (isLast): it is not
-// sent, and its event ID goes to the next command. go.temporal.io/sdk
-// counts it and its (unsent) cancel request all the same: the sequence
-// numbers of the task's later commands run two ahead of their events.
-func (b *Book) takeBackLast(e *entry) {
-	b.outbox[len(b.outbox)-1] = nil
-	b.outbox = b.outbox[:len(b.outbox)-1]
+// takeBack takes back e, a command not yet sent: it is not sent, and the
+// commands made after it move up one event. go.temporal.io/sdk counts it
+// and its (unsent) cancel request all the same (only a Nexus operation is
+// taken back): the sequence numbers of the task's later commands run two
+// ahead of their events.
+func (b *Book) takeBack(e *entry) {
+	i := slices.Index(b.outbox, e)
+	if i < 0 {
+		panic("commands: only a command not yet sent can be taken back")
+	}
+	for _, later := range b.outbox[i+1:] {
+		if s, ok := later.owner.(eventShifter); ok && !later.dropped {
+			s.shiftEvent(-1)
+		}
+	}
+	b.outbox = slices.Delete(b.outbox, i, i+1)
 	b.nextEventID--
 	b.seqSkew += 2
 	delete(b.located, e.owner)

@@ -193,6 +193,13 @@ func (c *ChildWorkflow) Cancel() {
 	}
 }
 
+// shiftEvent moves the unsent child's predicted event (see Book.takeBack).
+func (c *ChildWorkflow) shiftEvent(delta int64) {
+	c.book.unroute(c.key())
+	c.seq += delta
+	c.book.route(c.key(), c)
+}
+
 // State is where the child stands.
 func (c *ChildWorkflow) State() State { return c.st }
 

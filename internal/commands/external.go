@@ -165,6 +165,21 @@ func (b *Book) SignalExternal(attrs *commandpb.SignalExternalWorkflowExecutionCo
 	return s
 }
 
+// shiftEvent moves the unsent signal's predicted event (see Book.takeBack).
+func (s *SignalExternal) shiftEvent(delta int64) {
+	s.book.unroute(Key{ID: s.seq})
+	s.seq += delta
+	s.book.route(Key{ID: s.seq}, s)
+}
+
+// shiftEvent moves the unsent cancel request's predicted event, when it
+// has one: a child's is known only once recorded (see Book.takeBack).
+func (c *CancelExternal) shiftEvent(delta int64) {
+	if c.seq != 0 {
+		c.seq += delta
+	}
+}
+
 // CancelExternal adds a RequestCancelExternalWorkflowExecution command for
 // another workflow; its Control is the command's sequence number.
 func (b *Book) CancelExternal(attrs *commandpb.RequestCancelExternalWorkflowExecutionCommandAttributes, onDone func(ExternalOutcome)) *CancelExternal {

@@ -33,7 +33,7 @@ type NexusOperation struct {
 	token       string
 	started     bool
 	done        bool // the outcome was delivered (or abandoned)
-	cancelAsked bool // canceled in a task after others' commands: cancel once recorded
+	cancelAsked bool // canceled once sent, before it was recorded: cancel once it is
 	cancelReq   *NexusCancelRequest
 	groups      []*sdkpb.EventGroupMarker // the schedule command's, for its cancel request
 }
@@ -231,21 +231,16 @@ func (b *Book) ScheduleNexusOperation(attrs *commandpb.ScheduleNexusOperationCom
 }
 
 // Cancel asks to cancel the operation. Before its command was sent, the
-// command is taken back when it is the last one the code made, and the
-// operation resolves as canceled; when the code made others after it, it
-// is sent, and canceled once history records it (its outcome is the
-// canceled one either way). Later, a cancel request goes out. Canceling an
-// operation that ended, or is being canceled, does nothing.
+// command is taken back and the operation resolves as canceled; later, a
+// cancel request goes out. Canceling an operation that ended, or is being
+// canceled, does nothing.
 func (n *NexusOperation) Cancel() {
 	switch n.st {
 	case Created:
-		if n.book.isLast(n.entry) {
-			_, _ = n.fire(InCancel, nil) // taking back cannot fail
-			return
-		}
-		n.cancelAsked = true
-		n.deliver(canceledOutcome(nil))
+		_, _ = n.fire(InCancel, nil) // taking back cannot fail
 	case CommandSent:
+		// Sent, not yet recorded (no code runs between the two but an
+		// event callback): canceled once recorded.
 		n.cancelAsked = true
 		n.deliver(canceledOutcome(nil))
 	case Initiated, Started:
@@ -257,6 +252,14 @@ func (n *NexusOperation) Cancel() {
 // delivered already (the code gave up on it). The machine still follows
 // its events.
 func (n *NexusOperation) Abandon() { n.done = true }
+
+// shiftEvent moves the unsent operation's predicted event (see
+// Book.takeBack).
+func (n *NexusOperation) shiftEvent(delta int64) {
+	n.book.unroute(n.key())
+	n.seq += delta
+	n.book.route(n.key(), n)
+}
 
 // State is where the operation stands.
 func (n *NexusOperation) State() State { return n.st }
@@ -290,8 +293,8 @@ func (n *NexusOperation) deliver(o Outcome) {
 }
 
 func (n *NexusOperation) takeBack(*historypb.HistoryEvent) error {
-	n.book.takeBackLast(n.entry)
-	n.book.unroute(n.key())
+	n.book.unroute(n.key()) // first: a later command moves up to its key
+	n.book.takeBack(n.entry)
 	n.deliver(canceledOutcome(nil))
 	return nil
 }

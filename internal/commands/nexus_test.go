@@ -262,19 +262,31 @@ func TestNexusTryCancelResolvesWhenTheRequestIsRecorded(t *testing.T) {
 	}
 }
 
-func TestNexusCanceledAfterLaterCommandsIsSentThenCanceled(t *testing.T) {
+// TestNexusCanceledAfterLaterCommandsIsTakenBackToo: the commands made
+// after it move up one event, keeping their IDs, as in go.temporal.io/sdk's
+// histories.
+func TestNexusCanceledAfterLaterCommandsIsTakenBackToo(t *testing.T) {
 	f := newNexusFixture(t, NexusResolveOnClose)
-	f.book.StartTimer(&commandpb.StartTimerCommandAttributes{TimerId: "6"}, nil, func(Outcome) {})
+	var outcomes []Outcome
+	act := f.book.ScheduleActivity(&commandpb.ScheduleActivityTaskCommandAttributes{ActivityId: seqID(f.book.NextSeq()), ActivityType: &commonpb.ActivityType{Name: "Charge"}},
+		nil, false, func(o Outcome) { outcomes = append(outcomes, o) })
+	f.book.StartTimer(&commandpb.StartTimerCommandAttributes{TimerId: seqID(f.book.NextSeq())}, nil, func(Outcome) {})
 	f.op.Cancel()
 	if len(f.outcomes) != 1 || f.outcomes[0].Failure.GetCanceledFailureInfo() == nil {
 		t.Fatalf("want a canceled outcome at once, got %v", f.outcomes)
 	}
-	if cmds := f.book.TakeCommands(); len(cmds) != 2 {
-		t.Fatalf("the schedule goes out with the timer, got %v", cmds)
+	if got := f.book.NextSeq(); got != 9 {
+		t.Fatalf("the next sequence number is %d, want 9 (the operation, the activity, the timer and the cancel request counted)", got)
 	}
-	f.apply(nexusScheduledEvent(5, "svc", "op"))
-	if cmds := f.book.TakeCommands(); len(cmds) != 1 || cmds[0].GetRequestCancelNexusOperationCommandAttributes() == nil {
-		t.Fatalf("want the cancel request once recorded, got %v", cmds)
+	cmds := f.book.TakeCommands()
+	if len(cmds) != 2 || cmds[0].GetScheduleActivityTaskCommandAttributes().GetActivityId() != "6" || cmds[1].GetStartTimerCommandAttributes().GetTimerId() != "7" {
+		t.Fatalf("want the activity (ID 6) and the timer (ID 7) only, got %v", cmds)
+	}
+	f.apply(scheduledEvent(5, "6", "Charge"))
+	f.apply(timerEvent(enumspb.EVENT_TYPE_TIMER_STARTED, 6, "7"))
+	f.apply(activityEvent(InCompleted, 7, 5))
+	if act.State() != Completed || len(outcomes) != 1 {
+		t.Fatalf("the activity, moved up to event 5, must complete there; it is %v", act.State())
 	}
 }
 
