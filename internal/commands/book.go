@@ -266,7 +266,11 @@ func (b *Book) Apply(ev *historypb.HistoryEvent) (handled bool, err error) {
 	if f == nil {
 		return false, nil
 	}
-	m := b.routes[f.follow.Route(ev)]
+	key := f.follow.Route(ev)
+	m := b.routes[key]
+	if m == nil && key == ignoreKey {
+		return true, nil
+	}
 	if m == nil {
 		return true, &NondeterminismError{Event: ev, Reason: "history has " + DescribeEvent(ev) + ", but the workflow code never produced the command it answers"}
 	}

@@ -60,6 +60,11 @@ type Key struct {
 	Name string
 }
 
+// ignoreKey is what a Follow's Route returns for an event that names no
+// machine and that go.temporal.io/sdk ignores (a field older servers left
+// out): the Book applies nothing.
+var ignoreKey = Key{ID: -1, Name: "ignored"}
+
 // follower is an event type's place in a kind.
 type follower struct {
 	kind   *Kind

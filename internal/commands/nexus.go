@@ -124,10 +124,10 @@ var (
 			}}},
 		Follow: []Follow{
 			{enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUEST_COMPLETED, InCompleted, func(e *historypb.HistoryEvent) Key {
-				return Key{ID: e.GetNexusOperationCancelRequestCompletedEventAttributes().GetScheduledEventId(), Name: nexusCancelRoute}
+				return nexusCancelKey(e.GetNexusOperationCancelRequestCompletedEventAttributes().GetScheduledEventId())
 			}},
 			{enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUEST_FAILED, InFailed, func(e *historypb.HistoryEvent) Key {
-				return Key{ID: e.GetNexusOperationCancelRequestFailedEventAttributes().GetScheduledEventId(), Name: nexusCancelRoute}
+				return nexusCancelKey(e.GetNexusOperationCancelRequestFailedEventAttributes().GetScheduledEventId())
 			}},
 		},
 		Describe: func(c *commandpb.Command) string {
@@ -136,6 +136,17 @@ var (
 		DescribeEvent: describeNexusEvent,
 	})
 )
+
+// nexusCancelKey finds the cancel request of the operation scheduled at
+// scheduledID. Servers of API 1.47.0 wrote the cancel request's outcome
+// without it: go.temporal.io/sdk ignores such an event (the operation
+// then resolves as WaitCompleted would), and so does this SDK.
+func nexusCancelKey(scheduledID int64) Key {
+	if scheduledID == 0 {
+		return ignoreKey
+	}
+	return Key{ID: scheduledID, Name: nexusCancelRoute}
+}
 
 func describeNexus(endpoint, service, operation string) string {
 	return fmt.Sprintf("Nexus operation %q of service %q at endpoint %q", operation, service, endpoint)
@@ -421,7 +432,7 @@ func (c *NexusCancelRequest) fire(in Input, ev *historypb.HistoryEvent) (bool, e
 	return NexusCancelRequestTable.fire(c, &c.st, in, ev)
 }
 
-func (c *NexusCancelRequest) key() Key { return Key{ID: c.op.seq, Name: nexusCancelRoute} }
+func (c *NexusCancelRequest) key() Key { return nexusCancelKey(c.op.seq) }
 
 func (c *NexusCancelRequest) describe() string { return DescribeCommand(c.entry.cmd) }
 

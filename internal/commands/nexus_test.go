@@ -325,3 +325,20 @@ func TestNexusMismatchNamesTheOperation(t *testing.T) {
 		t.Fatalf("want a mismatch naming both operations, got %v", err)
 	}
 }
+
+// TestNexusCancelOutcomeWithoutScheduledIDIsIgnored: servers of API 1.47.0
+// wrote the cancel request's outcome without the operation's scheduled
+// event ID; go.temporal.io/sdk ignores it, and the operation resolves as
+// WaitCompleted would.
+func TestNexusCancelOutcomeWithoutScheduledIDIsIgnored(t *testing.T) {
+	f := newNexusFixture(t, NexusResolveOnCancelDelivered)
+	f.driveTo(CancelRequested)
+	f.apply(nexusCancelDeliveredEvent(9, 0, false))
+	if len(f.outcomes) != 0 || f.op.cancelReq.State() != Initiated {
+		t.Fatalf("outcomes %v, request %v", f.outcomes, f.op.cancelReq.State())
+	}
+	f.apply(nexusEvent(InCanceled, 10, 5))
+	if len(f.outcomes) != 1 || f.op.State() != Canceled {
+		t.Fatalf("outcomes %v, state %v", f.outcomes, f.op.State())
+	}
+}
