@@ -2,6 +2,7 @@ package worker_test
 
 import (
 	"context"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -185,4 +186,43 @@ func TestNexusRegistrationErrors(t *testing.T) {
 	other := nexus.NewService("other")
 	other.MustRegister(op)
 	mustPanic("a service registered after the start", func() { w.RegisterNexusService(other) })
+}
+
+// nexusPlugin sees Nexus registrations, and registers a service of its
+// own as the worker starts.
+type nexusPlugin struct {
+	worker.PluginBase
+	seen []string
+}
+
+func (*nexusPlugin) Name() string { return "nexus-watcher" }
+
+func (p *nexusPlugin) ConfigureWorker(_ context.Context, o worker.PluginConfigureWorkerOptions) error {
+	o.WorkerRegistryOptions.OnRegisterNexusService = func(s *nexus.Service) { p.seen = append(p.seen, s.Name) }
+	return nil
+}
+
+func (p *nexusPlugin) StartWorker(ctx context.Context, o worker.PluginStartWorkerOptions, next func(context.Context, worker.PluginStartWorkerOptions) error) error {
+	svc := nexus.NewService("from-plugin")
+	svc.MustRegister(nexus.NewSyncOperation("op", func(context.Context, string, nexus.StartOperationOptions) (string, error) { return "", nil }))
+	o.WorkerRegistry.RegisterNexusService(svc)
+	return next(ctx, o)
+}
+
+// TestNexusRegistrationReachesPlugins: a plugin's OnRegisterNexusService
+// sees the services registered with the worker, the worker's own and the
+// one its StartWorker hook registers.
+func TestNexusRegistrationReachesPlugins(t *testing.T) {
+	p := &nexusPlugin{}
+	w := worker.New(dial(t), unique(t, "tq"), worker.Options{Plugins: []worker.Plugin{p}})
+	svc := nexus.NewService("own")
+	svc.MustRegister(nexus.NewSyncOperation("op", func(context.Context, string, nexus.StartOperationOptions) (string, error) { return "", nil }))
+	w.RegisterNexusService(svc)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Stop()
+	if got := strings.Join(p.seen, ","); got != "own,from-plugin" {
+		t.Errorf("the plugin saw %q, want own,from-plugin", got)
+	}
 }
