@@ -32,6 +32,8 @@ func (r *workflowRun) dataConverter(ctx Context) converter.DataConverter {
 	return withWorkflowContext(dc, ctx)
 }
 
+// withWorkflowContext tells dc the workflow context ctx when it is
+// converter.ContextAware.
 func withWorkflowContext(dc converter.DataConverter, ctx Context) converter.DataConverter {
 	if aware, ok := dc.(converter.ContextAware); ok {
 		dc = aware.WithWorkflowContext(ctx)
