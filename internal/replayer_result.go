@@ -38,6 +38,11 @@ func newReplayResult(x *engine.Run, task *engine.TaskResult, run *workflowRun, d
 		return res
 	}
 	res.ended = run.ended
+	if run.dc != nil {
+		// The run's converter, told its serialization context, as the
+		// result was encoded.
+		res.dc = run.dc
+	}
 	if !res.ended.returned && run.rt != nil {
 		res.StackTrace = run.StackTrace()
 	}
