@@ -56,10 +56,15 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	// Flags may come after the subcommand too: start -name Temporal.
+	sub := flag.Arg(0)
+	if sub != "" {
+		_ = flag.CommandLine.Parse(flag.Args()[1:]) // it exits on a bad flag
+	}
 	var err error
-	switch sub := flag.Arg(0); {
-	case flag.NArg() > 1:
-		err = fmt.Errorf("one subcommand at most, got %q", flag.Args())
+	switch {
+	case flag.NArg() > 0:
+		err = fmt.Errorf("one subcommand at most, got %q and %q", sub, flag.Args())
 	case sub == "":
 		err = runAll(*address, *devServer, *name, Language(*language))
 	case sub == "handler-worker":
