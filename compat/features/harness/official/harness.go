@@ -1,8 +1,9 @@
 // Package harness is a small runner for features of the cross-SDK
 // features suite (github.com/temporalio/features, harness/go/harness):
-// the part of its Feature and Runner API that the versioning features
-// use, written for this module so that the same feature files run on
-// both SDKs. The source is in ours; official is generated from it with
+// the part of its Feature and Runner API that the versioning and Nexus
+// features use, written for this module so that the same feature files run on
+// both SDKs, and RunTest, which runs one as a Go test on the dev server.
+// The source is in ours; official is generated from it with
 // the SDK's import prefix rewritten (compat/features'
 // TestFeaturesAreOneSource).
 package harness
@@ -15,9 +16,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+	"github.com/nexus-rpc/sdk-go/nexus"
 	"go.temporal.io/api/common/v1"
 	"go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
+	nexuspb "go.temporal.io/api/nexus/v1"
+	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 
@@ -36,6 +41,11 @@ type Feature struct {
 	// Activities is one activity or a slice of them: functions or
 	// ActivityWithOptions.
 	Activities any
+	// NexusServices is one *nexus.Service or a slice of them, registered
+	// on the runner's worker. A feature with Nexus services gets an
+	// endpoint that targets its namespace and task queue:
+	// Runner.NexusEndpoint.
+	NexusServices any
 	// ExpectRunResult, when set, is the result the run must return.
 	ExpectRunResult any
 	// WorkerOptions are the options of the runner's worker; its
@@ -69,6 +79,11 @@ type RunnerConfig struct {
 	ServerHostPort string
 	Namespace      string
 	TaskQueue      string
+	// NexusEndpoint is the name of the Nexus endpoint that targets the
+	// namespace and task queue. When it is empty and the feature has Nexus
+	// services, NewRunner creates one with a unique name and Close deletes
+	// it (upstream, the features runner does this for features/nexus).
+	NexusEndpoint string
 }
 
 // Runner runs one feature: a client, a worker on the config's task queue,
@@ -81,6 +96,9 @@ type Runner struct {
 	// between workers.
 	Feature    *Feature
 	CreateTime time.Time
+	// createdEndpoint is the Nexus endpoint NewRunner created, which Close
+	// deletes.
+	createdEndpoint *nexuspb.Endpoint
 }
 
 // SkipError is what Skip returns: the feature does not run on this server.
@@ -98,6 +116,12 @@ func NewRunner(config RunnerConfig, feature Feature) (*Runner, error) {
 	r.Client = c
 	r.CreateTime = time.Now()
 	r.Feature.WorkerOptions.WorkflowPanicPolicy = worker.FailWorkflow
+	if r.NexusEndpoint == "" && len(asSlice(feature.NexusServices)) > 0 {
+		if err := r.createNexusEndpoint(); err != nil {
+			r.Close()
+			return nil, err
+		}
+	}
 	if err := r.StartWorker(); err != nil {
 		r.Close()
 		return nil, err
@@ -131,13 +155,50 @@ func (r *Runner) Run(ctx context.Context) error {
 	return r.CheckHistoryDefault(ctx, run)
 }
 
-// Close stops the worker and closes the client.
+// Close stops the worker, deletes the Nexus endpoint NewRunner created
+// and closes the client.
 func (r *Runner) Close() {
 	r.StopWorker()
+	if r.createdEndpoint != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		// Failing to delete leaves an endpoint no run uses: not the
+		// feature's failure, as upstream, which only logs it.
+		_, _ = r.Client.OperatorService().DeleteNexusEndpoint(ctx, &operatorservice.DeleteNexusEndpointRequest{
+			Id:      r.createdEndpoint.GetId(),
+			Version: r.createdEndpoint.GetVersion(),
+		})
+		cancel()
+		r.createdEndpoint = nil
+	}
 	if r.Client != nil {
 		r.Client.Close()
 		r.Client = nil
 	}
+}
+
+// createNexusEndpoint creates a Nexus endpoint with a unique name that
+// targets the runner's namespace and task queue, and names it in
+// NexusEndpoint.
+func (r *Runner) createNexusEndpoint() error {
+	// Endpoint names allow fewer characters than task queue names.
+	name := "features-nexus-" + strings.NewReplacer("/", "-", "_", "-").Replace(r.TaskQueue) + "-" + uuid.NewString()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := r.Client.OperatorService().CreateNexusEndpoint(ctx, &operatorservice.CreateNexusEndpointRequest{
+		Spec: &nexuspb.EndpointSpec{
+			Name: name,
+			Target: &nexuspb.EndpointTarget{Variant: &nexuspb.EndpointTarget_Worker_{Worker: &nexuspb.EndpointTarget_Worker{
+				Namespace: r.Namespace,
+				TaskQueue: r.TaskQueue,
+			}}},
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("creating the Nexus endpoint %s for task queue %s: %w", name, r.TaskQueue, err)
+	}
+	r.NexusEndpoint = name
+	r.createdEndpoint = resp.GetEndpoint()
+	return nil
 }
 
 // Skip returns the error that marks the feature skipped.
@@ -295,6 +356,14 @@ func (r *Runner) StartWorker() error {
 	if r.Worker != nil {
 		return errors.New("worker is currently running, cannot start a new one")
 	}
+	var services []*nexus.Service
+	for _, s := range asSlice(r.Feature.NexusServices) {
+		service, ok := s.(*nexus.Service)
+		if !ok {
+			return fmt.Errorf("a Nexus service must be a *nexus.Service, got %T", s)
+		}
+		services = append(services, service)
+	}
 	r.Worker = worker.New(r.Client, r.TaskQueue, r.Feature.WorkerOptions)
 	for _, w := range asSlice(r.Feature.Workflows) {
 		if w, ok := w.(WorkflowWithOptions); ok {
@@ -309,6 +378,9 @@ func (r *Runner) StartWorker() error {
 			continue
 		}
 		r.Worker.RegisterActivity(a)
+	}
+	for _, service := range services {
+		r.Worker.RegisterNexusService(service)
 	}
 	if err := r.Worker.Start(); err != nil {
 		return fmt.Errorf("failed starting worker: %w", err)
@@ -332,6 +404,21 @@ func (r *Runner) ResetStickyQueue(ctx context.Context, run client.WorkflowRun) e
 		Execution: &common.WorkflowExecution{WorkflowId: run.GetID(), RunId: run.GetRunID()},
 	})
 	return err
+}
+
+// FindEvent returns the first event of the history for which cond is
+// true, or nil when none is.
+func FindEvent(history client.HistoryEventIterator, cond func(*historypb.HistoryEvent) bool) (*historypb.HistoryEvent, error) {
+	for history.HasNext() {
+		event, err := history.Next()
+		if err != nil {
+			return nil, err
+		}
+		if cond(event) {
+			return event, nil
+		}
+	}
+	return nil, nil
 }
 
 // asSlice turns one value or a slice of values into a slice.
