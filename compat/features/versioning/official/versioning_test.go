@@ -2,25 +2,18 @@
 // features suite (github.com/temporalio/features, features/
 // deployment_versioning and features/build_id_versioning; the feature
 // files under this directory are theirs, with only the imports rewritten)
-// on the dev server with this module's small harness. The source is in
-// ours; official is generated from it with the SDK's import prefix
-// rewritten (compat/features' TestFeaturesAreOneSource), so each feature
-// runs on both SDKs: go test -race ./features/versioning/...
+// on the dev server with this module's small harness (harness.RunTest).
+// The source is in ours; official is generated from it with the SDK's
+// import prefix rewritten (compat/features' TestFeaturesAreOneSource), so
+// each feature runs on both SDKs: go test -race ./features/versioning/...
 package versioning
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/workflowservice/v1"
-	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/durable-go/sdk/compat/features/harness/official"
 	"github.com/durable-go/sdk/compat/features/versioning/official/build_id_versioning/activity_and_child_on_correct_version"
@@ -35,7 +28,6 @@ import (
 	"github.com/durable-go/sdk/compat/features/versioning/official/deployment_versioning/routing_with_override"
 	"github.com/durable-go/sdk/compat/features/versioning/official/deployment_versioning/routing_with_ramp"
 	"github.com/durable-go/sdk/internal/testharness"
-	"go.temporal.io/sdk/client"
 )
 
 func TestMain(m *testing.M) {
@@ -114,19 +106,14 @@ var failOnServer132 = map[string]string{
 	"TestBuildIDVersioningUnversionedWorkerGetsUnversionedTask": "now and then the unversioned workflow's first task, scheduled just before the version sets are added, is never given to the unversioned worker (the workflow times out after a minute with its task unstarted)",
 }
 
-var runs atomic.Int64
-
 // deploymentSlots lets two deployment features run at a time: each keeps
 // the server's deployment workflows busy, and with more at once on a
 // loaded machine the features' own 10s waits for the routing to
 // propagate run out.
 var deploymentSlots = make(chan struct{}, 2)
 
-// runFeature runs the feature in a namespace of its own, on a task queue
-// of its own: the deployment features start the same workflow ID and keep
-// their deployment name in a package variable, so runs in parallel and
-// repeated runs (-count) would otherwise meet. A feature that skips itself
-// fails the test: the dev server supports all of them.
+// runFeature runs the feature with harness.RunTest, in parallel with the
+// others, unless it fails on server 1.32.
 func runFeature(t *testing.T, feature harness.Feature) {
 	t.Parallel()
 	if reason, ok := failOnServer132[t.Name()]; ok && os.Getenv("FEATURES_RUN_FAILING") != "1" {
@@ -138,80 +125,5 @@ func runFeature(t *testing.T, feature harness.Feature) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	hostPort := testharness.HostPort(t)
-	name := fmt.Sprintf("%s-%d-%d", strings.TrimPrefix(t.Name(), "Test"), time.Now().UnixNano(), runs.Add(1))
-	namespace := newNamespace(ctx, t, hostPort, name)
-	runner, err := harness.NewRunner(harness.RunnerConfig{ServerHostPort: hostPort, Namespace: namespace, TaskQueue: name}, feature)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := runner.Run(ctx); err != nil {
-		var skipped *harness.SkipError
-		if errors.As(err, &skipped) {
-			t.Fatalf("the feature skipped itself on the dev server, which supports it: %v", err)
-		}
-		logHistories(t, hostPort, namespace)
-		t.Fatalf("feature failed: %v", err)
-	}
-}
-
-// logHistories logs the history of every workflow in the namespace, for
-// a failed feature.
-func logHistories(t *testing.T, hostPort, namespace string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c, err := client.Dial(client.Options{HostPort: hostPort, Namespace: namespace})
-	if err != nil {
-		t.Logf("no histories: %v", err)
-		return
-	}
-	defer c.Close()
-	resp, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Namespace: namespace})
-	if err != nil {
-		t.Logf("no histories: %v", err)
-		return
-	}
-	for _, info := range resp.Executions {
-		t.Logf("history of %s (run %s, %s, %s):", info.Type.GetName(), info.Execution.RunId, info.Execution.WorkflowId, info.Status)
-		iter := c.GetWorkflowHistory(ctx, info.Execution.WorkflowId, info.Execution.RunId, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-		for iter.HasNext() {
-			event, err := iter.Next()
-			if err != nil {
-				t.Logf("  %v", err)
-				break
-			}
-			t.Logf("  %d %s %v", event.EventId, event.EventType, event.Attributes)
-		}
-	}
-}
-
-// newNamespace registers a namespace and waits until a client can use it.
-func newNamespace(ctx context.Context, t *testing.T, hostPort, name string) string {
-	t.Helper()
-	c, err := client.Dial(client.Options{HostPort: hostPort})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := c.WorkflowService().RegisterNamespace(ctx, &workflowservice.RegisterNamespaceRequest{
-		Namespace:                        name,
-		WorkflowExecutionRetentionPeriod: durationpb.New(24 * time.Hour),
-	}); err != nil {
-		t.Fatalf("registering namespace %s: %v", name, err)
-	}
-	nc, err := client.NewNamespaceClient(client.Options{HostPort: hostPort})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	for {
-		if _, err = nc.Describe(ctx, name); err == nil {
-			return name
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("namespace %s not usable: %v", name, err)
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	harness.RunTest(ctx, t, feature)
 }
