@@ -1,7 +1,7 @@
 // Package features holds the cross-SDK features suite's tests that this
 // module runs on both SDKs: harness is a small runner for them, versioning
-// the versioning features. Each keeps its source in ours; official is
-// generated from it.
+// the versioning features, nexus the Nexus features. Each keeps its source
+// in ours; official is generated from it.
 package features
 
 import (
@@ -39,13 +39,13 @@ func officialCopy(src []byte) ([]byte, error) {
 	return format.Source([]byte(rewritten))
 }
 
-// TestFeaturesAreOneSource guards harness/official and
-// versioning/official against drift: each must be its ours, file for
+// TestFeaturesAreOneSource guards harness/official, versioning/official
+// and nexus/official against drift: each must be its ours, file for
 // file, through officialCopy and nothing else, so that the same features
 // run on both SDKs. With -update it rewrites the official trees:
 // go test -run TestFeaturesAreOneSource -update .
 func TestFeaturesAreOneSource(t *testing.T) {
-	for _, dir := range []string{"harness", "versioning"} {
+	for _, dir := range []string{"harness", "versioning", "nexus"} {
 		want := map[string][]byte{}
 		ours := filepath.Join(dir, "ours")
 		official := filepath.Join(dir, "official")
