@@ -340,6 +340,22 @@ func (w *tracingWorkflowOutbound) ExecuteChildWorkflow(ctx internal.Context, chi
 	return w.Next.ExecuteChildWorkflow(ctx, childWorkflowType, args...)
 }
 
+// SignalWithStartWorkflow traces a signal-with-start as
+// SignalWithStartWorkflow:<workflow type>, and sends the span in the
+// request's header, as go.temporal.io/sdk does.
+func (w *tracingWorkflowOutbound) SignalWithStartWorkflow(ctx internal.Context, options internal.SignalWithStartWorkflowOptions, workflowID, signal string, signalArg any, workflowType string, args ...any) internal.Future {
+	span, ctx, err := w.startSpan(ctx, "SignalWithStartWorkflow", workflowType, false)
+	if err != nil {
+		future, settable := internal.NewFuture(ctx)
+		settable.SetError(err)
+		return future
+	}
+	if span != nil {
+		defer finishSpan(span, nil)
+	}
+	return w.Next.SignalWithStartWorkflow(ctx, options, workflowID, signal, signalArg, workflowType, args...)
+}
+
 // ExecuteNexusOperation traces a Nexus operation's start as
 // StartNexusOperation:<service>/<operation>, and sends the span with the
 // request, in its Nexus header.

@@ -80,6 +80,9 @@ type UpdateInput = internal.UpdateInput
 // without options, as in go.temporal.io/sdk v1.51. ExecuteNexusOperation
 // intercepts NexusClient.ExecuteOperation, and RequestCancelNexusOperation
 // the cancel request sent when a Nexus operation's context is canceled.
+// SignalWithStartWorkflow intercepts workflow.SignalWithStartWorkflow (the
+// server runs it as a Nexus operation, which ExecuteNexusOperation does
+// not see); WorkflowHeader(ctx) is the header of its request.
 // Activities and child workflows arrive by type name, their arguments not
 // yet encoded. Wrap it in WorkflowInboundInterceptor.Init; embed
 // WorkflowOutboundInterceptorBase. Its code runs as workflow code: it

@@ -106,6 +106,10 @@ type WorkflowOutboundInterceptor interface {
 	// Nexus operation whose context was canceled (for every cancellation
 	// type but Abandon, which sends none).
 	RequestCancelNexusOperation(ctx Context, input RequestCancelNexusOperationInput)
+	// SignalWithStartWorkflow intercepts workflow.SignalWithStartWorkflow,
+	// given the workflow's type name. WorkflowHeader(ctx) is the header
+	// sent with the request: write to it here.
+	SignalWithStartWorkflow(ctx Context, options SignalWithStartWorkflowOptions, workflowID, signal string, signalArg any, workflowType string, args ...any) Future
 	// RequestCancelExternalWorkflow intercepts
 	// workflow.RequestCancelExternalWorkflow.
 	RequestCancelExternalWorkflow(ctx Context, workflowID, runID string) Future

@@ -92,6 +92,11 @@ func (w *WorkflowOutboundInterceptorBase) RequestCancelNexusOperation(ctx Contex
 	w.Next.RequestCancelNexusOperation(ctx, input)
 }
 
+// SignalWithStartWorkflow calls Next.SignalWithStartWorkflow.
+func (w *WorkflowOutboundInterceptorBase) SignalWithStartWorkflow(ctx Context, options SignalWithStartWorkflowOptions, workflowID, signal string, signalArg any, workflowType string, args ...any) Future {
+	return w.Next.SignalWithStartWorkflow(ctx, options, workflowID, signal, signalArg, workflowType, args...)
+}
+
 // SignalExternalWorkflow calls Next.SignalExternalWorkflow.
 func (w *WorkflowOutboundInterceptorBase) SignalExternalWorkflow(ctx Context, workflowID, runID, signalName string, arg any) Future {
 	return w.Next.SignalExternalWorkflow(ctx, workflowID, runID, signalName, arg)

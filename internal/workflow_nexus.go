@@ -11,7 +11,6 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
-	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/codecfail"
 	"github.com/durable-go/sdk/internal/commands"
 	"github.com/durable-go/sdk/internal/failure"
@@ -221,9 +220,7 @@ func (r *workflowRun) executeNexusOperation(ctx Context, in ExecuteNexusOperatio
 		f.fail(err)
 		return f
 	}
-	sc := converter.NexusSerializationContext{Endpoint: in.Client.Endpoint(), Service: in.Client.Service(), Operation: name}
-	dc := withWorkflowContext(converter.WithDataConverterSerializationContext(r.rootDataConverter(ctx), sc), ctx)
-	fc := converter.WithFailureConverterSerializationContext(r.config.fc, sc)
+	dc, fc := r.nexusConverters(ctx, in.Client, name, in.Input)
 	input, err := dc.ToPayload(in.Input)
 	if err != nil {
 		err = fmt.Errorf("ExecuteOperation(%s): encoding the input: %w", name, err)
