@@ -11,8 +11,9 @@ import (
 // update-with-start, worker versioning (deployments and the older build-ID
 // APIs), eager starts and activities, the activity operations API,
 // standalone activities, Nexus with its callbacks to this server's HTTP
-// port, and polls cancelled at worker shutdown. Values on the command line
-// win.
+// port, signal-with-start from workflows (a Nexus operation of the
+// server's own endpoint), and polls cancelled at worker shutdown. Values
+// on the command line win.
 func DynamicConfig(o Options) map[string]any {
 	callbackHost := net.JoinHostPort(o.IP, strconv.Itoa(o.HTTPPort))
 	allowAnyCallback := []any{map[string]any{"Pattern": "*", "AllowInsecure": true}}
@@ -33,6 +34,7 @@ func DynamicConfig(o Options) map[string]any {
 		"activity.enableCallbacks":                                      true,
 		"nexusoperation.enableStandalone":                               true,
 		"history.enableUpdateCallbacks":                                 true,
+		"history.enableSignalWithStartFromWorkflow":                     true,
 		"frontend.enableCancelWorkerPollsOnShutdown":                    true,
 		"frontend.ListWorkersEnabled":                                   true,
 		"system.refreshNexusEndpointsMinWait":                           "0s",

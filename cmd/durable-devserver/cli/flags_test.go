@@ -66,6 +66,9 @@ func TestDynamicConfig(t *testing.T) {
 	if dc["frontend.workerVersioningWorkflowAPIs"] != true {
 		t.Error("worker versioning must be on by default")
 	}
+	if dc["history.enableSignalWithStartFromWorkflow"] != true {
+		t.Error("signal-with-start from workflows (workflow.SignalWithStartWorkflow) must be on by default")
+	}
 	if got := dc["component.nexusoperations.callback.endpoint.template"]; got != "http://127.0.0.1:7243/namespaces/{{.NamespaceName}}/nexus/callback" {
 		t.Errorf("callback template %v", got)
 	}
