@@ -17,6 +17,10 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
+// systemNexusEndpoint is the server's own Nexus endpoint, where
+// workflow.SignalWithStartWorkflow schedules its operation.
+const systemNexusEndpoint = "__temporal_system"
+
 // workflowTask is a scheduled or started workflow task, or a query task
 // (query set), which writes no events.
 type workflowTask struct {
@@ -315,8 +319,14 @@ func (s *Server) checkCommands(r *run, cmds []*commandpb.Command) (why string, c
 			if a != nil {
 				what = fmt.Sprintf("called Nexus operation %q of service %q at endpoint %q", a.GetOperation(), a.GetService(), a.GetEndpoint())
 			}
+			where := " with a worker that registers the service"
+			if a.GetEndpoint() == systemNexusEndpoint {
+				// workflow.SignalWithStartWorkflow: the server runs it.
+				what = fmt.Sprintf("called workflow.SignalWithStartWorkflow (%s, an operation of the server's own endpoint %q)", a.GetOperation(), a.GetEndpoint())
+				where = ", whose server runs it when its dynamic config sets history.enableSignalWithStartFromWorkflow"
+			}
 			return "the workflow " + what + ", but the test environment does not run Nexus operations yet: " +
-					"test this workflow against a dev server (testsuite.StartDevServer) with a worker that registers the service",
+					"test this workflow against a dev server (testsuite.StartDevServer)" + where,
 				enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE
 		default:
 			return fmt.Sprintf("the test environment does not support %v commands yet", cmd.GetCommandType()),
