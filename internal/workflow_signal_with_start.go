@@ -15,6 +15,7 @@ import (
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/codecfail"
+	"github.com/durable-go/sdk/internal/commands"
 	"github.com/durable-go/sdk/internal/memo"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/searchattr"
@@ -123,6 +124,9 @@ type SignalWithStartWorkflowOptions struct {
 // *NexusOperationError when the server refused or failed the request.
 func SignalWithStartWorkflow(ctx Context, options SignalWithStartWorkflowOptions, workflowID, signal string, signalArg, workflow any, args ...any) Future {
 	r := runOf(ctx)
+	if r.readOnly {
+		panic(&commands.ReadOnlyError{What: "workflow.SignalWithStartWorkflow"})
+	}
 	if options.TaskQueue == "" {
 		options.TaskQueue = r.info.TaskQueueName
 	}

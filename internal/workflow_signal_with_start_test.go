@@ -8,11 +8,14 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/clientapi"
+	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/registry"
 )
 
 // signalWithStartCaller signal-with-starts "target-1" and returns the
@@ -147,4 +150,85 @@ func (r *codecTaskRun) addEvent(typ enumspb.EventType, attrs any) *historypb.His
 	}
 	r.events = append(r.events, ev)
 	return ev
+}
+
+// targetTaggingConverter tags each payload with the workflow ID of the
+// serialization context it was told (none when it was told none).
+type targetTaggingConverter struct {
+	converter.DataConverter
+	workflowID string
+}
+
+func (c targetTaggingConverter) WithSerializationContext(sc converter.SerializationContext) converter.DataConverter {
+	if w, ok := sc.(converter.WorkflowSerializationContext); ok {
+		return targetTaggingConverter{c.DataConverter, w.Namespace + "/" + w.WorkflowID}
+	}
+	return targetTaggingConverter{c.DataConverter, "other context"}
+}
+
+func (c targetTaggingConverter) ToPayload(v any) (*commonpb.Payload, error) {
+	p, err := c.DataConverter.ToPayload(v)
+	if p != nil {
+		p.Metadata["context"] = []byte(c.workflowID)
+	}
+	return p, err
+}
+
+func (c targetTaggingConverter) ToPayloads(vs ...any) (*commonpb.Payloads, error) {
+	ps, err := c.DataConverter.ToPayloads(vs...)
+	for _, p := range ps.GetPayloads() {
+		p.Metadata["context"] = []byte(c.workflowID)
+	}
+	return ps, err
+}
+
+// The user payloads of the request are encoded with the serialization
+// context of the workflow it signals, as go.temporal.io/sdk encodes them.
+func TestSignalWithStartWorkflowEncodesWithTheTargetsSerializationContext(t *testing.T) {
+	reg := registry.New()
+	if err := reg.RegisterWorkflow(signalWithStartCaller, "Caller", false); err != nil {
+		t.Fatal(err)
+	}
+	config := newRunConfig(reg, runConfigOptions{Namespace: "ns", DataConverter: targetTaggingConverter{DataConverter: converter.GetDefaultDataConverter()}})
+	x := engine.NewRun(config.engineOptions())
+	x.SetRun("caller-1", "run-1")
+	t.Cleanup(x.Close)
+	r := &codecTaskRun{t: t, x: x, workflow: "Caller"}
+	r.add(enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, &historypb.HistoryEvent_WorkflowExecutionStartedEventAttributes{WorkflowExecutionStartedEventAttributes: &historypb.WorkflowExecutionStartedEventAttributes{
+		WorkflowType: &commonpb.WorkflowType{Name: "Caller"}, TaskQueue: &taskqueuepb.TaskQueue{Name: "tq"}}})
+	res := r.mustTask()
+	if len(res.Commands) != 1 {
+		t.Fatalf("the task made %v", res.Commands)
+	}
+	var req workflowservice.SignalWithStartWorkflowExecutionRequest
+	if err := proto.Unmarshal(res.Commands[0].GetScheduleNexusOperationCommandAttributes().GetInput().GetData(), &req); err != nil {
+		t.Fatal(err)
+	}
+	for what, p := range map[string]*commonpb.Payload{
+		"input": req.GetInput().GetPayloads()[0], "signal argument": req.GetSignalInput().GetPayloads()[0],
+		"memo": req.GetMemo().GetFields()["m"], "summary": req.GetUserMetadata().GetSummary(),
+	} {
+		if got := string(p.GetMetadata()["context"]); got != "ns/target-1" {
+			t.Errorf("the %s was encoded with context %q, want the target's, ns/target-1", what, got)
+		}
+	}
+}
+
+// A query handler may not signal-with-start: the call panics with the
+// error that says so, as for every command.
+func TestSignalWithStartWorkflowIsRefusedInAQueryHandler(t *testing.T) {
+	r := newCodecTaskRun(t, func(ctx Context) error {
+		if err := SetQueryHandler(ctx, "start", func() (string, error) {
+			SignalWithStartWorkflow(ctx, SignalWithStartWorkflowOptions{}, "target-1", "sig", nil, "TargetWorkflow")
+			return "", nil
+		}); err != nil {
+			return err
+		}
+		return Await(ctx, func() bool { return false })
+	}, prefixCodec{}, false, nil)
+	r.mustTask()
+	_, err := r.x.Query("start", nil, nil)
+	if err == nil || !strings.Contains(err.Error(), "query handler or an update validator made workflow.SignalWithStartWorkflow") {
+		t.Errorf("the query's error is %v, want the read-only refusal naming the call", err)
+	}
 }
