@@ -11,12 +11,16 @@ import (
 
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/workflowservice/v1"
+	officialclient "go.temporal.io/sdk/client"
+	officialconverter "go.temporal.io/sdk/converter"
 	officialworker "go.temporal.io/sdk/worker"
 	officialworkflow "go.temporal.io/sdk/workflow"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/testharness"
 	"github.com/durable-go/sdk/worker"
 	"github.com/durable-go/sdk/workflow"
 )
@@ -100,7 +104,7 @@ func TestSignalWithStartWorkflowMatchesTheOfficialSDK(t *testing.T) {
 					wg.Add(1)
 					go func() {
 						defer wg.Done()
-						outcomes[i] = runSignalWithStart(t, c, queue, sc.name)
+						outcomes[i] = runSignalWithStart(t, context.Background(), c, queue, sc.name)
 					}()
 				}
 				wg.Wait()
@@ -151,11 +155,11 @@ type signalWithStartOutcome struct {
 	metadata  string                                                   // the scheduled input's metadata
 }
 
-// runSignalWithStart runs the caller of scenario on taskQueue, its target
-// too (started first, with "pre", unless the scenario is "new"; run to its
+// runSignalWithStart runs the caller of scenario on taskQueue, started
+// with parent's values, its target too (started first, with "pre", unless the scenario is "new"; run to its
 // end first for "reject-duplicate").
-func runSignalWithStart(t *testing.T, c client.Client, taskQueue, scenario string) signalWithStartOutcome {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+func runSignalWithStart(t *testing.T, parent context.Context, c client.Client, taskQueue, scenario string) signalWithStartOutcome {
+	ctx, cancel := context.WithTimeout(parent, 2*time.Minute)
 	defer cancel()
 	callerID, targetID := taskQueue+"-caller-"+scenario, taskQueue+"-target-"+scenario
 	var out signalWithStartOutcome
@@ -215,4 +219,86 @@ func runSignalWithStart(t *testing.T, c client.Client, taskQueue, scenario strin
 		t.Errorf("%s scheduled no Nexus operation", callerID)
 	}
 	return out
+}
+
+// With a payload codec and a context propagator that asks for it on both
+// SDKs' clients and workers, workflow.SignalWithStartWorkflow sends the
+// same request: the user payloads inside it encoded with the codec, the
+// propagator's header field too, the request itself given to no codec;
+// the target decodes its input and signal, and the histories replay across
+// SDKs.
+func TestSignalWithStartWorkflowSendsCodecAndHeaderAlike(t *testing.T) {
+	hp := testharness.HostPort(t)
+	c, err := client.Dial(client.Options{HostPort: hp,
+		DataConverter:      converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), headerCodec),
+		ContextPropagators: []workflow.ContextPropagator{tenantPropagatorOurs{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	oc, err := officialclient.Dial(officialclient.Options{HostPort: hp, Logger: quiet{},
+		DataConverter:      officialconverter.NewCodecDataConverter(officialconverter.GetDefaultDataConverter(), headerCodec),
+		ContextPropagators: []officialworkflow.ContextPropagator{tenantPropagatorOfficial{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer oc.Close()
+	stamp := time.Now().UnixNano()
+	oursQueue, officialQueue := fmt.Sprintf("sws-codec-ours-%d", stamp), fmt.Sprintf("sws-codec-official-%d", stamp)
+	w := worker.New(c, oursQueue, worker.Options{})
+	w.RegisterWorkflowWithOptions(SignalWithStartCallerWorkflowOurs, workflow.RegisterOptions{Name: "SignalWithStartCallerWorkflow"})
+	w.RegisterWorkflowWithOptions(SignalWithStartTargetWorkflowOurs, workflow.RegisterOptions{Name: "SignalWithStartTargetWorkflow"})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	ow := officialworker.New(oc, officialQueue, officialworker.Options{})
+	ow.RegisterWorkflowWithOptions(SignalWithStartCallerWorkflowOfficial, officialworkflow.RegisterOptions{Name: "SignalWithStartCallerWorkflow"})
+	ow.RegisterWorkflowWithOptions(SignalWithStartTargetWorkflowOfficial, officialworkflow.RegisterOptions{Name: "SignalWithStartTargetWorkflow"})
+	if err := ow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer ow.Stop()
+
+	tenant := context.WithValue(context.Background(), tenantKey{}, "acme")
+	ours, official := runSignalWithStart(t, tenant, c, oursQueue, "new"), runSignalWithStart(t, tenant, c, officialQueue, "new")
+	if t.Failed() {
+		return
+	}
+	if want := `started with "input of new", signaled "signal of new"`; ours.target != want || official.target != want {
+		t.Errorf("the targets returned:\n ours:     %s\n official: %s\n want:     %s", ours.target, official.target, want)
+	}
+	if ours.metadata != official.metadata {
+		t.Errorf("the requests' payload metadata differ:\n ours:     %s\n official: %s", ours.metadata, official.metadata)
+	}
+	if !proto.Equal(ours.request, official.request) {
+		t.Errorf("the requests differ:\n ours:     %s\n official: %s", protojson.Format(ours.request), protojson.Format(official.request))
+	}
+	req := official.request
+	if enc := string(req.GetHeader().GetFields()[tenantField].GetMetadata()["encoding"]); enc != "binary/header" {
+		t.Errorf("the official request's tenant field has encoding %q, want the codec's: the scenario did not happen as meant", enc)
+	}
+	if enc := string(req.GetInput().GetPayloads()[0].GetMetadata()["encoding"]); enc != "binary/header" {
+		t.Errorf("the official request's input has encoding %q, want the codec's: the scenario did not happen as meant", enc)
+	}
+	oursReplayer, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{
+		DataConverter:      converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), headerCodec),
+		ContextPropagators: []workflow.ContextPropagator{tenantPropagatorOurs{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oursReplayer.RegisterWorkflowWithOptions(SignalWithStartCallerWorkflowOurs, workflow.RegisterOptions{Name: "SignalWithStartCallerWorkflow"})
+	if err := oursReplayer.ReplayWorkflowHistory(nil, official.history); err != nil {
+		t.Errorf("this SDK's replayer fails on the official SDK's history: %v", err)
+	}
+	officialReplayer, err := officialworker.NewWorkflowReplayerWithOptions(officialworker.WorkflowReplayerOptions{
+		DataConverter:      officialconverter.NewCodecDataConverter(officialconverter.GetDefaultDataConverter(), headerCodec),
+		ContextPropagators: []officialworkflow.ContextPropagator{tenantPropagatorOfficial{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	officialReplayer.RegisterWorkflowWithOptions(SignalWithStartCallerWorkflowOfficial, officialworkflow.RegisterOptions{Name: "SignalWithStartCallerWorkflow"})
+	if err := officialReplayer.ReplayWorkflowHistory(quiet{}, ours.history); err != nil {
+		t.Errorf("the official replayer fails on this SDK's history: %v", err)
+	}
 }
