@@ -38,7 +38,11 @@ func newReplayResult(x *engine.Run, task *engine.TaskResult, run *workflowRun, d
 		return res
 	}
 	res.ended = run.ended
-	if run.dc != nil {
+	switch {
+	case run.startedByNexus != nil:
+		// As closeFor encoded it: for the operation's caller.
+		res.dc = converter.WithDataConverterSerializationContext(run.config.dc, *run.startedByNexus)
+	case run.dc != nil:
 		// The run's converter, told its serialization context, as the
 		// result was encoded.
 		res.dc = run.dc

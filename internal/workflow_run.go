@@ -31,6 +31,10 @@ type workflowRun struct {
 	// told the run's serialization context (useOwnConverters).
 	dc converter.DataConverter
 	fc converter.FailureConverter
+	// startedByNexus is the serialization context of the Nexus operation
+	// that started the run (nil: none), with which its result and failure
+	// are converted, as the operation's caller reads them.
+	startedByNexus *converter.NexusSerializationContext
 
 	rootCtx    Context
 	cancelRoot CancelFunc
@@ -110,6 +114,9 @@ func (r *workflowRun) Start(x *engine.Run, started *historypb.WorkflowExecutionS
 	r.signals.dropCorrupt = r.dropCorruptSignal
 	r.info = r.config.buildInfo(x, started)
 	r.useOwnConverters()
+	if sc := started.GetPropagatedNexusSerializationContext(); sc != nil {
+		r.startedByNexus = &converter.NexusSerializationContext{Endpoint: sc.GetEndpoint(), Service: sc.GetService(), Operation: sc.GetOperation()}
+	}
 	r.logger = runLogger{run: r, next: r.config.runLogNext}
 	r.metrics = sdkmetrics.ReplayAware(r.config.metrics.WithTags(map[string]string{
 		"namespace": r.info.Namespace, "task_queue": r.info.TaskQueueName, "workflow_type": r.info.WorkflowType.Name,
@@ -193,12 +200,18 @@ func (r *workflowRun) closeFor(result any, err error) engine.Close {
 		return engine.Close{Canceled: true, Details: details}
 	case errors.As(err, &can):
 		return engine.Close{ContinueAsNew: can.commandAttributes(r), ContinueAsNewGroups: can.eventGroupMarkers}
+	case err != nil && r.startedByNexus != nil:
+		return engine.Close{Err: err, FailureConverter: converter.WithFailureConverterSerializationContext(r.config.fc, *r.startedByNexus)}
 	case err != nil:
 		return engine.Close{Err: err}
 	case result == nil:
 		return engine.Close{}
 	}
-	p, encErr := r.dc.ToPayloads(result)
+	dc := r.dc
+	if r.startedByNexus != nil {
+		dc = converter.WithDataConverterSerializationContext(r.config.dc, *r.startedByNexus)
+	}
+	p, encErr := dc.ToPayloads(result)
 	if encErr != nil {
 		codecfail.FailTask(fmt.Errorf("encoding the workflow's result (%T): %w", result, encErr))
 		// Non-retryable: a retry of the workflow would return a value that

@@ -582,6 +582,8 @@ func (x *Run) finishTask() {
 		x.book.ContinueAsNew(c.ContinueAsNew, c.ContinueAsNewGroups)
 	case c.Canceled:
 		x.book.CancelWorkflow(&commandpb.CancelWorkflowExecutionCommandAttributes{Details: c.Details})
+	case c.Err != nil && c.FailureConverter != nil:
+		x.book.FailWorkflow(&commandpb.FailWorkflowExecutionCommandAttributes{Failure: failure.ErrorToFailureInTask(c.FailureConverter, c.Err)})
 	case c.Err != nil:
 		x.book.FailWorkflow(&commandpb.FailWorkflowExecutionCommandAttributes{Failure: x.failureInTask(c.Err)})
 	default:

@@ -104,6 +104,10 @@ type Close struct {
 	Result *commonpb.Payloads
 	// Err is the error the workflow returned (it fails the workflow).
 	Err error
+	// FailureConverter converts Err when not nil; the run's otherwise. A
+	// workflow a Nexus operation started converts its failure with the
+	// operation's serialization context, as its caller reads it.
+	FailureConverter FailureConverter
 	// Canceled: the workflow returned a cancellation after its cancel was
 	// requested; Details are the canceled error's details.
 	Canceled bool
