@@ -35,16 +35,9 @@ type anyToken struct {
 // parseOperationToken reads a token of any kind, checking what every
 // kind needs.
 func parseOperationToken(token string) (anyToken, error) {
-	var t anyToken
-	if token == "" {
-		return t, errors.New("invalid operation token: token is empty")
-	}
-	data, err := tokenEncoding.DecodeString(token)
+	t, err := decodeToken[anyToken](token, "invalid operation token: token is empty")
 	if err != nil {
-		return t, fmt.Errorf("failed to decode token: %w", err)
-	}
-	if err := json.Unmarshal(data, &t); err != nil {
-		return t, fmt.Errorf("failed to unmarshal operation token: %w", err)
+		return t, err
 	}
 	switch {
 	case t.Kind < tokenKindWorkflowRun || t.Kind > tokenKindUpdateWorkflow:
@@ -106,16 +99,9 @@ func updateOperationToken(namespace, workflowID, runID, updateID string) (string
 
 // parseWorkflowRunOperationToken reads a workflow-run operation token.
 func parseWorkflowRunOperationToken(token string) (workflowRunToken, error) {
-	var t workflowRunToken
-	if token == "" {
-		return t, errors.New("invalid token: token is empty")
-	}
-	data, err := tokenEncoding.DecodeString(token)
+	t, err := decodeToken[workflowRunToken](token, "invalid token: token is empty")
 	if err != nil {
-		return t, fmt.Errorf("failed to decode token: %w", err)
-	}
-	if err := json.Unmarshal(data, &t); err != nil {
-		return t, fmt.Errorf("failed to unmarshal operation token: %w", err)
+		return t, err
 	}
 	switch {
 	case t.Version != 0:
@@ -126,6 +112,23 @@ func parseWorkflowRunOperationToken(token string) (workflowRunToken, error) {
 		return t, fmt.Errorf("invalid token type: %v, expected: %v", t.Kind, tokenKindWorkflowRun)
 	case t.WorkflowID == "":
 		return t, errors.New("invalid workflow run token: missing workflow ID (wid)")
+	}
+	return t, nil
+}
+
+// decodeToken reads the JSON object of a token into a T, with the errors
+// go.temporal.io/sdk gives (empty is its text for an empty token).
+func decodeToken[T any](token, empty string) (T, error) {
+	var t T
+	if token == "" {
+		return t, errors.New(empty)
+	}
+	data, err := tokenEncoding.DecodeString(token)
+	if err != nil {
+		return t, fmt.Errorf("failed to decode token: %w", err)
+	}
+	if err := json.Unmarshal(data, &t); err != nil {
+		return t, fmt.Errorf("failed to unmarshal operation token: %w", err)
 	}
 	return t, nil
 }
