@@ -34,6 +34,8 @@ type childConfig struct {
 	CacheSize int    `json:"cacheSize,omitempty"`
 	// Metrics gives the worker's client a recording metrics handler.
 	Metrics bool `json:"metrics,omitempty"`
+	// Nexus registers the nexus workloads' Nexus service with the worker.
+	Nexus bool `json:"nexus,omitempty"`
 	// MemProfileRate, when set, is runtime.MemProfileRate from the start:
 	// a finer heap profile than the default one sample per 512 KiB.
 	MemProfileRate int `json:"memProfileRate,omitempty"`
@@ -128,7 +130,7 @@ func serveChild(configJSON string, in io.Reader, out io.Writer) error {
 	enc := json.NewEncoder(out)
 	var w worker
 	if cfg.TaskQueue != "" {
-		if w, err = eng.startWorker(cfg.HostPort, cfg.Namespace, cfg.TaskQueue, cfg.CacheSize, cfg.Metrics, quietLogger(os.Stderr)); err != nil {
+		if w, err = eng.startWorker(cfg.HostPort, cfg.Namespace, cfg.TaskQueue, cfg.CacheSize, cfg.Metrics, cfg.Nexus, quietLogger(os.Stderr)); err != nil {
 			_ = enc.Encode(response{Err: "starting the worker: " + err.Error()})
 			return err
 		}

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/durable-go/sdk v0.0.0
+	github.com/nexus-rpc/sdk-go v0.7.0
 	go.temporal.io/api v1.64.3
 	go.temporal.io/sdk v1.50.0
 	google.golang.org/protobuf v1.36.11
@@ -18,7 +19,6 @@ require (
 	github.com/grpc-ecosystem/go-grpc-middleware/v2 v2.3.2 // indirect
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.22.0 // indirect
 	github.com/nexus-rpc/nexus-proto-annotations v0.1.0 // indirect
-	github.com/nexus-rpc/sdk-go v0.7.0 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/robfig/cron v1.2.0 // indirect
 	github.com/stretchr/objx v0.5.2 // indirect

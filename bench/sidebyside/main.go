@@ -59,10 +59,13 @@ type config struct {
 
 	// localActivityRuns are the workflows of the localactivities workload.
 	localActivityRuns int
+	// nexusWorkflows are the workflows of each nexus workload, run twice:
+	// without and with the Nexus call.
+	nexusWorkflows int
 }
 
 // workloadNames are the workloads in the order they run.
-var workloadNames = []string{"latency", "throughput", "replay", "dispatcher", "memory", "localactivities", "scale"}
+var workloadNames = []string{"latency", "throughput", "replay", "dispatcher", "memory", "localactivities", "scale", "nexus"}
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("sidebyside", flag.ContinueOnError)
@@ -82,6 +85,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&c.concurrency, "concurrency", 50, "throughput, memory and scale: concurrent starters")
 	fs.IntVar(&c.memoryWorkflows, "memory-workflows", 2000, "memory: workflows cached at once")
 	fs.IntVar(&c.scaleWorkflows, "scale-workflows", 300, "scale: workflows per activity count (fewer than -workflows: 16 activities take 33 task dispatches each)")
+	fs.IntVar(&c.nexusWorkflows, "nexus-workflows", 1000, "nexus: workflows per operation kind, run once without and once with the Nexus call")
 	fs.StringVar(&scale, "scale-activities", "1,4,16", "scale: activities per workflow, comma-separated")
 	fs.DurationVar(&c.replayTime, "replay-time", 2*time.Second, "replay and dispatcher: CPU time to spend replaying, per SDK")
 	fs.IntVar(&c.replayIters, "replay-iters", 3, "replay and dispatcher: at least this many measured replays")
@@ -116,6 +120,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 			"replay-time":      func() { c.replayTime = 500 * time.Millisecond },
 		}
 		quick["localactivity-runs"] = func() { c.localActivityRuns = 100 }
+		quick["nexus-workflows"] = func() { c.nexusWorkflows = 300 }
 		for name, apply := range quick {
 			if !set[name] {
 				apply()
@@ -139,8 +144,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 			c.only[name] = true
 		}
 	}
-	if c.rounds < 1 || c.latencyRuns < 1 || c.localActivityRuns < 1 || c.workflows < 1 || c.concurrency < 1 || c.memoryWorkflows < 1 || c.scaleWorkflows < 1 || c.warmup < 0 {
-		return nil, errors.New("-rounds, -latency-runs, -localactivity-runs, -workflows, -concurrency, -memory-workflows and -scale-workflows must be positive")
+	if c.rounds < 1 || c.latencyRuns < 1 || c.localActivityRuns < 1 || c.workflows < 1 || c.concurrency < 1 || c.memoryWorkflows < 1 || c.scaleWorkflows < 1 || c.nexusWorkflows < 1 || c.warmup < 0 {
+		return nil, errors.New("-rounds, -latency-runs, -localactivity-runs, -workflows, -concurrency, -memory-workflows, -scale-workflows and -nexus-workflows must be positive")
 	}
 	var err error
 	if c.histories, err = filepath.Abs(c.histories); err != nil {
@@ -185,6 +190,11 @@ var serverDynamicConfig = []string{
 	"history.transferProcessorMaxPollRPS=10000",
 	"history.timerProcessorMaxPollRPS=10000",
 	"history.visibilityProcessorMaxPollRPS=10000",
+	// The outbound queue dispatches Nexus operations and their
+	// completion callbacks: the same per-shard limit, and 100 tasks a
+	// second per destination.
+	"history.outboundProcessorMaxPollRPS=10000",
+	"history.outboundQueue.hostScheduler.maxTaskRPS=10000",
 }
 
 // run is the program: it returns the exit code.
@@ -261,8 +271,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func (c *config) describeCounts() string {
-	return fmt.Sprintf("latency %d runs, throughput %d workflows, memory %d workflows, localactivities %d runs x %d local activities, scale %d workflows x %v activities, %d concurrent starters, replay >= %s CPU and >= %d replays",
-		c.latencyRuns, c.workflows, c.memoryWorkflows, c.localActivityRuns, localActivitiesPerWorkflow, c.scaleWorkflows, c.scaleActivities, c.concurrency, c.replayTime, c.replayIters)
+	return fmt.Sprintf("latency %d runs, throughput %d workflows, memory %d workflows, localactivities %d runs x %d local activities, scale %d workflows x %v activities, nexus 2 x %d workflows, %d concurrent starters, replay >= %s CPU and >= %d replays",
+		c.latencyRuns, c.workflows, c.memoryWorkflows, c.localActivityRuns, localActivitiesPerWorkflow, c.scaleWorkflows, c.scaleActivities, c.nexusWorkflows, c.concurrency, c.replayTime, c.replayIters)
 }
 
 // syncWriter serializes writes to w.

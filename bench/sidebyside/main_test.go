@@ -24,7 +24,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestTinyRun runs the whole program with tiny counts against a dev server
-// it starts: every workload, both SDKs, profiles for missed targets. It
+// it starts: every workload (the nexus ones with the Nexus endpoints they
+// create), both SDKs, profiles for missed targets. It
 // fails without the temporal CLI unless DURABLE_SKIP_INTEGRATION=1.
 func TestTinyRun(t *testing.T) {
 	cli := testharness.RequireCLI(t)
@@ -35,7 +36,7 @@ func TestTinyRun(t *testing.T) {
 	code := run(ctx, []string{
 		"-temporal", cli,
 		"-latency-runs", "5", "-localactivity-runs", "5", "-workflows", "5", "-memory-workflows", "5", "-scale-workflows", "5",
-		"-scale-activities", "1,4", "-concurrency", "5", "-warmup", "1",
+		"-scale-activities", "1,4", "-nexus-workflows", "5", "-concurrency", "5", "-warmup", "1",
 		"-replay-time", "0", "-replay-iters", "1", "-timeout", "90s",
 		"-profile", profiles,
 	}, &stdout, &stderr)
@@ -44,7 +45,7 @@ func TestTinyRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit code %d; stderr:\n%s", code, stderr.String())
 	}
-	for _, w := range []string{"latency", "throughput", "replay", "dispatcher", "memory", "localactivities", "scale x1", "scale x4"} {
+	for _, w := range []string{"latency", "throughput", "replay", "dispatcher", "memory", "localactivities", "scale x1", "scale x4", "nexus sync", "nexus async"} {
 		// A line with the workload, two figures, a ratio.
 		re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(w) + `\s+\S.*\s[-0-9.]+\s*(<=|>=)?`)
 		if !re.MatchString(out) {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
 	oursclient "github.com/durable-go/sdk/client"
@@ -33,6 +34,9 @@ type starter interface {
 	start(ctx context.Context, id, taskQueue, workflowType string, args ...any) (getter, error)
 	signal(ctx context.Context, id, name string, arg any) error
 	describe(ctx context.Context, id string) (*workflowservice.DescribeWorkflowExecutionResponse, error)
+	// operator is the client's operator service, where the nexus
+	// workloads create their endpoints.
+	operator() operatorservice.OperatorServiceClient
 	close()
 }
 
@@ -49,8 +53,10 @@ type worker interface{ stop() }
 type engine interface {
 	// startWorker sets the sticky cache size, connects and starts a
 	// worker on taskQueue with the benchmark's workflows and activity; with
-	// metrics, its client records metrics in childMetrics.
-	startWorker(hostPort, namespace, taskQueue string, cacheSize int, metrics bool, logger *slog.Logger) (worker, error)
+	// metrics, its client records metrics in childMetrics; with nexus, it
+	// serves the nexus workloads' Nexus service too (only then, so that
+	// the other workloads' workers run no Nexus pollers).
+	startWorker(hostPort, namespace, taskQueue string, cacheSize int, metrics, nexus bool, logger *slog.Logger) (worker, error)
 	// replayer returns a function that replays a history of workflowType.
 	replayer(workflowType string) (func(*historypb.History) error, error)
 }
@@ -110,6 +116,8 @@ func (s oursStarter) describe(ctx context.Context, id string) (*workflowservice.
 	return s.c.DescribeWorkflowExecution(ctx, id, "")
 }
 
+func (s oursStarter) operator() operatorservice.OperatorServiceClient { return s.c.OperatorService() }
+
 func (s oursStarter) close() { s.c.Close() }
 
 type oursEngine struct{}
@@ -124,7 +132,7 @@ func (w oursWorker) stop() {
 	w.c.Close()
 }
 
-func (oursEngine) startWorker(hostPort, namespace, taskQueue string, cacheSize int, metrics bool, logger *slog.Logger) (worker, error) {
+func (oursEngine) startWorker(hostPort, namespace, taskQueue string, cacheSize int, metrics, nexus bool, logger *slog.Logger) (worker, error) {
 	oursworker.SetStickyWorkflowCacheSize(cacheSize)
 	opts := oursclient.Options{HostPort: hostPort, Namespace: namespace, Logger: ourslog.NewStructuredLogger(logger)}
 	if metrics {
@@ -138,6 +146,11 @@ func (oursEngine) startWorker(hostPort, namespace, taskQueue string, cacheSize i
 	w.RegisterWorkflowWithOptions(sequentialOurs, oursworkflow.RegisterOptions{Name: sequentialName})
 	w.RegisterWorkflowWithOptions(waitSignalOurs, oursworkflow.RegisterOptions{Name: waitSignalName})
 	w.RegisterWorkflowWithOptions(localActivitiesOurs, oursworkflow.RegisterOptions{Name: localActivitiesName})
+	w.RegisterWorkflowWithOptions(nexusCallerOurs, oursworkflow.RegisterOptions{Name: nexusCallerName})
+	w.RegisterWorkflowWithOptions(nexusIncrementOurs, oursworkflow.RegisterOptions{Name: nexusHandlerName})
+	if nexus {
+		w.RegisterNexusService(nexusServiceOurs())
+	}
 	w.RegisterActivity(Increment)
 	if err := w.Start(); err != nil {
 		c.Close()
@@ -186,6 +199,10 @@ func (s officialStarter) describe(ctx context.Context, id string) (*workflowserv
 	return s.c.DescribeWorkflowExecution(ctx, id, "")
 }
 
+func (s officialStarter) operator() operatorservice.OperatorServiceClient {
+	return s.c.OperatorService()
+}
+
 func (s officialStarter) close() { s.c.Close() }
 
 type officialEngine struct{}
@@ -200,7 +217,7 @@ func (w officialWorker) stop() {
 	w.c.Close()
 }
 
-func (officialEngine) startWorker(hostPort, namespace, taskQueue string, cacheSize int, metrics bool, logger *slog.Logger) (worker, error) {
+func (officialEngine) startWorker(hostPort, namespace, taskQueue string, cacheSize int, metrics, nexus bool, logger *slog.Logger) (worker, error) {
 	officialworker.SetStickyWorkflowCacheSize(cacheSize)
 	opts := officialclient.Options{HostPort: hostPort, Namespace: namespace, Logger: officiallog.NewStructuredLogger(logger)}
 	if metrics {
@@ -214,6 +231,11 @@ func (officialEngine) startWorker(hostPort, namespace, taskQueue string, cacheSi
 	w.RegisterWorkflowWithOptions(sequentialOfficial, officialworkflow.RegisterOptions{Name: sequentialName})
 	w.RegisterWorkflowWithOptions(waitSignalOfficial, officialworkflow.RegisterOptions{Name: waitSignalName})
 	w.RegisterWorkflowWithOptions(localActivitiesOfficial, officialworkflow.RegisterOptions{Name: localActivitiesName})
+	w.RegisterWorkflowWithOptions(nexusCallerOfficial, officialworkflow.RegisterOptions{Name: nexusCallerName})
+	w.RegisterWorkflowWithOptions(nexusIncrementOfficial, officialworkflow.RegisterOptions{Name: nexusHandlerName})
+	if nexus {
+		w.RegisterNexusService(nexusServiceOfficial())
+	}
 	w.RegisterActivity(Increment)
 	if err := w.Start(); err != nil {
 		c.Close()

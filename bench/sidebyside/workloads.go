@@ -35,6 +35,8 @@ type sideRun struct {
 	// part: its alloc_space shows what the worker allocated.
 	cpuProfile  string
 	heapProfile string
+	// nexus starts the worker with the nexus workloads' Nexus service.
+	nexus bool
 }
 
 // figures are one side's results, by metric key.
@@ -108,11 +110,14 @@ func (b *bench) workloads() []workload {
 		ws = append(ws, workload{name: fmt.Sprintf("scale x%d", n), group: "scale", profiles: cpuAndHeap,
 			run: b.throughputOf(n, c.scaleWorkflows), metrics: throughputMetrics()})
 	}
+	ws = append(ws,
+		workload{name: "nexus sync", group: "nexus", profiles: cpuAndHeap, run: b.nexusOf(nexusSyncOperation, c.nexusWorkflows), metrics: nexusMetrics()},
+		workload{name: "nexus async", group: "nexus", profiles: cpuAndHeap, run: b.nexusOf(nexusWorkflowOperation, c.nexusWorkflows), metrics: nexusMetrics()})
 	if c.metrics {
 		// Both sides recorded the SDK's metrics, in series of similar
 		// number.
 		for i := range ws {
-			if ws[i].name == "latency" || ws[i].group == "throughput" || ws[i].group == "scale" || ws[i].group == "localactivities" {
+			if ws[i].name == "latency" || ws[i].group == "throughput" || ws[i].group == "scale" || ws[i].group == "localactivities" || ws[i].group == "nexus" {
 				ws[i].metrics = append(ws[i].metrics, metric{key: "series", label: "SDK metric series", unit: unitCount})
 			}
 		}
@@ -155,7 +160,7 @@ func throughputMetrics() []metric {
 func (b *bench) cacheSize() int { return max(10000, 2*b.cfg.memoryWorkflows) }
 
 func (b *bench) startWorker(ctx context.Context, r *sideRun) (*child, error) {
-	cfg := childConfig{Side: r.side, HostPort: b.hostPort, Namespace: b.namespace, TaskQueue: r.taskQueue, CacheSize: b.cacheSize(), Metrics: b.cfg.metrics}
+	cfg := childConfig{Side: r.side, HostPort: b.hostPort, Namespace: b.namespace, TaskQueue: r.taskQueue, CacheSize: b.cacheSize(), Metrics: b.cfg.metrics, Nexus: r.nexus}
 	if r.heapProfile != "" {
 		cfg.MemProfileRate = 4096
 	}
