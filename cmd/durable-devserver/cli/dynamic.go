@@ -10,7 +10,8 @@ import (
 // official SDK's own integration tests turn on: updates and
 // update-with-start, worker versioning (deployments and the older build-ID
 // APIs), eager starts and activities, the activity operations API,
-// standalone activities, Nexus with its callbacks to this server's HTTP
+// standalone activities with their operator commands (pause, unpause,
+// reset, update options), Nexus with its callbacks to this server's HTTP
 // port, signal-with-start from workflows (a Nexus operation of the
 // server's own endpoint), and polls cancelled at worker shutdown. Values
 // on the command line win.
@@ -32,6 +33,7 @@ func DynamicConfig(o Options) map[string]any {
 		"system.enableEagerWorkflowStart":                               true,
 		"system.forceSearchAttributesCacheRefreshOnRead":                true,
 		"activity.enableCallbacks":                                      true,
+		"history.enableStandaloneActivityOperatorCommands":              true,
 		"nexusoperation.enableStandalone":                               true,
 		"history.enableUpdateCallbacks":                                 true,
 		"history.enableSignalWithStartFromWorkflow":                     true,
