@@ -190,6 +190,25 @@ type Client interface {
 	// Get.
 	GetWorkflowUpdateHandle(options GetWorkflowUpdateHandleOptions) WorkflowUpdateHandle
 
+	// NewNexusClient returns a client that starts standalone Nexus
+	// operations (operations of their own, outside any workflow) of one
+	// endpoint's service; options.Endpoint and Service are required. The
+	// server must allow standalone operations.
+	NewNexusClient(options NexusClientOptions) (NexusClient, error)
+
+	// GetNexusOperationHandle returns a handle on a standalone Nexus
+	// operation started earlier, by its ID (and run ID). Nothing is asked
+	// of the server until the handle is used.
+	GetNexusOperationHandle(options GetNexusOperationHandleOptions) NexusOperationHandle
+
+	// ListNexusOperations lists the standalone Nexus operations that match
+	// a visibility query; the pages are fetched as Results is iterated.
+	ListNexusOperations(ctx context.Context, options ListNexusOperationsOptions) (ListNexusOperationsResult, error)
+
+	// CountNexusOperations counts the standalone Nexus operations that
+	// match a visibility query, by group with GROUP BY.
+	CountNexusOperations(ctx context.Context, options CountNexusOperationsOptions) (*CountNexusOperationsResult, error)
+
 	// DescribeWorkflow returns a run's type, status, times, memo and
 	// search attributes.
 	DescribeWorkflow(ctx context.Context, workflowID, runID string) (*WorkflowExecutionDescription, error)

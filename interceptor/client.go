@@ -33,6 +33,16 @@ import (
 //     however many runs it follows.
 //   - GetWorkflowHistory: Client.GetWorkflowHistory, once, when the
 //     iterator is made (not Get's own history reads).
+//   - ExecuteNexusOperation: client.NexusClient.ExecuteOperation, a
+//     standalone Nexus operation's start.
+//   - GetNexusOperationHandle: Client.GetNexusOperationHandle; the end of
+//     the chain makes no request.
+//   - PollNexusOperationResult: each wait of NexusOperationHandle.Get for
+//     the operation's outcome.
+//   - DescribeNexusOperation, CancelNexusOperation,
+//     TerminateNexusOperation: the NexusOperationHandle methods of those
+//     names. (Client.ListNexusOperations and CountNexusOperations do not
+//     come through the chain.)
 type ClientOutboundInterceptor = internal.ClientOutboundInterceptor
 
 // ClientOutboundInterceptorBase passes every call on to its Next

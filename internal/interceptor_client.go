@@ -63,6 +63,24 @@ type ClientOutboundInterceptor interface {
 	// The history reads of GetWorkflowResult do not come through here.
 	GetWorkflowHistory(ctx context.Context, in *ClientGetWorkflowHistoryInput) *ClientGetWorkflowHistoryOutput
 
+	// The standalone Nexus operations (interceptor_client_nexus.go).
+
+	// ExecuteNexusOperation intercepts NexusClient.ExecuteOperation.
+	ExecuteNexusOperation(ctx context.Context, in *ClientExecuteNexusOperationInput) (clientapi.NexusOperationHandle, error)
+	// GetNexusOperationHandle intercepts Client.GetNexusOperationHandle;
+	// the end of the chain only makes the handle.
+	GetNexusOperationHandle(in *ClientGetNexusOperationHandleInput) clientapi.NexusOperationHandle
+	// PollNexusOperationResult intercepts each wait of
+	// NexusOperationHandle.Get for the operation's outcome. The
+	// operation's own failure is the output's Error.
+	PollNexusOperationResult(ctx context.Context, in *ClientPollNexusOperationResultInput) (*ClientPollNexusOperationResultOutput, error)
+	// DescribeNexusOperation intercepts NexusOperationHandle.Describe.
+	DescribeNexusOperation(ctx context.Context, in *ClientDescribeNexusOperationInput) (*ClientDescribeNexusOperationOutput, error)
+	// CancelNexusOperation intercepts NexusOperationHandle.Cancel.
+	CancelNexusOperation(ctx context.Context, in *ClientCancelNexusOperationInput) error
+	// TerminateNexusOperation intercepts NexusOperationHandle.Terminate.
+	TerminateNexusOperation(ctx context.Context, in *ClientTerminateNexusOperationInput) error
+
 	mustEmbedClientOutboundInterceptorBase()
 }
 

@@ -166,6 +166,36 @@ func (_m *Client) CompleteActivityWithOptions(ctx context.Context, options clien
 	return r0
 }
 
+// CountNexusOperations provides a mock function with given fields: ctx, options
+func (_m *Client) CountNexusOperations(ctx context.Context, options client.CountNexusOperationsOptions) (*client.CountNexusOperationsResult, error) {
+	ret := _m.Called(ctx, options)
+
+	if len(ret) == 0 {
+		panic("no return value specified for CountNexusOperations")
+	}
+
+	var r0 *client.CountNexusOperationsResult
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, client.CountNexusOperationsOptions) (*client.CountNexusOperationsResult, error)); ok {
+		return rf(ctx, options)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, client.CountNexusOperationsOptions) *client.CountNexusOperationsResult); ok {
+		r0 = rf(ctx, options)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).(*client.CountNexusOperationsResult)
+		}
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, client.CountNexusOperationsOptions) error); ok {
+		r1 = rf(ctx, options)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
 // CountWorkflow provides a mock function with given fields: ctx, request
 func (_m *Client) CountWorkflow(ctx context.Context, request *workflowservice.CountWorkflowExecutionsRequest) (*workflowservice.CountWorkflowExecutionsResponse, error) {
 	ret := _m.Called(ctx, request)
@@ -365,6 +395,26 @@ func (_m *Client) ExecuteWorkflow(ctx context.Context, options client.StartWorkf
 	}
 
 	return r0, r1
+}
+
+// GetNexusOperationHandle provides a mock function with given fields: options
+func (_m *Client) GetNexusOperationHandle(options client.GetNexusOperationHandleOptions) client.NexusOperationHandle {
+	ret := _m.Called(options)
+
+	if len(ret) == 0 {
+		panic("no return value specified for GetNexusOperationHandle")
+	}
+
+	var r0 client.NexusOperationHandle
+	if rf, ok := ret.Get(0).(func(client.GetNexusOperationHandleOptions) client.NexusOperationHandle); ok {
+		r0 = rf(options)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).(client.NexusOperationHandle)
+		}
+	}
+
+	return r0
 }
 
 // GetSearchAttributes provides a mock function with given fields: ctx
@@ -607,6 +657,34 @@ func (_m *Client) ListClosedWorkflow(ctx context.Context, request *workflowservi
 	return r0, r1
 }
 
+// ListNexusOperations provides a mock function with given fields: ctx, options
+func (_m *Client) ListNexusOperations(ctx context.Context, options client.ListNexusOperationsOptions) (client.ListNexusOperationsResult, error) {
+	ret := _m.Called(ctx, options)
+
+	if len(ret) == 0 {
+		panic("no return value specified for ListNexusOperations")
+	}
+
+	var r0 client.ListNexusOperationsResult
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, client.ListNexusOperationsOptions) (client.ListNexusOperationsResult, error)); ok {
+		return rf(ctx, options)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, client.ListNexusOperationsOptions) client.ListNexusOperationsResult); ok {
+		r0 = rf(ctx, options)
+	} else {
+		r0 = ret.Get(0).(client.ListNexusOperationsResult)
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, client.ListNexusOperationsOptions) error); ok {
+		r1 = rf(ctx, options)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
 // ListOpenWorkflow provides a mock function with given fields: ctx, request
 func (_m *Client) ListOpenWorkflow(ctx context.Context, request *workflowservice.ListOpenWorkflowExecutionsRequest) (*workflowservice.ListOpenWorkflowExecutionsResponse, error) {
 	ret := _m.Called(ctx, request)
@@ -660,6 +738,36 @@ func (_m *Client) ListWorkflow(ctx context.Context, request *workflowservice.Lis
 
 	if rf, ok := ret.Get(1).(func(context.Context, *workflowservice.ListWorkflowExecutionsRequest) error); ok {
 		r1 = rf(ctx, request)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// NewNexusClient provides a mock function with given fields: options
+func (_m *Client) NewNexusClient(options client.NexusClientOptions) (client.NexusClient, error) {
+	ret := _m.Called(options)
+
+	if len(ret) == 0 {
+		panic("no return value specified for NewNexusClient")
+	}
+
+	var r0 client.NexusClient
+	var r1 error
+	if rf, ok := ret.Get(0).(func(client.NexusClientOptions) (client.NexusClient, error)); ok {
+		return rf(options)
+	}
+	if rf, ok := ret.Get(0).(func(client.NexusClientOptions) client.NexusClient); ok {
+		r0 = rf(options)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).(client.NexusClient)
+		}
+	}
+
+	if rf, ok := ret.Get(1).(func(client.NexusClientOptions) error); ok {
+		r1 = rf(options)
 	} else {
 		r1 = ret.Error(1)
 	}

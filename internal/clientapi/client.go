@@ -122,6 +122,19 @@ type Client interface {
 	// GetWorkflowUpdateHandle returns a handle on an update sent earlier,
 	// whose Get waits for its outcome. Nothing is checked until Get.
 	GetWorkflowUpdateHandle(options GetWorkflowUpdateHandleOptions) WorkflowUpdateHandle
+	// NewNexusClient returns a client of the standalone Nexus operations
+	// of one endpoint's service; options.Endpoint and Service are
+	// required.
+	NewNexusClient(options NexusClientOptions) (NexusClient, error)
+	// GetNexusOperationHandle returns a handle on a standalone Nexus
+	// operation started earlier. Nothing is checked until it is used.
+	GetNexusOperationHandle(options GetNexusOperationHandleOptions) NexusOperationHandle
+	// ListNexusOperations lists the standalone Nexus operations matching a
+	// visibility query, page by page as its Results are iterated.
+	ListNexusOperations(ctx context.Context, options ListNexusOperationsOptions) (ListNexusOperationsResult, error)
+	// CountNexusOperations counts the standalone Nexus operations matching
+	// a visibility query.
+	CountNexusOperations(ctx context.Context, options CountNexusOperationsOptions) (*CountNexusOperationsResult, error)
 	// DescribeWorkflow describes a run: its type, status, times, memo
 	// and search attributes.
 	DescribeWorkflow(ctx context.Context, workflowID, runID string) (*WorkflowExecutionDescription, error)
