@@ -27,6 +27,13 @@
 //   - scale: throughput with 1, 4 and 16 activities per workflow (same
 //     targets as throughput), with 300 workflows each by default so that a
 //     full run stays under ten minutes on two cores.
+//   - nexus sync and nexus async: 500 workflows from the concurrent
+//     starters that call a Nexus operation once, a synchronous one or a
+//     workflow-run one whose workflow returns at once, served by the same
+//     worker through an endpoint on its task queue; the same workflows
+//     without the call run first in that worker, and the difference of
+//     the worker's CPU per workflow is its CPU per Nexus operation
+//     (target <= 0.5).
 //
 // # How it measures
 //

@@ -85,7 +85,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&c.concurrency, "concurrency", 50, "throughput, memory and scale: concurrent starters")
 	fs.IntVar(&c.memoryWorkflows, "memory-workflows", 2000, "memory: workflows cached at once")
 	fs.IntVar(&c.scaleWorkflows, "scale-workflows", 300, "scale: workflows per activity count (fewer than -workflows: 16 activities take 33 task dispatches each)")
-	fs.IntVar(&c.nexusWorkflows, "nexus-workflows", 1000, "nexus: workflows per operation kind, run once without and once with the Nexus call")
+	fs.IntVar(&c.nexusWorkflows, "nexus-workflows", 500, "nexus: workflows per operation kind, run once without and once with the Nexus call")
 	fs.StringVar(&scale, "scale-activities", "1,4,16", "scale: activities per workflow, comma-separated")
 	fs.DurationVar(&c.replayTime, "replay-time", 2*time.Second, "replay and dispatcher: CPU time to spend replaying, per SDK")
 	fs.IntVar(&c.replayIters, "replay-iters", 3, "replay and dispatcher: at least this many measured replays")
@@ -120,7 +120,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 			"replay-time":      func() { c.replayTime = 500 * time.Millisecond },
 		}
 		quick["localactivity-runs"] = func() { c.localActivityRuns = 100 }
-		quick["nexus-workflows"] = func() { c.nexusWorkflows = 300 }
+		quick["nexus-workflows"] = func() { c.nexusWorkflows = 200 }
 		for name, apply := range quick {
 			if !set[name] {
 				apply()
