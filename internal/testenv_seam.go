@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/nexus-rpc/sdk-go/nexus"
 	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/durable-go/sdk/converter"
@@ -181,3 +182,10 @@ func (p *TestEnvPlugins) Start(registry pluginRegistry, start func() error) (sta
 
 // Stop runs stop within the plugins' StopWorker hooks.
 func (p *TestEnvPlugins) Stop(logger log.Logger, stop func()) { p.set.stop(logger, stop) }
+
+// NexusMiddleware runs each Nexus operation call through interceptors, as
+// a worker runs it. Only the root can: the chain's outbound end, which
+// the temporalnexus functions call, is its own.
+func (TestEnvSeam) NexusMiddleware(interceptors []WorkerInterceptor) nexus.MiddlewareFunc {
+	return nexusMiddleware(interceptors)
+}

@@ -27,7 +27,7 @@ func TestSignalWithStartWorkflowSaysTheTestEnvironmentDoesNotRunIt(t *testing.T)
 		t.Fatal("the workflow did not end")
 	}
 	err := env.GetWorkflowError()
-	for _, want := range []string{"workflow.SignalWithStartWorkflow", `"__temporal_system"`, "the test environment does not run Nexus operations yet", "dev server"} {
+	for _, want := range []string{"workflow.SignalWithStartWorkflow", `"__temporal_system"`, "the test environment does not run the server's own Nexus operations", "dev server"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("workflow error %v lacks %q", err, want)
 		}

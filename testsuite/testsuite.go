@@ -57,6 +57,13 @@ type WorkflowTestSuite = testenv.WorkflowTestSuite
 //     CancelWorkflow and CancelWorkflowByID ask to cancel; CompleteActivity
 //     completes an activity that returned activity.ErrResultPending.
 //   - Now returns the virtual clock's time; SetStartTime sets it.
+//   - RegisterNexusService registers a Nexus service whose operations the
+//     workflow calls: whatever endpoint the workflow names, the operation
+//     runs on the environment's worker, through the handler code a worker
+//     runs, and the history records it as a server would. A workflow-run
+//     operation's workflow (register it) runs in the environment and its
+//     end completes the operation. temporalnexus.GetClient starts and
+//     cancels workflows there, and does nothing else.
 //
 // Mocks (testify), which replace what the workflow calls at the point a
 // server would dispatch it:
@@ -68,12 +75,19 @@ type WorkflowTestSuite = testenv.WorkflowTestSuite
 //     OnMutableSideEffect, OnUpsertSearchAttributes,
 //     OnUpsertTypedSearchAttributes and OnUpsertMemo do the same for those
 //     calls. InOrderMockCalls makes expectations match only in order.
+//   - OnNexusOperation(service, operation, input, options) expects a call
+//     of a Nexus operation and says what its handler returns (a
+//     synchronous result or an asynchronous start, and an error);
+//     RegisterNexusAsyncOperationCompletion completes a mocked
+//     asynchronous operation after a delay on the workflow's clock.
 //   - AssertExpectations checks that every expectation was met;
 //     AssertCalled, AssertNotCalled, AssertNumberOfCalls and their
 //     Activity and Workflow forms (AssertActivityCalled,
 //     AssertActivityNotCalled, AssertActivityNumberOfCalls,
 //     AssertWorkflowCalled, AssertWorkflowNotCalled,
-//     AssertWorkflowNumberOfCalls) check calls.
+//     AssertWorkflowNumberOfCalls) check calls; AssertNexusOperationCalled,
+//     AssertNexusOperationNotCalled and AssertNexusOperationNumberOfCalls
+//     check the calls of mocked Nexus operations.
 //
 // Listeners, called as things happen: SetOnActivityStartedListener,
 // SetOnActivityCompletedListener, SetOnActivityCanceledListener,
@@ -81,7 +95,9 @@ type WorkflowTestSuite = testenv.WorkflowTestSuite
 // SetOnLocalActivityCompletedListener, SetOnLocalActivityCanceledListener,
 // SetOnChildWorkflowStartedListener, SetOnChildWorkflowCompletedListener,
 // SetOnChildWorkflowCanceledListener, SetOnTimerScheduledListener,
-// SetOnTimerFiredListener and SetOnTimerCanceledListener.
+// SetOnTimerFiredListener, SetOnTimerCanceledListener,
+// SetOnNexusOperationStartedListener, SetOnNexusOperationCompletedListener
+// and SetOnNexusOperationCanceledListener.
 //
 // Settings, before ExecuteWorkflow:
 //

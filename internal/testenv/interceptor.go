@@ -317,6 +317,9 @@ type testListeners struct {
 	// childRuns are the infos of children's runs by run ID, for the child
 	// completed listener (child_listeners.go).
 	childRuns map[string]*internal.WorkflowInfo
+	// nexusScheduled are the Nexus operations scheduled and not yet ended,
+	// for their listeners (nexus_listeners.go).
+	nexusScheduled map[nexusOperationKey]*historypb.NexusOperationScheduledEventAttributes
 }
 
 // listenedEvent is an event the listeners' goroutine delivers.
@@ -339,6 +342,9 @@ type listenerSet struct {
 	timerScheduled    func(timerID string, duration time.Duration)
 	timerFired        func(timerID string)
 	timerCanceled     func(timerID string)
+	nexusStarted      func(service, operation string, input converter.EncodedValue)
+	nexusCompleted    func(service, operation string, result converter.EncodedValue, err error)
+	nexusCanceled     func(service, operation string)
 }
 
 func (l *testListeners) get() listenerSet {
@@ -383,6 +389,10 @@ func (l *testListeners) deliver(wake <-chan struct{}, done chan<- struct{}) {
 				l.deliverChildEnd(ev, set.childCompleted)
 				continue
 			}
+			if nexusEvent(ev) {
+				l.deliverNexusEvent(le.execution, ev, set)
+				continue
+			}
 			switch {
 			case ev.GetTimerStartedEventAttributes() != nil && set.timerScheduled != nil:
 				a := ev.GetTimerStartedEventAttributes()
@@ -407,8 +417,8 @@ func (l *testListeners) deliver(wake <-chan struct{}, done chan<- struct{}) {
 // queues the event.
 func (l *testListeners) onEvent(execution *commonpb.WorkflowExecution, ev *historypb.HistoryEvent) {
 	timer := ev.GetTimerStartedEventAttributes() != nil || ev.GetTimerFiredEventAttributes() != nil || ev.GetTimerCanceledEventAttributes() != nil
-	activity, child := activityEvent(ev), childEndEvent(ev)
-	if !timer && !activity && !child {
+	activity, child, nexusOp := activityEvent(ev), childEndEvent(ev), nexusEvent(ev)
+	if !timer && !activity && !child && !nexusOp {
 		return
 	}
 	l.mu.Lock()
@@ -421,6 +431,8 @@ func (l *testListeners) onEvent(execution *commonpb.WorkflowExecution, ev *histo
 	case activity && l.set.activityCompleted == nil && l.set.activityCanceled == nil:
 		return
 	case child && l.set.childCompleted == nil:
+		return
+	case nexusOp && l.set.nexusCompleted == nil && l.set.nexusCanceled == nil:
 		return
 	}
 	l.queue = append(l.queue, listenedEvent{execution: execution, ev: ev})

@@ -371,7 +371,7 @@ func (e *TestWorkflowEnvironment) hasExpectation(method string) bool {
 
 // AssertExpectations asserts that every expectation was met.
 func (e *TestWorkflowEnvironment) AssertExpectations(t mock.TestingT) bool {
-	return e.activityMock.AssertExpectations(t) && e.workflowMock.AssertExpectations(t)
+	return e.activityMock.AssertExpectations(t) && e.workflowMock.AssertExpectations(t) && e.nexusMock.AssertExpectations(t)
 }
 
 // AssertCalled asserts that a mocked method (an activity type, or a

@@ -44,6 +44,8 @@ type TestWorkflowEnvironment struct {
 	// OnActivity and the OnXxx calls about workflow code.
 	activityMock mock.Mock
 	workflowMock mock.Mock
+	nexusMock    mock.Mock // OnNexusOperation's (nexus.go)
+	nexus        nexusState
 	mockedNames  map[string]bool // activity types with expectations
 
 	workerOptions internal.WorkerOptions
@@ -440,6 +442,7 @@ func (e *TestWorkflowEnvironment) start(workflowFn any, args []any) error {
 		OnEvent:                    e.onEvent,
 		ActivityRetryDefaults:      testActivityRetryDefaults,
 		OnWorkflowTaskFailed:       e.workflowTaskFailed,
+		NexusQueue:                 func(string) string { return attrs.GetTaskQueue().GetName() },
 		// As go.temporal.io/sdk's test environment: a canceled activity
 		// is canceled at once, even with WaitForCancellation.
 		CancelRunningActivitiesAtOnce: true,
@@ -603,6 +606,9 @@ func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 	// must not depend on the machine's speed.
 	opts.NoWorkflowTaskHeartbeat = true
 	opts.WorkflowTaskFailed = e.codecFailedWorkflowTask
+	if opts.Nexus, err = e.nexusTaskHandler(wiring); err != nil {
+		return nil, err
+	}
 	rt, err := workerrt.New(opts)
 	if err != nil {
 		return nil, err

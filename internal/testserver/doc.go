@@ -19,7 +19,11 @@
 // fails retries under its retry policy and a child with a cron schedule
 // runs again, rerun.go), signals and cancel requests to other workflows,
 // markers (side effects, versions, local activities), search attribute
-// and memo upserts, and continue-as-new. From the test's side it takes
+// and memo upserts, continue-as-new, and Nexus operations (nexus.go: their
+// requests polled and answered as on a server, a workflow-run operation
+// completed by its workflow's completion callback, a handler error failing
+// the operation without retries, as in go.temporal.io/sdk's test
+// environment). From the test's side it takes
 // signals, cancel requests and terminations, answers queries through the
 // worker, and runs updates by the server's protocol (update.go), a
 // rejected update's speculative workflow task erased from history. A run
@@ -35,7 +39,8 @@
 // something is, a timer fires when its duration has passed in wall time,
 // so that a running activity's timeouts measure the time it really takes.
 //
-// What it does not do: Nexus operations, visibility, namespaces, workflow
+// What it does not do: the server's own Nexus endpoint
+// (workflow.SignalWithStartWorkflow), visibility, namespaces, workflow
 // task timeouts, or the retries, cron schedule and continue-as-new of the
 // test's own workflow (a run without a parent), which runs once, as in
 // go.temporal.io/sdk's test environment; commands it does not know fail the workflow task with a message saying

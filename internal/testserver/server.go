@@ -57,6 +57,10 @@ type Options struct {
 	// OnWorkflowTaskFailed, when set, is told of every failed workflow
 	// task, with the server's lock held.
 	OnWorkflowTaskFailed func(execution *commonpb.WorkflowExecution, attrs *historypb.WorkflowTaskFailedEventAttributes)
+	// NexusQueue, when set, says which task queue receives the requests
+	// of a Nexus endpoint (nexus.go); by default, the queue named as the
+	// endpoint. The test environment sends all to its one worker.
+	NexusQueue func(endpoint string) string
 }
 
 // Server is the in-memory history service. It is safe for concurrent use.
@@ -71,6 +75,7 @@ type Server struct {
 	// queue name.
 	workflowQueues map[string]*taskQueue[*workflowTask]
 	activityQueues map[string]*taskQueue[*activity]
+	nexusQueues    map[string]*taskQueue[*nexusTask]
 	// tokens find the task a token was issued for.
 	tokens    map[string]any
 	nextToken int
@@ -138,6 +143,7 @@ func New(opts Options) *Server {
 		runs: make(map[string]*run), latest: make(map[string]*run),
 		workflowQueues: make(map[string]*taskQueue[*workflowTask]),
 		activityQueues: make(map[string]*taskQueue[*activity]),
+		nexusQueues:    make(map[string]*taskQueue[*nexusTask]),
 		tokens:         make(map[string]any),
 	}
 }
@@ -171,7 +177,8 @@ type run struct {
 	updateOrder []*update
 	admitted    []*update
 
-	activities map[int64]*activity // by scheduled event ID
+	activities map[int64]*activity       // by scheduled event ID
+	nexusOps   map[int64]*nexusOperation // open Nexus operations, by scheduled event ID
 	timers     map[string]*runTimer
 	runTimeout *Timer
 
@@ -179,6 +186,9 @@ type run struct {
 	// children this run started.
 	parent   *parentLink
 	children []*run
+	// nexusStarted: a Nexus operation's handler started the run (with a
+	// completion callback); like a child, the test waits for its end.
+	nexusStarted bool
 
 	// taskStarted fills in what the next WorkflowTaskStarted events say of
 	// the run (continue-as-new suggestions, history size), when set.
@@ -389,6 +399,8 @@ func (s *Server) startLocked(workflowID, runID string, attrs *historypb.Workflow
 		closedCh:   make(chan struct{}),
 		activities: make(map[int64]*activity),
 		timers:     make(map[string]*runTimer),
+		// A run with completion callbacks completes Nexus operations.
+		nexusStarted: len(attrs.GetCompletionCallbacks()) > 0,
 	}
 	s.runs[runID] = r
 	s.latest[workflowID] = r
@@ -461,10 +473,12 @@ func (s *Server) closeRun(r *run) {
 		s.clock.Stop(t.timer)
 	}
 	r.timers = nil
+	s.dropNexusOperations(r)
 	s.clock.Stop(r.runTimeout)
 	s.closeUpdates(r)
 	close(r.closedCh)
 	s.childClosed(r, closeEvent)
+	s.completeByCallback(r, closeEvent)
 	s.applyParentClosePolicy(r)
 }
 
@@ -567,13 +581,13 @@ func (s *Server) Closed(execution *commonpb.WorkflowExecution) (<-chan struct{},
 }
 
 // OpenChildren returns the closed channels of the child runs still open:
-// those a closed parent left running.
+// those a closed parent left running, and those Nexus operations started.
 func (s *Server) OpenChildren() []<-chan struct{} {
 	s.lock()
 	defer s.unlock()
 	var open []<-chan struct{}
 	for _, r := range s.runs {
-		if !r.closed && r.parent != nil {
+		if !r.closed && (r.parent != nil || r.nexusStarted) {
 			open = append(open, r.closedCh)
 		}
 	}

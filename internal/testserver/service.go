@@ -64,3 +64,15 @@ func (l Local) RespondActivityTaskFailed(ctx context.Context, in *workflowservic
 func (l Local) RespondActivityTaskCanceled(ctx context.Context, in *workflowservice.RespondActivityTaskCanceledRequest, _ ...grpc.CallOption) (*workflowservice.RespondActivityTaskCanceledResponse, error) {
 	return call(ctx, in, l.S.RespondActivityTaskCanceled)
 }
+
+func (l Local) PollNexusTaskQueue(ctx context.Context, in *workflowservice.PollNexusTaskQueueRequest, _ ...grpc.CallOption) (*workflowservice.PollNexusTaskQueueResponse, error) {
+	return call(ctx, in, l.S.PollNexusTaskQueue)
+}
+
+func (l Local) RespondNexusTaskCompleted(ctx context.Context, in *workflowservice.RespondNexusTaskCompletedRequest, _ ...grpc.CallOption) (*workflowservice.RespondNexusTaskCompletedResponse, error) {
+	return call(ctx, in, l.S.RespondNexusTaskCompleted)
+}
+
+func (l Local) RespondNexusTaskFailed(ctx context.Context, in *workflowservice.RespondNexusTaskFailedRequest, _ ...grpc.CallOption) (*workflowservice.RespondNexusTaskFailedResponse, error) {
+	return call(ctx, in, l.S.RespondNexusTaskFailed)
+}

@@ -314,20 +314,14 @@ func (s *Server) checkCommands(r *run, cmds []*commandpb.Command) (why string, c
 					enumspb.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND
 			}
 		case enumspb.COMMAND_TYPE_SCHEDULE_NEXUS_OPERATION, enumspb.COMMAND_TYPE_REQUEST_CANCEL_NEXUS_OPERATION:
-			a := cmd.GetScheduleNexusOperationCommandAttributes()
-			what := "canceled a Nexus operation"
-			if a != nil {
-				what = fmt.Sprintf("called Nexus operation %q of service %q at endpoint %q", a.GetOperation(), a.GetService(), a.GetEndpoint())
-			}
-			where := " with a worker that registers the service"
-			if a.GetEndpoint() == systemNexusEndpoint {
+			if a := cmd.GetScheduleNexusOperationCommandAttributes(); a.GetEndpoint() == systemNexusEndpoint {
 				// workflow.SignalWithStartWorkflow: the server runs it.
-				what = fmt.Sprintf("called workflow.SignalWithStartWorkflow (%s, an operation of the server's own endpoint %q)", a.GetOperation(), a.GetEndpoint())
-				where = ", whose server runs it when its dynamic config sets history.enableSignalWithStartFromWorkflow"
+				return fmt.Sprintf("the workflow called workflow.SignalWithStartWorkflow (%s, an operation of the server's own endpoint %q), "+
+						"but the test environment does not run the server's own Nexus operations: test this workflow against a dev server "+
+						"(testsuite.StartDevServer), whose server runs it when its dynamic config sets history.enableSignalWithStartFromWorkflow",
+						a.GetOperation(), a.GetEndpoint()),
+					enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE
 			}
-			return "the workflow " + what + ", but the test environment does not run Nexus operations yet: " +
-					"test this workflow against a dev server (testsuite.StartDevServer)" + where,
-				enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE
 		default:
 			return fmt.Sprintf("the test environment does not support %v commands yet", cmd.GetCommandType()),
 				enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE
@@ -358,6 +352,10 @@ func (s *Server) applyCommand(r *run, completedID int64, cmd *commandpb.Command,
 		ev, then = s.signalExternal(r, completedID, cmd.GetSignalExternalWorkflowExecutionCommandAttributes())
 	case enumspb.COMMAND_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION:
 		ev, then = s.cancelExternal(r, completedID, cmd.GetRequestCancelExternalWorkflowExecutionCommandAttributes())
+	case enumspb.COMMAND_TYPE_SCHEDULE_NEXUS_OPERATION:
+		ev, then = s.scheduleNexus(r, completedID, cmd.GetScheduleNexusOperationCommandAttributes())
+	case enumspb.COMMAND_TYPE_REQUEST_CANCEL_NEXUS_OPERATION:
+		ev, then = s.requestCancelNexus(r, completedID, cmd.GetRequestCancelNexusOperationCommandAttributes().GetScheduledEventId())
 	case enumspb.COMMAND_TYPE_RECORD_MARKER:
 		a := cmd.GetRecordMarkerCommandAttributes()
 		ev = newEvent(enumspb.EVENT_TYPE_MARKER_RECORDED, &historypb.HistoryEvent_MarkerRecordedEventAttributes{MarkerRecordedEventAttributes: &historypb.MarkerRecordedEventAttributes{
@@ -441,7 +439,7 @@ func (s *Server) continueAsNew(r *run, completedID int64, a *commandpb.ContinueA
 		}})
 	ev.EventGroupMarkers = groups
 	s.writeEvent(r, ev)
-	if r.parent == nil {
+	if r.parent == nil && !r.nexusStarted {
 		s.closeRun(r)
 		return
 	}
@@ -456,11 +454,13 @@ func (s *Server) continueAsNew(r *run, completedID int64, a *commandpb.ContinueA
 		Identity: prev.GetIdentity(), Priority: prev.GetPriority(),
 		ParentWorkflowNamespace: prev.GetParentWorkflowNamespace(), ParentWorkflowExecution: prev.GetParentWorkflowExecution(),
 		RootWorkflowExecution: prev.GetRootWorkflowExecution(), FirstWorkflowTaskBackoff: a.GetBackoffStartInterval(),
+		CompletionCallbacks: prev.GetCompletionCallbacks(), PropagatedNexusSerializationContext: prev.GetPropagatedNexusSerializationContext(),
 	}
 	nextRun := s.startLocked(r.execution.GetWorkflowId(), newRunID, next)
-	link := r.parent // the child's chain goes on; its parent waits for its end
-	nextRun.parent = link
-	link.parent.children = append(link.parent.children, nextRun)
+	if link := r.parent; link != nil { // the child's chain goes on; its parent waits for its end
+		nextRun.parent = link
+		link.parent.children = append(link.parent.children, nextRun)
+	}
 	for _, u := range pending {
 		s.admitUpdate(nextRun, u)
 	}

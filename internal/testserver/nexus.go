@@ -1,0 +1,482 @@
+//lint:file-ignore SA1019 servers still fill in the deprecated operation IDs beside the tokens, for SDKs that read only those.
+
+package testserver
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	commandpb "go.temporal.io/api/command/v1"
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	failurepb "go.temporal.io/api/failure/v1"
+	historypb "go.temporal.io/api/history/v1"
+	nexuspb "go.temporal.io/api/nexus/v1"
+	"go.temporal.io/api/serviceerror"
+	apinexus "go.temporal.io/api/temporalnexus"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/durable-go/sdk/internal/uuid"
+)
+
+// Nexus operations. A ScheduleNexusOperation command becomes a
+// NexusOperationScheduled event and a start request on the task queue
+// NexusQueue names, which the worker polls (PollNexusTaskQueue) and
+// answers as it answers a server. What the answer says is written as a
+// server writes it: a synchronous result or failure closes the operation
+// (NexusOperationCompleted, Failed or Canceled, without a started event);
+// an asynchronous start writes NexusOperationStarted with its token, and
+// the operation closes when the workflow that the handler started with
+// the request's callback closes (its completion callback, as on a
+// server), or when its schedule-to-close timeout passes on the clock. A
+// workflow's RequestCancelNexusOperation becomes
+// NexusOperationCancelRequested and, once the operation started, a cancel
+// request to its handler, whose answer is recorded
+// (NexusOperationCancelRequestCompleted or Failed).
+//
+// Unlike a server, and as go.temporal.io/sdk's test environment does, a
+// handler error fails the operation at once: the server would retry the
+// request while the error is retryable.
+
+// nexusCallbackURL is the callback a start request names: the workflow a
+// handler starts with it completes the operation (see completeByCallback).
+const nexusCallbackURL = "temporal://test-server/nexus-callback"
+
+// nexusCallbackOperation is the callback header that names the operation
+// a callback completes: the caller's run ID and the operation's scheduled
+// event ID.
+const nexusCallbackOperation = "test-server-nexus-operation"
+
+// nexusRequestTimeout is the deadline of each request to a handler, as a
+// server gives it.
+const nexusRequestTimeout = "10s"
+
+// nexusOperation is one operation a workflow scheduled.
+type nexusOperation struct {
+	run         *run
+	scheduledID int64
+	attrs       *historypb.NexusOperationScheduledEventAttributes
+	token       string
+	started     bool // its NexusOperationStarted was written
+	closed      bool
+	// cancelRequestedID is its NexusOperationCancelRequested, once
+	// written; cancelSent: the cancel request went to the handler.
+	cancelRequestedID int64
+	cancelSent        bool
+	timeout           *Timer
+	task              *nexusTask // the request in flight, if any
+	// closeLater is the operation's end, held back while its handler
+	// answers a cancel request (see closeNexus).
+	closeLater func()
+}
+
+// nexusTask is a request to a handler: a start, or a cancel.
+type nexusTask struct {
+	op      *nexusOperation
+	cancel  bool
+	queue   string
+	token   []byte
+	counted bool
+}
+
+// scheduleNexus makes a NexusOperationScheduled event; once written, the
+// start request goes to the handler's queue and the schedule-to-close
+// timeout starts.
+func (s *Server) scheduleNexus(r *run, completedID int64, a *commandpb.ScheduleNexusOperationCommandAttributes) (*historypb.HistoryEvent, func(int64)) {
+	attrs := &historypb.NexusOperationScheduledEventAttributes{
+		Endpoint: a.GetEndpoint(), Service: a.GetService(), Operation: a.GetOperation(), Input: a.GetInput(),
+		ScheduleToCloseTimeout: a.GetScheduleToCloseTimeout(), NexusHeader: a.GetNexusHeader(),
+		WorkflowTaskCompletedEventId: completedID, RequestId: uuid.New(),
+		ScheduleToStartTimeout: a.GetScheduleToStartTimeout(), StartToCloseTimeout: a.GetStartToCloseTimeout(),
+	}
+	ev := newEvent(enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED, &historypb.HistoryEvent_NexusOperationScheduledEventAttributes{NexusOperationScheduledEventAttributes: attrs})
+	return ev, func(scheduledID int64) {
+		op := &nexusOperation{run: r, scheduledID: scheduledID, attrs: attrs}
+		if r.nexusOps == nil {
+			r.nexusOps = make(map[int64]*nexusOperation)
+		}
+		r.nexusOps[scheduledID] = op
+		if d := a.GetScheduleToCloseTimeout().AsDuration(); d > 0 {
+			op.timeout = s.clock.AfterFunc(d, func() { s.timeOutNexus(op) })
+		}
+		s.pushNexusTask(op, false)
+	}
+}
+
+// requestCancelNexus makes a NexusOperationCancelRequested event; once
+// written, the cancel request goes to the handler as soon as the
+// operation has started.
+func (s *Server) requestCancelNexus(r *run, completedID int64, scheduledID int64) (*historypb.HistoryEvent, func(int64)) {
+	ev := newEvent(enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUESTED, &historypb.HistoryEvent_NexusOperationCancelRequestedEventAttributes{
+		NexusOperationCancelRequestedEventAttributes: &historypb.NexusOperationCancelRequestedEventAttributes{
+			ScheduledEventId: scheduledID, WorkflowTaskCompletedEventId: completedID}})
+	return ev, func(requestedID int64) {
+		op := r.nexusOps[scheduledID]
+		if op == nil || op.closed {
+			return
+		}
+		op.cancelRequestedID = requestedID
+		s.sendNexusCancel(op)
+	}
+}
+
+// sendNexusCancel sends a requested cancellation once the operation has a
+// token and no request of it is in flight.
+func (s *Server) sendNexusCancel(op *nexusOperation) {
+	if op.cancelRequestedID == 0 || op.cancelSent || !op.started || op.closed || op.task != nil {
+		return
+	}
+	op.cancelSent = true
+	s.pushNexusTask(op, true)
+}
+
+// nexusQueue is the task queue of an endpoint's requests.
+func (s *Server) nexusQueue(endpoint string) string {
+	if s.opts.NexusQueue != nil {
+		return s.opts.NexusQueue(endpoint)
+	}
+	return endpoint
+}
+
+func (s *Server) pushNexusTask(op *nexusOperation, cancel bool) {
+	t := &nexusTask{op: op, cancel: cancel, queue: s.nexusQueue(op.attrs.GetEndpoint())}
+	op.task = t
+	t.counted = s.inFlight(t.queue)
+	queueOf(s.nexusQueues, t.queue).push(t)
+}
+
+// dropNexusTask forgets a request that no longer matters.
+func (s *Server) dropNexusTask(t *nexusTask) {
+	if t == nil {
+		return
+	}
+	if t.token == nil {
+		queueOf(s.nexusQueues, t.queue).remove(func(q *nexusTask) bool { return q == t })
+	}
+	delete(s.tokens, string(t.token))
+	if t.op.task == t {
+		t.op.task = nil
+	}
+	s.release(&t.counted)
+}
+
+// PollNexusTaskQueue hands out the next request of a task queue, waiting
+// for one until ctx ends (then the response is empty).
+func (s *Server) PollNexusTaskQueue(ctx context.Context, req *workflowservice.PollNexusTaskQueueRequest) (*workflowservice.PollNexusTaskQueueResponse, error) {
+	var resp *workflowservice.PollNexusTaskQueueResponse
+	poll(ctx, s, s.nexusQueues, req.GetTaskQueue().GetName(), func(t *nexusTask) bool {
+		if t.op.closed || t.op.task != t {
+			s.release(&t.counted)
+			return false
+		}
+		t.token = s.newToken(t)
+		resp = &workflowservice.PollNexusTaskQueueResponse{TaskToken: t.token, Request: s.nexusRequest(t)}
+		return true
+	})
+	if resp == nil {
+		return &workflowservice.PollNexusTaskQueueResponse{}, nil
+	}
+	return resp, nil
+}
+
+// nexusRequest is the request a task carries, as a server sends it.
+func (s *Server) nexusRequest(t *nexusTask) *nexuspb.Request {
+	op := t.op
+	header := make(map[string]string, len(op.attrs.GetNexusHeader())+1)
+	for k, v := range op.attrs.GetNexusHeader() {
+		header[strings.ToLower(k)] = v
+	}
+	header["request-timeout"] = nexusRequestTimeout
+	if d := op.attrs.GetScheduleToCloseTimeout().AsDuration(); d > 0 {
+		header["operation-timeout"] = strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+	}
+	req := &nexuspb.Request{
+		Header: header, ScheduledTime: s.now(), Endpoint: op.attrs.GetEndpoint(),
+		Capabilities: &nexuspb.Request_Capabilities{TemporalFailureResponses: true},
+	}
+	if t.cancel {
+		req.Variant = &nexuspb.Request_CancelOperation{CancelOperation: &nexuspb.CancelOperationRequest{
+			Service: op.attrs.GetService(), Operation: op.attrs.GetOperation(), OperationToken: op.token, OperationId: op.token}}
+		return req
+	}
+	r := op.run
+	req.Variant = &nexuspb.Request_StartOperation{StartOperation: &nexuspb.StartOperationRequest{
+		Service: op.attrs.GetService(), Operation: op.attrs.GetOperation(), RequestId: op.attrs.GetRequestId(),
+		Callback:       nexusCallbackURL,
+		CallbackHeader: map[string]string{nexusCallbackOperation: r.execution.GetRunId() + "/" + strconv.FormatInt(op.scheduledID, 10)},
+		Payload:        proto.CloneOf(op.attrs.GetInput()),
+		Links: []*nexuspb.Link{nexusLinkOf(&commonpb.Link_WorkflowEvent{
+			Namespace: s.opts.Namespace, WorkflowId: r.execution.GetWorkflowId(), RunId: r.execution.GetRunId(),
+			Reference: &commonpb.Link_WorkflowEvent_EventRef{EventRef: &commonpb.Link_WorkflowEvent_EventReference{
+				EventId: op.scheduledID, EventType: enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED}},
+		})},
+	}}
+	return req
+}
+
+// nexusTaskOf finds the request a token was handed out for.
+func (s *Server) nexusTaskOf(token []byte) (*nexusTask, error) {
+	t, err := tokenTask[*nexusTask](s, token)
+	if err != nil {
+		return nil, err
+	}
+	if t.op.closed || t.op.task != t {
+		return nil, serviceerror.NewNotFound("the Nexus operation is no longer waiting for this request")
+	}
+	return t, nil
+}
+
+// RespondNexusTaskCompleted records a handler's answer.
+func (s *Server) RespondNexusTaskCompleted(_ context.Context, req *workflowservice.RespondNexusTaskCompletedRequest) (*workflowservice.RespondNexusTaskCompletedResponse, error) {
+	s.lock()
+	defer s.unlock()
+	t, err := s.nexusTaskOf(req.GetTaskToken())
+	if err != nil {
+		return nil, err
+	}
+	op := t.op
+	s.dropNexusTask(t)
+	if t.cancel {
+		s.deliver(op.run, enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUEST_COMPLETED, &historypb.HistoryEvent_NexusOperationCancelRequestCompletedEventAttributes{
+			NexusOperationCancelRequestCompletedEventAttributes: &historypb.NexusOperationCancelRequestCompletedEventAttributes{
+				ScheduledEventId: op.scheduledID, RequestedEventId: op.cancelRequestedID}}, true)
+		s.closeHeldBack(op)
+		return &workflowservice.RespondNexusTaskCompletedResponse{}, nil
+	}
+	start := req.GetResponse().GetStartOperation()
+	switch v := start.GetVariant().(type) {
+	case *nexuspb.StartOperationResponse_SyncSuccess:
+		s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_COMPLETED, v.SyncSuccess.GetPayload(), nil)
+	case *nexuspb.StartOperationResponse_AsyncSuccess:
+		s.startNexus(op, v.AsyncSuccess.GetOperationToken())
+	case *nexuspb.StartOperationResponse_Failure:
+		if v.Failure.GetCanceledFailureInfo() != nil {
+			s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCELED, nil, v.Failure)
+		} else {
+			s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED, nil, v.Failure)
+		}
+	default:
+		// The server asks for Temporal failures, so a handler of this SDK
+		// or go.temporal.io/sdk answers with one of the above.
+		s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED, nil, &failurepb.Failure{
+			Message: fmt.Sprintf("the handler answered with a response the test server does not read: %T", v)})
+	}
+	return &workflowservice.RespondNexusTaskCompletedResponse{}, nil
+}
+
+// RespondNexusTaskFailed records a handler error: the operation fails
+// (no retries, as in go.temporal.io/sdk's test environment), or its
+// cancel request does.
+func (s *Server) RespondNexusTaskFailed(_ context.Context, req *workflowservice.RespondNexusTaskFailedRequest) (*workflowservice.RespondNexusTaskFailedResponse, error) {
+	s.lock()
+	defer s.unlock()
+	t, err := s.nexusTaskOf(req.GetTaskToken())
+	if err != nil {
+		return nil, err
+	}
+	op := t.op
+	s.dropNexusTask(t)
+	f := req.GetFailure()
+	if f == nil {
+		//lint:ignore SA1019 a handler that is not told of Temporal failures sends the older error.
+		legacy := req.GetError()
+		f = &failurepb.Failure{Message: legacy.GetFailure().GetMessage(), FailureInfo: &failurepb.Failure_NexusHandlerFailureInfo{
+			NexusHandlerFailureInfo: &failurepb.NexusHandlerFailureInfo{Type: legacy.GetErrorType()}}}
+	}
+	if t.cancel {
+		s.deliver(op.run, enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUEST_FAILED, &historypb.HistoryEvent_NexusOperationCancelRequestFailedEventAttributes{
+			NexusOperationCancelRequestFailedEventAttributes: &historypb.NexusOperationCancelRequestFailedEventAttributes{
+				ScheduledEventId: op.scheduledID, RequestedEventId: op.cancelRequestedID, Failure: f}}, true)
+		s.closeHeldBack(op)
+		return &workflowservice.RespondNexusTaskFailedResponse{}, nil
+	}
+	s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED, nil, f)
+	return &workflowservice.RespondNexusTaskFailedResponse{}, nil
+}
+
+// startNexus records an asynchronous start, and sends a cancellation the
+// workflow asked for meanwhile.
+func (s *Server) startNexus(op *nexusOperation, token string) {
+	if op.started || op.closed {
+		return
+	}
+	op.started, op.token = true, token
+	s.deliver(op.run, enumspb.EVENT_TYPE_NEXUS_OPERATION_STARTED, &historypb.HistoryEvent_NexusOperationStartedEventAttributes{
+		NexusOperationStartedEventAttributes: &historypb.NexusOperationStartedEventAttributes{
+			ScheduledEventId: op.scheduledID, OperationToken: token, OperationId: token, RequestId: op.attrs.GetRequestId()}}, true)
+	s.sendNexusCancel(op)
+}
+
+// closeNexus writes an operation's close event: its result, or cause
+// wrapped in the Nexus operation failure the workflow reads.
+func (s *Server) closeNexus(op *nexusOperation, t enumspb.EventType, result *commonpb.Payload, cause *failurepb.Failure) {
+	if op.closed || op.closeLater != nil {
+		return
+	}
+	if op.task != nil && op.task.cancel && op.task.token != nil {
+		// The workflow the handler is canceling may end before the
+		// handler answers: the answer is recorded first, so that the
+		// history does not depend on which of the two came first.
+		op.closeLater = func() { s.closeNexus(op, t, result, cause) }
+		return
+	}
+	op.closed = true
+	s.clock.Stop(op.timeout)
+	s.dropNexusTask(op.task)
+	delete(op.run.nexusOps, op.scheduledID)
+	requestID := op.attrs.GetRequestId()
+	var attrs any
+	switch t {
+	case enumspb.EVENT_TYPE_NEXUS_OPERATION_COMPLETED:
+		attrs = &historypb.HistoryEvent_NexusOperationCompletedEventAttributes{NexusOperationCompletedEventAttributes: &historypb.NexusOperationCompletedEventAttributes{
+			ScheduledEventId: op.scheduledID, Result: result, RequestId: requestID}}
+	case enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED:
+		attrs = &historypb.HistoryEvent_NexusOperationFailedEventAttributes{NexusOperationFailedEventAttributes: &historypb.NexusOperationFailedEventAttributes{
+			ScheduledEventId: op.scheduledID, Failure: s.nexusFailure(op, cause), RequestId: requestID}}
+	case enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCELED:
+		attrs = &historypb.HistoryEvent_NexusOperationCanceledEventAttributes{NexusOperationCanceledEventAttributes: &historypb.NexusOperationCanceledEventAttributes{
+			ScheduledEventId: op.scheduledID, Failure: s.nexusFailure(op, cause), RequestId: requestID}}
+	case enumspb.EVENT_TYPE_NEXUS_OPERATION_TIMED_OUT:
+		attrs = &historypb.HistoryEvent_NexusOperationTimedOutEventAttributes{NexusOperationTimedOutEventAttributes: &historypb.NexusOperationTimedOutEventAttributes{
+			ScheduledEventId: op.scheduledID, Failure: s.nexusFailure(op, cause), RequestId: requestID}}
+	}
+	s.deliver(op.run, t, attrs, true)
+}
+
+// closeHeldBack writes the end closeNexus held back, if any.
+func (s *Server) closeHeldBack(op *nexusOperation) {
+	if end := op.closeLater; end != nil {
+		op.closeLater = nil
+		end()
+	}
+}
+
+// nexusFailure is the failure a Nexus operation's close event records:
+// the operation, caused by what ended it.
+func (s *Server) nexusFailure(op *nexusOperation, cause *failurepb.Failure) *failurepb.Failure {
+	return &failurepb.Failure{
+		Message: "nexus operation completed unsuccessfully",
+		FailureInfo: &failurepb.Failure_NexusOperationExecutionFailureInfo{NexusOperationExecutionFailureInfo: &failurepb.NexusOperationFailureInfo{
+			ScheduledEventId: op.scheduledID, Endpoint: op.attrs.GetEndpoint(), Service: op.attrs.GetService(),
+			Operation: op.attrs.GetOperation(), OperationToken: op.token, OperationId: op.token,
+		}},
+		Cause: cause,
+	}
+}
+
+func (s *Server) timeOutNexus(op *nexusOperation) {
+	s.lock()
+	defer s.unlock()
+	if op.closed || op.run.closed {
+		return
+	}
+	s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_TIMED_OUT, nil, &failurepb.Failure{
+		Message: "operation timed out",
+		FailureInfo: &failurepb.Failure_TimeoutFailureInfo{TimeoutFailureInfo: &failurepb.TimeoutFailureInfo{
+			TimeoutType: enumspb.TIMEOUT_TYPE_SCHEDULE_TO_CLOSE}},
+	})
+}
+
+// dropNexusOperations ends the operations of a run that closed.
+func (s *Server) dropNexusOperations(r *run) {
+	for _, op := range r.nexusOps {
+		op.closed = true
+		s.clock.Stop(op.timeout)
+		s.dropNexusTask(op.task)
+	}
+	r.nexusOps = nil
+}
+
+// completeByCallback completes the Nexus operations whose callbacks a
+// closed run carries: those the handler started it for.
+func (s *Server) completeByCallback(r *run, closeEvent *historypb.HistoryEvent) {
+	if len(r.started.GetCompletionCallbacks()) == 0 || !closesForGood(closeEvent) {
+		return
+	}
+	for _, cb := range r.started.GetCompletionCallbacks() {
+		n := cb.GetNexus()
+		if n.GetUrl() != nexusCallbackURL {
+			continue
+		}
+		op := s.callbackOperation(n.GetHeader())
+		if op == nil || op.closed {
+			continue
+		}
+		// The workflow may end before the handler's answer arrived: the
+		// callback carries the token, as on a server.
+		s.startNexus(op, headerValue(n.GetHeader(), "nexus-operation-token"))
+		switch a := closeEvent.GetAttributes().(type) {
+		case *historypb.HistoryEvent_WorkflowExecutionCompletedEventAttributes:
+			var result *commonpb.Payload
+			if p := a.WorkflowExecutionCompletedEventAttributes.GetResult().GetPayloads(); len(p) > 0 {
+				result = p[0]
+			}
+			s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_COMPLETED, result, nil)
+		case *historypb.HistoryEvent_WorkflowExecutionFailedEventAttributes:
+			s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED, nil, a.WorkflowExecutionFailedEventAttributes.GetFailure())
+		case *historypb.HistoryEvent_WorkflowExecutionCanceledEventAttributes:
+			s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCELED, nil, &failurepb.Failure{
+				Message: "operation canceled", FailureInfo: &failurepb.Failure_CanceledFailureInfo{CanceledFailureInfo: &failurepb.CanceledFailureInfo{
+					Details: a.WorkflowExecutionCanceledEventAttributes.GetDetails()}}})
+		case *historypb.HistoryEvent_WorkflowExecutionTerminatedEventAttributes:
+			s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED, nil, &failurepb.Failure{
+				Message: "operation terminated", FailureInfo: &failurepb.Failure_TerminatedFailureInfo{TerminatedFailureInfo: &failurepb.TerminatedFailureInfo{}}})
+		case *historypb.HistoryEvent_WorkflowExecutionTimedOutEventAttributes:
+			s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED, nil, &failurepb.Failure{
+				Message: "operation exceeded internal timeout", FailureInfo: &failurepb.Failure_TimeoutFailureInfo{TimeoutFailureInfo: &failurepb.TimeoutFailureInfo{}}})
+		}
+	}
+}
+
+// callbackOperation finds the operation a callback's header names.
+func (s *Server) callbackOperation(header map[string]string) *nexusOperation {
+	runID, id, ok := strings.Cut(headerValue(header, nexusCallbackOperation), "/")
+	if !ok {
+		return nil
+	}
+	scheduledID, err := strconv.ParseInt(id, 10, 64)
+	r := s.runs[runID]
+	if err != nil || r == nil {
+		return nil
+	}
+	return r.nexusOps[scheduledID]
+}
+
+// headerValue reads a Nexus header, whose keys are case-insensitive.
+func headerValue(header map[string]string, key string) string {
+	for k, v := range header {
+		if strings.EqualFold(k, key) {
+			return v
+		}
+	}
+	return ""
+}
+
+// nexusLinkOf is a workflow event link as a Nexus request carries it.
+func nexusLinkOf(event *commonpb.Link_WorkflowEvent) *nexuspb.Link {
+	l := apinexus.ConvertLinkWorkflowEventToNexusLink(event)
+	return &nexuspb.Link{Url: l.URL.String(), Type: l.Type}
+}
+
+// CompleteNexusOperation completes the asynchronous operation that a
+// start request's callback header names, as the handler's completion
+// callback does on a server: with result, or failed with cause. An
+// operation not yet recorded as started is first, with token.
+func (s *Server) CompleteNexusOperation(callbackHeader map[string]string, token string, result *commonpb.Payload, cause *failurepb.Failure) error {
+	s.lock()
+	defer s.unlock()
+	op := s.callbackOperation(callbackHeader)
+	if op == nil || op.closed {
+		return serviceerror.NewNotFound("the Nexus operation the callback names is not open")
+	}
+	s.startNexus(op, token)
+	if cause != nil {
+		s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED, nil, cause)
+	} else {
+		s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_COMPLETED, result, nil)
+	}
+	return nil
+}
