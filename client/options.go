@@ -52,6 +52,8 @@ import (
 //   - Plugins: configure the client and wrap its creation, in order (see
 //     Plugin); those that are also worker plugins apply to the client's
 //     workers too.
+//   - PayloadLimits: the sizes above which the client and its workers log
+//     a warning before sending payloads or a memo (PayloadLimitOptions).
 //
 // For Temporal Cloud with an API key:
 //
@@ -61,6 +63,15 @@ import (
 //		Credentials: client.NewAPIKeyStaticCredentials(os.Getenv("TEMPORAL_API_KEY")),
 //	})
 type Options = internal.ClientOptions
+
+// PayloadLimitOptions (Options.PayloadLimits) are the sizes above which
+// the client and its workers log a warning before sending payloads: one
+// request field's payloads (PayloadSizeWarning, 512 KiB by default) and a
+// memo (MemoSizeWarning, 2 KiB). Larger than the server takes (its
+// namespace's limits, 2 MiB by default), a worker's results fail their
+// task instead; see worker.Options.DisablePayloadErrorLimit.
+// Experimental, as in go.temporal.io/sdk.
+type PayloadLimitOptions = internal.PayloadLimitOptions
 
 // ConnectionOptions tune a client's gRPC connection (Options.ConnectionOptions).
 //

@@ -84,6 +84,22 @@ type (
 		// and wrap the workers made from this client as well, before the
 		// worker's own plugins.
 		Plugins []ClientPlugin
+		// PayloadLimits are the sizes above which the client and its
+		// workers log a warning before sending payloads or a memo.
+		// (Experimental.)
+		PayloadLimits PayloadLimitOptions
+	}
+
+	// PayloadLimitOptions are the sizes, in bytes, above which a warning
+	// is logged before payloads or a memo are sent (see
+	// WorkerOptions.DisablePayloadErrorLimit for the sizes the server
+	// refuses). (Experimental.)
+	PayloadLimitOptions struct {
+		// PayloadSizeWarning is the size of one request field's payloads
+		// (a result, the arguments of a call); 512 KiB when zero.
+		PayloadSizeWarning int
+		// MemoSizeWarning is the size of a memo; 2 KiB when zero.
+		MemoSizeWarning int
 	}
 
 	// HeadersProvider returns gRPC headers to add to every request.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/durable-go/sdk/internal/logging"
+	"github.com/durable-go/sdk/internal/payloadlimit"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
@@ -138,6 +139,14 @@ type WorkerOptions struct {
 	// MaxConcurrentSessionExecutionSize bounds the sessions the worker
 	// runs at once (1000); with that many open it takes no new one.
 	MaxConcurrentSessionExecutionSize int
+	// DisablePayloadErrorLimit sends what the worker's tasks produce
+	// whatever its size. By default a payload or memo larger than its
+	// namespace's limit (which the server reports; 2 MiB unless
+	// configured) fails the task instead of reaching the server, which
+	// would refuse it and terminate the workflow: the workflow task fails
+	// with cause PAYLOADS_TOO_LARGE and is retried, an activity attempt
+	// fails, a query answers with an error. (Experimental.)
+	DisablePayloadErrorLimit bool
 	// Plugins configure the worker and wrap its start and stop, in order
 	// (see WorkerPlugin), after the client's plugins that are also worker
 	// plugins.
@@ -538,6 +547,7 @@ func (w *AggregatedWorker) startRuntime() error {
 		// Read, as go.temporal.io/sdk reads it, from the namespace check
 		// above: the server completes a stopping worker's polls.
 		PollCompleteOnShutdown: w.clientSettings.Conn.KnownNamespaceCapabilities(w.clientSettings.Namespace).GetWorkerPollCompleteOnShutdown(),
+		Payloads:               w.payloadChecker(),
 	}
 	if opts.Identity == "" {
 		opts.Identity = w.clientSettings.Identity
@@ -633,6 +643,18 @@ func runtimeOptions(o WorkerOptions, rt workerrt.Options, metrics sdkmetrics.Han
 		return workerrt.Options{}, err
 	}
 	return rt, nil
+}
+
+// payloadChecker checks the payloads of the worker's answers: warnings
+// above the client's PayloadLimits, and, unless DisablePayloadErrorLimit,
+// refusals above the limits the namespace check (at start) learned.
+func (w *AggregatedWorker) payloadChecker() *payloadlimit.Checker {
+	c := payloadlimit.New(w.clientSettings.PayloadWarnings, w.logger())
+	if !w.options.DisablePayloadErrorLimit {
+		limits := w.clientSettings.Conn.KnownNamespaceLimits(w.clientSettings.Namespace)
+		c.Refuse(payloadlimit.Sizes{Payload: limits.GetBlobSizeLimitError(), Memo: limits.GetMemoSizeLimitError()})
+	}
+	return c
 }
 
 // logger is the client's logger with the worker's namespace, task queue

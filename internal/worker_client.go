@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/payloadlimit"
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
@@ -53,6 +54,9 @@ type ClientSettings struct {
 	// Plugins are the client's plugins that are also WorkerPlugins; they
 	// configure and wrap the worker before its own.
 	Plugins []WorkerPlugin
+	// PayloadWarnings are the sizes of ClientOptions.PayloadLimits,
+	// above which the workers warn of their answers' payloads too.
+	PayloadWarnings payloadlimit.Sizes
 }
 
 // EagerWorkflowTaker is all a client knows of a worker: it can take the

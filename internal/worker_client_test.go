@@ -106,7 +106,7 @@ func (f *fakeClientFrontend) client(t *testing.T, settings ClientSettings) *fake
 	chkNoErr(t, err)
 	t.Cleanup(func() { _ = conn.Close() })
 	settings.Conn = conn
-	settings.Service = conn.BoundedWorkflowService(0)
+	settings.Service = conn.BoundedWorkflowService(0, nil)
 	return &fakeWorkerClient{settings: settings}
 }
 

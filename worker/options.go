@@ -106,6 +106,13 @@ import "github.com/durable-go/sdk/internal"
 //     interceptors.
 //   - Plugins: configure the worker and wrap its start and stop, after
 //     the client's plugins that are also worker plugins (see Plugin).
+//   - DisablePayloadErrorLimit: send what tasks produce whatever its
+//     size. By default a result, argument or memo larger than the
+//     namespace's limit (the server reports it; 2 MiB unless configured)
+//     fails the task instead of reaching the server, which would refuse
+//     it and terminate the workflow: the workflow task fails with cause
+//     PAYLOADS_TOO_LARGE and is retried, the activity attempt fails, the
+//     query answers with the error. Experimental.
 //
 // Versioning:
 //

@@ -43,6 +43,7 @@ import (
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/payloadlimit"
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
@@ -62,6 +63,9 @@ type workflowClient struct {
 	propagators      []internal.ContextPropagator
 	logger           log.Logger
 	metrics          sdkmetrics.Handler
+	// payloadWarnings are Options.PayloadLimits' sizes, which the
+	// client's requests and its workers' answers are warned of above.
+	payloadWarnings payloadlimit.Sizes
 
 	// interceptor is where the workflow calls go: the interceptors'
 	// chain, which ends at the client's clientRoot.
@@ -164,6 +168,10 @@ func newWorkflowClient(options internal.ClientOptions, shared *clientSharedConn)
 	if err := checkRPCTimeout(options); err != nil {
 		return nil, err
 	}
+	warnings, err := payloadlimit.Warnings(options.PayloadLimits.PayloadSizeWarning, options.PayloadLimits.MemoSizeWarning)
+	if err != nil {
+		return nil, err
+	}
 	if shared == nil {
 		opts, err := rpcOptions(options)
 		if err != nil {
@@ -178,7 +186,7 @@ func newWorkflowClient(options internal.ClientOptions, shared *clientSharedConn)
 	shared.clients.Add(1)
 	c := &workflowClient{
 		conn:             shared.conn,
-		service:          shared.conn.BoundedWorkflowService(options.RPCTimeout),
+		service:          shared.conn.BoundedWorkflowService(options.RPCTimeout, payloadlimit.New(warnings, options.Logger)),
 		shared:           shared,
 		namespace:        options.Namespace,
 		identity:         options.Identity,
@@ -187,6 +195,7 @@ func newWorkflowClient(options internal.ClientOptions, shared *clientSharedConn)
 		propagators:      options.ContextPropagators,
 		logger:           options.Logger,
 		metrics:          options.MetricsHandler,
+		payloadWarnings:  warnings,
 	}
 	if c.dataConverter == nil {
 		c.dataConverter = converter.GetDefaultDataConverter()
@@ -254,6 +263,7 @@ func (c *workflowClient) WorkerSettings() internal.ClientSettings {
 		Metrics:          c.metrics,
 		Interceptors:     c.workerInterceptors,
 		Plugins:          c.workerPlugins,
+		PayloadWarnings:  c.payloadWarnings,
 	}
 }
 

@@ -26,7 +26,7 @@ func NewNamespaceClient(options internal.ClientOptions) (clientapi.NamespaceClie
 	if err != nil {
 		return nil, err
 	}
-	return &namespaceClient{conn: conn, service: conn.BoundedWorkflowService(options.RPCTimeout), logger: options.Logger}, nil
+	return &namespaceClient{conn: conn, service: conn.BoundedWorkflowService(options.RPCTimeout, nil), logger: options.Logger}, nil
 }
 
 // namespaceClient implements NamespaceClient.

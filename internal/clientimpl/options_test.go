@@ -35,6 +35,13 @@ func TestRPCOptionsRejectTLSWithTLSDisabled(t *testing.T) {
 	chkErrContains(t, err, "TLS and TLSDisabled")
 }
 
+// A negative PayloadLimits size is refused with an error that names it
+// (go.temporal.io/sdk panics), before any connection is made.
+func TestNegativePayloadLimitsAreRefused(t *testing.T) {
+	_, err := newWorkflowClient(internal.ClientOptions{PayloadLimits: internal.PayloadLimitOptions{MemoSizeWarning: -1}}, nil)
+	chkErrContains(t, err, "MemoSizeWarning")
+}
+
 func TestAPIKeyCredentialsTurnOnTLSUnlessDisabled(t *testing.T) {
 	opts, err := rpcOptions(internal.ClientOptions{Credentials: clientapi.NewAPIKeyStaticCredentials("secret")})
 	chkNoErr(t, err)

@@ -6,6 +6,9 @@ import (
 
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/durable-go/sdk/internal/payloadlimit"
 )
 
 // DefaultCallTimeout bounds a call the SDK makes for the user (a client
@@ -19,22 +22,30 @@ const DefaultCallTimeout = 10 * time.Second
 // (see IsLongPoll), GetSystemInfo and ListArchivedWorkflowExecutions keep
 // their own budgets, as go.temporal.io/sdk gives them. The client's and the
 // worker's own calls go through it; WorkflowService, which users call
-// directly, stays unbounded.
-func (c *Conn) BoundedWorkflowService(timeout time.Duration) workflowservice.WorkflowServiceClient {
+// directly, stays unbounded. When payloads is not nil, each request not
+// marked payloadlimit.Checked is checked with it first (the client's
+// warnings of large payloads).
+func (c *Conn) BoundedWorkflowService(timeout time.Duration, payloads *payloadlimit.Checker) workflowservice.WorkflowServiceClient {
 	if timeout <= 0 {
 		timeout = DefaultCallTimeout
 	}
-	return workflowservice.NewWorkflowServiceClient(boundedCalls{c.cc, timeout})
+	return workflowservice.NewWorkflowServiceClient(boundedCalls{c.cc, timeout, payloads})
 }
 
 // boundedCalls puts a deadline on each unary call before the interceptor
 // chain runs, so that the retry interceptor retries within it.
 type boundedCalls struct {
 	grpc.ClientConnInterface
-	timeout time.Duration
+	timeout  time.Duration
+	payloads *payloadlimit.Checker
 }
 
 func (b boundedCalls) Invoke(ctx context.Context, method string, req, reply any, opts ...grpc.CallOption) error {
+	if msg, ok := req.(proto.Message); ok && b.payloads != nil && !payloadlimit.WasChecked(ctx) {
+		if err := b.payloads.Check(ctx, msg); err != nil {
+			return err
+		}
+	}
 	if !hasOwnBudget(method, req) {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, b.timeout)

@@ -19,7 +19,7 @@ func TestBoundedServiceGivesEachCallTheBudgetTheSDKGivesIt(t *testing.T) {
 	f := startFakeServer(t)
 	c := dialFake(t, f, Options{Retry: RetryPolicy{AttemptTimeout: 30 * time.Second, LongPollAttemptTimeout: 90 * time.Second}})
 	const budget = 3 * time.Second
-	bounded := c.BoundedWorkflowService(budget)
+	bounded := c.BoundedWorkflowService(budget, nil)
 	ctx := context.Background()
 
 	calls := []struct {
@@ -87,7 +87,7 @@ func TestBoundedServiceEndsRetriesWithTheBudget(t *testing.T) {
 		unavailable[i] = status.Error(codes.Unavailable, "the frontend is restarting")
 	}
 	f.failNext("StartWorkflowExecution", unavailable...)
-	_, err := c.BoundedWorkflowService(300*time.Millisecond).StartWorkflowExecution(context.Background(), &workflowservice.StartWorkflowExecutionRequest{})
+	_, err := c.BoundedWorkflowService(300*time.Millisecond, nil).StartWorkflowExecution(context.Background(), &workflowservice.StartWorkflowExecutionRequest{})
 	var deadline *serviceerror.DeadlineExceeded
 	if !errors.As(err, &deadline) {
 		t.Fatalf("got %v (%T), want *serviceerror.DeadlineExceeded", err, err)
@@ -101,7 +101,7 @@ func TestBoundedServiceTakesTheDefaultForZero(t *testing.T) {
 	f := startFakeServer(t)
 	c := dialFake(t, f, Options{Retry: RetryPolicy{AttemptTimeout: 30 * time.Second}})
 	start := time.Now()
-	_, err := c.BoundedWorkflowService(0).StartWorkflowExecution(context.Background(), &workflowservice.StartWorkflowExecutionRequest{})
+	_, err := c.BoundedWorkflowService(0, nil).StartWorkflowExecution(context.Background(), &workflowservice.StartWorkflowExecutionRequest{})
 	must(t, err)
 	got := f.received()
 	if left := got[len(got)-1].deadline.Sub(start); left > DefaultCallTimeout+time.Second || left < DefaultCallTimeout/2 {

@@ -90,7 +90,7 @@ func (c *Conn) CheckNamespace(ctx context.Context, namespace string) error {
 	if err != nil {
 		return c.checkError("DescribeNamespace", err)
 	}
-	c.namespaceCapabilities.Store(namespace, resp.GetNamespaceInfo().GetCapabilities())
+	c.namespaceInfo.Store(namespace, resp.GetNamespaceInfo())
 	return nil
 }
 
@@ -100,9 +100,21 @@ func (c *Conn) CheckNamespace(ctx context.Context, namespace string) error {
 // as it starts, having checked its namespace, as go.temporal.io/sdk's
 // does.
 func (c *Conn) KnownNamespaceCapabilities(namespace string) *namespacepb.NamespaceInfo_Capabilities {
-	caps, _ := c.namespaceCapabilities.Load(namespace)
-	capabilities, _ := caps.(*namespacepb.NamespaceInfo_Capabilities)
-	return capabilities
+	return c.knownNamespaceInfo(namespace).GetCapabilities()
+}
+
+// KnownNamespaceLimits are the limits (of payload and memo sizes, say)
+// the server reported for namespace at this connection's last successful
+// CheckNamespace of it, or nil; as KnownNamespaceCapabilities, it never
+// calls the server.
+func (c *Conn) KnownNamespaceLimits(namespace string) *namespacepb.NamespaceInfo_Limits {
+	return c.knownNamespaceInfo(namespace).GetLimits()
+}
+
+func (c *Conn) knownNamespaceInfo(namespace string) *namespacepb.NamespaceInfo {
+	info, _ := c.namespaceInfo.Load(namespace)
+	namespaceInfo, _ := info.(*namespacepb.NamespaceInfo)
+	return namespaceInfo
 }
 
 func (c *Conn) checkError(what string, err error) error {

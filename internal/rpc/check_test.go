@@ -185,8 +185,15 @@ func TestCheckNamespaceKeepsItsCapabilities(t *testing.T) {
 
 	f.mu.Lock()
 	f.namespaceCapabilities = &namespacepb.NamespaceInfo_Capabilities{WorkerPollCompleteOnShutdown: true}
+	f.namespaceLimits = &namespacepb.NamespaceInfo_Limits{BlobSizeLimitError: 2 << 20}
 	f.mu.Unlock()
+	if limits := c.KnownNamespaceLimits("default"); limits != nil {
+		t.Fatalf("limits %v before any check", limits)
+	}
 	must(t, c.CheckNamespace(context.Background(), "default"))
+	if got := c.KnownNamespaceLimits("default").GetBlobSizeLimitError(); got != 2<<20 {
+		t.Errorf("after the check, BlobSizeLimitError %d, want %d", got, 2<<20)
+	}
 	if !c.KnownNamespaceCapabilities("default").GetWorkerPollCompleteOnShutdown() {
 		t.Errorf("after the check, capabilities %v, want WorkerPollCompleteOnShutdown", c.KnownNamespaceCapabilities("default"))
 	}

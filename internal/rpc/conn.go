@@ -27,9 +27,9 @@ type Conn struct {
 	// Internal errors are permanent.
 	internalIsFinal atomic.Bool
 	systemInfo      atomic.Pointer[workflowservice.GetSystemInfoResponse]
-	// namespaceCapabilities holds, per namespace, the capabilities its
-	// last CheckNamespace reported (*namespacepb.NamespaceInfo_Capabilities).
-	namespaceCapabilities sync.Map
+	// namespaceInfo holds, per namespace, what its last CheckNamespace
+	// reported (*namespacepb.NamespaceInfo): capabilities and limits.
+	namespaceInfo sync.Map
 
 	stopWatching context.CancelFunc // ends watchConnection
 	watching     sync.WaitGroup

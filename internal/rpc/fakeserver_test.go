@@ -45,6 +45,8 @@ type fakeServer struct {
 	historyPayload int
 	// namespaceCapabilities are the capabilities DescribeNamespace reports.
 	namespaceCapabilities *namespacepb.NamespaceInfo_Capabilities
+	// namespaceLimits are the limits DescribeNamespace reports.
+	namespaceLimits *namespacepb.NamespaceInfo_Limits
 }
 
 func startFakeServer(t *testing.T, opts ...grpc.ServerOption) *fakeServer {
@@ -168,7 +170,7 @@ func (f *fakeServer) DescribeNamespace(_ context.Context, req *workflowservice.D
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return &workflowservice.DescribeNamespaceResponse{NamespaceInfo: &namespacepb.NamespaceInfo{Name: "default", Capabilities: f.namespaceCapabilities}}, nil
+	return &workflowservice.DescribeNamespaceResponse{NamespaceInfo: &namespacepb.NamespaceInfo{Name: "default", Capabilities: f.namespaceCapabilities, Limits: f.namespaceLimits}}, nil
 }
 
 func (f *fakeServer) ListSearchAttributes(context.Context, *operatorservice.ListSearchAttributesRequest) (*operatorservice.ListSearchAttributesResponse, error) {

@@ -180,6 +180,7 @@ const (
 	FailureReasonWorkflowError       = "WorkflowError"
 	FailureReasonActivityError       = "ActivityError"
 	FailureReasonNonDeterminismError = "NonDeterminismError"
+	FailureReasonPayloadsTooLarge    = "PayloadsTooLarge"
 )
 
 // RootTags are the tags every SDK metric starts with: the namespace and

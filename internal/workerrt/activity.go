@@ -6,6 +6,7 @@ import (
 	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
+	failurepb "go.temporal.io/api/failure/v1"
 	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/api/workflowservice/v1"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/payloadlimit"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 )
 
@@ -131,28 +133,41 @@ func (w *Worker) handleActivityTask(task *workflowservice.PollActivityTaskQueueR
 // end-to-end latency of a success the server accepted.
 func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollActivityTaskQueueResponse, fc engine.FailureConverter, am *activityMetrics, start time.Time,
 	result *commonpb.Payloads, err error, serverCanceled bool) {
-	rctx, cancel := context.WithTimeout(am.reportContext(), rpcTimeout)
+	rctx, cancel := context.WithTimeout(payloadlimit.Checked(am.reportContext()), rpcTimeout)
 	defer cancel()
 	var rerr error
 	switch {
 	case err == nil:
 		am.executed(start)
-		_, rerr = w.opts.Service.RespondActivityTaskCompleted(rctx, &workflowservice.RespondActivityTaskCompletedRequest{
+		req := &workflowservice.RespondActivityTaskCompletedRequest{
 			TaskToken: task.GetTaskToken(), Result: result, Identity: w.opts.Identity, Namespace: w.opts.Namespace,
 			//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated version stamp and deployment.
 			WorkerVersion: w.versioning.stamp, Deployment: w.versioning.deployment, DeploymentOptions: w.versioning.options,
-		})
+		}
+		if err := w.opts.Payloads.Check(rctx, req); err != nil {
+			// A result the server would refuse fails the attempt
+			// instead, as go.temporal.io/sdk does: it is retried under
+			// the activity's retry policy.
+			w.failActivityForPayloads(rctx, task, fc, am, err)
+			return
+		}
+		_, rerr = w.opts.Service.RespondActivityTaskCompleted(rctx, req)
 		if rerr == nil {
 			am.succeeded(task)
 		}
 	case serverCanceled && (errors.Is(err, context.Canceled) || isCanceledFailure(fc, err)):
 		am.executed(start)
 		f := toFailure(fc, err)
-		_, rerr = w.opts.Service.RespondActivityTaskCanceled(rctx, &workflowservice.RespondActivityTaskCanceledRequest{
+		req := &workflowservice.RespondActivityTaskCanceledRequest{
 			TaskToken: task.GetTaskToken(), Details: f.GetCanceledFailureInfo().GetDetails(), Identity: w.opts.Identity, Namespace: w.opts.Namespace,
 			//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated version stamp and deployment.
 			WorkerVersion: w.versioning.stamp, Deployment: w.versioning.deployment, DeploymentOptions: w.versioning.options,
-		})
+		}
+		if err := w.opts.Payloads.Check(rctx, req); err != nil {
+			w.failActivityForPayloads(rctx, task, fc, am, err)
+			return
+		}
+		_, rerr = w.opts.Service.RespondActivityTaskCanceled(rctx, req)
 	default:
 		if ctx.Err() == context.DeadlineExceeded {
 			// The server has timed the activity out already; a failure
@@ -166,12 +181,37 @@ func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollA
 			am.failed()
 		}
 		am.executed(start)
-		_, rerr = w.opts.Service.RespondActivityTaskFailed(rctx, &workflowservice.RespondActivityTaskFailedRequest{
-			TaskToken: task.GetTaskToken(), Failure: f, Identity: w.opts.Identity, Namespace: w.opts.Namespace,
-			//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated version stamp and deployment.
-			WorkerVersion: w.versioning.stamp, Deployment: w.versioning.deployment, DeploymentOptions: w.versioning.options,
-		})
+		rerr = w.respondActivityFailed(rctx, task, f)
 	}
+	w.logActivityReportError(task, rerr)
+}
+
+// respondActivityFailed reports an attempt's failure f. A failure's
+// payloads are only warned of when too large: the server takes it.
+func (w *Worker) respondActivityFailed(ctx context.Context, task *workflowservice.PollActivityTaskQueueResponse, f *failurepb.Failure) error {
+	req := &workflowservice.RespondActivityTaskFailedRequest{
+		TaskToken: task.GetTaskToken(), Failure: f, Identity: w.opts.Identity, Namespace: w.opts.Namespace,
+		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated version stamp and deployment.
+		WorkerVersion: w.versioning.stamp, Deployment: w.versioning.deployment, DeploymentOptions: w.versioning.options,
+	}
+	_ = w.opts.Payloads.Check(ctx, req)
+	_, err := w.opts.Service.RespondActivityTaskFailed(ctx, req)
+	return err
+}
+
+// failActivityForPayloads fails an attempt whose outcome has payloads
+// the server would refuse (tooLarge, a payloadlimit refusal).
+func (w *Worker) failActivityForPayloads(ctx context.Context, task *workflowservice.PollActivityTaskQueueResponse, fc engine.FailureConverter, am *activityMetrics, tooLarge error) {
+	size, limit, _ := payloadlimit.TooLarge(tooLarge)
+	w.opts.Logger.Error("activity task failed: "+tooLarge.Error(), "ActivityID", task.GetActivityId(), "ActivityType", task.GetActivityType().GetName(),
+		"Attempt", task.GetAttempt(), payloadlimit.KeyPayloadSize, size, payloadlimit.KeyPayloadSizeLimit, limit)
+	am.failed()
+	w.logActivityReportError(task, w.respondActivityFailed(ctx, task, toFailure(fc, tooLarge)))
+}
+
+// logActivityReportError logs a report of an activity's outcome that the
+// server did not take (rerr; nothing when nil).
+func (w *Worker) logActivityReportError(task *workflowservice.PollActivityTaskQueueResponse, rerr error) {
 	var notFound *serviceerror.NotFound
 	switch {
 	case errors.As(rerr, &notFound):

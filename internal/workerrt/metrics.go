@@ -288,8 +288,11 @@ func (wm *workflowMetrics) failed(start time.Time, cause enumspb.WorkflowTaskFai
 	}
 	wm.executed(start)
 	reason := sdkmetrics.FailureReasonWorkflowError
-	if cause == enumspb.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR {
+	switch cause {
+	case enumspb.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR:
 		reason = sdkmetrics.FailureReasonNonDeterminismError
+	case enumspb.WORKFLOW_TASK_FAILED_CAUSE_PAYLOADS_TOO_LARGE:
+		reason = sdkmetrics.FailureReasonPayloadsTooLarge
 	}
 	wm.handler.WithTags(map[string]string{sdkmetrics.TagFailureReason: reason}).
 		Counter(sdkmetrics.WorkflowTaskExecutionFailed).Inc(1)

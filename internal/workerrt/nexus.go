@@ -8,6 +8,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/grpc"
 
+	"github.com/durable-go/sdk/internal/payloadlimit"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 )
 
@@ -82,9 +83,10 @@ func (w *Worker) handleNexusTask(task *workflowservice.PollNexusTaskQueueRespons
 		}
 		return // the server times the task out
 	}
-	ctx, cancel := context.WithTimeout(w.metrics.queueContext(), rpcTimeout)
+	ctx, cancel := context.WithTimeout(payloadlimit.Checked(w.metrics.queueContext()), rpcTimeout)
 	defer cancel()
 	if failed != nil {
+		_ = w.opts.Payloads.Check(ctx, failed) // warned of only: the server takes failures
 		_, err = w.nexusService().RespondNexusTaskFailed(ctx, failed)
 	} else {
 		_, err = w.nexusService().RespondNexusTaskCompleted(ctx, completed)

@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/payloadlimit"
 )
 
 // Queries are answered against a run's state without changing it: those
@@ -63,8 +64,9 @@ func (w *Worker) answerLegacyQuery(task *workflowservice.PollWorkflowTaskQueueRe
 		req.QueryResult = answer
 	}
 	wm.executed(start)
-	ctx, cancel := context.WithTimeout(wm.reportContext(), rpcTimeout)
+	ctx, cancel := context.WithTimeout(payloadlimit.Checked(wm.reportContext()), rpcTimeout)
 	defer cancel()
+	_ = w.opts.Payloads.Check(ctx, req) // a too large answer becomes a failed one
 	if _, err := w.opts.Service.RespondQueryTaskCompleted(ctx, req); err != nil {
 		w.opts.Logger.Warn("answering a query failed", "Error", err)
 	}

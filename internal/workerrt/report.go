@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/payloadlimit"
 )
 
 // The last steps of a workflow task report its outcome to the server: its
@@ -73,7 +74,7 @@ func (w *Worker) reportCompletion(run *cachedRun, task *workflowservice.PollWork
 	if keep {
 		w.opts.Cache.put(run, w)
 	}
-	ctx, cancel := context.WithTimeout(wm.reportContext(), rpcTimeout)
+	ctx, cancel := context.WithTimeout(payloadlimit.Checked(wm.reportContext()), rpcTimeout)
 	defer cancel()
 	resp, err := w.respondWorkflowTaskCompleted(ctx, req)
 	if err != nil {
@@ -159,6 +160,11 @@ func (w *Worker) failWorkflowTask(task *workflowservice.PollWorkflowTaskQueueRes
 	wm.failed(start, cause)
 	kv := []any{"WorkflowID", task.GetWorkflowExecution().GetWorkflowId(), "RunID", task.GetWorkflowExecution().GetRunId(),
 		"WorkflowType", task.GetWorkflowType().GetName(), "Attempt", task.GetAttempt(), "Error", err}
+	reported := engine.PanicFailure(err)
+	if size, limit, ok := payloadlimit.TooLarge(errors.Unwrap(err)); ok {
+		kv = append(kv, payloadlimit.KeyPayloadSize, size, payloadlimit.KeyPayloadSizeLimit, limit)
+		reported = errors.Unwrap(err) // its own type names the failure, as in go.temporal.io/sdk
+	}
 	if stack, ok := panicStack(err); ok {
 		kv = append(kv, "PanicStack", stack)
 	}
@@ -169,12 +175,12 @@ func (w *Worker) failWorkflowTask(task *workflowservice.PollWorkflowTaskQueueRes
 	if task.GetAttempt() > 1 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(wm.reportContext(), rpcTimeout)
+	ctx, cancel := context.WithTimeout(payloadlimit.Checked(wm.reportContext()), rpcTimeout)
 	defer cancel()
-	_, rerr := w.opts.Service.RespondWorkflowTaskFailed(ctx, &workflowservice.RespondWorkflowTaskFailedRequest{
+	req := &workflowservice.RespondWorkflowTaskFailedRequest{
 		TaskToken: task.GetTaskToken(),
 		Cause:     cause,
-		Failure:   toFailure(w.opts.Engine.FailureConverter, engine.PanicFailure(err)),
+		Failure:   toFailure(w.opts.Engine.FailureConverter, reported),
 		Identity:  w.opts.Identity,
 		Namespace: w.opts.Namespace,
 		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated binary checksum to servers without build-ID versioning.
@@ -184,7 +190,9 @@ func (w *Worker) failWorkflowTask(task *workflowservice.PollWorkflowTaskQueueRes
 		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated deployment.
 		Deployment:        w.versioning.deployment,
 		DeploymentOptions: w.versioning.options,
-	})
+	}
+	_ = w.opts.Payloads.Check(ctx, req) // a failure is only warned of: the server takes it
+	_, rerr := w.opts.Service.RespondWorkflowTaskFailed(ctx, req)
 	if rerr != nil {
 		w.opts.Logger.Warn("reporting a workflow task's failure failed; it will time out and be retried", "Error", rerr)
 	}

@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/payloadlimit"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
 )
@@ -48,6 +49,10 @@ type Options struct {
 	LocalActivities ActivityExecutor
 	// FailureConverter reports activity failures.
 	FailureConverter engine.FailureConverter
+	// Payloads checks the payloads of the worker's answers before they
+	// are sent (payloadlimit): too large ones fail the task instead; nil
+	// checks nothing.
+	Payloads *payloadlimit.Checker
 	// Nexus runs Nexus tasks; nil disables them. The Service must then be
 	// a NexusService too.
 	Nexus NexusExecutor

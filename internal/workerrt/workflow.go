@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/payloadlimit"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 )
 
@@ -94,6 +95,18 @@ func (w *Worker) continueWorkflowTask(task *workflowservice.PollWorkflowTaskQueu
 		return nil, nil // failed or given up: the server retries it
 	}
 	req := w.completionRequest(run, done.task, done.res, done.nonfirstAttempts)
+	if err := w.opts.Payloads.Check(context.Background(), req); err != nil {
+		// The server would terminate the workflow: fail the task instead,
+		// which the server retries, as go.temporal.io/sdk does (and with
+		// its warning).
+		size, limit, _ := payloadlimit.TooLarge(err)
+		w.opts.Logger.Warn("Workflow task postprocess error: "+err.Error(), "WorkflowType", done.task.GetWorkflowType().GetName(),
+			"WorkflowID", done.task.GetWorkflowExecution().GetWorkflowId(), "RunID", done.task.GetWorkflowExecution().GetRunId(),
+			"Attempt", done.task.GetAttempt(), payloadlimit.KeyPayloadSize, size, payloadlimit.KeyPayloadSizeLimit, limit)
+		w.evict(run)
+		w.failWorkflowTask(done.task, wm, start, &engine.TaskError{Cause: enumspb.WORKFLOW_TASK_FAILED_CAUSE_PAYLOADS_TOO_LARGE, Err: err})
+		return nil, nil
+	}
 	wm.executed(start)
 	keep := !done.res.Closed && w.stickyQueue != ""
 	resp, ok := w.reportCompletion(run, done.task, req, keep, wm)
