@@ -261,7 +261,7 @@ func TestNexusMocks(t *testing.T) {
 		completed = append(completed, fmt.Sprintf("%s: %q %v", operation, out, err != nil))
 	})
 	svc := newOrdersService(t)
-	env.OnNexusOperation(svc, "reserve", "sku-9", mock.Anything).Return(&nexus.HandlerStartOperationResultSync[string]{Value: "mock reserved"}, nil).Once()
+	env.OnNexusOperation(svc, "reserve", "sku-9", mock.Anything).Return(&nexus.HandlerStartOperationResultSync[string]{Value: "mock reserved"}, nil).After(5 * time.Minute).Once()
 	ship := nexus.NewOperationReference[string, string]("ship")
 	env.OnNexusOperation(ordersService, ship, "o-4", workflow.NexusOperationOptions{ScheduleToCloseTimeout: time.Hour}).
 		Return(&nexus.HandlerStartOperationResultAsync{OperationToken: "ship-o-4"}, nil).Once()
@@ -277,7 +277,7 @@ func TestNexusMocks(t *testing.T) {
 	var out string
 	require.NoError(t, env.GetWorkflowResult(&out))
 	require.Equal(t, "mock reserved, shipped o-4", out)
-	require.Equal(t, 20*time.Minute, env.Now().Sub(start), "the mocked completion came 20 minutes after the start, on the clock")
+	require.Equal(t, 25*time.Minute, env.Now().Sub(start), "the mocked reservation took 5 minutes, the mocked completion came 20 minutes after the start, on the clock")
 	require.Equal(t, []string{"reserve(sku-9)", "ship(o-4)"}, started)
 	require.Equal(t, []string{`reserve: "mock reserved" false`, `ship: "shipped o-4" false`}, completed)
 	env.AssertExpectations(t)
