@@ -171,6 +171,18 @@ func TestNexusWorkflowRunOperationFailsWithItsWorkflow(t *testing.T) {
 	require.Equal(t, "Unpackable", app.Type())
 }
 
+func TestNexusWorkflowRunOperationWhoseWorkflowIsNotRegistered(t *testing.T) {
+	env := newNexusEnv(t)
+	env.RegisterNexusService(newOrdersService(t))
+	env.ExecuteWorkflow(callOrders, "pack", "o-5", time.Duration(0))
+	err := env.GetWorkflowError()
+	var opErr *temporal.NexusOperationError
+	require.True(t, errors.As(err, &opErr), "%v", err)
+	var app *temporal.ApplicationError
+	require.True(t, errors.As(err, &app), "%v", err)
+	require.Contains(t, app.Message(), `workflow type "Pack" is not registered`)
+}
+
 func TestNexusOperationCanceledByItsCaller(t *testing.T) {
 	for _, tc := range []struct {
 		cancellation workflow.NexusOperationCancellationType

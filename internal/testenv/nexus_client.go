@@ -47,6 +47,11 @@ func (c *nexusClient) ExecuteWorkflow(ctx context.Context, options clientapi.Sta
 	if name := e.registry.WorkflowTypeOf(workflow); name != "" {
 		typeName = name
 	}
+	// A server would start it and let its tasks fail until a worker knows
+	// it; the test's one worker never will.
+	if _, err := e.registry.Workflow(typeName); err != nil {
+		return nil, fmt.Errorf("the test environment cannot start the workflow: %v", err)
+	}
 	dc, _ := e.workflowConverters(options.ID)
 	input, err := registry.EncodeArgs(dc, args)
 	if err != nil {
