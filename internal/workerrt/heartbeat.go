@@ -10,6 +10,8 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
+
+	"github.com/durable-go/sdk/internal/failure"
 )
 
 // Heartbeat throttling, as in go.temporal.io/sdk: at most one call per
@@ -22,12 +24,13 @@ const (
 )
 
 // errCanceledByServer is the cause of an activity context canceled because
-// the workflow asked to cancel the activity.
-var errCanceledByServer = errors.New("the activity was canceled: its workflow requested cancellation")
-
-// errActivityGone is the cause of an activity context canceled because the
-// server no longer knows the activity (it timed out, or its workflow closed).
-var errActivityGone = errors.New("the activity no longer exists on the server: it timed out or its workflow closed")
+// the activity's cancellation was requested (by its workflow, or by a
+// client for a standalone activity): a *temporal.CanceledError, as
+// go.temporal.io/sdk's. An activity context canceled because the server
+// no longer knows the activity (it timed out, was terminated, or its
+// workflow closed) has the server's *serviceerror.NotFound as its cause,
+// as there too.
+var errCanceledByServer = failure.NewCanceledError()
 
 // ErrActivityPaused and ErrActivityReset are the causes of an activity
 // context canceled because a heartbeat's answer said the activity was
@@ -185,7 +188,7 @@ func (h *heartbeater) sendNow(details *commonpb.Payloads) error {
 var errHeartbeatAfterEnd = errors.New("heartbeat not sent: the activity attempt has ended")
 
 // CanceledByServer reports whether an activity's context was canceled
-// because its workflow asked to cancel the activity, rather than by the
+// because the activity's cancellation was requested, rather than by the
 // worker stopping, a deadline, or the activity's disappearance.
 func CanceledByServer(ctx context.Context) bool {
 	return errors.Is(context.Cause(ctx), errCanceledByServer)
@@ -200,7 +203,7 @@ func (h *heartbeater) send(details *commonpb.Payloads) error {
 	var notFound *serviceerror.NotFound
 	switch {
 	case errors.As(err, &notFound):
-		h.cancel(errActivityGone)
+		h.cancel(notFound)
 	case err != nil:
 		h.w.opts.Logger.Warn("recording a heartbeat failed", "ActivityID", h.task.GetActivityId(), "Error", err)
 	case resp.GetCancelRequested():

@@ -108,7 +108,8 @@ func TestHeartbeatResponseCancelsTheActivity(t *testing.T) {
 	hb2, cause2 := newTestHeartbeater(gone, time.Second)
 	defer hb2.stop()
 	hb2.record(details("x"))
-	if !errors.Is(*cause2, errActivityGone) || hb2.serverCanceled() {
+	var notFound *serviceerror.NotFound
+	if !errors.As(*cause2, &notFound) || hb2.serverCanceled() {
 		t.Fatalf("an activity the server no longer knows must be canceled, cause %v", *cause2)
 	}
 }
