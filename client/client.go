@@ -108,6 +108,37 @@ type Client interface {
 	// the data converter's serialization context needs.
 	CompleteActivityByIDWithOptions(ctx context.Context, options CompleteActivityByIDOptions) error
 
+	// CompleteActivityByActivityID is CompleteActivity for a standalone
+	// activity (see ExecuteActivity), found by namespace, activity ID and
+	// run ID (its latest run when empty).
+	CompleteActivityByActivityID(ctx context.Context, namespace, activityID, activityRunID string, result any, err error) error
+
+	// CompleteActivityByActivityIDWithOptions is
+	// CompleteActivityByActivityID with what the data converter's
+	// serialization context needs.
+	CompleteActivityByActivityIDWithOptions(ctx context.Context, options CompleteActivityByActivityIDOptions) error
+
+	// ExecuteActivity starts a standalone activity: one the client starts
+	// by itself, outside any workflow, run by a worker polling
+	// options.TaskQueue and scheduled, retried and timed out by the server.
+	// activity is the activity function or its registered name, args its
+	// arguments. The returned handle waits for its result (Get) and acts
+	// on it. Needs a server with standalone activities (1.31 and later).
+	ExecuteActivity(ctx context.Context, options StartActivityOptions, activity any, args ...any) (ActivityHandle, error)
+
+	// GetActivityHandle returns a handle on a standalone activity started
+	// earlier, by its ID (and run ID). Nothing is asked of the server until
+	// the handle is used.
+	GetActivityHandle(options GetActivityHandleOptions) ActivityHandle
+
+	// ListActivities lists the standalone activities that match a
+	// visibility query; the pages are fetched as Results is iterated.
+	ListActivities(ctx context.Context, options ListActivitiesOptions) (ListActivitiesResult, error)
+
+	// CountActivities counts the standalone activities that match a
+	// visibility query, by group with GROUP BY.
+	CountActivities(ctx context.Context, options CountActivitiesOptions) (*CountActivitiesResult, error)
+
 	// RecordActivityHeartbeat records a heartbeat, with details, for an
 	// activity completed asynchronously. Once the activity has been asked
 	// to cancel, it returns a *temporal.CanceledError.

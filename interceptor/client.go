@@ -43,6 +43,18 @@ import (
 //     TerminateNexusOperation: the NexusOperationHandle methods of those
 //     names. (Client.ListNexusOperations and CountNexusOperations do not
 //     come through the chain.)
+//   - ExecuteActivity: Client.ExecuteActivity, a standalone activity's
+//     start; Header(ctx) is the header the activity starts with.
+//   - GetActivityHandle: Client.GetActivityHandle; the end of the chain
+//     makes no request.
+//   - PollActivityResult: each wait of ActivityHandle.Get for the
+//     activity's outcome.
+//   - DescribeActivity, CancelActivity, TerminateActivity, PauseActivity,
+//     UnpauseActivity: the ActivityHandle methods Describe, Cancel,
+//     Terminate, Pause and Unpause.
+//   - UpdateActivityOptions: ActivityHandle.UpdateOptions and
+//     RestoreOriginalOptions. (Client.ListActivities and CountActivities
+//     do not come through the chain.)
 type ClientOutboundInterceptor = internal.ClientOutboundInterceptor
 
 // ClientOutboundInterceptorBase passes every call on to its Next

@@ -81,6 +81,32 @@ type ClientOutboundInterceptor interface {
 	// TerminateNexusOperation intercepts NexusOperationHandle.Terminate.
 	TerminateNexusOperation(ctx context.Context, in *ClientTerminateNexusOperationInput) error
 
+	// The standalone activities (interceptor_client_activity.go).
+
+	// ExecuteActivity intercepts Client.ExecuteActivity. Header(ctx) is
+	// the header the activity starts with: write to it here.
+	ExecuteActivity(ctx context.Context, in *ClientExecuteActivityInput) (clientapi.ActivityHandle, error)
+	// GetActivityHandle intercepts Client.GetActivityHandle; the end of
+	// the chain only makes the handle.
+	GetActivityHandle(in *ClientGetActivityHandleInput) clientapi.ActivityHandle
+	// PollActivityResult intercepts each wait of ActivityHandle.Get for
+	// the activity's outcome. The activity's own failure is the output's
+	// Error.
+	PollActivityResult(ctx context.Context, in *ClientPollActivityResultInput) (*ClientPollActivityResultOutput, error)
+	// DescribeActivity intercepts ActivityHandle.Describe.
+	DescribeActivity(ctx context.Context, in *ClientDescribeActivityInput) (*ClientDescribeActivityOutput, error)
+	// CancelActivity intercepts ActivityHandle.Cancel.
+	CancelActivity(ctx context.Context, in *ClientCancelActivityInput) error
+	// TerminateActivity intercepts ActivityHandle.Terminate.
+	TerminateActivity(ctx context.Context, in *ClientTerminateActivityInput) error
+	// PauseActivity intercepts ActivityHandle.Pause.
+	PauseActivity(ctx context.Context, in *ClientPauseActivityInput) error
+	// UnpauseActivity intercepts ActivityHandle.Unpause.
+	UnpauseActivity(ctx context.Context, in *ClientUnpauseActivityInput) error
+	// UpdateActivityOptions intercepts ActivityHandle.UpdateOptions and
+	// RestoreOriginalOptions.
+	UpdateActivityOptions(ctx context.Context, in *ClientUpdateActivityOptionsInput) (*ClientUpdateActivityOptionsOutput, error)
+
 	mustEmbedClientOutboundInterceptorBase()
 }
 

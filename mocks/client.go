@@ -112,6 +112,42 @@ func (_m *Client) CompleteActivity(ctx context.Context, taskToken []byte, result
 	return r0
 }
 
+// CompleteActivityByActivityID provides a mock function with given fields: ctx, namespace, activityID, activityRunID, result, err
+func (_m *Client) CompleteActivityByActivityID(ctx context.Context, namespace string, activityID string, activityRunID string, result any, err error) error {
+	ret := _m.Called(ctx, namespace, activityID, activityRunID, result, err)
+
+	if len(ret) == 0 {
+		panic("no return value specified for CompleteActivityByActivityID")
+	}
+
+	var r0 error
+	if rf, ok := ret.Get(0).(func(context.Context, string, string, string, any, error) error); ok {
+		r0 = rf(ctx, namespace, activityID, activityRunID, result, err)
+	} else {
+		r0 = ret.Error(0)
+	}
+
+	return r0
+}
+
+// CompleteActivityByActivityIDWithOptions provides a mock function with given fields: ctx, options
+func (_m *Client) CompleteActivityByActivityIDWithOptions(ctx context.Context, options client.CompleteActivityByActivityIDOptions) error {
+	ret := _m.Called(ctx, options)
+
+	if len(ret) == 0 {
+		panic("no return value specified for CompleteActivityByActivityIDWithOptions")
+	}
+
+	var r0 error
+	if rf, ok := ret.Get(0).(func(context.Context, client.CompleteActivityByActivityIDOptions) error); ok {
+		r0 = rf(ctx, options)
+	} else {
+		r0 = ret.Error(0)
+	}
+
+	return r0
+}
+
 // CompleteActivityByID provides a mock function with given fields: ctx, namespace, workflowID, runID, activityID, result, err
 func (_m *Client) CompleteActivityByID(ctx context.Context, namespace string, workflowID string, runID string, activityID string, result any, err error) error {
 	ret := _m.Called(ctx, namespace, workflowID, runID, activityID, result, err)
@@ -164,6 +200,36 @@ func (_m *Client) CompleteActivityWithOptions(ctx context.Context, options clien
 	}
 
 	return r0
+}
+
+// CountActivities provides a mock function with given fields: ctx, options
+func (_m *Client) CountActivities(ctx context.Context, options client.CountActivitiesOptions) (*client.CountActivitiesResult, error) {
+	ret := _m.Called(ctx, options)
+
+	if len(ret) == 0 {
+		panic("no return value specified for CountActivities")
+	}
+
+	var r0 *client.CountActivitiesResult
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, client.CountActivitiesOptions) (*client.CountActivitiesResult, error)); ok {
+		return rf(ctx, options)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, client.CountActivitiesOptions) *client.CountActivitiesResult); ok {
+		r0 = rf(ctx, options)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).(*client.CountActivitiesResult)
+		}
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, client.CountActivitiesOptions) error); ok {
+		r1 = rf(ctx, options)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
 }
 
 // CountNexusOperations provides a mock function with given fields: ctx, options
@@ -364,6 +430,39 @@ func (_m *Client) DescribeWorkflowExecution(ctx context.Context, workflowID stri
 	return r0, r1
 }
 
+// ExecuteActivity provides a mock function with given fields: ctx, options, activity, args
+func (_m *Client) ExecuteActivity(ctx context.Context, options client.StartActivityOptions, activity any, args ...any) (client.ActivityHandle, error) {
+	var _ca []interface{}
+	_ca = append(_ca, ctx, options, activity)
+	_ca = append(_ca, args...)
+	ret := _m.Called(_ca...)
+
+	if len(ret) == 0 {
+		panic("no return value specified for ExecuteActivity")
+	}
+
+	var r0 client.ActivityHandle
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, client.StartActivityOptions, any, ...any) (client.ActivityHandle, error)); ok {
+		return rf(ctx, options, activity, args...)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, client.StartActivityOptions, any, ...any) client.ActivityHandle); ok {
+		r0 = rf(ctx, options, activity, args...)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).(client.ActivityHandle)
+		}
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, client.StartActivityOptions, any, ...any) error); ok {
+		r1 = rf(ctx, options, activity, args...)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
 // ExecuteWorkflow provides a mock function with given fields: ctx, options, workflow, args
 func (_m *Client) ExecuteWorkflow(ctx context.Context, options client.StartWorkflowOptions, workflow any, args ...any) (client.WorkflowRun, error) {
 	var _ca []interface{}
@@ -395,6 +494,26 @@ func (_m *Client) ExecuteWorkflow(ctx context.Context, options client.StartWorkf
 	}
 
 	return r0, r1
+}
+
+// GetActivityHandle provides a mock function with given fields: options
+func (_m *Client) GetActivityHandle(options client.GetActivityHandleOptions) client.ActivityHandle {
+	ret := _m.Called(options)
+
+	if len(ret) == 0 {
+		panic("no return value specified for GetActivityHandle")
+	}
+
+	var r0 client.ActivityHandle
+	if rf, ok := ret.Get(0).(func(client.GetActivityHandleOptions) client.ActivityHandle); ok {
+		r0 = rf(options)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).(client.ActivityHandle)
+		}
+	}
+
+	return r0
 }
 
 // GetNexusOperationHandle provides a mock function with given fields: options
@@ -595,6 +714,34 @@ func (_m *Client) GetWorkflowUpdateHandle(options client.GetWorkflowUpdateHandle
 	}
 
 	return r0
+}
+
+// ListActivities provides a mock function with given fields: ctx, options
+func (_m *Client) ListActivities(ctx context.Context, options client.ListActivitiesOptions) (client.ListActivitiesResult, error) {
+	ret := _m.Called(ctx, options)
+
+	if len(ret) == 0 {
+		panic("no return value specified for ListActivities")
+	}
+
+	var r0 client.ListActivitiesResult
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, client.ListActivitiesOptions) (client.ListActivitiesResult, error)); ok {
+		return rf(ctx, options)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, client.ListActivitiesOptions) client.ListActivitiesResult); ok {
+		r0 = rf(ctx, options)
+	} else {
+		r0 = ret.Get(0).(client.ListActivitiesResult)
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, client.ListActivitiesOptions) error); ok {
+		r1 = rf(ctx, options)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
 }
 
 // ListArchivedWorkflow provides a mock function with given fields: ctx, request

@@ -30,8 +30,12 @@
 // build-ID versioning are out of its scope): DeploymentClient,
 // DeploymentListIterator, WorkerDeploymentClient, WorkerDeploymentHandle and
 // WorkerDeploymentListIterator. For the same reason Client has no
-// DeploymentClient, WorkerDeploymentClient, build-ID or standalone activity
-// methods. Its standalone Nexus methods are mocked (NewNexusClient,
+// DeploymentClient, WorkerDeploymentClient or build-ID methods. Its
+// standalone activity methods are mocked (ExecuteActivity,
+// GetActivityHandle, ListActivities, CountActivities,
+// CompleteActivityByActivityID...), as go.temporal.io/sdk/mocks mocks
+// them; ActivityHandle is not, there either. Its standalone Nexus methods
+// are mocked (NewNexusClient,
 // GetNexusOperationHandle, ListNexusOperations, CountNexusOperations), as
 // go.temporal.io/sdk/mocks mocks them; NexusClient and
 // NexusOperationHandle are not, there either.

@@ -61,6 +61,25 @@ type Client interface {
 	// CompleteActivityByIDWithOptions is CompleteActivityByID with the
 	// details that the data converter's serialization context needs.
 	CompleteActivityByIDWithOptions(ctx context.Context, options CompleteActivityByIDOptions) error
+	// CompleteActivityByActivityID is CompleteActivity for a standalone
+	// activity, by its ID (and run ID; its latest run when empty).
+	CompleteActivityByActivityID(ctx context.Context, namespace, activityID, activityRunID string, result any, err error) error
+	// CompleteActivityByActivityIDWithOptions is
+	// CompleteActivityByActivityID with the details the data converter is
+	// told.
+	CompleteActivityByActivityIDWithOptions(ctx context.Context, options CompleteActivityByActivityIDOptions) error
+	// ExecuteActivity starts a standalone activity (activity_standalone.go):
+	// activity is its function or registered name, args its arguments.
+	ExecuteActivity(ctx context.Context, options StartActivityOptions, activity any, args ...any) (ActivityHandle, error)
+	// GetActivityHandle returns a handle on a standalone activity started
+	// earlier. Nothing is checked until it is used.
+	GetActivityHandle(options GetActivityHandleOptions) ActivityHandle
+	// ListActivities lists the standalone activities matching a
+	// visibility query, page by page as its Results are iterated.
+	ListActivities(ctx context.Context, options ListActivitiesOptions) (ListActivitiesResult, error)
+	// CountActivities counts the standalone activities matching a
+	// visibility query.
+	CountActivities(ctx context.Context, options CountActivitiesOptions) (*CountActivitiesResult, error)
 	// RecordActivityHeartbeat records a heartbeat, with details, for an
 	// activity completed asynchronously. It returns a CanceledError when
 	// the activity's cancellation has been requested.

@@ -161,31 +161,88 @@ func (c *workflowClient) CompleteActivityByIDWithOptions(ctx context.Context, op
 	if err := c.ensureInitialized(ctx); err != nil {
 		return err
 	}
-	o := options
-	o.Err = failure.SafeChain(o.Err) // as a worker checks an activity's error
+	err := respondActivityByID(ctx, c.service, c.identity, dc, fc, activityAddress{
+		namespace: options.Namespace, workflowID: options.WorkflowID, runID: options.RunID, activityID: options.ActivityID,
+	}, options.Result, options.Err)
+	return wrapCallError(err, "completing activity %q of workflow %q (run %q)", options.ActivityID, options.WorkflowID, options.RunID)
+}
+
+// CompleteActivityByActivityID implements Client.
+func (c *workflowClient) CompleteActivityByActivityID(ctx context.Context, namespace, activityID, activityRunID string, result any, err error) error {
+	return c.CompleteActivityByActivityIDWithOptions(ctx, clientapi.CompleteActivityByActivityIDOptions{
+		Namespace:     namespace,
+		ActivityID:    activityID,
+		ActivityRunID: activityRunID,
+		Result:        result,
+		Err:           err,
+	})
+}
+
+// CompleteActivityByActivityIDWithOptions implements Client: it completes
+// a standalone activity, which has no workflow ID.
+func (c *workflowClient) CompleteActivityByActivityIDWithOptions(ctx context.Context, options clientapi.CompleteActivityByActivityIDOptions) error {
+	if options.Namespace == "" || options.ActivityID == "" {
+		return errors.New("CompleteActivityByActivityID: namespace and activity ID are both required")
+	}
+	dc, fc := c.activityConverters(ctx, converter.ActivitySerializationContext{
+		Namespace:    options.Namespace,
+		WorkflowID:   options.WorkflowID,
+		WorkflowType: options.WorkflowType,
+		ActivityType: options.ActivityType,
+		TaskQueue:    options.TaskQueue,
+	})
+	if nc := options.NexusSerializationContext; nc != nil {
+		// The caller of the Nexus operation decodes the outcome with its context.
+		dc = converter.WithDataConverterSerializationContext(c.contextDataConverter(ctx), *nc)
+		fc = converter.WithFailureConverterSerializationContext(c.failureConverter, *nc)
+	}
+	if err := c.ensureInitialized(ctx); err != nil {
+		return err
+	}
+	err := respondActivityByID(ctx, c.service, c.identity, dc, fc, activityAddress{
+		namespace: options.Namespace, runID: options.ActivityRunID, activityID: options.ActivityID,
+		resourceID: standaloneActivityResourceID(options.ActivityID),
+	}, options.Result, options.Err)
+	return wrapCallError(err, "completing activity %q (run %q)", options.ActivityID, options.ActivityRunID)
+}
+
+// activityAddress finds an activity without its task token: a workflow's
+// (by workflow ID, run ID and activity ID) or a standalone one (no
+// workflow ID; runID is the activity's run).
+type activityAddress struct {
+	namespace, workflowID, runID, activityID string
+	resourceID                               string
+}
+
+// respondActivityByID reports the outcome of the activity at a: its
+// result, its failure, or its cancellation, by what activityErr is.
+func respondActivityByID(ctx context.Context, service workflowservice.WorkflowServiceClient, identity string, dc converter.DataConverter, fc converter.FailureConverter,
+	a activityAddress, activityResult any, activityErr error,
+) error {
+	activityErr = failure.SafeChain(activityErr) // as a worker checks an activity's error
 	var err error
-	switch classifyAsyncActivityError(o.Err) {
+	switch classifyAsyncActivityError(activityErr) {
 	case asyncActivityCompleted:
 		var result *commonpb.Payloads
-		if result, err = encodeAsyncActivityResult(dc, o.Result); err != nil {
-			return fmt.Errorf("CompleteActivityByID: %w", err)
+		if result, err = encodeAsyncActivityResult(dc, activityResult); err != nil {
+			return err
 		}
-		_, err = c.service.RespondActivityTaskCompletedById(ctx, &workflowservice.RespondActivityTaskCompletedByIdRequest{
-			Namespace: o.Namespace, WorkflowId: o.WorkflowID, RunId: o.RunID, ActivityId: o.ActivityID,
-			Result: result, Identity: c.identity,
+		_, err = service.RespondActivityTaskCompletedById(ctx, &workflowservice.RespondActivityTaskCompletedByIdRequest{
+			Namespace: a.namespace, WorkflowId: a.workflowID, RunId: a.runID, ActivityId: a.activityID,
+			Result: result, Identity: identity, ResourceId: a.resourceID,
 		})
 	case asyncActivityCanceled:
-		_, err = c.service.RespondActivityTaskCanceledById(ctx, &workflowservice.RespondActivityTaskCanceledByIdRequest{
-			Namespace: o.Namespace, WorkflowId: o.WorkflowID, RunId: o.RunID, ActivityId: o.ActivityID,
-			Details: asyncActivityCanceledDetails(fc, o.Err), Identity: c.identity,
+		_, err = service.RespondActivityTaskCanceledById(ctx, &workflowservice.RespondActivityTaskCanceledByIdRequest{
+			Namespace: a.namespace, WorkflowId: a.workflowID, RunId: a.runID, ActivityId: a.activityID,
+			Details: asyncActivityCanceledDetails(fc, activityErr), Identity: identity, ResourceId: a.resourceID,
 		})
 	case asyncActivityFailed:
-		_, err = c.service.RespondActivityTaskFailedById(ctx, &workflowservice.RespondActivityTaskFailedByIdRequest{
-			Namespace: o.Namespace, WorkflowId: o.WorkflowID, RunId: o.RunID, ActivityId: o.ActivityID,
-			Failure: fc.ErrorToFailure(o.Err), Identity: c.identity,
+		_, err = service.RespondActivityTaskFailedById(ctx, &workflowservice.RespondActivityTaskFailedByIdRequest{
+			Namespace: a.namespace, WorkflowId: a.workflowID, RunId: a.runID, ActivityId: a.activityID,
+			Failure: fc.ErrorToFailure(activityErr), Identity: identity, ResourceId: a.resourceID,
 		})
 	}
-	return wrapCallError(err, "completing activity %q of workflow %q (run %q)", o.ActivityID, o.WorkflowID, o.RunID)
+	return err
 }
 
 // RecordActivityHeartbeat implements Client.
