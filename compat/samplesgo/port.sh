@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Ports samples of temporalio/samples-go to this SDK the way a user would:
+# copies them from a samples-go checkout at a known commit and rewrites the
+# imports of go.temporal.io/sdk to github.com/durable-go/sdk. Nothing else
+# changes, except the edits listed under "Edits" below, each for a reason
+# this SDK cannot remove (they are printed as the script applies them).
+#
+#   bash compat/samplesgo/port.sh /path/to/samples-go [commit]
+#
+# The ported files are committed, since CI reaches only the Go module
+# proxy, which does not serve samples-go; run this again to port a newer
+# commit and review the diff.
+set -euo pipefail
+
+src=${1:?usage: port.sh /path/to/samples-go [commit]}
+commit=${2:-3c8a12e}
+here=$(cd "$(dirname "$0")" && pwd)
+
+# The samples ported: every Nexus sample but nexus-standalone-activity
+# (standalone activities are issue 35's, not built yet), and
+# ctxpropagation, which nexus-context-propagation imports.
+samples=(
+	nexus
+	nexus-cancelation
+	nexus-context-propagation
+	nexus-messaging
+	nexus-multiple-arguments
+	nexus-standalone-operations
+	ctxpropagation
+)
+
+git_src() { git -C "$src" "$@"; }
+if git_src rev-parse --is-bare-repository >/dev/null 2>&1; then :; else
+	echo "$src is not a git repository" >&2
+	exit 1
+fi
+
+for s in "${samples[@]}"; do
+	rm -rf "${here:?}/$s"
+	while IFS= read -r f; do
+		mkdir -p "$here/$(dirname "$f")"
+		git_src show "$commit:$f" >"$here/$f"
+	done < <(git_src ls-tree -r --name-only "$commit" -- "$s")
+done
+git_src show "$commit:LICENSE" >"$here/LICENSE"
+
+# The import rewrite: the only change a user makes to port.
+find "$here" -name '*.go' -print0 | xargs -0 sed -i \
+	-e 's#"go\.temporal\.io/sdk/contrib/envconfig"#"github.com/durable-go/sdk/contrib/envconfig"#' \
+	-e 's#"go\.temporal\.io/sdk/\([a-z/]*\)"#"github.com/durable-go/sdk/\1"#' \
+	-e 's#"go\.temporal\.io/sdk"#"github.com/durable-go/sdk"#'
+
+# Edits.
+# 1. nexus-standalone-operations' test starts the Temporal CLI pre-release
+#    "v1.7.4-standalone-nexus-operations" with CachedDownload; this SDK
+#    builds CLIs with go install, and that pre-release is not on the module
+#    proxy. The server it carries (standalone Nexus operations) is what
+#    durable-devserver (server 1.32.1) is, so the test runs that.
+f="$here/nexus-standalone-operations/handler_test.go"
+echo "edit 1: $f: CachedDownload v1.7.4-standalone-nexus-operations -> ExistingPath durable-devserver"
+perl -0pi -e 's/CachedDownload: testsuite\.CachedDownload\{\s*Version: "v1\.7\.4-standalone-nexus-operations",\s*\},/ExistingPath: durableDevServer(t),/' "$f"
+grep -q 'ExistingPath: durableDevServer(t),' "$f"
+
+gofmt -w "$here"
+echo "ported ${samples[*]} at $commit"
