@@ -352,3 +352,14 @@ func TestAPluginRegistersANexusServiceWithTheEnvironment(t *testing.T) {
 	require.NoError(t, env.GetWorkflowResult(&out))
 	require.Equal(t, "reserved sku-2", out)
 }
+
+func TestAPluginMayRegisterANexusServiceWithAnActivityEnvironment(t *testing.T) {
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestActivityEnvironment()
+	env.SetWorkerOptions(worker.Options{Plugins: []worker.Plugin{&recordingPlugin{service: newOrdersService(t)}}})
+	value, err := env.ExecuteActivity(func(context.Context) (string, error) { return "done", nil })
+	require.NoError(t, err, "activities call no Nexus operations; registering a service is no error, as in go.temporal.io/sdk")
+	var out string
+	require.NoError(t, value.Get(&out))
+	require.Equal(t, "done", out)
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/nexus-rpc/sdk-go/nexus"
+
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
 )
@@ -93,6 +95,15 @@ func (r activityEnvRegistry) RegisterActivityWithOptions(a any, options internal
 
 func (r activityEnvRegistry) RegisterDynamicActivity(a any, options internal.DynamicRegisterActivityOptions) {
 	r.t.RegisterDynamicActivity(a, options)
+}
+
+// RegisterNexusService tells the plugins' registration callback of the
+// service, and keeps nothing: activities call no Nexus operations. As in
+// go.temporal.io/sdk, the registration does not fail.
+func (r activityEnvRegistry) RegisterNexusService(s *nexus.Service) {
+	if on := r.t.plugins.RegistryHooks().OnRegisterNexusService; on != nil {
+		on(s)
+	}
 }
 
 // configureTestPlugins applies options' plugins to options, panicking on
