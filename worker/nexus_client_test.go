@@ -131,6 +131,13 @@ func TestStandaloneNexusOperations(t *testing.T) {
 	if _, err := nc.ExecuteOperation(ctx, "echo", "hi", client.StartNexusOperationOptions{}); err == nil || !strings.Contains(err.Error(), "ID") {
 		t.Errorf("ExecuteOperation without an ID: %v", err)
 	}
+	if _, err := nc.ExecuteOperation(ctx, "", "hi", client.StartNexusOperationOptions{ID: "x"}); err == nil || !strings.Contains(err.Error(), "operation name") {
+		t.Errorf("ExecuteOperation without an operation name: %v", err)
+	}
+	typed := nexus.NewOperationReference[int, string]("echo")
+	if _, err := nc.ExecuteOperation(ctx, typed, "hi", client.StartNexusOperationOptions{ID: "x"}); err == nil || !strings.Contains(err.Error(), "cannot assign argument") {
+		t.Errorf("ExecuteOperation with an input its reference does not take: %v", err)
+	}
 
 	t.Run("sync", func(t *testing.T) {
 		id := unique(t, "op")
@@ -168,6 +175,14 @@ func TestStandaloneNexusOperations(t *testing.T) {
 		}
 		if !strings.Contains(d.Identity, "@") {
 			t.Errorf("identity %q, want the client's", d.Identity)
+		}
+		// A typed reference names the operation too.
+		typed, err := nc.ExecuteOperation(ctx, nexus.NewOperationReference[string, string]("echo"), "typed", client.StartNexusOperationOptions{ID: unique(t, "op")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := typed.Get(ctx, &out); err != nil || out != "echo: typed" {
+			t.Errorf("typed reference: %q, %v", out, err)
 		}
 	})
 
@@ -318,13 +333,14 @@ func TestStandaloneNexusOperations(t *testing.T) {
 				}
 				listed = append(listed, m)
 			}
-			// the probe, sync, workflow-run, and the echo of id-policies.
-			if count.Count == 4 && len(listed) == 4 {
+			// the probe, sync and its typed echo, workflow-run, and the echo
+			// of id-policies.
+			if count.Count == 5 && len(listed) == 5 {
 				break
 			}
 			select {
 			case <-ctx.Done():
-				t.Fatalf("count %d, listed %d; want 4", count.Count, len(listed))
+				t.Fatalf("count %d, listed %d; want 5", count.Count, len(listed))
 			case <-time.After(100 * time.Millisecond):
 			}
 		}
@@ -337,7 +353,7 @@ func TestStandaloneNexusOperations(t *testing.T) {
 			ops = append(ops, m.Operation)
 		}
 		slices.Sort(ops)
-		if !slices.Equal(ops, []string{"echo", "echo", "echo", "run"}) {
+		if !slices.Equal(ops, []string{"echo", "echo", "echo", "echo", "run"}) {
 			t.Errorf("listed operations %v", ops)
 		}
 		grouped, err := c.CountNexusOperations(ctx, client.CountNexusOperationsOptions{
@@ -352,7 +368,7 @@ func TestStandaloneNexusOperations(t *testing.T) {
 			}
 			groups[fmt.Sprint(g.GroupValues[0])] = g.Count
 		}
-		if groups["Completed"] != 4 || groups["Failed"] != 1 || groups["Canceled"] != 1 || groups["Terminated"] != 2 {
+		if groups["Completed"] != 5 || groups["Failed"] != 1 || groups["Canceled"] != 1 || groups["Terminated"] != 2 {
 			t.Errorf("groups %v (total %d)", groups, grouped.Count)
 		}
 	})

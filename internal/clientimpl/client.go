@@ -17,7 +17,9 @@
 // visibility.go (describe, list, count), taskqueue.go,
 // execution_options.go, schedule.go (with schedule_wire.go),
 // namespace.go, deployment.go (WorkerDeploymentClient, with
-// deployment_wire.go), and the deprecated build-ID versioning: buildid.go
+// deployment_wire.go), nexus.go and nexus_describe.go (standalone Nexus
+// operations: NexusClient, their handles, list and count), and the
+// deprecated build-ID versioning: buildid.go
 // (version sets and task reachability), versioning_rules.go and
 // deployment_series.go (DeploymentClient). The rest is the client's
 // making: client.go (the client, its connection and its interceptor
