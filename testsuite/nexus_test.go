@@ -256,6 +256,22 @@ func TestNexusScheduleToCloseTimeoutOnTheVirtualClock(t *testing.T) {
 		enumspb.EVENT_TYPE_NEXUS_OPERATION_TIMED_OUT}, nexusEventTypes(h))
 }
 
+func TestNexusStartToCloseTimeoutOnTheVirtualClock(t *testing.T) {
+	env := newNexusEnv(t)
+	start := env.Now()
+	env.RegisterWorkflow(Pack)
+	env.RegisterNexusService(newOrdersService(t))
+	env.SetDetachedChildWait(false)
+	env.ExecuteWorkflow(func(ctx workflow.Context) error {
+		c := workflow.NewNexusClient("orders-endpoint", ordersService)
+		return c.ExecuteOperation(ctx, "pack", "o-6", workflow.NexusOperationOptions{StartToCloseTimeout: 5 * time.Minute}).Get(ctx, nil)
+	})
+	var timeout *temporal.TimeoutError
+	require.True(t, errors.As(env.GetWorkflowError(), &timeout), "%v", env.GetWorkflowError())
+	require.Equal(t, enumspb.TIMEOUT_TYPE_START_TO_CLOSE, timeout.TimeoutType())
+	require.Equal(t, 5*time.Minute, env.Now().Sub(start))
+}
+
 func TestNexusMocks(t *testing.T) {
 	env := newNexusEnv(t)
 	start := env.Now()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	commandpb "go.temporal.io/api/command/v1"
 	commonpb "go.temporal.io/api/common/v1"
@@ -31,7 +32,8 @@ import (
 // an asynchronous start writes NexusOperationStarted with its token, and
 // the operation closes when the workflow that the handler started with
 // the request's callback closes (its completion callback, as on a
-// server), or when its schedule-to-close timeout passes on the clock. A
+// server), or when one of its timeouts (schedule-to-close,
+// schedule-to-start, start-to-close) passes on the clock. A
 // workflow's RequestCancelNexusOperation becomes
 // NexusOperationCancelRequested and, once the operation started, a cancel
 // request to its handler, whose answer is recorded
@@ -66,7 +68,7 @@ type nexusOperation struct {
 	// written; cancelSent: the cancel request went to the handler.
 	cancelRequestedID int64
 	cancelSent        bool
-	timeout           *Timer
+	timeouts          []*Timer   // schedule-to-close, schedule-to-start, start-to-close
 	task              *nexusTask // the request in flight, if any
 	// closeLater is the operation's end, held back while its handler
 	// answers a cancel request (see closeNexus).
@@ -83,8 +85,7 @@ type nexusTask struct {
 }
 
 // scheduleNexus makes a NexusOperationScheduled event; once written, the
-// start request goes to the handler's queue and the schedule-to-close
-// timeout starts.
+// start request goes to the handler's queue and its timeouts start.
 func (s *Server) scheduleNexus(r *run, completedID int64, a *commandpb.ScheduleNexusOperationCommandAttributes) (*historypb.HistoryEvent, func(int64)) {
 	attrs := &historypb.NexusOperationScheduledEventAttributes{
 		Endpoint: a.GetEndpoint(), Service: a.GetService(), Operation: a.GetOperation(), Input: a.GetInput(),
@@ -99,9 +100,8 @@ func (s *Server) scheduleNexus(r *run, completedID int64, a *commandpb.ScheduleN
 			r.nexusOps = make(map[int64]*nexusOperation)
 		}
 		r.nexusOps[scheduledID] = op
-		if d := a.GetScheduleToCloseTimeout().AsDuration(); d > 0 {
-			op.timeout = s.clock.AfterFunc(d, func() { s.timeOutNexus(op) })
-		}
+		s.timeOutNexusAfter(op, a.GetScheduleToCloseTimeout().AsDuration(), enumspb.TIMEOUT_TYPE_SCHEDULE_TO_CLOSE)
+		s.timeOutNexusAfter(op, a.GetScheduleToStartTimeout().AsDuration(), enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START)
 		s.pushNexusTask(op, false)
 	}
 }
@@ -304,6 +304,7 @@ func (s *Server) startNexus(op *nexusOperation, token string) {
 		return
 	}
 	op.started, op.token = true, token
+	s.timeOutNexusAfter(op, op.attrs.GetStartToCloseTimeout().AsDuration(), enumspb.TIMEOUT_TYPE_START_TO_CLOSE)
 	s.deliver(op.run, enumspb.EVENT_TYPE_NEXUS_OPERATION_STARTED, &historypb.HistoryEvent_NexusOperationStartedEventAttributes{
 		NexusOperationStartedEventAttributes: &historypb.NexusOperationStartedEventAttributes{
 			ScheduledEventId: op.scheduledID, OperationToken: token, OperationId: token, RequestId: op.attrs.GetRequestId()}}, true)
@@ -324,7 +325,7 @@ func (s *Server) closeNexus(op *nexusOperation, t enumspb.EventType, result *com
 		return
 	}
 	op.closed = true
-	s.clock.Stop(op.timeout)
+	s.stopNexusTimeouts(op)
 	s.dropNexusTask(op.task)
 	delete(op.run.nexusOps, op.scheduledID)
 	requestID := op.attrs.GetRequestId()
@@ -367,24 +368,37 @@ func (s *Server) nexusFailure(op *nexusOperation, cause *failurepb.Failure) *fai
 	}
 }
 
-func (s *Server) timeOutNexus(op *nexusOperation) {
-	s.lock()
-	defer s.unlock()
-	if op.closed || op.run.closed {
+// timeOutNexusAfter times the operation out after d (none when d is 0),
+// unless it ended, or, for a schedule-to-start timeout, started.
+func (s *Server) timeOutNexusAfter(op *nexusOperation, d time.Duration, timeoutType enumspb.TimeoutType) {
+	if d <= 0 {
 		return
 	}
-	s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_TIMED_OUT, nil, &failurepb.Failure{
-		Message: "operation timed out",
-		FailureInfo: &failurepb.Failure_TimeoutFailureInfo{TimeoutFailureInfo: &failurepb.TimeoutFailureInfo{
-			TimeoutType: enumspb.TIMEOUT_TYPE_SCHEDULE_TO_CLOSE}},
-	})
+	op.timeouts = append(op.timeouts, s.clock.AfterFunc(d, func() {
+		s.lock()
+		defer s.unlock()
+		if op.closed || op.run.closed || timeoutType == enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START && op.started {
+			return
+		}
+		s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_TIMED_OUT, nil, &failurepb.Failure{
+			Message:     "operation timed out",
+			FailureInfo: &failurepb.Failure_TimeoutFailureInfo{TimeoutFailureInfo: &failurepb.TimeoutFailureInfo{TimeoutType: timeoutType}},
+		})
+	}))
+}
+
+func (s *Server) stopNexusTimeouts(op *nexusOperation) {
+	for _, t := range op.timeouts {
+		s.clock.Stop(t)
+	}
+	op.timeouts = nil
 }
 
 // dropNexusOperations ends the operations of a run that closed.
 func (s *Server) dropNexusOperations(r *run) {
 	for _, op := range r.nexusOps {
 		op.closed = true
-		s.clock.Stop(op.timeout)
+		s.stopNexusTimeouts(op)
 		s.dropNexusTask(op.task)
 	}
 	r.nexusOps = nil
