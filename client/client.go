@@ -141,7 +141,8 @@ type Client interface {
 
 	// RecordActivityHeartbeat records a heartbeat, with details, for an
 	// activity completed asynchronously. Once the activity has been asked
-	// to cancel, it returns a *temporal.CanceledError.
+	// to cancel, it returns a *temporal.CanceledError; once it has been
+	// paused or reset, activity.ErrActivityPaused or ErrActivityReset.
 	RecordActivityHeartbeat(ctx context.Context, taskToken []byte, details ...any) error
 
 	// RecordActivityHeartbeatWithOptions is RecordActivityHeartbeat with

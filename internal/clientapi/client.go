@@ -82,7 +82,8 @@ type Client interface {
 	CountActivities(ctx context.Context, options CountActivitiesOptions) (*CountActivitiesResult, error)
 	// RecordActivityHeartbeat records a heartbeat, with details, for an
 	// activity completed asynchronously. It returns a CanceledError when
-	// the activity's cancellation has been requested.
+	// the activity's cancellation has been requested, ErrActivityPaused or
+	// ErrActivityReset when it has been paused or reset.
 	RecordActivityHeartbeat(ctx context.Context, taskToken []byte, details ...any) error
 	// RecordActivityHeartbeatWithOptions is RecordActivityHeartbeat with
 	// the details that the data converter's serialization context needs.

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/registry"
@@ -89,6 +90,9 @@ func (c *workflowClient) CompleteActivityWithOptions(ctx context.Context, option
 		ActivityType: options.ActivityType,
 		TaskQueue:    options.TaskQueue,
 	})
+	if nc := options.NexusSerializationContext; nc != nil {
+		dc, fc = c.nexusConverters(ctx, *nc)
+	}
 	if err := c.ensureInitialized(ctx); err != nil {
 		return err
 	}
@@ -260,6 +264,9 @@ func (c *workflowClient) RecordActivityHeartbeatWithOptions(ctx context.Context,
 		ActivityType: options.ActivityType,
 		TaskQueue:    options.TaskQueue,
 	})
+	if nc := options.NexusSerializationContext; nc != nil {
+		dc, _ = c.nexusConverters(ctx, *nc)
+	}
 	details, err := registry.EncodeArgs(dc, options.Details)
 	if err != nil {
 		return fmt.Errorf("RecordActivityHeartbeat: details: %w", err)
@@ -273,7 +280,15 @@ func (c *workflowClient) RecordActivityHeartbeatWithOptions(ctx context.Context,
 	if err != nil {
 		return wrapCallError(err, "recording activity heartbeat by task token")
 	}
-	return asyncHeartbeatVerdict(resp.GetCancelRequested())
+	switch {
+	case resp.GetCancelRequested():
+		return failure.NewCanceledError()
+	case resp.GetActivityPaused():
+		return internal.ErrActivityPaused
+	case resp.GetActivityReset():
+		return internal.ErrActivityReset
+	}
+	return nil
 }
 
 // RecordActivityHeartbeatByID implements Client.
@@ -314,9 +329,11 @@ func (c *workflowClient) RecordActivityHeartbeatByIDWithOptions(ctx context.Cont
 	return asyncHeartbeatVerdict(resp.GetCancelRequested())
 }
 
-// asyncHeartbeatVerdict turns the server's answer to a heartbeat into the
-// error the official client returns: a CanceledError once cancellation
-// of the activity has been requested.
+// asyncHeartbeatVerdict turns the server's answer to a heartbeat by ID
+// into the error the official client returns: a CanceledError once
+// cancellation of the activity has been requested. (A heartbeat by task
+// token also says when the activity was paused or reset:
+// activity.ErrActivityPaused, activity.ErrActivityReset.)
 func asyncHeartbeatVerdict(cancelRequested bool) error {
 	if cancelRequested {
 		return failure.NewCanceledError()
