@@ -15,6 +15,9 @@ import (
 //   - Namespace: the activity's namespace. Default: the client's.
 //   - WorkflowID, ActivityType, WorkflowType, TaskQueue: only fill the
 //     data converter's serialization context.
+//   - NexusSerializationContext: for an activity a Nexus operation's
+//     handler started, activity.Info.NexusSerializationContext: Result
+//     and Err are encoded with it instead, for the operation's caller.
 type CompleteActivityOptions = clientapi.CompleteActivityOptions
 
 // CompleteActivityByIDOptions are the arguments of
@@ -38,6 +41,9 @@ type CompleteActivityByIDOptions = clientapi.CompleteActivityByIDOptions
 //   - Namespace: the activity's namespace. Default: the client's.
 //   - WorkflowID, ActivityType, WorkflowType, TaskQueue: only fill the
 //     data converter's serialization context.
+//   - NexusSerializationContext: for an activity a Nexus operation's
+//     handler started, activity.Info.NexusSerializationContext: Details
+//     are encoded with it instead.
 type RecordActivityHeartbeatOptions = clientapi.RecordActivityHeartbeatOptions
 
 // RecordActivityHeartbeatByIDOptions are the arguments of

@@ -1,5 +1,7 @@
 package clientapi
 
+import "github.com/durable-go/sdk/converter"
+
 type (
 	// CompleteActivityOptions are the arguments of
 	// Client.CompleteActivityWithOptions.
@@ -19,6 +21,12 @@ type (
 		ActivityType string
 		WorkflowType string
 		TaskQueue    string
+		// NexusSerializationContext, when set, is the serialization
+		// context Result and Err are encoded with instead: that of the
+		// Nexus operation whose handler started the activity
+		// (activity.Info.NexusSerializationContext), whose caller reads
+		// them.
+		NexusSerializationContext *converter.NexusSerializationContext
 	}
 
 	// CompleteActivityByIDOptions are the arguments of
@@ -59,6 +67,11 @@ type (
 		ActivityType string
 		WorkflowType string
 		TaskQueue    string
+		// NexusSerializationContext, when set, is the serialization
+		// context Details are encoded with instead: that of the Nexus
+		// operation whose handler started the activity
+		// (activity.Info.NexusSerializationContext).
+		NexusSerializationContext *converter.NexusSerializationContext
 	}
 
 	// RecordActivityHeartbeatByIDOptions are the arguments of

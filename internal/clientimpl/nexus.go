@@ -137,6 +137,13 @@ func (c *workflowClient) contextDataConverter(ctx context.Context) converter.Dat
 	return c.dataConverter
 }
 
+// nexusConverters are the client's converters told a Nexus operation's
+// serialization context.
+func (c *workflowClient) nexusConverters(ctx context.Context, sc converter.NexusSerializationContext) (converter.DataConverter, converter.FailureConverter) {
+	return converter.WithDataConverterSerializationContext(c.contextDataConverter(ctx), sc),
+		converter.WithFailureConverterSerializationContext(c.failureConverter, sc)
+}
+
 // GetNexusOperationHandle implements Client.
 func (c *workflowClient) GetNexusOperationHandle(options clientapi.GetNexusOperationHandleOptions) clientapi.NexusOperationHandle {
 	return c.interceptor.GetNexusOperationHandle(&internal.ClientGetNexusOperationHandleInput{
