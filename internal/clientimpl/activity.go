@@ -90,6 +90,9 @@ func (c *workflowClient) CompleteActivityWithOptions(ctx context.Context, option
 		ActivityType: options.ActivityType,
 		TaskQueue:    options.TaskQueue,
 	})
+	if nc := options.NexusSerializationContext; nc != nil {
+		dc, fc = c.nexusConverters(ctx, *nc)
+	}
 	if err := c.ensureInitialized(ctx); err != nil {
 		return err
 	}
@@ -261,6 +264,9 @@ func (c *workflowClient) RecordActivityHeartbeatWithOptions(ctx context.Context,
 		ActivityType: options.ActivityType,
 		TaskQueue:    options.TaskQueue,
 	})
+	if nc := options.NexusSerializationContext; nc != nil {
+		dc, _ = c.nexusConverters(ctx, *nc)
+	}
 	details, err := registry.EncodeArgs(dc, options.Details)
 	if err != nil {
 		return fmt.Errorf("RecordActivityHeartbeat: details: %w", err)
