@@ -619,7 +619,7 @@ func TestSerializationContextsAreTheSameOnBothSDKs(t *testing.T) {
 			known := scQueryFailure
 			if run.ourWorker {
 				known = func(note string) bool {
-					return scQueryFailure(note) || scLocalActivityInput(note) || scCanceledActivity(note)
+					return scQueryFailure(note) || scCanceledActivity(note)
 				}
 			}
 			scCompare(t, "worker", o.worker, official.worker, known)
@@ -628,16 +628,7 @@ func TestSerializationContextsAreTheSameOnBothSDKs(t *testing.T) {
 	}
 }
 
-// scLocalActivityInput is a known difference: this SDK's worker encodes
-// a local activity's input (with the local activity's context) and
-// decodes it where the activity runs, while go.temporal.io/sdk passes the
-// Go values, so its codec sees a local activity only for its result (the
-// failing one has none).
-func scLocalActivityInput(note string) bool {
-	return (strings.HasPrefix(note, "encode ") || strings.HasPrefix(note, "decode ")) && strings.Contains(note, "IsLocal:true")
-}
-
-// scCanceledActivity is the other known difference: the session's
+// scCanceledActivity is a known difference: the session's
 // creation activity is canceled when the session completes, and this
 // SDK's workflow turns the canceled event into a CanceledError through the
 // failure converter (told the activity's context), where go.temporal.io/sdk

@@ -107,6 +107,12 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	if aware, ok := dc.(converter.ContextAware); ok {
 		dc = aware.WithContext(ctx)
 	}
+	if t.Local && t.Task.GetInput() == nil {
+		// A local activity gets the workflow's Go values, as in
+		// go.temporal.io/sdk: they were never encoded.
+		result, err := inbound.ExecuteActivity(ctx, &ExecuteActivityInput{Args: t.LocalArgs})
+		return encodeActivityResult(dc, &info, result, err)
+	}
 	args, err := fn.DecodeArgs(dc, t.Task.GetInput(), "activity")
 	if err != nil {
 		// Retryable, as in go.temporal.io/sdk. workflow.ExecuteActivity
@@ -116,6 +122,12 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 			"workflow.ExecuteActivity schedules it with the arguments it is given, whatever their types", "ArgumentDecodingError")
 	}
 	result, err := inbound.ExecuteActivity(ctx, &ExecuteActivityInput{Args: registry.Interfaces(args)})
+	return encodeActivityResult(dc, &info, result, err)
+}
+
+// encodeActivityResult is what an attempt reports: its error, or its
+// result encoded with dc.
+func encodeActivityResult(dc converter.DataConverter, info *ActivityInfo, result any, err error) (*commonpb.Payloads, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +141,7 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	if err != nil {
 		// Non-retryable: another attempt would return a value that cannot
 		// be encoded either.
-		return nil, failure.NewNonRetryableApplicationError(fmt.Sprintf("%s: its result (%T) cannot be encoded: %v", describeActivity(info), result, err), "ResultEncodingError", nil)
+		return nil, failure.NewNonRetryableApplicationError(fmt.Sprintf("%s: its result (%T) cannot be encoded: %v", describeActivity(*info), result, err), "ResultEncodingError", nil)
 	}
 	return p, nil
 }

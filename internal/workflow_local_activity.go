@@ -185,12 +185,8 @@ func (r *workflowRun) localActivityRequest(ctx Context, dc converter.DataConvert
 	if _, err := r.config.registry.Activity(name); err != nil && fn == nil && !r.config.replayer {
 		return nil, "", fmt.Errorf("local activity %s is not registered by the worker: register it with RegisterActivity, or pass the function itself", name)
 	}
-	input, err := registry.EncodeArgs(dc, args)
-	if err != nil {
-		return nil, "", fmt.Errorf("ExecuteLocalActivity(%s): %w", name, err)
-	}
 	req := &engine.LocalActivityRequest{
-		ActivityType: name, Input: input, Attempt: 1, ScheduledTime: Now(ctx), Fn: fn,
+		ActivityType: name, Args: args, Attempt: 1, ScheduledTime: Now(ctx), Fn: fn,
 		ScheduleToCloseTimeout: o.ScheduleToCloseTimeout, StartToCloseTimeout: o.StartToCloseTimeout,
 		RetryPolicy: policy.RetryPolicyToProto(o.RetryPolicy),
 	}
@@ -201,6 +197,7 @@ func (r *workflowRun) localActivityRequest(ctx Context, dc converter.DataConvert
 		req.StartToCloseTimeout = req.ScheduleToCloseTimeout
 	}
 	if r.config.carriesHeaders() {
+		var err error
 		if req.Header, err = workflowOutgoingHeader(ctx, r.config.propagators, r.activityHeaderCodec(name, r.info.TaskQueueName, true)); err != nil {
 			return nil, "", err
 		}

@@ -34,8 +34,12 @@ import (
 type LocalActivityRequest struct {
 	ID           string // the activity ID its marker records
 	ActivityType string
-	Input        *commonpb.Payloads
-	Header       *commonpb.Header
+	// Args are the arguments the code passed, as Go values, opaque to the
+	// engine: the worker's executor hands them to the activity as they
+	// are, as go.temporal.io/sdk does (a local activity runs in the
+	// workflow's process; its input is never encoded).
+	Args   []any
+	Header *commonpb.Header
 	// Attempt is the first attempt to make: above 1 when the code retries
 	// after a backoff too long to wait inside the task.
 	Attempt int32

@@ -37,9 +37,12 @@ type ActivityTask struct {
 	// Heartbeat does.
 	HeartbeatNow func(details *commonpb.Payloads) error
 	// Local: a local activity's attempt; LocalFn, when set, is the
-	// function the workflow passed (else the type names a registered one).
-	Local   bool
-	LocalFn any
+	// function the workflow passed (else the type names a registered one),
+	// and LocalArgs the arguments, Go values the workflow passed, which
+	// the activity gets as they are (Task.Input is empty).
+	Local     bool
+	LocalFn   any
+	LocalArgs []any
 	// FailureConverter converts the attempt's error to the failure the
 	// server is told (not used for a local activity, whose failure the
 	// engine converts): the worker's, which the executor may replace with

@@ -243,6 +243,7 @@ func (w *Worker) executeLocalActivity(actx context.Context, task *workflowservic
 			Task:       localActivityTask(w.opts.Namespace, task, req, attempt, started),
 			Local:      true,
 			LocalFn:    req.Fn,
+			LocalArgs:  req.Args,
 			Heartbeat:  func(*commonpb.Payloads) {}, // local activities do not heartbeat
 			WorkerStop: w.stopped,
 		})
@@ -312,7 +313,6 @@ func localActivityTask(namespace string, task *workflowservice.PollWorkflowTaskQ
 		ActivityType:                &commonpb.ActivityType{Name: req.ActivityType},
 		ActivityId:                  req.ID,
 		Header:                      req.Header,
-		Input:                       req.Input,
 		ScheduledTime:               timestamppb.New(req.ScheduledTime),
 		StartedTime:                 timestamppb.New(started),
 		CurrentAttemptScheduledTime: timestamppb.New(started),
