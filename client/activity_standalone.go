@@ -131,10 +131,11 @@ type ActivityOptionChange[T any] = clientapi.ActivityOptionChange[T]
 //   - Status: running, or how it closed.
 //   - TypedSearchAttributes: its search attributes.
 //   - TaskQueue: where its tasks go.
-type ActivityExecutionInfo = clientapi.ActivityExecutionInfo
+type ActivityExecutionInfo = clientapi.ClientActivityExecutionInfo
 
 // ActivityExecutionDescription is the answer of ActivityHandle.Describe:
-// its ActivityExecutionInfo, and
+// its ActivityExecutionInfo (embedded, so the field is named
+// ClientActivityExecutionInfo, as in go.temporal.io/sdk), and
 //
 //   - RawResponse: the server's answer.
 //   - ScheduleToCloseTimeout, ScheduleToStartTimeout, StartToCloseTimeout,

@@ -84,7 +84,7 @@ type (
 	ListActivitiesResult struct {
 		// Results yields the matching activities, page after page, as it
 		// is iterated; an error ends it.
-		Results iter.Seq2[*ActivityExecutionInfo, error]
+		Results iter.Seq2[*ClientActivityExecutionInfo, error]
 	}
 
 	// CountActivitiesOptions are the arguments of Client.CountActivities.
@@ -222,10 +222,12 @@ type (
 		Value *T
 	}
 
-	// ActivityExecutionInfo is what visibility knows of a standalone
+	// ClientActivityExecutionInfo is what visibility knows of a standalone
 	// activity: an element of ListActivities, and the common part of an
-	// ActivityExecutionDescription.
-	ActivityExecutionInfo struct {
+	// ActivityExecutionDescription. Its name is go.temporal.io/sdk's, for
+	// the embedded field of a description to be named as there
+	// (client.ActivityExecutionInfo is its public name).
+	ClientActivityExecutionInfo struct {
 		// RawExecutionListInfo is the server's entry this was read from;
 		// nil in a description (see its RawResponse).
 		RawExecutionListInfo *activitypb.ActivityExecutionListInfo
@@ -254,7 +256,7 @@ type (
 	// ActivityExecutionDescription is the answer of
 	// ActivityHandle.Describe.
 	ActivityExecutionDescription struct {
-		ActivityExecutionInfo
+		ClientActivityExecutionInfo
 		// RawResponse is the server's answer this was read from.
 		RawResponse *workflowservice.DescribeActivityExecutionResponse
 		// The activity's timeouts and start delay.
@@ -304,34 +306,34 @@ type (
 // inputDC decodes the input, summary and details, resultDC the result and
 // heartbeat details, and fc converts the failures. The client's Describe
 // makes it.
-func NewActivityExecutionDescription(raw *workflowservice.DescribeActivityExecutionResponse, info ActivityExecutionInfo,
+func NewActivityExecutionDescription(raw *workflowservice.DescribeActivityExecutionResponse, info ClientActivityExecutionInfo,
 	inputDC, resultDC converter.DataConverter, fc converter.FailureConverter,
 ) *ActivityExecutionDescription {
 	i := raw.GetInfo()
 	d := &ActivityExecutionDescription{
-		ActivityExecutionInfo:   info,
-		RawResponse:             raw,
-		ScheduleToCloseTimeout:  i.GetScheduleToCloseTimeout().AsDuration(),
-		ScheduleToStartTimeout:  i.GetScheduleToStartTimeout().AsDuration(),
-		StartToCloseTimeout:     i.GetStartToCloseTimeout().AsDuration(),
-		HeartbeatTimeout:        i.GetHeartbeatTimeout().AsDuration(),
-		StartDelay:              i.GetStartDelay().AsDuration(),
-		RunState:                i.GetRunState(),
-		LastHeartbeatTime:       i.GetLastHeartbeatTime().AsTime(),
-		LastStartedTime:         i.GetLastStartedTime().AsTime(),
-		Attempt:                 i.GetAttempt(),
-		TotalHeartbeatCount:     i.GetTotalHeartbeatCount(),
-		RetryPolicy:             policy.RetryPolicyFromProto(i.GetRetryPolicy()),
-		ExpirationTime:          i.GetExpirationTime().AsTime(),
-		LastWorkerIdentity:      i.GetLastWorkerIdentity(),
-		CurrentRetryInterval:    i.GetCurrentRetryInterval().AsDuration(),
-		LastAttemptCompleteTime: i.GetLastAttemptCompleteTime().AsTime(),
-		NextAttemptScheduleTime: i.GetNextAttemptScheduleTime().AsTime(),
-		Priority:                policy.PriorityFromProto(i.GetPriority()),
-		CanceledReason:          i.GetCanceledReason(),
-		inputDC:                 inputDC,
-		resultDC:                resultDC,
-		fc:                      fc,
+		ClientActivityExecutionInfo: info,
+		RawResponse:                 raw,
+		ScheduleToCloseTimeout:      i.GetScheduleToCloseTimeout().AsDuration(),
+		ScheduleToStartTimeout:      i.GetScheduleToStartTimeout().AsDuration(),
+		StartToCloseTimeout:         i.GetStartToCloseTimeout().AsDuration(),
+		HeartbeatTimeout:            i.GetHeartbeatTimeout().AsDuration(),
+		StartDelay:                  i.GetStartDelay().AsDuration(),
+		RunState:                    i.GetRunState(),
+		LastHeartbeatTime:           i.GetLastHeartbeatTime().AsTime(),
+		LastStartedTime:             i.GetLastStartedTime().AsTime(),
+		Attempt:                     i.GetAttempt(),
+		TotalHeartbeatCount:         i.GetTotalHeartbeatCount(),
+		RetryPolicy:                 policy.RetryPolicyFromProto(i.GetRetryPolicy()),
+		ExpirationTime:              i.GetExpirationTime().AsTime(),
+		LastWorkerIdentity:          i.GetLastWorkerIdentity(),
+		CurrentRetryInterval:        i.GetCurrentRetryInterval().AsDuration(),
+		LastAttemptCompleteTime:     i.GetLastAttemptCompleteTime().AsTime(),
+		NextAttemptScheduleTime:     i.GetNextAttemptScheduleTime().AsTime(),
+		Priority:                    policy.PriorityFromProto(i.GetPriority()),
+		CanceledReason:              i.GetCanceledReason(),
+		inputDC:                     inputDC,
+		resultDC:                    resultDC,
+		fc:                          fc,
 	}
 	if v := i.GetLastDeploymentVersion(); v != nil {
 		d.LastDeploymentVersion = &WorkerDeploymentVersion{DeploymentName: v.GetDeploymentName(), BuildID: v.GetBuildId()}

@@ -76,7 +76,7 @@ func (r *clientRoot) DescribeActivity(ctx context.Context, in *internal.ClientDe
 	sc := converter.ActivitySerializationContext{Namespace: c.namespace, ActivityType: info.GetActivityType().GetName(), TaskQueue: info.GetTaskQueue()}
 	inputDC, _ := c.activityConverters(ctx, sc)
 	resultDC, fc := c.standaloneResultConverters(ctx, sc, info.GetPropagatedNexusSerializationContext())
-	described := clientapi.ActivityExecutionInfo{
+	described := clientapi.ClientActivityExecutionInfo{
 		ActivityID:            info.GetActivityId(),
 		ActivityRunID:         info.GetRunId(),
 		ActivityType:          info.GetActivityType().GetName(),
@@ -292,7 +292,7 @@ func activityOptionsUpdateToProto(u clientapi.ActivityOptionsUpdate) (*activityp
 // ListActivities implements Client. The request for each page is sent as
 // Results is iterated.
 func (c *workflowClient) ListActivities(ctx context.Context, options clientapi.ListActivitiesOptions) (clientapi.ListActivitiesResult, error) {
-	results := func(yield func(*clientapi.ActivityExecutionInfo, error) bool) {
+	results := func(yield func(*clientapi.ClientActivityExecutionInfo, error) bool) {
 		if err := c.ensureInitialized(ctx); err != nil {
 			yield(nil, err)
 			return
@@ -319,12 +319,12 @@ func (c *workflowClient) ListActivities(ctx context.Context, options clientapi.L
 }
 
 // activityListed reads one entry of a list.
-func (c *workflowClient) activityListed(a *activitypb.ActivityExecutionListInfo) *clientapi.ActivityExecutionInfo {
+func (c *workflowClient) activityListed(a *activitypb.ActivityExecutionListInfo) *clientapi.ClientActivityExecutionInfo {
 	attributes, err := searchattr.Decode(a.GetSearchAttributes())
 	if err != nil {
 		c.logger.Warn("Standalone activity: search attributes cannot be decoded", "ActivityID", a.GetActivityId(), "Error", err)
 	}
-	return &clientapi.ActivityExecutionInfo{
+	return &clientapi.ClientActivityExecutionInfo{
 		RawExecutionListInfo:  a,
 		ActivityID:            a.GetActivityId(),
 		ActivityRunID:         a.GetRunId(),
