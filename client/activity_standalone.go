@@ -11,8 +11,9 @@ import (
 // standalone activities (1.31 and later; activity.enableStandalone, on by
 // default in 1.32). Their Pause, Unpause, UpdateOptions and
 // RestoreOriginalOptions also need
-// history.enableStandaloneActivityOperatorCommands; durable-devserver and
-// testsuite.StartDevServer turn it on.
+// history.enableStandaloneActivityOperatorCommands, which durable-devserver
+// turns on (the Temporal CLI's dev server 1.29, which
+// testsuite.StartDevServer runs, has no standalone activities).
 
 // StartActivityOptions are the options of Client.ExecuteActivity.
 //
