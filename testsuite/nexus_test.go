@@ -272,6 +272,30 @@ func TestNexusStartToCloseTimeoutOnTheVirtualClock(t *testing.T) {
 	require.Equal(t, 5*time.Minute, env.Now().Sub(start))
 }
 
+// A handler's client reaches the environment's workflows: here a
+// synchronous operation signals its caller.
+func TestNexusHandlerSignalsAWorkflowWithItsClient(t *testing.T) {
+	env := newNexusEnv(t)
+	notes := nexus.NewService("notes")
+	require.NoError(t, notes.Register(nexus.NewSyncOperation("note", func(ctx context.Context, in string, _ nexus.StartOperationOptions) (string, error) {
+		return "noted", temporalnexus.GetClient(ctx).SignalWorkflow(ctx, "caller", "", "note", in)
+	})))
+	env.RegisterNexusService(notes)
+	env.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: "caller"})
+	env.ExecuteWorkflow(func(ctx workflow.Context) (string, error) {
+		var answer string
+		if err := workflow.NewNexusClient("notes-endpoint", "notes").ExecuteOperation(ctx, "note", "hello", workflow.NexusOperationOptions{}).Get(ctx, &answer); err != nil {
+			return "", err
+		}
+		var note string
+		workflow.GetSignalChannel(ctx, "note").Receive(ctx, &note)
+		return answer + ": " + note, nil
+	})
+	var out string
+	require.NoError(t, env.GetWorkflowResult(&out))
+	require.Equal(t, "noted: hello", out)
+}
+
 func TestNexusMocks(t *testing.T) {
 	env := newNexusEnv(t)
 	start := env.Now()

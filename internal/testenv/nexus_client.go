@@ -21,12 +21,13 @@ import (
 )
 
 // nexusClient is the client a Nexus operation's handler gets in the test
-// environment (temporalnexus.GetClient), as in go.temporal.io/sdk's: it
-// starts workflows in the environment's server (which is what
-// workflow-run operations need, their callbacks included), and cancels
-// them. Its other methods are not available: calling one panics with a
-// nil Client (the embedded interface), as go.temporal.io/sdk's panics
-// with "not implemented".
+// environment (temporalnexus.GetClient): it starts workflows in the
+// environment's server (which is what workflow-run operations need, their
+// callbacks included), gets, signals, cancels and terminates them.
+// go.temporal.io/sdk's only starts and cancels. Its other methods are not
+// available: calling one panics on the nil Client it embeds (the task
+// handler turns that into an INTERNAL handler error), as
+// go.temporal.io/sdk's panics with "not implemented".
 type nexusClient struct {
 	clientapi.Client
 	env *TestWorkflowEnvironment
@@ -106,6 +107,27 @@ func (c *nexusClient) ExecuteWorkflow(ctx context.Context, options clientapi.Sta
 		}}}
 	}
 	return &nexusClientRun{env: e, execution: execution}, nil
+}
+
+// GetWorkflow returns a run of the environment (the workflow's newest for
+// an empty runID).
+func (c *nexusClient) GetWorkflow(_ context.Context, workflowID, runID string) clientapi.WorkflowRun {
+	return &nexusClientRun{env: c.env, execution: &commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID}}
+}
+
+// SignalWorkflow signals a workflow of the environment.
+func (c *nexusClient) SignalWorkflow(_ context.Context, workflowID, runID, signalName string, arg any) error {
+	dc, _ := c.env.workflowConverters(workflowID)
+	input, err := dc.ToPayloads(arg)
+	if err != nil {
+		return fmt.Errorf("signal %q: %w", signalName, err)
+	}
+	return c.env.server.Signal(&commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID}, signalName, input, nil, c.env.identity, false)
+}
+
+// TerminateWorkflow terminates a workflow of the environment.
+func (c *nexusClient) TerminateWorkflow(_ context.Context, workflowID, runID, reason string, _ ...any) error {
+	return c.env.server.Terminate(&commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID}, reason, nil, c.env.identity)
 }
 
 // CancelWorkflow asks a workflow of the environment to cancel itself.
