@@ -15,11 +15,13 @@ import (
 
 	"github.com/durable-go/sdk/activity"
 	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/interceptor"
 	"github.com/durable-go/sdk/internal/devserver"
 	"github.com/durable-go/sdk/internal/testharness"
 	"github.com/durable-go/sdk/temporal"
 	"github.com/durable-go/sdk/worker"
+	"github.com/durable-go/sdk/workflow"
 )
 
 // Standalone activities on the dev server, as a user starts and operates
@@ -658,5 +660,70 @@ func TestStandaloneActivityInterceptorHooks(t *testing.T) {
 	}
 	if got := recorder.recorded(); !slices.Equal(got, want) {
 		t.Errorf("hooks called:\n got %v\nwant %v", got, want)
+	}
+}
+
+// tenantKey is the context key of tenantPropagator's value.
+type tenantKey struct{}
+
+// tenantPropagator carries a tenant name in the "tenant" header field.
+type tenantPropagator struct{}
+
+func (tenantPropagator) Inject(ctx context.Context, w workflow.HeaderWriter) error {
+	if tenant, ok := ctx.Value(tenantKey{}).(string); ok {
+		payload, err := converter.GetDefaultDataConverter().ToPayload(tenant)
+		if err != nil {
+			return err
+		}
+		w.Set("tenant", payload)
+	}
+	return nil
+}
+
+func (tenantPropagator) Extract(ctx context.Context, r workflow.HeaderReader) (context.Context, error) {
+	if payload, ok := r.Get("tenant"); ok {
+		var tenant string
+		if err := converter.GetDefaultDataConverter().FromPayload(payload, &tenant); err != nil {
+			return nil, err
+		}
+		ctx = context.WithValue(ctx, tenantKey{}, tenant)
+	}
+	return ctx, nil
+}
+
+func (tenantPropagator) InjectFromWorkflow(workflow.Context, workflow.HeaderWriter) error { return nil }
+
+func (tenantPropagator) ExtractToWorkflow(ctx workflow.Context, _ workflow.HeaderReader) (workflow.Context, error) {
+	return ctx, nil
+}
+
+// A standalone activity's start carries the header that the client's
+// context propagators write (the header a tracing interceptor's span
+// travels in), and the activity's context has what they read from it.
+func TestStandaloneActivityCarriesTheHeader(t *testing.T) {
+	skipWithoutStandaloneActivities(t)
+	c, err := client.Dial(client.Options{HostPort: testharness.HostPort(t), ContextPropagators: []workflow.ContextPropagator{tenantPropagator{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	taskQueue := workflowID(t)
+	w := worker.New(c, taskQueue, worker.Options{})
+	w.RegisterActivityWithOptions(func(ctx context.Context) (string, error) {
+		tenant, _ := ctx.Value(tenantKey{}).(string)
+		return "tenant " + tenant, nil
+	}, activity.RegisterOptions{Name: "Tenant"})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	ctx := context.WithValue(ctxFor(t), tenantKey{}, "acme")
+	handle, err := c.ExecuteActivity(ctx, standaloneOptions(t, taskQueue), "Tenant")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	if err := handle.Get(ctx, &got); err != nil || got != "tenant acme" {
+		t.Fatalf("Get = %q, %v; want tenant acme", got, err)
 	}
 }
