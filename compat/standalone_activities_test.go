@@ -97,21 +97,7 @@ func TestStandaloneActivitiesMatchTheOfficialSDK(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	ours, official := lines[0], lines[1]
-	for i := range max(len(ours), len(official)) {
-		var o, of string
-		if i < len(ours) {
-			o = ours[i]
-		}
-		if i < len(official) {
-			of = official[i]
-		}
-		if o != of {
-			t.Errorf("line %d differs:\n ours:     %s\n official: %s", i, o, of)
-		} else {
-			t.Logf("both: %s", of)
-		}
-	}
+	compareLines(t, lines[0], lines[1])
 }
 
 // requestIDs are the request IDs of the server's messages.
