@@ -205,7 +205,6 @@ func (c *workflowClient) CompleteActivityByActivityIDWithOptions(ctx context.Con
 	}
 	err := respondActivityByID(ctx, c.service, c.identity, dc, fc, activityAddress{
 		namespace: options.Namespace, runID: options.ActivityRunID, activityID: options.ActivityID,
-		resourceID: standaloneActivityResourceID(options.ActivityID),
 	}, options.Result, options.Err)
 	return wrapCallError(err, "completing activity %q (run %q)", options.ActivityID, options.ActivityRunID)
 }
@@ -215,7 +214,24 @@ func (c *workflowClient) CompleteActivityByActivityIDWithOptions(ctx context.Con
 // workflow ID; runID is the activity's run).
 type activityAddress struct {
 	namespace, workflowID, runID, activityID string
-	resourceID                               string
+}
+
+// resourceID routes a request about the activity, as go.temporal.io/sdk
+// names it: by its workflow, or by itself when standalone.
+func (a activityAddress) resourceID() string {
+	if a.workflowID != "" {
+		return workflowResourceID(a.workflowID)
+	}
+	return standaloneActivityResourceID(a.activityID)
+}
+
+// workflowResourceID routes a request about a workflow's activity, as
+// go.temporal.io/sdk names it; none without the workflow's ID.
+func workflowResourceID(workflowID string) string {
+	if workflowID == "" {
+		return ""
+	}
+	return "workflow:" + workflowID
 }
 
 // respondActivityByID reports the outcome of the activity at a: its
@@ -233,17 +249,17 @@ func respondActivityByID(ctx context.Context, service workflowservice.WorkflowSe
 		}
 		_, err = service.RespondActivityTaskCompletedById(ctx, &workflowservice.RespondActivityTaskCompletedByIdRequest{
 			Namespace: a.namespace, WorkflowId: a.workflowID, RunId: a.runID, ActivityId: a.activityID,
-			Result: result, Identity: identity, ResourceId: a.resourceID,
+			Result: result, Identity: identity, ResourceId: a.resourceID(),
 		})
 	case asyncActivityCanceled:
 		_, err = service.RespondActivityTaskCanceledById(ctx, &workflowservice.RespondActivityTaskCanceledByIdRequest{
 			Namespace: a.namespace, WorkflowId: a.workflowID, RunId: a.runID, ActivityId: a.activityID,
-			Details: asyncActivityCanceledDetails(fc, activityErr), Identity: identity, ResourceId: a.resourceID,
+			Details: asyncActivityCanceledDetails(fc, activityErr), Identity: identity, ResourceId: a.resourceID(),
 		})
 	case asyncActivityFailed:
 		_, err = service.RespondActivityTaskFailedById(ctx, &workflowservice.RespondActivityTaskFailedByIdRequest{
 			Namespace: a.namespace, WorkflowId: a.workflowID, RunId: a.runID, ActivityId: a.activityID,
-			Failure: fc.ErrorToFailure(activityErr), Identity: identity, ResourceId: a.resourceID,
+			Failure: fc.ErrorToFailure(activityErr), Identity: identity, ResourceId: a.resourceID(),
 		})
 	}
 	return err
@@ -276,6 +292,7 @@ func (c *workflowClient) RecordActivityHeartbeatWithOptions(ctx context.Context,
 	}
 	resp, err := c.service.RecordActivityTaskHeartbeat(ctx, &workflowservice.RecordActivityTaskHeartbeatRequest{
 		TaskToken: options.TaskToken, Details: details, Identity: c.identity, Namespace: namespace,
+		ResourceId: workflowResourceID(options.WorkflowID),
 	})
 	if err != nil {
 		return wrapCallError(err, "recording activity heartbeat by task token")
@@ -322,6 +339,7 @@ func (c *workflowClient) RecordActivityHeartbeatByIDWithOptions(ctx context.Cont
 	resp, err := c.service.RecordActivityTaskHeartbeatById(ctx, &workflowservice.RecordActivityTaskHeartbeatByIdRequest{
 		Namespace: namespace, WorkflowId: options.WorkflowID, RunId: options.RunID, ActivityId: options.ActivityID,
 		Details: details, Identity: c.identity,
+		ResourceId: activityAddress{workflowID: options.WorkflowID, activityID: options.ActivityID}.resourceID(),
 	})
 	if err != nil {
 		return wrapCallError(err, "recording heartbeat of activity %q of workflow %q (run %q)", options.ActivityID, options.WorkflowID, options.RunID)
