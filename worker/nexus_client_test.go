@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/interceptor"
+	"github.com/durable-go/sdk/internal/devserver"
 	"github.com/durable-go/sdk/internal/testharness"
 	"github.com/durable-go/sdk/temporal"
 	"github.com/durable-go/sdk/temporalnexus"
@@ -55,10 +57,20 @@ func StandaloneBackingWorkflow(ctx workflow.Context, in string) (string, error) 
 	return "ran: " + in, nil
 }
 
+// skipWithoutStandaloneNexus skips on the Temporal CLI's server 1.29,
+// which has no standalone Nexus operations.
+func skipWithoutStandaloneNexus(t *testing.T) {
+	t.Helper()
+	if os.Getenv(devserver.TargetEnv) == "1.29" {
+		t.Skipf("%s=1.29: server 1.29 has no standalone Nexus operations; durable-devserver (server %s) has them", devserver.TargetEnv, devserver.DevServerVersion)
+	}
+}
+
 // serveStandalone starts a handler worker of standaloneService on c and
 // an endpoint to it, and returns a NexusClient of it made from caller.
 func serveStandalone(t *testing.T, c, caller client.Client) (client.NexusClient, string) {
 	t.Helper()
+	skipWithoutStandaloneNexus(t)
 	queue, _ := startWorker(t, c, worker.Options{}, func(w worker.Worker) {
 		w.RegisterNexusService(standaloneService())
 		w.RegisterWorkflow(StandaloneBackingWorkflow)
@@ -509,6 +521,7 @@ func (r *nexusCallRecorder) TerminateNexusOperation(ctx context.Context, in *int
 // start pass through the client's interceptors, and the Nexus header an
 // interceptor writes reaches the handler.
 func TestStandaloneNexusOperationInterceptors(t *testing.T) {
+	skipWithoutStandaloneNexus(t)
 	log := &nexusCallLog{}
 	c := dial(t)
 	caller := dialWith(t, client.Options{Interceptors: []interceptor.ClientInterceptor{log}})
