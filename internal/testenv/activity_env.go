@@ -218,12 +218,16 @@ func (t *TestActivityEnvironment) execute(name string, args []any, la *local) (c
 	sc := converter.ActivitySerializationContext{Namespace: testNamespace, ActivityType: name, TaskQueue: testTaskQueue, IsLocal: la != nil}
 	dc := converter.WithDataConverterSerializationContext(t.dc, sc)
 	fc := converter.WithFailureConverterSerializationContext(t.fc, sc)
-	input, err := registry.EncodeArgs(dc, args)
-	if err != nil {
-		return nil, fmt.Errorf("activity %q: %w", name, err)
+	var input *commonpb.Payloads
+	if la == nil { // a local activity gets the Go values, as a worker gives them
+		var err error
+		if input, err = registry.EncodeArgs(dc, args); err != nil {
+			return nil, fmt.Errorf("activity %q: %w", name, err)
+		}
 	}
 	details := t.details
 	if _, aware := t.dc.(converter.DataConverterWithSerializationContext); aware && details != nil {
+		var err error
 		if details, err = dc.ToPayloads(t.detailsValue); err != nil {
 			return nil, fmt.Errorf("activity %q: the heartbeat details: %w", name, err)
 		}
@@ -265,7 +269,7 @@ func (t *TestActivityEnvironment) execute(name string, args []any, la *local) (c
 		Namespace: testNamespace, TaskQueue: testTaskQueue, Interceptors: t.workerOptions.Interceptors, Propagators: t.propagators})
 	at := &workerrt.ActivityTask{Task: task, Heartbeat: throttle.Record, WorkerStop: stop}
 	if la != nil {
-		at.Local, at.LocalFn, at.Heartbeat = true, la.fn, func(*commonpb.Payloads) {}
+		at.Local, at.LocalFn, at.LocalArgs, at.Heartbeat = true, la.fn, args, func(*commonpb.Payloads) {}
 	}
 	result, err := exec.Execute(ctx, at)
 	throttle.Finish(err == nil)

@@ -94,3 +94,28 @@ func (s *ParitySuite) TestALocalActivityOutOfAttemptsFailsTheWorkflow() {
 	s.Equal("cache down", appErr.Message())
 	s.env.AssertNumberOfCalls(s.T(), "Lookup", 3)
 }
+
+// CallsTheGivenFunction calls its argument, which no converter encodes: a
+// local activity gets the workflow's Go values as they are.
+func CallsTheGivenFunction(_ context.Context, greet func() string) (string, error) { return greet(), nil }
+
+func (s *ParitySuite) TestALocalActivityGetsGoValuesThatNoConverterEncodes() {
+	greet := func() string { return "hello" }
+	s.env.ExecuteWorkflow(func(ctx workflow.Context) (string, error) {
+		ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: time.Second})
+		var out string
+		err := workflow.ExecuteLocalActivity(ctx, CallsTheGivenFunction, greet).Get(ctx, &out)
+		return out, err
+	})
+	s.True(s.env.IsWorkflowCompleted())
+	s.NoError(s.env.GetWorkflowError())
+	var out string
+	s.NoError(s.env.GetWorkflowResult(&out))
+	s.Equal("hello", out)
+
+	env := s.NewTestActivityEnvironment()
+	v, err := env.ExecuteLocalActivity(CallsTheGivenFunction, greet)
+	s.NoError(err)
+	s.NoError(v.Get(&out))
+	s.Equal("hello", out)
+}
