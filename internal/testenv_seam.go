@@ -176,7 +176,7 @@ func (p *TestEnvPlugins) RegistryHooks() *WorkerPluginConfigureWorkerRegistryOpt
 
 // Start runs start within the plugins' StartWorker hooks, which register
 // with registry; started says whether start ran.
-func (p *TestEnvPlugins) Start(registry pluginRegistry, start func() error) (started bool, err error) {
+func (p *TestEnvPlugins) Start(registry startWorkerRegistry, start func() error) (started bool, err error) {
 	return p.set.start(registry, start)
 }
 

@@ -33,24 +33,6 @@ type workerPluginSet struct {
 	registryHooks WorkerPluginConfigureWorkerRegistryOptions
 }
 
-// pluginRegistry is what StartWorker hooks register with.
-type pluginRegistry interface {
-	RegisterWorkflowWithOptions(any, RegisterWorkflowOptions)
-	RegisterDynamicWorkflow(any, DynamicRegisterWorkflowOptions)
-	RegisterActivityWithOptions(any, RegisterActivityOptions)
-	RegisterDynamicActivity(any, DynamicRegisterActivityOptions)
-}
-
-// withNexusRegistration is a plugin registry that registers Nexus
-// services: the worker's own, or one whose RegisterNexusService says that
-// the test environment does not run Nexus services yet.
-func withNexusRegistration(r pluginRegistry) startWorkerRegistry {
-	if full, ok := r.(startWorkerRegistry); ok {
-		return full
-	}
-	return noNexusRegistry{r}
-}
-
 // startWorkerRegistry is what a StartWorker hook registers
 // with (WorkerPluginStartWorkerOptions.WorkerRegistry).
 type startWorkerRegistry = interface {
@@ -59,12 +41,6 @@ type startWorkerRegistry = interface {
 	RegisterActivityWithOptions(any, RegisterActivityOptions)
 	RegisterDynamicActivity(any, DynamicRegisterActivityOptions)
 	RegisterNexusService(*nexus.Service)
-}
-
-type noNexusRegistry struct{ pluginRegistry }
-
-func (noNexusRegistry) RegisterNexusService(service *nexus.Service) {
-	panic(fmt.Sprintf("RegisterNexusService(%q): the test environment does not run Nexus services yet; test the operations' handlers on a worker (worker.New) against a dev server", service.Name))
 }
 
 // configure takes plugins and runs each one's ConfigureWorker on options,
@@ -88,7 +64,7 @@ func (s *workerPluginSet) configure(plugins []WorkerPlugin, taskQueue string, op
 
 // start runs start within the plugins' StartWorker hooks. started says
 // whether start ran: a plugin may fail after it.
-func (s *workerPluginSet) start(registry pluginRegistry, start func() error) (started bool, err error) {
+func (s *workerPluginSet) start(registry startWorkerRegistry, start func() error) (started bool, err error) {
 	root := func(context.Context, WorkerPluginStartWorkerOptions) error {
 		started = true
 		return start()
@@ -96,7 +72,7 @@ func (s *workerPluginSet) start(registry pluginRegistry, start func() error) (st
 	hooked := ChainPluginHooks(s.list, root, func(p WorkerPlugin, ctx context.Context, o WorkerPluginStartWorkerOptions, next func(context.Context, WorkerPluginStartWorkerOptions) error) error {
 		return p.StartWorker(ctx, o, next)
 	})
-	err = hooked(context.Background(), WorkerPluginStartWorkerOptions{WorkerInstanceKey: s.instanceKey, WorkerRegistry: withNexusRegistration(registry)})
+	err = hooked(context.Background(), WorkerPluginStartWorkerOptions{WorkerInstanceKey: s.instanceKey, WorkerRegistry: registry})
 	if err == nil && !started {
 		err = fmt.Errorf("worker: not started: a StartWorker hook of the worker plugins %q returned without calling next; it must call next or return an error", PluginNames(s.list))
 	}
