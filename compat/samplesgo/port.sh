@@ -17,8 +17,9 @@ commit=${2:-3c8a12e}
 here=$(cd "$(dirname "$0")" && pwd)
 
 # The samples ported: every Nexus sample but nexus-standalone-activity
-# (standalone activities are issue 35's, not built yet), and
-# ctxpropagation, which nexus-context-propagation imports.
+# (it needs temporalnexus.StartActivity, not built yet), the standalone
+# activity sample, and ctxpropagation, which nexus-context-propagation
+# imports.
 samples=(
 	nexus
 	nexus-cancelation
@@ -26,6 +27,7 @@ samples=(
 	nexus-messaging
 	nexus-multiple-arguments
 	nexus-standalone-operations
+	standalone-activity
 	ctxpropagation
 )
 
@@ -51,15 +53,42 @@ find "$here" -name '*.go' -print0 | xargs -0 sed -i \
 	-e 's#"go\.temporal\.io/sdk"#"github.com/durable-go/sdk"#'
 
 # Edits.
-# 1. nexus-standalone-operations' test starts the Temporal CLI pre-release
-#    "v1.7.4-standalone-nexus-operations" with CachedDownload; this SDK
-#    builds CLIs with go install, and that pre-release is not on the module
-#    proxy. The server it carries (standalone Nexus operations) is what
-#    durable-devserver (server 1.32.1) is, so the test runs that.
-f="$here/nexus-standalone-operations/handler_test.go"
-echo "edit 1: $f: CachedDownload v1.7.4-standalone-nexus-operations -> ExistingPath durable-devserver"
-perl -0pi -e 's/CachedDownload: testsuite\.CachedDownload\{\s*Version: "v1\.7\.4-standalone-nexus-operations",\s*\},/ExistingPath: durableDevServer(t),/' "$f"
-grep -q 'ExistingPath: durableDevServer(t),' "$f"
+# 1. The tests that start a dev server name a Temporal CLI pre-release
+#    with CachedDownload (one with standalone Nexus operations, one with
+#    standalone activities); this SDK builds CLIs with go install, and
+#    those pre-releases are not on the module proxy. The server they carry
+#    is what durable-devserver (server 1.32.1) is, so the tests run that:
+#    CachedDownload becomes ExistingPath, and a file of this port's,
+#    devserver_test.go, finds the binary.
+use_durable_devserver() {
+	local f="$here/$1" pkg=$2
+	echo "edit 1: $1: CachedDownload -> ExistingPath durable-devserver"
+	perl -0pi -e 's/CachedDownload: testsuite\.CachedDownload\{\s*Version: "[^"]*",\s*\},/ExistingPath: durableDevServer(t),/' "$f"
+	grep -q 'ExistingPath: durableDevServer(t),' "$f"
+	cat >"$(dirname "$f")/devserver_test.go" <<GO
+package $pkg
+
+import (
+	"os/exec"
+	"testing"
+)
+
+// durableDevServer is the server the ported test starts in place of the
+// Temporal CLI pre-release the sample names (port.sh, edit 1):
+// durable-devserver, Temporal server 1.32.1. scripts/install-devserver.sh
+// installs it into Go's bin directory, which the test scripts put on PATH.
+func durableDevServer(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("durable-devserver")
+	if err != nil {
+		t.Fatalf("durable-devserver is not on PATH (%v): run scripts/install-devserver.sh and put Go's bin directory on PATH", err)
+	}
+	return path
+}
+GO
+}
+use_durable_devserver nexus-standalone-operations/handler_test.go nexus_standalone_operations_test
+use_durable_devserver standalone-activity/helloworld/activity_test.go helloworld
 
 gofmt -w "$here"
 echo "ported ${samples[*]} at $commit"

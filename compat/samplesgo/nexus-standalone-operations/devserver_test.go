@@ -7,9 +7,8 @@ import (
 
 // durableDevServer is the server the ported test starts in place of the
 // Temporal CLI pre-release the sample names (port.sh, edit 1):
-// durable-devserver, Temporal server 1.32.1, which serves standalone Nexus
-// operations. scripts/install-devserver.sh installs it into Go's bin
-// directory, which the test scripts put on PATH.
+// durable-devserver, Temporal server 1.32.1. scripts/install-devserver.sh
+// installs it into Go's bin directory, which the test scripts put on PATH.
 func durableDevServer(t *testing.T) string {
 	t.Helper()
 	path, err := exec.LookPath("durable-devserver")
