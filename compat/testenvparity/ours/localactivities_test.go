@@ -97,7 +97,9 @@ func (s *ParitySuite) TestALocalActivityOutOfAttemptsFailsTheWorkflow() {
 
 // CallsTheGivenFunction calls its argument, which no converter encodes: a
 // local activity gets the workflow's Go values as they are.
-func CallsTheGivenFunction(_ context.Context, greet func() string) (string, error) { return greet(), nil }
+func CallsTheGivenFunction(_ context.Context, greet func() string) (string, error) {
+	return greet(), nil
+}
 
 func (s *ParitySuite) TestALocalActivityGetsGoValuesThatNoConverterEncodes() {
 	greet := func() string { return "hello" }
