@@ -34,6 +34,12 @@ import (
 //   - Priority: the priority it was scheduled with.
 //   - RetryPolicy: the retry policy the server applies to the activity,
 //     nil when the task carries none.
+//   - NexusSerializationContext: for a standalone activity a Nexus
+//     operation's handler started (temporalnexus.StartActivity), the
+//     operation's context, which its result, failure and heartbeat
+//     details are converted with; pass it to the client's
+//     CompleteActivity and RecordActivityHeartbeat options when
+//     completing it outside the worker. Nil otherwise. Experimental.
 //
 // Its method IsWorkflowActivity reports whether a workflow scheduled the
 // activity (WorkflowExecution is set).

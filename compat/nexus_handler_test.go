@@ -15,11 +15,13 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	nexuspb "go.temporal.io/api/nexus/v1"
 	"go.temporal.io/api/operatorservice/v1"
+	officialactivity "go.temporal.io/sdk/activity"
 	officialclient "go.temporal.io/sdk/client"
 	officialtemporal "go.temporal.io/sdk/temporal"
 	officialworker "go.temporal.io/sdk/worker"
 	official "go.temporal.io/sdk/workflow"
 
+	oursactivity "github.com/durable-go/sdk/activity"
 	"github.com/durable-go/sdk/internal/testharness"
 	"github.com/durable-go/sdk/worker"
 	ours "github.com/durable-go/sdk/workflow"
@@ -60,6 +62,8 @@ func NexusHandlerSideCaller(ctx official.Context, endpoint, scenario string) (st
 		operation = "update"
 	case "temporal-sync":
 		operation, input = "temporal", "sync"
+	case "temporal-activity", "temporal-activity-fail":
+		operation, input = "temporal", strings.TrimPrefix(scenario, "temporal-")
 	case "temporal-workflow", "temporal-cancel":
 		operation = "temporal"
 		if scenario == "temporal-cancel" {
@@ -112,7 +116,7 @@ func describeHandlerSideError(err error) string {
 	return strings.Join(parts, " <- ")
 }
 
-var handlerSideScenarios = []string{"echo", "refuse", "fail", "stop", "workflow", "cancel", "temporal-sync", "temporal-workflow", "temporal-cancel", "temporal-update"}
+var handlerSideScenarios = []string{"echo", "refuse", "fail", "stop", "workflow", "cancel", "temporal-sync", "temporal-workflow", "temporal-cancel", "temporal-update", "temporal-activity", "temporal-activity-fail"}
 
 // TestNexusHandlerSideMatchesTheOfficialSDK serves the same handler
 // source with each SDK's worker, behind an endpoint of its own on the dev
@@ -142,6 +146,7 @@ func TestNexusHandlerSideMatchesTheOfficialSDK(t *testing.T) {
 			w := worker.New(c, queue, worker.Options{})
 			w.RegisterNexusService(NexusHandlerServiceOurs())
 			w.RegisterWorkflowWithOptions(NexusHandlerSideWorkflowOurs, ours.RegisterOptions{Name: "NexusHandlerSideWorkflow"})
+			w.RegisterActivityWithOptions(NexusHandlerSideActivityOurs, oursactivity.RegisterOptions{Name: "NexusHandlerSideActivity"})
 			if err := w.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -151,6 +156,7 @@ func TestNexusHandlerSideMatchesTheOfficialSDK(t *testing.T) {
 			w := officialworker.New(oc, queue, officialworker.Options{})
 			w.RegisterNexusService(NexusHandlerServiceOfficial())
 			w.RegisterWorkflowWithOptions(NexusHandlerSideWorkflowOfficial, official.RegisterOptions{Name: "NexusHandlerSideWorkflow"})
+			w.RegisterActivityWithOptions(NexusHandlerSideActivityOfficial, officialactivity.RegisterOptions{Name: "NexusHandlerSideActivity"})
 			if err := w.Start(); err != nil {
 				t.Fatal(err)
 			}

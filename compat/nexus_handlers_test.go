@@ -3,15 +3,18 @@ package compat
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/nexus-rpc/sdk-go/nexus"
 	enumspb "go.temporal.io/api/enums/v1"
+	officialactivity "go.temporal.io/sdk/activity"
 	officialclient "go.temporal.io/sdk/client"
 	officialtemporal "go.temporal.io/sdk/temporal"
 	officialtemporalnexus "go.temporal.io/sdk/temporalnexus"
 	official "go.temporal.io/sdk/workflow"
 
+	oursactivity "github.com/durable-go/sdk/activity"
 	oursclient "github.com/durable-go/sdk/client"
 	ourstemporal "github.com/durable-go/sdk/temporal"
 	ourstemporalnexus "github.com/durable-go/sdk/temporalnexus"
@@ -59,6 +62,10 @@ func NexusHandlerServiceOurs() *nexus.Service {
 				if in == "sync" {
 					return ourstemporalnexus.NewSyncResult("answered: " + in), nil
 				}
+				if strings.HasPrefix(in, "activity") {
+					return ourstemporalnexus.StartActivity(ctx, nc, oursclient.StartActivityOptions{ID: "nexus-handler-side-activity-" + o.RequestID,
+						StartToCloseTimeout: 30 * time.Second, RetryPolicy: &ourstemporal.RetryPolicy{MaximumAttempts: 1}}, NexusHandlerSideActivityOurs, in)
+				}
 				return ourstemporalnexus.StartWorkflow(ctx, nc, oursclient.StartWorkflowOptions{ID: "nexus-handler-side-" + o.RequestID},
 					NexusHandlerSideWorkflowOurs, in)
 			},
@@ -92,6 +99,18 @@ func NexusHandlerSideWorkflowOurs(ctx ours.Context, input string) (string, error
 		return "", ours.Sleep(ctx, time.Hour)
 	}
 	return "ran: " + input, nil
+}
+
+// NexusHandlerSideActivityOurs backs the "temporal" operation given
+// "activity...": a standalone activity the handler starts
+// (StartActivity); "activity-fail" fails it for good. It says whether it
+// knows the operation's serialization context.
+func NexusHandlerSideActivityOurs(ctx context.Context, in string) (string, error) {
+	if in == "activity-fail" {
+		return "", ourstemporal.NewNonRetryableApplicationError("activity stopped on "+in, "ActivityStop", nil)
+	}
+	nc := oursactivity.GetInfo(ctx).NexusSerializationContext
+	return fmt.Sprintf("activity ran: %s (nexus context %v)", in, nc != nil && nc.Operation == "temporal"), nil
 }
 
 // NexusHandlerServiceOfficial is the handler's service: a synchronous
@@ -129,6 +148,10 @@ func NexusHandlerServiceOfficial() *nexus.Service {
 				if in == "sync" {
 					return officialtemporalnexus.NewSyncResult("answered: " + in), nil
 				}
+				if strings.HasPrefix(in, "activity") {
+					return officialtemporalnexus.StartActivity(ctx, nc, officialclient.StartActivityOptions{ID: "nexus-handler-side-activity-" + o.RequestID,
+						StartToCloseTimeout: 30 * time.Second, RetryPolicy: &officialtemporal.RetryPolicy{MaximumAttempts: 1}}, NexusHandlerSideActivityOfficial, in)
+				}
 				return officialtemporalnexus.StartWorkflow(ctx, nc, officialclient.StartWorkflowOptions{ID: "nexus-handler-side-" + o.RequestID},
 					NexusHandlerSideWorkflowOfficial, in)
 			},
@@ -162,4 +185,16 @@ func NexusHandlerSideWorkflowOfficial(ctx official.Context, input string) (strin
 		return "", official.Sleep(ctx, time.Hour)
 	}
 	return "ran: " + input, nil
+}
+
+// NexusHandlerSideActivityOfficial backs the "temporal" operation given
+// "activity...": a standalone activity the handler starts
+// (StartActivity); "activity-fail" fails it for good. It says whether it
+// knows the operation's serialization context.
+func NexusHandlerSideActivityOfficial(ctx context.Context, in string) (string, error) {
+	if in == "activity-fail" {
+		return "", officialtemporal.NewNonRetryableApplicationError("activity stopped on "+in, "ActivityStop", nil)
+	}
+	nc := officialactivity.GetInfo(ctx).NexusSerializationContext
+	return fmt.Sprintf("activity ran: %s (nexus context %v)", in, nc != nil && nc.Operation == "temporal"), nil
 }

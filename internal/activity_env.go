@@ -42,6 +42,13 @@ type ActivityInfo struct {
 	IsLocalActivity        bool
 	Priority               policy.Priority
 	RetryPolicy            *policy.RetryPolicy
+	// NexusSerializationContext is that of the Nexus operation whose
+	// handler started this standalone activity (temporalnexus.StartActivity),
+	// nil otherwise: the activity's result, failure and heartbeat details
+	// are converted with it. Pass it to the client's CompleteActivity and
+	// RecordActivityHeartbeat options when completing or heartbeating the
+	// activity outside the worker. (Experimental.)
+	NexusSerializationContext *converter.NexusSerializationContext
 }
 
 // IsWorkflowActivity reports that a workflow scheduled the activity.

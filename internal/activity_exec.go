@@ -86,17 +86,30 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	// Its input, result, heartbeat details and failure are converted with
 	// its serialization context, as in go.temporal.io/sdk; a converter
 	// that takes none is used as it is, and no context is made for it.
-	dc := e.dc
+	// A standalone activity a Nexus operation started reports to the
+	// operation's caller: its result, failure and heartbeat details are
+	// converted with the operation's context instead (its input still
+	// with its own).
+	var resultContext converter.SerializationContext
+	if p := t.Task.GetPropagatedNexusSerializationContext(); p != nil {
+		nc := converter.NexusSerializationContext{Endpoint: p.GetEndpoint(), Service: p.GetService(), Operation: p.GetOperation()}
+		info.NexusSerializationContext, resultContext = &nc, nc
+	}
+	dc, resultDC := e.dc, e.dc
 	fc, _ := t.FailureConverter.(converter.FailureConverter) // nil for a local activity's
 	if serializationAware(dc, fc) {
 		sc := activitySerializationContext(&info)
+		if resultContext == nil {
+			resultContext = sc
+		}
 		dc = converter.WithDataConverterSerializationContext(dc, sc)
+		resultDC = converter.WithDataConverterSerializationContext(resultDC, resultContext)
 		if fc != nil {
-			t.FailureConverter = converter.WithFailureConverterSerializationContext(fc, sc)
+			t.FailureConverter = converter.WithFailureConverterSerializationContext(fc, resultContext)
 		}
 	}
 	env := &activityEnv{info: info, heartbeat: t.Heartbeat, heartbeatDetails: t.Task.GetHeartbeatDetails(),
-		dc: dc, logger: logger, workerStop: t.WorkerStop, client: e.client, metrics: metrics}
+		dc: resultDC, logger: logger, workerStop: t.WorkerStop, client: e.client, metrics: metrics}
 	ctx = context.WithValue(ctx, activityEnvKey{}, env)
 	ctx, inbound, err := e.interceptActivity(ctx, env, fn, t.Task.GetHeader())
 	if err != nil {
@@ -107,11 +120,14 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 	if aware, ok := dc.(converter.ContextAware); ok {
 		dc = aware.WithContext(ctx)
 	}
+	if aware, ok := resultDC.(converter.ContextAware); ok {
+		resultDC = aware.WithContext(ctx)
+	}
 	if t.Local && t.Task.GetInput() == nil {
 		// A local activity gets the workflow's Go values, as in
 		// go.temporal.io/sdk: they were never encoded.
 		result, err := inbound.ExecuteActivity(ctx, &ExecuteActivityInput{Args: t.LocalArgs})
-		return encodeActivityResult(dc, &info, result, err)
+		return encodeActivityResult(resultDC, &info, result, err)
 	}
 	args, err := fn.DecodeArgs(dc, t.Task.GetInput(), "activity")
 	if err != nil {
@@ -122,7 +138,7 @@ func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask
 			"workflow.ExecuteActivity schedules it with the arguments it is given, whatever their types", "ArgumentDecodingError")
 	}
 	result, err := inbound.ExecuteActivity(ctx, &ExecuteActivityInput{Args: registry.Interfaces(args)})
-	return encodeActivityResult(dc, &info, result, err)
+	return encodeActivityResult(resultDC, &info, result, err)
 }
 
 // encodeActivityResult is what an attempt reports: its error, or its

@@ -83,6 +83,7 @@ func (w *AggregatedWorker) nexusTaskHandler() (*nexushandler.TaskHandler, error)
 		ResolveWorkflowName: func(workflow any) (string, error) {
 			return nexusWorkflowTypeName(w.registry, workflow)
 		},
+		ResolveActivityName: w.registry.ActivityName,
 	}), nil
 }
 

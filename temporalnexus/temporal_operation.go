@@ -253,9 +253,9 @@ type TemporalOperationOptions[I, O any] struct {
 	// CancelWorkflowUpdate cancels an UpdateWorkflow operation; nil
 	// returns ErrCannotCancelWorkflowUpdate.
 	CancelWorkflowUpdate func(ctx context.Context, c client.Client, options CancelTemporalUpdateWorkflowOptions, cancelOptions nexus.CancelOperationOptions) error
-	// CancelActivityExecution cancels an activity-execution operation;
-	// nil returns a NOT_IMPLEMENTED handler error, since this SDK has no
-	// standalone activities yet.
+	// CancelActivityExecution cancels an activity-execution operation
+	// (StartActivity); nil requests the activity's cancellation with the
+	// client.
 	CancelActivityExecution func(ctx context.Context, c client.Client, options CancelTemporalActivityExecutionOptions, cancelOptions nexus.CancelOperationOptions) error
 }
 
@@ -283,8 +283,8 @@ func NewTemporalOperation[I, O any](opts TemporalOperationOptions[I, O]) (nexus.
 		}
 	}
 	if opts.CancelActivityExecution == nil {
-		opts.CancelActivityExecution = func(context.Context, client.Client, CancelTemporalActivityExecutionOptions, nexus.CancelOperationOptions) error {
-			return nexus.NewHandlerErrorf(nexus.HandlerErrorTypeNotImplemented, "cannot cancel an activity-execution operation: this SDK has no standalone activities yet; set TemporalOperationOptions.CancelActivityExecution")
+		opts.CancelActivityExecution = func(ctx context.Context, c client.Client, o CancelTemporalActivityExecutionOptions, _ nexus.CancelOperationOptions) error {
+			return c.GetActivityHandle(client.GetActivityHandleOptions{ActivityID: o.ActivityID, RunID: o.RunID}).Cancel(ctx, client.CancelActivityOptions{})
 		}
 	}
 	return &temporalOperation[I, O]{options: opts}, nil

@@ -132,3 +132,22 @@ func decodeToken[T any](token, empty string) (T, error) {
 	}
 	return t, nil
 }
+
+type activityToken struct {
+	Version    int       `json:"v,omitempty"`
+	Kind       tokenKind `json:"t"`
+	Namespace  string    `json:"ns"`
+	ActivityID string    `json:"aid"`
+	RunID      string    `json:"rid,omitempty"`
+}
+
+// activityExecutionOperationToken is the token of an operation that
+// started activityID in namespace (runID empty in the callback's token,
+// made before the activity starts).
+func activityExecutionOperationToken(namespace, activityID, runID string) (string, error) {
+	data, err := json.Marshal(activityToken{Kind: tokenKindActivityExecution, Namespace: namespace, ActivityID: activityID, RunID: runID})
+	if err != nil {
+		return "", fmt.Errorf("encoding the activity execution operation token: %w", err)
+	}
+	return tokenEncoding.EncodeToString(data), nil
+}

@@ -16,10 +16,8 @@ src=${1:?usage: port.sh /path/to/samples-go [commit]}
 commit=${2:-3c8a12e}
 here=$(cd "$(dirname "$0")" && pwd)
 
-# The samples ported: every Nexus sample but nexus-standalone-activity
-# (it needs temporalnexus.StartActivity, not built yet), the standalone
-# activity sample, and ctxpropagation, which nexus-context-propagation
-# imports.
+# The samples ported: every Nexus sample, the standalone activity sample,
+# and ctxpropagation, which nexus-context-propagation imports.
 samples=(
 	nexus
 	nexus-cancelation
@@ -27,6 +25,7 @@ samples=(
 	nexus-messaging
 	nexus-multiple-arguments
 	nexus-standalone-operations
+	nexus-standalone-activity
 	standalone-activity
 	ctxpropagation
 )
@@ -88,6 +87,7 @@ func durableDevServer(t *testing.T) string {
 GO
 }
 use_durable_devserver nexus-standalone-operations/handler_test.go nexus_standalone_operations_test
+use_durable_devserver nexus-standalone-activity/handler_test.go nexus_standalone_activity_test
 use_durable_devserver standalone-activity/helloworld/activity_test.go helloworld
 
 gofmt -w "$here"

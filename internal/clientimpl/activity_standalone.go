@@ -73,11 +73,42 @@ func (r *clientRoot) ExecuteActivity(ctx context.Context, in *internal.ClientExe
 	if err != nil {
 		return nil, fmt.Errorf("Client.ExecuteActivity: %w", err)
 	}
+	nexusStart := clientapi.NexusStartOf(ctx)
+	withNexusActivityStart(request, nexusStart)
 	resp, err := c.service.StartActivityExecution(ctx, request)
 	if err != nil {
 		return nil, wrapCallError(err, "starting activity %q (%s)", in.Options.ID, in.ActivityType)
 	}
+	if nexusStart != nil {
+		nexusStart.Link = resp.GetLink()
+	}
 	return &activityHandle{c: c, id: in.Options.ID, runID: resp.GetRunId()}, nil
+}
+
+// withNexusActivityStart adds to an activity's start request what a
+// Nexus operation that starts it sends (temporalnexus.StartActivity), as
+// go.temporal.io/sdk does: the operation's request ID, the callback that
+// completes the caller's operation, the links back to the caller, their
+// attachment to an activity already running under the ID, and the
+// operation's serialization context, which the activity's result and
+// failure are converted with.
+func withNexusActivityStart(req *workflowservice.StartActivityExecutionRequest, ns *clientapi.NexusStart) {
+	if ns == nil {
+		return
+	}
+	if ns.RequestID != "" {
+		req.RequestId = ns.RequestID
+	}
+	req.CompletionCallbacks = ns.Callbacks
+	if len(ns.Callbacks) == 0 {
+		req.Links = ns.Links // with a callback, the links travel on it
+	}
+	req.PropagatedNexusSerializationContext = ns.SerializationContext
+	req.OnConflictOptions = &commonpb.OnConflictOptions{
+		AttachRequestId:           req.GetRequestId() != "",
+		AttachCompletionCallbacks: len(req.GetCompletionCallbacks()) > 0,
+		AttachLinks:               len(req.GetLinks()) > 0,
+	}
 }
 
 // startActivityRequest checks the options and encodes the start request:

@@ -46,8 +46,9 @@ type Options struct {
 	// Metrics is the worker's metrics handler (root tags); operations get
 	// it tagged with their service, operation and task queue.
 	Metrics sdkmetrics.Handler
-	// ResolveWorkflowName: see OperationContext.
+	// ResolveWorkflowName, ResolveActivityName: see OperationContext.
 	ResolveWorkflowName func(workflow any) (string, error)
+	ResolveActivityName func(activity any) (string, error)
 }
 
 // TaskHandler runs Nexus tasks; it implements workerrt.NexusExecutor.
@@ -114,6 +115,7 @@ func (h *TaskHandler) newOperationContext(task *workflowservice.PollNexusTaskQue
 		Logger:              log.With(h.opts.Logger, "NexusService", service, "NexusOperation", operation, "TaskQueue", h.opts.TaskQueue),
 		Metrics:             h.opts.Metrics.WithTags(Tags(service, operation, h.opts.TaskQueue)),
 		ResolveWorkflowName: h.opts.ResolveWorkflowName,
+		ResolveActivityName: h.opts.ResolveActivityName,
 	}, nil
 }
 

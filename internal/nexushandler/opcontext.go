@@ -35,6 +35,9 @@ type OperationContext struct {
 	// under with the worker (its function name when it is not
 	// registered); a string is a name already.
 	ResolveWorkflowName func(workflow any) (string, error)
+	// ResolveActivityName is ResolveWorkflowName for activities
+	// (temporalnexus.StartActivity).
+	ResolveActivityName func(activity any) (string, error)
 
 	mu            sync.Mutex
 	responseLinks []*commonpb.Link

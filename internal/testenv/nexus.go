@@ -260,6 +260,7 @@ func (e *TestWorkflowEnvironment) nexusTaskHandler(w internal.TestEnvWiring) (*n
 			}
 			return name, nil
 		},
+		ResolveActivityName: e.registry.ActivityName,
 	}), nil
 }
 
