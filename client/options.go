@@ -54,6 +54,18 @@ import (
 //     workers too.
 //   - PayloadLimits: the sizes above which the client and its workers log
 //     a warning before sending payloads or a memo (PayloadLimitOptions).
+//   - WorkerHeartbeatInterval: how often the client sends its workers'
+//     heartbeats (host, task queue, SDK, slots and tasks, polls, sticky
+//     cache, plugins, runtime), which the server shows in `temporal
+//     worker list` and the UI's Workers page. From 1 s to 60 s; default
+//     (0): 60 s; negative: none. Only to a namespace that reports the
+//     WorkerHeartbeats capability (server 1.29 and later). Experimental.
+//   - SdkName, SdkVersion: the SDK name and version the heartbeats report
+//     (default: this SDK's), for an SDK that embeds this one.
+//     Experimental.
+//   - DisableWorkerEnvironmentInfo: leave the Go runtime, the platform and
+//     the hosting environments (container, Kubernetes, cloud services)
+//     out of the heartbeats. Experimental.
 //
 // For Temporal Cloud with an API key:
 //

@@ -88,6 +88,19 @@ type (
 		// workers log a warning before sending payloads or a memo.
 		// (Experimental.)
 		PayloadLimits PayloadLimitOptions
+		// WorkerHeartbeatInterval is how often the client sends its
+		// workers' heartbeats to the server (from 1 s to 60 s; 0 is 60 s, a
+		// negative value sends none). (Experimental.)
+		WorkerHeartbeatInterval time.Duration
+		// SdkName and SdkVersion replace the SDK's name and version in the
+		// workers' heartbeats, for an SDK that embeds this one.
+		// (Experimental.)
+		SdkName    string
+		SdkVersion string
+		// DisableWorkerEnvironmentInfo leaves the runtime, platform and
+		// hosting environments out of the workers' heartbeats.
+		// (Experimental.)
+		DisableWorkerEnvironmentInfo bool
 	}
 
 	// PayloadLimitOptions are the sizes, in bytes, above which a warning

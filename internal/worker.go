@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	workerpb "go.temporal.io/api/worker/v1"
 	"io"
 	"log/slog"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/tuning"
+	"github.com/durable-go/sdk/internal/workerheartbeat"
 	"github.com/durable-go/sdk/internal/workerrt"
 	"github.com/durable-go/sdk/log"
 )
@@ -266,8 +268,9 @@ type AggregatedWorker struct {
 	sessions []*workerrt.Worker // with EnableSessionWorker; see worker_session.go
 	cache    *sharedCache       // released by Stop
 
-	plugins workerPlugins // see worker_plugin.go
-	nexus   nexusServices // see worker_nexus.go
+	plugins   workerPlugins           // see worker_plugin.go
+	heartbeat *workerheartbeat.Worker // while running, with heartbeats on (worker_heartbeat.go)
+	nexus     nexusServices           // see worker_nexus.go
 	// versioning is the worker's version and its workflow types'
 	// versioning behaviors (worker_deployment.go).
 	versioning *workerVersioning
@@ -589,6 +592,13 @@ func (w *AggregatedWorker) startRuntime() error {
 		cache.release()
 		return err
 	}
+	heartbeat := w.heartbeatSource()
+	if heartbeat != nil {
+		opts.ShutdownHeartbeat = func() *workerpb.WorkerHeartbeat {
+			heartbeat.Stopping()
+			return heartbeat.Heartbeat()
+		}
+	}
 	rt, err := workerrt.New(opts)
 	if err != nil {
 		cache.release()
@@ -609,6 +619,11 @@ func (w *AggregatedWorker) startRuntime() error {
 		w.client.AddEagerWorkflowWorker(w.taskQueue, rt)
 	}
 	w.runtime, w.sessions, w.cache = rt, sessions, cache
+	if heartbeat != nil {
+		heartbeat.Status = rt.Status
+		w.clientSettings.Heartbeats.Add(heartbeat)
+		w.heartbeat = heartbeat
+	}
 	w.logger().Info("Started Worker")
 	return nil
 }
@@ -697,12 +712,15 @@ func (w *AggregatedWorker) activityExecutor(taskQueue string) *activityExecutor 
 // sticky cache.
 func (w *AggregatedWorker) stopRuntime() {
 	w.mu.Lock()
-	rt, sessions, cache := w.runtime, w.sessions, w.cache
-	w.cache = nil
+	rt, sessions, cache, heartbeat := w.runtime, w.sessions, w.cache, w.heartbeat
+	w.cache, w.heartbeat = nil, nil
 	w.mu.Unlock()
 	if rt != nil {
 		w.client.RemoveEagerWorkflowWorker(w.taskQueue, rt)
-		rt.Stop()
+		rt.Stop() // its ShutdownWorker call carries the last heartbeat
+	}
+	if heartbeat != nil {
+		w.clientSettings.Heartbeats.Remove(heartbeat)
 	}
 	for _, s := range sessions {
 		s.Stop()

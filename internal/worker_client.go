@@ -4,12 +4,14 @@ import (
 	"context"
 
 	deploymentpb "go.temporal.io/api/deployment/v1"
+	workerpb "go.temporal.io/api/worker/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/payloadlimit"
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
+	"github.com/durable-go/sdk/internal/workerheartbeat"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -57,6 +59,13 @@ type ClientSettings struct {
 	// PayloadWarnings are the sizes of ClientOptions.PayloadLimits,
 	// above which the workers warn of their answers' payloads too.
 	PayloadWarnings payloadlimit.Sizes
+	// Heartbeats sends the workers' heartbeats (nil: none are sent);
+	// SDKName and SDKVersion are what they say the SDK is, Environment
+	// what they tell of the process (nil with
+	// DisableWorkerEnvironmentInfo).
+	Heartbeats          *workerheartbeat.Sender
+	SDKName, SDKVersion string
+	Environment         *workerpb.EnvironmentInfo
 }
 
 // EagerWorkflowTaker is all a client knows of a worker: it can take the

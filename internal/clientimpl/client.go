@@ -29,6 +29,7 @@
 package clientimpl
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,6 +40,7 @@ import (
 
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/serviceerror"
+	workerpb "go.temporal.io/api/worker/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
@@ -48,6 +50,8 @@ import (
 	"github.com/durable-go/sdk/internal/payloadlimit"
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
+	"github.com/durable-go/sdk/internal/uuid"
+	"github.com/durable-go/sdk/internal/workerheartbeat"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -68,6 +72,11 @@ type workflowClient struct {
 	// payloadWarnings are Options.PayloadLimits' sizes, which the
 	// client's requests and its workers' answers are warned of above.
 	payloadWarnings payloadlimit.Sizes
+	// heartbeats sends the workers' heartbeats (nil when turned off), as
+	// the SDK sdkName/sdkVersion, with environment (nil when turned off).
+	heartbeats          *workerheartbeat.Sender
+	sdkName, sdkVersion string
+	environment         *workerpb.EnvironmentInfo
 
 	// interceptor is where the workflow calls go: the interceptors'
 	// chain, which ends at the client's clientRoot.
@@ -174,6 +183,10 @@ func newWorkflowClient(options internal.ClientOptions, shared *clientSharedConn)
 	if err != nil {
 		return nil, err
 	}
+	heartbeatInterval, err := workerHeartbeatInterval(options.WorkerHeartbeatInterval)
+	if err != nil {
+		return nil, err
+	}
 	if shared == nil {
 		opts, err := rpcOptions(options)
 		if err != nil {
@@ -198,6 +211,15 @@ func newWorkflowClient(options internal.ClientOptions, shared *clientSharedConn)
 		logger:           options.Logger,
 		metrics:          options.MetricsHandler,
 		payloadWarnings:  warnings,
+		sdkName:          cmp.Or(options.SdkName, internal.SDKName),
+		sdkVersion:       cmp.Or(options.SdkVersion, internal.SDKVersion),
+	}
+	if heartbeatInterval > 0 {
+		c.heartbeats = &workerheartbeat.Sender{Service: c.service, Namespace: c.namespace, Identity: c.identity,
+			GroupingKey: uuid.New(), Interval: heartbeatInterval, Logger: c.logger}
+		if !options.DisableWorkerEnvironmentInfo {
+			c.environment = workerheartbeat.Environment()
+		}
 	}
 	if c.dataConverter == nil {
 		c.dataConverter = converter.GetDefaultDataConverter()
@@ -211,6 +233,21 @@ func newWorkflowClient(options internal.ClientOptions, shared *clientSharedConn)
 	c.interceptClient(options.Interceptors)
 	c.workerPlugins = workerPluginsOf(options.Plugins)
 	return c, nil
+}
+
+// workerHeartbeatInterval is Options.WorkerHeartbeatInterval checked:
+// zero is the default, a negative value turns heartbeats off (0), and
+// any other must be from 1 s to 60 s (go.temporal.io/sdk panics).
+func workerHeartbeatInterval(d time.Duration) (time.Duration, error) {
+	switch {
+	case d < 0:
+		return 0, nil
+	case d == 0:
+		return workerheartbeat.DefaultInterval, nil
+	case d < time.Second || d > time.Minute:
+		return 0, fmt.Errorf("invalid client options: WorkerHeartbeatInterval %v is not between 1s and 60s (0 is 60s, a negative value sends no heartbeats)", d)
+	}
+	return d, nil
 }
 
 // checkServer is Dial's connection check: the server answers, and knows
@@ -266,6 +303,10 @@ func (c *workflowClient) WorkerSettings() internal.ClientSettings {
 		Interceptors:     c.workerInterceptors,
 		Plugins:          c.workerPlugins,
 		PayloadWarnings:  c.payloadWarnings,
+		Heartbeats:       c.heartbeats,
+		SDKName:          c.sdkName,
+		SDKVersion:       c.sdkVersion,
+		Environment:      c.environment,
 	}
 }
 

@@ -42,6 +42,31 @@ func TestNegativePayloadLimitsAreRefused(t *testing.T) {
 	chkErrContains(t, err, "MemoSizeWarning")
 }
 
+// WorkerHeartbeatInterval: 0 is 60 s, negative turns heartbeats off, and
+// anything outside [1s, 60s] is refused with an error naming it
+// (go.temporal.io/sdk panics).
+func TestWorkerHeartbeatIntervalIsChecked(t *testing.T) {
+	for _, tc := range []struct {
+		in, want time.Duration
+		err      bool
+	}{{0, time.Minute, false}, {-1, 0, false}, {time.Second, time.Second, false}, {time.Minute, time.Minute, false},
+		{500 * time.Millisecond, 0, true}, {2 * time.Minute, 0, true}} {
+		got, err := workerHeartbeatInterval(tc.in)
+		if got != tc.want || (err != nil) != tc.err {
+			t.Errorf("workerHeartbeatInterval(%v) = %v, %v; want %v, error %v", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+	_, err := newWorkflowClient(internal.ClientOptions{WorkerHeartbeatInterval: time.Hour}, nil)
+	chkErrContains(t, err, "WorkerHeartbeatInterval")
+	c, err := newWorkflowClient(internal.ClientOptions{WorkerHeartbeatInterval: -1}, nil)
+	chkNoErr(t, err)
+	chkNil(t, c.WorkerSettings().Heartbeats, "a negative interval sends no heartbeats")
+	c, err = newWorkflowClient(internal.ClientOptions{SdkName: "embedder", DisableWorkerEnvironmentInfo: true}, nil)
+	chkNoErr(t, err)
+	chkEqual(t, "embedder", c.WorkerSettings().SDKName)
+	chkNil(t, c.WorkerSettings().Environment, "DisableWorkerEnvironmentInfo")
+}
+
 func TestAPIKeyCredentialsTurnOnTLSUnlessDisabled(t *testing.T) {
 	opts, err := rpcOptions(internal.ClientOptions{Credentials: clientapi.NewAPIKeyStaticCredentials("secret")})
 	chkNoErr(t, err)

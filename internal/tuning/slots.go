@@ -3,6 +3,7 @@ package tuning
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	enumspb "go.temporal.io/api/enums/v1"
 
@@ -247,6 +248,18 @@ type slotAdapter struct {
 	supplier SlotSupplier
 	logger   log.Logger
 	metrics  sdkmetrics.Handler
+}
+
+// SlotSupplierKind names the supplier's kind in the worker's heartbeat
+// (workerrt.SlotSupplierKind), as go.temporal.io/sdk names it: a
+// resource-based supplier, which tells its SysInfoProvider (a method
+// this package cannot name the type of: the resource-based tuner is
+// built on it), or a custom one.
+func (a *slotAdapter) SlotSupplierKind() string {
+	if m, ok := reflect.TypeOf(a.supplier).MethodByName("SysInfoProvider"); ok && m.Type.NumIn() == 1 && m.Type.NumOut() == 1 {
+		return "ResourceBased"
+	}
+	return "Custom"
 }
 
 // ReserveSlot waits for the supplier's permit on a goroutine of its own,

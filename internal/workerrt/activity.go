@@ -176,12 +176,14 @@ func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollA
 			// The server has timed the activity out already; a failure
 			// report would be refused.
 			am.failed()
+			w.activitySlots.taskFailed()
 			w.opts.Logger.Warn("activity ran past its deadline", "ActivityID", task.GetActivityId(), "Error", err)
 			return
 		}
 		f := toFailure(fc, err)
 		if !isBenign(f) {
 			am.failed()
+			w.activitySlots.taskFailed()
 		}
 		am.executed(start)
 		rerr = w.respondActivityFailed(rctx, task, f)
@@ -209,6 +211,7 @@ func (w *Worker) failActivityForPayloads(ctx context.Context, task *workflowserv
 	w.opts.Logger.Error("activity task failed: "+tooLarge.Error(), "ActivityID", task.GetActivityId(), "ActivityType", task.GetActivityType().GetName(),
 		"Attempt", task.GetAttempt(), payloadlimit.KeyPayloadSize, size, payloadlimit.KeyPayloadSizeLimit, limit)
 	am.failed()
+	w.activitySlots.taskFailed()
 	w.logActivityReportError(task, w.respondActivityFailed(ctx, task, toFailure(fc, tooLarge)))
 }
 

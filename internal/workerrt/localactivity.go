@@ -223,7 +223,12 @@ func (w *Worker) localActivityAttempt(ctx context.Context, lm *localActivityMetr
 	}
 	actx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	defer func() { lm.attempted(now, err) }()
+	defer func() {
+		lm.attempted(now, err)
+		if isCountedFailure(err) {
+			w.localActivitySlots.taskFailed()
+		}
+	}()
 	returned := w.executeLocalActivity(actx, task, req, attempt, now)
 	return attemptVerdict(ctx, actx, req, returned, deadline, expire)
 }

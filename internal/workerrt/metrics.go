@@ -476,15 +476,26 @@ func (lm *localActivityMetrics) attempted(start time.Time, err error) {
 	}
 	lm.total.Inc(1)
 	lm.execution.Record(time.Since(start))
-	var app *failure.ApplicationError
 	switch {
-	case err == nil:
 	case failure.IsCanceledError(err):
 		lm.canceled().Inc(1)
-	case errors.As(err, &app) && app.Category() == failure.ApplicationErrorCategoryBenign:
-	default:
+	case isCountedFailure(err):
 		lm.failed().Inc(1)
 	}
+}
+
+// isCountedFailure reports a local activity attempt's error that counts
+// as a failure, as go.temporal.io/sdk counts them: not a cancellation, not
+// a benign application error.
+func isCountedFailure(err error) bool {
+	var app *failure.ApplicationError
+	switch {
+	case err == nil, failure.IsCanceledError(err):
+		return false
+	case errors.As(err, &app) && app.Category() == failure.ApplicationErrorCategoryBenign:
+		return false
+	}
+	return true
 }
 
 // succeeded records a local activity's success, from its first scheduling.

@@ -43,7 +43,7 @@ func (w *Worker) startNexusPolls(ctx context.Context) {
 	w.metrics.workerStarted(sdkmetrics.WorkerTypeNexus)
 	pollers := w.pollers(w.opts.NexusPollers, w.opts.NexusPollerScaling, sdkmetrics.WorkerTypeNexus)
 	g := &pollGroup[*workflowservice.PollNexusTaskQueueResponse]{what: "nexus", kind: w.normalQueue().GetKind(),
-		slots: w.nexusSlots, pollers: pollers, logger: w.opts.Logger,
+		slots: w.nexusSlots, pollers: pollers, tracker: w.status.track(&w.status.nexus, pollers), logger: w.opts.Logger,
 		poll: w.pollNexusTask, handle: w.handleNexusTask, running: &w.running,
 		fatal: w.fatalOnce(), fatalAfter: w.opts.FatalErrorGrace}
 	w.goPoll(func() { g.run(ctx) })
@@ -77,6 +77,9 @@ func (w *Worker) handleNexusTask(task *workflowservice.PollNexusTaskQueueRespons
 	m.scheduledToStart(started)
 	completed, failed, err := w.opts.Nexus.ExecuteNexusTask(task)
 	m.executed(time.Since(started), completed, failed, err)
+	if nexusFailureReason(completed, failed, err) != "" {
+		w.nexusSlots.taskFailed()
+	}
 	if err != nil {
 		if !errors.Is(err, ErrNexusTaskTimeout) {
 			w.opts.Logger.Error("Error processing nexus task", "TaskQueue", w.opts.TaskQueue, "Error", err)
@@ -147,6 +150,15 @@ func (m *nexusTaskMetrics) executed(d time.Duration, completed *workflowservice.
 		return
 	}
 	m.operation.Timer(sdkmetrics.NexusTaskExecutionLatency).Record(d)
+	if reason := nexusFailureReason(completed, failed, err); reason != "" {
+		m.operation.WithTags(map[string]string{sdkmetrics.TagFailureReason: reason}).Counter(sdkmetrics.NexusTaskExecutionFailed).Inc(1)
+	}
+}
+
+// nexusFailureReason is why a Nexus task did not succeed, "" when it
+// did: a timeout or an error of the SDK (no report), a handler error (by
+// its type), or an operation that failed or was canceled.
+func nexusFailureReason(completed *workflowservice.RespondNexusTaskCompletedRequest, failed *workflowservice.RespondNexusTaskFailedRequest, err error) string {
 	var reason string
 	switch {
 	case errors.Is(err, ErrNexusTaskTimeout):
@@ -171,9 +183,7 @@ func (m *nexusTaskMetrics) executed(d time.Duration, completed *workflowservice.
 			reason = "operation_canceled"
 		}
 	}
-	if reason != "" {
-		m.operation.WithTags(map[string]string{sdkmetrics.TagFailureReason: reason}).Counter(sdkmetrics.NexusTaskExecutionFailed).Inc(1)
-	}
+	return reason
 }
 
 // endToEnd records the time from the request reaching the server to its

@@ -59,6 +59,7 @@ type pollGroup[T pollResponse] struct {
 	kind    enumspb.TaskQueueKind
 	slots   *slots
 	pollers *pollerCount
+	tracker *pollTracker // the worker's Status of these polls
 	logger  log.Logger
 	// poll long-polls once; ok reports a task (not an empty response).
 	// Errors caused by ctx ending are not errors.
@@ -133,6 +134,7 @@ func (g *pollGroup[T]) pollOnce(ctx context.Context, permit Permit, polls *sync.
 		return
 	}
 	g.resetBackoff()
+	g.tracker.gotTask()
 	g.pollers.gotTask(resp.GetPollerScalingDecision(), time.Since(start))
 	g.slots.markUsed(permit)
 	g.running.Add(1) // before polls.Done: Stop waits for polls, then tasks

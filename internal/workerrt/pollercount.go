@@ -45,6 +45,13 @@ type pollerCount struct {
 	changed       chan struct{} // closed (and replaced) when a poll may open
 }
 
+// counts are the polls open and the target.
+func (c *pollerCount) counts() (open, target int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.open, c.target
+}
+
 func fixedPollers(n int) *pollerCount {
 	return &pollerCount{target: n, changed: make(chan struct{})}
 }

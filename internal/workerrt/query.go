@@ -84,6 +84,7 @@ func (w *Worker) query(task *workflowservice.PollWorkflowTaskQueueResponse, wm *
 			if !run.closed && !showsClosed(task) {
 				defer run.mu.Unlock()
 				wm.cacheLookup(true, true)
+				w.status.cacheLookup(true, true)
 				answer, err := run.exec.Query(q.GetQueryType(), q.GetQueryArgs(), q.GetHeader())
 				return answer, run.exec.FailureConverter(), err
 			}
@@ -95,6 +96,7 @@ func (w *Worker) query(task *workflowservice.PollWorkflowTaskQueueResponse, wm *
 		}
 	}
 	wm.cacheLookup(false, !startsHistory(task))
+	w.status.cacheLookup(false, !startsHistory(task))
 	exec := engine.NewRun(w.opts.Engine)
 	defer exec.Close()
 	exec.SetRun(task.GetWorkflowExecution().GetWorkflowId(), task.GetWorkflowExecution().GetRunId())

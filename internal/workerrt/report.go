@@ -158,6 +158,7 @@ func (w *Worker) failWorkflowTask(task *workflowservice.PollWorkflowTaskQueueRes
 	}
 	// Every attempt counts, reported or not, as in go.temporal.io/sdk.
 	wm.failed(start, cause)
+	w.workflowSlots.taskFailed()
 	kv := []any{"WorkflowID", task.GetWorkflowExecution().GetWorkflowId(), "RunID", task.GetWorkflowExecution().GetRunId(),
 		"WorkflowType", task.GetWorkflowType().GetName(), "Attempt", task.GetAttempt(), "Error", err}
 	reported := engine.PanicFailure(err)

@@ -60,6 +60,7 @@ func (w *Worker) claimRun(task *workflowservice.PollWorkflowTaskQueueResponse, c
 	}
 	if run != carried { // a carried run was not looked up
 		wm.cacheLookup(cached, !startsHistory(task))
+		w.status.cacheLookup(cached, !startsHistory(task))
 	}
 	c.run, c.src = run, src
 	return c, err

@@ -136,6 +136,10 @@ type slots struct {
 	info     SlotInfo // TaskQueue, Identity and issued; Kind set per call
 	issued   atomic.Int32
 	gauges   *slotGauges // nil without metrics
+	// used, processed and failed are the worker's Status: slots holding
+	// a task, tasks that ended, tasks that failed.
+	used              atomic.Int32
+	processed, failed atomic.Int64
 }
 
 func newSlots(supplier SlotSupplier, taskQueue, identity string, gauges *slotGauges) *slots {
@@ -173,6 +177,7 @@ func (s *slots) tryReserve(kind enumspb.TaskQueueKind) Permit {
 
 // markUsed notes that the slot holds a task.
 func (s *slots) markUsed(p Permit) {
+	s.used.Add(1)
 	s.gauges.add(s.supplier.MaxSlots(), 1)
 	s.supplier.MarkSlotUsed(p)
 }
@@ -180,6 +185,8 @@ func (s *slots) markUsed(p Permit) {
 // release gives a slot back; used says whether markUsed was called on it.
 func (s *slots) release(p Permit, used bool) {
 	if used {
+		s.used.Add(-1)
+		s.processed.Add(1)
 		s.gauges.add(s.supplier.MaxSlots(), -1)
 	}
 	s.supplier.ReleaseSlot(p, used)

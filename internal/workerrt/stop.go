@@ -8,6 +8,7 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
+	workerpb "go.temporal.io/api/worker/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/grpc"
 )
@@ -108,6 +109,15 @@ type workerShutdownService interface {
 	ShutdownWorker(ctx context.Context, in *workflowservice.ShutdownWorkerRequest, opts ...grpc.CallOption) (*workflowservice.ShutdownWorkerResponse, error)
 }
 
+// shutdownHeartbeat is the worker's last heartbeat, for its ShutdownWorker
+// call, or nil without heartbeats.
+func (w *Worker) shutdownHeartbeat() *workerpb.WorkerHeartbeat {
+	if w.opts.ShutdownHeartbeat == nil {
+		return nil
+	}
+	return w.opts.ShutdownHeartbeat()
+}
+
 // announceShutdown tells the server that the worker stops, as
 // go.temporal.io/sdk does, and reports whether the server took it by
 // returnBy.
@@ -136,6 +146,7 @@ func (w *Worker) announceShutdown(returnBy time.Time) bool {
 		WorkerInstanceKey: w.opts.WorkerInstanceKey,
 		TaskQueue:         w.opts.TaskQueue,
 		TaskQueueTypes:    types,
+		WorkerHeartbeat:   w.shutdownHeartbeat(),
 	})
 	var unimplemented *serviceerror.Unimplemented
 	switch {

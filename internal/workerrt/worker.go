@@ -11,6 +11,7 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
+	workerpb "go.temporal.io/api/worker/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal/engine"
@@ -53,6 +54,9 @@ type Options struct {
 	// are sent (payloadlimit): too large ones fail the task instead; nil
 	// checks nothing.
 	Payloads *payloadlimit.Checker
+	// ShutdownHeartbeat, when set, is the worker's last heartbeat
+	// (status SHUTTING_DOWN), which its ShutdownWorker call carries.
+	ShutdownHeartbeat func() *workerpb.WorkerHeartbeat
 	// Nexus runs Nexus tasks; nil disables them. The Service must then be
 	// a NexusService too.
 	Nexus NexusExecutor
@@ -220,6 +224,7 @@ type Worker struct {
 	eager                eagerActivities
 	metrics              *workerMetrics // nil without a metrics handler
 	versioning           versioningWire
+	status               statusTrackers
 }
 
 // New checks options and applies defaults; Start begins polling.
@@ -335,7 +340,7 @@ func (w *Worker) Start() {
 		m.workerStarted(sdkmetrics.WorkerTypeActivity)
 		pollers := w.pollers(w.opts.ActivityPollers, w.opts.ActivityPollerScaling, sdkmetrics.WorkerTypeActivity)
 		g := &pollGroup[*workflowservice.PollActivityTaskQueueResponse]{what: "activity", kind: enumspb.TASK_QUEUE_KIND_NORMAL,
-			slots: w.activitySlots, pollers: pollers, logger: w.opts.Logger,
+			slots: w.activitySlots, pollers: pollers, tracker: w.status.track(&w.status.activity, pollers), logger: w.opts.Logger,
 			poll: w.pollActivityTask, handle: w.handleActivityTask, running: &w.running,
 			fatal: w.fatalOnce(), fatalAfter: w.opts.FatalErrorGrace}
 		w.goPoll(func() { g.run(pollCtx) })
@@ -373,12 +378,12 @@ func (w *Worker) pollers(n int, scaling *PollerScaling, workerType string) *poll
 }
 
 func (w *Worker) startWorkflowPolls(ctx context.Context, queue *taskqueuepb.TaskQueue, pollers *pollerCount) {
-	what := "workflow"
+	what, tracked := "workflow", &w.status.workflow
 	if queue.GetKind() == enumspb.TASK_QUEUE_KIND_STICKY {
-		what = "sticky workflow"
+		what, tracked = "sticky workflow", &w.status.sticky
 	}
 	g := &pollGroup[*workflowservice.PollWorkflowTaskQueueResponse]{what: what, kind: queue.GetKind(),
-		slots: w.workflowSlots, pollers: pollers, logger: w.opts.Logger,
+		slots: w.workflowSlots, pollers: pollers, tracker: w.status.track(tracked, pollers), logger: w.opts.Logger,
 		poll: func(ctx context.Context) (*workflowservice.PollWorkflowTaskQueueResponse, bool, error) {
 			if queue.GetKind() == enumspb.TASK_QUEUE_KIND_STICKY {
 				if !w.stickyPolls.open() {
