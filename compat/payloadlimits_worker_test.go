@@ -103,9 +103,8 @@ type payloadOutcome struct {
 	Warnings            []string
 }
 
-// payloadRun runs ReturnsLarge(size, viaActivity) on a worker of one SDK.
-type payloadRun func(t *testing.T, size int, viaActivity, disableErrorLimit bool) payloadOutcome
-
+// runPayloadsOurs runs ReturnsLarge(size, viaActivity) on a worker of
+// this SDK (runPayloadsOfficial: of go.temporal.io/sdk).
 func runPayloadsOurs(t *testing.T, size int, viaActivity, disableErrorLimit bool) payloadOutcome {
 	logs := &warningLog{}
 	c, err := client.Dial(client.Options{HostPort: testharness.HostPort(t), Logger: logs})
