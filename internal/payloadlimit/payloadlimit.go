@@ -153,19 +153,49 @@ func (c *Checker) Check(ctx context.Context, msg proto.Message) error {
 
 // mayExceed reports whether msg is large enough for any limit to apply:
 // every size the checks measure is at most the whole message's, so most
-// requests, far smaller than the smallest limit, are not walked.
+// requests, far smaller than the smallest limit, are not walked. The memo
+// limits (2 KiB by default) apply only to a message that can hold a memo.
 func (c *Checker) mayExceed(msg proto.Message) bool {
-	smallest := int64(0)
-	limits := [4]int64{c.warn.Payload, c.warn.Memo}
+	payload, memo := c.warn.Payload, c.warn.Memo
 	if s := c.refuse.Load(); s != nil {
-		limits[2], limits[3] = s.Payload, s.Memo
+		payload, memo = smallestLimit(payload, s.Payload), smallestLimit(memo, s.Memo)
 	}
-	for _, l := range limits {
-		if l > 0 && (smallest == 0 || l < smallest) {
-			smallest = l
+	if payload == 0 && memo == 0 {
+		return false
+	}
+	size := int64(proto.Size(msg))
+	return (payload > 0 && size > payload) || (memo > 0 && size > memo && mayHoldMemo(msg))
+}
+
+// smallestLimit is the smaller of two limits, zero being none.
+func smallestLimit(a, b int64) int64 {
+	if a == 0 || (b > 0 && b < a) {
+		return b
+	}
+	return a
+}
+
+// mayHoldMemo reports whether msg may carry a memo: the worker's answers
+// do only in commands that start a run or change its memo; other
+// requests are walked to find out.
+func mayHoldMemo(msg proto.Message) bool {
+	switch m := msg.(type) {
+	case *workflowservice.RespondWorkflowTaskCompletedRequest:
+		for _, cmd := range m.GetCommands() {
+			switch cmd.GetCommandType() {
+			case enumspb.COMMAND_TYPE_START_CHILD_WORKFLOW_EXECUTION, enumspb.COMMAND_TYPE_CONTINUE_AS_NEW_WORKFLOW_EXECUTION,
+				enumspb.COMMAND_TYPE_MODIFY_WORKFLOW_PROPERTIES:
+				return true
+			}
 		}
+		return false
+	case *workflowservice.RespondActivityTaskCompletedRequest, *workflowservice.RespondActivityTaskFailedRequest,
+		*workflowservice.RespondActivityTaskCanceledRequest, *workflowservice.RespondQueryTaskCompletedRequest,
+		*workflowservice.RespondWorkflowTaskFailedRequest, *workflowservice.RespondNexusTaskCompletedRequest,
+		*workflowservice.RespondNexusTaskFailedRequest, *workflowservice.RecordActivityTaskHeartbeatRequest:
+		return false
 	}
-	return smallest > 0 && int64(proto.Size(msg)) > smallest
+	return true
 }
 
 // visit sizes one field's payloads.

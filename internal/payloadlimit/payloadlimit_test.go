@@ -194,6 +194,25 @@ func TestMemosHaveTheirOwnLimits(t *testing.T) {
 	}
 }
 
+// A workflow task's completion is walked for memos only when one of its
+// commands can carry one; then its memo is sized as anywhere else.
+func TestAChildsMemoInACompletionIsSized(t *testing.T) {
+	c, w := newChecker(t)
+	big := &commonpb.Memo{Fields: map[string]*commonpb.Payload{"k": {Data: make([]byte, 200)}}}
+	child := &commandpb.Command{CommandType: enumspb.COMMAND_TYPE_START_CHILD_WORKFLOW_EXECUTION,
+		Attributes: &commandpb.Command_StartChildWorkflowExecutionCommandAttributes{
+			StartChildWorkflowExecutionCommandAttributes: &commandpb.StartChildWorkflowExecutionCommandAttributes{Memo: big}}}
+	if err := c.Check(context.Background(), completion(child)); err != nil {
+		t.Fatal(err)
+	}
+	if lines := w.take(); len(lines) != 1 || !strings.Contains(lines[0], memoWarning) {
+		t.Errorf("warnings %q, want the child's memo warned of", lines)
+	}
+	if !mayHoldMemo(completion(child)) || mayHoldMemo(completion(completeWorkflow(10))) {
+		t.Error("mayHoldMemo: want true with a child's start, false with a completion alone")
+	}
+}
+
 func TestWithoutRefuseNothingIsRefused(t *testing.T) {
 	w := &warnings{}
 	c := New(Sizes{Payload: 1000}, w)
