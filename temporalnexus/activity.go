@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/nexus-rpc/sdk-go/nexus"
-	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/internal/clientapi"
@@ -85,15 +84,7 @@ func startActivity(ctx context.Context, nc NexusClient, activityOpts client.Star
 		if err != nil {
 			return "", err
 		}
-		header := make(map[string]string, len(options.CallbackHeader)+1)
-		for k, v := range options.CallbackHeader {
-			header[k] = v
-		}
-		nexus.Header(header).Set(nexus.HeaderOperationToken, callbackToken)
-		start.Callbacks = []*commonpb.Callback{{
-			Variant: &commonpb.Callback_Nexus_{Nexus: &commonpb.Callback_Nexus{Url: options.CallbackURL, Header: header}},
-			Links:   links,
-		}}
+		start.Callbacks = completionCallbacks(options, links, map[string]string{nexus.HeaderOperationToken: callbackToken})
 	}
 	handle, err := nc.client.ExecuteActivity(clientapi.WithNexusStart(ctx, start), activityOpts, activityType, args...)
 	if err != nil {

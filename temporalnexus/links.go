@@ -164,3 +164,23 @@ var (
 	linkTypeActivity       = string((&commonpb.Link_Activity{}).ProtoReflect().Descriptor().FullName())
 	linkTypeCallback       = string((&commonpb.Link_Callback{}).ProtoReflect().Descriptor().FullName())
 )
+
+// completionCallbacks are the callbacks a start sends so that what it
+// starts completes the caller's operation: the request's callback URL,
+// with its header plus fields (the operation token under
+// nexus.HeaderOperationToken, so that the caller completes with it even
+// if the completion outruns the start's response), and the links back to
+// the caller.
+func completionCallbacks(options nexus.StartOperationOptions, links []*commonpb.Link, fields map[string]string) []*commonpb.Callback {
+	header := make(map[string]string, len(options.CallbackHeader)+len(fields))
+	for k, v := range options.CallbackHeader {
+		header[k] = v
+	}
+	for k, v := range fields {
+		nexus.Header(header).Set(k, v)
+	}
+	return []*commonpb.Callback{{
+		Variant: &commonpb.Callback_Nexus_{Nexus: &commonpb.Callback_Nexus{Url: options.CallbackURL, Header: header}},
+		Links:   links,
+	}}
+}

@@ -276,19 +276,9 @@ func ExecuteUntypedWorkflow[R any](
 	}
 	start := &clientapi.NexusStart{RequestID: nexusOptions.RequestID, Links: links, SerializationContext: propagatedContext(oc)}
 	if nexusOptions.CallbackURL != "" {
-		header := make(map[string]string, len(nexusOptions.CallbackHeader)+2)
-		for k, v := range nexusOptions.CallbackHeader {
-			header[k] = v
-		}
-		// The caller completes with the token even if the workflow ends
-		// before the start's response reaches it; "nexus-operation-id" for
-		// servers before 1.27.
-		nexus.Header(header).Set("nexus-operation-id", token)
-		nexus.Header(header).Set(nexus.HeaderOperationToken, token)
-		start.Callbacks = []*commonpb.Callback{{
-			Variant: &commonpb.Callback_Nexus_{Nexus: &commonpb.Callback_Nexus{Url: nexusOptions.CallbackURL, Header: header}},
-			Links:   links,
-		}}
+		// "nexus-operation-id" too, for servers before 1.27.
+		start.Callbacks = completionCallbacks(nexusOptions, links,
+			map[string]string{"nexus-operation-id": token, nexus.HeaderOperationToken: token})
 	}
 	startWorkflowOptions.WorkflowExecutionErrorWhenAlreadyStarted = true
 	run, err := GetClient(ctx).ExecuteWorkflow(clientapi.WithNexusStart(ctx, start), startWorkflowOptions, workflowType, args...)

@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 
 	"github.com/nexus-rpc/sdk-go/nexus"
-	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/internal/clientapi"
@@ -404,18 +403,10 @@ func StartUpdateWorkflow[R any](
 	if err != nil {
 		return none, &nexus.HandlerError{Type: nexus.HandlerErrorTypeBadRequest, Message: "could not convert links for update workflow", Cause: err}
 	}
-	header := make(map[string]string, len(nc.options.CallbackHeader)+1)
-	for k, v := range nc.options.CallbackHeader {
-		header[k] = v
-	}
-	nexus.Header(header).Set(nexus.HeaderOperationToken, token)
 	start := &clientapi.NexusStart{
-		RequestID: nc.options.RequestID,
-		Links:     links,
-		Callbacks: []*commonpb.Callback{{
-			Variant: &commonpb.Callback_Nexus_{Nexus: &commonpb.Callback_Nexus{Url: nc.options.CallbackURL, Header: header}},
-			Links:   links,
-		}},
+		RequestID:            nc.options.RequestID,
+		Links:                links,
+		Callbacks:            completionCallbacks(nc.options, links, map[string]string{nexus.HeaderOperationToken: token}),
 		SerializationContext: propagatedContext(oc),
 	}
 	handle, err := GetClient(ctx).UpdateWorkflow(clientapi.WithNexusStart(ctx, start), o)
