@@ -26,13 +26,16 @@ import (
 // the metering of attempts made in later tasks.
 
 // slowRetriesName is a workflow whose local activity fails 5 times with
-// 400ms backoffs, retried within the task: it outlives its first workflow
-// task (1s timeout, a heartbeat at 800ms) and makes attempts in the next.
+// 300ms backoffs, retried within the task: it outlives its first workflow
+// task (1s timeout, heartbeats every 800ms) and makes attempts in the next.
+// Its attempts (at about 0, 300, ..., 1500ms) stay 100ms away from the
+// heartbeats, so which task each falls in does not depend on a loaded
+// machine's timer latency: three are made after the first task.
 const slowRetriesName = "LocalSlowRetriesWorkflow"
 
 func slowRetriesOurs(ctx workflow.Context) (int32, error) {
 	ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: 5 * time.Second,
-		RetryPolicy: &ourtemporal.RetryPolicy{InitialInterval: 400 * time.Millisecond, BackoffCoefficient: 1}})
+		RetryPolicy: &ourtemporal.RetryPolicy{InitialInterval: 300 * time.Millisecond, BackoffCoefficient: 1}})
 	var attempt int32
 	err := workflow.ExecuteLocalActivity(ctx, LocalFlaky, int32(6)).Get(ctx, &attempt)
 	return attempt, err
@@ -40,7 +43,7 @@ func slowRetriesOurs(ctx workflow.Context) (int32, error) {
 
 func slowRetriesOfficial(ctx officialworkflow.Context) (int32, error) {
 	ctx = officialworkflow.WithLocalActivityOptions(ctx, officialworkflow.LocalActivityOptions{StartToCloseTimeout: 5 * time.Second,
-		RetryPolicy: &officialtemporal.RetryPolicy{InitialInterval: 400 * time.Millisecond, BackoffCoefficient: 1}})
+		RetryPolicy: &officialtemporal.RetryPolicy{InitialInterval: 300 * time.Millisecond, BackoffCoefficient: 1}})
 	var attempt int32
 	err := officialworkflow.ExecuteLocalActivity(ctx, LocalFlaky, int32(6)).Get(ctx, &attempt)
 	return attempt, err
