@@ -77,7 +77,7 @@ func newCodecTaskRun(t *testing.T, fn any, codec converter.PayloadCodec, failOnP
 	if err := reg.RegisterActivity(codecTestLocalActivity, "CodecLocalActivity", false, false); err != nil {
 		t.Fatal(err)
 	}
-	config := newRunConfig(reg, runConfigOptions{
+	config := newRunConfig(reg, RunOptions{
 		Namespace:     "ns",
 		DataConverter: converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), codec),
 		FailOnPanic:   failOnPanic,

@@ -1,7 +1,8 @@
 // Package internal implements the SDK behind its public packages, which
 // are thin facades over it: the API types they share (Context, Future,
 // options, interceptors, errors, the client's options, interceptors and
-// plugins), the worker and the replayer.
+// plugins), the workflow runs, their wiring into a worker runtime
+// (wiring.go) and the replay.
 // The machinery lives in subpackages, each with a doc of its own: the
 // dispatcher (coro), the deterministic primitives (wfsync), the command
 // machines (commands), the engine (engine), the worker runtime (workerrt)
@@ -12,8 +13,9 @@
 // sit above it, imported by the facades alone: the resource-based tuner
 // (resourcetuner) and SimplePlugin (simpleplugin). The client's implementation
 // (clientimpl) sits above it too, imported by the client and testsuite
-// packages and the test environment; a worker sees its client through
-// WorkerClient alone. The client's API types that name nothing of this
+// packages and the test environment, and so does the worker's
+// (workerimpl), imported by the worker facade and the test environment; a
+// worker sees its client through WorkerClient alone. The client's API types that name nothing of this
 // package (Client, the options and answers of its operations, schedules,
 // WorkflowExecution) sit below it, in clientapi.
 // docs/architecture.md shows how they fit together.

@@ -9,6 +9,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/chk"
 )
 
 // prefixCodec marks what it encodes, and refuses to decode what it did
@@ -83,20 +84,20 @@ func TestOutgoingHeaderEncodesOnlyTheFieldsAskedFor(t *testing.T) {
 
 	propagators := []ContextPropagator{keyPropagator{key: "plain"}, keyPropagator{key: "coded", encode: true}}
 	header, err := ClientOutgoingHeader(ctx, propagators, codecOf(prefixCodec{}))
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	want := map[string]string{"plain": "p", "coded": "enc:c", "interceptor": "i", "marked": "enc:m", "replaced": "new"}
-	chkLen(t, header.GetFields(), len(want))
+	chk.Len(t, header.GetFields(), len(want))
 	for key, data := range want {
-		chkEqual(t, data, string(header.GetFields()[key].GetData()), key)
+		chk.Equal(t, data, string(header.GetFields()[key].GetData()), key)
 	}
-	chkEqual(t, "m", string(Header(ctx)["marked"].GetData()), "the call's header is left as written")
+	chk.Equal(t, "m", string(Header(ctx)["marked"].GetData()), "the call's header is left as written")
 }
 
 func TestOutgoingHeaderWithoutACodecSendsFieldsAsWritten(t *testing.T) {
 	ctx := context.WithValue(ContextWithNewHeader(context.Background()), keyPropagatorValue("coded"), "c")
 	header, err := ClientOutgoingHeader(ctx, []ContextPropagator{keyPropagator{key: "coded", encode: true}}, codecOf(nil))
-	chkNoErr(t, err)
-	chkEqual(t, "c", string(header.GetFields()["coded"].GetData()))
+	chk.NoErr(t, err)
+	chk.Equal(t, "c", string(header.GetFields()["coded"].GetData()))
 }
 
 func TestIncomingHeaderIsDecodedForThePropagatorsThatAskOnly(t *testing.T) {
@@ -109,16 +110,16 @@ func TestIncomingHeaderIsDecodedForThePropagatorsThatAskOnly(t *testing.T) {
 	// encode: a propagator that asks for decoding reads the whole
 	// header through the codec, as go.temporal.io/sdk's does.
 	_, err := contextWithIncomingHeader(context.Background(), header, propagators, codecOf(prefixCodec{}))
-	chkErrContains(t, err, `header field "plain"`, "the field the codec failed on is named")
+	chk.ErrContains(t, err, `header field "plain"`, "the field the codec failed on is named")
 
 	header.Fields["plain"] = &commonpb.Payload{Data: []byte("enc:p")}
 	ctx, err := contextWithIncomingHeader(context.Background(), header, propagators, codecOf(prefixCodec{}))
-	chkNoErr(t, err)
-	chkEqual(t, "c", ctx.Value(keyPropagatorValue("coded")), "decoded for the propagator that asks")
-	chkEqual(t, "enc:p", ctx.Value(keyPropagatorValue("plain")), "as it arrived for the one that does not")
-	chkEqual(t, "enc:c", string(Header(ctx)["coded"].GetData()), "interceptors see the header as it arrived")
+	chk.NoErr(t, err)
+	chk.Equal(t, "c", ctx.Value(keyPropagatorValue("coded")), "decoded for the propagator that asks")
+	chk.Equal(t, "enc:p", ctx.Value(keyPropagatorValue("plain")), "as it arrived for the one that does not")
+	chk.Equal(t, "enc:c", string(Header(ctx)["coded"].GetData()), "interceptors see the header as it arrived")
 	decoded, err := DecodedHeader(ctx)
-	chkNoErr(t, err)
-	chkEqual(t, "c", string(decoded["coded"].GetData()), "DecodedHeader decodes")
-	chkEqual(t, "enc:c", string(Header(ctx)["coded"].GetData()), "DecodedHeader leaves the header alone")
+	chk.NoErr(t, err)
+	chk.Equal(t, "c", string(decoded["coded"].GetData()), "DecodedHeader decodes")
+	chk.Equal(t, "enc:c", string(Header(ctx)["coded"].GetData()), "DecodedHeader leaves the header alone")
 }

@@ -8,20 +8,21 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/chk"
 )
 
 func TestHeaderIsNilOutsideInterceptedCalls(t *testing.T) {
-	chkNil(t, Header(context.Background()))
-	chkNotNil(t, Header(ContextWithNewHeader(context.Background())))
-	chkNil(t, Header(contextWithoutHeader(ContextWithNewHeader(context.Background()))), "hidden from the code an interceptor calls")
+	chk.Nil(t, Header(context.Background()))
+	chk.NotNil(t, Header(ContextWithNewHeader(context.Background())))
+	chk.Nil(t, Header(contextWithoutHeader(ContextWithNewHeader(context.Background()))), "hidden from the code an interceptor calls")
 }
 
 func TestCallerHeaderIsCopiedNotShared(t *testing.T) {
 	given := &commonpb.Header{Fields: map[string]*commonpb.Payload{"given": {Data: []byte("g")}}}
 	ctx := ContextWithHeader(context.Background(), given)
 	Header(ctx)["added"] = &commonpb.Payload{}
-	chkLen(t, given.GetFields(), 1, "an interceptor's write does not change the caller's header")
-	chkLen(t, Header(ctx), 2)
+	chk.Len(t, given.GetFields(), 1, "an interceptor's write does not change the caller's header")
+	chk.Len(t, Header(ctx), 2)
 }
 
 // mapPropagator carries the "k" value of a Go context, and its string
@@ -51,18 +52,18 @@ func (mapPropagator) ExtractToWorkflow(ctx Context, _ HeaderReader) (Context, er
 func TestIncomingHeaderGoesToInterceptorsAndPropagators(t *testing.T) {
 	header := &commonpb.Header{Fields: map[string]*commonpb.Payload{"k": {Data: []byte("v")}, "other": {}}}
 	ctx, err := contextWithIncomingHeader(context.Background(), header, []ContextPropagator{mapPropagator{}}, func() converter.PayloadCodec { return nil })
-	chkNoErr(t, err)
-	chkEqual(t, "v", ctx.Value(mapPropagatorKey{}), "the propagator extracts its value")
-	chkLen(t, Header(ctx), 2, "interceptors see every field")
+	chk.NoErr(t, err)
+	chk.Equal(t, "v", ctx.Value(mapPropagatorKey{}), "the propagator extracts its value")
+	chk.Len(t, Header(ctx), 2, "interceptors see every field")
 	Header(ctx)["written"] = &commonpb.Payload{}
-	chkLen(t, header.GetFields(), 2, "the received header is not changed")
+	chk.Len(t, header.GetFields(), 2, "the received header is not changed")
 
 	var keys []string
-	chkNoErr(t, headerFields(Header(ctx)).ForEachKey(func(k string, _ *commonpb.Payload) error {
+	chk.NoErr(t, headerFields(Header(ctx)).ForEachKey(func(k string, _ *commonpb.Payload) error {
 		keys = append(keys, k)
 		return nil
 	}))
-	chkLen(t, keys, 3)
+	chk.Len(t, keys, 3)
 	stop := errors.New("stop")
-	chkErrIs(t, headerFields(Header(ctx)).ForEachKey(func(string, *commonpb.Payload) error { return stop }), stop)
+	chk.ErrIs(t, headerFields(Header(ctx)).ForEachKey(func(string, *commonpb.Payload) error { return stop }), stop)
 }

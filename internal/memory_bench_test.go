@@ -78,7 +78,7 @@ func cachedWorkflowMemory(tb testing.TB, runs int, workflow any, input any) (hea
 		tb.Fatal(err)
 	}
 	dc := converter.GetDefaultDataConverter()
-	config := newRunConfig(reg, runConfigOptions{DataConverter: dc, Namespace: "default", SDKMetadataFlags: true})
+	config := newRunConfig(reg, RunOptions{DataConverter: dc, Namespace: "default", SDKMetadataFlags: true})
 	opts := config.engineOptions()
 	payloads, _ := dc.ToPayloads(input)
 	measure := func() (heap, stack uint64) {

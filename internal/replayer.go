@@ -79,7 +79,7 @@ func ReplayHistory(ctx context.Context, reg *registry.Registry, options Workflow
 // replayerRunOptions are what the runs of a replayer's replays see: its
 // options, logger (the default one when nil), and the namespace
 // go.temporal.io/sdk gives replays.
-func replayerRunOptions(options WorkflowReplayerOptions, logger log.Logger) runConfigOptions {
+func replayerRunOptions(options WorkflowReplayerOptions, logger log.Logger) RunOptions {
 	if logger == nil {
 		logger = logging.NewDefaultLogger()
 	}
@@ -87,7 +87,7 @@ func replayerRunOptions(options WorkflowReplayerOptions, logger log.Logger) runC
 	if options.DisableDeadlockDetection {
 		deadlock = -1
 	}
-	return runConfigOptions{
+	return RunOptions{
 		DataConverter:    options.DataConverter,
 		FailureConverter: options.FailureConverter,
 		// A logger that panics fails no replay, as it fails no task of a
@@ -106,7 +106,7 @@ func replayerRunOptions(options WorkflowReplayerOptions, logger log.Logger) runC
 // replayer's, or the test environment's, whose replay check replays as
 // its worker ran), and, on a mismatch, explains it with a
 // *NonDeterminismError. The result is built only when wanted.
-func replayHistory(ctx context.Context, reg *registry.Registry, env runConfigOptions, src history.Source, wantResult bool) (*WorkflowReplayResult, error) {
+func replayHistory(ctx context.Context, reg *registry.Registry, env RunOptions, src history.Source, wantResult bool) (*WorkflowReplayResult, error) {
 	res, err := replayOnce(ctx, reg, env, src, wantResult, nil)
 	if err == nil {
 		return res, nil
@@ -133,7 +133,7 @@ func replayHistory(ctx context.Context, reg *registry.Registry, env runConfigOpt
 
 // replayOnce runs src through a new engine.Run. locate, when set, makes the
 // engine record where the workflow code made each command.
-func replayOnce(ctx context.Context, reg *registry.Registry, env runConfigOptions, src history.Source, wantResult bool, locate func() string) (*WorkflowReplayResult, error) {
+func replayOnce(ctx context.Context, reg *registry.Registry, env RunOptions, src history.Source, wantResult bool, locate func() string) (*WorkflowReplayResult, error) {
 	events := src.Events
 	if len(events) == 0 || events[0].GetEventType() != enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED {
 		return nil, errors.New("replay: the history must begin with its WorkflowExecutionStarted event")

@@ -41,7 +41,7 @@ func TestTheLocatorFindsTheCodeOfALiveTasksMismatch(t *testing.T) {
 	if err := reg.RegisterWorkflow(incrementsWhereGreetWasRecorded, "ActivitiesWorkflow", false); err != nil {
 		t.Fatal(err)
 	}
-	config := newRunConfig(reg, runConfigOptions{})
+	config := newRunConfig(reg, RunOptions{})
 	x := engine.NewRun(config.engineOptions()) // as a worker runs it: nothing located
 	defer x.Close()
 	_, failed := x.ProcessTask(engine.Task{Events: engine.NewEventSource(context.Background(), h.GetEvents(), nil, nil)})

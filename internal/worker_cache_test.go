@@ -92,7 +92,7 @@ func TestTheNextTaskFindsTheRunCachedWhileTheReportIsInFlight(t *testing.T) {
 	clock := testserver.NewClock(time.Now())
 	srv := testserver.New(testserver.Options{Clock: clock})
 	svc := &raceyReports{Local: testserver.Local{S: srv}, polled: make(chan struct{}, 1)}
-	config := newRunConfig(reg, runConfigOptions{Namespace: "default", SDKMetadataFlags: true})
+	config := newRunConfig(reg, RunOptions{Namespace: "default", SDKMetadataFlags: true})
 	cache := workerrt.NewStickyCache(10)
 	defer cache.Purge()
 	w, err := workerrt.New(workerrt.Options{
@@ -178,7 +178,7 @@ func TestARejectedUpdateLeavesTheRunCachedInTheTestServer(t *testing.T) {
 	}
 	srv := testserver.New(testserver.Options{Clock: testserver.NewClock(time.Now())})
 	svc := &discardsCounted{Local: testserver.Local{S: srv}}
-	config := newRunConfig(reg, runConfigOptions{Namespace: "default", SDKMetadataFlags: true})
+	config := newRunConfig(reg, RunOptions{Namespace: "default", SDKMetadataFlags: true})
 	cache := workerrt.NewStickyCache(10)
 	defer cache.Purge()
 	w, err := workerrt.New(workerrt.Options{

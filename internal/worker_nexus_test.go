@@ -93,7 +93,7 @@ func TestNexusInterceptorChain(t *testing.T) {
 	svc.MustRegister(&cancelRecorder{canceled: &canceled})
 	reg := nexus.NewServiceRegistry()
 	reg.MustRegister(svc)
-	reg.Use(nexusMiddleware([]WorkerInterceptor{
+	reg.Use(NexusMiddleware([]WorkerInterceptor{
 		&recordingNexusInterceptor{name: "outer", calls: &calls},
 		&recordingNexusInterceptor{name: "inner", calls: &calls},
 	}))

@@ -63,7 +63,7 @@ func BenchmarkOneActivityWorkflow(b *testing.B) {
 	}
 	dc := converter.GetDefaultDataConverter()
 	logger := logging.NewTextLogger(discard{}, 0)
-	config := newRunConfig(reg, runConfigOptions{DataConverter: dc, Namespace: "default", SDKMetadataFlags: true, Logger: logger})
+	config := newRunConfig(reg, RunOptions{DataConverter: dc, Namespace: "default", SDKMetadataFlags: true, Logger: logger})
 	opts := config.engineOptions()
 	activities := &activityExecutor{registry: reg, dc: dc, logger: logger, namespace: "default", taskQueue: "tq"}
 	input, _ := dc.ToPayloads(1)

@@ -47,7 +47,7 @@ func TestARunsLoggerTagsMessagesAndIsSilentInReplay(t *testing.T) {
 	if err := reg.RegisterWorkflow(logsAroundASignal, "", false); err != nil {
 		t.Fatal(err)
 	}
-	config := newRunConfig(reg, runConfigOptions{Namespace: "ns", Logger: logger})
+	config := newRunConfig(reg, RunOptions{Namespace: "ns", Logger: logger})
 	x := engine.NewRun(config.engineOptions())
 	x.SetRun("wf-1", "run-1")
 	defer x.Close()

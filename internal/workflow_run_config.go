@@ -17,10 +17,10 @@ import (
 	"github.com/durable-go/sdk/log"
 )
 
-// runConfigOptions are what a driver of the engine (a worker, a replayer,
+// RunOptions are what a driver of the engine (a worker, a replayer,
 // the test environment) chooses for the workflow runs it drives. Zero
 // values take the defaults of newRunConfig.
-type runConfigOptions struct {
+type RunOptions struct {
 	DataConverter    converter.DataConverter    // the default converter
 	FailureConverter converter.FailureConverter // the default, over DataConverter
 	Logger           log.Logger                 // the default logger
@@ -60,7 +60,7 @@ type runConfigOptions struct {
 // newRunConfig is the one way to build what drives the engine: the
 // worker, the replayer and the test environment each call it with their
 // registry and options.
-func newRunConfig(reg *registry.Registry, o runConfigOptions) *runConfig {
+func newRunConfig(reg *registry.Registry, o RunOptions) *runConfig {
 	if o.DataConverter == nil {
 		o.DataConverter = converter.GetDefaultDataConverter()
 	}

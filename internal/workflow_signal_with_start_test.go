@@ -189,7 +189,7 @@ func TestSignalWithStartWorkflowEncodesWithTheTargetsSerializationContext(t *tes
 	if err := reg.RegisterWorkflow(signalWithStartCaller, "Caller", false); err != nil {
 		t.Fatal(err)
 	}
-	config := newRunConfig(reg, runConfigOptions{Namespace: "ns", DataConverter: targetTaggingConverter{DataConverter: converter.GetDefaultDataConverter()}})
+	config := newRunConfig(reg, RunOptions{Namespace: "ns", DataConverter: targetTaggingConverter{DataConverter: converter.GetDefaultDataConverter()}})
 	x := engine.NewRun(config.engineOptions())
 	x.SetRun("caller-1", "run-1")
 	t.Cleanup(x.Close)

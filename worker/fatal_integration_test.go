@@ -10,8 +10,8 @@ import (
 	"go.temporal.io/api/serviceerror"
 
 	"github.com/durable-go/sdk/client"
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/testharness"
+	"github.com/durable-go/sdk/internal/workerimpl"
 	"github.com/durable-go/sdk/worker"
 )
 
@@ -80,7 +80,7 @@ func TestWorkerStopsWhenPollsFailForGood(t *testing.T) {
 		defer mu.Unlock()
 		reported = append(reported, err)
 	}})
-	internal.SetFatalPollErrorGrace(w.(*internal.AggregatedWorker), time.Second)
+	workerimpl.SetFatalPollErrorGrace(w.(*workerimpl.AggregatedWorker), time.Second)
 	w.RegisterWorkflow(heartbeatThrottleWorkflow)
 
 	ran := make(chan error, 1)

@@ -6,6 +6,7 @@ import (
 	"github.com/durable-go/sdk/activity"
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/workerimpl"
 	"github.com/durable-go/sdk/workflow"
 )
 
@@ -104,19 +105,19 @@ type Worker interface {
 // or options are invalid (a negative size, a Tuner with the sizes it
 // replaces), with a message that names the problem.
 func New(client client.Client, taskQueue string, options Options) Worker {
-	return internal.NewWorker(client, taskQueue, options)
+	return workerimpl.NewWorker(client, taskQueue, options)
 }
 
 // InterruptCh returns a channel that delivers when the process receives
 // SIGINT or SIGTERM, for Worker.Run: the worker then stops gracefully.
-func InterruptCh() <-chan any { return internal.InterruptCh() }
+func InterruptCh() <-chan any { return workerimpl.InterruptCh() }
 
 // SetStickyWorkflowCacheSize sets how many workflow runs the process keeps
 // in memory between their tasks (10000 by default), shared by all its
 // workers. A cached run continues from where it was; an evicted one is
 // replayed from its full history at its next task. Call it before
 // starting any worker.
-func SetStickyWorkflowCacheSize(cacheSize int) { internal.SetStickyWorkflowCacheSize(cacheSize) }
+func SetStickyWorkflowCacheSize(cacheSize int) { workerimpl.SetStickyWorkflowCacheSize(cacheSize) }
 
 // SetBinaryChecksum sets the identifier of this process's binary, which its
 // workers send with their workflow polls and task failures (and to servers
@@ -132,7 +133,7 @@ func SetBinaryChecksum(checksum string) { internal.SetBinaryChecksum(checksum) }
 
 // PurgeStickyWorkflowCache drops every cached workflow run of the process;
 // their next tasks replay them from history. Mostly for tests.
-func PurgeStickyWorkflowCache() { internal.PurgeStickyWorkflowCache() }
+func PurgeStickyWorkflowCache() { workerimpl.PurgeStickyWorkflowCache() }
 
 // ErrWorkerShutdown is the cause (context.Cause) of the cancellation of
 // the activities still running when a stopping worker's WorkerStopTimeout
@@ -143,4 +144,4 @@ var ErrWorkerShutdown = internal.ErrWorkerShutdown
 // level, each long poll that expires empty and each task it receives
 // (workflow, run, attempt, activity type), for finding out why a worker
 // seems idle or what it is busy with.
-func EnableVerboseLogging(enable bool) { internal.EnableVerboseLogging(enable) }
+func EnableVerboseLogging(enable bool) { workerimpl.EnableVerboseLogging(enable) }

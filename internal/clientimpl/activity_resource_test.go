@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/chk"
 )
 
 // Requests about an activity found by ID carry the resource ID
@@ -17,16 +18,16 @@ func TestActivityRequestsByIDCarryTheResourceID(t *testing.T) {
 	c := f.client(t, internal.ClientOptions{})
 	ctx := context.Background()
 
-	chkNoErr(t, c.CompleteActivityByID(ctx, "ns", "wf", "", "act", "done", nil))
-	chkNoErr(t, c.CompleteActivityByActivityID(ctx, "ns", "standalone", "", "done", nil))
+	chk.NoErr(t, c.CompleteActivityByID(ctx, "ns", "wf", "", "act", "done", nil))
+	chk.NoErr(t, c.CompleteActivityByActivityID(ctx, "ns", "standalone", "", "done", nil))
 	completed := receivedRequests[*workflowservice.RespondActivityTaskCompletedByIdRequest](f)
-	chkLen(t, completed, 2)
-	chkEqual(t, "workflow:wf", completed[0].GetResourceId())
-	chkEqual(t, "activity:standalone", completed[1].GetResourceId())
-	chkEqual(t, "", completed[1].GetWorkflowId())
+	chk.Len(t, completed, 2)
+	chk.Equal(t, "workflow:wf", completed[0].GetResourceId())
+	chk.Equal(t, "activity:standalone", completed[1].GetResourceId())
+	chk.Equal(t, "", completed[1].GetWorkflowId())
 
-	chkNoErr(t, c.RecordActivityHeartbeatByID(ctx, "ns", "wf", "", "act"))
+	chk.NoErr(t, c.RecordActivityHeartbeatByID(ctx, "ns", "wf", "", "act"))
 	heartbeats := receivedRequests[*workflowservice.RecordActivityTaskHeartbeatByIdRequest](f)
-	chkLen(t, heartbeats, 1)
-	chkEqual(t, "workflow:wf", heartbeats[0].GetResourceId())
+	chk.Len(t, heartbeats, 1)
+	chk.Equal(t, "workflow:wf", heartbeats[0].GetResourceId())
 }

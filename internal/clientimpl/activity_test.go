@@ -10,17 +10,18 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 )
 
 func TestClassifyAsyncActivityError(t *testing.T) {
-	chkEqual(t, asyncActivityCompleted, classifyAsyncActivityError(nil))
-	chkEqual(t, asyncActivityCanceled, classifyAsyncActivityError(failure.NewCanceledError("d")))
-	chkEqual(t, asyncActivityCanceled, classifyAsyncActivityError(fmt.Errorf("wrapped: %w", failure.NewCanceledError())))
-	chkEqual(t, asyncActivityCanceled, classifyAsyncActivityError(context.Canceled))
-	chkEqual(t, asyncActivityFailed, classifyAsyncActivityError(errors.New("boom")))
-	chkEqual(t, asyncActivityFailed, classifyAsyncActivityError(context.DeadlineExceeded))
+	chk.Equal(t, asyncActivityCompleted, classifyAsyncActivityError(nil))
+	chk.Equal(t, asyncActivityCanceled, classifyAsyncActivityError(failure.NewCanceledError("d")))
+	chk.Equal(t, asyncActivityCanceled, classifyAsyncActivityError(fmt.Errorf("wrapped: %w", failure.NewCanceledError())))
+	chk.Equal(t, asyncActivityCanceled, classifyAsyncActivityError(context.Canceled))
+	chk.Equal(t, asyncActivityFailed, classifyAsyncActivityError(errors.New("boom")))
+	chk.Equal(t, asyncActivityFailed, classifyAsyncActivityError(context.DeadlineExceeded))
 }
 
 func TestCompleteActivitySendsTheRightResponse(t *testing.T) {
@@ -29,34 +30,34 @@ func TestCompleteActivitySendsTheRightResponse(t *testing.T) {
 	ctx := context.Background()
 	token := []byte("token")
 
-	chkNoErr(t, c.CompleteActivity(ctx, token, "result", nil))
+	chk.NoErr(t, c.CompleteActivity(ctx, token, "result", nil))
 	completed := receivedRequests[*workflowservice.RespondActivityTaskCompletedRequest](f)
-	chkLen(t, completed, 1)
-	chkEqual(t, token, completed[0].GetTaskToken())
-	chkEqual(t, "async", completed[0].GetIdentity())
-	chkEqual(t, "ns1", completed[0].GetNamespace())
+	chk.Len(t, completed, 1)
+	chk.Equal(t, token, completed[0].GetTaskToken())
+	chk.Equal(t, "async", completed[0].GetIdentity())
+	chk.Equal(t, "ns1", completed[0].GetNamespace())
 	var result string
-	chkNoErr(t, converter.GetDefaultDataConverter().FromPayloads(completed[0].GetResult(), &result))
-	chkEqual(t, "result", result)
+	chk.NoErr(t, converter.GetDefaultDataConverter().FromPayloads(completed[0].GetResult(), &result))
+	chk.Equal(t, "result", result)
 
-	chkNoErr(t, c.CompleteActivity(ctx, token, nil, failure.NewCanceledError("why")))
+	chk.NoErr(t, c.CompleteActivity(ctx, token, nil, failure.NewCanceledError("why")))
 	canceled := receivedRequests[*workflowservice.RespondActivityTaskCanceledRequest](f)
-	chkLen(t, canceled, 1)
+	chk.Len(t, canceled, 1)
 	var why string
-	chkNoErr(t, converter.GetDefaultDataConverter().FromPayloads(canceled[0].GetDetails(), &why))
-	chkEqual(t, "why", why, "the cancellation's details are sent")
+	chk.NoErr(t, converter.GetDefaultDataConverter().FromPayloads(canceled[0].GetDetails(), &why))
+	chk.Equal(t, "why", why, "the cancellation's details are sent")
 
-	chkNoErr(t, c.CompleteActivityWithOptions(ctx, clientapi.CompleteActivityOptions{
+	chk.NoErr(t, c.CompleteActivityWithOptions(ctx, clientapi.CompleteActivityOptions{
 		TaskToken: token, Err: failure.NewApplicationError("bad input", "Validation"), Namespace: "ns2",
 	}))
 	failed := receivedRequests[*workflowservice.RespondActivityTaskFailedRequest](f)
-	chkLen(t, failed, 1)
-	chkEqual(t, "ns2", failed[0].GetNamespace())
-	chkEqual(t, "Validation", failed[0].GetFailure().GetApplicationFailureInfo().GetType())
-	chkEqual(t, "bad input", failed[0].GetFailure().GetMessage())
+	chk.Len(t, failed, 1)
+	chk.Equal(t, "ns2", failed[0].GetNamespace())
+	chk.Equal(t, "Validation", failed[0].GetFailure().GetApplicationFailureInfo().GetType())
+	chk.Equal(t, "bad input", failed[0].GetFailure().GetMessage())
 
-	chkErrContains(t, c.CompleteActivity(ctx, nil, nil, nil), "task token is missing")
-	chkErrContains(t, c.CompleteActivity(ctx, token, make(chan int), nil), "cannot be encoded")
+	chk.ErrContains(t, c.CompleteActivity(ctx, nil, nil, nil), "task token is missing")
+	chk.ErrContains(t, c.CompleteActivity(ctx, token, make(chan int), nil), "cannot be encoded")
 }
 
 func TestCompleteActivityByIDSendsTheRightResponse(t *testing.T) {
@@ -64,23 +65,23 @@ func TestCompleteActivityByIDSendsTheRightResponse(t *testing.T) {
 	c := f.client(t, internal.ClientOptions{})
 	ctx := context.Background()
 
-	chkNoErr(t, c.CompleteActivityByID(ctx, "ns", "wf", "run", "act", 5, nil))
+	chk.NoErr(t, c.CompleteActivityByID(ctx, "ns", "wf", "run", "act", 5, nil))
 	completed := receivedRequests[*workflowservice.RespondActivityTaskCompletedByIdRequest](f)
-	chkLen(t, completed, 1)
-	chkEqual(t, "ns", completed[0].GetNamespace())
-	chkEqual(t, "wf", completed[0].GetWorkflowId())
-	chkEqual(t, "run", completed[0].GetRunId())
-	chkEqual(t, "act", completed[0].GetActivityId())
+	chk.Len(t, completed, 1)
+	chk.Equal(t, "ns", completed[0].GetNamespace())
+	chk.Equal(t, "wf", completed[0].GetWorkflowId())
+	chk.Equal(t, "run", completed[0].GetRunId())
+	chk.Equal(t, "act", completed[0].GetActivityId())
 
-	chkNoErr(t, c.CompleteActivityByID(ctx, "ns", "wf", "", "act", nil, context.Canceled))
-	chkLen(t, receivedRequests[*workflowservice.RespondActivityTaskCanceledByIdRequest](f), 1)
+	chk.NoErr(t, c.CompleteActivityByID(ctx, "ns", "wf", "", "act", nil, context.Canceled))
+	chk.Len(t, receivedRequests[*workflowservice.RespondActivityTaskCanceledByIdRequest](f), 1)
 
-	chkNoErr(t, c.CompleteActivityByID(ctx, "ns", "wf", "", "act", nil, errors.New("boom")))
+	chk.NoErr(t, c.CompleteActivityByID(ctx, "ns", "wf", "", "act", nil, errors.New("boom")))
 	failed := receivedRequests[*workflowservice.RespondActivityTaskFailedByIdRequest](f)
-	chkLen(t, failed, 1)
-	chkEqual(t, "boom", failed[0].GetFailure().GetMessage())
+	chk.Len(t, failed, 1)
+	chk.Equal(t, "boom", failed[0].GetFailure().GetMessage())
 
-	chkErrContains(t, c.CompleteActivityByID(ctx, "", "wf", "", "act", nil, nil), "are all required")
+	chk.ErrContains(t, c.CompleteActivityByID(ctx, "", "wf", "", "act", nil, nil), "are all required")
 }
 
 func TestHeartbeatReportsCancellation(t *testing.T) {
@@ -88,25 +89,25 @@ func TestHeartbeatReportsCancellation(t *testing.T) {
 	c := f.client(t, internal.ClientOptions{})
 	ctx := context.Background()
 
-	chkNoErr(t, c.RecordActivityHeartbeat(ctx, []byte("t"), "progress", 3))
+	chk.NoErr(t, c.RecordActivityHeartbeat(ctx, []byte("t"), "progress", 3))
 	hb := receivedRequests[*workflowservice.RecordActivityTaskHeartbeatRequest](f)
-	chkLen(t, hb, 1)
+	chk.Len(t, hb, 1)
 	var progress string
 	var n int
-	chkNoErr(t, converter.GetDefaultDataConverter().FromPayloads(hb[0].GetDetails(), &progress, &n))
-	chkEqual(t, "progress", progress)
-	chkEqual(t, 3, n)
+	chk.NoErr(t, converter.GetDefaultDataConverter().FromPayloads(hb[0].GetDetails(), &progress, &n))
+	chk.Equal(t, "progress", progress)
+	chk.Equal(t, 3, n)
 
-	chkNoErr(t, c.RecordActivityHeartbeatByID(ctx, "", "wf", "", "act"))
+	chk.NoErr(t, c.RecordActivityHeartbeatByID(ctx, "", "wf", "", "act"))
 	byID := receivedRequests[*workflowservice.RecordActivityTaskHeartbeatByIdRequest](f)
-	chkLen(t, byID, 1)
-	chkEqual(t, clientapi.DefaultNamespace, byID[0].GetNamespace(), "the client's namespace by default")
+	chk.Len(t, byID, 1)
+	chk.Equal(t, clientapi.DefaultNamespace, byID[0].GetNamespace(), "the client's namespace by default")
 
 	f.set(func(f *fakeClientFrontend) { f.cancelRequested = true })
 	err := c.RecordActivityHeartbeat(ctx, []byte("t"))
-	chkTrue(t, failure.IsCanceledError(err), fmt.Sprintf("got %v", err))
+	chk.True(t, failure.IsCanceledError(err), fmt.Sprintf("got %v", err))
 	err = c.RecordActivityHeartbeatByID(ctx, "ns", "wf", "", "act")
-	chkTrue(t, failure.IsCanceledError(err), fmt.Sprintf("got %v", err))
+	chk.True(t, failure.IsCanceledError(err), fmt.Sprintf("got %v", err))
 
-	chkErrContains(t, c.RecordActivityHeartbeat(ctx, []byte("t"), func() {}), "argument 1")
+	chk.ErrContains(t, c.RecordActivityHeartbeat(ctx, []byte("t"), func() {}), "argument 1")
 }

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 )
 
@@ -38,7 +39,7 @@ func TestBuildIDCompatibilityOperationsBecomeTheirOneOf(t *testing.T) {
 			&req{TaskQueue: "tq", Operation: &workflowservice.UpdateWorkerBuildIdCompatibilityRequest_PromoteBuildIdWithinSet{PromoteBuildIdWithinSet: "1.1"}}},
 	} {
 		got, err := buildIDCompatibilityUpdateToProto(&clientapi.UpdateWorkerBuildIdCompatibilityOptions{TaskQueue: "tq", Operation: tc.op})
-		chkNoErr(t, err)
+		chk.NoErr(t, err)
 		if !proto.Equal(got, tc.want) {
 			t.Errorf("%T: got %v, want %v", tc.op, got, tc.want)
 		}
@@ -139,7 +140,7 @@ func TestVersioningRuleOperationsBecomeTheirOneOf(t *testing.T) {
 	} {
 		options := clientapi.UpdateWorkerVersioningRulesOptions{TaskQueue: "tq", ConflictToken: clientapi.NewVersioningConflictToken([]byte("t1")), Operation: tc.op}
 		got, err := versioningRulesUpdateToProto(options)
-		chkNoErr(t, err)
+		chk.NoErr(t, err)
 		tc.want.TaskQueue, tc.want.ConflictToken = "tq", []byte("t1")
 		if !proto.Equal(got, tc.want) {
 			t.Errorf("%T: got %v, want %v", tc.op, got, tc.want)

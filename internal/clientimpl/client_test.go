@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/rpc"
 )
@@ -52,7 +53,7 @@ type fakeClientFrontend struct {
 func startFakeClientFrontend(t *testing.T) *fakeClientFrontend {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	f := &fakeClientFrontend{
 		addr:    lis.Addr().String(),
 		history: map[string][]*workflowservice.GetWorkflowExecutionHistoryResponse{},
@@ -70,7 +71,7 @@ func (f *fakeClientFrontend) client(t *testing.T, options internal.ClientOptions
 	t.Helper()
 	options.HostPort = f.addr
 	c, err := NewLazyClient(options)
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	t.Cleanup(c.Close)
 	return c.(*workflowClient)
 }
@@ -213,53 +214,53 @@ func (f *fakeClientFrontend) GetSearchAttributes(context.Context, *workflowservi
 func TestDialChecksTheNamespace(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	c, err := DialClient(context.Background(), internal.ClientOptions{HostPort: f.addr, Namespace: "orders"})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	c.Close()
 
 	_, err = DialClient(context.Background(), internal.ClientOptions{HostPort: f.addr, Namespace: "missing"})
 	var notFound *rpc.NamespaceNotFoundError
-	chkErrAs(t, err, &notFound)
-	chkEqual(t, "missing", notFound.Namespace)
+	chk.ErrAs(t, err, &notFound)
+	chk.Equal(t, "missing", notFound.Namespace)
 }
 
 func TestDialToleratesANamespaceItMayNotDescribe(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	f.failNext("DescribeNamespace", serviceerror.NewPermissionDenied("scoped key", ""))
 	c, err := DialClient(context.Background(), internal.ClientOptions{HostPort: f.addr})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	c.Close()
 }
 
 func TestDialReportsABadOptionBeforeConnecting(t *testing.T) {
 	_, err := DialClient(context.Background(), internal.ClientOptions{HostPort: "no-port"})
-	chkErrContains(t, err, "want host:port")
+	chk.ErrContains(t, err, "want host:port")
 }
 
 func TestClientsSharingAConnectionCloseItWithTheLast(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	first, err := NewLazyClient(internal.ClientOptions{HostPort: f.addr})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	second, err := NewClientFromExisting(context.Background(), first, internal.ClientOptions{Namespace: "other", Identity: "second"})
-	chkNoErr(t, err)
-	chkSame(t, first.(*workflowClient).conn, second.(*workflowClient).conn)
-	chkEqual(t, "other", second.(*workflowClient).namespace)
-	chkEqual(t, "second", second.(*workflowClient).identity)
+	chk.NoErr(t, err)
+	chk.Same(t, first.(*workflowClient).conn, second.(*workflowClient).conn)
+	chk.Equal(t, "other", second.(*workflowClient).namespace)
+	chk.Equal(t, "second", second.(*workflowClient).identity)
 
 	first.Close()
 	first.Close() // a second Close of the same client must not count
 	_, err = second.GetSearchAttributes(context.Background())
-	chkNoErr(t, err, "the connection stays open for the second client")
+	chk.NoErr(t, err, "the connection stays open for the second client")
 	f.mu.Lock()
 	md := f.headers[len(f.headers)-1]
 	f.mu.Unlock()
-	chkEqual(t, []string{"other"}, md.Get(rpc.HeaderNamespace), "the namespace header is the client's own")
+	chk.Equal(t, []string{"other"}, md.Get(rpc.HeaderNamespace), "the namespace header is the client's own")
 
 	second.Close()
 	_, err = second.GetSearchAttributes(context.Background())
-	chkErr(t, err, "the last Close closes the connection")
+	chk.Err(t, err, "the last Close closes the connection")
 
 	_, err = NewClientFromExisting(context.Background(), second, internal.ClientOptions{})
-	chkErrContains(t, err, "existing client is closed")
+	chk.ErrContains(t, err, "existing client is closed")
 }
 
 func TestNewClientFromExistingChecksADifferentNamespace(t *testing.T) {
@@ -267,10 +268,10 @@ func TestNewClientFromExistingChecksADifferentNamespace(t *testing.T) {
 	base := f.client(t, internal.ClientOptions{})
 	_, err := NewClientFromExisting(context.Background(), base, internal.ClientOptions{Namespace: "missing"})
 	var notFound *rpc.NamespaceNotFoundError
-	chkErrAs(t, err, &notFound)
+	chk.ErrAs(t, err, &notFound)
 
 	_, err = NewClientFromExisting(context.Background(), nil, internal.ClientOptions{})
-	chkErrContains(t, err, "existing client must come from")
+	chk.ErrContains(t, err, "existing client must come from")
 }
 
 func TestExecuteWorkflowReturnsTheRunHoldingTheID(t *testing.T) {
@@ -278,13 +279,13 @@ func TestExecuteWorkflowReturnsTheRunHoldingTheID(t *testing.T) {
 	c := f.client(t, internal.ClientOptions{})
 	f.failNext("StartWorkflowExecution", serviceerror.NewWorkflowExecutionAlreadyStarted("started", "", "running-run"))
 	run, err := c.ExecuteWorkflow(context.Background(), clientapi.StartWorkflowOptions{ID: "wf", TaskQueue: "q"}, "W")
-	chkNoErr(t, err)
-	chkEqual(t, "running-run", run.GetRunID())
+	chk.NoErr(t, err)
+	chk.Equal(t, "running-run", run.GetRunID())
 
 	f.failNext("StartWorkflowExecution", serviceerror.NewWorkflowExecutionAlreadyStarted("started", "", "running-run"))
 	_, err = c.ExecuteWorkflow(context.Background(), clientapi.StartWorkflowOptions{ID: "wf", TaskQueue: "q", WorkflowExecutionErrorWhenAlreadyStarted: true}, "W")
 	_, isAlreadyStarted := err.(*serviceerror.WorkflowExecutionAlreadyStarted)
-	chkTrue(t, isAlreadyStarted)
+	chk.True(t, isAlreadyStarted)
 }
 
 func TestExecuteWorkflowGeneratesAnID(t *testing.T) {
@@ -294,12 +295,12 @@ func TestExecuteWorkflowGeneratesAnID(t *testing.T) {
 	})
 	c := f.client(t, internal.ClientOptions{})
 	run, err := c.ExecuteWorkflow(context.Background(), clientapi.StartWorkflowOptions{TaskQueue: "q"}, "W")
-	chkNoErr(t, err)
-	chkNotEmpty(t, run.GetID())
-	chkEqual(t, "r1", run.GetRunID())
+	chk.NoErr(t, err)
+	chk.NotEmpty(t, run.GetID())
+	chk.Equal(t, "r1", run.GetRunID())
 	reqs := receivedRequests[*workflowservice.StartWorkflowExecutionRequest](f)
-	chkLen(t, reqs, 1)
-	chkEqual(t, run.GetID(), reqs[0].GetWorkflowId())
+	chk.Len(t, reqs, 1)
+	chk.Equal(t, run.GetID(), reqs[0].GetWorkflowId())
 }
 
 type staticHeaders map[string]string
@@ -323,16 +324,16 @@ func TestHeadersProviderAndTrafficControllerApplyToCalls(t *testing.T) {
 		TrafficController: blockingController{method: "GetSearchAttributes"},
 	})
 	_, err := c.DescribeWorkflowExecution(context.Background(), "wf", "")
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	f.mu.Lock()
 	md := f.headers[len(f.headers)-1]
 	f.mu.Unlock()
-	chkEqual(t, []string{"acme"}, md.Get("x-tenant"))
+	chk.Equal(t, []string{"acme"}, md.Get("x-tenant"))
 
 	_, err = c.GetSearchAttributes(context.Background())
 	var denied *serviceerror.PermissionDenied
-	chkErrAs(t, err, &denied)
-	chkLen(t, receivedRequests[*workflowservice.GetSearchAttributesRequest](f), 0, "the call never left")
+	chk.ErrAs(t, err, &denied)
+	chk.Len(t, receivedRequests[*workflowservice.GetSearchAttributesRequest](f), 0, "the call never left")
 }
 
 // mapPropagator carries the "k" value of a Go context through header

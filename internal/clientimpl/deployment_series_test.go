@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 )
 
@@ -47,7 +48,7 @@ func TestDeploymentMetadataUpdateEncodesWithTheDataConverter(t *testing.T) {
 		UpsertEntries: map[string]any{"owner": "ops", "raw": ready},
 		RemoveEntries: []string{"old"},
 	})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	if string(update.UpsertEntries["owner"].GetData()) != `"ops"` || string(update.UpsertEntries["owner"].GetMetadata()["encoding"]) != "json/plain" {
 		t.Errorf("owner encoded as %v", update.UpsertEntries["owner"])
 	}

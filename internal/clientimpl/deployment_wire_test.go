@@ -13,16 +13,17 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 func TestDeploymentEnumsHaveTheProtoValues(t *testing.T) {
-	chkEqual(t, int(enumspb.VERSION_DRAINAGE_STATUS_UNSPECIFIED), clientapi.WorkerDeploymentVersionDrainageStatusUnspecified)
-	chkEqual(t, int(enumspb.VERSION_DRAINAGE_STATUS_DRAINING), clientapi.WorkerDeploymentVersionDrainageStatusDraining)
-	chkEqual(t, int(enumspb.VERSION_DRAINAGE_STATUS_DRAINED), clientapi.WorkerDeploymentVersionDrainageStatusDrained)
-	chkEqual(t, int(enumspb.WORKER_VERSIONING_MODE_UNSPECIFIED), clientapi.WorkerVersioningModeUnspecified)
-	chkEqual(t, int(enumspb.WORKER_VERSIONING_MODE_UNVERSIONED), clientapi.WorkerVersioningModeUnversioned)
-	chkEqual(t, int(enumspb.WORKER_VERSIONING_MODE_VERSIONED), clientapi.WorkerVersioningModeVersioned)
+	chk.Equal(t, int(enumspb.VERSION_DRAINAGE_STATUS_UNSPECIFIED), clientapi.WorkerDeploymentVersionDrainageStatusUnspecified)
+	chk.Equal(t, int(enumspb.VERSION_DRAINAGE_STATUS_DRAINING), clientapi.WorkerDeploymentVersionDrainageStatusDraining)
+	chk.Equal(t, int(enumspb.VERSION_DRAINAGE_STATUS_DRAINED), clientapi.WorkerDeploymentVersionDrainageStatusDrained)
+	chk.Equal(t, int(enumspb.WORKER_VERSIONING_MODE_UNSPECIFIED), clientapi.WorkerVersioningModeUnspecified)
+	chk.Equal(t, int(enumspb.WORKER_VERSIONING_MODE_UNVERSIONED), clientapi.WorkerVersioningModeUnversioned)
+	chk.Equal(t, int(enumspb.WORKER_VERSIONING_MODE_VERSIONED), clientapi.WorkerVersioningModeVersioned)
 }
 
 func TestDeploymentVersionFromWire(t *testing.T) {
@@ -40,18 +41,18 @@ func TestDeploymentVersionFromWire(t *testing.T) {
 		{"nothing", nil, "", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			chkEqual(t, tc.want, deploymentVersionFromWire(tc.message, tc.fallback))
+			chk.Equal(t, tc.want, deploymentVersionFromWire(tc.message, tc.fallback))
 		})
 	}
 }
 
 func TestVersionString(t *testing.T) {
-	chkEqual(t, "orders.b1", versionString("orders", "b1"))
-	chkEqual(t, unversionedVersionString, versionString("orders", ""))
+	chk.Equal(t, "orders.b1", versionString("orders", "b1"))
+	chk.Equal(t, unversionedVersionString, versionString("orders", ""))
 }
 
 func TestRoutingConfigFromProto(t *testing.T) {
-	chkEqual(t, clientapi.WorkerDeploymentRoutingConfig{}, routingConfigFromProto(nil))
+	chk.Equal(t, clientapi.WorkerDeploymentRoutingConfig{}, routingConfigFromProto(nil))
 
 	changed := time.Date(2026, 11, 3, 10, 0, 0, 0, time.UTC)
 	got := routingConfigFromProto(&deploymentpb.RoutingConfig{
@@ -61,7 +62,7 @@ func TestRoutingConfigFromProto(t *testing.T) {
 		RampingVersionPercentage:  30,
 		CurrentVersionChangedTime: timestamppb.New(changed),
 	})
-	chkEqual(t, clientapi.WorkerDeploymentRoutingConfig{
+	chk.Equal(t, clientapi.WorkerDeploymentRoutingConfig{
 		CurrentVersion:            &clientapi.WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "b1"},
 		RampingVersion:            &clientapi.WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "b2"},
 		RampingVersionPercentage:  30,
@@ -73,7 +74,7 @@ func TestRoutingConfigFromProto(t *testing.T) {
 }
 
 func TestDeploymentInfoFromProto(t *testing.T) {
-	chkEqual(t, clientapi.WorkerDeploymentInfo{}, deploymentInfoFromProto(nil))
+	chk.Equal(t, clientapi.WorkerDeploymentInfo{}, deploymentInfoFromProto(nil))
 
 	created := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	got := deploymentInfoFromProto(&deploymentpb.WorkerDeploymentInfo{
@@ -87,7 +88,7 @@ func TestDeploymentInfoFromProto(t *testing.T) {
 		LastModifierIdentity: "operator",
 		ManagerIdentity:      "deployer",
 	})
-	chkEqual(t, clientapi.WorkerDeploymentInfo{
+	chk.Equal(t, clientapi.WorkerDeploymentInfo{
 		Name:       "orders",
 		CreateTime: created,
 		VersionSummaries: []clientapi.WorkerDeploymentVersionSummary{
@@ -100,7 +101,7 @@ func TestDeploymentInfoFromProto(t *testing.T) {
 }
 
 func TestDeploymentVersionInfoFromProto(t *testing.T) {
-	chkEqual(t, clientapi.WorkerDeploymentVersionInfo{}, deploymentVersionInfoFromProto(nil))
+	chk.Equal(t, clientapi.WorkerDeploymentVersionInfo{}, deploymentVersionInfoFromProto(nil))
 
 	checked := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
 	payload := &commonpb.Payload{Data: []byte(`"blue"`)}
@@ -113,7 +114,7 @@ func TestDeploymentVersionInfoFromProto(t *testing.T) {
 		DrainageInfo: &deploymentpb.VersionDrainageInfo{Status: enumspb.VERSION_DRAINAGE_STATUS_DRAINING, LastCheckedTime: timestamppb.New(checked)},
 		Metadata:     &deploymentpb.VersionMetadata{Entries: map[string]*commonpb.Payload{"color": payload}},
 	})
-	chkEqual(t, clientapi.WorkerDeploymentVersionInfo{
+	chk.Equal(t, clientapi.WorkerDeploymentVersionInfo{
 		Version:         clientapi.WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "b1"},
 		RampPercentage:  12.5,
 		TaskQueuesInfos: []clientapi.WorkerDeploymentTaskQueueInfo{{Name: "orders-tq", Type: clientapi.TaskQueueTypeActivity}},
@@ -133,20 +134,20 @@ func TestMetadataUpsertsToProto(t *testing.T) {
 	dc := converter.GetDefaultDataConverter()
 	raw := &commonpb.Payload{Metadata: map[string][]byte{"encoding": []byte("binary/plain")}, Data: []byte("as is")}
 	got, err := metadataUpsertsToProto(dc, map[string]any{"raw": raw, "owner": "team-a", "replicas": 3})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	if got["raw"] != raw {
 		t.Errorf("a payload must be sent as it is, got %v", got["raw"])
 	}
 	var owner string
 	var replicas int
-	chkNoErr(t, dc.FromPayload(got["owner"], &owner))
-	chkNoErr(t, dc.FromPayload(got["replicas"], &replicas))
+	chk.NoErr(t, dc.FromPayload(got["owner"], &owner))
+	chk.NoErr(t, dc.FromPayload(got["replicas"], &replicas))
 	if owner != "team-a" || replicas != 3 {
 		t.Errorf("values encoded with the data converter decode to %q and %d", owner, replicas)
 	}
 
 	_, err = metadataUpsertsToProto(dc, map[string]any{"callback": func() {}})
-	chkErrContains(t, err, `metadata entry "callback"`)
+	chk.ErrContains(t, err, `metadata entry "callback"`)
 }
 
 func TestTaskQueueVersioningInfoFromProto(t *testing.T) {
@@ -161,7 +162,7 @@ func TestTaskQueueVersioningInfoFromProto(t *testing.T) {
 		RampingVersionPercentage: 5,
 		UpdateTime:               timestamppb.New(updated),
 	})
-	chkEqual(t, &clientapi.TaskQueueVersioningInfo{
+	chk.Equal(t, &clientapi.TaskQueueVersioningInfo{
 		CurrentVersion:           &clientapi.WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "b1"},
 		RampingVersionPercentage: 5,
 		UpdateTime:               updated,
@@ -172,7 +173,7 @@ func TestPollerDeploymentOptionsFromProto(t *testing.T) {
 	if got := pollerDeploymentOptionsFromProto(nil); got != nil {
 		t.Errorf("a poller without deployment options: %+v", got)
 	}
-	chkEqual(t, &clientapi.WorkerDeploymentPollerOptions{DeploymentName: "orders", BuildID: "b1", WorkerVersioningMode: clientapi.WorkerVersioningModeVersioned},
+	chk.Equal(t, &clientapi.WorkerDeploymentPollerOptions{DeploymentName: "orders", BuildID: "b1", WorkerVersioningMode: clientapi.WorkerVersioningModeVersioned},
 		pollerDeploymentOptionsFromProto(&deploymentpb.WorkerDeploymentOptions{DeploymentName: "orders", BuildId: "b1", WorkerVersioningMode: enumspb.WORKER_VERSIONING_MODE_VERSIONED}))
 }
 
@@ -184,31 +185,31 @@ func TestWorkerDeploymentArgumentChecks(t *testing.T) {
 	deployments := c.WorkerDeploymentClient()
 
 	_, err := deployments.List(ctx, clientapi.WorkerDeploymentListOptions{PageSize: -1})
-	chkErrContains(t, err, "PageSize is -1")
+	chk.ErrContains(t, err, "PageSize is -1")
 	_, err = deployments.Delete(ctx, clientapi.WorkerDeploymentDeleteOptions{})
-	chkErrContains(t, err, "WorkerDeploymentDeleteOptions.Name is empty")
+	chk.ErrContains(t, err, "WorkerDeploymentDeleteOptions.Name is empty")
 
 	unnamed := deployments.GetHandle("")
 	_, err = unnamed.Describe(ctx, clientapi.WorkerDeploymentDescribeOptions{})
-	chkErrContains(t, err, "WorkerDeploymentHandle.Describe: the handle has no deployment name")
+	chk.ErrContains(t, err, "WorkerDeploymentHandle.Describe: the handle has no deployment name")
 	dotted := deployments.GetHandle("orders.v1")
 	_, err = dotted.SetCurrentVersion(ctx, clientapi.WorkerDeploymentSetCurrentVersionOptions{BuildID: "b1"})
-	chkErrContains(t, err, `deployment name "orders.v1" holds "."`)
+	chk.ErrContains(t, err, `deployment name "orders.v1" holds "."`)
 
 	h := deployments.GetHandle("orders")
 	_, err = h.DescribeVersion(ctx, clientapi.WorkerDeploymentDescribeVersionOptions{})
-	chkErrContains(t, err, "WorkerDeploymentDescribeVersionOptions.BuildID is empty")
+	chk.ErrContains(t, err, "WorkerDeploymentDescribeVersionOptions.BuildID is empty")
 	_, err = h.DeleteVersion(ctx, clientapi.WorkerDeploymentDeleteVersionOptions{})
-	chkErrContains(t, err, "WorkerDeploymentDeleteVersionOptions.BuildID is empty")
+	chk.ErrContains(t, err, "WorkerDeploymentDeleteVersionOptions.BuildID is empty")
 	_, err = h.UpdateVersionMetadata(ctx, clientapi.WorkerDeploymentUpdateVersionMetadataOptions{Version: clientapi.WorkerDeploymentVersion{DeploymentName: "orders"}})
-	chkErrContains(t, err, "Version.BuildID is empty")
+	chk.ErrContains(t, err, "Version.BuildID is empty")
 	_, err = h.UpdateVersionMetadata(ctx, clientapi.WorkerDeploymentUpdateVersionMetadataOptions{
 		Version:        clientapi.WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "b1"},
 		MetadataUpdate: clientapi.WorkerDeploymentMetadataUpdate{UpsertEntries: map[string]any{"bad": make(chan int)}},
 	})
-	chkErrContains(t, err, `UpdateVersionMetadata: metadata entry "bad"`)
+	chk.ErrContains(t, err, `UpdateVersionMetadata: metadata entry "bad"`)
 	_, err = h.SetManagerIdentity(ctx, clientapi.WorkerDeploymentSetManagerIdentityOptions{Self: true, ManagerIdentity: "other"})
-	chkErrContains(t, err, "both Self and ManagerIdentity")
+	chk.ErrContains(t, err, "both Self and ManagerIdentity")
 }
 
 // The list iterator reports a failed page once, after the entries before
@@ -237,9 +238,9 @@ func TestWorkerDeploymentListIteratorPages(t *testing.T) {
 		}
 		names = append(names, entry.Name)
 	}
-	chkEqual(t, []string{"a", "b", "c"}, names)
-	chkEqual(t, []string{"", "1", "2", "3"}, tokens)
-	chkEqual(t, []error{errClientTest}, errs)
+	chk.Equal(t, []string{"a", "b", "c"}, names)
+	chk.Equal(t, []string{"", "1", "2", "3"}, tokens)
+	chk.Equal(t, []error{errClientTest}, errs)
 	_, err := it.Next()
-	chkErrContains(t, err, "check HasNext first")
+	chk.ErrContains(t, err, "check HasNext first")
 }

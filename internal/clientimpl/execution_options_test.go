@@ -10,6 +10,7 @@ import (
 	workflowpb "go.temporal.io/api/workflow/v1"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 )
 
@@ -46,34 +47,34 @@ func TestUpdateWorkflowExecutionOptionsRequest(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req, err := executionOptionsRequest(tc.in, "ns")
-			chkNoErr(t, err)
-			chkEqual(t, "ns", req.GetNamespace())
-			chkEqual(t, "wf", req.GetWorkflowExecution().GetWorkflowId())
-			chkEqual(t, "run", req.GetWorkflowExecution().GetRunId())
-			chkEqual(t, []string{"versioning_override"}, req.GetUpdateMask().GetPaths())
+			chk.NoErr(t, err)
+			chk.Equal(t, "ns", req.GetNamespace())
+			chk.Equal(t, "wf", req.GetWorkflowExecution().GetWorkflowId())
+			chk.Equal(t, "run", req.GetWorkflowExecution().GetRunId())
+			chk.Equal(t, []string{"versioning_override"}, req.GetUpdateMask().GetPaths())
 			if got := req.GetWorkflowExecutionOptions().GetVersioningOverride(); !proto.Equal(tc.want, got) {
 				t.Errorf("override %v, want %v", got, tc.want)
 			}
 			// What is sent reads back as what was given.
-			chkEqual(t, tc.in.WorkflowExecutionOptionsChanges.VersioningOverride.Value, versioningOverrideFromProto(tc.want))
+			chk.Equal(t, tc.in.WorkflowExecutionOptionsChanges.VersioningOverride.Value, versioningOverrideFromProto(tc.want))
 		})
 	}
 
 	_, err := executionOptionsRequest(clientapi.UpdateWorkflowExecutionOptionsRequest{WorkflowExecutionOptionsChanges: change(nil).WorkflowExecutionOptionsChanges}, "ns")
-	chkErrContains(t, err, "WorkflowId is empty")
+	chk.ErrContains(t, err, "WorkflowId is empty")
 	_, err = executionOptionsRequest(clientapi.UpdateWorkflowExecutionOptionsRequest{WorkflowId: "wf"}, "ns")
-	chkErrContains(t, err, "no change was given")
+	chk.ErrContains(t, err, "no change was given")
 }
 
 // TestVersioningOverrideFromOlderServers reads overrides that servers from
 // before the Override oneof report in the deprecated fields.
 func TestVersioningOverrideFromOlderServers(t *testing.T) {
 	pinned := &clientapi.PinnedVersioningOverride{Version: clientapi.WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "7.1"}}
-	chkEqual(t, &clientapi.AutoUpgradeVersioningOverride{}, versioningOverrideFromProto(&workflowpb.VersioningOverride{Behavior: enumspb.VERSIONING_BEHAVIOR_AUTO_UPGRADE}))
+	chk.Equal(t, &clientapi.AutoUpgradeVersioningOverride{}, versioningOverrideFromProto(&workflowpb.VersioningOverride{Behavior: enumspb.VERSIONING_BEHAVIOR_AUTO_UPGRADE}))
 	// The build ID may hold dots; the deployment name may not.
-	chkEqual(t, pinned, versioningOverrideFromProto(&workflowpb.VersioningOverride{Behavior: enumspb.VERSIONING_BEHAVIOR_PINNED, PinnedVersion: "orders.7.1"}))
-	chkEqual(t, pinned, versioningOverrideFromProto(&workflowpb.VersioningOverride{Behavior: enumspb.VERSIONING_BEHAVIOR_PINNED,
+	chk.Equal(t, pinned, versioningOverrideFromProto(&workflowpb.VersioningOverride{Behavior: enumspb.VERSIONING_BEHAVIOR_PINNED, PinnedVersion: "orders.7.1"}))
+	chk.Equal(t, pinned, versioningOverrideFromProto(&workflowpb.VersioningOverride{Behavior: enumspb.VERSIONING_BEHAVIOR_PINNED,
 		Deployment: &deploymentpb.Deployment{SeriesName: "orders", BuildId: "7.1"}}))
-	chkNil(t, versioningOverrideFromProto(nil))
-	chkNil(t, versioningOverrideFromProto(&workflowpb.VersioningOverride{}))
+	chk.Nil(t, versioningOverrideFromProto(nil))
+	chk.Nil(t, versioningOverrideFromProto(&workflowpb.VersioningOverride{}))
 }

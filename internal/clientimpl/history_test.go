@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 )
 
@@ -46,17 +47,17 @@ func TestHistoryIteratorPages(t *testing.T) {
 		return p.events, []byte(p.next), nil
 	}}
 	ids, err := collectEventIDs(t, it)
-	chkNoErr(t, err)
-	chkEqual(t, []int64{1, 2, 3}, ids)
-	chkEqual(t, []string{"", "p2", "p3"}, asked)
+	chk.NoErr(t, err)
+	chk.Equal(t, []int64{1, 2, 3}, ids)
+	chk.Equal(t, []string{"", "p2", "p3"}, asked)
 
 	_, err = it.Next()
-	chkErrIs(t, err, errHistoryNoMoreEvents)
+	chk.ErrIs(t, err, errHistoryNoMoreEvents)
 }
 
 func TestHistoryIteratorEmptyHistoryAndErrors(t *testing.T) {
 	it := &clientHistoryIterator{fetch: func([]byte) ([]*historypb.HistoryEvent, []byte, error) { return nil, nil, nil }}
-	chkFalse(t, it.HasNext())
+	chk.False(t, it.HasNext())
 
 	calls := 0
 	it = &clientHistoryIterator{fetch: func([]byte) ([]*historypb.HistoryEvent, []byte, error) {
@@ -67,9 +68,9 @@ func TestHistoryIteratorEmptyHistoryAndErrors(t *testing.T) {
 		return nil, nil, errClientTest
 	}}
 	ids, err := collectEventIDs(t, it)
-	chkEqual(t, []int64{1}, ids)
-	chkErrIs(t, err, errClientTest)
-	chkFalse(t, it.HasNext(), "the iteration ends with its error")
+	chk.Equal(t, []int64{1}, ids)
+	chk.ErrIs(t, err, errClientTest)
+	chk.False(t, it.HasNext(), "the iteration ends with its error")
 }
 
 func TestGetWorkflowHistoryRequests(t *testing.T) {
@@ -78,16 +79,16 @@ func TestGetWorkflowHistoryRequests(t *testing.T) {
 	c := f.client(t, internal.ClientOptions{Namespace: "ns1"})
 
 	ids, err := collectEventIDs(t, c.GetWorkflowHistory(context.Background(), "wf", "r1", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT))
-	chkNoErr(t, err)
-	chkEqual(t, []int64{1, 2}, ids)
+	chk.NoErr(t, err)
+	chk.Equal(t, []int64{1, 2}, ids)
 	reqs := receivedRequests[*workflowservice.GetWorkflowExecutionHistoryRequest](f)
-	chkLen(t, reqs, 1)
-	chkEqual(t, "ns1", reqs[0].GetNamespace())
-	chkEqual(t, "wf", reqs[0].GetExecution().GetWorkflowId())
-	chkFalse(t, reqs[0].GetWaitNewEvent())
-	chkFalse(t, reqs[0].GetSkipArchival())
+	chk.Len(t, reqs, 1)
+	chk.Equal(t, "ns1", reqs[0].GetNamespace())
+	chk.Equal(t, "wf", reqs[0].GetExecution().GetWorkflowId())
+	chk.False(t, reqs[0].GetWaitNewEvent())
+	chk.False(t, reqs[0].GetSkipArchival())
 
 	_, err = collectEventIDs(t, c.GetWorkflowHistory(context.Background(), "wf", "missing", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT))
 	var notFound *serviceerror.NotFound
-	chkErrAs(t, err, &notFound)
+	chk.ErrAs(t, err, &notFound)
 }

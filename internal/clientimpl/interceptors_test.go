@@ -10,6 +10,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 )
@@ -73,18 +74,18 @@ func TestClientInterceptorsRunFirstOutermostWithAWritableHeader(t *testing.T) {
 	outer := &clientRecorderInterceptor{name: "outer", calls: &calls}
 	inner := &clientRecorderInterceptor{name: "inner", calls: &calls, last: true}
 	c.interceptClient([]internal.ClientInterceptor{outer, inner})
-	chkLen(t, c.workerInterceptors, 2, "interceptors that also intercept workers are kept for workers")
+	chk.Len(t, c.workerInterceptors, 2, "interceptors that also intercept workers are kept for workers")
 
-	chkNoErr(t, c.SignalWorkflow(context.Background(), "wf", "", "sig", nil))
+	chk.NoErr(t, c.SignalWorkflow(context.Background(), "wf", "", "sig", nil))
 	given := &commonpb.Header{Fields: map[string]*commonpb.Payload{"given": {}}}
 	resp, err := c.QueryWorkflowWithOptions(context.Background(), &clientapi.QueryWorkflowWithOptionsRequest{WorkflowID: "wf", QueryType: "q", Header: given})
-	chkNoErr(t, err)
-	chkNotNil(t, resp.QueryRejected, "a rejection is an error in the chain and a field of the response")
-	chkLen(t, given.GetFields(), 1, "the request's header is not changed")
+	chk.NoErr(t, err)
+	chk.NotNil(t, resp.QueryRejected, "a rejection is an error in the chain and a field of the response")
+	chk.Len(t, given.GetFields(), 1, "the request's header is not changed")
 
 	want := []string{
 		"outer SignalWorkflow saw []", "inner SignalWorkflow saw [outer]",
 		"outer QueryWorkflow saw [given]", "inner QueryWorkflow saw [given outer]",
 	}
-	chkEqual(t, strings.Join(want, "\n"), strings.Join(calls, "\n"))
+	chk.Equal(t, strings.Join(want, "\n"), strings.Join(calls, "\n"))
 }

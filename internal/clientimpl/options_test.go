@@ -3,6 +3,7 @@ package clientimpl
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"testing"
 	"time"
 
@@ -10,8 +11,12 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 )
+
+// errClientTest is the error the tests' fake services return.
+var errClientTest = errors.New("client test error")
 
 func TestRPCOptionsCarryAddressNamespaceIdentityAndSize(t *testing.T) {
 	opts, err := rpcOptions(internal.ClientOptions{
@@ -20,26 +25,26 @@ func TestRPCOptionsCarryAddressNamespaceIdentityAndSize(t *testing.T) {
 		Identity:          "me",
 		ConnectionOptions: clientapi.ConnectionOptions{MaxPayloadSize: 1 << 20},
 	})
-	chkNoErr(t, err)
-	chkEqual(t, "temporal.example:7233", opts.HostPort)
-	chkEqual(t, "orders", opts.Namespace)
-	chkEqual(t, "me", opts.Identity)
-	chkEqual(t, 1<<20, opts.MaxMessageSize)
-	chkNil(t, opts.TLS, "plaintext unless asked")
-	chkNil(t, opts.APIKey)
-	chkEmpty(t, opts.DialOptions, "no option set, nothing to add")
+	chk.NoErr(t, err)
+	chk.Equal(t, "temporal.example:7233", opts.HostPort)
+	chk.Equal(t, "orders", opts.Namespace)
+	chk.Equal(t, "me", opts.Identity)
+	chk.Equal(t, 1<<20, opts.MaxMessageSize)
+	chk.Nil(t, opts.TLS, "plaintext unless asked")
+	chk.Nil(t, opts.APIKey)
+	chk.Empty(t, opts.DialOptions, "no option set, nothing to add")
 }
 
 func TestRPCOptionsRejectTLSWithTLSDisabled(t *testing.T) {
 	_, err := rpcOptions(internal.ClientOptions{ConnectionOptions: clientapi.ConnectionOptions{TLS: &tls.Config{}, TLSDisabled: true}})
-	chkErrContains(t, err, "TLS and TLSDisabled")
+	chk.ErrContains(t, err, "TLS and TLSDisabled")
 }
 
 // A negative PayloadLimits size is refused with an error that names it
 // (go.temporal.io/sdk panics), before any connection is made.
 func TestNegativePayloadLimitsAreRefused(t *testing.T) {
 	_, err := newWorkflowClient(internal.ClientOptions{PayloadLimits: internal.PayloadLimitOptions{MemoSizeWarning: -1}}, nil)
-	chkErrContains(t, err, "MemoSizeWarning")
+	chk.ErrContains(t, err, "MemoSizeWarning")
 }
 
 // WorkerHeartbeatInterval: 0 is 60 s, negative turns heartbeats off, and
@@ -57,36 +62,36 @@ func TestWorkerHeartbeatIntervalIsChecked(t *testing.T) {
 		}
 	}
 	_, err := newWorkflowClient(internal.ClientOptions{WorkerHeartbeatInterval: time.Hour}, nil)
-	chkErrContains(t, err, "WorkerHeartbeatInterval")
+	chk.ErrContains(t, err, "WorkerHeartbeatInterval")
 	c, err := newWorkflowClient(internal.ClientOptions{WorkerHeartbeatInterval: -1}, nil)
-	chkNoErr(t, err)
-	chkNil(t, c.WorkerSettings().Heartbeats, "a negative interval sends no heartbeats")
+	chk.NoErr(t, err)
+	chk.Nil(t, c.WorkerSettings().Heartbeats, "a negative interval sends no heartbeats")
 	c, err = newWorkflowClient(internal.ClientOptions{SdkName: "embedder", DisableWorkerEnvironmentInfo: true}, nil)
-	chkNoErr(t, err)
-	chkEqual(t, "embedder", c.WorkerSettings().SDKName)
-	chkNil(t, c.WorkerSettings().Environment, "DisableWorkerEnvironmentInfo")
+	chk.NoErr(t, err)
+	chk.Equal(t, "embedder", c.WorkerSettings().SDKName)
+	chk.Nil(t, c.WorkerSettings().Environment, "DisableWorkerEnvironmentInfo")
 }
 
 func TestAPIKeyCredentialsTurnOnTLSUnlessDisabled(t *testing.T) {
 	opts, err := rpcOptions(internal.ClientOptions{Credentials: clientapi.NewAPIKeyStaticCredentials("secret")})
-	chkNoErr(t, err)
-	chkNotNil(t, opts.TLS, "an API key must not travel in plaintext by default")
+	chk.NoErr(t, err)
+	chk.NotNil(t, opts.TLS, "an API key must not travel in plaintext by default")
 	key, err := opts.APIKey(context.Background())
-	chkNoErr(t, err)
-	chkEqual(t, "secret", key)
+	chk.NoErr(t, err)
+	chk.Equal(t, "secret", key)
 
 	opts, err = rpcOptions(internal.ClientOptions{
 		Credentials:       clientapi.NewAPIKeyStaticCredentials("secret"),
 		ConnectionOptions: clientapi.ConnectionOptions{TLSDisabled: true},
 	})
-	chkNoErr(t, err)
-	chkNil(t, opts.TLS)
-	chkNotNil(t, opts.APIKey)
+	chk.NoErr(t, err)
+	chk.Nil(t, opts.TLS)
+	chk.NotNil(t, opts.APIKey)
 
 	own := &tls.Config{ServerName: "x"}
 	opts, err = rpcOptions(internal.ClientOptions{Credentials: clientapi.NewAPIKeyStaticCredentials("k"), ConnectionOptions: clientapi.ConnectionOptions{TLS: own}})
-	chkNoErr(t, err)
-	chkSame(t, own, opts.TLS, "the caller's TLS config is used as is")
+	chk.NoErr(t, err)
+	chk.Same(t, own, opts.TLS, "the caller's TLS config is used as is")
 }
 
 // Transport credentials in DialOptions may stand in for the TLS an API key
@@ -106,7 +111,7 @@ func TestRPCOptionsSayWhetherTLSIsTheAPIKeys(t *testing.T) {
 		{"plaintext", internal.ClientOptions{}, false},
 	} {
 		opts, err := rpcOptions(c.options)
-		chkNoErr(t, err)
+		chk.NoErr(t, err)
 		if opts.TLSForAPIKey != c.want {
 			t.Errorf("%s: TLSForAPIKey = %v, want %v", c.name, opts.TLSForAPIKey, c.want)
 		}
@@ -115,11 +120,11 @@ func TestRPCOptionsSayWhetherTLSIsTheAPIKeys(t *testing.T) {
 
 func TestRPCOptionsCarryTheRawSocketSwitch(t *testing.T) {
 	opts, err := rpcOptions(internal.ClientOptions{ConnectionOptions: clientapi.ConnectionOptions{DisableRawSocketIO: true}})
-	chkNoErr(t, err)
-	chkTrue(t, opts.DisableRawSocket)
+	chk.NoErr(t, err)
+	chk.True(t, opts.DisableRawSocket)
 	opts, err = rpcOptions(internal.ClientOptions{})
-	chkNoErr(t, err)
-	chkFalse(t, opts.DisableRawSocket)
+	chk.NoErr(t, err)
+	chk.False(t, opts.DisableRawSocket)
 }
 
 func TestDynamicAPIKeyIsAskedEachTime(t *testing.T) {
@@ -128,33 +133,33 @@ func TestDynamicAPIKeyIsAskedEachTime(t *testing.T) {
 		n++
 		return "key", nil
 	})})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	for range 2 {
 		_, err := opts.APIKey(context.Background())
-		chkNoErr(t, err)
+		chk.NoErr(t, err)
 	}
-	chkEqual(t, 2, n)
+	chk.Equal(t, 2, n)
 }
 
 func TestMTLSCredentialsAddTheCertificateWithoutChangingTheCallersConfig(t *testing.T) {
 	cert := tls.Certificate{Certificate: [][]byte{{1, 2, 3}}}
 	opts, err := rpcOptions(internal.ClientOptions{Credentials: clientapi.NewMTLSCredentials(cert)})
-	chkNoErr(t, err)
-	chkNotNil(t, opts.TLS)
-	chkEqual(t, []tls.Certificate{cert}, opts.TLS.Certificates)
+	chk.NoErr(t, err)
+	chk.NotNil(t, opts.TLS)
+	chk.Equal(t, []tls.Certificate{cert}, opts.TLS.Certificates)
 
 	own := &tls.Config{ServerName: "s"}
 	opts, err = rpcOptions(internal.ClientOptions{Credentials: clientapi.NewMTLSCredentials(cert), ConnectionOptions: clientapi.ConnectionOptions{TLS: own}})
-	chkNoErr(t, err)
-	chkEqual(t, "s", opts.TLS.ServerName)
-	chkLen(t, opts.TLS.Certificates, 1)
-	chkEmpty(t, own.Certificates, "the caller's config must not change")
+	chk.NoErr(t, err)
+	chk.Equal(t, "s", opts.TLS.ServerName)
+	chk.Len(t, opts.TLS.Certificates, 1)
+	chk.Empty(t, own.Certificates, "the caller's config must not change")
 
 	_, err = rpcOptions(internal.ClientOptions{
 		Credentials:       clientapi.NewMTLSCredentials(cert),
 		ConnectionOptions: clientapi.ConnectionOptions{TLS: &tls.Config{Certificates: []tls.Certificate{cert}}},
 	})
-	chkErrContains(t, err, "already has certificates")
+	chk.ErrContains(t, err, "already has certificates")
 }
 
 func TestConnectionOptionsBecomeDialOptions(t *testing.T) {
@@ -163,31 +168,31 @@ func TestConnectionOptionsBecomeDialOptions(t *testing.T) {
 		KeepAliveTime:   time.Minute,
 		GrpcCompression: &clientapi.GrpcCompressionGzip{},
 	}})
-	chkNoErr(t, err)
-	chkLen(t, opts.DialOptions, 3, "authority, keepalive, compression")
+	chk.NoErr(t, err)
+	chk.Len(t, opts.DialOptions, 3, "authority, keepalive, compression")
 
 	opts, err = rpcOptions(internal.ClientOptions{ConnectionOptions: clientapi.ConnectionOptions{GrpcCompression: &clientapi.GrpcCompressionNone{}}})
-	chkNoErr(t, err)
-	chkEmpty(t, opts.DialOptions)
+	chk.NoErr(t, err)
+	chk.Empty(t, opts.DialOptions)
 }
 
 func TestKeepaliveParameters(t *testing.T) {
 	_, set := keepaliveParameters(clientapi.ConnectionOptions{})
-	chkFalse(t, set, "defaults are the connection's own")
+	chk.False(t, set, "defaults are the connection's own")
 
 	params, set := keepaliveParameters(clientapi.ConnectionOptions{DisableKeepAliveCheck: true, KeepAliveTime: time.Minute})
-	chkTrue(t, set)
-	chkZero(t, params.Time, "zero Time means no pings")
+	chk.True(t, set)
+	chk.Zero(t, params.Time, "zero Time means no pings")
 
 	params, set = keepaliveParameters(clientapi.ConnectionOptions{KeepAliveTime: time.Minute})
-	chkTrue(t, set)
-	chkEqual(t, time.Minute, params.Time)
-	chkEqual(t, defaultKeepAliveTimeout, params.Timeout)
-	chkTrue(t, params.PermitWithoutStream)
+	chk.True(t, set)
+	chk.Equal(t, time.Minute, params.Time)
+	chk.Equal(t, defaultKeepAliveTimeout, params.Timeout)
+	chk.True(t, params.PermitWithoutStream)
 
 	params, _ = keepaliveParameters(clientapi.ConnectionOptions{DisableKeepAlivePermitWithoutStream: true})
-	chkEqual(t, defaultKeepAliveTime, params.Time)
-	chkFalse(t, params.PermitWithoutStream)
+	chk.Equal(t, defaultKeepAliveTime, params.Time)
+	chk.False(t, params.PermitWithoutStream)
 }
 
 // stubClientPropagator writes a fixed header field, or fails.
@@ -219,17 +224,17 @@ func (stubClientPropagator) ExtractToWorkflow(ctx internal.Context, _ internal.H
 func TestOutgoingHeaderMergesGivenFieldsAndPropagators(t *testing.T) {
 	noCodec := func() converter.PayloadCodec { return nil }
 	header, err := internal.ClientOutgoingHeader(internal.ContextWithNewHeader(context.Background()), nil, noCodec)
-	chkNoErr(t, err)
-	chkNil(t, header, "nothing to send")
+	chk.NoErr(t, err)
+	chk.Nil(t, header, "nothing to send")
 
 	given := &commonpb.Header{Fields: map[string]*commonpb.Payload{"given": {Data: []byte("g")}}}
 	header, err = internal.ClientOutgoingHeader(internal.ContextWithHeader(context.Background(), given), []internal.ContextPropagator{stubClientPropagator{key: "a"}, stubClientPropagator{key: "b"}}, noCodec)
-	chkNoErr(t, err)
-	chkLen(t, header.GetFields(), 3)
-	chkLen(t, given.GetFields(), 1, "the caller's header is not changed")
+	chk.NoErr(t, err)
+	chk.Len(t, header.GetFields(), 3)
+	chk.Len(t, given.GetFields(), 1, "the caller's header is not changed")
 
 	_, err = internal.ClientOutgoingHeader(context.Background(), []internal.ContextPropagator{stubClientPropagator{err: errClientTest}}, noCodec)
-	chkErrIs(t, err, errClientTest)
+	chk.ErrIs(t, err, errClientTest)
 }
 
 func TestTheCallHeaderIsSentUnlessEmpty(t *testing.T) {
@@ -237,9 +242,9 @@ func TestTheCallHeaderIsSentUnlessEmpty(t *testing.T) {
 	ctx := internal.ContextWithHeader(context.Background(), &commonpb.Header{Fields: map[string]*commonpb.Payload{"given": {Data: []byte("g")}}})
 	internal.Header(ctx)["added"] = &commonpb.Payload{}
 	header, err := internal.ClientOutgoingHeader(ctx, nil, noCodec)
-	chkNoErr(t, err)
-	chkLen(t, header.GetFields(), 2)
+	chk.NoErr(t, err)
+	chk.Len(t, header.GetFields(), 2)
 	header, err = internal.ClientOutgoingHeader(internal.ContextWithNewHeader(context.Background()), nil, noCodec)
-	chkNoErr(t, err)
-	chkNil(t, header, "an empty header is not sent")
+	chk.NoErr(t, err)
+	chk.Nil(t, header, "an empty header is not sent")
 }

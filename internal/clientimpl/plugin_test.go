@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/chk"
 )
 
 // hookLog is the hooks plugins saw, in order.
@@ -84,27 +85,27 @@ func TestClientPluginsConfigureInOrderThenWrapTheCreation(t *testing.T) {
 	log := &hookLog{}
 	a, b := &loggingPlugin{name: "a", log: log}, &loggingPlugin{name: "b", log: log}
 	c, err := NewLazyClient(internal.ClientOptions{HostPort: f.addr, Identity: "me", Plugins: []internal.ClientPlugin{a, b}})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	defer c.Close()
-	chkEqual(t, []string{
+	chk.Equal(t, []string{
 		"a ConfigureClient", "b ConfigureClient",
 		"a NewClient identity=me+a+b lazy=true existing=false",
 		"b NewClient identity=me+a+b lazy=true existing=false",
 		"b NewClient done err=<nil>", "a NewClient done err=<nil>",
 	}, log.take())
-	chkEqual(t, "me+a+b", c.(*workflowClient).identity)
+	chk.Equal(t, "me+a+b", c.(*workflowClient).identity)
 
 	// A client made from it runs its own plugins, told the client it
 	// comes from.
 	derived, err := NewClientFromExisting(context.Background(), c, internal.ClientOptions{Identity: "other", Plugins: []internal.ClientPlugin{b}})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	defer derived.Close()
-	chkEqual(t, []string{
+	chk.Equal(t, []string{
 		"b ConfigureClient",
 		"b NewClient identity=other+b lazy=false existing=true",
 		"b NewClient done err=<nil>",
 	}, log.take())
-	chkEqual(t, "other+b", derived.(*workflowClient).identity)
+	chk.Equal(t, "other+b", derived.(*workflowClient).identity)
 }
 
 func TestClientPluginFailures(t *testing.T) {
@@ -113,21 +114,21 @@ func TestClientPluginFailures(t *testing.T) {
 	boom := errors.New("boom")
 
 	_, err := NewLazyClient(internal.ClientOptions{HostPort: f.addr, Plugins: []internal.ClientPlugin{&loggingPlugin{name: "bad", log: log, configureErr: boom}}})
-	chkErrIs(t, err, boom)
-	chkErrContains(t, err, `client plugin "bad" failed to configure the client`)
+	chk.ErrIs(t, err, boom)
+	chk.ErrContains(t, err, `client plugin "bad" failed to configure the client`)
 
 	_, err = NewLazyClient(internal.ClientOptions{HostPort: f.addr, Plugins: []internal.ClientPlugin{&loggingPlugin{name: "lazybones", log: log, skipNext: true}}})
-	chkErrContains(t, err, `NewClient hook of the client plugins ["lazybones"] returned without calling next`)
+	chk.ErrContains(t, err, `NewClient hook of the client plugins ["lazybones"] returned without calling next`)
 
 	_, err = NewLazyClient(internal.ClientOptions{HostPort: f.addr, Plugins: []internal.ClientPlugin{&loggingPlugin{name: "late", log: log, errAfterNext: boom}}})
-	chkErrIs(t, err, boom)
+	chk.ErrIs(t, err, boom)
 
 	_, err = NewLazyClient(internal.ClientOptions{HostPort: f.addr, Plugins: []internal.ClientPlugin{&loggingPlugin{name: "a", log: log}, nil}})
-	chkErrContains(t, err, "client.Options.Plugins[1] is nil")
+	chk.ErrContains(t, err, "client.Options.Plugins[1] is nil")
 
 	// The existing client is checked whatever the plugins do.
 	_, err = NewClientFromExisting(context.Background(), nil, internal.ClientOptions{Plugins: []internal.ClientPlugin{&loggingPlugin{name: "a", log: log}}})
-	chkErrContains(t, err, "the existing client must come from")
+	chk.ErrContains(t, err, "the existing client must come from")
 }
 
 func TestTheWorkerPluginsOfAClientAreItsPluginsThatAreWorkerPlugins(t *testing.T) {
@@ -135,5 +136,5 @@ func TestTheWorkerPluginsOfAClientAreItsPluginsThatAreWorkerPlugins(t *testing.T
 	log := &hookLog{}
 	both, other := &loggingPlugin{name: "both", log: log}, &loggingPlugin{name: "other", log: log}
 	c := f.client(t, internal.ClientOptions{Plugins: []internal.ClientPlugin{both, &clientOnlyPlugin{log: log}, other}})
-	chkEqual(t, []internal.WorkerPlugin{both, other}, c.WorkerSettings().Plugins, "in order, the client-only one left out")
+	chk.Equal(t, []internal.WorkerPlugin{both, other}, c.WorkerSettings().Plugins, "in order, the client-only one left out")
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 )
@@ -112,40 +113,40 @@ func TestResultHooksAreCalledWhereTheOfficialSDKCallsThem(t *testing.T) {
 	// Get is one GetWorkflowResult call however many runs it follows, and
 	// its history reads are not GetWorkflowHistory calls.
 	run, err := c.ExecuteWorkflow(ctx, clientapi.StartWorkflowOptions{ID: "wf", TaskQueue: "q"}, "W")
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	var result string
-	chkNoErr(t, run.Get(ctx, &result))
-	chkEqual(t, "result", result)
+	chk.NoErr(t, run.Get(ctx, &result))
+	chk.Equal(t, "result", result)
 	runs, results, histories := hooks.counts()
-	chkEqual(t, [3]int{0, 1, 0}, [3]int{runs, results, histories})
-	chkEqual(t, "r1", hooks.resultInputs[0].RunID)
-	chkEqual(t, "wf", hooks.resultInputs[0].WorkflowID)
+	chk.Equal(t, [3]int{0, 1, 0}, [3]int{runs, results, histories})
+	chk.Equal(t, "r1", hooks.resultInputs[0].RunID)
+	chk.Equal(t, "wf", hooks.resultInputs[0].WorkflowID)
 
 	// The next Get starts from the run the first one followed to.
-	chkNoErr(t, run.GetWithOptions(ctx, nil, clientapi.WorkflowRunGetOptions{DisableFollowingRuns: true}))
-	chkEqual(t, "r3", hooks.resultInputs[1].RunID)
-	chkTrue(t, hooks.resultInputs[1].Options.DisableFollowingRuns)
+	chk.NoErr(t, run.GetWithOptions(ctx, nil, clientapi.WorkflowRunGetOptions{DisableFollowingRuns: true}))
+	chk.Equal(t, "r3", hooks.resultInputs[1].RunID)
+	chk.True(t, hooks.resultInputs[1].Options.DisableFollowingRuns)
 
 	// GetWorkflow goes through GetWorkflowRun; a handle without a run ID
 	// gives GetWorkflowResult an empty one, resolved after the chain.
 	pinned := c.GetWorkflow(ctx, "wf", "")
 	runs, _, _ = hooks.counts()
-	chkEqual(t, 1, runs)
-	chkEqual(t, internal.ClientGetWorkflowRunInput{WorkflowID: "wf"}, hooks.runInputs[0])
-	chkNoErr(t, pinned.Get(ctx, &result))
-	chkEqual(t, "", hooks.resultInputs[2].RunID)
-	chkEqual(t, "r3", pinned.GetRunID())
+	chk.Equal(t, 1, runs)
+	chk.Equal(t, internal.ClientGetWorkflowRunInput{WorkflowID: "wf"}, hooks.runInputs[0])
+	chk.NoErr(t, pinned.Get(ctx, &result))
+	chk.Equal(t, "", hooks.resultInputs[2].RunID)
+	chk.Equal(t, "r3", pinned.GetRunID())
 
 	// GetWorkflowHistory is one call per iterator, not per page or event.
 	it := c.GetWorkflowHistory(ctx, "wf", "r2", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	for it.HasNext() {
 		_, err := it.Next()
-		chkNoErr(t, err)
+		chk.NoErr(t, err)
 	}
 	runs, results, histories = hooks.counts()
-	chkEqual(t, [3]int{1, 3, 1}, [3]int{runs, results, histories})
-	chkEqual(t, internal.ClientGetWorkflowHistoryInput{WorkflowID: "wf", RunID: "r2", FilterType: enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT}, hooks.historyInputs[0])
-	chkEqual(t, 1, hooks.pagesRead, "the wrapped iterator is the one the caller iterates")
+	chk.Equal(t, [3]int{1, 3, 1}, [3]int{runs, results, histories})
+	chk.Equal(t, internal.ClientGetWorkflowHistoryInput{WorkflowID: "wf", RunID: "r2", FilterType: enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT}, hooks.historyInputs[0])
+	chk.Equal(t, 1, hooks.pagesRead, "the wrapped iterator is the one the caller iterates")
 }
 
 func TestGetWorkflowResultCanChangeTheOutcome(t *testing.T) {
@@ -164,14 +165,14 @@ func TestGetWorkflowResultCanChangeTheOutcome(t *testing.T) {
 		}
 	}
 	var result string
-	chkNoErr(t, c.GetWorkflow(ctx, "wf", "r2").GetWithOptions(ctx, &result, clientapi.WorkflowRunGetOptions{DisableFollowingRuns: true}))
-	chkEqual(t, "replaced", result)
+	chk.NoErr(t, c.GetWorkflow(ctx, "wf", "r2").GetWithOptions(ctx, &result, clientapi.WorkflowRunGetOptions{DisableFollowingRuns: true}))
+	chk.Equal(t, "replaced", result)
 
 	// A non-pointer is reported after the chain has seen the call.
 	var s string
-	chkErrContains(t, c.GetWorkflow(ctx, "wf", "r3").Get(ctx, s), "must be a pointer")
+	chk.ErrContains(t, c.GetWorkflow(ctx, "wf", "r3").Get(ctx, s), "must be a pointer")
 	_, results, _ := hooks.counts()
-	chkEqual(t, 2, results)
+	chk.Equal(t, 2, results)
 }
 
 func TestGetWorkflowResultRedirectMovesTheWaitNotTheHandle(t *testing.T) {
@@ -183,10 +184,10 @@ func TestGetWorkflowResultRedirectMovesTheWaitNotTheHandle(t *testing.T) {
 
 	run := c.GetWorkflow(ctx, "wf", "r1")
 	var result string
-	chkNoErr(t, run.Get(ctx, &result))
-	chkEqual(t, "result", result)
-	chkEqual(t, "r1", run.GetRunID(), "the redirected wait leaves the handle where it was")
+	chk.NoErr(t, run.Get(ctx, &result))
+	chk.Equal(t, "result", result)
+	chk.Equal(t, "r1", run.GetRunID(), "the redirected wait leaves the handle where it was")
 	reqs := receivedRequests[*workflowservice.GetWorkflowExecutionHistoryRequest](f)
-	chkLen(t, reqs, 1)
-	chkEqual(t, "r3", reqs[0].GetExecution().GetRunId())
+	chk.Len(t, reqs, 1)
+	chk.Equal(t, "r3", reqs[0].GetExecution().GetRunId())
 }

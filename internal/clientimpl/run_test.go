@@ -17,6 +17,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 )
@@ -24,7 +25,7 @@ import (
 func clientPayloads(t *testing.T, values ...any) *commonpb.Payloads {
 	t.Helper()
 	p, err := converter.GetDefaultDataConverter().ToPayloads(values...)
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	return p
 }
 
@@ -71,17 +72,17 @@ func TestReadRunCloseEvent(t *testing.T) {
 	fc := failure.GetDefaultFailureConverter()
 
 	out, err := readRunCloseEvent(runCompletedEvent(t, "done", "cron-next"), dc, fc)
-	chkNoErr(t, err)
-	chkEqual(t, "cron-next", out.nextRunID)
-	chkNotNil(t, out.result)
-	chkNoErr(t, out.err)
+	chk.NoErr(t, err)
+	chk.Equal(t, "cron-next", out.nextRunID)
+	chk.NotNil(t, out.result)
+	chk.NoErr(t, out.err)
 
 	out, err = readRunCloseEvent(runFailedEvent("boom", "retry-next"), dc, fc)
-	chkNoErr(t, err)
-	chkEqual(t, "retry-next", out.nextRunID)
+	chk.NoErr(t, err)
+	chk.Equal(t, "retry-next", out.nextRunID)
 	var app *failure.ApplicationError
-	chkErrAs(t, out.err, &app)
-	chkEqual(t, "Boom", app.Type())
+	chk.ErrAs(t, out.err, &app)
+	chk.Equal(t, "Boom", app.Type())
 
 	out, err = readRunCloseEvent(&historypb.HistoryEvent{
 		EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED,
@@ -89,17 +90,17 @@ func TestReadRunCloseEvent(t *testing.T) {
 			WorkflowExecutionCanceledEventAttributes: &historypb.WorkflowExecutionCanceledEventAttributes{Details: clientPayloads(t, "why")},
 		},
 	}, dc, fc)
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	var canceled *failure.CanceledError
-	chkErrAs(t, out.err, &canceled)
+	chk.ErrAs(t, out.err, &canceled)
 	var why string
-	chkNoErr(t, canceled.Details(&why))
-	chkEqual(t, "why", why)
+	chk.NoErr(t, canceled.Details(&why))
+	chk.Equal(t, "why", why)
 
 	out, err = readRunCloseEvent(&historypb.HistoryEvent{EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED}, dc, fc)
-	chkNoErr(t, err)
-	chkTrue(t, failure.IsTerminatedError(out.err))
-	chkEqual(t, "terminated", out.err.Error())
+	chk.NoErr(t, err)
+	chk.True(t, failure.IsTerminatedError(out.err))
+	chk.Equal(t, "terminated", out.err.Error())
 
 	// The server's own termination for a limit says which; a person's
 	// reason for terminating stays out of the message, as in go.temporal.io/sdk.
@@ -110,14 +111,14 @@ func TestReadRunCloseEvent(t *testing.T) {
 				WorkflowExecutionTerminatedEventAttributes: &historypb.WorkflowExecutionTerminatedEventAttributes{Reason: reason, Identity: identity},
 			},
 		}, dc, fc)
-		chkNoErr(t, err)
-		chkTrue(t, failure.IsTerminatedError(out.err))
+		chk.NoErr(t, err)
+		chk.True(t, failure.IsTerminatedError(out.err))
 		return out.err
 	}
-	chkEqual(t, "terminated by the server: Workflow history count exceeds limit: over the server's limit on a workflow's history events, dynamic config limit.historyCount.error (51,200 by default); a workflow that runs long should continue as new before it reaches it",
+	chk.Equal(t, "terminated by the server: Workflow history count exceeds limit: over the server's limit on a workflow's history events, dynamic config limit.historyCount.error (51,200 by default); a workflow that runs long should continue as new before it reaches it",
 		terminated("Workflow history count exceeds limit.", "history-service").Error())
-	chkEqual(t, "terminated", terminated("history count exceeds limit, said the operator", "ops@host").Error())
-	chkEqual(t, "terminated", terminated("stuck", "history-service").Error())
+	chk.Equal(t, "terminated", terminated("history count exceeds limit, said the operator", "ops@host").Error())
+	chk.Equal(t, "terminated", terminated("stuck", "history-service").Error())
 
 	out, err = readRunCloseEvent(&historypb.HistoryEvent{
 		EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT,
@@ -125,19 +126,19 @@ func TestReadRunCloseEvent(t *testing.T) {
 			WorkflowExecutionTimedOutEventAttributes: &historypb.WorkflowExecutionTimedOutEventAttributes{NewExecutionRunId: "after-timeout"},
 		},
 	}, dc, fc)
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	var timeout *failure.TimeoutError
-	chkErrAs(t, out.err, &timeout)
-	chkEqual(t, enumspb.TIMEOUT_TYPE_START_TO_CLOSE, timeout.TimeoutType())
-	chkEqual(t, "after-timeout", out.nextRunID)
+	chk.ErrAs(t, out.err, &timeout)
+	chk.Equal(t, enumspb.TIMEOUT_TYPE_START_TO_CLOSE, timeout.TimeoutType())
+	chk.Equal(t, "after-timeout", out.nextRunID)
 
 	out, err = readRunCloseEvent(runContinuedAsNewEvent("next"), dc, fc)
-	chkNoErr(t, err)
-	chkEqual(t, "next", out.nextRunID)
-	chkEqual(t, "Next", out.continuedAsNew.GetWorkflowType().GetName())
+	chk.NoErr(t, err)
+	chk.Equal(t, "next", out.nextRunID)
+	chk.Equal(t, "Next", out.continuedAsNew.GetWorkflowType().GetName())
 
 	_, err = readRunCloseEvent(&historypb.HistoryEvent{EventType: enumspb.EVENT_TYPE_TIMER_FIRED}, dc, fc)
-	chkErrContains(t, err, "expected a close event")
+	chk.ErrContains(t, err, "expected a close event")
 }
 
 func TestGetFollowsTheChainOfRunsToTheResult(t *testing.T) {
@@ -149,17 +150,17 @@ func TestGetFollowsTheChainOfRunsToTheResult(t *testing.T) {
 
 	run := c.runHandle("wf", "W", "r1", "r1")
 	var result string
-	chkNoErr(t, run.Get(context.Background(), &result))
-	chkEqual(t, "result", result)
-	chkEqual(t, "r3", run.GetRunID(), "the handle moves to the run that closed the chain")
-	chkEqual(t, "r1", run.GetFirstExecutionRunID())
+	chk.NoErr(t, run.Get(context.Background(), &result))
+	chk.Equal(t, "result", result)
+	chk.Equal(t, "r3", run.GetRunID(), "the handle moves to the run that closed the chain")
+	chk.Equal(t, "r1", run.GetFirstExecutionRunID())
 
 	reqs := receivedRequests[*workflowservice.GetWorkflowExecutionHistoryRequest](f)
-	chkLen(t, reqs, 3)
+	chk.Len(t, reqs, 3)
 	for _, r := range reqs {
-		chkTrue(t, r.GetWaitNewEvent(), "Get long-polls")
-		chkEqual(t, enumspb.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT, r.GetHistoryEventFilterType())
-		chkTrue(t, r.GetSkipArchival())
+		chk.True(t, r.GetWaitNewEvent(), "Get long-polls")
+		chk.Equal(t, enumspb.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT, r.GetHistoryEventFilterType())
+		chk.True(t, r.GetSkipArchival())
 	}
 }
 
@@ -171,16 +172,16 @@ func TestGetWithoutFollowingReportsThisRun(t *testing.T) {
 
 	err := c.runHandle("wf", "W", "r1", "").GetWithOptions(context.Background(), nil, clientapi.WorkflowRunGetOptions{DisableFollowingRuns: true})
 	var can *internal.ContinueAsNewError
-	chkErrAs(t, err, &can)
-	chkEqual(t, "Next", can.WorkflowType.Name)
-	chkEqual(t, "next-queue", can.TaskQueueName)
-	chkEqual(t, time.Minute, can.WorkflowRunTimeout)
+	chk.ErrAs(t, err, &can)
+	chk.Equal(t, "Next", can.WorkflowType.Name)
+	chk.Equal(t, "next-queue", can.TaskQueueName)
+	chk.Equal(t, time.Minute, can.WorkflowRunTimeout)
 
 	err = c.runHandle("wf", "W", "r2", "").GetWithOptions(context.Background(), nil, clientapi.WorkflowRunGetOptions{DisableFollowingRuns: true})
 	var execErr *failure.WorkflowExecutionError
-	chkErrAs(t, err, &execErr)
-	chkErrContains(t, err, "runID: r2")
-	chkErrContains(t, err, "boom")
+	chk.ErrAs(t, err, &execErr)
+	chk.ErrContains(t, err, "runID: r2")
+	chk.ErrContains(t, err, "boom")
 }
 
 func TestGetWaitsThroughEmptyLongPolls(t *testing.T) {
@@ -190,12 +191,12 @@ func TestGetWaitsThroughEmptyLongPolls(t *testing.T) {
 	c := f.client(t, internal.ClientOptions{})
 
 	var n int
-	chkNoErr(t, c.runHandle("wf", "W", "r1", "").Get(context.Background(), &n))
-	chkEqual(t, 7, n)
+	chk.NoErr(t, c.runHandle("wf", "W", "r1", "").Get(context.Background(), &n))
+	chk.Equal(t, 7, n)
 	reqs := receivedRequests[*workflowservice.GetWorkflowExecutionHistoryRequest](f)
-	chkLen(t, reqs, 3)
-	chkEmpty(t, reqs[0].GetNextPageToken())
-	chkEqual(t, []byte("again"), reqs[2].GetNextPageToken(), "polls resume from the server's token")
+	chk.Len(t, reqs, 3)
+	chk.Empty(t, reqs[0].GetNextPageToken())
+	chk.Equal(t, []byte("again"), reqs[2].GetNextPageToken(), "polls resume from the server's token")
 }
 
 func TestGetDecodingRules(t *testing.T) {
@@ -204,11 +205,11 @@ func TestGetDecodingRules(t *testing.T) {
 	c := f.client(t, internal.ClientOptions{})
 	run := c.runHandle("wf", "W", "r1", "")
 
-	chkNoErr(t, run.Get(context.Background(), nil), "nil discards the result")
+	chk.NoErr(t, run.Get(context.Background(), nil), "nil discards the result")
 	var s string
-	chkErrContains(t, run.Get(context.Background(), s), "must be a pointer")
+	chk.ErrContains(t, run.Get(context.Background(), s), "must be a pointer")
 	var n int
-	chkErr(t, run.Get(context.Background(), &n), "a string does not decode into an int")
+	chk.Err(t, run.Get(context.Background(), &n), "a string does not decode into an int")
 }
 
 func TestGetReportsAMissingWorkflow(t *testing.T) {
@@ -218,7 +219,7 @@ func TestGetReportsAMissingWorkflow(t *testing.T) {
 	// The server's typed error comes back unwrapped, as go.temporal.io/sdk
 	// returns it, so ported type assertions keep working.
 	_, isNotFound := err.(*serviceerror.NotFound)
-	chkTrue(t, isNotFound)
+	chk.True(t, isNotFound)
 }
 
 func TestGetWorkflowWithoutRunIDPinsTheCurrentRun(t *testing.T) {
@@ -234,11 +235,11 @@ func TestGetWorkflowWithoutRunIDPinsTheCurrentRun(t *testing.T) {
 	run := c.GetWorkflow(context.Background(), "wf", "")
 	err := run.Get(context.Background(), nil)
 	var execErr *failure.WorkflowExecutionError
-	chkErrAs(t, err, &execErr)
-	chkTrue(t, failure.IsTerminatedError(err))
-	chkErrContains(t, err, "runID: current")
-	chkEqual(t, "current", run.GetRunID())
-	chkLen(t, receivedRequests[*workflowservice.DescribeWorkflowExecutionRequest](f), 1, "resolved once")
+	chk.ErrAs(t, err, &execErr)
+	chk.True(t, failure.IsTerminatedError(err))
+	chk.ErrContains(t, err, "runID: current")
+	chk.Equal(t, "current", run.GetRunID())
+	chk.Len(t, receivedRequests[*workflowservice.DescribeWorkflowExecutionRequest](f), 1, "resolved once")
 }
 
 func TestGetStopsWithTheContext(t *testing.T) {
@@ -250,8 +251,8 @@ func TestGetStopsWithTheContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	err := c.runHandle("wf", "W", "r1", "").Get(ctx, nil)
-	chkErr(t, err)
-	chkTrue(t, errors.Is(err, context.DeadlineExceeded) || isCallTimeout(err), fmt.Sprintf("got %v", err))
+	chk.Err(t, err)
+	chk.True(t, errors.Is(err, context.DeadlineExceeded) || isCallTimeout(err), fmt.Sprintf("got %v", err))
 }
 
 func isCallTimeout(err error) bool {

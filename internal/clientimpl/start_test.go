@@ -10,6 +10,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/policy"
@@ -35,7 +36,7 @@ func startTestOrderWorkflow(ctx internal.Context, orderID string, quantity int) 
 func decodeStringPayload(t *testing.T, p *commonpb.Payload) string {
 	t.Helper()
 	var s string
-	chkNoErr(t, converter.GetDefaultDataConverter().FromPayload(p, &s))
+	chk.NoErr(t, converter.GetDefaultDataConverter().FromPayload(p, &s))
 	return s
 }
 
@@ -61,58 +62,58 @@ func TestStartRequestCarriesEveryOption(t *testing.T) {
 		VersioningOverride:       &clientapi.AutoUpgradeVersioningOverride{},
 	}
 	p, err := c.newWorkflowStartParams(context.Background(), options, startTestOrderWorkflow, []any{"o-1", 3})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	req := c.startRequest(p)
 
-	chkEqual(t, "ns", req.GetNamespace())
-	chkEqual(t, "order-1", req.GetWorkflowId())
-	chkEqual(t, "startTestOrderWorkflow", req.GetWorkflowType().GetName(), "a function starts the workflow of its name")
-	chkEqual(t, "orders", req.GetTaskQueue().GetName())
-	chkEqual(t, enumspb.TASK_QUEUE_KIND_NORMAL, req.GetTaskQueue().GetKind())
-	chkEqual(t, "tester", req.GetIdentity())
-	chkNotEmpty(t, req.GetRequestId())
-	chkEqual(t, time.Hour, req.GetWorkflowExecutionTimeout().AsDuration())
-	chkEqual(t, time.Minute, req.GetWorkflowRunTimeout().AsDuration())
-	chkEqual(t, 5*time.Second, req.GetWorkflowTaskTimeout().AsDuration())
-	chkEqual(t, enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING, req.GetWorkflowIdConflictPolicy())
-	chkEqual(t, enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE, req.GetWorkflowIdReusePolicy())
-	chkEqual(t, int32(3), req.GetRetryPolicy().GetMaximumAttempts())
-	chkEqual(t, "*/5 * * * *", req.GetCronSchedule())
-	chkEqual(t, "rush", decodeStringPayload(t, req.GetMemo().GetFields()["note"]))
-	chkEqual(t, "gold", decodeStringPayload(t, req.GetSearchAttributes().GetIndexedFields()["CustomKeyword"]))
-	chkEqual(t, "Keyword", string(req.GetSearchAttributes().GetIndexedFields()["CustomKeyword"].GetMetadata()["type"]))
-	chkEqual(t, time.Minute, req.GetWorkflowStartDelay().AsDuration())
-	chkEqual(t, "summary", decodeStringPayload(t, req.GetUserMetadata().GetSummary()))
-	chkEqual(t, "details", decodeStringPayload(t, req.GetUserMetadata().GetDetails()))
-	chkEqual(t, int32(2), req.GetPriority().GetPriorityKey())
-	chkTrue(t, req.GetVersioningOverride().GetAutoUpgrade(), "the versioning override is sent")
-	chkContains(t, req.GetHeader().GetFields(), "trace", "propagators write the header")
+	chk.Equal(t, "ns", req.GetNamespace())
+	chk.Equal(t, "order-1", req.GetWorkflowId())
+	chk.Equal(t, "startTestOrderWorkflow", req.GetWorkflowType().GetName(), "a function starts the workflow of its name")
+	chk.Equal(t, "orders", req.GetTaskQueue().GetName())
+	chk.Equal(t, enumspb.TASK_QUEUE_KIND_NORMAL, req.GetTaskQueue().GetKind())
+	chk.Equal(t, "tester", req.GetIdentity())
+	chk.NotEmpty(t, req.GetRequestId())
+	chk.Equal(t, time.Hour, req.GetWorkflowExecutionTimeout().AsDuration())
+	chk.Equal(t, time.Minute, req.GetWorkflowRunTimeout().AsDuration())
+	chk.Equal(t, 5*time.Second, req.GetWorkflowTaskTimeout().AsDuration())
+	chk.Equal(t, enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING, req.GetWorkflowIdConflictPolicy())
+	chk.Equal(t, enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE, req.GetWorkflowIdReusePolicy())
+	chk.Equal(t, int32(3), req.GetRetryPolicy().GetMaximumAttempts())
+	chk.Equal(t, "*/5 * * * *", req.GetCronSchedule())
+	chk.Equal(t, "rush", decodeStringPayload(t, req.GetMemo().GetFields()["note"]))
+	chk.Equal(t, "gold", decodeStringPayload(t, req.GetSearchAttributes().GetIndexedFields()["CustomKeyword"]))
+	chk.Equal(t, "Keyword", string(req.GetSearchAttributes().GetIndexedFields()["CustomKeyword"].GetMetadata()["type"]))
+	chk.Equal(t, time.Minute, req.GetWorkflowStartDelay().AsDuration())
+	chk.Equal(t, "summary", decodeStringPayload(t, req.GetUserMetadata().GetSummary()))
+	chk.Equal(t, "details", decodeStringPayload(t, req.GetUserMetadata().GetDetails()))
+	chk.Equal(t, int32(2), req.GetPriority().GetPriorityKey())
+	chk.True(t, req.GetVersioningOverride().GetAutoUpgrade(), "the versioning override is sent")
+	chk.Contains(t, req.GetHeader().GetFields(), "trace", "propagators write the header")
 
 	var orderID string
 	var quantity int
-	chkNoErr(t, converter.GetDefaultDataConverter().FromPayloads(req.GetInput(), &orderID, &quantity))
-	chkEqual(t, "o-1", orderID)
-	chkEqual(t, 3, quantity)
+	chk.NoErr(t, converter.GetDefaultDataConverter().FromPayloads(req.GetInput(), &orderID, &quantity))
+	chk.Equal(t, "o-1", orderID)
+	chk.Equal(t, 3, quantity)
 
 	again := c.startRequest(p)
-	chkNotEqual(t, req.GetRequestId(), again.GetRequestId(), "each start is its own request")
+	chk.NotEqual(t, req.GetRequestId(), again.GetRequestId(), "each start is its own request")
 }
 
 func TestStartRequestLeavesUnsetOptionsOut(t *testing.T) {
 	c := offlineWorkflowClient()
 	p, err := c.newWorkflowStartParams(context.Background(), clientapi.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, "SomeWorkflow", nil)
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	req := c.startRequest(p)
-	chkEqual(t, "SomeWorkflow", req.GetWorkflowType().GetName())
-	chkNil(t, req.GetInput())
-	chkNil(t, req.GetMemo())
-	chkNil(t, req.GetSearchAttributes())
-	chkNil(t, req.GetRetryPolicy())
-	chkNil(t, req.GetWorkflowStartDelay())
-	chkNil(t, req.GetUserMetadata())
-	chkNil(t, req.GetPriority())
-	chkNil(t, req.GetVersioningOverride())
-	chkNil(t, req.GetHeader())
+	chk.Equal(t, "SomeWorkflow", req.GetWorkflowType().GetName())
+	chk.Nil(t, req.GetInput())
+	chk.Nil(t, req.GetMemo())
+	chk.Nil(t, req.GetSearchAttributes())
+	chk.Nil(t, req.GetRetryPolicy())
+	chk.Nil(t, req.GetWorkflowStartDelay())
+	chk.Nil(t, req.GetUserMetadata())
+	chk.Nil(t, req.GetPriority())
+	chk.Nil(t, req.GetVersioningOverride())
+	chk.Nil(t, req.GetHeader())
 }
 
 func TestUntypedSearchAttributesAreSent(t *testing.T) {
@@ -121,25 +122,25 @@ func TestUntypedSearchAttributesAreSent(t *testing.T) {
 		//lint:ignore SA1019 the deprecated untyped form is what this test sends
 		ID: "id", TaskQueue: "q", SearchAttributes: map[string]any{"CustomIntField": 7},
 	}, "W", nil)
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	var n int
-	chkNoErr(t, converter.GetDefaultDataConverter().FromPayload(c.startRequest(p).GetSearchAttributes().GetIndexedFields()["CustomIntField"], &n))
-	chkEqual(t, 7, n)
+	chk.NoErr(t, converter.GetDefaultDataConverter().FromPayload(c.startRequest(p).GetSearchAttributes().GetIndexedFields()["CustomIntField"], &n))
+	chk.Equal(t, 7, n)
 }
 
 func TestSignalWithStartRequestCarriesTheSignal(t *testing.T) {
 	c := offlineWorkflowClient()
 	p, err := c.newWorkflowStartParams(context.Background(), clientapi.StartWorkflowOptions{ID: "id", TaskQueue: "q", StartDelay: time.Second}, "W", []any{1})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	signal, err := converter.GetDefaultDataConverter().ToPayloads("hello")
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	req := c.signalWithStartRequest(p, "greet", signal)
-	chkEqual(t, "greet", req.GetSignalName())
-	chkSame(t, signal, req.GetSignalInput())
-	chkEqual(t, "id", req.GetWorkflowId())
-	chkEqual(t, "q", req.GetTaskQueue().GetName())
-	chkEqual(t, time.Second, req.GetWorkflowStartDelay().AsDuration())
-	chkNotEmpty(t, req.GetRequestId())
+	chk.Equal(t, "greet", req.GetSignalName())
+	chk.Same(t, signal, req.GetSignalInput())
+	chk.Equal(t, "id", req.GetWorkflowId())
+	chk.Equal(t, "q", req.GetTaskQueue().GetName())
+	chk.Equal(t, time.Second, req.GetWorkflowStartDelay().AsDuration())
+	chk.NotEmpty(t, req.GetRequestId())
 }
 
 func TestStartParamsErrors(t *testing.T) {
@@ -170,7 +171,7 @@ func TestStartParamsErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := c.newWorkflowStartParams(ctx, tt.options, tt.workflow, tt.args)
-			chkErrContains(t, err, tt.want)
+			chk.ErrContains(t, err, tt.want)
 		})
 	}
 }
@@ -178,24 +179,24 @@ func TestStartParamsErrors(t *testing.T) {
 func TestStartParamsPropagatorFailure(t *testing.T) {
 	c := offlineWorkflowClient(stubClientPropagator{err: errClientTest})
 	_, err := c.newWorkflowStartParams(context.Background(), clientapi.StartWorkflowOptions{ID: "id", TaskQueue: "q"}, "W", nil)
-	chkErrIs(t, err, errClientTest)
+	chk.ErrIs(t, err, errClientTest)
 }
 
 func TestEncodedValue(t *testing.T) {
 	payloads, err := converter.GetDefaultDataConverter().ToPayloads(42)
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	v := NewValue(payloads)
-	chkTrue(t, v.HasValue())
+	chk.True(t, v.HasValue())
 	var n int
-	chkNoErr(t, v.Get(&n))
-	chkEqual(t, 42, n)
-	chkSame(t, payloads, converter.GetPayloads(v))
+	chk.NoErr(t, v.Get(&n))
+	chk.Equal(t, 42, n)
+	chk.Same(t, payloads, converter.GetPayloads(v))
 
 	empty := NewValue(nil)
-	chkFalse(t, empty.HasValue())
-	chkErrIs(t, empty.Get(&n), failure.ErrNoData)
+	chk.False(t, empty.HasValue())
+	chk.ErrIs(t, empty.Get(&n), failure.ErrNoData)
 
 	var m int
-	chkNoErr(t, NewValues(payloads).Get(&m))
-	chkEqual(t, 42, m)
+	chk.NoErr(t, NewValues(payloads).Get(&m))
+	chk.Equal(t, 42, m)
 }

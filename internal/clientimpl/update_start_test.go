@@ -11,6 +11,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 )
 
@@ -45,46 +46,46 @@ func TestUpdateWithStartSendsBothOperationsInOneRequest(t *testing.T) {
 		StartWorkflowOperation: op,
 		UpdateOptions:          clientapi.UpdateWorkflowOptions{UpdateID: "u1", UpdateName: "add", Args: []any{5}, WaitForStage: clientapi.WorkflowUpdateStageCompleted},
 	})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	var n int
-	chkNoErr(t, handle.Get(ctx, &n))
-	chkEqual(t, 5, n)
+	chk.NoErr(t, handle.Get(ctx, &n))
+	chk.Equal(t, 5, n)
 
 	reqs := receivedRequests[*workflowservice.ExecuteMultiOperationRequest](f)
-	chkLen(t, reqs, 2, "sent again while the update was only admitted")
+	chk.Len(t, reqs, 2, "sent again while the update was only admitted")
 	req := reqs[0]
-	chkEqual(t, "orders-ns", req.GetNamespace())
-	chkEqual(t, "workflow:wf", req.GetResourceId())
-	chkLen(t, req.GetOperations(), 2)
+	chk.Equal(t, "orders-ns", req.GetNamespace())
+	chk.Equal(t, "workflow:wf", req.GetResourceId())
+	chk.Len(t, req.GetOperations(), 2)
 	start := req.GetOperations()[0].GetStartWorkflow()
-	chkNotNil(t, start, "the start comes first")
-	chkEqual(t, "wf", start.GetWorkflowId())
-	chkEqual(t, "startTestOrderWorkflow", start.GetWorkflowType().GetName())
-	chkEqual(t, "orders", start.GetTaskQueue().GetName())
-	chkEqual(t, enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING, start.GetWorkflowIdConflictPolicy())
-	chkEqual(t, "me", start.GetIdentity())
-	chkEqual(t, "tenant-a", string(start.GetHeader().GetFields()["k"].GetData()))
+	chk.NotNil(t, start, "the start comes first")
+	chk.Equal(t, "wf", start.GetWorkflowId())
+	chk.Equal(t, "startTestOrderWorkflow", start.GetWorkflowType().GetName())
+	chk.Equal(t, "orders", start.GetTaskQueue().GetName())
+	chk.Equal(t, enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING, start.GetWorkflowIdConflictPolicy())
+	chk.Equal(t, "me", start.GetIdentity())
+	chk.Equal(t, "tenant-a", string(start.GetHeader().GetFields()["k"].GetData()))
 	var orderID string
 	var quantity int
-	chkNoErr(t, converter.GetDefaultDataConverter().FromPayloads(start.GetInput(), &orderID, &quantity))
-	chkEqual(t, "o-1", orderID)
-	chkEqual(t, 2, quantity)
+	chk.NoErr(t, converter.GetDefaultDataConverter().FromPayloads(start.GetInput(), &orderID, &quantity))
+	chk.Equal(t, "o-1", orderID)
+	chk.Equal(t, 2, quantity)
 
 	update := req.GetOperations()[1].GetUpdateWorkflow()
-	chkNotNil(t, update)
-	chkEqual(t, "orders-ns", update.GetNamespace())
-	chkEqual(t, "wf", update.GetWorkflowExecution().GetWorkflowId(), "the update goes to the workflow started")
-	chkEqual(t, "", update.GetWorkflowExecution().GetRunId())
-	chkEqual(t, "u1", update.GetRequest().GetMeta().GetUpdateId())
-	chkEqual(t, "add", update.GetRequest().GetInput().GetName())
-	chkEqual(t, stageCompleted, update.GetWaitPolicy().GetLifecycleStage())
-	chkEqual(t, "tenant-a", string(update.GetRequest().GetInput().GetHeader().GetFields()["k"].GetData()))
-	chkEqual(t, start.GetRequestId(), reqs[1].GetOperations()[0].GetStartWorkflow().GetRequestId(), "the same request is sent again")
+	chk.NotNil(t, update)
+	chk.Equal(t, "orders-ns", update.GetNamespace())
+	chk.Equal(t, "wf", update.GetWorkflowExecution().GetWorkflowId(), "the update goes to the workflow started")
+	chk.Equal(t, "", update.GetWorkflowExecution().GetRunId())
+	chk.Equal(t, "u1", update.GetRequest().GetMeta().GetUpdateId())
+	chk.Equal(t, "add", update.GetRequest().GetInput().GetName())
+	chk.Equal(t, stageCompleted, update.GetWaitPolicy().GetLifecycleStage())
+	chk.Equal(t, "tenant-a", string(update.GetRequest().GetInput().GetHeader().GetFields()["k"].GetData()))
+	chk.Equal(t, start.GetRequestId(), reqs[1].GetOperations()[0].GetStartWorkflow().GetRequestId(), "the same request is sent again")
 
 	run, err := op.Get(ctx)
-	chkNoErr(t, err)
-	chkEqual(t, "wf", run.GetID())
-	chkEqual(t, "r1", run.GetRunID())
+	chk.NoErr(t, err)
+	chk.Equal(t, "wf", run.GetID())
+	chk.Equal(t, "r1", run.GetRunID())
 }
 
 func TestUpdateWithStartGeneratesIDs(t *testing.T) {
@@ -100,17 +101,17 @@ func TestUpdateWithStartGeneratesIDs(t *testing.T) {
 		StartWorkflowOperation: c.NewWithStartWorkflowOperation(options, "W"),
 		UpdateOptions:          clientapi.UpdateWorkflowOptions{UpdateName: "add", WaitForStage: clientapi.WorkflowUpdateStageAccepted},
 	})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	req := receivedRequests[*workflowservice.ExecuteMultiOperationRequest](f)[0]
 	workflowID := req.GetOperations()[0].GetStartWorkflow().GetWorkflowId()
 	updateID := req.GetOperations()[1].GetUpdateWorkflow().GetRequest().GetMeta().GetUpdateId()
-	chkLen(t, workflowID, 36)
-	chkLen(t, updateID, 36)
-	chkEqual(t, workflowID, req.GetOperations()[1].GetUpdateWorkflow().GetWorkflowExecution().GetWorkflowId())
-	chkEqual(t, []string{"UpdateWithStartWorkflow add " + updateID}, recorder.seen, "interceptors see the ID")
-	chkEqual(t, "interceptor", string(req.GetOperations()[0].GetStartWorkflow().GetHeader().GetFields()["by"].GetData()),
+	chk.Len(t, workflowID, 36)
+	chk.Len(t, updateID, 36)
+	chk.Equal(t, workflowID, req.GetOperations()[1].GetUpdateWorkflow().GetWorkflowExecution().GetWorkflowId())
+	chk.Equal(t, []string{"UpdateWithStartWorkflow add " + updateID}, recorder.seen, "interceptors see the ID")
+	chk.Equal(t, "interceptor", string(req.GetOperations()[0].GetStartWorkflow().GetHeader().GetFields()["by"].GetData()),
 		"the interceptor's header goes with the start")
-	chkEqual(t, "interceptor", string(req.GetOperations()[1].GetUpdateWorkflow().GetRequest().GetInput().GetHeader().GetFields()["by"].GetData()),
+	chk.Equal(t, "interceptor", string(req.GetOperations()[1].GetUpdateWorkflow().GetRequest().GetInput().GetHeader().GetFields()["by"].GetData()),
 		"and with the update")
 }
 
@@ -147,10 +148,10 @@ func TestUpdateWithStartRefusesBadArguments(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.UpdateWithStartWorkflow(context.Background(), clientapi.UpdateWithStartWorkflowOptions{StartWorkflowOperation: tc.op, UpdateOptions: tc.update})
-			chkErrContains(t, err, tc.want)
+			chk.ErrContains(t, err, tc.want)
 		})
 	}
-	chkLen(t, receivedRequests[*workflowservice.ExecuteMultiOperationRequest](f), 0, "nothing is sent")
+	chk.Len(t, receivedRequests[*workflowservice.ExecuteMultiOperationRequest](f), 0, "nothing is sent")
 }
 
 func TestWithStartOperationGet(t *testing.T) {
@@ -162,8 +163,8 @@ func TestWithStartOperationGet(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	_, err := unused.Get(ctx)
-	chkErrIs(t, err, context.DeadlineExceeded)
-	chkEqual(t, "context deadline exceeded: operation was not executed", err.Error())
+	chk.ErrIs(t, err, context.DeadlineExceeded)
+	chk.Equal(t, "context deadline exceeded: operation was not executed", err.Error())
 
 	// A start the client refuses (no task queue) ends the operation with
 	// the call's error.
@@ -171,13 +172,13 @@ func TestWithStartOperationGet(t *testing.T) {
 	noQueue.TaskQueue = ""
 	op := c.NewWithStartWorkflowOperation(noQueue, "W")
 	_, err = c.UpdateWithStartWorkflow(context.Background(), clientapi.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op, UpdateOptions: update})
-	chkErrIs(t, err, errStartMissingTaskQueue)
+	chk.ErrIs(t, err, errStartMissingTaskQueue)
 	_, getErr := op.Get(context.Background())
-	chkErrIs(t, getErr, errStartMissingTaskQueue)
+	chk.ErrIs(t, getErr, errStartMissingTaskQueue)
 
 	_, err = c.UpdateWithStartWorkflow(context.Background(), clientapi.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op, UpdateOptions: update})
-	chkErrContains(t, err, "invalid WithStartWorkflowOperation: it was already executed")
-	chkErrIs(t, err, errWithStartOperation)
+	chk.ErrContains(t, err, "invalid WithStartWorkflowOperation: it was already executed")
+	chk.ErrIs(t, err, errWithStartOperation)
 
 	// A call still waiting: Get waits with it, then says what ended it.
 	op = c.NewWithStartWorkflowOperation(startOrderOptions(), "W")
@@ -193,13 +194,13 @@ func TestWithStartOperationGet(t *testing.T) {
 	shortCtx, cancelShort := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancelShort()
 	_, err = op.Get(shortCtx)
-	chkEqual(t, context.DeadlineExceeded, err, "executed but not answered yet")
+	chk.Equal(t, context.DeadlineExceeded, err, "executed but not answered yet")
 	cancelCall()
 	callErr := <-done
 	var ended *clientapi.WorkflowUpdateServiceTimeoutOrCanceledError
-	chkErrAs(t, callErr, &ended)
+	chk.ErrAs(t, callErr, &ended)
 	_, getErr = op.Get(context.Background())
-	chkEqual(t, callErr, getErr)
+	chk.Equal(t, callErr, getErr)
 }
 
 func TestUpdateWithStartReportsTheOperationThatFailed(t *testing.T) {
@@ -222,7 +223,7 @@ func TestUpdateWithStartReportsTheOperationThatFailed(t *testing.T) {
 		}), "failed workflow update: bad Update"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			chkEqual(t, tc.want, multiOperationError(context.Background(), tc.err).Error())
+			chk.Equal(t, tc.want, multiOperationError(context.Background(), tc.err).Error())
 		})
 	}
 
@@ -238,12 +239,12 @@ func TestUpdateWithStartReportsTheOperationThatFailed(t *testing.T) {
 		StartWorkflowOperation: op,
 		UpdateOptions:          clientapi.UpdateWorkflowOptions{UpdateName: "add", WaitForStage: clientapi.WorkflowUpdateStageCompleted},
 	})
-	chkErrContains(t, err, "failed workflow start: running")
+	chk.ErrContains(t, err, "failed workflow start: running")
 	var alreadyStarted *serviceerror.WorkflowExecutionAlreadyStarted
-	chkErrAs(t, err, &alreadyStarted)
-	chkEqual(t, "r0", alreadyStarted.RunId)
+	chk.ErrAs(t, err, &alreadyStarted)
+	chk.Equal(t, "r0", alreadyStarted.RunId)
 	_, getErr := op.Get(context.Background())
-	chkEqual(t, err, getErr)
+	chk.Equal(t, err, getErr)
 }
 
 func TestUpdateWithStartChecksTheServersAnswer(t *testing.T) {
@@ -262,10 +263,10 @@ func TestUpdateWithStartChecksTheServersAnswer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := multiOperationResponses(&workflowservice.ExecuteMultiOperationResponse{Responses: tc.responses})
-			chkErrIs(t, err, errInvalidServerResponse)
-			chkEqual(t, tc.want, err.Error())
+			chk.ErrIs(t, err, errInvalidServerResponse)
+			chk.Equal(t, tc.want, err.Error())
 		})
 	}
 	_, _, err := multiOperationResponses(multiOperationResponse("r", updateResponse(stageAccepted, nil)))
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 )
@@ -61,7 +62,7 @@ func updateResponse(stage enumspb.UpdateWorkflowExecutionLifecycleStage, outcome
 func successOutcome(t *testing.T, value any) *updatepb.Outcome {
 	t.Helper()
 	payloads, err := converter.GetDefaultDataConverter().ToPayloads(value)
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	return &updatepb.Outcome{Value: &updatepb.Outcome_Success{Success: payloads}}
 }
 
@@ -94,29 +95,29 @@ func TestUpdateRequestCarriesEveryOption(t *testing.T) {
 		WaitForStage:        clientapi.WorkflowUpdateStageAccepted,
 		FirstExecutionRunID: "first",
 	})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	reqs := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)
-	chkLen(t, reqs, 1)
+	chk.Len(t, reqs, 1)
 	req := reqs[0]
-	chkEqual(t, "orders", req.GetNamespace())
-	chkEqual(t, "wf", req.GetWorkflowExecution().GetWorkflowId())
-	chkEqual(t, "r0", req.GetWorkflowExecution().GetRunId())
-	chkEqual(t, "first", req.GetFirstExecutionRunId())
-	chkEqual(t, stageAccepted, req.GetWaitPolicy().GetLifecycleStage())
-	chkEqual(t, "u1", req.GetRequest().GetMeta().GetUpdateId())
-	chkEqual(t, "me", req.GetRequest().GetMeta().GetIdentity())
-	chkEqual(t, "add", req.GetRequest().GetInput().GetName())
+	chk.Equal(t, "orders", req.GetNamespace())
+	chk.Equal(t, "wf", req.GetWorkflowExecution().GetWorkflowId())
+	chk.Equal(t, "r0", req.GetWorkflowExecution().GetRunId())
+	chk.Equal(t, "first", req.GetFirstExecutionRunId())
+	chk.Equal(t, stageAccepted, req.GetWaitPolicy().GetLifecycleStage())
+	chk.Equal(t, "u1", req.GetRequest().GetMeta().GetUpdateId())
+	chk.Equal(t, "me", req.GetRequest().GetMeta().GetIdentity())
+	chk.Equal(t, "add", req.GetRequest().GetInput().GetName())
 	var n int
 	var unit string
-	chkNoErr(t, converter.GetDefaultDataConverter().FromPayloads(req.GetRequest().GetInput().GetArgs(), &n, &unit))
-	chkEqual(t, 3, n)
-	chkEqual(t, "units", unit)
-	chkEqual(t, "tenant-a", string(req.GetRequest().GetInput().GetHeader().GetFields()["k"].GetData()), "the propagator writes the header")
+	chk.NoErr(t, converter.GetDefaultDataConverter().FromPayloads(req.GetRequest().GetInput().GetArgs(), &n, &unit))
+	chk.Equal(t, 3, n)
+	chk.Equal(t, "units", unit)
+	chk.Equal(t, "tenant-a", string(req.GetRequest().GetInput().GetHeader().GetFields()["k"].GetData()), "the propagator writes the header")
 
-	chkEqual(t, "wf", handle.WorkflowID())
-	chkEqual(t, "r1", handle.RunID(), "the run is the one the server resolved")
-	chkEqual(t, "u1", handle.UpdateID())
-	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 0, "nothing waits past Accepted")
+	chk.Equal(t, "wf", handle.WorkflowID())
+	chk.Equal(t, "r1", handle.RunID(), "the run is the one the server resolved")
+	chk.Equal(t, "u1", handle.UpdateID())
+	chk.Len(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 0, "nothing waits past Accepted")
 }
 
 func TestUpdateWorkflowGivesTheUpdateAnID(t *testing.T) {
@@ -126,9 +127,9 @@ func TestUpdateWorkflowGivesTheUpdateAnID(t *testing.T) {
 	})
 	c := f.client(t, internal.ClientOptions{})
 	_, err := c.UpdateWorkflow(context.Background(), clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: clientapi.WorkflowUpdateStageCompleted})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	id := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)[0].GetRequest().GetMeta().GetUpdateId()
-	chkRegexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`, id)
+	chk.Regexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`, id)
 }
 
 func TestUpdateWorkflowRefusesWaitStagesItCannotWaitFor(t *testing.T) {
@@ -140,9 +141,9 @@ func TestUpdateWorkflowRefusesWaitStagesItCannotWaitFor(t *testing.T) {
 		clientapi.WorkflowUpdateStage(9):         "9 is not a WorkflowUpdateStage",
 	} {
 		_, err := c.UpdateWorkflow(context.Background(), clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: stage})
-		chkErrContains(t, err, want)
+		chk.ErrContains(t, err, want)
 	}
-	chkLen(t, receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f), 0, "nothing is sent")
+	chk.Len(t, receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f), 0, "nothing is sent")
 }
 
 func TestUpdateWorkflowSendsAgainWhileTheUpdateIsOnlyAdmitted(t *testing.T) {
@@ -160,24 +161,24 @@ func TestUpdateWorkflowSendsAgainWhileTheUpdateIsOnlyAdmitted(t *testing.T) {
 	})
 	c := f.client(t, internal.ClientOptions{Identity: "me"})
 	handle, err := c.UpdateWorkflow(context.Background(), clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add", WaitForStage: clientapi.WorkflowUpdateStageAccepted})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	sent := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)
-	chkLen(t, sent, 3)
+	chk.Len(t, sent, 3)
 	for _, req := range sent {
-		chkEqual(t, "u1", req.GetRequest().GetMeta().GetUpdateId(), "the same update each time")
+		chk.Equal(t, "u1", req.GetRequest().GetMeta().GetUpdateId(), "the same update each time")
 	}
 
 	var result int
-	chkNoErr(t, handle.Get(context.Background(), &result))
-	chkEqual(t, 42, result)
+	chk.NoErr(t, handle.Get(context.Background(), &result))
+	chk.Equal(t, 42, result)
 	polls := receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f)
-	chkLen(t, polls, 3, "Get asks again while the server's long polls end without an outcome")
+	chk.Len(t, polls, 3, "Get asks again while the server's long polls end without an outcome")
 	for _, poll := range polls {
-		chkEqual(t, stageCompleted, poll.GetWaitPolicy().GetLifecycleStage())
-		chkEqual(t, "u1", poll.GetUpdateRef().GetUpdateId())
-		chkEqual(t, "r1", poll.GetUpdateRef().GetWorkflowExecution().GetRunId())
-		chkEqual(t, "me", poll.GetIdentity())
-		chkEqual(t, clientapi.DefaultNamespace, poll.GetNamespace())
+		chk.Equal(t, stageCompleted, poll.GetWaitPolicy().GetLifecycleStage())
+		chk.Equal(t, "u1", poll.GetUpdateRef().GetUpdateId())
+		chk.Equal(t, "r1", poll.GetUpdateRef().GetWorkflowExecution().GetRunId())
+		chk.Equal(t, "me", poll.GetIdentity())
+		chk.Equal(t, clientapi.DefaultNamespace, poll.GetNamespace())
 	}
 }
 
@@ -191,17 +192,17 @@ func TestUpdateWorkflowWaitsForCompletion(t *testing.T) {
 	})
 	c := f.client(t, internal.ClientOptions{})
 	handle, err := c.UpdateWorkflow(context.Background(), clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "add", WaitForStage: clientapi.WorkflowUpdateStageCompleted})
-	chkNoErr(t, err, "a failed update is an outcome, for Get")
-	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 2)
+	chk.NoErr(t, err, "a failed update is an outcome, for Get")
+	chk.Len(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 2)
 
 	for range 2 {
 		err = handle.Get(context.Background(), nil)
 		var appErr *failure.ApplicationError
-		chkErrAs(t, err, &appErr)
-		chkEqual(t, "out of stock", appErr.Message())
-		chkEqual(t, "Stock", appErr.Type())
+		chk.ErrAs(t, err, &appErr)
+		chk.Equal(t, "out of stock", appErr.Message())
+		chk.Equal(t, "Stock", appErr.Type())
 	}
-	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 2, "a known outcome is not asked for again")
+	chk.Len(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 2, "a known outcome is not asked for again")
 }
 
 func TestUpdateOutcomeInTheResponse(t *testing.T) {
@@ -215,17 +216,17 @@ func TestUpdateOutcomeInTheResponse(t *testing.T) {
 	})
 	c := f.client(t, internal.ClientOptions{})
 	handle, err := c.UpdateWorkflow(context.Background(), clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", WaitForStage: clientapi.WorkflowUpdateStageCompleted})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	var s string
-	chkNoErr(t, handle.Get(context.Background(), &s))
-	chkEqual(t, "done", s)
-	chkNoErr(t, handle.Get(context.Background(), nil), "nil discards the result")
-	chkErrContains(t, handle.Get(context.Background(), s), "valuePtr must be a pointer")
+	chk.NoErr(t, handle.Get(context.Background(), &s))
+	chk.Equal(t, "done", s)
+	chk.NoErr(t, handle.Get(context.Background(), nil), "nil discards the result")
+	chk.ErrContains(t, handle.Get(context.Background(), s), "valuePtr must be a pointer")
 
 	handle, err = c.UpdateWorkflow(context.Background(), clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", WaitForStage: clientapi.WorkflowUpdateStageAccepted})
-	chkNoErr(t, err)
-	chkErrContains(t, handle.Get(context.Background(), &s), "negative")
-	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 0)
+	chk.NoErr(t, err)
+	chk.ErrContains(t, handle.Get(context.Background(), &s), "negative")
+	chk.Len(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 0)
 }
 
 func TestUpdateErrorsAreTheServersOrSayTheCallEnded(t *testing.T) {
@@ -236,15 +237,15 @@ func TestUpdateErrorsAreTheServersOrSayTheCallEnded(t *testing.T) {
 	f.failNext("UpdateWorkflowExecution", serviceerror.NewNotFound("workflow not found"))
 	_, err := c.UpdateWorkflow(context.Background(), options)
 	_, isNotFound := err.(*serviceerror.NotFound)
-	chkTrue(t, isNotFound, "a server error is returned as is")
+	chk.True(t, isNotFound, "a server error is returned as is")
 
 	f.failNext("UpdateWorkflowExecution", serviceerror.NewCanceled("server canceled"))
 	_, err = c.UpdateWorkflow(context.Background(), options)
 	var ended *clientapi.WorkflowUpdateServiceTimeoutOrCanceledError
-	chkErrAs(t, err, &ended)
+	chk.ErrAs(t, err, &ended)
 	var canceled *serviceerror.Canceled
-	chkErrAs(t, err, &canceled)
-	chkErrContains(t, err, "Timeout or cancellation waiting for update: server canceled")
+	chk.ErrAs(t, err, &canceled)
+	chk.ErrContains(t, err, "Timeout or cancellation waiting for update: server canceled")
 
 	// With no answer queued the fake holds the call until the caller's
 	// deadline.
@@ -252,18 +253,18 @@ func TestUpdateErrorsAreTheServersOrSayTheCallEnded(t *testing.T) {
 	defer cancel()
 	began := time.Now()
 	_, err = c.UpdateWorkflow(ctx, options)
-	chkErrAs(t, err, &ended)
-	chkTrue(t, time.Since(began) < 5*time.Second, "the call ends with its context")
+	chk.ErrAs(t, err, &ended)
+	chk.True(t, time.Since(began) < 5*time.Second, "the call ends with its context")
 
 	ctx, cancel = context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	err = c.GetWorkflowUpdateHandle(clientapi.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u1"}).Get(ctx, nil)
-	chkErrAs(t, err, &ended)
+	chk.ErrAs(t, err, &ended)
 
 	f.failNext("PollWorkflowExecutionUpdate", serviceerror.NewNotFound("update not found"))
 	err = c.GetWorkflowUpdateHandle(clientapi.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u1"}).Get(context.Background(), nil)
 	_, isNotFound = err.(*serviceerror.NotFound)
-	chkTrue(t, isNotFound, "a server error is returned as is")
+	chk.True(t, isNotFound, "a server error is returned as is")
 }
 
 func TestGetWorkflowUpdateHandlePollsOnGet(t *testing.T) {
@@ -275,19 +276,19 @@ func TestGetWorkflowUpdateHandlePollsOnGet(t *testing.T) {
 	})
 	c := f.client(t, internal.ClientOptions{})
 	handle := c.GetWorkflowUpdateHandle(clientapi.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u9"})
-	chkEqual(t, "wf", handle.WorkflowID())
-	chkEqual(t, "", handle.RunID())
-	chkEqual(t, "u9", handle.UpdateID())
-	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 0, "nothing is sent before Get")
+	chk.Equal(t, "wf", handle.WorkflowID())
+	chk.Equal(t, "", handle.RunID())
+	chk.Equal(t, "u9", handle.UpdateID())
+	chk.Len(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 0, "nothing is sent before Get")
 	for range 2 {
 		var n int
-		chkNoErr(t, handle.Get(context.Background(), &n))
-		chkEqual(t, 7, n)
+		chk.NoErr(t, handle.Get(context.Background(), &n))
+		chk.Equal(t, 7, n)
 	}
 	polls := receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f)
-	chkLen(t, polls, 2, "each Get asks the server, as in the official SDK")
-	chkEqual(t, "", polls[0].GetUpdateRef().GetWorkflowExecution().GetRunId(), "the current run")
-	chkEqual(t, "u9", polls[0].GetUpdateRef().GetUpdateId())
+	chk.Len(t, polls, 2, "each Get asks the server, as in the official SDK")
+	chk.Equal(t, "", polls[0].GetUpdateRef().GetWorkflowExecution().GetRunId(), "the current run")
+	chk.Equal(t, "u9", polls[0].GetUpdateRef().GetUpdateId())
 }
 
 // prefixCodec marks the payloads it encodes, to show which converter
@@ -317,7 +318,7 @@ func (prefixCodec) Decode(payloads []*commonpb.Payload) ([]*commonpb.Payload, er
 func TestUpdateUsesTheClientsDataConverter(t *testing.T) {
 	dc := converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), prefixCodec{})
 	result, err := dc.ToPayloads("encoded result")
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	f := startFakeClientFrontend(t)
 	f.set(func(f *fakeClientFrontend) {
 		f.updateResponses = append(f.updateResponses, updateResponse(stageCompleted,
@@ -325,12 +326,12 @@ func TestUpdateUsesTheClientsDataConverter(t *testing.T) {
 	})
 	c := f.client(t, internal.ClientOptions{DataConverter: dc})
 	handle, err := c.UpdateWorkflow(context.Background(), clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateName: "u", Args: []any{"arg"}, WaitForStage: clientapi.WorkflowUpdateStageCompleted})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	arg := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)[0].GetRequest().GetInput().GetArgs().GetPayloads()[0]
-	chkEqual(t, `codec:"arg"`, string(arg.GetData()))
+	chk.Equal(t, `codec:"arg"`, string(arg.GetData()))
 	var s string
-	chkNoErr(t, handle.Get(context.Background(), &s))
-	chkEqual(t, "encoded result", s)
+	chk.NoErr(t, handle.Get(context.Background(), &s))
+	chk.Equal(t, "encoded result", s)
 }
 
 // updateInterceptor records the update calls it sees, writes a header
@@ -382,15 +383,15 @@ func TestUpdateInterceptorsSeeTheCallsAndWriteTheHeader(t *testing.T) {
 	c := f.client(t, internal.ClientOptions{Interceptors: []internal.ClientInterceptor{recorder}, ContextPropagators: []internal.ContextPropagator{mapPropagator{}}})
 	ctx := context.WithValue(context.Background(), mapPropagatorKey{}, "v")
 	handle, err := c.UpdateWorkflow(ctx, clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add", WaitForStage: clientapi.WorkflowUpdateStageCompleted})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	header := receivedRequests[*workflowservice.UpdateWorkflowExecutionRequest](f)[0].GetRequest().GetInput().GetHeader().GetFields()
-	chkEqual(t, "interceptor", string(header["by"].GetData()))
-	chkEqual(t, "v", string(header["k"].GetData()), "the propagators add to what interceptors wrote")
-	chkErrIs(t, handle.Get(context.Background(), new(int)), failure.ErrNoData)
+	chk.Equal(t, "interceptor", string(header["by"].GetData()))
+	chk.Equal(t, "v", string(header["k"].GetData()), "the propagators add to what interceptors wrote")
+	chk.ErrIs(t, handle.Get(context.Background(), new(int)), failure.ErrNoData)
 
 	recorder.pollOutcome = &internal.ClientPollWorkflowUpdateOutput{Error: errClientTest}
-	chkErrIs(t, c.GetWorkflowUpdateHandle(clientapi.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u2"}).Get(ctx, nil), errClientTest)
+	chk.ErrIs(t, c.GetWorkflowUpdateHandle(clientapi.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u2"}).Get(ctx, nil), errClientTest)
 
-	chkEqual(t, []string{"UpdateWorkflow add u1", "PollWorkflowUpdate u1", "PollWorkflowUpdate u2"}, recorder.seen)
-	chkLen(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 0, "the interceptor answered the polls")
+	chk.Equal(t, []string{"UpdateWorkflow add u1", "PollWorkflowUpdate u1", "PollWorkflowUpdate u2"}, recorder.seen)
+	chk.Len(t, receivedRequests[*workflowservice.PollWorkflowExecutionUpdateRequest](f), 0, "the interceptor answered the polls")
 }

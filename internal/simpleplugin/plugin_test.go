@@ -11,12 +11,13 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/failure"
 )
 
 func TestNewSimplePluginNeedsAName(t *testing.T) {
 	_, err := NewSimplePlugin(SimplePluginOptions{})
-	chkErrContains(t, err, "SimplePluginOptions.Name is empty")
+	chk.ErrContains(t, err, "SimplePluginOptions.Name is empty")
 }
 
 func TestSimplePluginHasItsNameAndVersion(t *testing.T) {
@@ -70,21 +71,21 @@ func TestSimplePluginConfiguresClients(t *testing.T) {
 			return nil
 		},
 	})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 
 	// The user's slices have room to grow: the plugin must not write into
 	// them, other clients may share them.
 	userInterceptors := make([]internal.ClientInterceptor, 1, 4)
 	userInterceptors[0] = &namedInterceptor{name: "user"}
 	options := internal.ClientOptions{Interceptors: userInterceptors, DataConverter: converter.GetDefaultDataConverter()}
-	chkNoErr(t, p.ConfigureClient(context.Background(), internal.ClientPluginConfigureClientOptions{ClientOptions: &options}))
-	chkSame(t, dc, options.DataConverter)
-	chkSame(t, fc, options.FailureConverter)
-	chkEqual(t, []internal.ClientInterceptor{userInterceptors[0], pluginInterceptor}, options.Interceptors)
-	chkEqual(t, []internal.ContextPropagator{namedPropagator{name: "plugin"}}, options.ContextPropagators)
-	chkEqual(t, options, seen, "ConfigureClient runs after the fields are applied")
-	chkEqual(t, 1, len(userInterceptors))
-	chkNil(t, userInterceptors[:2][1], "the user's array is left alone")
+	chk.NoErr(t, p.ConfigureClient(context.Background(), internal.ClientPluginConfigureClientOptions{ClientOptions: &options}))
+	chk.Same(t, dc, options.DataConverter)
+	chk.Same(t, fc, options.FailureConverter)
+	chk.Equal(t, []internal.ClientInterceptor{userInterceptors[0], pluginInterceptor}, options.Interceptors)
+	chk.Equal(t, []internal.ContextPropagator{namedPropagator{name: "plugin"}}, options.ContextPropagators)
+	chk.Equal(t, options, seen, "ConfigureClient runs after the fields are applied")
+	chk.Equal(t, 1, len(userInterceptors))
+	chk.Nil(t, userInterceptors[:2][1], "the user's array is left alone")
 }
 
 func TestSimplePluginConfiguresWorkersAndReplayers(t *testing.T) {
@@ -106,21 +107,21 @@ func TestSimplePluginConfiguresWorkersAndReplayers(t *testing.T) {
 			return nil
 		},
 	})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 
 	user := &namedInterceptor{name: "user"}
 	wo := internal.WorkerOptions{Interceptors: []internal.WorkerInterceptor{user}}
-	chkNoErr(t, p.ConfigureWorker(context.Background(), internal.WorkerPluginConfigureWorkerOptions{TaskQueue: "tq", WorkerOptions: &wo, WorkerRegistryOptions: &internal.WorkerPluginConfigureWorkerRegistryOptions{}}))
+	chk.NoErr(t, p.ConfigureWorker(context.Background(), internal.WorkerPluginConfigureWorkerOptions{TaskQueue: "tq", WorkerOptions: &wo, WorkerRegistryOptions: &internal.WorkerPluginConfigureWorkerRegistryOptions{}}))
 	// Workers get the client's interceptors from their client, not here.
-	chkEqual(t, []internal.WorkerInterceptor{user, workerSide}, wo.Interceptors)
+	chk.Equal(t, []internal.WorkerInterceptor{user, workerSide}, wo.Interceptors)
 
 	ro := internal.WorkflowReplayerOptions{Interceptors: []internal.WorkerInterceptor{user}}
-	chkNoErr(t, p.ConfigureWorkflowReplayer(context.Background(), internal.WorkerPluginConfigureWorkflowReplayerOptions{WorkflowReplayerOptions: &ro, WorkflowReplayerRegistryOptions: &internal.WorkerPluginConfigureWorkflowReplayerRegistryOptions{}}))
+	chk.NoErr(t, p.ConfigureWorkflowReplayer(context.Background(), internal.WorkerPluginConfigureWorkflowReplayerOptions{WorkflowReplayerOptions: &ro, WorkflowReplayerRegistryOptions: &internal.WorkerPluginConfigureWorkflowReplayerRegistryOptions{}}))
 	// A replayer has no client: it takes the client interceptors that
 	// are worker interceptors too.
-	chkEqual(t, []internal.WorkerInterceptor{user, both, workerSide}, ro.Interceptors)
-	chkSame(t, dc, ro.DataConverter)
-	chkEqual(t, []string{"worker tq", "replayer interceptors=3"}, configured)
+	chk.Equal(t, []internal.WorkerInterceptor{user, both, workerSide}, ro.Interceptors)
+	chk.Same(t, dc, ro.DataConverter)
+	chk.Equal(t, []string{"worker tq", "replayer interceptors=3"}, configured)
 }
 
 // registryLog records registrations, as a worker or replayer would take them.
@@ -164,15 +165,15 @@ func TestSimplePluginRunContext(t *testing.T) {
 			log.add("after %s", o.InstanceKey)
 		},
 	})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	registry := registryLog{log: log}
 	ctx := context.Background()
 	next := func(string) error { log.add("next"); return nil }
 
-	chkNoErr(t, p.StartWorker(ctx, internal.WorkerPluginStartWorkerOptions{WorkerInstanceKey: "w1", WorkerRegistry: registry},
+	chk.NoErr(t, p.StartWorker(ctx, internal.WorkerPluginStartWorkerOptions{WorkerInstanceKey: "w1", WorkerRegistry: registry},
 		func(context.Context, internal.WorkerPluginStartWorkerOptions) error { return next("start") }))
 	p.StopWorker(ctx, internal.WorkerPluginStopWorkerOptions{WorkerInstanceKey: "w1"}, func(context.Context, internal.WorkerPluginStopWorkerOptions) { _ = next("stop") })
-	chkEqual(t, []string{
+	chk.Equal(t, []string{
 		"before w1 replayer=false", "register workflow W", "register activity A",
 		"register dynamic workflow", "register dynamic activity", "next",
 		"after w1", "next",
@@ -185,14 +186,14 @@ func TestSimplePluginRunContext(t *testing.T) {
 			log.add("replay")
 			return boom
 		})
-	chkErrIs(t, err, boom)
-	chkEqual(t, []string{"before r1 replayer=true", "register workflow W", "register dynamic workflow", "replay", "after r1"}, log.take())
+	chk.ErrIs(t, err, boom)
+	chk.Equal(t, []string{"before r1 replayer=true", "register workflow W", "register dynamic workflow", "replay", "after r1"}, log.take())
 
 	// A failing RunContextBefore stops the start there.
 	failBefore = boom
 	err = p.StartWorker(ctx, internal.WorkerPluginStartWorkerOptions{WorkerInstanceKey: "w2", WorkerRegistry: registry},
 		func(context.Context, internal.WorkerPluginStartWorkerOptions) error { return next("start") })
-	chkErrIs(t, err, boom)
+	chk.ErrIs(t, err, boom)
 	calls := log.take()
-	chkFalse(t, strings.Contains(strings.Join(calls, ","), "next"), "next ran after RunContextBefore failed:", calls)
+	chk.False(t, strings.Contains(strings.Join(calls, ","), "next"), "next ran after RunContextBefore failed:", calls)
 }

@@ -265,8 +265,8 @@ func (t *TestActivityEnvironment) execute(name string, args []any, la *local) (c
 		}
 	})
 	defer throttle.Stop()
-	exec := seam.ActivityExecutor(t.registry, internal.TestEnvWiring{DataConverter: t.dc, Logger: t.suite.logger, Metrics: t.suite.metrics,
-		Namespace: testNamespace, TaskQueue: testTaskQueue, Interceptors: t.workerOptions.Interceptors, Propagators: t.propagators})
+	exec := wiring{DataConverter: t.dc, Logger: t.suite.logger, Metrics: t.suite.metrics, Namespace: testNamespace,
+		TaskQueue: testTaskQueue, Interceptors: t.workerOptions.Interceptors, Propagators: t.propagators}.activityExecutor(t.registry)
 	at := &workerrt.ActivityTask{Task: task, Heartbeat: throttle.Record, WorkerStop: stop}
 	if la != nil {
 		at.Local, at.LocalFn, at.LocalArgs, at.Heartbeat = true, la.fn, args, func(*commonpb.Payloads) {}

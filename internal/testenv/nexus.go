@@ -227,7 +227,7 @@ func (e *TestWorkflowEnvironment) AssertNexusOperationNumberOfCalls(t mock.Testi
 // one, over the registered services behind the worker's interceptors,
 // with nexusTestHandler in front of them. Without services, the test
 // handler refuses every operation.
-func (e *TestWorkflowEnvironment) nexusTaskHandler(w internal.TestEnvWiring) (*nexushandler.TaskHandler, error) {
+func (e *TestWorkflowEnvironment) nexusTaskHandler(w wiring) (*nexushandler.TaskHandler, error) {
 	e.nexus.mu.Lock()
 	services := append([]*nexus.Service(nil), e.nexus.services...)
 	e.nexus.mu.Unlock()
@@ -237,7 +237,7 @@ func (e *TestWorkflowEnvironment) nexusTaskHandler(w internal.TestEnvWiring) (*n
 		if err := reg.Register(services...); err != nil {
 			return nil, fmt.Errorf("the test environment's Nexus services: %w", err)
 		}
-		reg.Use(seam.NexusMiddleware(w.Interceptors))
+		reg.Use(internal.NexusMiddleware(w.Interceptors))
 		var err error
 		if handler, err = reg.NewHandler(); err != nil {
 			return nil, fmt.Errorf("the test environment's Nexus services: %w", err)

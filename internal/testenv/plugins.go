@@ -8,6 +8,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/workerimpl"
 )
 
 // The test environments run the worker plugins of their worker options as
@@ -108,7 +109,7 @@ func (r activityEnvRegistry) RegisterNexusService(s *nexus.Service) {
 
 // configureTestPlugins applies options' plugins to options, panicking on
 // failure as worker.New does.
-func configureTestPlugins(set *internal.TestEnvPlugins, taskQueue string, options *internal.WorkerOptions) {
+func configureTestPlugins(set *workerimpl.PluginSet, taskQueue string, options *internal.WorkerOptions) {
 	if len(options.Plugins) == 0 {
 		return
 	}

@@ -3,6 +3,7 @@ package testenv
 import (
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/registry"
+	"github.com/durable-go/sdk/internal/workerimpl"
 )
 
 // registrations are a test environment's registry of functions and the
@@ -12,7 +13,7 @@ import (
 // environment's plugins register workflows through it too.
 type registrations struct {
 	registry *registry.Registry
-	plugins  internal.TestEnvPlugins // the worker options' plugins; plugins.go
+	plugins  workerimpl.PluginSet // the worker options' plugins; plugins.go
 }
 
 // RegisterActivity registers an activity function, or a struct's methods.

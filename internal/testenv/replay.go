@@ -109,7 +109,7 @@ func (e *TestWorkflowEnvironment) replayRuns() error {
 			continue
 		}
 		original := clientapi.WorkflowExecution{ID: run.Execution.GetWorkflowId(), RunID: run.Execution.GetRunId()}
-		err := seam.Replay(e.registry, e.workerOptions, wiring, run.Events, original)
+		err := seam.Replay(e.registry, wiring.replayOptions(e.workerOptions), run.Events, original)
 		if err == nil {
 			continue
 		}

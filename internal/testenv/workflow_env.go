@@ -597,7 +597,7 @@ func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 	}
 	wiring := e.wiring()
 	wiring.Cache = workerrt.NewStickyCache(testStickyCacheSize)
-	opts, err := seam.RuntimeOptions(e.registry, e.workerOptions, wiring)
+	opts, err := wiring.runtimeOptions(e.registry, e.workerOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -623,8 +623,8 @@ func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 
 // wiring is what the environment's worker runs with, and its replay check
 // replays with.
-func (e *TestWorkflowEnvironment) wiring() internal.TestEnvWiring {
-	return internal.TestEnvWiring{
+func (e *TestWorkflowEnvironment) wiring() wiring {
+	return wiring{
 		Service:          listenedService{Local: testserver.Local{S: e.server}, listeners: &e.listeners},
 		Namespace:        testNamespace,
 		TaskQueue:        e.workerTaskQueue(),

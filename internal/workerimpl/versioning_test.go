@@ -1,4 +1,4 @@
-package internal
+package workerimpl
 
 import (
 	"errors"
@@ -9,12 +9,13 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/binarychecksum"
 	"github.com/durable-go/sdk/internal/clientapi"
 )
 
-func versionedOrderWorkflow(Context) error { return nil }
-func otherOrderWorkflow(Context) error     { return nil }
+func versionedOrderWorkflow(internal.Context) error { return nil }
+func otherOrderWorkflow(internal.Context) error     { return nil }
 
 // panicMessage is what f panics with; "" when it returns.
 func panicMessage(f func()) (msg string) {
@@ -34,19 +35,21 @@ var ordersV1 = clientapi.WorkerDeploymentVersion{DeploymentName: "orders", Build
 // refusal says what to change.
 func TestWorkerRefusesContradictoryVersioningOptions(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	c := f.client(t, ClientSettings{})
+	c := f.client(t, internal.ClientSettings{})
 	msg := panicMessage(func() {
-		NewWorker(c, "tq", WorkerOptions{DeploymentOptions: WorkerDeploymentOptions{Version: ordersV1, DefaultVersioningBehavior: VersioningBehaviorPinned}})
+		NewWorker(c, "tq", internal.WorkerOptions{DeploymentOptions: internal.WorkerDeploymentOptions{Version: ordersV1, DefaultVersioningBehavior: internal.VersioningBehaviorPinned}})
 	})
 	if !strings.Contains(msg, "DefaultVersioningBehavior is set but DeploymentOptions.UseVersioning is not") {
 		t.Errorf("default behavior without UseVersioning: panic %q", msg)
 	}
-	msg = panicMessage(func() { NewWorker(c, "tq", WorkerOptions{EnableSessionWorker: true, UseBuildIDForVersioning: true}) })
+	msg = panicMessage(func() {
+		NewWorker(c, "tq", internal.WorkerOptions{EnableSessionWorker: true, UseBuildIDForVersioning: true})
+	})
 	if !strings.Contains(msg, "EnableSessionWorker and UseBuildIDForVersioning") {
 		t.Errorf("sessions with build-ID versioning: panic %q", msg)
 	}
 	if msg := panicMessage(func() {
-		NewWorker(c, "tq", WorkerOptions{DeploymentOptions: WorkerDeploymentOptions{UseVersioning: true, Version: ordersV1, DefaultVersioningBehavior: VersioningBehaviorAutoUpgrade}})
+		NewWorker(c, "tq", internal.WorkerOptions{DeploymentOptions: internal.WorkerDeploymentOptions{UseVersioning: true, Version: ordersV1, DefaultVersioningBehavior: internal.VersioningBehaviorAutoUpgrade}})
 	}); msg != "" {
 		t.Errorf("a valid versioned worker panicked: %s", msg)
 	}
@@ -58,26 +61,26 @@ func TestWorkerRefusesContradictoryVersioningOptions(t *testing.T) {
 // unversioned, it takes them.
 func TestVersionedWorkerNeedsEveryWorkflowsBehavior(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	c := f.client(t, ClientSettings{})
-	strict := NewWorker(c, "tq", WorkerOptions{DeploymentOptions: WorkerDeploymentOptions{UseVersioning: true, Version: ordersV1}})
+	c := f.client(t, internal.ClientSettings{})
+	strict := NewWorker(c, "tq", internal.WorkerOptions{DeploymentOptions: internal.WorkerDeploymentOptions{UseVersioning: true, Version: ordersV1}})
 	msg := panicMessage(func() { strict.RegisterWorkflow(versionedOrderWorkflow) })
 	if !strings.Contains(msg, `workflow "versionedOrderWorkflow" is registered without a versioning behavior`) || !strings.Contains(msg, `deployment "orders" build "v1"`) {
 		t.Errorf("RegisterWorkflow without a behavior: panic %q", msg)
 	}
 	msg = panicMessage(func() {
-		strict.RegisterDynamicWorkflow(func(Context, converter.EncodedValues) error { return nil }, DynamicRegisterWorkflowOptions{})
+		strict.RegisterDynamicWorkflow(func(internal.Context, converter.EncodedValues) error { return nil }, internal.DynamicRegisterWorkflowOptions{})
 	})
 	if !strings.Contains(msg, "the dynamic workflow is registered without LoadDynamicRuntimeOptions") {
 		t.Errorf("RegisterDynamicWorkflow without a loader: panic %q", msg)
 	}
 	if msg := panicMessage(func() {
-		strict.RegisterWorkflowWithOptions(versionedOrderWorkflow, RegisterWorkflowOptions{VersioningBehavior: VersioningBehaviorPinned})
+		strict.RegisterWorkflowWithOptions(versionedOrderWorkflow, internal.RegisterWorkflowOptions{VersioningBehavior: internal.VersioningBehaviorPinned})
 	}); msg != "" {
 		t.Errorf("a pinned registration panicked: %s", msg)
 	}
 
-	withDefault := NewWorker(c, "tq", WorkerOptions{DeploymentOptions: WorkerDeploymentOptions{UseVersioning: true, Version: ordersV1, DefaultVersioningBehavior: VersioningBehaviorAutoUpgrade}})
-	unversioned := NewWorker(c, "tq", WorkerOptions{DeploymentOptions: WorkerDeploymentOptions{Version: ordersV1}})
+	withDefault := NewWorker(c, "tq", internal.WorkerOptions{DeploymentOptions: internal.WorkerDeploymentOptions{UseVersioning: true, Version: ordersV1, DefaultVersioningBehavior: internal.VersioningBehaviorAutoUpgrade}})
+	unversioned := NewWorker(c, "tq", internal.WorkerOptions{DeploymentOptions: internal.WorkerDeploymentOptions{Version: ordersV1}})
 	for name, w := range map[string]*AggregatedWorker{"with a default": withDefault, "unversioned": unversioned} {
 		if msg := panicMessage(func() { w.RegisterWorkflow(versionedOrderWorkflow) }); msg != "" {
 			t.Errorf("%s: RegisterWorkflow panicked: %s", name, msg)
@@ -91,16 +94,16 @@ func TestVersionedWorkerNeedsEveryWorkflowsBehavior(t *testing.T) {
 // worker that is versioned or names a version reports one.
 func TestCompletionsReportTheirTypesVersioningBehavior(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	c := f.client(t, ClientSettings{})
-	w := NewWorker(c, "tq", WorkerOptions{DeploymentOptions: WorkerDeploymentOptions{UseVersioning: true, Version: ordersV1, DefaultVersioningBehavior: VersioningBehaviorAutoUpgrade}})
-	w.RegisterWorkflowWithOptions(versionedOrderWorkflow, RegisterWorkflowOptions{Name: "Orders", VersioningBehavior: VersioningBehaviorPinned})
+	c := f.client(t, internal.ClientSettings{})
+	w := NewWorker(c, "tq", internal.WorkerOptions{DeploymentOptions: internal.WorkerDeploymentOptions{UseVersioning: true, Version: ordersV1, DefaultVersioningBehavior: internal.VersioningBehaviorAutoUpgrade}})
+	w.RegisterWorkflowWithOptions(versionedOrderWorkflow, internal.RegisterWorkflowOptions{Name: "Orders", VersioningBehavior: internal.VersioningBehaviorPinned})
 	w.RegisterWorkflow(otherOrderWorkflow)
-	w.RegisterDynamicWorkflow(func(Context, converter.EncodedValues) error { return nil }, DynamicRegisterWorkflowOptions{
-		LoadDynamicRuntimeOptions: func(d LoadDynamicRuntimeOptionsDetails) (DynamicRuntimeWorkflowOptions, error) {
+	w.RegisterDynamicWorkflow(func(internal.Context, converter.EncodedValues) error { return nil }, internal.DynamicRegisterWorkflowOptions{
+		LoadDynamicRuntimeOptions: func(d internal.LoadDynamicRuntimeOptionsDetails) (internal.DynamicRuntimeWorkflowOptions, error) {
 			if d.WorkflowType.Name == "Broken" {
-				return DynamicRuntimeWorkflowOptions{}, errors.New("no options for Broken")
+				return internal.DynamicRuntimeWorkflowOptions{}, errors.New("no options for Broken")
 			}
-			return DynamicRuntimeWorkflowOptions{VersioningBehavior: VersioningBehaviorPinned}, nil
+			return internal.DynamicRuntimeWorkflowOptions{VersioningBehavior: internal.VersioningBehaviorPinned}, nil
 		},
 	})
 	behaviorOf := w.versioning.runtime(false).BehaviorOf
@@ -115,7 +118,7 @@ func TestCompletionsReportTheirTypesVersioningBehavior(t *testing.T) {
 			t.Errorf("behavior of %s: %v, want %v", workflowType, got, want)
 		}
 	}
-	if plain := NewWorker(c, "tq", WorkerOptions{}); plain.versioning.runtime(false).BehaviorOf != nil {
+	if plain := NewWorker(c, "tq", internal.WorkerOptions{}); plain.versioning.runtime(false).BehaviorOf != nil {
 		t.Error("a worker neither versioned nor with a version reports a behavior")
 	}
 }
@@ -126,20 +129,20 @@ func TestCompletionsReportTheirTypesVersioningBehavior(t *testing.T) {
 // polls it.
 func TestWorkerBuildIDAndSessionQueueVersioning(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	c := f.client(t, ClientSettings{})
+	c := f.client(t, internal.ClientSettings{})
 	for _, tc := range []struct {
-		opts WorkerOptions
+		opts internal.WorkerOptions
 		want string
 	}{
-		{WorkerOptions{BuildID: "legacy", DeploymentOptions: WorkerDeploymentOptions{Version: ordersV1}}, "v1"},
-		{WorkerOptions{BuildID: "legacy"}, "legacy"},
-		{WorkerOptions{}, binarychecksum.Get()},
+		{internal.WorkerOptions{BuildID: "legacy", DeploymentOptions: internal.WorkerDeploymentOptions{Version: ordersV1}}, "v1"},
+		{internal.WorkerOptions{BuildID: "legacy"}, "legacy"},
+		{internal.WorkerOptions{}, binarychecksum.Get()},
 	} {
 		if got := NewWorker(c, "tq", tc.opts).versioning.runtime(false).BuildID; got != tc.want {
 			t.Errorf("%+v: build ID %q, want %q", tc.opts, got, tc.want)
 		}
 	}
-	w := NewWorker(c, "tq", WorkerOptions{EnableSessionWorker: true, DeploymentOptions: WorkerDeploymentOptions{UseVersioning: true, Version: ordersV1, DefaultVersioningBehavior: VersioningBehaviorPinned}})
+	w := NewWorker(c, "tq", internal.WorkerOptions{EnableSessionWorker: true, DeploymentOptions: internal.WorkerDeploymentOptions{UseVersioning: true, Version: ordersV1, DefaultVersioningBehavior: internal.VersioningBehaviorPinned}})
 	main, session := w.versioning.runtime(false), w.versioning.runtime(true)
 	if !main.UseVersioning || session.UseVersioning || session.Version == nil || *session.Version != (*main.Version) {
 		t.Errorf("main queue %+v, session queue %+v: want the session's unversioned with the same version", main, session)

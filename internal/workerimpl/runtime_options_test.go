@@ -1,4 +1,4 @@
-package internal
+package workerimpl
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/metricstest"
 	"github.com/durable-go/sdk/internal/tuning"
@@ -14,14 +15,14 @@ import (
 
 type runtimeOptionsKey struct{}
 
-// TestRuntimeOptionsCarryTheWorkerOptions: runtimeOptions, which builds
+// TestRuntimeOptionsCarryTheWorkerOptions: RuntimeOptions, which builds
 // the runtime's options of a worker and of the test environment, carries
 // every worker option the runtime applies, and keeps what the caller set.
 func TestRuntimeOptionsCarryTheWorkerOptions(t *testing.T) {
 	background := context.WithValue(context.Background(), runtimeOptionsKey{}, "deps")
 	handler := metricstest.NewHandler()
-	base := workerrt.Options{TaskQueue: "tq", Identity: "me", Engine: &engine.Options{}, Activities: &activityExecutor{}}
-	got, err := runtimeOptions(WorkerOptions{
+	base := workerrt.Options{TaskQueue: "tq", Identity: "me", Engine: &engine.Options{}, Activities: internal.NewActivityExecutor(nil, internal.ActivityExecutorOptions{})}
+	got, err := RuntimeOptions(internal.WorkerOptions{
 		MaxConcurrentWorkflowTaskExecutionSize:  7,
 		MaxConcurrentActivityExecutionSize:      8,
 		MaxConcurrentLocalActivityExecutionSize: 9,
@@ -79,7 +80,7 @@ func TestRuntimeOptionsNameTheQueueOfATunerWithoutSlots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = runtimeOptions(WorkerOptions{Tuner: tuner}, workerrt.Options{TaskQueue: "orders", Engine: &engine.Options{}}, nil)
+	_, err = RuntimeOptions(internal.WorkerOptions{Tuner: tuner}, workerrt.Options{TaskQueue: "orders", Engine: &engine.Options{}}, nil)
 	if err == nil || !strings.Contains(err.Error(), `"orders"`) || !strings.Contains(err.Error(), "workflow task slot supplier") {
 		t.Fatalf("got %v, want an error naming the task queue and the missing supplier", err)
 	}

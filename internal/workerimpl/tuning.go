@@ -1,8 +1,9 @@
-package internal
+package workerimpl
 
 import (
 	"fmt"
 
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/tuning"
 	"github.com/durable-go/sdk/internal/workerrt"
@@ -15,7 +16,7 @@ const defaultMaxEagerActivitiesPerTask = 3
 // checkTuning panics on options that contradict each other, as
 // go.temporal.io/sdk's worker.New does: they are mistakes of the program,
 // found when the worker is made.
-func checkTuning(o WorkerOptions) {
+func checkTuning(o internal.WorkerOptions) {
 	if o.Tuner != nil && (o.MaxConcurrentWorkflowTaskExecutionSize != 0 || o.MaxConcurrentActivityExecutionSize != 0 ||
 		o.MaxConcurrentLocalActivityExecutionSize != 0 || o.MaxConcurrentNexusTaskExecutionSize != 0) {
 		panic("worker.New: set either Tuner or MaxConcurrentWorkflowTaskExecutionSize, MaxConcurrentActivityExecutionSize, MaxConcurrentLocalActivityExecutionSize and MaxConcurrentNexusTaskExecutionSize, not both: the tuner decides how many tasks run at once")
@@ -50,7 +51,7 @@ func checkTuning(o WorkerOptions) {
 // applyTuning sets the runtime's slot suppliers (those of the tuner, or
 // fixed ones sized by the MaxConcurrent... options), its pollers and its
 // eager activities. Slot suppliers record their metrics with metrics.
-func applyTuning(o WorkerOptions, rt *workerrt.Options, metrics sdkmetrics.Handler) error {
+func applyTuning(o internal.WorkerOptions, rt *workerrt.Options, metrics sdkmetrics.Handler) error {
 	tuner := o.Tuner
 	if tuner == nil {
 		var err error

@@ -1,4 +1,4 @@
-package internal
+package workerimpl
 
 import (
 	"github.com/durable-go/sdk/internal/session"

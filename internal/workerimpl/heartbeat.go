@@ -1,4 +1,4 @@
-package internal
+package workerimpl
 
 import (
 	deploymentpb "go.temporal.io/api/deployment/v1"

@@ -1,12 +1,13 @@
-package internal
+package workerimpl
 
 import (
+	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/optcheck"
 )
 
 // checkWorkerOptionsNotNegative panics, as worker.New does for its other
 // configuration mistakes, when a worker option is negative.
-func checkWorkerOptionsNotNegative(o WorkerOptions) {
+func checkWorkerOptionsNotNegative(o internal.WorkerOptions) {
 	values := []optcheck.NamedValue{
 		optcheck.Number("MaxConcurrentActivityExecutionSize", float64(o.MaxConcurrentActivityExecutionSize)),
 		optcheck.Number("WorkerActivitiesPerSecond", o.WorkerActivitiesPerSecond),

@@ -1,4 +1,4 @@
-package internal
+package workerimpl
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/logging"
@@ -35,7 +37,7 @@ type fakeClientFrontend struct {
 func startFakeClientFrontend(t *testing.T) *fakeClientFrontend {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	f := &fakeClientFrontend{addr: lis.Addr().String(), errs: map[string][]error{}}
 	srv := grpc.NewServer(grpc.UnaryInterceptor(f.failQueued))
 	workflowservice.RegisterWorkflowServiceServer(srv, f)
@@ -79,13 +81,13 @@ func (f *fakeClientFrontend) DescribeNamespace(context.Context, *workflowservice
 // to the fake frontend and the settings given. The Client it embeds is
 // nil: a worker starts, polls and stops without its other methods.
 type fakeWorkerClient struct {
-	Client
-	settings ClientSettings
+	internal.Client
+	settings internal.ClientSettings
 }
 
 // client returns a fakeWorkerClient of f with settings, whose zero fields
 // take a client's defaults; its connection closes with the test.
-func (f *fakeClientFrontend) client(t *testing.T, settings ClientSettings) *fakeWorkerClient {
+func (f *fakeClientFrontend) client(t *testing.T, settings internal.ClientSettings) *fakeWorkerClient {
 	t.Helper()
 	if settings.Namespace == "" {
 		settings.Namespace = clientapi.DefaultNamespace
@@ -103,14 +105,14 @@ func (f *fakeClientFrontend) client(t *testing.T, settings ClientSettings) *fake
 		settings.Metrics = sdkmetrics.NopHandler
 	}
 	conn, err := rpc.NewConn(rpc.Options{HostPort: f.addr, Namespace: settings.Namespace, Logger: settings.Logger})
-	chkNoErr(t, err)
+	chk.NoErr(t, err)
 	t.Cleanup(func() { _ = conn.Close() })
 	settings.Conn = conn
 	settings.Service = conn.BoundedWorkflowService(0, nil)
 	return &fakeWorkerClient{settings: settings}
 }
 
-func (c *fakeWorkerClient) WorkerSettings() ClientSettings { return c.settings }
+func (c *fakeWorkerClient) WorkerSettings() internal.ClientSettings { return c.settings }
 
 func (c *fakeWorkerClient) WorkflowService() workflowservice.WorkflowServiceClient {
 	return c.settings.Conn.WorkflowService()
@@ -120,5 +122,5 @@ func (c *fakeWorkerClient) CheckNamespace(ctx context.Context) error {
 	return c.settings.Conn.CheckNamespace(ctx, c.settings.Namespace)
 }
 
-func (*fakeWorkerClient) AddEagerWorkflowWorker(string, EagerWorkflowTaker)    {}
-func (*fakeWorkerClient) RemoveEagerWorkflowWorker(string, EagerWorkflowTaker) {}
+func (*fakeWorkerClient) AddEagerWorkflowWorker(string, internal.EagerWorkflowTaker)    {}
+func (*fakeWorkerClient) RemoveEagerWorkflowWorker(string, internal.EagerWorkflowTaker) {}
