@@ -6,6 +6,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/workflow"
 )
 
@@ -59,7 +60,7 @@ type ClientInterceptorBase = internal.ClientInterceptorBase
 // UpdateWithStartWorkflow (the header sent), and in an
 // activity inbound interceptor's ExecuteActivity (the header received).
 // It is nil elsewhere.
-func Header(ctx context.Context) map[string]*commonpb.Payload { return internal.Header(ctx) }
+func Header(ctx context.Context) map[string]*commonpb.Payload { return propagation.Header(ctx) }
 
 // WorkflowHeader returns the header of the workflow call ctx belongs to,
 // to read or write: in a workflow inbound interceptor's ExecuteWorkflow,
@@ -67,5 +68,5 @@ func Header(ctx context.Context) map[string]*commonpb.Payload { return internal.
 // outbound interceptor's ExecuteActivity and NewContinueAsNewError (the
 // header sent). It is nil elsewhere.
 func WorkflowHeader(ctx workflow.Context) map[string]*commonpb.Payload {
-	return internal.WorkflowHeader(ctx)
+	return propagation.WorkflowHeader(ctx)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
+	"github.com/durable-go/sdk/internal/propagation"
 )
 
 // tracingClientOutbound traces the calls a client sends: each gets a
@@ -21,7 +22,7 @@ func (c *tracingClientOutbound) ExecuteWorkflow(ctx context.Context, in *interna
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "StartWorkflow", name: in.WorkflowType,
 		tags:   map[string]string{tracingTagWorkflowID: in.Options.ID},
-		header: internal.Header(ctx), headerCtx: ctx, toHeader: true,
+		header: propagation.Header(ctx), headerCtx: ctx, toHeader: true,
 	})
 	if err != nil {
 		return nil, err
@@ -39,7 +40,7 @@ func (c *tracingClientOutbound) SignalWorkflow(ctx context.Context, in *internal
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "SignalWorkflow", name: in.SignalName,
 		tags:   map[string]string{tracingTagWorkflowID: in.WorkflowID},
-		header: internal.Header(ctx), headerCtx: ctx, toHeader: true,
+		header: propagation.Header(ctx), headerCtx: ctx, toHeader: true,
 	})
 	if err != nil {
 		return err
@@ -55,7 +56,7 @@ func (c *tracingClientOutbound) SignalWithStartWorkflow(ctx context.Context, in 
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "SignalWithStartWorkflow", name: in.WorkflowType,
 		tags:   map[string]string{tracingTagWorkflowID: in.Options.ID},
-		header: internal.Header(ctx), headerCtx: ctx, toHeader: true,
+		header: propagation.Header(ctx), headerCtx: ctx, toHeader: true,
 	})
 	if err != nil {
 		return nil, err
@@ -73,7 +74,7 @@ func (c *tracingClientOutbound) QueryWorkflow(ctx context.Context, in *internal.
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "QueryWorkflow", name: in.QueryType,
 		tags:   map[string]string{tracingTagWorkflowID: in.WorkflowID},
-		header: internal.Header(ctx), headerCtx: ctx, toHeader: true,
+		header: propagation.Header(ctx), headerCtx: ctx, toHeader: true,
 	})
 	if err != nil {
 		return nil, err
@@ -95,7 +96,7 @@ func (c *tracingClientOutbound) UpdateWorkflow(ctx context.Context, in *internal
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "UpdateWorkflow", name: in.UpdateName,
 		tags:   map[string]string{tracingTagWorkflowID: in.WorkflowID, tracingTagUpdateID: in.UpdateID},
-		header: internal.Header(ctx), headerCtx: ctx, toHeader: true,
+		header: propagation.Header(ctx), headerCtx: ctx, toHeader: true,
 	})
 	if err != nil {
 		return nil, err
@@ -115,7 +116,7 @@ func (c *tracingClientOutbound) UpdateWithStartWorkflow(ctx context.Context, in 
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "UpdateWithStartWorkflow", name: in.UpdateOptions.UpdateName,
 		tags:   map[string]string{tracingTagWorkflowID: in.UpdateOptions.WorkflowID, tracingTagUpdateID: in.UpdateOptions.UpdateID},
-		header: internal.Header(ctx), headerCtx: ctx, toHeader: true,
+		header: propagation.Header(ctx), headerCtx: ctx, toHeader: true,
 	})
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
+	"github.com/durable-go/sdk/internal/propagation"
 )
 
 // ExecuteActivity traces a standalone activity's start as
@@ -14,7 +15,7 @@ func (c *tracingClientOutbound) ExecuteActivity(ctx context.Context, in *interna
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "StartActivity", name: in.ActivityType,
 		tags:   map[string]string{tracingTagActivityID: in.Options.ID},
-		header: internal.Header(ctx), headerCtx: ctx, toHeader: true,
+		header: propagation.Header(ctx), headerCtx: ctx, toHeader: true,
 	})
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
+	"github.com/durable-go/sdk/internal/propagation"
 )
 
 // activityRecordingRoot ends a client chain, keeping the header of the
@@ -18,7 +19,7 @@ type activityRecordingRoot struct {
 }
 
 func (r *activityRecordingRoot) ExecuteActivity(ctx context.Context, _ *internal.ClientExecuteActivityInput) (clientapi.ActivityHandle, error) {
-	r.header = internal.Header(ctx)
+	r.header = propagation.Header(ctx)
 	return nil, r.err
 }
 
@@ -32,7 +33,7 @@ func TestStandaloneActivityStartSpanGoesInTheHeader(t *testing.T) {
 	root := &activityRecordingRoot{recordingClientRoot{err: errRefused}}
 	chain := NewTracingInterceptor(tracer).InterceptClient(root)
 	caller := &fakeSpan{tracer: tracer, name: "caller"}
-	ctx := internal.ContextWithNewHeader(tracer.ContextWithSpan(context.Background(), caller))
+	ctx := propagation.ContextWithNewHeader(tracer.ContextWithSpan(context.Background(), caller))
 	_, err := chain.ExecuteActivity(ctx, &internal.ClientExecuteActivityInput{
 		Options: &clientapi.StartActivityOptions{ID: "act-1", TaskQueue: "q"}, ActivityType: "Charge",
 	})

@@ -9,6 +9,7 @@ import (
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
+	"github.com/durable-go/sdk/internal/propagation"
 )
 
 // updateRecordingRoot ends a client chain, keeping the header of the
@@ -18,12 +19,12 @@ type updateRecordingRoot struct {
 }
 
 func (r *updateRecordingRoot) UpdateWorkflow(ctx context.Context, _ *internal.ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
-	r.header = internal.Header(ctx)
+	r.header = propagation.Header(ctx)
 	return nil, r.err
 }
 
 func (r *updateRecordingRoot) UpdateWithStartWorkflow(ctx context.Context, _ *internal.ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
-	r.header = internal.Header(ctx)
+	r.header = propagation.Header(ctx)
 	return nil, r.err
 }
 
@@ -48,7 +49,7 @@ func TestClientUpdateSpansGoInTheHeader(t *testing.T) {
 		root := &updateRecordingRoot{recordingClientRoot{err: errUpdateTest}}
 		chain := NewTracingInterceptor(tracer).InterceptClient(root)
 		caller := &fakeSpan{tracer: tracer, name: "caller"}
-		err := call(chain, internal.ContextWithNewHeader(tracer.ContextWithSpan(context.Background(), caller)))
+		err := call(chain, propagation.ContextWithNewHeader(tracer.ContextWithSpan(context.Background(), caller)))
 		if !errors.Is(err, errUpdateTest) {
 			t.Fatalf("%s: error %v, want %v", spanName, err, errUpdateTest)
 		}
@@ -69,7 +70,7 @@ func TestClientUpdateSpansGoInTheHeader(t *testing.T) {
 		tracer = newFakeTracer()
 		tracer.options.DisableUpdateTracing = true
 		root = &updateRecordingRoot{}
-		if err := call(NewTracingInterceptor(tracer).InterceptClient(root), internal.ContextWithNewHeader(context.Background())); err != nil {
+		if err := call(NewTracingInterceptor(tracer).InterceptClient(root), propagation.ContextWithNewHeader(context.Background())); err != nil {
 			t.Fatalf("%s with DisableUpdateTracing: %v", spanName, err)
 		}
 		if len(tracer.started) != 0 || len(root.header) != 0 {

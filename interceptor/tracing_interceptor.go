@@ -11,6 +11,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/propagation"
 )
 
 // Tags the tracing interceptor puts on spans; other SDKs use the same.
@@ -131,7 +132,7 @@ func (t *tracingInterceptor) writeNexusHeader(header nexus.Header, span TracerSp
 // with TracerOptions.EncodeHeaders.
 func (t *tracingInterceptor) readHeaderOf(header map[string]*commonpb.Payload, ctx interface{ Value(any) any }) (TracerSpanRef, error) {
 	if t.options.EncodeHeaders && ctx != nil {
-		decoded, err := internal.DecodedHeader(ctx)
+		decoded, err := propagation.DecodedHeader(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("tracing: decoding the header (TracerOptions.EncodeHeaders): %w", err)
 		}
@@ -145,7 +146,7 @@ func (t *tracingInterceptor) readHeaderOf(header map[string]*commonpb.Payload, c
 // codec.
 func (t *tracingInterceptor) markForEncoding(ctx interface{ Value(any) any }) {
 	if t.options.EncodeHeaders && ctx != nil {
-		internal.EncodeHeader(ctx, t.options.HeaderKey)
+		propagation.EncodeHeader(ctx, t.options.HeaderKey)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/testsuite"
 	"github.com/durable-go/sdk/worker"
 	"github.com/durable-go/sdk/workflow"
@@ -47,7 +48,7 @@ type signalWithStartOutbound struct {
 
 func (o *signalWithStartOutbound) SignalWithStartWorkflow(ctx internal.Context, options workflow.SignalWithStartWorkflowOptions, workflowID, signal string, signalArg any, workflowType string, args ...any) workflow.Future {
 	o.recorder.mu.Lock()
-	o.recorder.calls = append(o.recorder.calls, workflowType+" "+workflowID+" "+signal+" header "+string(internal.WorkflowHeader(ctx)["_tracer-data"].GetData()))
+	o.recorder.calls = append(o.recorder.calls, workflowType+" "+workflowID+" "+signal+" header "+string(propagation.WorkflowHeader(ctx)["_tracer-data"].GetData()))
 	o.recorder.mu.Unlock()
 	return o.Next.SignalWithStartWorkflow(ctx, options, workflowID, signal, signalArg, workflowType, args...)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/propagation"
 )
 
 // fakeTracer's spans are names; a header holds the span's name.
@@ -89,7 +90,7 @@ type recordingClientRoot struct {
 }
 
 func (r *recordingClientRoot) SignalWorkflow(ctx context.Context, _ *internal.ClientSignalWorkflowInput) error {
-	r.header = internal.Header(ctx)
+	r.header = propagation.Header(ctx)
 	return r.err
 }
 
@@ -101,7 +102,7 @@ func TestClientSpanGoesInTheHeader(t *testing.T) {
 	root := &recordingClientRoot{err: errors.New("not found")}
 	chain := NewTracingInterceptor(tracer).InterceptClient(root)
 	caller := &fakeSpan{tracer: tracer, name: "caller"}
-	ctx := internal.ContextWithNewHeader(tracer.ContextWithSpan(context.Background(), caller))
+	ctx := propagation.ContextWithNewHeader(tracer.ContextWithSpan(context.Background(), caller))
 	err := chain.SignalWorkflow(ctx, &internal.ClientSignalWorkflowInput{WorkflowID: "wf", SignalName: "go"})
 	if err != root.err {
 		t.Fatalf("error %v", err)
@@ -123,7 +124,7 @@ func TestDisabledSignalTracingStartsNoSpan(t *testing.T) {
 	tracer.options.DisableSignalTracing = true
 	root := &recordingClientRoot{}
 	chain := NewTracingInterceptor(tracer).InterceptClient(root)
-	if err := chain.SignalWorkflow(internal.ContextWithNewHeader(context.Background()), &internal.ClientSignalWorkflowInput{SignalName: "go"}); err != nil {
+	if err := chain.SignalWorkflow(propagation.ContextWithNewHeader(context.Background()), &internal.ClientSignalWorkflowInput{SignalName: "go"}); err != nil {
 		t.Fatal(err)
 	}
 	if len(tracer.started) != 0 || len(root.header) != 0 {

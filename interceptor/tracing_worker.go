@@ -9,6 +9,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -59,7 +60,7 @@ func (a *tracingActivityInbound) ExecuteActivity(ctx context.Context, in *intern
 			tracingTagActivityID: info.ActivityID,
 		},
 		time: info.StartedTime, dependedOn: true,
-		header: internal.Header(ctx), headerCtx: ctx, fromHeader: true,
+		header: propagation.Header(ctx), headerCtx: ctx, fromHeader: true,
 	})
 	if err != nil {
 		return nil, err
@@ -122,7 +123,7 @@ func (w *tracingWorkflowInbound) Init(outbound internal.WorkflowOutboundIntercep
 func (w *tracingWorkflowInbound) ExecuteWorkflow(ctx internal.Context, in *internal.ExecuteWorkflowInput) (any, error) {
 	info := internal.GetInfo(ctx)
 	key := w.idempotencyKey(info)
-	header := internal.WorkflowHeader(ctx)
+	header := propagation.WorkflowHeader(ctx)
 	w.startSpan = header[w.root.options.HeaderKey]
 	w.codeStarted = true
 	early := w.earlySignals
@@ -183,7 +184,7 @@ func (w *tracingWorkflowInbound) HandleSignal(ctx internal.Context, in *internal
 			tracingTagRunID:      info.WorkflowExecution.RunID,
 		},
 		idempotencyKey: key,
-		header:         internal.WorkflowHeader(ctx), headerCtx: ctx, fromHeader: true,
+		header:         propagation.WorkflowHeader(ctx), headerCtx: ctx, fromHeader: true,
 	}
 	if !w.codeStarted {
 		op.time = time.Now()
@@ -216,7 +217,7 @@ func (w *tracingWorkflowInbound) HandleQuery(ctx internal.Context, in *internal.
 			tracingTagWorkflowID: info.WorkflowExecution.ID,
 			tracingTagRunID:      info.WorkflowExecution.RunID,
 		},
-		header: internal.WorkflowHeader(ctx), headerCtx: ctx, fromHeader: true,
+		header: propagation.WorkflowHeader(ctx), headerCtx: ctx, fromHeader: true,
 	}, w.parent)
 	if err != nil {
 		return nil, err
@@ -271,7 +272,7 @@ func (w *tracingWorkflowInbound) updateSpan(ctx internal.Context, operation stri
 			tracingTagUpdateID:   internal.GetCurrentUpdateInfo(ctx).ID,
 		},
 		idempotencyKey: key,
-		header:         internal.WorkflowHeader(ctx), headerCtx: ctx, fromHeader: true,
+		header:         propagation.WorkflowHeader(ctx), headerCtx: ctx, fromHeader: true,
 		time: time.Now(),
 	}
 }
@@ -316,7 +317,7 @@ func (w *tracingWorkflowOutbound) traceActivity(ctx internal.Context, activityTy
 			tracingTagRunID:      info.WorkflowExecution.RunID,
 		},
 		dependedOn: true,
-		header:     internal.WorkflowHeader(ctx), headerCtx: ctx, toHeader: true,
+		header:     propagation.WorkflowHeader(ctx), headerCtx: ctx, toHeader: true,
 	}, w.current(ctx))
 	if err != nil {
 		future, settable := internal.NewFuture(ctx)
@@ -485,7 +486,7 @@ func (w *tracingWorkflowOutbound) startSpan(ctx internal.Context, operation, nam
 			tracingTagRunID:      info.WorkflowExecution.RunID,
 		},
 		dependedOn: dependedOn,
-		header:     internal.WorkflowHeader(ctx), headerCtx: ctx, toHeader: true,
+		header:     propagation.WorkflowHeader(ctx), headerCtx: ctx, toHeader: true,
 	}, w.current(ctx))
 	if err != nil {
 		return nil, ctx, err
@@ -520,7 +521,7 @@ func (w *tracingWorkflowOutbound) passSpanOn(ctx internal.Context, err error) er
 	if w.Next.IsReplaying(ctx) || !errors.As(err, &continued) {
 		return err
 	}
-	header := internal.WorkflowHeader(ctx)
+	header := propagation.WorkflowHeader(ctx)
 	if span, ok := w.current(ctx).(TracerSpan); ok {
 		if writeErr := w.inbound.root.writeHeader(header, span); writeErr != nil {
 			return fmt.Errorf("continuing as new: %w", writeErr)

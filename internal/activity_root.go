@@ -8,6 +8,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
@@ -46,8 +47,8 @@ func (e *activityExecutor) interceptActivity(ctx context.Context, env *activityE
 	if err := inbound.Init(root); err != nil {
 		return nil, nil, err
 	}
-	ctx, err = contextWithIncomingHeader(ctx, header, e.propagators, func() converter.PayloadCodec {
-		return HeaderCodec(converter.WithDataConverterSerializationContext(e.dc, activitySerializationContext(&env.info)))
+	ctx, err = propagation.ContextWithIncomingHeader(ctx, header, e.propagators, func() converter.PayloadCodec {
+		return propagation.HeaderCodec(converter.WithDataConverterSerializationContext(e.dc, activitySerializationContext(&env.info)))
 	})
 	return ctx, inbound, err
 }
@@ -78,7 +79,7 @@ func (a *activityRoot) Init(outbound ActivityOutboundInterceptor) error {
 func (a *activityRoot) ExecuteActivity(ctx context.Context, in *ExecuteActivityInput) (any, error) {
 	args := a.fn.ArgValues(in.Args)
 	if a.fn.HasContext {
-		args = append([]reflect.Value{reflect.ValueOf(contextWithoutHeader(ctx))}, args...)
+		args = append([]reflect.Value{reflect.ValueOf(propagation.ContextWithoutHeader(ctx))}, args...)
 	}
 	result, _, err := registry.Results(a.fn.Fn.Call(args))
 	return result, failure.SafeChain(err)

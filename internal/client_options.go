@@ -4,10 +4,9 @@ import (
 	"context"
 	"time"
 
-	commonpb "go.temporal.io/api/common/v1"
-
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/clientapi"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
 )
@@ -127,33 +126,20 @@ type (
 		CheckCallAllowed(ctx context.Context, method string, req, reply any) error
 	}
 
-	// HeaderWriter sets header fields of an outgoing request.
-	HeaderWriter interface {
-		Set(key string, value *commonpb.Payload)
-	}
-
-	// HeaderReader reads header fields of an incoming request.
-	HeaderReader interface {
-		Get(key string) (*commonpb.Payload, bool)
-		// ForEachKey calls the function with each key and its value,
-		// stopping at the first error, which it returns.
-		ForEachKey(func(string, *commonpb.Payload) error) error
-	}
-
 	// ContextPropagator carries values (a tracing span, a tenant ID) from
 	// a context into the header of outgoing requests and back out of the
 	// header on the receiving side, for Go contexts and workflow contexts.
 	ContextPropagator interface {
 		// Inject writes values from a Go context into a header.
-		Inject(ctx context.Context, writer HeaderWriter) error
+		Inject(ctx context.Context, writer propagation.HeaderWriter) error
 		// Extract returns a Go context with values read from a header.
-		Extract(ctx context.Context, reader HeaderReader) (context.Context, error)
+		Extract(ctx context.Context, reader propagation.HeaderReader) (context.Context, error)
 		// InjectFromWorkflow writes values from a workflow context into a
 		// header.
-		InjectFromWorkflow(ctx Context, writer HeaderWriter) error
+		InjectFromWorkflow(ctx Context, writer propagation.HeaderWriter) error
 		// ExtractToWorkflow returns a workflow context with values read from
 		// a header.
-		ExtractToWorkflow(ctx Context, reader HeaderReader) (Context, error)
+		ExtractToWorkflow(ctx Context, reader propagation.HeaderReader) (Context, error)
 	}
 
 	// CodecContextPropagator is a ContextPropagator that may ask for its

@@ -16,6 +16,7 @@ import (
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/optcheck"
 	"github.com/durable-go/sdk/internal/policy"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/wfsync"
 )
@@ -148,7 +149,7 @@ func ExecuteActivity(ctx Context, activity any, args ...any) Future {
 			"ActivityType", name, "Error", mismatch)
 	}
 	if r.config.carriesHeaders() {
-		ctx = workflowContextWithNewHeader(ctx)
+		ctx = propagation.WorkflowContextWithNewHeader(ctx)
 	}
 	if !r.intercepted {
 		return r.executeActivity(ctx, name, args)
@@ -187,7 +188,7 @@ func (r *workflowRun) executeActivity(ctx Context, name string, args []any) Futu
 	}
 	var header *commonpb.Header
 	if err == nil && r.config.carriesHeaders() {
-		header, err = workflowOutgoingHeader(ctx, r.config.propagators, r.activityHeaderCodec(name, cmp.Or(opts.TaskQueue, r.info.TaskQueueName), false))
+		header, err = propagation.WorkflowOutgoingHeader(ctx, r.config.propagators, r.activityHeaderCodec(name, cmp.Or(opts.TaskQueue, r.info.TaskQueueName), false))
 	}
 	if err == nil {
 		err = queueErr

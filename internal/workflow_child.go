@@ -22,6 +22,7 @@ import (
 	"github.com/durable-go/sdk/internal/memo"
 	"github.com/durable-go/sdk/internal/optcheck"
 	"github.com/durable-go/sdk/internal/policy"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/searchattr"
 	"github.com/durable-go/sdk/internal/wfsync"
@@ -194,7 +195,7 @@ func (f *childFuture) SignalChildWorkflow(ctx Context, signalName string, data a
 	}
 	r := runOf(ctx)
 	if r.config.carriesHeaders() {
-		ctx = workflowContextWithNewHeader(ctx)
+		ctx = propagation.WorkflowContextWithNewHeader(ctx)
 	}
 	return r.outbound.SignalChildWorkflow(ctx, child.ID, signalName, data)
 }
@@ -206,7 +207,7 @@ func (f *childFuture) SignalChildWorkflowWithOptions(ctx Context, signalName str
 	}
 	r := runOf(ctx)
 	if r.config.carriesHeaders() {
-		ctx = workflowContextWithNewHeader(ctx)
+		ctx = propagation.WorkflowContextWithNewHeader(ctx)
 	}
 	return r.outbound.SignalChildWorkflowWithOptions(ctx, child.ID, signalName, data, options)
 }
@@ -236,7 +237,7 @@ func ExecuteChildWorkflow(ctx Context, childWorkflow any, args ...any) ChildWork
 		return FailedChildFuture(err)
 	}
 	if r.config.carriesHeaders() {
-		ctx = workflowContextWithNewHeader(ctx)
+		ctx = propagation.WorkflowContextWithNewHeader(ctx)
 	}
 	return r.outbound.ExecuteChildWorkflow(ctx, name, passArgs(args)...)
 }
@@ -350,7 +351,7 @@ func (r *workflowRun) childCommand(ctx Context, dc converter.DataConverter, name
 	}
 	var header *commonpb.Header
 	if r.config.carriesHeaders() {
-		if header, err = workflowOutgoingHeader(ctx, r.config.propagators, r.headerCodecFor(converter.WorkflowSerializationContext{Namespace: cmp.Or(opts.Namespace, r.info.Namespace), WorkflowID: workflowID})); err != nil {
+		if header, err = propagation.WorkflowOutgoingHeader(ctx, r.config.propagators, r.headerCodecFor(converter.WorkflowSerializationContext{Namespace: cmp.Or(opts.Namespace, r.info.Namespace), WorkflowID: workflowID})); err != nil {
 			return nil, err
 		}
 	}
@@ -407,7 +408,7 @@ func (r *workflowRun) encodeChildMemoAndSearchAttributes(attrs *commandpb.StartC
 func SignalExternalWorkflow(ctx Context, workflowID, runID, signalName string, arg any) Future {
 	r := runOf(ctx)
 	if r.config.carriesHeaders() {
-		ctx = workflowContextWithNewHeader(ctx)
+		ctx = propagation.WorkflowContextWithNewHeader(ctx)
 	}
 	return r.outbound.SignalExternalWorkflow(ctx, workflowID, runID, signalName, arg)
 }
@@ -423,7 +424,7 @@ type SignalExternalWorkflowOptions struct {
 func SignalExternalWorkflowWithOptions(ctx Context, workflowID, runID, signalName string, arg any, options SignalExternalWorkflowOptions) Future {
 	r := runOf(ctx)
 	if r.config.carriesHeaders() {
-		ctx = workflowContextWithNewHeader(ctx)
+		ctx = propagation.WorkflowContextWithNewHeader(ctx)
 	}
 	return r.outbound.SignalExternalWorkflowWithOptions(ctx, workflowID, runID, signalName, arg, options)
 }
@@ -448,7 +449,7 @@ func (r *workflowRun) signalExternal(ctx Context, workflowID, runID, signalName 
 	}
 	var header *commonpb.Header
 	if r.config.carriesHeaders() {
-		if header, err = workflowOutgoingHeader(ctx, r.config.propagators, r.headerCodecFor(converter.WorkflowSerializationContext{Namespace: r.info.Namespace, WorkflowID: workflowID})); err != nil {
+		if header, err = propagation.WorkflowOutgoingHeader(ctx, r.config.propagators, r.headerCodecFor(converter.WorkflowSerializationContext{Namespace: r.info.Namespace, WorkflowID: workflowID})); err != nil {
 			f.Set(nil, err)
 			return f
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/policy"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/registry"
 )
 
@@ -63,7 +64,7 @@ func (e *ContinueAsNewError) Error() string { return "continue as new" }
 func NewContinueAsNewError(ctx Context, wfn any, args ...any) error {
 	r := runOf(ctx)
 	if r.config.carriesHeaders() {
-		ctx = workflowContextWithNewHeader(ctx)
+		ctx = propagation.WorkflowContextWithNewHeader(ctx)
 	}
 	if !r.intercepted {
 		return r.newContinueAsNewError(ctx, ContinueAsNewErrorOptions{}, wfn, args)
@@ -77,7 +78,7 @@ func NewContinueAsNewError(ctx Context, wfn any, args ...any) error {
 func NewContinueAsNewErrorWithOptions(ctx Context, options ContinueAsNewErrorOptions, wfn any, args ...any) error {
 	r := runOf(ctx)
 	if r.config.carriesHeaders() {
-		ctx = workflowContextWithNewHeader(ctx)
+		ctx = propagation.WorkflowContextWithNewHeader(ctx)
 	}
 	if !r.intercepted {
 		return r.newContinueAsNewError(ctx, options, wfn, args)
@@ -102,7 +103,7 @@ func (r *workflowRun) newContinueAsNewError(ctx Context, options ContinueAsNewEr
 	}
 	var header *commonpb.Header
 	if r.config.carriesHeaders() {
-		if header, err = workflowOutgoingHeader(ctx, r.config.propagators, r.ownHeaderCodec()); err != nil {
+		if header, err = propagation.WorkflowOutgoingHeader(ctx, r.config.propagators, r.ownHeaderCodec()); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,9 @@
 package internal
 
-import "github.com/durable-go/sdk/converter"
+import (
+	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/propagation"
+)
 
 // headerCodecFor returns what gives the codec of a workflow command's
 // header fields (see CodecContextPropagator): the worker's data
@@ -8,7 +11,7 @@ import "github.com/durable-go/sdk/converter"
 // target. It is called only when a field is to be encoded.
 func (r *workflowRun) headerCodecFor(sc converter.SerializationContext) func() converter.PayloadCodec {
 	return func() converter.PayloadCodec {
-		return HeaderCodec(converter.WithDataConverterSerializationContext(r.config.dc, sc))
+		return propagation.HeaderCodec(converter.WithDataConverterSerializationContext(r.config.dc, sc))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/optcheck"
 	"github.com/durable-go/sdk/internal/policy"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/wfsync"
 	sdkpb "go.temporal.io/api/sdk/v1"
@@ -98,7 +99,7 @@ func ExecuteLocalActivity(ctx Context, activity any, args ...any) Future {
 		ctx = WithValue(ctx, localActivityFnKey{}, activity)
 	}
 	if r.config.carriesHeaders() {
-		ctx = workflowContextWithNewHeader(ctx)
+		ctx = propagation.WorkflowContextWithNewHeader(ctx)
 	}
 	return r.outbound.ExecuteLocalActivity(ctx, name, passArgs(args)...)
 }
@@ -198,7 +199,7 @@ func (r *workflowRun) localActivityRequest(ctx Context, dc converter.DataConvert
 	}
 	if r.config.carriesHeaders() {
 		var err error
-		if req.Header, err = workflowOutgoingHeader(ctx, r.config.propagators, r.activityHeaderCodec(name, r.info.TaskQueueName, true)); err != nil {
+		if req.Header, err = propagation.WorkflowOutgoingHeader(ctx, r.config.propagators, r.activityHeaderCodec(name, r.info.TaskQueueName, true)); err != nil {
 			return nil, "", err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/registry"
 )
 
@@ -48,7 +49,7 @@ func (r *workflowRun) initInterceptors(startHeader *commonpb.Header) (err error)
 	if err := r.inbound.Init(root); err != nil {
 		return err
 	}
-	r.rootCtx, err = workflowContextWithIncomingHeader(r.rootCtx, startHeader, r.config.propagators, r.ownHeaderCodec())
+	r.rootCtx, err = propagation.WorkflowContextWithIncomingHeader(r.rootCtx, startHeader, r.config.propagators, r.ownHeaderCodec())
 	return err
 }
 
@@ -74,7 +75,7 @@ func (r *workflowRun) incomingContext(header *commonpb.Header) (Context, error) 
 	if !r.config.carriesHeaders() {
 		return r.rootCtx, nil
 	}
-	return workflowContextWithIncomingHeader(r.rootCtx, header, r.config.propagators, r.ownHeaderCodec())
+	return propagation.WorkflowContextWithIncomingHeader(r.rootCtx, header, r.config.propagators, r.ownHeaderCodec())
 }
 
 // Init takes the outermost outbound interceptor, where workflow calls go.
@@ -88,7 +89,7 @@ func (w *workflowRoot) Init(outbound WorkflowOutboundInterceptor) error {
 // one that cannot be walked is replaced here (failure.SafeChain), as are
 // the errors of the other handlers below.
 func (w *workflowRoot) ExecuteWorkflow(ctx Context, in *ExecuteWorkflowInput) (any, error) {
-	result, err := w.run.fn.CallWithContext(workflowContextWithoutHeader(ctx), in.Args)
+	result, err := w.run.fn.CallWithContext(propagation.WorkflowContextWithoutHeader(ctx), in.Args)
 	return result, failure.SafeChain(err)
 }
 
@@ -105,7 +106,7 @@ func (w *workflowRoot) ValidateUpdate(ctx Context, in *UpdateInput) error {
 	}
 	args := h.validator.ArgValues(in.Args)
 	if h.validator.HasContext {
-		args = append([]reflect.Value{reflect.ValueOf(workflowContextWithoutHeader(ctx))}, args...)
+		args = append([]reflect.Value{reflect.ValueOf(propagation.WorkflowContextWithoutHeader(ctx))}, args...)
 	}
 	_, _, err := registry.Results(h.validator.Fn.Call(args))
 	return failure.SafeChain(err)
@@ -117,7 +118,7 @@ func (w *workflowRoot) ExecuteUpdate(ctx Context, in *UpdateInput) (any, error) 
 	if h == nil {
 		return nil, fmt.Errorf("unknown update %v", in.Name)
 	}
-	result, err := h.fn.CallWithContext(workflowContextWithoutHeader(ctx), in.Args)
+	result, err := h.fn.CallWithContext(propagation.WorkflowContextWithoutHeader(ctx), in.Args)
 	return result, failure.SafeChain(err)
 }
 

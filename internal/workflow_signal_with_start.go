@@ -18,6 +18,7 @@ import (
 	"github.com/durable-go/sdk/internal/commands"
 	"github.com/durable-go/sdk/internal/memo"
 	"github.com/durable-go/sdk/internal/policy"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/searchattr"
 	"github.com/durable-go/sdk/internal/wfsync"
 )
@@ -138,7 +139,7 @@ func SignalWithStartWorkflow(ctx Context, options SignalWithStartWorkflowOptions
 		panic(err) // a programming error, as in go.temporal.io/sdk
 	}
 	if r.config.carriesHeaders() {
-		ctx = workflowContextWithNewHeader(ctx)
+		ctx = propagation.WorkflowContextWithNewHeader(ctx)
 	}
 	return r.outbound.SignalWithStartWorkflow(ctx, options, workflowID, signal, signalArg, name, passArgs(args)...)
 }
@@ -252,7 +253,7 @@ func (r *workflowRun) signalWithStartRequest(ctx Context, o SignalWithStartWorkf
 	// The request always carries a header, empty when nothing writes one.
 	req.Header = &commonpb.Header{Fields: map[string]*commonpb.Payload{}}
 	if r.config.carriesHeaders() {
-		header, err := workflowOutgoingHeader(ctx, r.config.propagators, r.headerCodecFor(converter.WorkflowSerializationContext{Namespace: r.info.Namespace, WorkflowID: workflowID}))
+		header, err := propagation.WorkflowOutgoingHeader(ctx, r.config.propagators, r.headerCodecFor(converter.WorkflowSerializationContext{Namespace: r.info.Namespace, WorkflowID: workflowID}))
 		if err != nil {
 			return nil, err
 		}

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/engine"
 	"github.com/durable-go/sdk/internal/registry"
@@ -41,7 +42,7 @@ func signalWithStartCaller(ctx Context) (string, error) {
 // encoded with the workflow's converter (its codec included); the
 // operation's response gives the signaled run.
 func TestSignalWithStartWorkflowSendsTheRequestAsASystemNexusOperation(t *testing.T) {
-	r := newCodecTaskRun(t, signalWithStartCaller, prefixCodec{}, false, nil)
+	r := newCodecTaskRun(t, signalWithStartCaller, chk.PrefixCodec("enc:"), false, nil)
 	res := r.mustTask()
 	if len(res.Commands) != 1 || res.Commands[0].GetCommandType() != enumspb.COMMAND_TYPE_SCHEDULE_NEXUS_OPERATION {
 		t.Fatalf("the task made %v, want one ScheduleNexusOperation", res.Commands)
@@ -80,7 +81,7 @@ func TestSignalWithStartWorkflowSendsTheRequestAsASystemNexusOperation(t *testin
 	if req.GetRequestId() != "" || len(req.GetLinks()) != 0 || req.RetryPolicy != nil || req.Priority != nil || req.SearchAttributes != nil {
 		t.Errorf("the request sets what the server sets or what was not given: %v", &req)
 	}
-	dc := converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), prefixCodec{})
+	dc := converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), chk.PrefixCodec("enc:"))
 	for what, p := range map[string]*commonpb.Payload{
 		"input": req.GetInput().GetPayloads()[0], "signal argument": req.GetSignalInput().GetPayloads()[0],
 		"memo": req.GetMemo().GetFields()["m"], "summary": req.GetUserMetadata().GetSummary(),
@@ -130,7 +131,7 @@ func TestSignalWithStartWorkflowSendsTheRequestAsASystemNexusOperation(t *testin
 func TestSignalWithStartWorkflowRefusesWhatIsNotAWorkflow(t *testing.T) {
 	r := newCodecTaskRun(t, func(ctx Context) error {
 		return SignalWithStartWorkflow(ctx, SignalWithStartWorkflowOptions{}, "target-1", "sig", nil, 42).Get(ctx, nil)
-	}, prefixCodec{}, false, nil)
+	}, chk.PrefixCodec("enc:"), false, nil)
 	_, err := r.task()
 	if err == nil || !strings.Contains(err.Error(), "SignalWithStartWorkflow: int is not a workflow") {
 		t.Errorf("the task's error is %v, want the refusal of the workflow argument", err)
@@ -225,7 +226,7 @@ func TestSignalWithStartWorkflowIsRefusedInAQueryHandler(t *testing.T) {
 			return err
 		}
 		return Await(ctx, func() bool { return false })
-	}, prefixCodec{}, false, nil)
+	}, chk.PrefixCodec("enc:"), false, nil)
 	r.mustTask()
 	_, err := r.x.Query("start", nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "query handler or an update validator made workflow.SignalWithStartWorkflow") {

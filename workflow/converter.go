@@ -3,6 +3,7 @@ package workflow
 import (
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/propagation"
 )
 
 // ContextAware may be implemented by a DataConverter that wants to see the
@@ -54,9 +55,9 @@ type CodecContextPropagator = internal.CodecContextPropagator
 
 // HeaderWriter is where a ContextPropagator writes: Set stores a payload
 // under a key, replacing what was there.
-type HeaderWriter = internal.HeaderWriter
+type HeaderWriter = propagation.HeaderWriter
 
 // HeaderReader is where a ContextPropagator reads: Get returns the payload
 // of a key and whether there is one, and ForEachKey calls its handler with
 // each key and payload, stopping at the first error, which it returns.
-type HeaderReader = internal.HeaderReader
+type HeaderReader = propagation.HeaderReader

@@ -18,6 +18,7 @@ import (
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/policy"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/searchattr"
 	"github.com/durable-go/sdk/internal/uuid"
@@ -38,7 +39,7 @@ func (c *workflowClient) ExecuteActivity(ctx context.Context, options clientapi.
 	if err != nil {
 		return nil, fmt.Errorf("Client.ExecuteActivity: %w", err)
 	}
-	return c.interceptor.ExecuteActivity(internal.ContextWithNewHeader(ctx), &internal.ClientExecuteActivityInput{
+	return c.interceptor.ExecuteActivity(propagation.ContextWithNewHeader(ctx), &internal.ClientExecuteActivityInput{
 		Options:      &options,
 		ActivityType: activityType,
 		Args:         args,
@@ -156,7 +157,7 @@ func (c *workflowClient) startActivityRequest(ctx context.Context, in *internal.
 	if err != nil {
 		return nil, err
 	}
-	header, err := internal.ClientOutgoingHeader(ctx, c.propagators, func() converter.PayloadCodec { return internal.HeaderCodec(dc) })
+	header, err := propagation.ClientOutgoingHeader(ctx, c.propagators, func() converter.PayloadCodec { return propagation.HeaderCodec(dc) })
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/rpc"
 )
 
@@ -342,22 +343,22 @@ type mapPropagator struct{}
 
 type mapPropagatorKey struct{}
 
-func (mapPropagator) Inject(ctx context.Context, w internal.HeaderWriter) error {
+func (mapPropagator) Inject(ctx context.Context, w propagation.HeaderWriter) error {
 	if v, ok := ctx.Value(mapPropagatorKey{}).(string); ok {
 		w.Set("k", &commonpb.Payload{Data: []byte(v)})
 	}
 	return nil
 }
 
-func (mapPropagator) Extract(ctx context.Context, r internal.HeaderReader) (context.Context, error) {
+func (mapPropagator) Extract(ctx context.Context, r propagation.HeaderReader) (context.Context, error) {
 	if p, ok := r.Get("k"); ok {
 		return context.WithValue(ctx, mapPropagatorKey{}, string(p.GetData())), nil
 	}
 	return ctx, nil
 }
 
-func (mapPropagator) InjectFromWorkflow(internal.Context, internal.HeaderWriter) error { return nil }
+func (mapPropagator) InjectFromWorkflow(internal.Context, propagation.HeaderWriter) error { return nil }
 
-func (mapPropagator) ExtractToWorkflow(ctx internal.Context, _ internal.HeaderReader) (internal.Context, error) {
+func (mapPropagator) ExtractToWorkflow(ctx internal.Context, _ propagation.HeaderReader) (internal.Context, error) {
 	return ctx, nil
 }

@@ -6,8 +6,8 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/propagation"
 )
 
 // workflowDataConverter is the client's data converter as it applies to
@@ -87,9 +87,9 @@ func NewValues(payloads *commonpb.Payloads) converter.EncodedValues {
 // outgoingHeader is the header of a request about workflowID: what the
 // interceptors wrote and the propagators inject, the fields marked for it
 // encoded with the codec of the client's data converter for that workflow
-// (see internal.ClientOutgoingHeader).
+// (see propagation.ClientOutgoingHeader).
 func (c *workflowClient) outgoingHeader(ctx context.Context, workflowID string) (*commonpb.Header, error) {
-	return internal.ClientOutgoingHeader(ctx, c.propagators, func() converter.PayloadCodec {
-		return internal.HeaderCodec(c.converterFor(workflowID))
+	return propagation.ClientOutgoingHeader(ctx, c.propagators, func() converter.PayloadCodec {
+		return propagation.HeaderCodec(c.converterFor(workflowID))
 	})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/propagation"
 )
 
 // clientCallRecorder intercepts a client and answers every call itself,
@@ -25,7 +26,7 @@ type clientCallRecorder struct {
 }
 
 func (r *clientCallRecorder) record(ctx context.Context, call string) {
-	h := internal.Header(ctx)
+	h := propagation.Header(ctx)
 	var seen []string
 	for _, k := range []string{"given", "outer", "inner"} {
 		if _, ok := h[k]; ok {

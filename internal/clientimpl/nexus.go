@@ -16,6 +16,7 @@ import (
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/searchattr"
 	"github.com/durable-go/sdk/internal/uuid"
 )
@@ -56,7 +57,7 @@ func (n *nexusClient) ExecuteOperation(ctx context.Context, operation any, input
 	}
 	// A header for the interceptors, as for the other client calls; the
 	// start request carries only the Nexus header.
-	ctx = internal.ContextWithNewHeader(ctx)
+	ctx = propagation.ContextWithNewHeader(ctx)
 	return n.c.interceptor.ExecuteNexusOperation(ctx, &internal.ClientExecuteNexusOperationInput{
 		Options:       &options,
 		Endpoint:      n.endpoint,

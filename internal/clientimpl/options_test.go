@@ -13,6 +13,7 @@ import (
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
+	"github.com/durable-go/sdk/internal/propagation"
 )
 
 // errClientTest is the error the tests' fake services return.
@@ -201,7 +202,7 @@ type stubClientPropagator struct {
 	err error
 }
 
-func (p stubClientPropagator) Inject(_ context.Context, w internal.HeaderWriter) error {
+func (p stubClientPropagator) Inject(_ context.Context, w propagation.HeaderWriter) error {
 	if p.err != nil {
 		return p.err
 	}
@@ -209,42 +210,42 @@ func (p stubClientPropagator) Inject(_ context.Context, w internal.HeaderWriter)
 	return nil
 }
 
-func (stubClientPropagator) Extract(ctx context.Context, _ internal.HeaderReader) (context.Context, error) {
+func (stubClientPropagator) Extract(ctx context.Context, _ propagation.HeaderReader) (context.Context, error) {
 	return ctx, nil
 }
 
-func (stubClientPropagator) InjectFromWorkflow(internal.Context, internal.HeaderWriter) error {
+func (stubClientPropagator) InjectFromWorkflow(internal.Context, propagation.HeaderWriter) error {
 	return nil
 }
 
-func (stubClientPropagator) ExtractToWorkflow(ctx internal.Context, _ internal.HeaderReader) (internal.Context, error) {
+func (stubClientPropagator) ExtractToWorkflow(ctx internal.Context, _ propagation.HeaderReader) (internal.Context, error) {
 	return ctx, nil
 }
 
 func TestOutgoingHeaderMergesGivenFieldsAndPropagators(t *testing.T) {
 	noCodec := func() converter.PayloadCodec { return nil }
-	header, err := internal.ClientOutgoingHeader(internal.ContextWithNewHeader(context.Background()), nil, noCodec)
+	header, err := propagation.ClientOutgoingHeader[internal.ContextPropagator](propagation.ContextWithNewHeader(context.Background()), nil, noCodec)
 	chk.NoErr(t, err)
 	chk.Nil(t, header, "nothing to send")
 
 	given := &commonpb.Header{Fields: map[string]*commonpb.Payload{"given": {Data: []byte("g")}}}
-	header, err = internal.ClientOutgoingHeader(internal.ContextWithHeader(context.Background(), given), []internal.ContextPropagator{stubClientPropagator{key: "a"}, stubClientPropagator{key: "b"}}, noCodec)
+	header, err = propagation.ClientOutgoingHeader(propagation.ContextWithHeader(context.Background(), given), []internal.ContextPropagator{stubClientPropagator{key: "a"}, stubClientPropagator{key: "b"}}, noCodec)
 	chk.NoErr(t, err)
 	chk.Len(t, header.GetFields(), 3)
 	chk.Len(t, given.GetFields(), 1, "the caller's header is not changed")
 
-	_, err = internal.ClientOutgoingHeader(context.Background(), []internal.ContextPropagator{stubClientPropagator{err: errClientTest}}, noCodec)
+	_, err = propagation.ClientOutgoingHeader(context.Background(), []internal.ContextPropagator{stubClientPropagator{err: errClientTest}}, noCodec)
 	chk.ErrIs(t, err, errClientTest)
 }
 
 func TestTheCallHeaderIsSentUnlessEmpty(t *testing.T) {
 	noCodec := func() converter.PayloadCodec { return nil }
-	ctx := internal.ContextWithHeader(context.Background(), &commonpb.Header{Fields: map[string]*commonpb.Payload{"given": {Data: []byte("g")}}})
-	internal.Header(ctx)["added"] = &commonpb.Payload{}
-	header, err := internal.ClientOutgoingHeader(ctx, nil, noCodec)
+	ctx := propagation.ContextWithHeader(context.Background(), &commonpb.Header{Fields: map[string]*commonpb.Payload{"given": {Data: []byte("g")}}})
+	propagation.Header(ctx)["added"] = &commonpb.Payload{}
+	header, err := propagation.ClientOutgoingHeader[internal.ContextPropagator](ctx, nil, noCodec)
 	chk.NoErr(t, err)
 	chk.Len(t, header.GetFields(), 2)
-	header, err = internal.ClientOutgoingHeader(internal.ContextWithNewHeader(context.Background()), nil, noCodec)
+	header, err = propagation.ClientOutgoingHeader[internal.ContextPropagator](propagation.ContextWithNewHeader(context.Background()), nil, noCodec)
 	chk.NoErr(t, err)
 	chk.Nil(t, header, "an empty header is not sent")
 }

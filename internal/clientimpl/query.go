@@ -13,12 +13,13 @@ import (
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/registry"
 )
 
 // QueryWorkflow implements Client.
 func (c *workflowClient) QueryWorkflow(ctx context.Context, workflowID string, runID string, queryType string, args ...any) (converter.EncodedValue, error) {
-	return c.interceptor.QueryWorkflow(internal.ContextWithNewHeader(ctx), &internal.ClientQueryWorkflowInput{
+	return c.interceptor.QueryWorkflow(propagation.ContextWithNewHeader(ctx), &internal.ClientQueryWorkflowInput{
 		WorkflowID: workflowID,
 		RunID:      runID,
 		QueryType:  queryType,
@@ -29,7 +30,7 @@ func (c *workflowClient) QueryWorkflow(ctx context.Context, workflowID string, r
 // QueryWorkflowWithOptions implements Client. The request's header starts
 // the query's header, which interceptors may add to.
 func (c *workflowClient) QueryWorkflowWithOptions(ctx context.Context, request *clientapi.QueryWorkflowWithOptionsRequest) (*clientapi.QueryWorkflowWithOptionsResponse, error) {
-	result, err := c.interceptor.QueryWorkflow(internal.ContextWithHeader(ctx, request.Header), &internal.ClientQueryWorkflowInput{
+	result, err := c.interceptor.QueryWorkflow(propagation.ContextWithHeader(ctx, request.Header), &internal.ClientQueryWorkflowInput{
 		WorkflowID:           request.WorkflowID,
 		RunID:                request.RunID,
 		QueryType:            request.QueryType,

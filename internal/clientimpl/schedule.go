@@ -10,10 +10,10 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/memo"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/searchattr"
 	"github.com/durable-go/sdk/internal/uuid"
 )
@@ -50,7 +50,7 @@ func (s *scheduleClient) Create(ctx context.Context, options clientapi.ScheduleO
 	if options.Action == nil {
 		return nil, fmt.Errorf("ScheduleClient.Create: schedule %q has no Action: set it to a *ScheduleWorkflowAction", options.ID)
 	}
-	return s.c.interceptor.CreateSchedule(internal.ContextWithNewHeader(ctx), &clientapi.ScheduleClientCreateInput{Options: &options})
+	return s.c.interceptor.CreateSchedule(propagation.ContextWithNewHeader(ctx), &clientapi.ScheduleClientCreateInput{Options: &options})
 }
 
 // CreateSchedule sends the CreateSchedule request.
@@ -190,7 +190,7 @@ func (h *scheduleHandle) Update(ctx context.Context, options clientapi.ScheduleU
 	if options.DoUpdate == nil {
 		return fmt.Errorf("updating schedule %q: ScheduleUpdateOptions.DoUpdate is nil: give the function that returns the new schedule", h.id)
 	}
-	ctx = internal.ContextWithNewHeader(ctx)
+	ctx = propagation.ContextWithNewHeader(ctx)
 	current, err := h.Describe(ctx)
 	if err != nil {
 		return err

@@ -22,6 +22,7 @@ import (
 	"github.com/durable-go/sdk/internal/memo"
 	"github.com/durable-go/sdk/internal/optcheck"
 	"github.com/durable-go/sdk/internal/policy"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/searchattr"
 	"github.com/durable-go/sdk/internal/uuid"
@@ -38,7 +39,7 @@ func (c *workflowClient) ExecuteWorkflow(ctx context.Context, options clientapi.
 	if err != nil {
 		return nil, fmt.Errorf("ExecuteWorkflow: %w", err)
 	}
-	return c.interceptor.ExecuteWorkflow(internal.ContextWithNewHeader(ctx), &internal.ClientExecuteWorkflowInput{
+	return c.interceptor.ExecuteWorkflow(propagation.ContextWithNewHeader(ctx), &internal.ClientExecuteWorkflowInput{
 		Options:      &options,
 		WorkflowType: workflowType,
 		Args:         args,
@@ -101,7 +102,7 @@ func (c *workflowClient) SignalWithStartWorkflow(ctx context.Context, workflowID
 	if err != nil {
 		return nil, fmt.Errorf("SignalWithStartWorkflow: %w", err)
 	}
-	return c.interceptor.SignalWithStartWorkflow(internal.ContextWithNewHeader(ctx), &internal.ClientSignalWithStartWorkflowInput{
+	return c.interceptor.SignalWithStartWorkflow(propagation.ContextWithNewHeader(ctx), &internal.ClientSignalWithStartWorkflowInput{
 		SignalName:   signalName,
 		SignalArg:    signalArg,
 		Options:      &options,

@@ -16,6 +16,7 @@ import (
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/uuid"
 )
@@ -26,7 +27,7 @@ func (c *workflowClient) UpdateWorkflow(ctx context.Context, options clientapi.U
 	if err := checkUpdateOptions(&options); err != nil {
 		return nil, fmt.Errorf("UpdateWorkflow: %w", err)
 	}
-	return c.interceptor.UpdateWorkflow(internal.ContextWithNewHeader(ctx), &internal.ClientUpdateWorkflowInput{
+	return c.interceptor.UpdateWorkflow(propagation.ContextWithNewHeader(ctx), &internal.ClientUpdateWorkflowInput{
 		UpdateID:            options.UpdateID,
 		WorkflowID:          options.WorkflowID,
 		UpdateName:          options.UpdateName,
@@ -196,7 +197,7 @@ func (c *workflowClient) GetWorkflowUpdateHandle(options clientapi.GetWorkflowUp
 // pollWorkflowUpdate waits for an update's outcome, through the
 // interceptor chain.
 func (c *workflowClient) pollWorkflowUpdate(ctx context.Context, ref *updatepb.UpdateRef) (*internal.ClientPollWorkflowUpdateOutput, error) {
-	return c.interceptor.PollWorkflowUpdate(internal.ContextWithNewHeader(ctx), &internal.ClientPollWorkflowUpdateInput{UpdateRef: ref})
+	return c.interceptor.PollWorkflowUpdate(propagation.ContextWithNewHeader(ctx), &internal.ClientPollWorkflowUpdateInput{UpdateRef: ref})
 }
 
 // PollWorkflowUpdate waits for the update's outcome, asking again each

@@ -12,6 +12,7 @@ import (
 
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/uuid"
 )
 
@@ -104,7 +105,7 @@ func (c *workflowClient) UpdateWithStartWorkflow(ctx context.Context, options cl
 	if err := checkUpdateOptions(&update); err != nil {
 		return nil, fmt.Errorf("UpdateWithStartWorkflow: %w", err)
 	}
-	return c.interceptor.UpdateWithStartWorkflow(internal.ContextWithNewHeader(ctx), &internal.ClientUpdateWithStartWorkflowInput{
+	return c.interceptor.UpdateWithStartWorkflow(propagation.ContextWithNewHeader(ctx), &internal.ClientUpdateWithStartWorkflowInput{
 		UpdateOptions:          &update,
 		StartWorkflowOperation: op,
 	})

@@ -1,7 +1,6 @@
 package clientimpl
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"testing"
@@ -19,6 +18,7 @@ import (
 	"github.com/durable-go/sdk/internal/chk"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
+	"github.com/durable-go/sdk/internal/propagation"
 )
 
 // nextCannedAnswer takes the first of the queued answers, or waits for
@@ -291,32 +291,8 @@ func TestGetWorkflowUpdateHandlePollsOnGet(t *testing.T) {
 	chk.Equal(t, "u9", polls[0].GetUpdateRef().GetUpdateId())
 }
 
-// prefixCodec marks the payloads it encodes, to show which converter
-// encoded them.
-type prefixCodec struct{}
-
-func (prefixCodec) Encode(payloads []*commonpb.Payload) ([]*commonpb.Payload, error) {
-	out := make([]*commonpb.Payload, len(payloads))
-	for i, p := range payloads {
-		out[i] = &commonpb.Payload{Metadata: p.GetMetadata(), Data: append([]byte("codec:"), p.GetData()...)}
-	}
-	return out, nil
-}
-
-func (prefixCodec) Decode(payloads []*commonpb.Payload) ([]*commonpb.Payload, error) {
-	out := make([]*commonpb.Payload, len(payloads))
-	for i, p := range payloads {
-		data, ok := bytes.CutPrefix(p.GetData(), []byte("codec:"))
-		if !ok {
-			return nil, errors.New("not encoded by prefixCodec")
-		}
-		out[i] = &commonpb.Payload{Metadata: p.GetMetadata(), Data: data}
-	}
-	return out, nil
-}
-
 func TestUpdateUsesTheClientsDataConverter(t *testing.T) {
-	dc := converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), prefixCodec{})
+	dc := converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), chk.PrefixCodec("codec:"))
 	result, err := dc.ToPayloads("encoded result")
 	chk.NoErr(t, err)
 	f := startFakeClientFrontend(t)
@@ -353,19 +329,19 @@ type updateInterceptorOutbound struct {
 
 func (o *updateInterceptorOutbound) UpdateWorkflow(ctx context.Context, in *internal.ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	o.root.seen = append(o.root.seen, "UpdateWorkflow "+in.UpdateName+" "+in.UpdateID)
-	internal.Header(ctx)["by"] = &commonpb.Payload{Data: []byte("interceptor")}
+	propagation.Header(ctx)["by"] = &commonpb.Payload{Data: []byte("interceptor")}
 	return o.Next.UpdateWorkflow(ctx, in)
 }
 
 func (o *updateInterceptorOutbound) UpdateWithStartWorkflow(ctx context.Context, in *internal.ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	o.root.seen = append(o.root.seen, "UpdateWithStartWorkflow "+in.UpdateOptions.UpdateName+" "+in.UpdateOptions.UpdateID)
-	internal.Header(ctx)["by"] = &commonpb.Payload{Data: []byte("interceptor")}
+	propagation.Header(ctx)["by"] = &commonpb.Payload{Data: []byte("interceptor")}
 	return o.Next.UpdateWithStartWorkflow(ctx, in)
 }
 
 func (o *updateInterceptorOutbound) PollWorkflowUpdate(ctx context.Context, in *internal.ClientPollWorkflowUpdateInput) (*internal.ClientPollWorkflowUpdateOutput, error) {
 	o.root.seen = append(o.root.seen, "PollWorkflowUpdate "+in.UpdateRef.GetUpdateId())
-	if internal.Header(ctx) == nil {
+	if propagation.Header(ctx) == nil {
 		return nil, errors.New("PollWorkflowUpdate has no header")
 	}
 	if o.root.pollOutcome != nil {

@@ -10,13 +10,14 @@ import (
 
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
+	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/uuid"
 )
 
 // SignalWorkflow implements Client.
 func (c *workflowClient) SignalWorkflow(ctx context.Context, workflowID string, runID string, signalName string, arg any) error {
-	return c.interceptor.SignalWorkflow(internal.ContextWithNewHeader(ctx), &internal.ClientSignalWorkflowInput{
+	return c.interceptor.SignalWorkflow(propagation.ContextWithNewHeader(ctx), &internal.ClientSignalWorkflowInput{
 		WorkflowID: workflowID,
 		RunID:      runID,
 		SignalName: signalName,

@@ -1,4 +1,4 @@
-package internal
+package propagation
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/wfsync"
 )
 
 // headerKey is the context key of the header of the call being
@@ -134,8 +135,8 @@ func codeHeaderFields(fields map[string]*commonpb.Payload, codec converter.Paylo
 
 // encodesHeaders reports whether p asks for its fields to be encoded with
 // the payload codec (CodecContextPropagator).
-func encodesHeaders(p ContextPropagator) bool {
-	c, ok := p.(CodecContextPropagator)
+func encodesHeaders(p any) bool {
+	c, ok := p.(interface{ EncodeHeaders() bool })
 	return ok && c.EncodeHeaders()
 }
 
@@ -183,8 +184,8 @@ func ContextWithHeader(ctx context.Context, given *commonpb.Header) context.Cont
 // of propagators that ask for it (CodecContextPropagator), are encoded
 // with the codec codecFor returns (called only then). It is nil when
 // empty.
-func ClientOutgoingHeader(ctx context.Context, propagators []ContextPropagator, codecFor func() converter.PayloadCodec) (*commonpb.Header, error) {
-	return outgoingHeader(headerOf(ctx), propagators, codecFor, func(p ContextPropagator, w HeaderWriter) error {
+func ClientOutgoingHeader[P Propagator](ctx context.Context, propagators []P, codecFor func() converter.PayloadCodec) (*commonpb.Header, error) {
+	return outgoingHeader(headerOf(ctx), propagators, codecFor, func(p P, w HeaderWriter) error {
 		return p.Inject(ctx, w)
 	})
 }
@@ -192,7 +193,7 @@ func ClientOutgoingHeader(ctx context.Context, propagators []ContextPropagator, 
 // outgoingHeader builds a request's header from the call's header h
 // (which may be nil) and the propagators' injections, encoding what is
 // to be encoded.
-func outgoingHeader(h *callHeader, propagators []ContextPropagator, codecFor func() converter.PayloadCodec, inject func(ContextPropagator, HeaderWriter) error) (*commonpb.Header, error) {
+func outgoingHeader[P Propagator](h *callHeader, propagators []P, codecFor func() converter.PayloadCodec, inject func(P, HeaderWriter) error) (*commonpb.Header, error) {
 	var given map[string]*commonpb.Payload
 	var owned map[string]*commonpb.Payload // fields to encode, with their payload
 	if h != nil {
@@ -250,8 +251,8 @@ func (w ownedWriter) Set(key string, value *commonpb.Payload) {
 // propagator extracts from it through extract: a propagator that asks for
 // it (CodecContextPropagator) reads the fields decoded with the codec
 // codecFor returns.
-func incomingHeader[C any](ctx C, header *commonpb.Header, propagators []ContextPropagator, codecFor func() converter.PayloadCodec,
-	extract func(C, ContextPropagator, HeaderReader) (C, error)) (C, *callHeader, error) {
+func incomingHeader[C any, P Propagator](ctx C, header *commonpb.Header, propagators []P, codecFor func() converter.PayloadCodec,
+	extract func(C, P, HeaderReader) (C, error)) (C, *callHeader, error) {
 	fields := headerFields(maps.Clone(header.GetFields()))
 	if fields == nil {
 		fields = headerFields{}
@@ -277,10 +278,10 @@ func incomingHeader[C any](ctx C, header *commonpb.Header, propagators []Context
 	return ctx, &callHeader{fields: fields, codec: codecFor}, nil
 }
 
-// contextWithIncomingHeader gives an activity the header it arrived with,
+// ContextWithIncomingHeader gives an activity the header it arrived with,
 // and the values each propagator extracts from it.
-func contextWithIncomingHeader(ctx context.Context, header *commonpb.Header, propagators []ContextPropagator, codecFor func() converter.PayloadCodec) (context.Context, error) {
-	ctx, h, err := incomingHeader(ctx, header, propagators, codecFor, func(ctx context.Context, p ContextPropagator, r HeaderReader) (context.Context, error) {
+func ContextWithIncomingHeader[P Propagator](ctx context.Context, header *commonpb.Header, propagators []P, codecFor func() converter.PayloadCodec) (context.Context, error) {
+	ctx, h, err := incomingHeader(ctx, header, propagators, codecFor, func(ctx context.Context, p P, r HeaderReader) (context.Context, error) {
 		return p.Extract(ctx, r)
 	})
 	if err != nil {
@@ -289,49 +290,49 @@ func contextWithIncomingHeader(ctx context.Context, header *commonpb.Header, pro
 	return context.WithValue(ctx, headerKey{}, h), nil
 }
 
-// contextWithoutHeader hides the header from the code an inbound
+// ContextWithoutHeader hides the header from the code an inbound
 // interceptor calls (the header belongs to the interceptors).
-func contextWithoutHeader(ctx context.Context) context.Context {
+func ContextWithoutHeader(ctx context.Context) context.Context {
 	if Header(ctx) == nil {
 		return ctx
 	}
 	return context.WithValue(ctx, headerKey{}, nil)
 }
 
-// workflowContextWithNewHeader starts an empty outgoing header on a
+// WorkflowContextWithNewHeader starts an empty outgoing header on a
 // workflow call.
-func workflowContextWithNewHeader(ctx Context) Context {
-	return WithValue(ctx, headerKey{}, &callHeader{fields: map[string]*commonpb.Payload{}})
+func WorkflowContextWithNewHeader(ctx Context) Context {
+	return wfsync.WithValue(ctx, headerKey{}, &callHeader{fields: map[string]*commonpb.Payload{}})
 }
 
-// workflowContextWithIncomingHeader gives a workflow call (the start, a
+// WorkflowContextWithIncomingHeader gives a workflow call (the start, a
 // signal, a query) the header it arrived with, and the values each
 // propagator extracts from it.
-func workflowContextWithIncomingHeader(ctx Context, header *commonpb.Header, propagators []ContextPropagator, codecFor func() converter.PayloadCodec) (Context, error) {
-	ctx, h, err := incomingHeader(ctx, header, propagators, codecFor, func(ctx Context, p ContextPropagator, r HeaderReader) (Context, error) {
+func WorkflowContextWithIncomingHeader[P Propagator](ctx Context, header *commonpb.Header, propagators []P, codecFor func() converter.PayloadCodec) (Context, error) {
+	ctx, h, err := incomingHeader(ctx, header, propagators, codecFor, func(ctx Context, p P, r HeaderReader) (Context, error) {
 		return p.ExtractToWorkflow(ctx, r)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return WithValue(ctx, headerKey{}, h), nil
+	return wfsync.WithValue(ctx, headerKey{}, h), nil
 }
 
-// workflowContextWithoutHeader hides the header from workflow code.
-func workflowContextWithoutHeader(ctx Context) Context {
+// WorkflowContextWithoutHeader hides the header from workflow code.
+func WorkflowContextWithoutHeader(ctx Context) Context {
 	if WorkflowHeader(ctx) == nil {
 		return ctx
 	}
-	return WithValue(ctx, headerKey{}, nil)
+	return wfsync.WithValue(ctx, headerKey{}, nil)
 }
 
-// workflowOutgoingHeader is the header a workflow sends with a command:
+// WorkflowOutgoingHeader is the header a workflow sends with a command:
 // what interceptors wrote to WorkflowHeader(ctx), and what each propagator
 // injects, encoded where asked with the codec codecFor returns (see
 // ClientOutgoingHeader). It is nil when empty, as commands without
 // interceptors have always been sent.
-func workflowOutgoingHeader(ctx Context, propagators []ContextPropagator, codecFor func() converter.PayloadCodec) (*commonpb.Header, error) {
-	return outgoingHeader(headerOf(ctx), propagators, codecFor, func(p ContextPropagator, w HeaderWriter) error {
+func WorkflowOutgoingHeader[P Propagator](ctx Context, propagators []P, codecFor func() converter.PayloadCodec) (*commonpb.Header, error) {
+	return outgoingHeader(headerOf(ctx), propagators, codecFor, func(p P, w HeaderWriter) error {
 		return p.InjectFromWorkflow(ctx, w)
 	})
 }

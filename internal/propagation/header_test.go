@@ -1,4 +1,4 @@
-package internal
+package propagation
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 func TestHeaderIsNilOutsideInterceptedCalls(t *testing.T) {
 	chk.Nil(t, Header(context.Background()))
 	chk.NotNil(t, Header(ContextWithNewHeader(context.Background())))
-	chk.Nil(t, Header(contextWithoutHeader(ContextWithNewHeader(context.Background()))), "hidden from the code an interceptor calls")
+	chk.Nil(t, Header(ContextWithoutHeader(ContextWithNewHeader(context.Background()))), "hidden from the code an interceptor calls")
 }
 
 func TestCallerHeaderIsCopiedNotShared(t *testing.T) {
@@ -51,7 +51,7 @@ func (mapPropagator) ExtractToWorkflow(ctx Context, _ HeaderReader) (Context, er
 
 func TestIncomingHeaderGoesToInterceptorsAndPropagators(t *testing.T) {
 	header := &commonpb.Header{Fields: map[string]*commonpb.Payload{"k": {Data: []byte("v")}, "other": {}}}
-	ctx, err := contextWithIncomingHeader(context.Background(), header, []ContextPropagator{mapPropagator{}}, func() converter.PayloadCodec { return nil })
+	ctx, err := ContextWithIncomingHeader(context.Background(), header, []Propagator{mapPropagator{}}, func() converter.PayloadCodec { return nil })
 	chk.NoErr(t, err)
 	chk.Equal(t, "v", ctx.Value(mapPropagatorKey{}), "the propagator extracts its value")
 	chk.Len(t, Header(ctx), 2, "interceptors see every field")

@@ -1,9 +1,7 @@
-package internal
+package propagation
 
 import (
 	"context"
-	"errors"
-	"strings"
 	"testing"
 
 	commonpb "go.temporal.io/api/common/v1"
@@ -11,30 +9,6 @@ import (
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/chk"
 )
-
-// prefixCodec marks what it encodes, and refuses to decode what it did
-// not encode.
-type prefixCodec struct{}
-
-func (prefixCodec) Encode(ps []*commonpb.Payload) ([]*commonpb.Payload, error) {
-	out := make([]*commonpb.Payload, len(ps))
-	for i, p := range ps {
-		out[i] = &commonpb.Payload{Metadata: p.Metadata, Data: append([]byte("enc:"), p.Data...)}
-	}
-	return out, nil
-}
-
-func (prefixCodec) Decode(ps []*commonpb.Payload) ([]*commonpb.Payload, error) {
-	out := make([]*commonpb.Payload, len(ps))
-	for i, p := range ps {
-		data, ok := strings.CutPrefix(string(p.Data), "enc:")
-		if !ok {
-			return nil, errors.New("not encoded by prefixCodec")
-		}
-		out[i] = &commonpb.Payload{Metadata: p.Metadata, Data: []byte(data)}
-	}
-	return out, nil
-}
 
 // keyPropagator writes its key's value from a Go context and reads it
 // back; with encode set it asks for the codec.
@@ -82,8 +56,8 @@ func TestOutgoingHeaderEncodesOnlyTheFieldsAskedFor(t *testing.T) {
 	EncodeHeader(ctx, "replaced")
 	Header(ctx)["replaced"] = &commonpb.Payload{Data: []byte("new")}
 
-	propagators := []ContextPropagator{keyPropagator{key: "plain"}, keyPropagator{key: "coded", encode: true}}
-	header, err := ClientOutgoingHeader(ctx, propagators, codecOf(prefixCodec{}))
+	propagators := []Propagator{keyPropagator{key: "plain"}, keyPropagator{key: "coded", encode: true}}
+	header, err := ClientOutgoingHeader(ctx, propagators, codecOf(chk.PrefixCodec("enc:")))
 	chk.NoErr(t, err)
 	want := map[string]string{"plain": "p", "coded": "enc:c", "interceptor": "i", "marked": "enc:m", "replaced": "new"}
 	chk.Len(t, header.GetFields(), len(want))
@@ -95,7 +69,7 @@ func TestOutgoingHeaderEncodesOnlyTheFieldsAskedFor(t *testing.T) {
 
 func TestOutgoingHeaderWithoutACodecSendsFieldsAsWritten(t *testing.T) {
 	ctx := context.WithValue(ContextWithNewHeader(context.Background()), keyPropagatorValue("coded"), "c")
-	header, err := ClientOutgoingHeader(ctx, []ContextPropagator{keyPropagator{key: "coded", encode: true}}, codecOf(nil))
+	header, err := ClientOutgoingHeader(ctx, []Propagator{keyPropagator{key: "coded", encode: true}}, codecOf(nil))
 	chk.NoErr(t, err)
 	chk.Equal(t, "c", string(header.GetFields()["coded"].GetData()))
 }
@@ -105,15 +79,15 @@ func TestIncomingHeaderIsDecodedForThePropagatorsThatAskOnly(t *testing.T) {
 		"coded": {Data: []byte("enc:c")},
 		"plain": {Data: []byte("p")},
 	}}
-	propagators := []ContextPropagator{keyPropagator{key: "plain"}, keyPropagator{key: "coded", encode: true}}
+	propagators := []Propagator{keyPropagator{key: "plain"}, keyPropagator{key: "coded", encode: true}}
 	// The decoded view fails on "plain", which prefixCodec did not
 	// encode: a propagator that asks for decoding reads the whole
 	// header through the codec, as go.temporal.io/sdk's does.
-	_, err := contextWithIncomingHeader(context.Background(), header, propagators, codecOf(prefixCodec{}))
+	_, err := ContextWithIncomingHeader(context.Background(), header, propagators, codecOf(chk.PrefixCodec("enc:")))
 	chk.ErrContains(t, err, `header field "plain"`, "the field the codec failed on is named")
 
 	header.Fields["plain"] = &commonpb.Payload{Data: []byte("enc:p")}
-	ctx, err := contextWithIncomingHeader(context.Background(), header, propagators, codecOf(prefixCodec{}))
+	ctx, err := ContextWithIncomingHeader(context.Background(), header, propagators, codecOf(chk.PrefixCodec("enc:")))
 	chk.NoErr(t, err)
 	chk.Equal(t, "c", ctx.Value(keyPropagatorValue("coded")), "decoded for the propagator that asks")
 	chk.Equal(t, "enc:p", ctx.Value(keyPropagatorValue("plain")), "as it arrived for the one that does not")
