@@ -1,7 +1,6 @@
 package interceptor
 
 import (
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 )
 
@@ -55,12 +54,12 @@ import (
 //   - UpdateActivityOptions: ActivityHandle.UpdateOptions and
 //     RestoreOriginalOptions. (Client.ListActivities and CountActivities
 //     do not come through the chain.)
-type ClientOutboundInterceptor = internal.ClientOutboundInterceptor
+type ClientOutboundInterceptor = clientapi.ClientOutboundInterceptor
 
 // ClientOutboundInterceptorBase passes every call on to its Next
 // interceptor (it implements ClientOutboundInterceptor). Embed it, set
 // Next, and override what you need.
-type ClientOutboundInterceptorBase = internal.ClientOutboundInterceptorBase
+type ClientOutboundInterceptorBase = clientapi.ClientOutboundInterceptorBase
 
 // ClientExecuteWorkflowInput is the input of
 // ClientOutboundInterceptor.ExecuteWorkflow.
@@ -68,7 +67,7 @@ type ClientOutboundInterceptorBase = internal.ClientOutboundInterceptorBase
 //   - Options: the start options, their ID already set.
 //   - WorkflowType: the workflow type's name.
 //   - Args: the workflow's arguments, not yet encoded.
-type ClientExecuteWorkflowInput = internal.ClientExecuteWorkflowInput
+type ClientExecuteWorkflowInput = clientapi.ClientExecuteWorkflowInput
 
 // ClientSignalWorkflowInput is the input of
 // ClientOutboundInterceptor.SignalWorkflow.
@@ -77,7 +76,7 @@ type ClientExecuteWorkflowInput = internal.ClientExecuteWorkflowInput
 //     run).
 //   - SignalName: the signal's name.
 //   - Arg: the signal's argument, not yet encoded.
-type ClientSignalWorkflowInput = internal.ClientSignalWorkflowInput
+type ClientSignalWorkflowInput = clientapi.ClientSignalWorkflowInput
 
 // ClientSignalWithStartWorkflowInput is the input of
 // ClientOutboundInterceptor.SignalWithStartWorkflow.
@@ -86,7 +85,7 @@ type ClientSignalWorkflowInput = internal.ClientSignalWorkflowInput
 //   - Options: the start options, their ID already set.
 //   - WorkflowType, Args: the workflow to start if it is not running, and
 //     its arguments.
-type ClientSignalWithStartWorkflowInput = internal.ClientSignalWithStartWorkflowInput
+type ClientSignalWithStartWorkflowInput = clientapi.ClientSignalWithStartWorkflowInput
 
 // ClientCancelWorkflowInput is the input of
 // ClientOutboundInterceptor.CancelWorkflow.
@@ -96,7 +95,7 @@ type ClientSignalWithStartWorkflowInput = internal.ClientSignalWithStartWorkflow
 //   - FirstExecutionRunID: when set, the run must belong to the chain of
 //     runs that started with that run.
 //   - Reason: why, recorded in history.
-type ClientCancelWorkflowInput = internal.ClientCancelWorkflowInput
+type ClientCancelWorkflowInput = clientapi.ClientCancelWorkflowInput
 
 // ClientTerminateWorkflowInput is the input of
 // ClientOutboundInterceptor.TerminateWorkflow.
@@ -105,7 +104,7 @@ type ClientCancelWorkflowInput = internal.ClientCancelWorkflowInput
 //     ClientCancelWorkflowInput.
 //   - Reason: why, recorded in history.
 //   - Details: values recorded with the termination, not yet encoded.
-type ClientTerminateWorkflowInput = internal.ClientTerminateWorkflowInput
+type ClientTerminateWorkflowInput = clientapi.ClientTerminateWorkflowInput
 
 // ClientQueryWorkflowInput is the input of
 // ClientOutboundInterceptor.QueryWorkflow.
@@ -115,19 +114,19 @@ type ClientTerminateWorkflowInput = internal.ClientTerminateWorkflowInput
 //   - Args: the query's arguments, not yet encoded.
 //   - QueryRejectCondition: the workflow statuses for which the server
 //     rejects the query.
-type ClientQueryWorkflowInput = internal.ClientQueryWorkflowInput
+type ClientQueryWorkflowInput = clientapi.ClientQueryWorkflowInput
 
 // ClientDescribeWorkflowInput is the input of
 // ClientOutboundInterceptor.DescribeWorkflow.
 //
 //   - WorkflowID, RunID: the workflow to describe.
-type ClientDescribeWorkflowInput = internal.ClientDescribeWorkflowInput
+type ClientDescribeWorkflowInput = clientapi.ClientDescribeWorkflowInput
 
 // ClientDescribeWorkflowOutput is the result of
 // ClientOutboundInterceptor.DescribeWorkflow.
 //
 //   - Response: the workflow's description.
-type ClientDescribeWorkflowOutput = internal.ClientDescribeWorkflowOutput
+type ClientDescribeWorkflowOutput = clientapi.ClientDescribeWorkflowOutput
 
 // ScheduleClientCreateInput is the input of
 // ClientOutboundInterceptor.CreateSchedule.
@@ -144,7 +143,7 @@ type ScheduleClientCreateInput = clientapi.ScheduleClientCreateInput
 //   - UpdateName: the update's name.
 //   - Args: the update's arguments, not yet encoded.
 //   - WaitForStage: the stage the call waits for (accepted, completed).
-type ClientUpdateWorkflowInput = internal.ClientUpdateWorkflowInput
+type ClientUpdateWorkflowInput = clientapi.ClientUpdateWorkflowInput
 
 // ClientUpdateWithStartWorkflowInput is the input of
 // ClientOutboundInterceptor.UpdateWithStartWorkflow.
@@ -153,14 +152,14 @@ type ClientUpdateWorkflowInput = internal.ClientUpdateWorkflowInput
 //     left it empty.
 //   - StartWorkflowOperation: the workflow to start if it is not running
 //     (client.Client.NewWithStartWorkflowOperation).
-type ClientUpdateWithStartWorkflowInput = internal.ClientUpdateWithStartWorkflowInput
+type ClientUpdateWithStartWorkflowInput = clientapi.ClientUpdateWithStartWorkflowInput
 
 // ClientGetWorkflowRunInput is the input of
 // ClientOutboundInterceptor.GetWorkflowRun.
 //
 //   - WorkflowID, RunID: the workflow of the handle (RunID empty: the run
 //     current when the handle is first used).
-type ClientGetWorkflowRunInput = internal.ClientGetWorkflowRunInput
+type ClientGetWorkflowRunInput = clientapi.ClientGetWorkflowRunInput
 
 // ClientGetWorkflowResultInput is the input of
 // ClientOutboundInterceptor.GetWorkflowResult. Pass it on, or a copy: it
@@ -170,14 +169,14 @@ type ClientGetWorkflowRunInput = internal.ClientGetWorkflowRunInput
 //     from (RunID empty: the current run). Changing them redirects this
 //     wait, not the handle.
 //   - Options: whether to follow the runs that carry the workflow on.
-type ClientGetWorkflowResultInput = internal.ClientGetWorkflowResultInput
+type ClientGetWorkflowResultInput = clientapi.ClientGetWorkflowResultInput
 
 // ClientGetWorkflowResultOutput is the result of
 // ClientOutboundInterceptor.GetWorkflowResult.
 //
 //   - Result: the workflow's result, nil when it completed without one.
 //   - Error: why the workflow did not complete.
-type ClientGetWorkflowResultOutput = internal.ClientGetWorkflowResultOutput
+type ClientGetWorkflowResultOutput = clientapi.ClientGetWorkflowResultOutput
 
 // ClientGetWorkflowHistoryInput is the input of
 // ClientOutboundInterceptor.GetWorkflowHistory.
@@ -185,10 +184,10 @@ type ClientGetWorkflowResultOutput = internal.ClientGetWorkflowResultOutput
 //   - WorkflowID, RunID: the run to read (RunID empty: the current one).
 //   - IsLongPoll: wait for new events at the end of the history.
 //   - FilterType: all events, or the close event only.
-type ClientGetWorkflowHistoryInput = internal.ClientGetWorkflowHistoryInput
+type ClientGetWorkflowHistoryInput = clientapi.ClientGetWorkflowHistoryInput
 
 // ClientGetWorkflowHistoryOutput is the result of
 // ClientOutboundInterceptor.GetWorkflowHistory.
 //
 //   - Iterator: reads the history as it is iterated.
-type ClientGetWorkflowHistoryOutput = internal.ClientGetWorkflowHistoryOutput
+type ClientGetWorkflowHistoryOutput = clientapi.ClientGetWorkflowHistoryOutput

@@ -1,8 +1,6 @@
 package interceptor
 
-import (
-	"github.com/durable-go/sdk/internal"
-)
+import "github.com/durable-go/sdk/internal/clientapi"
 
 // ClientExecuteActivityInput is the input of
 // ClientOutboundInterceptor.ExecuteActivity.
@@ -10,68 +8,68 @@ import (
 //   - Options: the start options, as given.
 //   - ActivityType: the activity type's name.
 //   - Args: the activity's arguments, not yet encoded.
-type ClientExecuteActivityInput = internal.ClientExecuteActivityInput
+type ClientExecuteActivityInput = clientapi.ClientExecuteActivityInput
 
 // ClientGetActivityHandleInput is the input of
 // ClientOutboundInterceptor.GetActivityHandle.
 //
 //   - ActivityID, RunID: the activity of the handle (RunID empty: its
 //     latest run).
-type ClientGetActivityHandleInput = internal.ClientGetActivityHandleInput
+type ClientGetActivityHandleInput = clientapi.ClientGetActivityHandleInput
 
 // ClientPollActivityResultInput is the input of
 // ClientOutboundInterceptor.PollActivityResult.
 //
 //   - ActivityID, RunID: the activity waited for.
-type ClientPollActivityResultInput = internal.ClientPollActivityResultInput
+type ClientPollActivityResultInput = clientapi.ClientPollActivityResultInput
 
 // ClientPollActivityResultOutput is the result of
 // ClientOutboundInterceptor.PollActivityResult.
 //
 //   - Result: the activity's result, when it completed.
 //   - Error: its failure, when it did not.
-type ClientPollActivityResultOutput = internal.ClientPollActivityResultOutput
+type ClientPollActivityResultOutput = clientapi.ClientPollActivityResultOutput
 
 // ClientDescribeActivityInput is the input of
 // ClientOutboundInterceptor.DescribeActivity.
 //
 //   - ActivityID, RunID: the activity described.
 //   - Options: the payloads asked for.
-type ClientDescribeActivityInput = internal.ClientDescribeActivityInput
+type ClientDescribeActivityInput = clientapi.ClientDescribeActivityInput
 
 // ClientDescribeActivityOutput is the result of
 // ClientOutboundInterceptor.DescribeActivity.
 //
 //   - Description: the activity's description.
-type ClientDescribeActivityOutput = internal.ClientDescribeActivityOutput
+type ClientDescribeActivityOutput = clientapi.ClientDescribeActivityOutput
 
 // ClientCancelActivityInput is the input of
 // ClientOutboundInterceptor.CancelActivity.
 //
 //   - ActivityID, RunID: the activity to cancel.
 //   - Reason: why.
-type ClientCancelActivityInput = internal.ClientCancelActivityInput
+type ClientCancelActivityInput = clientapi.ClientCancelActivityInput
 
 // ClientTerminateActivityInput is the input of
 // ClientOutboundInterceptor.TerminateActivity.
 //
 //   - ActivityID, RunID: the activity to terminate.
 //   - Reason: why.
-type ClientTerminateActivityInput = internal.ClientTerminateActivityInput
+type ClientTerminateActivityInput = clientapi.ClientTerminateActivityInput
 
 // ClientPauseActivityInput is the input of
 // ClientOutboundInterceptor.PauseActivity.
 //
 //   - ActivityID, RunID: the activity to pause.
 //   - Options: the reason.
-type ClientPauseActivityInput = internal.ClientPauseActivityInput
+type ClientPauseActivityInput = clientapi.ClientPauseActivityInput
 
 // ClientUnpauseActivityInput is the input of
 // ClientOutboundInterceptor.UnpauseActivity.
 //
 //   - ActivityID, RunID: the activity to unpause.
 //   - Options: the reason and the jitter.
-type ClientUnpauseActivityInput = internal.ClientUnpauseActivityInput
+type ClientUnpauseActivityInput = clientapi.ClientUnpauseActivityInput
 
 // ClientUpdateActivityOptionsInput is the input of
 // ClientOutboundInterceptor.UpdateActivityOptions.
@@ -80,10 +78,10 @@ type ClientUnpauseActivityInput = internal.ClientUnpauseActivityInput
 //   - Update: the changes (UpdateOptions).
 //   - RestoreOriginal: undo every change instead (RestoreOriginalOptions);
 //     it cannot be combined with Update's changes.
-type ClientUpdateActivityOptionsInput = internal.ClientUpdateActivityOptionsInput
+type ClientUpdateActivityOptionsInput = clientapi.ClientUpdateActivityOptionsInput
 
 // ClientUpdateActivityOptionsOutput is the result of
 // ClientOutboundInterceptor.UpdateActivityOptions.
 //
 //   - Options: the activity's options after the call.
-type ClientUpdateActivityOptionsOutput = internal.ClientUpdateActivityOptionsOutput
+type ClientUpdateActivityOptionsOutput = clientapi.ClientUpdateActivityOptionsOutput

@@ -1,8 +1,6 @@
 package interceptor
 
-import (
-	"github.com/durable-go/sdk/internal"
-)
+import "github.com/durable-go/sdk/internal/clientapi"
 
 // ClientExecuteNexusOperationInput is the input of
 // ClientOutboundInterceptor.ExecuteNexusOperation.
@@ -12,51 +10,51 @@ import (
 //   - Input: the operation's input, not yet encoded.
 //   - NexusHeader: the Nexus header of the start request, which reaches
 //     the handler: write to it here.
-type ClientExecuteNexusOperationInput = internal.ClientExecuteNexusOperationInput
+type ClientExecuteNexusOperationInput = clientapi.ClientExecuteNexusOperationInput
 
 // ClientGetNexusOperationHandleInput is the input of
 // ClientOutboundInterceptor.GetNexusOperationHandle.
 //
 //   - OperationID, RunID: the operation of the handle (RunID empty: its
 //     latest run).
-type ClientGetNexusOperationHandleInput = internal.ClientGetNexusOperationHandleInput
+type ClientGetNexusOperationHandleInput = clientapi.ClientGetNexusOperationHandleInput
 
 // ClientPollNexusOperationResultInput is the input of
 // ClientOutboundInterceptor.PollNexusOperationResult. Pass it on, or a
 // copy: it carries the serialization context of the operation's start.
 //
 //   - OperationID, RunID: the operation waited for.
-type ClientPollNexusOperationResultInput = internal.ClientPollNexusOperationResultInput
+type ClientPollNexusOperationResultInput = clientapi.ClientPollNexusOperationResultInput
 
 // ClientPollNexusOperationResultOutput is the result of
 // ClientOutboundInterceptor.PollNexusOperationResult.
 //
 //   - Result: the operation's result, when it completed.
 //   - Error: its failure, when it did not.
-type ClientPollNexusOperationResultOutput = internal.ClientPollNexusOperationResultOutput
+type ClientPollNexusOperationResultOutput = clientapi.ClientPollNexusOperationResultOutput
 
 // ClientDescribeNexusOperationInput is the input of
 // ClientOutboundInterceptor.DescribeNexusOperation.
 //
 //   - OperationID, RunID: the operation described.
-type ClientDescribeNexusOperationInput = internal.ClientDescribeNexusOperationInput
+type ClientDescribeNexusOperationInput = clientapi.ClientDescribeNexusOperationInput
 
 // ClientDescribeNexusOperationOutput is the result of
 // ClientOutboundInterceptor.DescribeNexusOperation.
 //
 //   - Description: the operation's description.
-type ClientDescribeNexusOperationOutput = internal.ClientDescribeNexusOperationOutput
+type ClientDescribeNexusOperationOutput = clientapi.ClientDescribeNexusOperationOutput
 
 // ClientCancelNexusOperationInput is the input of
 // ClientOutboundInterceptor.CancelNexusOperation.
 //
 //   - OperationID, RunID: the operation to cancel.
 //   - Reason: why.
-type ClientCancelNexusOperationInput = internal.ClientCancelNexusOperationInput
+type ClientCancelNexusOperationInput = clientapi.ClientCancelNexusOperationInput
 
 // ClientTerminateNexusOperationInput is the input of
 // ClientOutboundInterceptor.TerminateNexusOperation.
 //
 //   - OperationID, RunID: the operation to terminate.
 //   - Reason: why.
-type ClientTerminateNexusOperationInput = internal.ClientTerminateNexusOperationInput
+type ClientTerminateNexusOperationInput = clientapi.ClientTerminateNexusOperationInput

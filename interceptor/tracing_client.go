@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/propagation"
 )
@@ -13,12 +12,12 @@ import (
 // span, under the span of the caller's context, written to the call's
 // header for the worker to continue.
 type tracingClientOutbound struct {
-	internal.ClientOutboundInterceptorBase
+	clientapi.ClientOutboundInterceptorBase
 	root *tracingInterceptor
 }
 
 // ExecuteWorkflow traces the start as StartWorkflow:<workflow type>.
-func (c *tracingClientOutbound) ExecuteWorkflow(ctx context.Context, in *internal.ClientExecuteWorkflowInput) (clientapi.WorkflowRun, error) {
+func (c *tracingClientOutbound) ExecuteWorkflow(ctx context.Context, in *clientapi.ClientExecuteWorkflowInput) (clientapi.WorkflowRun, error) {
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "StartWorkflow", name: in.WorkflowType,
 		tags:   map[string]string{tracingTagWorkflowID: in.Options.ID},
@@ -33,7 +32,7 @@ func (c *tracingClientOutbound) ExecuteWorkflow(ctx context.Context, in *interna
 }
 
 // SignalWorkflow traces the signal as SignalWorkflow:<signal name>.
-func (c *tracingClientOutbound) SignalWorkflow(ctx context.Context, in *internal.ClientSignalWorkflowInput) error {
+func (c *tracingClientOutbound) SignalWorkflow(ctx context.Context, in *clientapi.ClientSignalWorkflowInput) error {
 	if c.root.options.DisableSignalTracing {
 		return c.Next.SignalWorkflow(ctx, in)
 	}
@@ -52,7 +51,7 @@ func (c *tracingClientOutbound) SignalWorkflow(ctx context.Context, in *internal
 
 // SignalWithStartWorkflow traces the call as
 // SignalWithStartWorkflow:<workflow type>.
-func (c *tracingClientOutbound) SignalWithStartWorkflow(ctx context.Context, in *internal.ClientSignalWithStartWorkflowInput) (clientapi.WorkflowRun, error) {
+func (c *tracingClientOutbound) SignalWithStartWorkflow(ctx context.Context, in *clientapi.ClientSignalWithStartWorkflowInput) (clientapi.WorkflowRun, error) {
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "SignalWithStartWorkflow", name: in.WorkflowType,
 		tags:   map[string]string{tracingTagWorkflowID: in.Options.ID},
@@ -67,7 +66,7 @@ func (c *tracingClientOutbound) SignalWithStartWorkflow(ctx context.Context, in 
 }
 
 // QueryWorkflow traces the query as QueryWorkflow:<query type>.
-func (c *tracingClientOutbound) QueryWorkflow(ctx context.Context, in *internal.ClientQueryWorkflowInput) (converter.EncodedValue, error) {
+func (c *tracingClientOutbound) QueryWorkflow(ctx context.Context, in *clientapi.ClientQueryWorkflowInput) (converter.EncodedValue, error) {
 	if c.root.options.DisableQueryTracing {
 		return c.Next.QueryWorkflow(ctx, in)
 	}
@@ -89,7 +88,7 @@ func (c *tracingClientOutbound) QueryWorkflow(ctx context.Context, in *internal.
 const tracingTagUpdateID = "temporalUpdateID"
 
 // UpdateWorkflow traces the update as UpdateWorkflow:<update name>.
-func (c *tracingClientOutbound) UpdateWorkflow(ctx context.Context, in *internal.ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
+func (c *tracingClientOutbound) UpdateWorkflow(ctx context.Context, in *clientapi.ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	if c.root.options.DisableUpdateTracing {
 		return c.Next.UpdateWorkflow(ctx, in)
 	}
@@ -109,7 +108,7 @@ func (c *tracingClientOutbound) UpdateWorkflow(ctx context.Context, in *internal
 // UpdateWithStartWorkflow traces the call as
 // UpdateWithStartWorkflow:<update name>; the start and the update carry
 // the same span.
-func (c *tracingClientOutbound) UpdateWithStartWorkflow(ctx context.Context, in *internal.ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
+func (c *tracingClientOutbound) UpdateWithStartWorkflow(ctx context.Context, in *clientapi.ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	if c.root.options.DisableUpdateTracing {
 		return c.Next.UpdateWithStartWorkflow(ctx, in)
 	}

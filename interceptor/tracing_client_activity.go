@@ -3,7 +3,6 @@ package interceptor
 import (
 	"context"
 
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/propagation"
 )
@@ -11,7 +10,7 @@ import (
 // ExecuteActivity traces a standalone activity's start as
 // StartActivity:<activity type>, tagged with its ID, in the start's
 // header for the worker's RunActivity span to continue.
-func (c *tracingClientOutbound) ExecuteActivity(ctx context.Context, in *internal.ClientExecuteActivityInput) (clientapi.ActivityHandle, error) {
+func (c *tracingClientOutbound) ExecuteActivity(ctx context.Context, in *clientapi.ClientExecuteActivityInput) (clientapi.ActivityHandle, error) {
 	span, ctx, err := c.root.startInContext(ctx, spanOp{
 		operation: "StartActivity", name: in.ActivityType,
 		tags:   map[string]string{tracingTagActivityID: in.Options.ID},

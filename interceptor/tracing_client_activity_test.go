@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/propagation"
 )
@@ -18,7 +17,7 @@ type activityRecordingRoot struct {
 	recordingClientRoot
 }
 
-func (r *activityRecordingRoot) ExecuteActivity(ctx context.Context, _ *internal.ClientExecuteActivityInput) (clientapi.ActivityHandle, error) {
+func (r *activityRecordingRoot) ExecuteActivity(ctx context.Context, _ *clientapi.ClientExecuteActivityInput) (clientapi.ActivityHandle, error) {
 	r.header = propagation.Header(ctx)
 	return nil, r.err
 }
@@ -34,7 +33,7 @@ func TestStandaloneActivityStartSpanGoesInTheHeader(t *testing.T) {
 	chain := NewTracingInterceptor(tracer).InterceptClient(root)
 	caller := &fakeSpan{tracer: tracer, name: "caller"}
 	ctx := propagation.ContextWithNewHeader(tracer.ContextWithSpan(context.Background(), caller))
-	_, err := chain.ExecuteActivity(ctx, &internal.ClientExecuteActivityInput{
+	_, err := chain.ExecuteActivity(ctx, &clientapi.ClientExecuteActivityInput{
 		Options: &clientapi.StartActivityOptions{ID: "act-1", TaskQueue: "q"}, ActivityType: "Charge",
 	})
 	if !errors.Is(err, errRefused) {

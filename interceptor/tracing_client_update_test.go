@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/propagation"
 )
@@ -18,12 +17,12 @@ type updateRecordingRoot struct {
 	recordingClientRoot
 }
 
-func (r *updateRecordingRoot) UpdateWorkflow(ctx context.Context, _ *internal.ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
+func (r *updateRecordingRoot) UpdateWorkflow(ctx context.Context, _ *clientapi.ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	r.header = propagation.Header(ctx)
 	return nil, r.err
 }
 
-func (r *updateRecordingRoot) UpdateWithStartWorkflow(ctx context.Context, _ *internal.ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
+func (r *updateRecordingRoot) UpdateWithStartWorkflow(ctx context.Context, _ *clientapi.ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	r.header = propagation.Header(ctx)
 	return nil, r.err
 }
@@ -32,13 +31,13 @@ func (r *updateRecordingRoot) UpdateWithStartWorkflow(ctx context.Context, _ *in
 var errUpdateTest = errors.New("update refused")
 
 func TestClientUpdateSpansGoInTheHeader(t *testing.T) {
-	calls := map[string]func(internal.ClientOutboundInterceptor, context.Context) error{
-		"UpdateWorkflow:add": func(chain internal.ClientOutboundInterceptor, ctx context.Context) error {
-			_, err := chain.UpdateWorkflow(ctx, &internal.ClientUpdateWorkflowInput{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add"})
+	calls := map[string]func(clientapi.ClientOutboundInterceptor, context.Context) error{
+		"UpdateWorkflow:add": func(chain clientapi.ClientOutboundInterceptor, ctx context.Context) error {
+			_, err := chain.UpdateWorkflow(ctx, &clientapi.ClientUpdateWorkflowInput{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add"})
 			return err
 		},
-		"UpdateWithStartWorkflow:add": func(chain internal.ClientOutboundInterceptor, ctx context.Context) error {
-			_, err := chain.UpdateWithStartWorkflow(ctx, &internal.ClientUpdateWithStartWorkflowInput{
+		"UpdateWithStartWorkflow:add": func(chain clientapi.ClientOutboundInterceptor, ctx context.Context) error {
+			_, err := chain.UpdateWithStartWorkflow(ctx, &clientapi.ClientUpdateWithStartWorkflowInput{
 				UpdateOptions: &clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add"},
 			})
 			return err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/propagation"
 )
 
@@ -30,8 +31,8 @@ type tracingInterceptor struct {
 }
 
 // InterceptClient traces the client's calls.
-func (t *tracingInterceptor) InterceptClient(next internal.ClientOutboundInterceptor) internal.ClientOutboundInterceptor {
-	return &tracingClientOutbound{ClientOutboundInterceptorBase: internal.ClientOutboundInterceptorBase{Next: next}, root: t}
+func (t *tracingInterceptor) InterceptClient(next clientapi.ClientOutboundInterceptor) clientapi.ClientOutboundInterceptor {
+	return &tracingClientOutbound{ClientOutboundInterceptorBase: clientapi.ClientOutboundInterceptorBase{Next: next}, root: t}
 }
 
 // spanOp is one span to start: what it is, and where its parent is.

@@ -9,7 +9,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal"
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/propagation"
 )
 
@@ -84,12 +84,12 @@ func TestNewTracingInterceptorRequiresKeys(t *testing.T) {
 
 // recordingClientRoot ends a client chain, keeping the header it got.
 type recordingClientRoot struct {
-	internal.ClientOutboundInterceptorBase
+	clientapi.ClientOutboundInterceptorBase
 	header map[string]*commonpb.Payload
 	err    error
 }
 
-func (r *recordingClientRoot) SignalWorkflow(ctx context.Context, _ *internal.ClientSignalWorkflowInput) error {
+func (r *recordingClientRoot) SignalWorkflow(ctx context.Context, _ *clientapi.ClientSignalWorkflowInput) error {
 	r.header = propagation.Header(ctx)
 	return r.err
 }
@@ -103,7 +103,7 @@ func TestClientSpanGoesInTheHeader(t *testing.T) {
 	chain := NewTracingInterceptor(tracer).InterceptClient(root)
 	caller := &fakeSpan{tracer: tracer, name: "caller"}
 	ctx := propagation.ContextWithNewHeader(tracer.ContextWithSpan(context.Background(), caller))
-	err := chain.SignalWorkflow(ctx, &internal.ClientSignalWorkflowInput{WorkflowID: "wf", SignalName: "go"})
+	err := chain.SignalWorkflow(ctx, &clientapi.ClientSignalWorkflowInput{WorkflowID: "wf", SignalName: "go"})
 	if err != root.err {
 		t.Fatalf("error %v", err)
 	}
@@ -124,7 +124,7 @@ func TestDisabledSignalTracingStartsNoSpan(t *testing.T) {
 	tracer.options.DisableSignalTracing = true
 	root := &recordingClientRoot{}
 	chain := NewTracingInterceptor(tracer).InterceptClient(root)
-	if err := chain.SignalWorkflow(propagation.ContextWithNewHeader(context.Background()), &internal.ClientSignalWorkflowInput{SignalName: "go"}); err != nil {
+	if err := chain.SignalWorkflow(propagation.ContextWithNewHeader(context.Background()), &clientapi.ClientSignalWorkflowInput{SignalName: "go"}); err != nil {
 		t.Fatal(err)
 	}
 	if len(tracer.started) != 0 || len(root.header) != 0 {

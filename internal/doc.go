@@ -1,7 +1,8 @@
 // Package internal implements the SDK behind its public packages, which
-// are thin facades over it: the API types they share (Context, Future,
-// options, interceptors, errors, the client's options, interceptors and
-// plugins), the workflow runs, their wiring into a worker runtime
+// are thin facades over it: the API types they share that name one
+// another (Context, Future, the workflow, activity, worker and client
+// options, the workflow, activity and worker interceptors, the plugins,
+// errors), the workflow runs, their wiring into a worker runtime
 // (wiring.go) and the replay.
 // The machinery lives in subpackages, each with a doc of its own: the
 // dispatcher (coro), the deterministic primitives (wfsync), the command
@@ -11,13 +12,15 @@
 // negative options), tuning the API of worker tuners and poller behaviors.
 // The parts of the API that need none of this package's unexported names
 // sit above it, imported by the facades alone: the resource-based tuner
-// (resourcetuner) and SimplePlugin (simpleplugin). The client's implementation
-// (clientimpl) sits above it too, imported by the client and testsuite
-// packages and the test environment, and so does the worker's
-// (workerimpl), imported by the worker facade and the test environment; a
-// worker sees its client through WorkerClient alone. The client's API types that name nothing of this
-// package (Client, the options and answers of its operations, schedules,
-// WorkflowExecution) sit below it, in clientapi.
+// (resourcetuner) and SimplePlugin (simpleplugin). The client's
+// implementation (clientimpl) sits above it too, imported by the client
+// and testsuite packages and the test environment, and so does the
+// worker's (workerimpl), imported by the worker facade and the test
+// environment; a worker sees its client through WorkerClient alone. The
+// client's API types that name nothing of this package (Client, its
+// interceptors, the options and answers of its operations, schedules,
+// WorkflowExecution) sit below it, in clientapi; so do the headers calls
+// carry and their context propagation (propagation).
 // docs/architecture.md shows how they fit together.
 //
 // # Deterministic workflow runtime

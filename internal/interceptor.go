@@ -1,6 +1,10 @@
 package internal
 
-import "context"
+import (
+	"context"
+
+	"github.com/durable-go/sdk/internal/clientapi"
+)
 
 // Interceptor intercepts both clients and workers (interceptor.Interceptor).
 // Put one in ClientOptions.Interceptors and it also applies to every
@@ -61,7 +65,7 @@ type ClientInterceptor interface {
 	// InterceptClient is called once, when the client is made, with the
 	// next outbound interceptor of the chain; it returns the interceptor
 	// to call instead.
-	InterceptClient(next ClientOutboundInterceptor) ClientOutboundInterceptor
+	InterceptClient(next clientapi.ClientOutboundInterceptor) clientapi.ClientOutboundInterceptor
 
 	mustEmbedClientInterceptorBase()
 }
@@ -72,7 +76,7 @@ type ClientInterceptorBase struct{}
 var _ ClientInterceptor = &ClientInterceptorBase{}
 
 // InterceptClient returns next: the client is not intercepted.
-func (*ClientInterceptorBase) InterceptClient(next ClientOutboundInterceptor) ClientOutboundInterceptor {
+func (*ClientInterceptorBase) InterceptClient(next clientapi.ClientOutboundInterceptor) clientapi.ClientOutboundInterceptor {
 	return next
 }
 

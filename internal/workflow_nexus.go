@@ -2,7 +2,6 @@ package internal
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/codecfail"
 	"github.com/durable-go/sdk/internal/commands"
 	"github.com/durable-go/sdk/internal/failure"
@@ -176,25 +176,6 @@ func (f *nexusFuture) fail(err error) {
 	f.Set(nil, err)
 }
 
-// nexusOperationName is the name of operation (a name, or what nexus
-// operations and references are), checking that input fits it.
-func nexusOperationName(operation, input any) (string, error) {
-	if name, ok := operation.(string); ok {
-		return name, nil
-	}
-	ref, ok := operation.(interface {
-		Name() string
-		InputType() reflect.Type
-	})
-	if !ok {
-		return "", fmt.Errorf("invalid 'operation' parameter, must be an OperationReference or a string")
-	}
-	if t := reflect.TypeOf(input); t != nil && !t.AssignableTo(ref.InputType()) {
-		return "", fmt.Errorf("cannot assign argument of type %q to type %q for operation %q", t, ref.InputType(), ref.Name())
-	}
-	return ref.Name(), nil
-}
-
 // nexusCancelResolution is when a canceled operation of cancellation type
 // t resolves (Abandon never asks the machine).
 func nexusCancelResolution(t NexusOperationCancellationType) commands.NexusCancelResolution {
@@ -215,7 +196,7 @@ func (r *workflowRun) executeNexusOperation(ctx Context, in ExecuteNexusOperatio
 		f.fail(err) // a canceled context starts nothing, as go.temporal.io/sdk
 		return f
 	}
-	name, err := nexusOperationName(in.Operation, in.Input)
+	name, err := clientapi.NexusOperationName(in.Operation, in.Input)
 	if err != nil {
 		f.fail(err)
 		return f

@@ -1,5 +1,7 @@
 // Package clientapi declares the client's API types: the Client and
-// NamespaceClient interfaces, the options and answers of each operation
+// NamespaceClient interfaces, the client interceptors
+// (ClientOutboundInterceptor, its base, and the input and output of each
+// hook: interceptor*.go), the options and answers of each operation
 // (StartWorkflowOptions, WorkflowRun, the update handles, workflow
 // descriptions, task-queue descriptions, execution options and
 // VersioningOverride), ScheduleClient and the schedule types,
@@ -14,8 +16,8 @@
 // plugins, worker and activity API, the client's implementation
 // (internal/clientimpl), the test environment and the public facades,
 // which alias them from here. What names the root's own types stays
-// there: ClientOptions (its interceptors and plugins), the interceptor and
-// plugin interfaces, and HeadersProvider and TrafficController, whose
+// there: ClientOptions (its interceptors and plugins), ClientInterceptor
+// (an interceptor may be a worker's too), the plugin interfaces, and HeadersProvider and TrafficController, whose
 // signatures in go.temporal.io/sdk say internal; internal.Client is an
 // alias of Client for the same reason.
 package clientapi

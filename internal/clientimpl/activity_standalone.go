@@ -15,7 +15,6 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/propagation"
@@ -39,7 +38,7 @@ func (c *workflowClient) ExecuteActivity(ctx context.Context, options clientapi.
 	if err != nil {
 		return nil, fmt.Errorf("Client.ExecuteActivity: %w", err)
 	}
-	return c.interceptor.ExecuteActivity(propagation.ContextWithNewHeader(ctx), &internal.ClientExecuteActivityInput{
+	return c.interceptor.ExecuteActivity(propagation.ContextWithNewHeader(ctx), &clientapi.ClientExecuteActivityInput{
 		Options:      &options,
 		ActivityType: activityType,
 		Args:         args,
@@ -68,7 +67,7 @@ func standaloneActivityType(activity any, args []any) (string, error) {
 }
 
 // ExecuteActivity starts the activity.
-func (r *clientRoot) ExecuteActivity(ctx context.Context, in *internal.ClientExecuteActivityInput) (clientapi.ActivityHandle, error) {
+func (r *clientRoot) ExecuteActivity(ctx context.Context, in *clientapi.ClientExecuteActivityInput) (clientapi.ActivityHandle, error) {
 	c := r.c
 	request, err := c.startActivityRequest(ctx, in)
 	if err != nil {
@@ -115,7 +114,7 @@ func withNexusActivityStart(req *workflowservice.StartActivityExecutionRequest, 
 // startActivityRequest checks the options and encodes the start request:
 // its arguments, summary, details and header with the client's data
 // converter told the activity's serialization context.
-func (c *workflowClient) startActivityRequest(ctx context.Context, in *internal.ClientExecuteActivityInput) (*workflowservice.StartActivityExecutionRequest, error) {
+func (c *workflowClient) startActivityRequest(ctx context.Context, in *clientapi.ClientExecuteActivityInput) (*workflowservice.StartActivityExecutionRequest, error) {
 	o := in.Options
 	if o.ID == "" {
 		return nil, errors.New("the activity ID is required (StartActivityOptions.ID)")
@@ -186,14 +185,14 @@ func (c *workflowClient) startActivityRequest(ctx context.Context, in *internal.
 
 // GetActivityHandle implements Client.
 func (c *workflowClient) GetActivityHandle(options clientapi.GetActivityHandleOptions) clientapi.ActivityHandle {
-	return c.interceptor.GetActivityHandle(&internal.ClientGetActivityHandleInput{
+	return c.interceptor.GetActivityHandle(&clientapi.ClientGetActivityHandleInput{
 		ActivityID: options.ActivityID,
 		RunID:      options.RunID,
 	})
 }
 
 // GetActivityHandle makes the handle; nothing is sent.
-func (r *clientRoot) GetActivityHandle(in *internal.ClientGetActivityHandleInput) clientapi.ActivityHandle {
+func (r *clientRoot) GetActivityHandle(in *clientapi.ClientGetActivityHandleInput) clientapi.ActivityHandle {
 	return &activityHandle{c: r.c, id: in.ActivityID, runID: in.RunID}
 }
 
@@ -204,7 +203,7 @@ type activityHandle struct {
 	runID string
 
 	mu      sync.Mutex
-	outcome *internal.ClientPollActivityResultOutput // once known
+	outcome *clientapi.ClientPollActivityResultOutput // once known
 }
 
 var _ clientapi.ActivityHandle = (*activityHandle)(nil)
@@ -224,7 +223,7 @@ func (h *activityHandle) Get(ctx context.Context, valuePtr any) error {
 		}
 		for outcome == nil || (outcome.Error == nil && outcome.Result == nil) {
 			var err error
-			outcome, err = h.c.interceptor.PollActivityResult(ctx, &internal.ClientPollActivityResultInput{ActivityID: h.id, RunID: h.runID})
+			outcome, err = h.c.interceptor.PollActivityResult(ctx, &clientapi.ClientPollActivityResultInput{ActivityID: h.id, RunID: h.runID})
 			if err != nil {
 				return err
 			}
@@ -245,7 +244,7 @@ func (h *activityHandle) Get(ctx context.Context, valuePtr any) error {
 // PollActivityResult waits, poll after poll, for the activity to close,
 // and reads its outcome with the client's converters told the namespace
 // (or the Nexus operation's context, when a Nexus handler started it).
-func (r *clientRoot) PollActivityResult(ctx context.Context, in *internal.ClientPollActivityResultInput) (*internal.ClientPollActivityResultOutput, error) {
+func (r *clientRoot) PollActivityResult(ctx context.Context, in *clientapi.ClientPollActivityResultInput) (*clientapi.ClientPollActivityResultOutput, error) {
 	c := r.c
 	request := &workflowservice.PollActivityExecutionRequest{Namespace: c.namespace, ActivityId: in.ActivityID, RunId: in.RunID}
 	var resp *workflowservice.PollActivityExecutionResponse
@@ -258,9 +257,9 @@ func (r *clientRoot) PollActivityResult(ctx context.Context, in *internal.Client
 	dc, fc := c.standaloneResultConverters(ctx, converter.ActivitySerializationContext{Namespace: c.namespace}, resp.GetPropagatedNexusSerializationContext())
 	switch outcome := resp.GetOutcome().GetValue().(type) {
 	case *activitypb.ActivityExecutionOutcome_Result:
-		return &internal.ClientPollActivityResultOutput{Result: newClientEncodedValue(outcome.Result, dc)}, nil
+		return &clientapi.ClientPollActivityResultOutput{Result: newClientEncodedValue(outcome.Result, dc)}, nil
 	case *activitypb.ActivityExecutionOutcome_Failure:
-		return &internal.ClientPollActivityResultOutput{Error: fc.FailureToError(outcome.Failure)}, nil
+		return &clientapi.ClientPollActivityResultOutput{Error: fc.FailureToError(outcome.Failure)}, nil
 	default:
 		return nil, fmt.Errorf("waiting for activity %q (run %q): the server answered with an outcome this client does not know (%T)", in.ActivityID, in.RunID, outcome)
 	}

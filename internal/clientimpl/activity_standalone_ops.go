@@ -13,7 +13,6 @@ import (
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/searchattr"
@@ -37,7 +36,7 @@ func (h *activityHandle) Describe(ctx context.Context, options clientapi.Describ
 	if err := h.c.ensureInitialized(ctx); err != nil {
 		return nil, err
 	}
-	out, err := h.c.interceptor.DescribeActivity(ctx, &internal.ClientDescribeActivityInput{ActivityID: h.id, RunID: h.runID, Options: &options})
+	out, err := h.c.interceptor.DescribeActivity(ctx, &clientapi.ClientDescribeActivityInput{ActivityID: h.id, RunID: h.runID, Options: &options})
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +45,7 @@ func (h *activityHandle) Describe(ctx context.Context, options clientapi.Describ
 
 // DescribeActivity describes the activity, with the payloads the options
 // ask for.
-func (r *clientRoot) DescribeActivity(ctx context.Context, in *internal.ClientDescribeActivityInput) (*internal.ClientDescribeActivityOutput, error) {
+func (r *clientRoot) DescribeActivity(ctx context.Context, in *clientapi.ClientDescribeActivityInput) (*clientapi.ClientDescribeActivityOutput, error) {
 	c := r.c
 	var options clientapi.DescribeActivityOptions
 	if in.Options != nil {
@@ -88,7 +87,7 @@ func (r *clientRoot) DescribeActivity(ctx context.Context, in *internal.ClientDe
 		ExecutionDuration:     info.GetExecutionDuration().AsDuration(),
 		ExecutionTime:         info.GetExecutionTime().AsTime(),
 	}
-	return &internal.ClientDescribeActivityOutput{
+	return &clientapi.ClientDescribeActivityOutput{
 		Description: clientapi.NewActivityExecutionDescription(resp, described, inputDC, resultDC, fc),
 	}, nil
 }
@@ -98,11 +97,11 @@ func (h *activityHandle) Cancel(ctx context.Context, options clientapi.CancelAct
 	if err := h.c.ensureInitialized(ctx); err != nil {
 		return err
 	}
-	return h.c.interceptor.CancelActivity(ctx, &internal.ClientCancelActivityInput{ActivityID: h.id, RunID: h.runID, Reason: options.Reason})
+	return h.c.interceptor.CancelActivity(ctx, &clientapi.ClientCancelActivityInput{ActivityID: h.id, RunID: h.runID, Reason: options.Reason})
 }
 
 // CancelActivity asks the server to cancel the activity.
-func (r *clientRoot) CancelActivity(ctx context.Context, in *internal.ClientCancelActivityInput) error {
+func (r *clientRoot) CancelActivity(ctx context.Context, in *clientapi.ClientCancelActivityInput) error {
 	_, err := r.c.service.RequestCancelActivityExecution(ctx, &workflowservice.RequestCancelActivityExecutionRequest{
 		Namespace:  r.c.namespace,
 		ActivityId: in.ActivityID,
@@ -119,11 +118,11 @@ func (h *activityHandle) Terminate(ctx context.Context, options clientapi.Termin
 	if err := h.c.ensureInitialized(ctx); err != nil {
 		return err
 	}
-	return h.c.interceptor.TerminateActivity(ctx, &internal.ClientTerminateActivityInput{ActivityID: h.id, RunID: h.runID, Reason: options.Reason})
+	return h.c.interceptor.TerminateActivity(ctx, &clientapi.ClientTerminateActivityInput{ActivityID: h.id, RunID: h.runID, Reason: options.Reason})
 }
 
 // TerminateActivity asks the server to terminate the activity.
-func (r *clientRoot) TerminateActivity(ctx context.Context, in *internal.ClientTerminateActivityInput) error {
+func (r *clientRoot) TerminateActivity(ctx context.Context, in *clientapi.ClientTerminateActivityInput) error {
 	_, err := r.c.service.TerminateActivityExecution(ctx, &workflowservice.TerminateActivityExecutionRequest{
 		Namespace:  r.c.namespace,
 		ActivityId: in.ActivityID,
@@ -140,11 +139,11 @@ func (h *activityHandle) Pause(ctx context.Context, options clientapi.PauseActiv
 	if err := h.c.ensureInitialized(ctx); err != nil {
 		return err
 	}
-	return h.c.interceptor.PauseActivity(ctx, &internal.ClientPauseActivityInput{ActivityID: h.id, RunID: h.runID, Options: &options})
+	return h.c.interceptor.PauseActivity(ctx, &clientapi.ClientPauseActivityInput{ActivityID: h.id, RunID: h.runID, Options: &options})
 }
 
 // PauseActivity asks the server to pause the activity.
-func (r *clientRoot) PauseActivity(ctx context.Context, in *internal.ClientPauseActivityInput) error {
+func (r *clientRoot) PauseActivity(ctx context.Context, in *clientapi.ClientPauseActivityInput) error {
 	request := &workflowservice.PauseActivityExecutionRequest{
 		Namespace:  r.c.namespace,
 		ActivityId: in.ActivityID,
@@ -165,11 +164,11 @@ func (h *activityHandle) Unpause(ctx context.Context, options clientapi.UnpauseA
 	if err := h.c.ensureInitialized(ctx); err != nil {
 		return err
 	}
-	return h.c.interceptor.UnpauseActivity(ctx, &internal.ClientUnpauseActivityInput{ActivityID: h.id, RunID: h.runID, Options: &options})
+	return h.c.interceptor.UnpauseActivity(ctx, &clientapi.ClientUnpauseActivityInput{ActivityID: h.id, RunID: h.runID, Options: &options})
 }
 
 // UnpauseActivity asks the server to unpause the activity.
-func (r *clientRoot) UnpauseActivity(ctx context.Context, in *internal.ClientUnpauseActivityInput) error {
+func (r *clientRoot) UnpauseActivity(ctx context.Context, in *clientapi.ClientUnpauseActivityInput) error {
 	request := &workflowservice.UnpauseActivityExecutionRequest{
 		Namespace:  r.c.namespace,
 		ActivityId: in.ActivityID,
@@ -198,7 +197,7 @@ func (h *activityHandle) UpdateOptions(ctx context.Context, update clientapi.Act
 	if err := h.c.ensureInitialized(ctx); err != nil {
 		return nil, err
 	}
-	out, err := h.c.interceptor.UpdateActivityOptions(ctx, &internal.ClientUpdateActivityOptionsInput{ActivityID: h.id, RunID: h.runID, Update: &update})
+	out, err := h.c.interceptor.UpdateActivityOptions(ctx, &clientapi.ClientUpdateActivityOptionsInput{ActivityID: h.id, RunID: h.runID, Update: &update})
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +209,7 @@ func (h *activityHandle) RestoreOriginalOptions(ctx context.Context) (*clientapi
 	if err := h.c.ensureInitialized(ctx); err != nil {
 		return nil, err
 	}
-	out, err := h.c.interceptor.UpdateActivityOptions(ctx, &internal.ClientUpdateActivityOptionsInput{ActivityID: h.id, RunID: h.runID, RestoreOriginal: true})
+	out, err := h.c.interceptor.UpdateActivityOptions(ctx, &clientapi.ClientUpdateActivityOptionsInput{ActivityID: h.id, RunID: h.runID, RestoreOriginal: true})
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +217,7 @@ func (h *activityHandle) RestoreOriginalOptions(ctx context.Context) (*clientapi
 }
 
 // UpdateActivityOptions sends the options' changes, or their undoing.
-func (r *clientRoot) UpdateActivityOptions(ctx context.Context, in *internal.ClientUpdateActivityOptionsInput) (*internal.ClientUpdateActivityOptionsOutput, error) {
+func (r *clientRoot) UpdateActivityOptions(ctx context.Context, in *clientapi.ClientUpdateActivityOptionsInput) (*clientapi.ClientUpdateActivityOptionsOutput, error) {
 	options, paths := &activitypb.ActivityOptions{}, []string(nil)
 	if in.Update != nil {
 		options, paths = activityOptionsUpdateToProto(*in.Update)
@@ -245,7 +244,7 @@ func (r *clientRoot) UpdateActivityOptions(ctx context.Context, in *internal.Cli
 	if err != nil {
 		return nil, wrapCallError(err, "updating the options of activity %q (run %q)", in.ActivityID, in.RunID)
 	}
-	return &internal.ClientUpdateActivityOptionsOutput{Options: clientapi.ActivityExecutionOptionsFromProto(resp.GetActivityOptions())}, nil
+	return &clientapi.ClientUpdateActivityOptionsOutput{Options: clientapi.ActivityExecutionOptionsFromProto(resp.GetActivityOptions())}, nil
 }
 
 // activityOptionsUpdateToProto is the options and field mask of an

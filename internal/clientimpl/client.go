@@ -80,7 +80,7 @@ type workflowClient struct {
 
 	// interceptor is where the workflow calls go: the interceptors'
 	// chain, which ends at the client's clientRoot.
-	interceptor        internal.ClientOutboundInterceptor
+	interceptor        clientapi.ClientOutboundInterceptor
 	workerInterceptors []internal.WorkerInterceptor
 	// workerPlugins are the client's plugins that are also worker
 	// plugins: they configure the workers made from this client.
@@ -351,13 +351,13 @@ func clientDefaultIdentity() string {
 // which the client's methods set up before the chain, plus what the
 // context propagators inject.
 type clientRoot struct {
-	internal.ClientRootSeal
+	clientapi.ClientRootSeal
 	c *workflowClient
 }
 
 var (
-	_ internal.ClientOutboundInterceptor = (*clientRoot)(nil)
-	_ internal.WorkerClient              = (*workflowClient)(nil)
+	_ clientapi.ClientOutboundInterceptor = (*clientRoot)(nil)
+	_ internal.WorkerClient               = (*workflowClient)(nil)
 )
 
 // interceptClient builds the client's chain, the first interceptor

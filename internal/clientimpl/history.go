@@ -10,7 +10,6 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/rpc"
 )
@@ -19,15 +18,15 @@ import (
 func (c *workflowClient) GetWorkflowHistory(ctx context.Context, workflowID string, runID string, isLongPoll bool,
 	filterType enumspb.HistoryEventFilterType,
 ) clientapi.HistoryEventIterator {
-	return c.interceptor.GetWorkflowHistory(ctx, &internal.ClientGetWorkflowHistoryInput{
+	return c.interceptor.GetWorkflowHistory(ctx, &clientapi.ClientGetWorkflowHistoryInput{
 		WorkflowID: workflowID, RunID: runID, IsLongPoll: isLongPoll, FilterType: filterType,
 	}).Iterator
 }
 
 // GetWorkflowHistory implements ClientOutboundInterceptor: an iterator
 // that reads the history as it is iterated.
-func (r *clientRoot) GetWorkflowHistory(ctx context.Context, in *internal.ClientGetWorkflowHistoryInput) *internal.ClientGetWorkflowHistoryOutput {
-	return &internal.ClientGetWorkflowHistoryOutput{
+func (r *clientRoot) GetWorkflowHistory(ctx context.Context, in *clientapi.ClientGetWorkflowHistoryInput) *clientapi.ClientGetWorkflowHistoryOutput {
+	return &clientapi.ClientGetWorkflowHistoryOutput{
 		Iterator: r.c.newHistoryIterator(ctx, in.WorkflowID, in.RunID, in.IsLongPoll, in.FilterType),
 	}
 }

@@ -20,7 +20,7 @@ import (
 // recording the header it found and writing its name into it; the client
 // never reaches the server.
 type clientCallRecorder struct {
-	internal.ClientOutboundInterceptorBase
+	clientapi.ClientOutboundInterceptorBase
 	name  string
 	calls *[]string
 }
@@ -37,7 +37,7 @@ func (r *clientCallRecorder) record(ctx context.Context, call string) {
 	h[r.name] = &commonpb.Payload{}
 }
 
-func (r *clientCallRecorder) SignalWorkflow(ctx context.Context, in *internal.ClientSignalWorkflowInput) error {
+func (r *clientCallRecorder) SignalWorkflow(ctx context.Context, in *clientapi.ClientSignalWorkflowInput) error {
 	r.record(ctx, "SignalWorkflow")
 	if r.Next != nil {
 		return r.Next.SignalWorkflow(ctx, in)
@@ -45,7 +45,7 @@ func (r *clientCallRecorder) SignalWorkflow(ctx context.Context, in *internal.Cl
 	return nil
 }
 
-func (r *clientCallRecorder) QueryWorkflow(ctx context.Context, in *internal.ClientQueryWorkflowInput) (converter.EncodedValue, error) {
+func (r *clientCallRecorder) QueryWorkflow(ctx context.Context, in *clientapi.ClientQueryWorkflowInput) (converter.EncodedValue, error) {
 	r.record(ctx, "QueryWorkflow")
 	if r.Next != nil {
 		return r.Next.QueryWorkflow(ctx, in)
@@ -61,7 +61,7 @@ type clientRecorderInterceptor struct {
 	last  bool // answer calls instead of passing them on
 }
 
-func (i *clientRecorderInterceptor) InterceptClient(next internal.ClientOutboundInterceptor) internal.ClientOutboundInterceptor {
+func (i *clientRecorderInterceptor) InterceptClient(next clientapi.ClientOutboundInterceptor) clientapi.ClientOutboundInterceptor {
 	r := &clientCallRecorder{name: i.name, calls: i.calls}
 	if !i.last {
 		r.Next = next

@@ -14,7 +14,6 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/searchattr"
@@ -51,14 +50,14 @@ func (n *nexusClient) ExecuteOperation(ctx context.Context, operation any, input
 	if name, ok := operation.(string); ok && name == "" {
 		return nil, errors.New("NexusClient.ExecuteOperation: the operation name is empty")
 	}
-	name, err := internal.NexusOperationName(operation, input)
+	name, err := clientapi.NexusOperationName(operation, input)
 	if err != nil {
 		return nil, err
 	}
 	// A header for the interceptors, as for the other client calls; the
 	// start request carries only the Nexus header.
 	ctx = propagation.ContextWithNewHeader(ctx)
-	return n.c.interceptor.ExecuteNexusOperation(ctx, &internal.ClientExecuteNexusOperationInput{
+	return n.c.interceptor.ExecuteNexusOperation(ctx, &clientapi.ClientExecuteNexusOperationInput{
 		Options:       &options,
 		Endpoint:      n.endpoint,
 		Service:       n.service,
@@ -69,11 +68,11 @@ func (n *nexusClient) ExecuteOperation(ctx context.Context, operation any, input
 }
 
 // ExecuteNexusOperation starts the operation.
-func (r *clientRoot) ExecuteNexusOperation(ctx context.Context, in *internal.ClientExecuteNexusOperationInput) (clientapi.NexusOperationHandle, error) {
+func (r *clientRoot) ExecuteNexusOperation(ctx context.Context, in *clientapi.ClientExecuteNexusOperationInput) (clientapi.NexusOperationHandle, error) {
 	return r.c.startNexusOperation(ctx, in)
 }
 
-func (c *workflowClient) startNexusOperation(ctx context.Context, in *internal.ClientExecuteNexusOperationInput) (clientapi.NexusOperationHandle, error) {
+func (c *workflowClient) startNexusOperation(ctx context.Context, in *clientapi.ClientExecuteNexusOperationInput) (clientapi.NexusOperationHandle, error) {
 	options := in.Options
 	if options.ID == "" {
 		return nil, errors.New("NexusClient.ExecuteOperation: the operation ID is required (StartNexusOperationOptions.ID)")
@@ -147,14 +146,14 @@ func (c *workflowClient) nexusConverters(ctx context.Context, sc converter.Nexus
 
 // GetNexusOperationHandle implements Client.
 func (c *workflowClient) GetNexusOperationHandle(options clientapi.GetNexusOperationHandleOptions) clientapi.NexusOperationHandle {
-	return c.interceptor.GetNexusOperationHandle(&internal.ClientGetNexusOperationHandleInput{
+	return c.interceptor.GetNexusOperationHandle(&clientapi.ClientGetNexusOperationHandleInput{
 		OperationID: options.OperationID,
 		RunID:       options.RunID,
 	})
 }
 
 // GetNexusOperationHandle makes the handle; nothing is sent.
-func (r *clientRoot) GetNexusOperationHandle(in *internal.ClientGetNexusOperationHandleInput) clientapi.NexusOperationHandle {
+func (r *clientRoot) GetNexusOperationHandle(in *clientapi.ClientGetNexusOperationHandleInput) clientapi.NexusOperationHandle {
 	return &nexusOperationHandle{c: r.c, id: in.OperationID, runID: in.RunID}
 }
 
@@ -168,7 +167,7 @@ type nexusOperationHandle struct {
 	started *converter.NexusSerializationContext
 
 	mu      sync.Mutex
-	outcome *internal.ClientPollNexusOperationResultOutput // once known
+	outcome *clientapi.ClientPollNexusOperationResultOutput // once known
 }
 
 var _ clientapi.NexusOperationHandle = (*nexusOperationHandle)(nil)
@@ -188,7 +187,7 @@ func (h *nexusOperationHandle) Get(ctx context.Context, valuePtr any) error {
 		}
 		for outcome == nil || (outcome.Error == nil && outcome.Result == nil) {
 			var err error
-			outcome, err = h.c.interceptor.PollNexusOperationResult(ctx, internal.NewClientPollNexusOperationResultInput(h.id, h.runID, h.started))
+			outcome, err = h.c.interceptor.PollNexusOperationResult(ctx, clientapi.NewClientPollNexusOperationResultInput(h.id, h.runID, h.started))
 			if err != nil {
 				return err
 			}
@@ -210,7 +209,7 @@ func (h *nexusOperationHandle) Get(ctx context.Context, valuePtr any) error {
 // close, and reads its outcome with the client's converters told the
 // operation's serialization context: the one the server gives, else the
 // start's.
-func (r *clientRoot) PollNexusOperationResult(ctx context.Context, in *internal.ClientPollNexusOperationResultInput) (*internal.ClientPollNexusOperationResultOutput, error) {
+func (r *clientRoot) PollNexusOperationResult(ctx context.Context, in *clientapi.ClientPollNexusOperationResultInput) (*clientapi.ClientPollNexusOperationResultOutput, error) {
 	c := r.c
 	request := &workflowservice.PollNexusOperationExecutionRequest{
 		Namespace:   c.namespace,
@@ -230,7 +229,7 @@ func (r *clientRoot) PollNexusOperationResult(ctx context.Context, in *internal.
 	if p := resp.GetPropagatedNexusSerializationContext(); p != nil {
 		sc = &converter.NexusSerializationContext{Endpoint: p.GetEndpoint(), Service: p.GetService(), Operation: p.GetOperation()}
 	} else {
-		sc = internal.StartedNexusSerializationContext(in)
+		sc = clientapi.StartedNexusSerializationContext(in)
 	}
 	if sc != nil {
 		dc = converter.WithDataConverterSerializationContext(dc, *sc)
@@ -239,9 +238,9 @@ func (r *clientRoot) PollNexusOperationResult(ctx context.Context, in *internal.
 	switch outcome := resp.GetOutcome().(type) {
 	case *workflowservice.PollNexusOperationExecutionResponse_Result:
 		payloads := &commonpb.Payloads{Payloads: []*commonpb.Payload{outcome.Result}}
-		return &internal.ClientPollNexusOperationResultOutput{Result: newClientEncodedValue(payloads, dc)}, nil
+		return &clientapi.ClientPollNexusOperationResultOutput{Result: newClientEncodedValue(payloads, dc)}, nil
 	case *workflowservice.PollNexusOperationExecutionResponse_Failure:
-		return &internal.ClientPollNexusOperationResultOutput{Error: fc.FailureToError(outcome.Failure)}, nil
+		return &clientapi.ClientPollNexusOperationResultOutput{Error: fc.FailureToError(outcome.Failure)}, nil
 	default:
 		return nil, fmt.Errorf("waiting for Nexus operation %q (run %q): the server answered with an outcome this client does not know (%T)", in.OperationID, in.RunID, outcome)
 	}
@@ -252,11 +251,11 @@ func (h *nexusOperationHandle) Cancel(ctx context.Context, options clientapi.Can
 	if err := h.c.ensureInitialized(ctx); err != nil {
 		return err
 	}
-	return h.c.interceptor.CancelNexusOperation(ctx, &internal.ClientCancelNexusOperationInput{OperationID: h.id, RunID: h.runID, Reason: options.Reason})
+	return h.c.interceptor.CancelNexusOperation(ctx, &clientapi.ClientCancelNexusOperationInput{OperationID: h.id, RunID: h.runID, Reason: options.Reason})
 }
 
 // CancelNexusOperation asks the server to cancel the operation.
-func (r *clientRoot) CancelNexusOperation(ctx context.Context, in *internal.ClientCancelNexusOperationInput) error {
+func (r *clientRoot) CancelNexusOperation(ctx context.Context, in *clientapi.ClientCancelNexusOperationInput) error {
 	_, err := r.c.service.RequestCancelNexusOperationExecution(ctx, &workflowservice.RequestCancelNexusOperationExecutionRequest{
 		Namespace:   r.c.namespace,
 		OperationId: in.OperationID,
@@ -273,11 +272,11 @@ func (h *nexusOperationHandle) Terminate(ctx context.Context, options clientapi.
 	if err := h.c.ensureInitialized(ctx); err != nil {
 		return err
 	}
-	return h.c.interceptor.TerminateNexusOperation(ctx, &internal.ClientTerminateNexusOperationInput{OperationID: h.id, RunID: h.runID, Reason: options.Reason})
+	return h.c.interceptor.TerminateNexusOperation(ctx, &clientapi.ClientTerminateNexusOperationInput{OperationID: h.id, RunID: h.runID, Reason: options.Reason})
 }
 
 // TerminateNexusOperation asks the server to terminate the operation.
-func (r *clientRoot) TerminateNexusOperation(ctx context.Context, in *internal.ClientTerminateNexusOperationInput) error {
+func (r *clientRoot) TerminateNexusOperation(ctx context.Context, in *clientapi.ClientTerminateNexusOperationInput) error {
 	_, err := r.c.service.TerminateNexusOperationExecution(ctx, &workflowservice.TerminateNexusOperationExecutionRequest{
 		Namespace:   r.c.namespace,
 		OperationId: in.OperationID,

@@ -8,7 +8,6 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/searchattr"
 )
@@ -22,7 +21,7 @@ func (h *nexusOperationHandle) Describe(ctx context.Context, _ clientapi.Describ
 	if err := h.c.ensureInitialized(ctx); err != nil {
 		return nil, err
 	}
-	out, err := h.c.interceptor.DescribeNexusOperation(ctx, &internal.ClientDescribeNexusOperationInput{OperationID: h.id, RunID: h.runID})
+	out, err := h.c.interceptor.DescribeNexusOperation(ctx, &clientapi.ClientDescribeNexusOperationInput{OperationID: h.id, RunID: h.runID})
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +30,7 @@ func (h *nexusOperationHandle) Describe(ctx context.Context, _ clientapi.Describ
 
 // DescribeNexusOperation describes the operation; its failures convert
 // with the operation's serialization context.
-func (r *clientRoot) DescribeNexusOperation(ctx context.Context, in *internal.ClientDescribeNexusOperationInput) (*internal.ClientDescribeNexusOperationOutput, error) {
+func (r *clientRoot) DescribeNexusOperation(ctx context.Context, in *clientapi.ClientDescribeNexusOperationInput) (*clientapi.ClientDescribeNexusOperationOutput, error) {
 	c := r.c
 	resp, err := c.service.DescribeNexusOperationExecution(ctx, &workflowservice.DescribeNexusOperationExecutionRequest{
 		Namespace:   c.namespace,
@@ -65,7 +64,7 @@ func (r *clientRoot) DescribeNexusOperation(ctx context.Context, in *internal.Cl
 	}
 	sc := converter.NexusSerializationContext{Endpoint: info.GetEndpoint(), Service: info.GetService(), Operation: info.GetOperation()}
 	fc := converter.WithFailureConverterSerializationContext(c.failureConverter, sc)
-	return &internal.ClientDescribeNexusOperationOutput{
+	return &clientapi.ClientDescribeNexusOperationOutput{
 		Description: clientapi.NewNexusOperationExecutionDescription(info, metadata, c.contextDataConverter(ctx), fc),
 	}, nil
 }

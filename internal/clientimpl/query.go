@@ -10,7 +10,6 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/propagation"
@@ -19,7 +18,7 @@ import (
 
 // QueryWorkflow implements Client.
 func (c *workflowClient) QueryWorkflow(ctx context.Context, workflowID string, runID string, queryType string, args ...any) (converter.EncodedValue, error) {
-	return c.interceptor.QueryWorkflow(propagation.ContextWithNewHeader(ctx), &internal.ClientQueryWorkflowInput{
+	return c.interceptor.QueryWorkflow(propagation.ContextWithNewHeader(ctx), &clientapi.ClientQueryWorkflowInput{
 		WorkflowID: workflowID,
 		RunID:      runID,
 		QueryType:  queryType,
@@ -30,7 +29,7 @@ func (c *workflowClient) QueryWorkflow(ctx context.Context, workflowID string, r
 // QueryWorkflowWithOptions implements Client. The request's header starts
 // the query's header, which interceptors may add to.
 func (c *workflowClient) QueryWorkflowWithOptions(ctx context.Context, request *clientapi.QueryWorkflowWithOptionsRequest) (*clientapi.QueryWorkflowWithOptionsResponse, error) {
-	result, err := c.interceptor.QueryWorkflow(propagation.ContextWithHeader(ctx, request.Header), &internal.ClientQueryWorkflowInput{
+	result, err := c.interceptor.QueryWorkflow(propagation.ContextWithHeader(ctx, request.Header), &clientapi.ClientQueryWorkflowInput{
 		WorkflowID:           request.WorkflowID,
 		RunID:                request.RunID,
 		QueryType:            request.QueryType,
@@ -48,7 +47,7 @@ func (c *workflowClient) QueryWorkflowWithOptions(ctx context.Context, request *
 }
 
 // QueryWorkflow sends the query; a rejection is a *QueryRejectedError.
-func (r *clientRoot) QueryWorkflow(ctx context.Context, in *internal.ClientQueryWorkflowInput) (converter.EncodedValue, error) {
+func (r *clientRoot) QueryWorkflow(ctx context.Context, in *clientapi.ClientQueryWorkflowInput) (converter.EncodedValue, error) {
 	c := r.c
 	dc := c.workflowDataConverter(ctx, in.WorkflowID)
 	args, err := registry.EncodeArgs(dc, in.Args)

@@ -21,17 +21,17 @@ import (
 type resultHooks struct {
 	internal.ClientInterceptorBase
 	mu            sync.Mutex
-	runInputs     []internal.ClientGetWorkflowRunInput
-	resultInputs  []internal.ClientGetWorkflowResultInput
-	historyInputs []internal.ClientGetWorkflowHistoryInput
+	runInputs     []clientapi.ClientGetWorkflowRunInput
+	resultInputs  []clientapi.ClientGetWorkflowResultInput
+	historyInputs []clientapi.ClientGetWorkflowHistoryInput
 	pagesRead     int
 
-	changeResultInput func(*internal.ClientGetWorkflowResultInput)
-	changeResult      func(*internal.ClientGetWorkflowResultOutput)
+	changeResultInput func(*clientapi.ClientGetWorkflowResultInput)
+	changeResult      func(*clientapi.ClientGetWorkflowResultOutput)
 }
 
-func (h *resultHooks) InterceptClient(next internal.ClientOutboundInterceptor) internal.ClientOutboundInterceptor {
-	return &resultHooksOutbound{ClientOutboundInterceptorBase: internal.ClientOutboundInterceptorBase{Next: next}, h: h}
+func (h *resultHooks) InterceptClient(next clientapi.ClientOutboundInterceptor) clientapi.ClientOutboundInterceptor {
+	return &resultHooksOutbound{ClientOutboundInterceptorBase: clientapi.ClientOutboundInterceptorBase{Next: next}, h: h}
 }
 
 func (h *resultHooks) counts() (runs, results, histories int) {
@@ -41,18 +41,18 @@ func (h *resultHooks) counts() (runs, results, histories int) {
 }
 
 type resultHooksOutbound struct {
-	internal.ClientOutboundInterceptorBase
+	clientapi.ClientOutboundInterceptorBase
 	h *resultHooks
 }
 
-func (o *resultHooksOutbound) GetWorkflowRun(ctx context.Context, in *internal.ClientGetWorkflowRunInput) clientapi.WorkflowRun {
+func (o *resultHooksOutbound) GetWorkflowRun(ctx context.Context, in *clientapi.ClientGetWorkflowRunInput) clientapi.WorkflowRun {
 	o.h.mu.Lock()
 	o.h.runInputs = append(o.h.runInputs, *in)
 	o.h.mu.Unlock()
 	return o.Next.GetWorkflowRun(ctx, in)
 }
 
-func (o *resultHooksOutbound) GetWorkflowResult(ctx context.Context, in *internal.ClientGetWorkflowResultInput) (*internal.ClientGetWorkflowResultOutput, error) {
+func (o *resultHooksOutbound) GetWorkflowResult(ctx context.Context, in *clientapi.ClientGetWorkflowResultInput) (*clientapi.ClientGetWorkflowResultOutput, error) {
 	o.h.mu.Lock()
 	o.h.resultInputs = append(o.h.resultInputs, *in)
 	o.h.mu.Unlock()
@@ -68,7 +68,7 @@ func (o *resultHooksOutbound) GetWorkflowResult(ctx context.Context, in *interna
 	return out, err
 }
 
-func (o *resultHooksOutbound) GetWorkflowHistory(ctx context.Context, in *internal.ClientGetWorkflowHistoryInput) *internal.ClientGetWorkflowHistoryOutput {
+func (o *resultHooksOutbound) GetWorkflowHistory(ctx context.Context, in *clientapi.ClientGetWorkflowHistoryInput) *clientapi.ClientGetWorkflowHistoryOutput {
 	o.h.mu.Lock()
 	o.h.historyInputs = append(o.h.historyInputs, *in)
 	o.h.mu.Unlock()
@@ -132,7 +132,7 @@ func TestResultHooksAreCalledWhereTheOfficialSDKCallsThem(t *testing.T) {
 	pinned := c.GetWorkflow(ctx, "wf", "")
 	runs, _, _ = hooks.counts()
 	chk.Equal(t, 1, runs)
-	chk.Equal(t, internal.ClientGetWorkflowRunInput{WorkflowID: "wf"}, hooks.runInputs[0])
+	chk.Equal(t, clientapi.ClientGetWorkflowRunInput{WorkflowID: "wf"}, hooks.runInputs[0])
 	chk.NoErr(t, pinned.Get(ctx, &result))
 	chk.Equal(t, "", hooks.resultInputs[2].RunID)
 	chk.Equal(t, "r3", pinned.GetRunID())
@@ -145,7 +145,7 @@ func TestResultHooksAreCalledWhereTheOfficialSDKCallsThem(t *testing.T) {
 	}
 	runs, results, histories = hooks.counts()
 	chk.Equal(t, [3]int{1, 3, 1}, [3]int{runs, results, histories})
-	chk.Equal(t, internal.ClientGetWorkflowHistoryInput{WorkflowID: "wf", RunID: "r2", FilterType: enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT}, hooks.historyInputs[0])
+	chk.Equal(t, clientapi.ClientGetWorkflowHistoryInput{WorkflowID: "wf", RunID: "r2", FilterType: enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT}, hooks.historyInputs[0])
 	chk.Equal(t, 1, hooks.pagesRead, "the wrapped iterator is the one the caller iterates")
 }
 
@@ -158,7 +158,7 @@ func TestGetWorkflowResultCanChangeTheOutcome(t *testing.T) {
 
 	// Turning the workflow's failure into a result: Get decodes what the
 	// chain returned.
-	hooks.changeResult = func(out *internal.ClientGetWorkflowResultOutput) {
+	hooks.changeResult = func(out *clientapi.ClientGetWorkflowResultOutput) {
 		if out.Error != nil {
 			p, _ := converter.GetDefaultDataConverter().ToPayloads("replaced")
 			out.Error, out.Result = nil, failure.NewEncodedValue(p, converter.GetDefaultDataConverter())
@@ -178,7 +178,7 @@ func TestGetWorkflowResultCanChangeTheOutcome(t *testing.T) {
 func TestGetWorkflowResultRedirectMovesTheWaitNotTheHandle(t *testing.T) {
 	f := startFakeClientFrontend(t)
 	chainOfThreeRuns(t, f)
-	hooks := &resultHooks{changeResultInput: func(in *internal.ClientGetWorkflowResultInput) { in.RunID = "r3" }}
+	hooks := &resultHooks{changeResultInput: func(in *clientapi.ClientGetWorkflowResultInput) { in.RunID = "r3" }}
 	c := f.client(t, internal.ClientOptions{Interceptors: []internal.ClientInterceptor{hooks}})
 	ctx := context.Background()
 

@@ -62,12 +62,12 @@ func (c *workflowClient) runHandle(workflowID, workflowType, runID, firstRunID s
 
 // GetWorkflow implements Client.
 func (c *workflowClient) GetWorkflow(ctx context.Context, workflowID string, runID string) clientapi.WorkflowRun {
-	return c.interceptor.GetWorkflowRun(ctx, &internal.ClientGetWorkflowRunInput{WorkflowID: workflowID, RunID: runID})
+	return c.interceptor.GetWorkflowRun(ctx, &clientapi.ClientGetWorkflowRunInput{WorkflowID: workflowID, RunID: runID})
 }
 
 // GetWorkflowRun implements ClientOutboundInterceptor: GetWorkflow's
 // handle, made without a request.
-func (r *clientRoot) GetWorkflowRun(ctx context.Context, in *internal.ClientGetWorkflowRunInput) clientapi.WorkflowRun {
+func (r *clientRoot) GetWorkflowRun(ctx context.Context, in *clientapi.ClientGetWorkflowRunInput) clientapi.WorkflowRun {
 	return r.c.workflowHandle(ctx, in.WorkflowID, in.RunID)
 }
 
@@ -135,7 +135,7 @@ func (r *clientWorkflowRun) Get(ctx context.Context, valuePtr any) error {
 // The interceptors see the call whatever valuePtr is, as the official
 // SDK's do: it is checked once the outcome is known.
 func (r *clientWorkflowRun) GetWithOptions(ctx context.Context, valuePtr any, options clientapi.WorkflowRunGetOptions) error {
-	in := internal.NewClientGetWorkflowResultInput(r.workflowID, r.nextResultRunID(), options, r)
+	in := clientapi.NewClientGetWorkflowResultInput(r.workflowID, r.nextResultRunID(), options, r)
 	out, err := r.client.interceptor.GetWorkflowResult(ctx, in)
 	switch {
 	case err != nil:
@@ -153,8 +153,8 @@ func (r *clientWorkflowRun) GetWithOptions(ctx context.Context, valuePtr any, op
 // GetWorkflowResult implements ClientOutboundInterceptor: it waits on the
 // handle that made the call, or, if an interceptor redirected the input
 // to another workflow or run, on a handle of its own.
-func (r *clientRoot) GetWorkflowResult(ctx context.Context, in *internal.ClientGetWorkflowResultInput) (*internal.ClientGetWorkflowResultOutput, error) {
-	run, _ := internal.ClientGetWorkflowResultHandle(in).(*clientWorkflowRun)
+func (r *clientRoot) GetWorkflowResult(ctx context.Context, in *clientapi.ClientGetWorkflowResultInput) (*clientapi.ClientGetWorkflowResultOutput, error) {
+	run, _ := clientapi.ClientGetWorkflowResultHandle(in).(*clientWorkflowRun)
 	if run == nil || run.client != r.c || in.WorkflowID != run.workflowID || in.RunID != run.nextResultRunID() {
 		run = r.c.workflowHandle(ctx, in.WorkflowID, in.RunID)
 	}
@@ -165,7 +165,7 @@ func (r *clientRoot) GetWorkflowResult(ctx context.Context, in *internal.ClientG
 // the workflow on unless told not to, and moving the handle along them.
 // The workflow's failure is the output's Error; err is a failure to learn
 // the outcome.
-func (r *clientWorkflowRun) waitOutcome(ctx context.Context, options clientapi.WorkflowRunGetOptions) (*internal.ClientGetWorkflowResultOutput, error) {
+func (r *clientWorkflowRun) waitOutcome(ctx context.Context, options clientapi.WorkflowRunGetOptions) (*clientapi.ClientGetWorkflowResultOutput, error) {
 	runID := r.currentRunID(ctx)
 	ctx = withRequestTags(ctx, r.requestTags)
 	for {
@@ -184,13 +184,13 @@ func (r *clientWorkflowRun) waitOutcome(ctx context.Context, options clientapi.W
 		}
 		switch {
 		case outcome.continuedAsNew != nil:
-			return &internal.ClientGetWorkflowResultOutput{Error: continueAsNewErrorFrom(outcome.continuedAsNew)}, nil
+			return &clientapi.ClientGetWorkflowResultOutput{Error: continueAsNewErrorFrom(outcome.continuedAsNew)}, nil
 		case outcome.err != nil:
-			return &internal.ClientGetWorkflowResultOutput{Error: failure.NewWorkflowExecutionError(r.workflowID, runID, r.workflowType, outcome.err)}, nil
+			return &clientapi.ClientGetWorkflowResultOutput{Error: failure.NewWorkflowExecutionError(r.workflowID, runID, r.workflowType, outcome.err)}, nil
 		case len(outcome.result.GetPayloads()) == 0:
-			return &internal.ClientGetWorkflowResultOutput{}, nil
+			return &clientapi.ClientGetWorkflowResultOutput{}, nil
 		}
-		return &internal.ClientGetWorkflowResultOutput{Result: failure.NewEncodedValue(outcome.result, r.dc)}, nil
+		return &clientapi.ClientGetWorkflowResultOutput{Result: failure.NewEncodedValue(outcome.result, r.dc)}, nil
 	}
 }
 

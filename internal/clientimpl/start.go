@@ -17,7 +17,6 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/memo"
 	"github.com/durable-go/sdk/internal/optcheck"
@@ -39,7 +38,7 @@ func (c *workflowClient) ExecuteWorkflow(ctx context.Context, options clientapi.
 	if err != nil {
 		return nil, fmt.Errorf("ExecuteWorkflow: %w", err)
 	}
-	return c.interceptor.ExecuteWorkflow(propagation.ContextWithNewHeader(ctx), &internal.ClientExecuteWorkflowInput{
+	return c.interceptor.ExecuteWorkflow(propagation.ContextWithNewHeader(ctx), &clientapi.ClientExecuteWorkflowInput{
 		Options:      &options,
 		WorkflowType: workflowType,
 		Args:         args,
@@ -49,7 +48,7 @@ func (c *workflowClient) ExecuteWorkflow(ctx context.Context, options clientapi.
 // ExecuteWorkflow starts the workflow; if its ID is in use by a running
 // workflow, the run returned is that one, unless the options ask for an
 // error.
-func (r *clientRoot) ExecuteWorkflow(ctx context.Context, in *internal.ClientExecuteWorkflowInput) (clientapi.WorkflowRun, error) {
+func (r *clientRoot) ExecuteWorkflow(ctx context.Context, in *clientapi.ClientExecuteWorkflowInput) (clientapi.WorkflowRun, error) {
 	c := r.c
 	options := *in.Options
 	p, err := c.newWorkflowStartParams(ctx, options, in.WorkflowType, in.Args)
@@ -102,7 +101,7 @@ func (c *workflowClient) SignalWithStartWorkflow(ctx context.Context, workflowID
 	if err != nil {
 		return nil, fmt.Errorf("SignalWithStartWorkflow: %w", err)
 	}
-	return c.interceptor.SignalWithStartWorkflow(propagation.ContextWithNewHeader(ctx), &internal.ClientSignalWithStartWorkflowInput{
+	return c.interceptor.SignalWithStartWorkflow(propagation.ContextWithNewHeader(ctx), &clientapi.ClientSignalWithStartWorkflowInput{
 		SignalName:   signalName,
 		SignalArg:    signalArg,
 		Options:      &options,
@@ -113,7 +112,7 @@ func (c *workflowClient) SignalWithStartWorkflow(ctx context.Context, workflowID
 
 // SignalWithStartWorkflow signals the workflow, starting it first if it
 // is not running.
-func (r *clientRoot) SignalWithStartWorkflow(ctx context.Context, in *internal.ClientSignalWithStartWorkflowInput) (clientapi.WorkflowRun, error) {
+func (r *clientRoot) SignalWithStartWorkflow(ctx context.Context, in *clientapi.ClientSignalWithStartWorkflowInput) (clientapi.WorkflowRun, error) {
 	c := r.c
 	options := *in.Options
 	p, err := c.newWorkflowStartParams(ctx, options, in.WorkflowType, in.Args)

@@ -13,7 +13,6 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/grpc/codes"
 
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/propagation"
@@ -27,7 +26,7 @@ func (c *workflowClient) UpdateWorkflow(ctx context.Context, options clientapi.U
 	if err := checkUpdateOptions(&options); err != nil {
 		return nil, fmt.Errorf("UpdateWorkflow: %w", err)
 	}
-	return c.interceptor.UpdateWorkflow(propagation.ContextWithNewHeader(ctx), &internal.ClientUpdateWorkflowInput{
+	return c.interceptor.UpdateWorkflow(propagation.ContextWithNewHeader(ctx), &clientapi.ClientUpdateWorkflowInput{
 		UpdateID:            options.UpdateID,
 		WorkflowID:          options.WorkflowID,
 		UpdateName:          options.UpdateName,
@@ -41,7 +40,7 @@ func (c *workflowClient) UpdateWorkflow(ctx context.Context, options clientapi.U
 // UpdateWorkflow sends the update, again while the server answers that it
 // is only admitted (its long poll ended before a worker took the update),
 // and then, for WorkflowUpdateStageCompleted, waits for the outcome.
-func (r *clientRoot) UpdateWorkflow(ctx context.Context, in *internal.ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
+func (r *clientRoot) UpdateWorkflow(ctx context.Context, in *clientapi.ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	c := r.c
 	req, err := c.updateRequest(ctx, in)
 	if err != nil {
@@ -112,7 +111,7 @@ func updateIsDurable(resp *workflowservice.UpdateWorkflowExecutionResponse) bool
 
 // updateRequest encodes an update: its arguments with the client's data
 // converter, its header from the interceptors and context propagators.
-func (c *workflowClient) updateRequest(ctx context.Context, in *internal.ClientUpdateWorkflowInput) (*workflowservice.UpdateWorkflowExecutionRequest, error) {
+func (c *workflowClient) updateRequest(ctx context.Context, in *clientapi.ClientUpdateWorkflowInput) (*workflowservice.UpdateWorkflowExecutionRequest, error) {
 	args, err := registry.EncodeArgs(c.workflowDataConverter(ctx, in.WorkflowID), in.Args)
 	if err != nil {
 		return nil, fmt.Errorf("update %q: %w", in.UpdateName, err)
@@ -196,14 +195,14 @@ func (c *workflowClient) GetWorkflowUpdateHandle(options clientapi.GetWorkflowUp
 
 // pollWorkflowUpdate waits for an update's outcome, through the
 // interceptor chain.
-func (c *workflowClient) pollWorkflowUpdate(ctx context.Context, ref *updatepb.UpdateRef) (*internal.ClientPollWorkflowUpdateOutput, error) {
-	return c.interceptor.PollWorkflowUpdate(propagation.ContextWithNewHeader(ctx), &internal.ClientPollWorkflowUpdateInput{UpdateRef: ref})
+func (c *workflowClient) pollWorkflowUpdate(ctx context.Context, ref *updatepb.UpdateRef) (*clientapi.ClientPollWorkflowUpdateOutput, error) {
+	return c.interceptor.PollWorkflowUpdate(propagation.ContextWithNewHeader(ctx), &clientapi.ClientPollWorkflowUpdateInput{UpdateRef: ref})
 }
 
 // PollWorkflowUpdate waits for the update's outcome, asking again each
 // time the server's long poll ends without one, until the context ends.
 // The request has no header: the service does not take one.
-func (r *clientRoot) PollWorkflowUpdate(ctx context.Context, in *internal.ClientPollWorkflowUpdateInput) (*internal.ClientPollWorkflowUpdateOutput, error) {
+func (r *clientRoot) PollWorkflowUpdate(ctx context.Context, in *clientapi.ClientPollWorkflowUpdateInput) (*clientapi.ClientPollWorkflowUpdateOutput, error) {
 	c := r.c
 	if err := c.ensureInitialized(ctx); err != nil {
 		return nil, err
@@ -227,12 +226,12 @@ func (r *clientRoot) PollWorkflowUpdate(ctx context.Context, in *internal.Client
 
 // updateOutput decodes an update's outcome: its result, or its failure
 // converted to an error.
-func (c *workflowClient) updateOutput(workflowID string, outcome *updatepb.Outcome) (*internal.ClientPollWorkflowUpdateOutput, error) {
+func (c *workflowClient) updateOutput(workflowID string, outcome *updatepb.Outcome) (*clientapi.ClientPollWorkflowUpdateOutput, error) {
 	switch v := outcome.GetValue().(type) {
 	case *updatepb.Outcome_Success:
-		return &internal.ClientPollWorkflowUpdateOutput{Result: newClientEncodedValue(v.Success, c.converterFor(workflowID))}, nil
+		return &clientapi.ClientPollWorkflowUpdateOutput{Result: newClientEncodedValue(v.Success, c.converterFor(workflowID))}, nil
 	case *updatepb.Outcome_Failure:
-		return &internal.ClientPollWorkflowUpdateOutput{Error: c.workflowFailureConverter(workflowID).FailureToError(v.Failure)}, nil
+		return &clientapi.ClientPollWorkflowUpdateOutput{Error: c.workflowFailureConverter(workflowID).FailureToError(v.Failure)}, nil
 	}
 	return nil, fmt.Errorf("the server sent an update outcome of unknown type %T", outcome.GetValue())
 }
@@ -257,7 +256,7 @@ func updateCallError(ctx context.Context, err error) error {
 type clientUpdateHandle struct {
 	client  *workflowClient
 	ref     *updatepb.UpdateRef
-	outcome *internal.ClientPollWorkflowUpdateOutput
+	outcome *clientapi.ClientPollWorkflowUpdateOutput
 }
 
 // WorkflowID implements WorkflowUpdateHandle.

@@ -10,7 +10,6 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/uuid"
@@ -105,7 +104,7 @@ func (c *workflowClient) UpdateWithStartWorkflow(ctx context.Context, options cl
 	if err := checkUpdateOptions(&update); err != nil {
 		return nil, fmt.Errorf("UpdateWithStartWorkflow: %w", err)
 	}
-	return c.interceptor.UpdateWithStartWorkflow(propagation.ContextWithNewHeader(ctx), &internal.ClientUpdateWithStartWorkflowInput{
+	return c.interceptor.UpdateWithStartWorkflow(propagation.ContextWithNewHeader(ctx), &clientapi.ClientUpdateWithStartWorkflowInput{
 		UpdateOptions:          &update,
 		StartWorkflowOperation: op,
 	})
@@ -115,7 +114,7 @@ func (c *workflowClient) UpdateWithStartWorkflow(ctx context.Context, options cl
 // ExecuteMultiOperation request, again while the server answers that the
 // update is only admitted, and then waits as UpdateWorkflow does. The
 // operation learns the run from the first answer.
-func (r *clientRoot) UpdateWithStartWorkflow(ctx context.Context, in *internal.ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
+func (r *clientRoot) UpdateWithStartWorkflow(ctx context.Context, in *clientapi.ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	c := r.c
 	op, ok := in.StartWorkflowOperation.(*clientWithStartOperation)
 	if !ok {
@@ -145,7 +144,7 @@ func (c *workflowClient) updateWithStart(ctx context.Context, op *clientWithStar
 	if err != nil {
 		return nil, fmt.Errorf("UpdateWithStartWorkflow: %w", err)
 	}
-	update := &internal.ClientUpdateWorkflowInput{
+	update := &clientapi.ClientUpdateWorkflowInput{
 		UpdateID:     options.UpdateID,
 		WorkflowID:   options.WorkflowID,
 		UpdateName:   options.UpdateName,

@@ -315,31 +315,31 @@ func TestUpdateUsesTheClientsDataConverter(t *testing.T) {
 type updateInterceptor struct {
 	internal.ClientInterceptorBase
 	seen        []string
-	pollOutcome *internal.ClientPollWorkflowUpdateOutput
+	pollOutcome *clientapi.ClientPollWorkflowUpdateOutput
 }
 
-func (i *updateInterceptor) InterceptClient(next internal.ClientOutboundInterceptor) internal.ClientOutboundInterceptor {
-	return &updateInterceptorOutbound{internal.ClientOutboundInterceptorBase{Next: next}, i}
+func (i *updateInterceptor) InterceptClient(next clientapi.ClientOutboundInterceptor) clientapi.ClientOutboundInterceptor {
+	return &updateInterceptorOutbound{clientapi.ClientOutboundInterceptorBase{Next: next}, i}
 }
 
 type updateInterceptorOutbound struct {
-	internal.ClientOutboundInterceptorBase
+	clientapi.ClientOutboundInterceptorBase
 	root *updateInterceptor
 }
 
-func (o *updateInterceptorOutbound) UpdateWorkflow(ctx context.Context, in *internal.ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
+func (o *updateInterceptorOutbound) UpdateWorkflow(ctx context.Context, in *clientapi.ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	o.root.seen = append(o.root.seen, "UpdateWorkflow "+in.UpdateName+" "+in.UpdateID)
 	propagation.Header(ctx)["by"] = &commonpb.Payload{Data: []byte("interceptor")}
 	return o.Next.UpdateWorkflow(ctx, in)
 }
 
-func (o *updateInterceptorOutbound) UpdateWithStartWorkflow(ctx context.Context, in *internal.ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
+func (o *updateInterceptorOutbound) UpdateWithStartWorkflow(ctx context.Context, in *clientapi.ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
 	o.root.seen = append(o.root.seen, "UpdateWithStartWorkflow "+in.UpdateOptions.UpdateName+" "+in.UpdateOptions.UpdateID)
 	propagation.Header(ctx)["by"] = &commonpb.Payload{Data: []byte("interceptor")}
 	return o.Next.UpdateWithStartWorkflow(ctx, in)
 }
 
-func (o *updateInterceptorOutbound) PollWorkflowUpdate(ctx context.Context, in *internal.ClientPollWorkflowUpdateInput) (*internal.ClientPollWorkflowUpdateOutput, error) {
+func (o *updateInterceptorOutbound) PollWorkflowUpdate(ctx context.Context, in *clientapi.ClientPollWorkflowUpdateInput) (*clientapi.ClientPollWorkflowUpdateOutput, error) {
 	o.root.seen = append(o.root.seen, "PollWorkflowUpdate "+in.UpdateRef.GetUpdateId())
 	if propagation.Header(ctx) == nil {
 		return nil, errors.New("PollWorkflowUpdate has no header")
@@ -355,7 +355,7 @@ func TestUpdateInterceptorsSeeTheCallsAndWriteTheHeader(t *testing.T) {
 	f.set(func(f *fakeClientFrontend) {
 		f.updateResponses = append(f.updateResponses, updateResponse(stageAccepted, nil))
 	})
-	recorder := &updateInterceptor{pollOutcome: &internal.ClientPollWorkflowUpdateOutput{Result: newClientEncodedValue(nil, nil)}}
+	recorder := &updateInterceptor{pollOutcome: &clientapi.ClientPollWorkflowUpdateOutput{Result: newClientEncodedValue(nil, nil)}}
 	c := f.client(t, internal.ClientOptions{Interceptors: []internal.ClientInterceptor{recorder}, ContextPropagators: []internal.ContextPropagator{mapPropagator{}}})
 	ctx := context.WithValue(context.Background(), mapPropagatorKey{}, "v")
 	handle, err := c.UpdateWorkflow(ctx, clientapi.UpdateWorkflowOptions{WorkflowID: "wf", UpdateID: "u1", UpdateName: "add", WaitForStage: clientapi.WorkflowUpdateStageCompleted})
@@ -365,7 +365,7 @@ func TestUpdateInterceptorsSeeTheCallsAndWriteTheHeader(t *testing.T) {
 	chk.Equal(t, "v", string(header["k"].GetData()), "the propagators add to what interceptors wrote")
 	chk.ErrIs(t, handle.Get(context.Background(), new(int)), failure.ErrNoData)
 
-	recorder.pollOutcome = &internal.ClientPollWorkflowUpdateOutput{Error: errClientTest}
+	recorder.pollOutcome = &clientapi.ClientPollWorkflowUpdateOutput{Error: errClientTest}
 	chk.ErrIs(t, c.GetWorkflowUpdateHandle(clientapi.GetWorkflowUpdateHandleOptions{WorkflowID: "wf", UpdateID: "u2"}).Get(ctx, nil), errClientTest)
 
 	chk.Equal(t, []string{"UpdateWorkflow add u1", "PollWorkflowUpdate u1", "PollWorkflowUpdate u2"}, recorder.seen)

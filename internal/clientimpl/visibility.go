@@ -10,7 +10,6 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/internal/searchattr"
@@ -18,7 +17,7 @@ import (
 
 // DescribeWorkflow implements Client.
 func (c *workflowClient) DescribeWorkflow(ctx context.Context, workflowID, runID string) (*clientapi.WorkflowExecutionDescription, error) {
-	out, err := c.interceptor.DescribeWorkflow(ctx, &internal.ClientDescribeWorkflowInput{WorkflowID: workflowID, RunID: runID})
+	out, err := c.interceptor.DescribeWorkflow(ctx, &clientapi.ClientDescribeWorkflowInput{WorkflowID: workflowID, RunID: runID})
 	if err != nil {
 		return nil, err
 	}
@@ -26,12 +25,12 @@ func (c *workflowClient) DescribeWorkflow(ctx context.Context, workflowID, runID
 }
 
 // DescribeWorkflow describes the run.
-func (r *clientRoot) DescribeWorkflow(ctx context.Context, in *internal.ClientDescribeWorkflowInput) (*internal.ClientDescribeWorkflowOutput, error) {
+func (r *clientRoot) DescribeWorkflow(ctx context.Context, in *clientapi.ClientDescribeWorkflowInput) (*clientapi.ClientDescribeWorkflowOutput, error) {
 	d, err := r.c.describeWorkflow(ctx, in.WorkflowID, in.RunID)
 	if err != nil {
 		return nil, err
 	}
-	return &internal.ClientDescribeWorkflowOutput{Response: d}, nil
+	return &clientapi.ClientDescribeWorkflowOutput{Response: d}, nil
 }
 
 // describeWorkflow is DescribeWorkflow at the end of the interceptor chain.

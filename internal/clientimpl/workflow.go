@@ -8,7 +8,6 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
-	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
 	"github.com/durable-go/sdk/internal/propagation"
 	"github.com/durable-go/sdk/internal/registry"
@@ -17,7 +16,7 @@ import (
 
 // SignalWorkflow implements Client.
 func (c *workflowClient) SignalWorkflow(ctx context.Context, workflowID string, runID string, signalName string, arg any) error {
-	return c.interceptor.SignalWorkflow(propagation.ContextWithNewHeader(ctx), &internal.ClientSignalWorkflowInput{
+	return c.interceptor.SignalWorkflow(propagation.ContextWithNewHeader(ctx), &clientapi.ClientSignalWorkflowInput{
 		WorkflowID: workflowID,
 		RunID:      runID,
 		SignalName: signalName,
@@ -26,7 +25,7 @@ func (c *workflowClient) SignalWorkflow(ctx context.Context, workflowID string, 
 }
 
 // SignalWorkflow sends the signal.
-func (r *clientRoot) SignalWorkflow(ctx context.Context, in *internal.ClientSignalWorkflowInput) error {
+func (r *clientRoot) SignalWorkflow(ctx context.Context, in *clientapi.ClientSignalWorkflowInput) error {
 	c := r.c
 	input, err := c.workflowDataConverter(ctx, in.WorkflowID).ToPayloads(in.Arg)
 	if err != nil {
@@ -66,7 +65,7 @@ func (c *workflowClient) CancelWorkflow(ctx context.Context, workflowID string, 
 
 // CancelWorkflowWithOptions implements Client.
 func (c *workflowClient) CancelWorkflowWithOptions(ctx context.Context, options clientapi.CancelWorkflowOptions) error {
-	return c.interceptor.CancelWorkflow(ctx, &internal.ClientCancelWorkflowInput{
+	return c.interceptor.CancelWorkflow(ctx, &clientapi.ClientCancelWorkflowInput{
 		WorkflowID:          options.WorkflowID,
 		RunID:               options.RunID,
 		FirstExecutionRunID: options.FirstExecutionRunID,
@@ -75,7 +74,7 @@ func (c *workflowClient) CancelWorkflowWithOptions(ctx context.Context, options 
 }
 
 // CancelWorkflow requests the workflow's cancellation.
-func (r *clientRoot) CancelWorkflow(ctx context.Context, in *internal.ClientCancelWorkflowInput) error {
+func (r *clientRoot) CancelWorkflow(ctx context.Context, in *clientapi.ClientCancelWorkflowInput) error {
 	c := r.c
 	if err := c.ensureInitialized(ctx); err != nil {
 		return err
@@ -103,7 +102,7 @@ func (c *workflowClient) TerminateWorkflow(ctx context.Context, workflowID strin
 
 // TerminateWorkflowWithOptions implements Client.
 func (c *workflowClient) TerminateWorkflowWithOptions(ctx context.Context, options clientapi.TerminateWorkflowOptions) error {
-	return c.interceptor.TerminateWorkflow(ctx, &internal.ClientTerminateWorkflowInput{
+	return c.interceptor.TerminateWorkflow(ctx, &clientapi.ClientTerminateWorkflowInput{
 		WorkflowID:          options.WorkflowID,
 		RunID:               options.RunID,
 		FirstExecutionRunID: options.FirstExecutionRunID,
@@ -113,7 +112,7 @@ func (c *workflowClient) TerminateWorkflowWithOptions(ctx context.Context, optio
 }
 
 // TerminateWorkflow terminates the workflow.
-func (r *clientRoot) TerminateWorkflow(ctx context.Context, in *internal.ClientTerminateWorkflowInput) error {
+func (r *clientRoot) TerminateWorkflow(ctx context.Context, in *clientapi.ClientTerminateWorkflowInput) error {
 	c := r.c
 	details, err := registry.EncodeArgs(c.workflowDataConverter(ctx, in.WorkflowID), in.Details)
 	if err != nil {

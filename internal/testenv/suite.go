@@ -4,8 +4,10 @@
 // testify mocks where the server would dispatch activities and children;
 // TestActivityEnvironment runs activities through the worker's activity
 // executor. Only package testsuite imports it, so that production
-// binaries link neither it nor what it uses; it reaches into package
-// internal through internal.TestEnvSeam alone (internal/testenv_seam.go).
+// binaries link neither it nor what it uses. It builds its worker as a
+// worker does, with the root's wiring (internal/wiring.go) and
+// internal/workerimpl's runtime options and plugin hooks; what only the
+// root can do beyond that it reaches through internal.TestEnvSeam.
 package testenv
 
 import (

@@ -39,14 +39,14 @@ type AggregatedWorker struct {
 
 	mu       sync.Mutex
 	runtime  *workerrt.Worker
-	sessions []*workerrt.Worker // with EnableSessionWorker; see worker_session.go
+	sessions []*workerrt.Worker // with EnableSessionWorker; see sessions.go
 	cache    *sharedCache       // released by Stop
 
-	plugins   workerPlugins           // see worker_plugin.go
-	heartbeat *workerheartbeat.Worker // while running, with heartbeats on (worker_heartbeat.go)
-	nexus     nexusServices           // see worker_nexus.go
+	plugins   workerPlugins           // see plugins.go
+	heartbeat *workerheartbeat.Worker // while running, with heartbeats on (heartbeat.go)
+	nexus     nexusServices           // see nexus.go
 	// versioning is the worker's version and its workflow types'
-	// versioning behaviors (worker_deployment.go).
+	// versioning behaviors (versioning.go).
 	versioning *workerVersioning
 
 	fatalMu  sync.Mutex

@@ -1,4 +1,4 @@
-package internal
+package clientapi
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	updatepb "go.temporal.io/api/update/v1"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 // ClientUpdateWorkflowInput is the input of
@@ -20,7 +19,7 @@ type ClientUpdateWorkflowInput struct {
 	Args                []any
 	RunID               string
 	FirstExecutionRunID string
-	WaitForStage        clientapi.WorkflowUpdateStage
+	WaitForStage        WorkflowUpdateStage
 }
 
 // ClientUpdateWithStartWorkflowInput is the input of
@@ -28,10 +27,10 @@ type ClientUpdateWorkflowInput struct {
 type ClientUpdateWithStartWorkflowInput struct {
 	// UpdateOptions describe the update; its UpdateID is already set when
 	// the caller left it empty.
-	UpdateOptions *clientapi.UpdateWorkflowOptions
+	UpdateOptions *UpdateWorkflowOptions
 	// StartWorkflowOperation is the workflow to start, from
 	// Client.NewWithStartWorkflowOperation.
-	StartWorkflowOperation clientapi.WithStartWorkflowOperation
+	StartWorkflowOperation WithStartWorkflowOperation
 }
 
 // ClientPollWorkflowUpdateInput is the input of
@@ -53,12 +52,12 @@ type ClientPollWorkflowUpdateOutput struct {
 }
 
 // UpdateWorkflow calls Next.UpdateWorkflow.
-func (c *ClientOutboundInterceptorBase) UpdateWorkflow(ctx context.Context, in *ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
+func (c *ClientOutboundInterceptorBase) UpdateWorkflow(ctx context.Context, in *ClientUpdateWorkflowInput) (WorkflowUpdateHandle, error) {
 	return c.Next.UpdateWorkflow(ctx, in)
 }
 
 // UpdateWithStartWorkflow calls Next.UpdateWithStartWorkflow.
-func (c *ClientOutboundInterceptorBase) UpdateWithStartWorkflow(ctx context.Context, in *ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error) {
+func (c *ClientOutboundInterceptorBase) UpdateWithStartWorkflow(ctx context.Context, in *ClientUpdateWithStartWorkflowInput) (WorkflowUpdateHandle, error) {
 	return c.Next.UpdateWithStartWorkflow(ctx, in)
 }
 

@@ -1,17 +1,16 @@
-package internal
+package clientapi
 
 import (
 	"context"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 // ClientExecuteActivityInput is the input of
 // ClientOutboundInterceptor.ExecuteActivity.
 type ClientExecuteActivityInput struct {
 	// Options are the start options, as given.
-	Options *clientapi.StartActivityOptions
+	Options *StartActivityOptions
 	// ActivityType is the activity's registered name.
 	ActivityType string
 	// Args are its arguments, not yet encoded.
@@ -45,13 +44,13 @@ type ClientPollActivityResultOutput struct {
 type ClientDescribeActivityInput struct {
 	ActivityID string
 	RunID      string
-	Options    *clientapi.DescribeActivityOptions
+	Options    *DescribeActivityOptions
 }
 
 // ClientDescribeActivityOutput is the result of
 // ClientOutboundInterceptor.DescribeActivity.
 type ClientDescribeActivityOutput struct {
-	Description *clientapi.ActivityExecutionDescription
+	Description *ActivityExecutionDescription
 }
 
 // ClientCancelActivityInput is the input of
@@ -75,7 +74,7 @@ type ClientTerminateActivityInput struct {
 type ClientPauseActivityInput struct {
 	ActivityID string
 	RunID      string
-	Options    *clientapi.PauseActivityOptions
+	Options    *PauseActivityOptions
 }
 
 // ClientUnpauseActivityInput is the input of
@@ -83,7 +82,7 @@ type ClientPauseActivityInput struct {
 type ClientUnpauseActivityInput struct {
 	ActivityID string
 	RunID      string
-	Options    *clientapi.UnpauseActivityOptions
+	Options    *UnpauseActivityOptions
 }
 
 // ClientUpdateActivityOptionsInput is the input of
@@ -93,7 +92,7 @@ type ClientUnpauseActivityInput struct {
 type ClientUpdateActivityOptionsInput struct {
 	ActivityID      string
 	RunID           string
-	Update          *clientapi.ActivityOptionsUpdate
+	Update          *ActivityOptionsUpdate
 	RestoreOriginal bool
 }
 
@@ -101,16 +100,16 @@ type ClientUpdateActivityOptionsInput struct {
 // ClientOutboundInterceptor.UpdateActivityOptions: the activity's options
 // after the call.
 type ClientUpdateActivityOptionsOutput struct {
-	Options *clientapi.ActivityExecutionOptions
+	Options *ActivityExecutionOptions
 }
 
 // ExecuteActivity calls Next.ExecuteActivity.
-func (c *ClientOutboundInterceptorBase) ExecuteActivity(ctx context.Context, in *ClientExecuteActivityInput) (clientapi.ActivityHandle, error) {
+func (c *ClientOutboundInterceptorBase) ExecuteActivity(ctx context.Context, in *ClientExecuteActivityInput) (ActivityHandle, error) {
 	return c.Next.ExecuteActivity(ctx, in)
 }
 
 // GetActivityHandle calls Next.GetActivityHandle.
-func (c *ClientOutboundInterceptorBase) GetActivityHandle(in *ClientGetActivityHandleInput) clientapi.ActivityHandle {
+func (c *ClientOutboundInterceptorBase) GetActivityHandle(in *ClientGetActivityHandleInput) ActivityHandle {
 	return c.Next.GetActivityHandle(in)
 }
 

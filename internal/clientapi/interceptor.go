@@ -1,4 +1,4 @@
-package internal
+package clientapi
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 // ClientOutboundInterceptor sees the workflow calls a client makes
@@ -15,13 +14,13 @@ import (
 type ClientOutboundInterceptor interface {
 	// ExecuteWorkflow intercepts Client.ExecuteWorkflow. Header(ctx) is the
 	// header the workflow starts with: write to it here.
-	ExecuteWorkflow(ctx context.Context, in *ClientExecuteWorkflowInput) (clientapi.WorkflowRun, error)
+	ExecuteWorkflow(ctx context.Context, in *ClientExecuteWorkflowInput) (WorkflowRun, error)
 	// SignalWorkflow intercepts Client.SignalWorkflow. Header(ctx) is the
 	// signal's header.
 	SignalWorkflow(ctx context.Context, in *ClientSignalWorkflowInput) error
 	// SignalWithStartWorkflow intercepts Client.SignalWithStartWorkflow.
 	// Header(ctx) is the header of both the start and the signal.
-	SignalWithStartWorkflow(ctx context.Context, in *ClientSignalWithStartWorkflowInput) (clientapi.WorkflowRun, error)
+	SignalWithStartWorkflow(ctx context.Context, in *ClientSignalWithStartWorkflowInput) (WorkflowRun, error)
 	// CancelWorkflow intercepts Client.CancelWorkflow and
 	// CancelWorkflowWithOptions.
 	CancelWorkflow(ctx context.Context, in *ClientCancelWorkflowInput) error
@@ -37,13 +36,13 @@ type ClientOutboundInterceptor interface {
 	DescribeWorkflow(ctx context.Context, in *ClientDescribeWorkflowInput) (*ClientDescribeWorkflowOutput, error)
 	// CreateSchedule intercepts ScheduleClient.Create. Header(ctx) is the
 	// header of the workflows the schedule starts.
-	CreateSchedule(ctx context.Context, in *clientapi.ScheduleClientCreateInput) (clientapi.ScheduleHandle, error)
+	CreateSchedule(ctx context.Context, in *ScheduleClientCreateInput) (ScheduleHandle, error)
 	// UpdateWorkflow intercepts Client.UpdateWorkflow. Header(ctx) is the
 	// update's header.
-	UpdateWorkflow(ctx context.Context, in *ClientUpdateWorkflowInput) (clientapi.WorkflowUpdateHandle, error)
+	UpdateWorkflow(ctx context.Context, in *ClientUpdateWorkflowInput) (WorkflowUpdateHandle, error)
 	// UpdateWithStartWorkflow intercepts Client.UpdateWithStartWorkflow.
 	// Header(ctx) is the header of both the start and the update.
-	UpdateWithStartWorkflow(ctx context.Context, in *ClientUpdateWithStartWorkflowInput) (clientapi.WorkflowUpdateHandle, error)
+	UpdateWithStartWorkflow(ctx context.Context, in *ClientUpdateWithStartWorkflowInput) (WorkflowUpdateHandle, error)
 	// PollWorkflowUpdate intercepts each wait for an update's outcome: in
 	// WorkflowUpdateHandle.Get, and in UpdateWorkflow and
 	// UpdateWithStartWorkflow waiting for WorkflowUpdateStageCompleted.
@@ -52,7 +51,7 @@ type ClientOutboundInterceptor interface {
 	// only makes the handle, without a request. Handles that starting a
 	// workflow returns (ExecuteWorkflow, SignalWithStartWorkflow,
 	// update-with-start) do not come through here.
-	GetWorkflowRun(ctx context.Context, in *ClientGetWorkflowRunInput) clientapi.WorkflowRun
+	GetWorkflowRun(ctx context.Context, in *ClientGetWorkflowRunInput) WorkflowRun
 	// GetWorkflowResult intercepts WorkflowRun.Get and GetWithOptions,
 	// once per call, whatever number of runs it follows. The workflow's
 	// own failure is the output's Error; the error is a failure to learn
@@ -63,13 +62,13 @@ type ClientOutboundInterceptor interface {
 	// The history reads of GetWorkflowResult do not come through here.
 	GetWorkflowHistory(ctx context.Context, in *ClientGetWorkflowHistoryInput) *ClientGetWorkflowHistoryOutput
 
-	// The standalone Nexus operations (interceptor_client_nexus.go).
+	// The standalone Nexus operations (interceptor_nexus.go).
 
 	// ExecuteNexusOperation intercepts NexusClient.ExecuteOperation.
-	ExecuteNexusOperation(ctx context.Context, in *ClientExecuteNexusOperationInput) (clientapi.NexusOperationHandle, error)
+	ExecuteNexusOperation(ctx context.Context, in *ClientExecuteNexusOperationInput) (NexusOperationHandle, error)
 	// GetNexusOperationHandle intercepts Client.GetNexusOperationHandle;
 	// the end of the chain only makes the handle.
-	GetNexusOperationHandle(in *ClientGetNexusOperationHandleInput) clientapi.NexusOperationHandle
+	GetNexusOperationHandle(in *ClientGetNexusOperationHandleInput) NexusOperationHandle
 	// PollNexusOperationResult intercepts each wait of
 	// NexusOperationHandle.Get for the operation's outcome. The
 	// operation's own failure is the output's Error.
@@ -81,14 +80,14 @@ type ClientOutboundInterceptor interface {
 	// TerminateNexusOperation intercepts NexusOperationHandle.Terminate.
 	TerminateNexusOperation(ctx context.Context, in *ClientTerminateNexusOperationInput) error
 
-	// The standalone activities (interceptor_client_activity.go).
+	// The standalone activities (interceptor_activity.go).
 
 	// ExecuteActivity intercepts Client.ExecuteActivity. Header(ctx) is
 	// the header the activity starts with: write to it here.
-	ExecuteActivity(ctx context.Context, in *ClientExecuteActivityInput) (clientapi.ActivityHandle, error)
+	ExecuteActivity(ctx context.Context, in *ClientExecuteActivityInput) (ActivityHandle, error)
 	// GetActivityHandle intercepts Client.GetActivityHandle; the end of
 	// the chain only makes the handle.
-	GetActivityHandle(in *ClientGetActivityHandleInput) clientapi.ActivityHandle
+	GetActivityHandle(in *ClientGetActivityHandleInput) ActivityHandle
 	// PollActivityResult intercepts each wait of ActivityHandle.Get for
 	// the activity's outcome. The activity's own failure is the output's
 	// Error.
@@ -113,7 +112,7 @@ type ClientOutboundInterceptor interface {
 // ClientExecuteWorkflowInput is the input of ClientOutboundInterceptor.ExecuteWorkflow.
 type ClientExecuteWorkflowInput struct {
 	// Options are the start options; ID is already set.
-	Options      *clientapi.StartWorkflowOptions
+	Options      *StartWorkflowOptions
 	WorkflowType string
 	Args         []any
 }
@@ -132,7 +131,7 @@ type ClientSignalWithStartWorkflowInput struct {
 	SignalName string
 	SignalArg  any
 	// Options are the start options; ID is already set.
-	Options      *clientapi.StartWorkflowOptions
+	Options      *StartWorkflowOptions
 	WorkflowType string
 	Args         []any
 }
@@ -171,7 +170,7 @@ type ClientDescribeWorkflowInput struct {
 
 // ClientDescribeWorkflowOutput is the result of ClientOutboundInterceptor.DescribeWorkflow.
 type ClientDescribeWorkflowOutput struct {
-	Response *clientapi.WorkflowExecutionDescription
+	Response *WorkflowExecutionDescription
 }
 
 // ClientOutboundInterceptorBase passes every call on to Next: embed it and
@@ -183,7 +182,7 @@ type ClientOutboundInterceptorBase struct {
 var _ ClientOutboundInterceptor = &ClientOutboundInterceptorBase{}
 
 // ExecuteWorkflow calls Next.ExecuteWorkflow.
-func (c *ClientOutboundInterceptorBase) ExecuteWorkflow(ctx context.Context, in *ClientExecuteWorkflowInput) (clientapi.WorkflowRun, error) {
+func (c *ClientOutboundInterceptorBase) ExecuteWorkflow(ctx context.Context, in *ClientExecuteWorkflowInput) (WorkflowRun, error) {
 	return c.Next.ExecuteWorkflow(ctx, in)
 }
 
@@ -193,7 +192,7 @@ func (c *ClientOutboundInterceptorBase) SignalWorkflow(ctx context.Context, in *
 }
 
 // SignalWithStartWorkflow calls Next.SignalWithStartWorkflow.
-func (c *ClientOutboundInterceptorBase) SignalWithStartWorkflow(ctx context.Context, in *ClientSignalWithStartWorkflowInput) (clientapi.WorkflowRun, error) {
+func (c *ClientOutboundInterceptorBase) SignalWithStartWorkflow(ctx context.Context, in *ClientSignalWithStartWorkflowInput) (WorkflowRun, error) {
 	return c.Next.SignalWithStartWorkflow(ctx, in)
 }
 
@@ -218,12 +217,12 @@ func (c *ClientOutboundInterceptorBase) DescribeWorkflow(ctx context.Context, in
 }
 
 // CreateSchedule calls Next.CreateSchedule.
-func (c *ClientOutboundInterceptorBase) CreateSchedule(ctx context.Context, in *clientapi.ScheduleClientCreateInput) (clientapi.ScheduleHandle, error) {
+func (c *ClientOutboundInterceptorBase) CreateSchedule(ctx context.Context, in *ScheduleClientCreateInput) (ScheduleHandle, error) {
 	return c.Next.CreateSchedule(ctx, in)
 }
 
 // GetWorkflowRun calls Next.GetWorkflowRun.
-func (c *ClientOutboundInterceptorBase) GetWorkflowRun(ctx context.Context, in *ClientGetWorkflowRunInput) clientapi.WorkflowRun {
+func (c *ClientOutboundInterceptorBase) GetWorkflowRun(ctx context.Context, in *ClientGetWorkflowRunInput) WorkflowRun {
 	return c.Next.GetWorkflowRun(ctx, in)
 }
 

@@ -1,19 +1,20 @@
-package internal
+package clientapi
 
 import (
 	"context"
+	"fmt"
+	"reflect"
 
 	"github.com/nexus-rpc/sdk-go/nexus"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 // ClientExecuteNexusOperationInput is the input of
 // ClientOutboundInterceptor.ExecuteNexusOperation.
 type ClientExecuteNexusOperationInput struct {
 	// Options are the start options, as given.
-	Options *clientapi.StartNexusOperationOptions
+	Options *StartNexusOperationOptions
 	// Endpoint, Service and OperationType name the operation.
 	Endpoint      string
 	Service       string
@@ -75,7 +76,7 @@ type ClientDescribeNexusOperationInput struct {
 // ClientDescribeNexusOperationOutput is the result of
 // ClientOutboundInterceptor.DescribeNexusOperation.
 type ClientDescribeNexusOperationOutput struct {
-	Description *clientapi.NexusOperationExecutionDescription
+	Description *NexusOperationExecutionDescription
 }
 
 // ClientCancelNexusOperationInput is the input of
@@ -95,19 +96,32 @@ type ClientTerminateNexusOperationInput struct {
 }
 
 // NexusOperationName is the name of operation, given to a NexusClient's
-// ExecuteOperation as a name or a typed reference, checking that input
-// fits a reference's input type.
+// ExecuteOperation (a workflow's or a client's) as a name or a typed
+// reference, checking that input fits a reference's input type.
 func NexusOperationName(operation, input any) (string, error) {
-	return nexusOperationName(operation, input)
+	if name, ok := operation.(string); ok {
+		return name, nil
+	}
+	ref, ok := operation.(interface {
+		Name() string
+		InputType() reflect.Type
+	})
+	if !ok {
+		return "", fmt.Errorf("invalid 'operation' parameter, must be an OperationReference or a string")
+	}
+	if t := reflect.TypeOf(input); t != nil && !t.AssignableTo(ref.InputType()) {
+		return "", fmt.Errorf("cannot assign argument of type %q to type %q for operation %q", t, ref.InputType(), ref.Name())
+	}
+	return ref.Name(), nil
 }
 
 // ExecuteNexusOperation calls Next.ExecuteNexusOperation.
-func (c *ClientOutboundInterceptorBase) ExecuteNexusOperation(ctx context.Context, in *ClientExecuteNexusOperationInput) (clientapi.NexusOperationHandle, error) {
+func (c *ClientOutboundInterceptorBase) ExecuteNexusOperation(ctx context.Context, in *ClientExecuteNexusOperationInput) (NexusOperationHandle, error) {
 	return c.Next.ExecuteNexusOperation(ctx, in)
 }
 
 // GetNexusOperationHandle calls Next.GetNexusOperationHandle.
-func (c *ClientOutboundInterceptorBase) GetNexusOperationHandle(in *ClientGetNexusOperationHandleInput) clientapi.NexusOperationHandle {
+func (c *ClientOutboundInterceptorBase) GetNexusOperationHandle(in *ClientGetNexusOperationHandleInput) NexusOperationHandle {
 	return c.Next.GetNexusOperationHandle(in)
 }
 

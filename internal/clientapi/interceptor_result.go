@@ -1,10 +1,9 @@
-package internal
+package clientapi
 
 import (
 	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/durable-go/sdk/converter"
-	"github.com/durable-go/sdk/internal/clientapi"
 )
 
 // ClientGetWorkflowRunInput is the input of
@@ -26,23 +25,23 @@ type ClientGetWorkflowResultInput struct {
 	WorkflowID string
 	RunID      string
 	// Options say whether to follow the runs that carry the workflow on.
-	Options clientapi.WorkflowRunGetOptions
+	Options WorkflowRunGetOptions
 
 	// handle is the run handle that made the call, which the end of the
 	// chain waits on (and moves along the runs it follows) unless the
 	// input was redirected.
-	handle clientapi.WorkflowRun
+	handle WorkflowRun
 }
 
 // NewClientGetWorkflowResultInput is the input a run handle's Get gives
 // the interceptor chain.
-func NewClientGetWorkflowResultInput(workflowID, runID string, options clientapi.WorkflowRunGetOptions, handle clientapi.WorkflowRun) *ClientGetWorkflowResultInput {
+func NewClientGetWorkflowResultInput(workflowID, runID string, options WorkflowRunGetOptions, handle WorkflowRun) *ClientGetWorkflowResultInput {
 	return &ClientGetWorkflowResultInput{WorkflowID: workflowID, RunID: runID, Options: options, handle: handle}
 }
 
 // ClientGetWorkflowResultHandle is the run handle whose Get made in, nil
 // for an input an interceptor made itself.
-func ClientGetWorkflowResultHandle(in *ClientGetWorkflowResultInput) clientapi.WorkflowRun {
+func ClientGetWorkflowResultHandle(in *ClientGetWorkflowResultInput) WorkflowRun {
 	return in.handle
 }
 
@@ -70,5 +69,5 @@ type ClientGetWorkflowHistoryInput struct {
 // ClientOutboundInterceptor.GetWorkflowHistory.
 type ClientGetWorkflowHistoryOutput struct {
 	// Iterator reads the history page by page, as it is iterated.
-	Iterator clientapi.HistoryEventIterator
+	Iterator HistoryEventIterator
 }
