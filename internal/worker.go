@@ -141,6 +141,13 @@ type WorkerOptions struct {
 	// with the MaxConcurrent...ExecutionSize options, which size the
 	// default, fixed-size tuner.
 	Tuner tuning.WorkerTuner
+	// SysInfoProvider measures the host's CPU and memory use for the
+	// worker's heartbeats to the server (contrib/sysinfo.SysInfoProvider,
+	// or your own). Unset, a tuner whose workflow task slot supplier
+	// measures them (a resource-based tuner) lends its provider; with
+	// neither, heartbeats report 0. A provider other than the tuner's
+	// panics in worker.New: the two would measure differently.
+	SysInfoProvider tuning.SysInfoProvider
 	// WorkflowTaskPollerBehavior and ActivityTaskPollerBehavior say how
 	// many long polls the worker keeps open (NewPollerBehaviorAutoscaling,
 	// NewPollerBehaviorSimpleMaximum); each instead of the

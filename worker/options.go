@@ -130,6 +130,13 @@ import "github.com/durable-go/sdk/internal"
 //   - PreferredVersionProvider: chooses the version workflow.GetVersion
 //     records the first time a run reaches it (see
 //     PreferredVersionProvider). Default: GetVersion's maxSupported.
+//
+// Heartbeats:
+//
+//   - SysInfoProvider: measures the host's CPU and memory use for the
+//     worker's heartbeats (client.Options.WorkerHeartbeatInterval).
+//     Default: the provider of a resource-based Tuner, else none (they
+//     report 0); one other than the tuner's panics. Experimental.
 type Options = internal.WorkerOptions
 
 // WorkflowPanicPolicy says what a panic in workflow code does

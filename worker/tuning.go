@@ -69,15 +69,15 @@ type CompositeTunerOptions = tuning.CompositeTunerOptions
 
 // SysInfoProvider measures the machine's resources for resource-based
 // tuning: MemoryUsage and CpuUsage return the fraction (0 to 1) in use.
-type SysInfoProvider = resourcetuner.SysInfoProvider
+type SysInfoProvider = tuning.SysInfoProvider
 
 // SysInfoContext is passed to a SysInfoProvider's calls: Logger is the
 // worker's logger.
-type SysInfoContext = resourcetuner.SysInfoContext
+type SysInfoContext = tuning.SysInfoContext
 
 // HasSysInfoProvider is a slot supplier that tells which SysInfoProvider
 // it measures with.
-type HasSysInfoProvider = resourcetuner.HasSysInfoProvider
+type HasSysInfoProvider = tuning.HasSysInfoProvider
 
 // ResourceBasedTunerOptions configure NewResourceBasedTuner.
 //

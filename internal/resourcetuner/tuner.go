@@ -20,7 +20,6 @@ import (
 
 	"github.com/durable-go/sdk/internal/sysinfo"
 	"github.com/durable-go/sdk/internal/tuning"
-	"github.com/durable-go/sdk/log"
 )
 
 // The gauges the controller reports, in percent, as go.temporal.io/sdk.
@@ -33,27 +32,13 @@ const (
 // controller again after it said no.
 const reserveRetryInterval = 10 * time.Millisecond
 
-// SysInfoProvider measures the use of the machine's memory and CPU, each a
-// fraction between 0 and 1 (worker.SysInfoProvider).
-type SysInfoProvider interface {
-	// MemoryUsage is the fraction of memory in use.
-	MemoryUsage(infoContext *SysInfoContext) (float64, error)
-	// CpuUsage is the fraction of CPU time in use.
-	CpuUsage(infoContext *SysInfoContext) (float64, error)
-}
-
-// SysInfoContext is passed to a SysInfoProvider's calls
-// (worker.SysInfoContext).
-type SysInfoContext struct {
-	// Logger is the worker's logger.
-	Logger log.Logger
-}
-
-// HasSysInfoProvider is a slot supplier that measures system resources
-// and tells with which provider (worker.HasSysInfoProvider).
-type HasSysInfoProvider interface {
-	SysInfoProvider() SysInfoProvider
-}
+// SysInfoProvider, SysInfoContext and HasSysInfoProvider are declared in
+// package tuning, below the root, whose worker options name them.
+type (
+	SysInfoProvider    = tuning.SysInfoProvider
+	SysInfoContext     = tuning.SysInfoContext
+	HasSysInfoProvider = tuning.HasSysInfoProvider
+)
 
 // procSysInfo is the default SysInfoProvider: it reads cgroups and /proc
 // (package sysinfo), measuring a container against its limits.

@@ -21,6 +21,9 @@ func (w *AggregatedWorker) heartbeatSource() *workerheartbeat.Worker {
 	if hb.Identity == "" {
 		hb.Identity = s.Identity
 	}
+	if w.sysInfo != nil {
+		hb.Usage = hostUsage(w.sysInfo, w.logger())
+	}
 	if d := w.options.DeploymentOptions; d.UseVersioning {
 		hb.Deployment = &deploymentpb.WorkerDeploymentVersion{DeploymentName: d.Version.DeploymentName, BuildId: d.Version.BuildID}
 	}

@@ -2,11 +2,13 @@ package workerimpl
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/internal/tuning"
 	"github.com/durable-go/sdk/internal/workerrt"
+	"github.com/durable-go/sdk/log"
 )
 
 // defaultMaxEagerActivitiesPerTask is go.temporal.io/sdk's default for
@@ -121,4 +123,47 @@ func slotMetrics(h sdkmetrics.Handler, taskQueue, workerType string) sdkmetrics.
 		return h
 	}
 	return h.WithTags(map[string]string{sdkmetrics.TagTaskQueue: taskQueue, sdkmetrics.TagWorkerType: workerType})
+}
+
+// sysInfoProvider is what measures the host for the worker's heartbeats:
+// the options' provider, else the one the tuner's workflow task slot
+// supplier measures with (a resource-based tuner's), else none. Two
+// different ones panic, as in go.temporal.io/sdk: the heartbeats would
+// report what the tuner does not see.
+func sysInfoProvider(o internal.WorkerOptions) tuning.SysInfoProvider {
+	var tuners tuning.SysInfoProvider
+	if o.Tuner != nil {
+		if has, ok := o.Tuner.GetWorkflowTaskSlotSupplier().(tuning.HasSysInfoProvider); ok {
+			tuners = has.SysInfoProvider()
+		}
+	}
+	switch {
+	case o.SysInfoProvider == nil:
+		return tuners
+	case tuners != nil && !sameProvider(o.SysInfoProvider, tuners):
+		panic(fmt.Sprintf("worker.New: Options.SysInfoProvider (%T) is not the provider the Tuner measures with (%T); set only one of them, or the same instance in both", o.SysInfoProvider, tuners))
+	}
+	return o.SysInfoProvider
+}
+
+// sameProvider: a and b are the same instance (a provider of a type that
+// cannot be compared is taken to differ from any other).
+func sameProvider(a, b tuning.SysInfoProvider) bool {
+	return reflect.TypeOf(a) == reflect.TypeOf(b) && reflect.TypeOf(a).Comparable() && a == b
+}
+
+// hostUsage reads the host's CPU and memory use from p for a heartbeat;
+// a failed reading is 0, with a warning, as in go.temporal.io/sdk.
+func hostUsage(p tuning.SysInfoProvider, logger log.Logger) func() (cpu, mem float32) {
+	read := func(what string, measure func(*tuning.SysInfoContext) (float64, error)) float32 {
+		v, err := measure(&tuning.SysInfoContext{Logger: logger})
+		if err != nil {
+			logger.Warn("the worker heartbeat reports 0 for the host's "+what+": its SysInfoProvider failed", "Error", err)
+			return 0
+		}
+		return float32(v)
+	}
+	return func() (cpu, mem float32) {
+		return read("CPU use", p.CpuUsage), read("memory use", p.MemoryUsage)
+	}
 }

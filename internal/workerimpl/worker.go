@@ -21,6 +21,7 @@ import (
 	"github.com/durable-go/sdk/internal/payloadlimit"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
+	"github.com/durable-go/sdk/internal/tuning"
 	"github.com/durable-go/sdk/internal/workerheartbeat"
 	"github.com/durable-go/sdk/internal/workerrt"
 	"github.com/durable-go/sdk/log"
@@ -45,6 +46,8 @@ type AggregatedWorker struct {
 	plugins   workerPlugins           // see plugins.go
 	heartbeat *workerheartbeat.Worker // while running, with heartbeats on (heartbeat.go)
 	nexus     nexusServices           // see nexus.go
+	// sysInfo measures the host for the heartbeats (nil: they report 0).
+	sysInfo tuning.SysInfoProvider
 	// versioning is the worker's version and its workflow types'
 	// versioning behaviors (versioning.go).
 	versioning *workerVersioning
@@ -113,6 +116,7 @@ func NewWorker(client internal.Client, taskQueue string, options internal.Worker
 		w.registry.DisableAliasing()
 	}
 	checkTuning(w.options) // as the plugins left them
+	w.sysInfo = sysInfoProvider(w.options)
 	checkWorkerOptionsNotNegative(w.options)
 	w.versioning = newWorkerVersioning(taskQueue, w.options)
 	return w
