@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/durable-go/sdk/internal/sdkmetrics"
+	"github.com/durable-go/sdk/internal/tuning"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -20,7 +21,7 @@ type ResourceControllerOptions struct {
 	CpuTargetPercent float64
 	// InfoSupplier measures memory and CPU use; nil takes
 	// DefaultSysInfoProvider.
-	InfoSupplier SysInfoProvider
+	InfoSupplier tuning.SysInfoProvider
 	// MemOutputThreshold and CpuOutputThreshold are the outputs each PID
 	// controller must exceed for a slot to be issued.
 	MemOutputThreshold float64
@@ -72,7 +73,7 @@ func NewResourceController(options ResourceControllerOptions) *ResourceControlle
 func (c *ResourceController) decide(logger log.Logger, metrics sdkmetrics.Handler) (bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	sc := &SysInfoContext{Logger: logger}
+	sc := &tuning.SysInfoContext{Logger: logger}
 	mem, err := c.options.InfoSupplier.MemoryUsage(sc)
 	if err != nil {
 		return false, err

@@ -32,27 +32,21 @@ const (
 // controller again after it said no.
 const reserveRetryInterval = 10 * time.Millisecond
 
-// SysInfoProvider, SysInfoContext and HasSysInfoProvider are declared in
-// package tuning, below the root, whose worker options name them.
-type (
-	SysInfoProvider    = tuning.SysInfoProvider
-	SysInfoContext     = tuning.SysInfoContext
-	HasSysInfoProvider = tuning.HasSysInfoProvider
-)
-
 // procSysInfo is the default SysInfoProvider: it reads cgroups and /proc
 // (package sysinfo), measuring a container against its limits.
 type procSysInfo struct{ reader *sysinfo.Reader }
 
-func (p procSysInfo) MemoryUsage(*SysInfoContext) (float64, error) { return p.reader.MemoryUsage() }
-func (p procSysInfo) CpuUsage(*SysInfoContext) (float64, error)    { return p.reader.CPUUsage() }
+func (p procSysInfo) MemoryUsage(*tuning.SysInfoContext) (float64, error) {
+	return p.reader.MemoryUsage()
+}
+func (p procSysInfo) CpuUsage(*tuning.SysInfoContext) (float64, error) { return p.reader.CPUUsage() }
 
 // DefaultSysInfoProvider returns the provider resource-based tuning uses
 // when given none: on Linux it reads the process's cgroup (v2 or v1), so
 // that in a container memory and CPU are measured against the container's
 // limits, and otherwise /proc/meminfo and /proc/stat; elsewhere its calls
 // fail with an error saying to supply a provider.
-func DefaultSysInfoProvider() SysInfoProvider { return procSysInfo{sysinfo.New()} }
+func DefaultSysInfoProvider() tuning.SysInfoProvider { return procSysInfo{sysinfo.New()} }
 
 // ResourceBasedTunerOptions configure NewResourceBasedTuner
 // (worker.ResourceBasedTunerOptions).
@@ -66,7 +60,7 @@ type ResourceBasedTunerOptions struct {
 	// InfoSupplier measures memory and CPU use. Unlike go.temporal.io/sdk,
 	// where it is required, nil takes DefaultSysInfoProvider, which reads
 	// cgroups and /proc on Linux.
-	InfoSupplier SysInfoProvider
+	InfoSupplier tuning.SysInfoProvider
 	// ActivityRampThrottle is the least time between two activity slots
 	// beyond the minimum (50ms).
 	ActivityRampThrottle time.Duration
@@ -233,6 +227,6 @@ func (r *ResourceBasedSlotSupplier) ReleaseSlot(tuning.SlotReleaseInfo) {}
 func (r *ResourceBasedSlotSupplier) MaxSlots() int { return 0 }
 
 // SysInfoProvider is the provider its controller measures with.
-func (r *ResourceBasedSlotSupplier) SysInfoProvider() SysInfoProvider {
+func (r *ResourceBasedSlotSupplier) SysInfoProvider() tuning.SysInfoProvider {
 	return r.controller.options.InfoSupplier
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/durable-go/sdk/internal/logging"
 	"github.com/durable-go/sdk/internal/metricstest"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
+	"github.com/durable-go/sdk/internal/tuning"
 	"github.com/durable-go/sdk/log"
 )
 
@@ -45,20 +46,20 @@ func (f *fakeSysInfo) set(mem, cpu float64) {
 	f.mem, f.cpu = mem, cpu
 }
 
-func (f *fakeSysInfo) MemoryUsage(*SysInfoContext) (float64, error) {
+func (f *fakeSysInfo) MemoryUsage(*tuning.SysInfoContext) (float64, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls++
 	return f.mem, f.err
 }
 
-func (f *fakeSysInfo) CpuUsage(*SysInfoContext) (float64, error) {
+func (f *fakeSysInfo) CpuUsage(*tuning.SysInfoContext) (float64, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.cpu, f.err
 }
 
-func resourceSupplier(t *testing.T, info SysInfoProvider, o ResourceBasedSlotSupplierOptions) *ResourceBasedSlotSupplier {
+func resourceSupplier(t *testing.T, info tuning.SysInfoProvider, o ResourceBasedSlotSupplierOptions) *ResourceBasedSlotSupplier {
 	t.Helper()
 	opts := DefaultResourceControllerOptions()
 	opts.InfoSupplier = info
@@ -110,7 +111,7 @@ func TestResourceBasedSupplierFollowsUsage(t *testing.T) {
 		t.Errorf("MaxSlots %d, want 0: no fixed bound to report", s.MaxSlots())
 	}
 	if s.SysInfoProvider() != info {
-		t.Error("SysInfoProvider is not the controller's provider")
+		t.Error("tuning.SysInfoProvider is not the controller's provider")
 	}
 }
 
