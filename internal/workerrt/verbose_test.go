@@ -56,7 +56,15 @@ func TestVerboseLogging(t *testing.T) {
 					ActivityType:      &commonpb.ActivityType{Name: "Charge"}, Attempt: 2,
 				}, true, nil
 			},
-			handle: func(*workflowservice.PollActivityTaskQueueResponse) { handled <- struct{}{} },
+			// Never blocks: the poller goes on bringing tasks until the
+			// test cancels it, and a handler stuck on a full channel
+			// would keep group.Wait from returning.
+			handle: func(*workflowservice.PollActivityTaskQueueResponse) {
+				select {
+				case handled <- struct{}{}:
+				default:
+				}
+			},
 		}
 		done := make(chan struct{})
 		go func() { g.run(ctx); close(done) }()
