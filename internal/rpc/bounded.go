@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/durable-go/sdk/internal/extstore"
 	"github.com/durable-go/sdk/internal/payloadlimit"
 )
 
@@ -26,10 +27,18 @@ const DefaultCallTimeout = 10 * time.Second
 // marked payloadlimit.Checked is checked with it first (the client's
 // warnings of large payloads).
 func (c *Conn) BoundedWorkflowService(timeout time.Duration, payloads *payloadlimit.Checker) workflowservice.WorkflowServiceClient {
+	return c.StoringWorkflowService(timeout, payloads, nil)
+}
+
+// StoringWorkflowService is BoundedWorkflowService with external storage:
+// when storage is not nil, the payloads of each request that reach its
+// threshold are stored outside before the size check, and the references
+// in each answer are replaced by the payloads they stand for.
+func (c *Conn) StoringWorkflowService(timeout time.Duration, payloads *payloadlimit.Checker, storage *extstore.Storage) workflowservice.WorkflowServiceClient {
 	if timeout <= 0 {
 		timeout = DefaultCallTimeout
 	}
-	return workflowservice.NewWorkflowServiceClient(boundedCalls{c.cc, timeout, payloads})
+	return workflowservice.NewWorkflowServiceClient(boundedCalls{c.cc, timeout, payloads, storage})
 }
 
 // boundedCalls puts a deadline on each unary call before the interceptor
@@ -38,14 +47,34 @@ type boundedCalls struct {
 	grpc.ClientConnInterface
 	timeout  time.Duration
 	payloads *payloadlimit.Checker
+	storage  *extstore.Storage
 }
 
 func (b boundedCalls) Invoke(ctx context.Context, method string, req, reply any, opts ...grpc.CallOption) error {
-	if msg, ok := req.(proto.Message); ok && b.payloads != nil && !payloadlimit.WasChecked(ctx) {
+	msg, isMsg := req.(proto.Message)
+	if isMsg && b.storage != nil {
+		if err := b.storage.Store(ctx, msg); err != nil {
+			return err
+		}
+	}
+	if isMsg && b.payloads != nil && !payloadlimit.WasChecked(ctx) {
 		if err := b.payloads.Check(ctx, msg); err != nil {
 			return err
 		}
 	}
+	if b.storage != nil {
+		if err := b.invoke(ctx, method, req, reply, opts...); err != nil {
+			return err
+		}
+		if answer, ok := reply.(proto.Message); ok {
+			return b.storage.Retrieve(ctx, answer)
+		}
+		return nil
+	}
+	return b.invoke(ctx, method, req, reply, opts...)
+}
+
+func (b boundedCalls) invoke(ctx context.Context, method string, req, reply any, opts ...grpc.CallOption) error {
 	if !hasOwnBudget(method, req) {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, b.timeout)
