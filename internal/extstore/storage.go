@@ -134,6 +134,36 @@ func (s *Storage) Retrieve(ctx context.Context, msg proto.Message) error {
 	})
 }
 
+// StorePayloads stores, as Store does in a message, the payloads of one
+// group that reach the threshold, for no target; a nil storage returns
+// them as they are.
+func (s *Storage) StorePayloads(ctx context.Context, payloads []*commonpb.Payload) ([]*commonpb.Payload, error) {
+	if s == nil || len(payloads) == 0 {
+		return payloads, nil
+	}
+	ctx = context.WithValue(ctx, messageKey{}, make(chan struct{}, s.perMessage))
+	return s.storeGroup(&proxy.VisitPayloadsContext{Context: ctx}, payloads)
+}
+
+// RetrievePayloads replaces the references among payloads by what they
+// stand for; a nil storage refuses references, saying which driver they
+// need.
+func (s *Storage) RetrievePayloads(ctx context.Context, payloads []*commonpb.Payload) ([]*commonpb.Payload, error) {
+	if s == nil {
+		for _, p := range payloads {
+			if IsReference(p) {
+				return nil, MissingStorage(p)
+			}
+		}
+		return payloads, nil
+	}
+	if len(payloads) == 0 {
+		return payloads, nil
+	}
+	ctx = context.WithValue(ctx, messageKey{}, make(chan struct{}, s.perMessage))
+	return s.retrieveGroup(&proxy.VisitPayloadsContext{Context: ctx}, payloads)
+}
+
 // messageKey holds the tokens of one message's driver operations.
 type messageKey struct{}
 
