@@ -83,6 +83,7 @@ var snippetImports = map[string]string{
 	"envconfig":     "github.com/durable-go/sdk/contrib/envconfig",
 	"opentelemetry": "github.com/durable-go/sdk/contrib/opentelemetry",
 	"sdktally":      "github.com/durable-go/sdk/contrib/tally",
+	"localstorage":  "github.com/durable-go/sdk/contrib/localstorage",
 	"assert":        "github.com/stretchr/testify/assert",
 	"mock":          "github.com/stretchr/testify/mock",
 	"require":       "github.com/stretchr/testify/require",
