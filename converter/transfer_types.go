@@ -23,6 +23,8 @@ import (
 //
 // NOTE: Experimental.
 type ValueWithTransferTypeConverter interface {
+	// TransferTypeConverter returns the type's converter, made with
+	// NewTransferTypeConverter.
 	TransferTypeConverter() (TransferTypeConverter, error)
 }
 
