@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	commonpb "go.temporal.io/api/common/v1"
+
+	"github.com/durable-go/sdk/internal/extstore"
 )
 
 // CompositeDataConverter tries its payload converters in order when
@@ -75,6 +77,11 @@ func (dc *CompositeDataConverter) fromPayload(payload *commonpb.Payload, valuePt
 	encoding, err := payloadEncoding(payload)
 	if err != nil {
 		return newDecodeError(encoding, valuePtr, err)
+	}
+	if encoding == MetadataEncodingProtoJSON && extstore.IsReference(payload) {
+		// Stored outside the history, and not retrieved: the reader has
+		// no external storage.
+		return extstore.MissingStorage(payload)
 	}
 	pc, ok := dc.byEncoding[encoding]
 	if !ok {

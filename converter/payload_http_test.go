@@ -102,3 +102,27 @@ func TestPayloadHTTPHandlerRefusesBadStorageOptions(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// A data converter that meets a reference (its reader has no external
+// storage) says so, rather than decoding the reference.
+func TestAReferenceDecodedWithoutStorageSaysSo(t *testing.T) {
+	driver, err := localstorage.NewDriver(localstorage.Options{Dir: t.TempDir(), Name: "archive"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := converter.NewPayloadHTTPHandler(converter.PayloadHTTPHandlerOptions{
+		ExternalStorage: converter.ExternalStorage{Drivers: []converter.StorageDriver{driver}, PayloadSizeThreshold: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, err := converter.GetDefaultDataConverter().ToPayload("stored")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, encoded := postPayloads(t, h, "/encode", payload)
+	var got string
+	err = converter.GetDefaultDataConverter().FromPayload(encoded[0], &got)
+	if err == nil || !strings.Contains(err.Error(), `storage driver "archive"`) || !strings.Contains(err.Error(), "client.Options.ExternalStorage") {
+		t.Fatalf("decoding a reference: %q, %v", got, err)
+	}
+}
