@@ -10,9 +10,9 @@ import (
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	commonpb "go.temporal.io/api/common/v1"
-	officialconverter "go.temporal.io/sdk/converter"
 	officials3driver "go.temporal.io/sdk/contrib/aws/s3driver"
 	officialawssdkv2 "go.temporal.io/sdk/contrib/aws/s3driver/awssdkv2"
+	officialconverter "go.temporal.io/sdk/converter"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/durable-go/sdk/contrib/aws/s3driver"
