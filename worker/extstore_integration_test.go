@@ -3,10 +3,12 @@ package worker_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +24,7 @@ import (
 	"github.com/durable-go/sdk/contrib/localstorage"
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal/testharness"
+	"github.com/durable-go/sdk/temporal"
 	"github.com/durable-go/sdk/worker"
 	"github.com/durable-go/sdk/workflow"
 )
@@ -216,6 +219,90 @@ func rawHistory(t *testing.T, c client.Client, id string) *historypb.History {
 		h.Events = append(h.Events, resp.GetHistory().GetEvents()...)
 		if token = resp.GetNextPageToken(); len(token) == 0 {
 			return h
+		}
+	}
+}
+
+// flakyRetrieval fails the first retrieval of each payload, as a store
+// that is briefly unavailable.
+type flakyRetrieval struct {
+	*localstorage.Driver
+	mu       sync.Mutex
+	seen     map[string]bool
+	failures int
+}
+
+func (d *flakyRetrieval) Retrieve(ctx converter.StorageDriverRetrieveContext, claims []converter.StorageDriverClaim) ([]*commonpb.Payload, error) {
+	d.mu.Lock()
+	for _, c := range claims {
+		if file := c.ClaimData[localstorage.ClaimKeyFile]; !d.seen[file] {
+			d.seen[file] = true
+			d.failures++
+			d.mu.Unlock()
+			return nil, errors.New("store unavailable")
+		}
+	}
+	d.mu.Unlock()
+	return d.Driver.Retrieve(ctx, claims)
+}
+
+func relayLarge(ctx workflow.Context, in string) (string, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 100 * time.Millisecond}})
+	var out string
+	err := workflow.ExecuteActivity(ctx, echoActivity, in+" relayed").Get(ctx, &out)
+	return out, err
+}
+
+func echoActivity(_ context.Context, in string) (string, error) { return in, nil }
+
+// A task whose payload the worker cannot retrieve fails, and is retried:
+// the workflow task (the server retries it), the activity attempt (its
+// retry policy does); the workflow completes once the store answers.
+func TestExternalStorageRetrievalFailureFailsTheTask(t *testing.T) {
+	dir := t.TempDir()
+	driver, err := localstorage.NewDriver(localstorage.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flaky := &flakyRetrieval{Driver: driver, seen: map[string]bool{}}
+	dialWith := func(d converter.StorageDriver) client.Client {
+		c, err := client.Dial(client.Options{HostPort: testharness.HostPort(t),
+			ExternalStorage: converter.ExternalStorage{Drivers: []converter.StorageDriver{d}, PayloadSizeThreshold: storedThreshold}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.Close)
+		return c
+	}
+	starter, workers := dialWith(driver), dialWith(flaky)
+	tq, _ := startWorker(t, workers, worker.Options{}, func(w worker.Worker) {
+		w.RegisterWorkflow(relayLarge)
+		w.RegisterActivity(echoActivity)
+	})
+	ctx := testCtx(t)
+	in := largeText("parcel")
+	run, err := starter.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: unique(t, "wf"), TaskQueue: tq}, relayLarge, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out string
+	if err := run.Get(ctx, &out); err != nil || out != in+" relayed" {
+		t.Fatalf("result %.30q, %v", out, err)
+	}
+	flaky.mu.Lock()
+	failures := flaky.failures
+	flaky.mu.Unlock()
+	if failures != 2 {
+		t.Errorf("%d retrievals failed, want 2 (the workflow's input, the activity's)", failures)
+	}
+	events := history(t, starter, run.GetID())
+	if n := countEvents(events, enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED); n != 1 {
+		t.Errorf("%d workflow task failures in the history, want 1", n)
+	}
+	for _, e := range events {
+		if a := e.GetActivityTaskStartedEventAttributes(); a != nil && a.GetAttempt() != 2 {
+			t.Errorf("the activity completed on attempt %d, want 2", a.GetAttempt())
 		}
 	}
 }

@@ -66,7 +66,7 @@ func (b boundedCalls) Invoke(ctx context.Context, method string, req, reply any,
 		if err := b.invoke(ctx, method, req, reply, opts...); err != nil {
 			return err
 		}
-		if answer, ok := reply.(proto.Message); ok {
+		if answer, ok := reply.(proto.Message); ok && !retrievedByWorker(method) {
 			return b.storage.Retrieve(ctx, answer)
 		}
 		return nil
@@ -81,6 +81,22 @@ func (b boundedCalls) invoke(ctx context.Context, method string, req, reply any,
 		defer cancel()
 	}
 	return b.ClientConnInterface.Invoke(ctx, method, req, reply, opts...)
+}
+
+// retrievedByWorker reports the calls whose answers carry tasks (and
+// nothing else with payloads) that the worker retrieves itself, one by
+// one, so that a payload it cannot retrieve fails that task (see
+// workerrt's storage.go) rather than the call; the server took the
+// completion or started the workflow already.
+func retrievedByWorker(method string) bool {
+	switch method {
+	case workflowservice.WorkflowService_PollWorkflowTaskQueue_FullMethodName,
+		workflowservice.WorkflowService_PollActivityTaskQueue_FullMethodName,
+		workflowservice.WorkflowService_RespondWorkflowTaskCompleted_FullMethodName,
+		workflowservice.WorkflowService_StartWorkflowExecution_FullMethodName:
+		return true
+	}
+	return false
 }
 
 func hasOwnBudget(method string, req any) bool {

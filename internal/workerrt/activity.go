@@ -106,6 +106,9 @@ func activityDeadline(task *workflowservice.PollActivityTaskQueueResponse) time.
 }
 
 func (w *Worker) handleActivityTask(task *workflowservice.PollActivityTaskQueueResponse) {
+	if !w.retrieveActivityTask(task) {
+		return
+	}
 	ctx, cancel := context.WithCancelCause(w.workCtx)
 	defer cancel(nil)
 	if d := activityDeadline(task); !d.IsZero() {

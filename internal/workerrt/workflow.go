@@ -49,6 +49,9 @@ func (w *Worker) pollWorkflowTask(ctx context.Context, queue *taskqueuepb.TaskQu
 func (w *Worker) handleWorkflowTask(task *workflowservice.PollWorkflowTaskQueueResponse) {
 	var carried *cachedRun
 	for task != nil {
+		if !w.retrieveWorkflowTask(task) {
+			break
+		}
 		if task.GetQuery() != nil {
 			w.answerLegacyQuery(task)
 			break
