@@ -86,6 +86,18 @@ func (o onlyDriver) SelectDriver(StorageDriverSelectContext, *commonpb.Payload) 
 	return o.driver, nil
 }
 
+// WithOwnLimit returns s with a MaxDriverOperations limit of its own, of
+// the same size: a worker's, as go.temporal.io/sdk gives each worker
+// one apart from its client's.
+func (s *Storage) WithOwnLimit() *Storage {
+	if s == nil {
+		return nil
+	}
+	own := *s
+	own.operations = make(chan struct{}, cap(s.operations))
+	return &own
+}
+
 // Threshold is the size from which a payload is stored outside.
 func (s *Storage) Threshold() int { return s.threshold }
 
