@@ -66,6 +66,11 @@ import (
 //   - DisableWorkerEnvironmentInfo: leave the Go runtime, the platform and
 //     the hosting environments (container, Kubernetes, cloud services)
 //     out of the heartbeats. Experimental.
+//   - ExternalStorage: keep payloads above a size threshold (256 KiB by
+//     default) outside the workflow history: the client and its workers
+//     store them with a driver and send a reference instead, and
+//     retrieve what they read (converter.ExternalStorage; the external
+//     storage guide). Experimental, as in go.temporal.io/sdk.
 //
 // For Temporal Cloud with an API key:
 //

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	commonpb "go.temporal.io/api/common/v1"
+
+	"github.com/durable-go/sdk/internal/extstore"
 )
 
 // CompositeDataConverter tries its payload converters in order when
@@ -28,10 +30,18 @@ func NewCompositeDataConverter(payloadConverters ...PayloadConverter) DataConver
 	return dc
 }
 
-// ToPayload converts value with the first payload converter that accepts it.
+// ToPayload converts value with the first payload converter that accepts
+// it; a value with a transfer type converter, its transfer value.
 func (dc *CompositeDataConverter) ToPayload(value any) (*commonpb.Payload, error) {
 	if raw, ok := value.(RawValue); ok {
 		return raw.Payload(), nil
+	}
+	if _, ok := value.(ValueWithTransferTypeConverter); ok {
+		transfer, err := toTransferValue(value)
+		if err != nil {
+			return nil, err
+		}
+		value = transfer
 	}
 	for _, pc := range dc.ordered {
 		payload, err := pc.ToPayload(value)
@@ -45,8 +55,9 @@ func (dc *CompositeDataConverter) ToPayload(value any) (*commonpb.Payload, error
 	return nil, fmt.Errorf("value of type %T: %w", value, ErrUnableToFindConverter)
 }
 
-// FromPayload decodes payload with the converter of its encoding. A nil
-// payload leaves valuePtr untouched.
+// FromPayload decodes payload with the converter of its encoding, into a
+// transfer value first when valuePtr's type has a transfer type
+// converter. A nil payload leaves valuePtr untouched.
 func (dc *CompositeDataConverter) FromPayload(payload *commonpb.Payload, valuePtr any) error {
 	if payload == nil {
 		return nil
@@ -55,9 +66,22 @@ func (dc *CompositeDataConverter) FromPayload(payload *commonpb.Payload, valuePt
 		*raw = NewRawValue(payload)
 		return nil
 	}
+	if convertible, ok := valuePtr.(ValueWithTransferTypeConverter); ok {
+		return fromTransferValue(convertible, func(transferPtr any) error { return dc.fromPayload(payload, transferPtr) })
+	}
+	return dc.fromPayload(payload, valuePtr)
+}
+
+// fromPayload is FromPayload past the raw and transfer values.
+func (dc *CompositeDataConverter) fromPayload(payload *commonpb.Payload, valuePtr any) error {
 	encoding, err := payloadEncoding(payload)
 	if err != nil {
 		return newDecodeError(encoding, valuePtr, err)
+	}
+	if encoding == MetadataEncodingProtoJSON && extstore.IsReference(payload) {
+		// Stored outside the history, and not retrieved: the reader has
+		// no external storage.
+		return extstore.MissingStorage(payload)
 	}
 	pc, ok := dc.byEncoding[encoding]
 	if !ok {

@@ -100,6 +100,11 @@ type (
 		// hosting environments out of the workers' heartbeats.
 		// (Experimental.)
 		DisableWorkerEnvironmentInfo bool
+		// ExternalStorage keeps the payloads the client and its workers
+		// send that reach its threshold outside the workflow history,
+		// and retrieves those they read (see converter.ExternalStorage).
+		// (Experimental.)
+		ExternalStorage converter.ExternalStorage
 	}
 
 	// PayloadLimitOptions are the sizes, in bytes, above which a warning

@@ -43,6 +43,9 @@ type WorkflowReplayerOptions struct {
 	// DisableRegistrationAliasing must match the worker's option of the
 	// same name (see WorkerOptions).
 	DisableRegistrationAliasing bool
+	// ExternalStorage retrieves the payloads the history holds in
+	// external storage: the drivers the recording worker stored with.
+	ExternalStorage converter.ExternalStorage
 }
 
 // ReplayWorkflowHistoryOptions configure one replay.

@@ -8,6 +8,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/converter"
+	"github.com/durable-go/sdk/internal/extstore"
 	"github.com/durable-go/sdk/internal/payloadlimit"
 	"github.com/durable-go/sdk/internal/rpc"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
@@ -59,6 +60,9 @@ type ClientSettings struct {
 	// PayloadWarnings are the sizes of ClientOptions.PayloadLimits,
 	// above which the workers warn of their answers' payloads too.
 	PayloadWarnings payloadlimit.Sizes
+	// Storage is the client's external storage (nil: none), which its
+	// workers' answers are stored with before their size is checked.
+	Storage *extstore.Storage
 	// Heartbeats sends the workers' heartbeats (nil: none are sent);
 	// SDKName and SDKVersion are what they say the SDK is, Environment
 	// what they tell of the process (nil with

@@ -28,6 +28,9 @@ import (
 //     the line that made it, and interceptors see that run too.
 //   - Plugins: configure the replayer and wrap each replay (see Plugin).
 //   - DisableRegistrationAliasing: as the worker's Options.
+//   - ExternalStorage: the external storage the recording client used
+//     (its drivers, by name), to retrieve the payloads the history holds
+//     as references. Experimental.
 type WorkflowReplayerOptions = internal.WorkflowReplayerOptions
 
 // ReplayWorkflowHistoryOptions configure one replay

@@ -46,6 +46,7 @@ import (
 	"github.com/durable-go/sdk/converter"
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
+	"github.com/durable-go/sdk/internal/extstore"
 	"github.com/durable-go/sdk/internal/failure"
 	"github.com/durable-go/sdk/internal/payloadlimit"
 	"github.com/durable-go/sdk/internal/rpc"
@@ -72,6 +73,9 @@ type workflowClient struct {
 	// payloadWarnings are Options.PayloadLimits' sizes, which the
 	// client's requests and its workers' answers are warned of above.
 	payloadWarnings payloadlimit.Sizes
+	// storage is Options.ExternalStorage's (nil: none), which service
+	// applies to every request and answer.
+	storage *extstore.Storage
 	// heartbeats sends the workers' heartbeats (nil when turned off), as
 	// the SDK sdkName/sdkVersion, with environment (nil when turned off).
 	heartbeats          *workerheartbeat.Sender
@@ -187,6 +191,10 @@ func newWorkflowClient(options internal.ClientOptions, shared *clientSharedConn)
 	if err != nil {
 		return nil, err
 	}
+	storage, err := extstore.New(options.ExternalStorage)
+	if err != nil {
+		return nil, fmt.Errorf("invalid client options: %w", err)
+	}
 	if shared == nil {
 		opts, err := rpcOptions(options)
 		if err != nil {
@@ -201,7 +209,8 @@ func newWorkflowClient(options internal.ClientOptions, shared *clientSharedConn)
 	shared.clients.Add(1)
 	c := &workflowClient{
 		conn:             shared.conn,
-		service:          shared.conn.BoundedWorkflowService(options.RPCTimeout, payloadlimit.New(warnings, options.Logger)),
+		service:          shared.conn.StoringWorkflowService(options.RPCTimeout, payloadlimit.New(warnings, options.Logger), storage),
+		storage:          storage,
 		shared:           shared,
 		namespace:        options.Namespace,
 		identity:         options.Identity,
@@ -303,6 +312,7 @@ func (c *workflowClient) WorkerSettings() internal.ClientSettings {
 		Interceptors:     c.workerInterceptors,
 		Plugins:          c.workerPlugins,
 		PayloadWarnings:  c.payloadWarnings,
+		Storage:          c.storage,
 		Heartbeats:       c.heartbeats,
 		SDKName:          c.sdkName,
 		SDKVersion:       c.sdkVersion,

@@ -17,6 +17,7 @@ import (
 
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/clientapi"
+	"github.com/durable-go/sdk/internal/extstore"
 	"github.com/durable-go/sdk/internal/history"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/rpc"
@@ -32,6 +33,7 @@ type WorkflowReplayer struct {
 	registry *registry.Registry
 	options  internal.WorkflowReplayerOptions
 	plugins  plugins // see plugins.go
+	storage  *extstore.Storage
 }
 
 // New returns a replayer with the given options, as its plugins configure
@@ -44,6 +46,11 @@ func New(options internal.WorkflowReplayerOptions) (*WorkflowReplayer, error) {
 	if r.options.DisableRegistrationAliasing { // as the plugins left it
 		r.registry.DisableAliasing()
 	}
+	storage, err := extstore.New(r.options.ExternalStorage)
+	if err != nil {
+		return nil, fmt.Errorf("invalid WorkflowReplayerOptions: %w", err)
+	}
+	r.storage = storage
 	return r, nil
 }
 
@@ -153,5 +160,9 @@ func historyReplay(h *historypb.History, options internal.ReplayWorkflowHistoryO
 
 // replayHistory replays src as the replayer's options say.
 func (r *WorkflowReplayer) replayHistory(ctx context.Context, logger log.Logger, src history.Source, wantResult bool) (*internal.WorkflowReplayResult, error) {
+	src, err := retrieving(ctx, r.storage, src)
+	if err != nil {
+		return nil, err
+	}
 	return internal.ReplayHistory(ctx, r.registry, r.options, logger, src, wantResult)
 }

@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/durable-go/sdk/internal/extstore"
 	"github.com/durable-go/sdk/internal/payloadlimit"
 )
 
@@ -26,10 +27,18 @@ const DefaultCallTimeout = 10 * time.Second
 // marked payloadlimit.Checked is checked with it first (the client's
 // warnings of large payloads).
 func (c *Conn) BoundedWorkflowService(timeout time.Duration, payloads *payloadlimit.Checker) workflowservice.WorkflowServiceClient {
+	return c.StoringWorkflowService(timeout, payloads, nil)
+}
+
+// StoringWorkflowService is BoundedWorkflowService with external storage:
+// when storage is not nil, the payloads of each request that reach its
+// threshold are stored outside before the size check, and the references
+// in each answer are replaced by the payloads they stand for.
+func (c *Conn) StoringWorkflowService(timeout time.Duration, payloads *payloadlimit.Checker, storage *extstore.Storage) workflowservice.WorkflowServiceClient {
 	if timeout <= 0 {
 		timeout = DefaultCallTimeout
 	}
-	return workflowservice.NewWorkflowServiceClient(boundedCalls{c.cc, timeout, payloads})
+	return workflowservice.NewWorkflowServiceClient(boundedCalls{c.cc, timeout, payloads, storage})
 }
 
 // boundedCalls puts a deadline on each unary call before the interceptor
@@ -38,20 +47,56 @@ type boundedCalls struct {
 	grpc.ClientConnInterface
 	timeout  time.Duration
 	payloads *payloadlimit.Checker
+	storage  *extstore.Storage
 }
 
 func (b boundedCalls) Invoke(ctx context.Context, method string, req, reply any, opts ...grpc.CallOption) error {
-	if msg, ok := req.(proto.Message); ok && b.payloads != nil && !payloadlimit.WasChecked(ctx) {
+	msg, isMsg := req.(proto.Message)
+	if isMsg && b.storage != nil {
+		if err := b.storage.Store(ctx, msg); err != nil {
+			return err
+		}
+	}
+	if isMsg && b.payloads != nil && !payloadlimit.WasChecked(ctx) {
 		if err := b.payloads.Check(ctx, msg); err != nil {
 			return err
 		}
 	}
+	if b.storage != nil {
+		if err := b.invoke(ctx, method, req, reply, opts...); err != nil {
+			return err
+		}
+		if answer, ok := reply.(proto.Message); ok && !retrievedByWorker(method) {
+			return b.storage.Retrieve(ctx, answer)
+		}
+		return nil
+	}
+	return b.invoke(ctx, method, req, reply, opts...)
+}
+
+func (b boundedCalls) invoke(ctx context.Context, method string, req, reply any, opts ...grpc.CallOption) error {
 	if !hasOwnBudget(method, req) {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, b.timeout)
 		defer cancel()
 	}
 	return b.ClientConnInterface.Invoke(ctx, method, req, reply, opts...)
+}
+
+// retrievedByWorker reports the calls whose answers carry tasks (and
+// nothing else with payloads) that the worker retrieves itself, one by
+// one, so that a payload it cannot retrieve fails that task (see
+// workerrt's storage.go) rather than the call; the server took the
+// completion or started the workflow already.
+func retrievedByWorker(method string) bool {
+	switch method {
+	case workflowservice.WorkflowService_PollWorkflowTaskQueue_FullMethodName,
+		workflowservice.WorkflowService_PollActivityTaskQueue_FullMethodName,
+		workflowservice.WorkflowService_RespondWorkflowTaskCompleted_FullMethodName,
+		workflowservice.WorkflowService_StartWorkflowExecution_FullMethodName:
+		return true
+	}
+	return false
 }
 
 func hasOwnBudget(method string, req any) bool {

@@ -270,6 +270,7 @@ func (w *AggregatedWorker) startRuntime() error {
 		// above: the server completes a stopping worker's polls.
 		PollCompleteOnShutdown: w.clientSettings.Conn.KnownNamespaceCapabilities(w.clientSettings.Namespace).GetWorkerPollCompleteOnShutdown(),
 		Payloads:               w.payloadChecker(),
+		Storage:                w.clientSettings.Storage.WithOwnLimit(),
 	}
 	if opts.Identity == "" {
 		opts.Identity = w.clientSettings.Identity

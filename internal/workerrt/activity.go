@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/durable-go/sdk/internal/engine"
@@ -105,6 +106,9 @@ func activityDeadline(task *workflowservice.PollActivityTaskQueueResponse) time.
 }
 
 func (w *Worker) handleActivityTask(task *workflowservice.PollActivityTaskQueueResponse) {
+	if !w.retrieveActivityTask(task) {
+		return
+	}
 	ctx, cancel := context.WithCancelCause(w.workCtx)
 	defer cancel(nil)
 	if d := activityDeadline(task); !d.IsZero() {
@@ -147,11 +151,7 @@ func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollA
 			//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated version stamp and deployment.
 			WorkerVersion: w.versioning.stamp, Deployment: w.versioning.deployment, DeploymentOptions: w.versioning.options,
 		}
-		if err := w.opts.Payloads.Check(rctx, req); err != nil {
-			// A result the server would refuse fails the attempt
-			// instead, as go.temporal.io/sdk does: it is retried under
-			// the activity's retry policy.
-			w.failActivityForPayloads(rctx, task, fc, am, err)
+		if !w.sendable(rctx, task, fc, am, req) {
 			return
 		}
 		_, rerr = w.opts.Service.RespondActivityTaskCompleted(rctx, req)
@@ -166,8 +166,7 @@ func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollA
 			//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated version stamp and deployment.
 			WorkerVersion: w.versioning.stamp, Deployment: w.versioning.deployment, DeploymentOptions: w.versioning.options,
 		}
-		if err := w.opts.Payloads.Check(rctx, req); err != nil {
-			w.failActivityForPayloads(rctx, task, fc, am, err)
+		if !w.sendable(rctx, task, fc, am, req) {
 			return
 		}
 		_, rerr = w.opts.Service.RespondActivityTaskCanceled(rctx, req)
@@ -191,6 +190,23 @@ func (w *Worker) reportActivity(ctx context.Context, task *workflowservice.PollA
 	w.logActivityReportError(task, rerr)
 }
 
+// sendable prepares req, an attempt's completion or cancellation, to be
+// sent: its large payloads stored outside (external storage), its size
+// checked. When either fails, the attempt fails instead, as in
+// go.temporal.io/sdk (retried under the activity's retry policy), and it
+// returns false.
+func (w *Worker) sendable(ctx context.Context, task *workflowservice.PollActivityTaskQueueResponse, fc engine.FailureConverter, am *activityMetrics, req proto.Message) bool {
+	if err := w.storeAnswer(ctx, w.activityTaskTarget(task), req); err != nil {
+		w.failActivityForStorage(ctx, task, fc, am, err)
+		return false
+	}
+	if err := w.opts.Payloads.Check(ctx, req); err != nil {
+		w.failActivityForPayloads(ctx, task, fc, am, err)
+		return false
+	}
+	return true
+}
+
 // respondActivityFailed reports an attempt's failure f. A failure's
 // payloads are only warned of when too large: the server takes it.
 func (w *Worker) respondActivityFailed(ctx context.Context, task *workflowservice.PollActivityTaskQueueResponse, f *failurepb.Failure) error {
@@ -199,9 +215,24 @@ func (w *Worker) respondActivityFailed(ctx context.Context, task *workflowservic
 		//lint:ignore SA1019 go.temporal.io/sdk still sends the deprecated version stamp and deployment.
 		WorkerVersion: w.versioning.stamp, Deployment: w.versioning.deployment, DeploymentOptions: w.versioning.options,
 	}
+	if err := w.storeAnswer(ctx, w.activityTaskTarget(task), req); err != nil {
+		return err
+	}
 	_ = w.opts.Payloads.Check(ctx, req)
 	_, err := w.opts.Service.RespondActivityTaskFailed(ctx, req)
 	return err
+}
+
+// failActivityForStorage fails an attempt whose outcome could not be
+// stored outside (storeErr, the external storage driver's error): it is
+// retried under the activity's retry policy, as go.temporal.io/sdk
+// retries it.
+func (w *Worker) failActivityForStorage(ctx context.Context, task *workflowservice.PollActivityTaskQueueResponse, fc engine.FailureConverter, am *activityMetrics, storeErr error) {
+	w.opts.Logger.Error("Activity task postprocess error: "+storeErr.Error(), "ActivityID", task.GetActivityId(), "ActivityType", task.GetActivityType().GetName(),
+		"Attempt", task.GetAttempt())
+	am.failed()
+	w.activitySlots.taskFailed()
+	w.logActivityReportError(task, w.respondActivityFailed(ctx, task, toFailure(fc, storeErr)))
 }
 
 // failActivityForPayloads fails an attempt whose outcome has payloads

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 
+	"github.com/durable-go/sdk/internal/extstore"
 	"github.com/durable-go/sdk/internal/failure"
 )
 
@@ -195,7 +196,7 @@ func CanceledByServer(ctx context.Context) bool {
 }
 
 func (h *heartbeater) send(details *commonpb.Payloads) error {
-	ctx, cancel := context.WithTimeout(h.w.metrics.queueContext(), rpcTimeout)
+	ctx, cancel := context.WithTimeout(extstore.WithTarget(h.w.metrics.queueContext(), h.w.activityTaskTarget(h.task)), rpcTimeout)
 	defer cancel()
 	resp, err := h.w.opts.Service.RecordActivityTaskHeartbeat(ctx, &workflowservice.RecordActivityTaskHeartbeatRequest{
 		TaskToken: h.task.GetTaskToken(), Details: details, Identity: h.w.opts.Identity, Namespace: h.w.opts.Namespace,

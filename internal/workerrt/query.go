@@ -66,6 +66,10 @@ func (w *Worker) answerLegacyQuery(task *workflowservice.PollWorkflowTaskQueueRe
 	wm.executed(start)
 	ctx, cancel := context.WithTimeout(payloadlimit.Checked(wm.reportContext()), rpcTimeout)
 	defer cancel()
+	if err := w.storeAnswer(ctx, w.workflowTaskTarget(task), req); err != nil {
+		req.CompletedType, req.QueryResult = enumspb.QUERY_RESULT_TYPE_FAILED, nil
+		req.ErrorMessage, req.Failure = err.Error(), toFailure(fc, err)
+	}
 	_ = w.opts.Payloads.Check(ctx, req) // a too large answer becomes a failed one
 	if _, err := w.opts.Service.RespondQueryTaskCompleted(ctx, req); err != nil {
 		w.opts.Logger.Warn("answering a query failed", "Error", err)

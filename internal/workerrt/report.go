@@ -192,6 +192,10 @@ func (w *Worker) failWorkflowTask(task *workflowservice.PollWorkflowTaskQueueRes
 		Deployment:        w.versioning.deployment,
 		DeploymentOptions: w.versioning.options,
 	}
+	if err := w.storeAnswer(ctx, w.workflowTaskTarget(task), req); err != nil {
+		w.opts.Logger.Warn("reporting a workflow task's failure failed; it will time out and be retried", "Error", err)
+		return
+	}
 	_ = w.opts.Payloads.Check(ctx, req) // a failure is only warned of: the server takes it
 	_, rerr := w.opts.Service.RespondWorkflowTaskFailed(ctx, req)
 	if rerr != nil {

@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal/engine"
+	"github.com/durable-go/sdk/internal/extstore"
 	"github.com/durable-go/sdk/internal/payloadlimit"
 	"github.com/durable-go/sdk/internal/sdkmetrics"
 	"github.com/durable-go/sdk/log"
@@ -54,6 +55,9 @@ type Options struct {
 	// are sent (payloadlimit): too large ones fail the task instead; nil
 	// checks nothing.
 	Payloads *payloadlimit.Checker
+	// Storage stores the payloads of the worker's answers outside
+	// before they are checked (external storage); nil stores none.
+	Storage *extstore.Storage
 	// ShutdownHeartbeat, when set, is the worker's last heartbeat
 	// (status SHUTTING_DOWN), which its ShutdownWorker call carries.
 	ShutdownHeartbeat func() *workerpb.WorkerHeartbeat

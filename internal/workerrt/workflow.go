@@ -49,6 +49,9 @@ func (w *Worker) pollWorkflowTask(ctx context.Context, queue *taskqueuepb.TaskQu
 func (w *Worker) handleWorkflowTask(task *workflowservice.PollWorkflowTaskQueueResponse) {
 	var carried *cachedRun
 	for task != nil {
+		if !w.retrieveWorkflowTask(task) {
+			break
+		}
 		if task.GetQuery() != nil {
 			w.answerLegacyQuery(task)
 			break
@@ -95,6 +98,15 @@ func (w *Worker) continueWorkflowTask(task *workflowservice.PollWorkflowTaskQueu
 		return nil, nil // failed or given up: the server retries it
 	}
 	req := w.completionRequest(run, done.task, done.res, done.nonfirstAttempts)
+	if err := w.storeAnswer(context.Background(), w.workflowTaskTarget(done.task), req); err != nil {
+		// The commands cannot be sent as they are: fail the task, which
+		// the server retries, as go.temporal.io/sdk does.
+		w.opts.Logger.Warn("Workflow task postprocess error: "+err.Error(), "WorkflowType", done.task.GetWorkflowType().GetName(),
+			"WorkflowID", done.task.GetWorkflowExecution().GetWorkflowId(), "RunID", done.task.GetWorkflowExecution().GetRunId(), "Attempt", done.task.GetAttempt())
+		w.evict(run)
+		w.failWorkflowTask(done.task, wm, start, &engine.TaskError{Cause: enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE, Err: err})
+		return nil, nil
+	}
 	if err := w.opts.Payloads.Check(context.Background(), req); err != nil {
 		// The server would terminate the workflow: fail the task instead,
 		// which the server retries, as go.temporal.io/sdk does (and with

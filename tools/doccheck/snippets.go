@@ -84,6 +84,7 @@ var snippetImports = map[string]string{
 	"opentelemetry": "github.com/durable-go/sdk/contrib/opentelemetry",
 	"sdktally":      "github.com/durable-go/sdk/contrib/tally",
 	"sysinfo":       "github.com/durable-go/sdk/contrib/sysinfo",
+	"localstorage":  "github.com/durable-go/sdk/contrib/localstorage",
 	"assert":        "github.com/stretchr/testify/assert",
 	"mock":          "github.com/stretchr/testify/mock",
 	"require":       "github.com/stretchr/testify/require",
