@@ -17,7 +17,8 @@ commit=${2:-3c8a12e}
 here=$(cd "$(dirname "$0")" && pwd)
 
 # The samples ported: every Nexus sample, the standalone activity sample,
-# and ctxpropagation, which nexus-context-propagation imports.
+# the external storage sample, and ctxpropagation, which
+# nexus-context-propagation imports.
 samples=(
 	nexus
 	nexus-cancelation
@@ -27,6 +28,7 @@ samples=(
 	nexus-standalone-operations
 	nexus-standalone-activity
 	standalone-activity
+	external-storage
 	ctxpropagation
 )
 
@@ -48,7 +50,7 @@ git_src show "$commit:LICENSE" >"$here/LICENSE"
 # The import rewrite: the only change a user makes to port.
 find "$here" -name '*.go' -print0 | xargs -0 sed -i \
 	-e 's#"go\.temporal\.io/sdk/contrib/envconfig"#"github.com/durable-go/sdk/contrib/envconfig"#' \
-	-e 's#"go\.temporal\.io/sdk/\([a-z/]*\)"#"github.com/durable-go/sdk/\1"#' \
+	-e 's#"go\.temporal\.io/sdk/\([a-z0-9/]*\)"#"github.com/durable-go/sdk/\1"#' \
 	-e 's#"go\.temporal\.io/sdk"#"github.com/durable-go/sdk"#'
 
 # Edits.
