@@ -93,6 +93,14 @@ func (h *TaskHandler) ExecuteNexusTask(task *workflowservice.PollNexusTaskQueueR
 	return completed, nil, err
 }
 
+// FailNexusTask is the failure to report for a task the worker could not
+// run because of err (its input could not be retrieved from external
+// storage): an internal handler error.
+func (h *TaskHandler) FailNexusTask(task *workflowservice.PollNexusTaskQueueResponse, err error) (*workflowservice.RespondNexusTaskFailedRequest, error) {
+	herr := nexus.NewHandlerErrorf(nexus.HandlerErrorTypeInternal, "%v", err)
+	return h.failedRequest(task, herr, task.GetRequest().GetCapabilities().GetTemporalFailureResponses(), h.opts.FailureConverter)
+}
+
 // newOperationContext makes the task's OperationContext, or the handler
 // error for a request of a kind this SDK does not know.
 func (h *TaskHandler) newOperationContext(task *workflowservice.PollNexusTaskQueueResponse) (*OperationContext, *nexus.HandlerError) {

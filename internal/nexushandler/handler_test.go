@@ -324,3 +324,24 @@ func TestUndecodableInputIsABadRequest(t *testing.T) {
 		t.Errorf("failure %v, want BAD_REQUEST cannot deserialize operation input", f)
 	}
 }
+
+// TestATaskTheWorkerCouldNotRunFailsAsAnInternalHandlerError: the failure
+// reported for a task whose input could not be retrieved is an INTERNAL
+// handler error saying why, in the shape the server asked for.
+func TestATaskTheWorkerCouldNotRunFailsAsAnInternalHandlerError(t *testing.T) {
+	h := newTestHandler(t, nil)
+	failed, err := h.FailNexusTask(startTask(t, "svc", "greet", "ann", true, nil), errors.New("no driver named \"s3\""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := failed.GetFailure()
+	if f.GetNexusHandlerFailureInfo().GetType() != string(nexus.HandlerErrorTypeInternal) || !strings.Contains(f.GetMessage(), `no driver named "s3"`) ||
+		string(failed.GetTaskToken()) != "task-token" || failed.GetNamespace() != "ns" {
+		t.Errorf("failed task %v, want an INTERNAL handler error naming the cause", failed)
+	}
+	failed, err = h.FailNexusTask(startTask(t, "svc", "greet", "ann", false, nil), errors.New("no driver"))
+	//lint:ignore SA1019 the shape older servers read
+	if legacy := failed.GetError(); err != nil || legacy.GetErrorType() != string(nexus.HandlerErrorTypeInternal) {
+		t.Errorf("to an older server: %v, %v; want the older handler error INTERNAL", failed, err)
+	}
+}

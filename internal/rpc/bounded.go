@@ -92,6 +92,7 @@ func retrievedByWorker(method string) bool {
 	switch method {
 	case workflowservice.WorkflowService_PollWorkflowTaskQueue_FullMethodName,
 		workflowservice.WorkflowService_PollActivityTaskQueue_FullMethodName,
+		workflowservice.WorkflowService_PollNexusTaskQueue_FullMethodName,
 		workflowservice.WorkflowService_RespondWorkflowTaskCompleted_FullMethodName,
 		workflowservice.WorkflowService_StartWorkflowExecution_FullMethodName:
 		return true

@@ -3,6 +3,7 @@ package workerrt
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"go.temporal.io/api/workflowservice/v1"
@@ -18,6 +19,9 @@ import (
 // request's deadline passed; the server times the task out).
 type NexusExecutor interface {
 	ExecuteNexusTask(task *workflowservice.PollNexusTaskQueueResponse) (*workflowservice.RespondNexusTaskCompletedRequest, *workflowservice.RespondNexusTaskFailedRequest, error)
+	// FailNexusTask is the failure to report for a task the worker could
+	// not run, because of err: an internal handler error.
+	FailNexusTask(task *workflowservice.PollNexusTaskQueueResponse, err error) (*workflowservice.RespondNexusTaskFailedRequest, error)
 }
 
 // ErrNexusTaskTimeout is the error of a Nexus task whose request deadline
@@ -75,7 +79,7 @@ func (w *Worker) handleNexusTask(task *workflowservice.PollNexusTaskQueueRespons
 	started := time.Now()
 	m := w.metrics.forNexusTask(task)
 	m.scheduledToStart(started)
-	completed, failed, err := w.opts.Nexus.ExecuteNexusTask(task)
+	completed, failed, err := w.executeNexusTask(task)
 	m.executed(time.Since(started), completed, failed, err)
 	if nexusFailureReason(completed, failed, err) != "" {
 		w.nexusSlots.taskFailed()
@@ -99,6 +103,19 @@ func (w *Worker) handleNexusTask(task *workflowservice.PollNexusTaskQueueRespons
 		return
 	}
 	m.endToEnd()
+}
+
+// executeNexusTask runs the task once its input, if stored outside, is
+// retrieved; one that cannot be fails with an internal handler error, as
+// in go.temporal.io/sdk, and the caller retries.
+func (w *Worker) executeNexusTask(task *workflowservice.PollNexusTaskQueueResponse) (*workflowservice.RespondNexusTaskCompletedRequest, *workflowservice.RespondNexusTaskFailedRequest, error) {
+	if w.opts.Storage != nil {
+		if err := w.opts.Storage.Retrieve(context.Background(), task); err != nil {
+			failed, err := w.opts.Nexus.FailNexusTask(task, fmt.Errorf("failed to retrieve Nexus operation input from external storage: %w", err))
+			return nil, failed, err
+		}
+	}
+	return w.opts.Nexus.ExecuteNexusTask(task)
 }
 
 // nexusTaskMetrics are the metrics of one Nexus task, as

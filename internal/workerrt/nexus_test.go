@@ -2,17 +2,21 @@ package workerrt
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
+	failurepb "go.temporal.io/api/failure/v1"
 	nexuspb "go.temporal.io/api/nexus/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/grpc"
 
+	"github.com/durable-go/sdk/internal/extstore"
 	"github.com/durable-go/sdk/internal/logging"
 )
 
@@ -85,6 +89,12 @@ func (e *scriptedNexus) ExecuteNexusTask(task *workflowservice.PollNexusTaskQueu
 	return &workflowservice.RespondNexusTaskCompletedRequest{TaskToken: task.GetTaskToken()}, nil, nil
 }
 
+// FailNexusTask reports the task failed with err's text.
+func (e *scriptedNexus) FailNexusTask(task *workflowservice.PollNexusTaskQueueResponse, err error) (*workflowservice.RespondNexusTaskFailedRequest, error) {
+	defer e.done.Done()
+	return &workflowservice.RespondNexusTaskFailedRequest{TaskToken: task.GetTaskToken(), Failure: &failurepb.Failure{Message: err.Error()}}, nil
+}
+
 func nexusTask(token, operation string) *workflowservice.PollNexusTaskQueueResponse {
 	return &workflowservice.PollNexusTaskQueueResponse{TaskToken: []byte(token), Request: &nexuspb.Request{
 		Variant: &nexuspb.Request_StartOperation{StartOperation: &nexuspb.StartOperationRequest{Service: "svc", Operation: operation}},
@@ -149,5 +159,78 @@ func TestNexusNeedsANexusService(t *testing.T) {
 	_, err := New(Options{Service: &stopService{}, TaskQueue: "tq", Nexus: &scriptedNexus{}})
 	if err == nil || !strings.Contains(err.Error(), "cannot poll Nexus tasks") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// memoryDriver is an external storage driver over a map.
+type memoryDriver struct {
+	name   string
+	mu     sync.Mutex
+	stored map[string]*commonpb.Payload
+}
+
+func (d *memoryDriver) Name() string { return d.name }
+func (d *memoryDriver) Type() string { return "memory" }
+
+func (d *memoryDriver) Store(_ extstore.StorageDriverStoreContext, payloads []*commonpb.Payload) ([]extstore.StorageDriverClaim, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	claims := make([]extstore.StorageDriverClaim, len(payloads))
+	for i, p := range payloads {
+		key := fmt.Sprint(len(d.stored))
+		d.stored[key] = p
+		claims[i] = extstore.StorageDriverClaim{ClaimData: map[string]string{"key": key}}
+	}
+	return claims, nil
+}
+
+func (d *memoryDriver) Retrieve(_ extstore.StorageDriverRetrieveContext, claims []extstore.StorageDriverClaim) ([]*commonpb.Payload, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]*commonpb.Payload, len(claims))
+	for i, c := range claims {
+		out[i] = d.stored[c.ClaimData["key"]]
+	}
+	return out, nil
+}
+
+// TestANexusTaskWhoseInputCannotBeRetrievedFails: a Nexus task whose input
+// is stored with a driver the worker does not have is not run: it is
+// reported failed, saying why, and the poll goes on.
+func TestANexusTaskWhoseInputCannotBeRetrievedFails(t *testing.T) {
+	writer, err := extstore.New(extstore.ExternalStorage{Drivers: []extstore.StorageDriver{&memoryDriver{name: "elsewhere", stored: map[string]*commonpb.Payload{}}}, PayloadSizeThreshold: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader, err := extstore.New(extstore.ExternalStorage{Drivers: []extstore.StorageDriver{&memoryDriver{name: "here", stored: map[string]*commonpb.Payload{}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := nexusTask("t1", "complete")
+	task.GetRequest().GetStartOperation().Payload = &commonpb.Payload{Data: []byte("a large input")}
+	if err := writer.Store(extstore.WithTarget(context.Background(), extstore.StorageDriverWorkflowInfo{WorkflowID: "caller"}), task); err != nil {
+		t.Fatal(err)
+	}
+	if !extstore.IsReference(task.GetRequest().GetStartOperation().GetPayload()) {
+		t.Fatal("the input was not stored")
+	}
+	svc := &nexusTestService{tasks: []*workflowservice.PollNexusTaskQueueResponse{task}}
+	exec := &scriptedNexus{}
+	exec.done.Add(1)
+	w, err := New(Options{Service: svc, Namespace: "ns", TaskQueue: "tq", Identity: "me", Logger: logging.NewTextLogger(io.Discard, 0),
+		Nexus: exec, NexusPollers: 1, Storage: reader})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Start()
+	exec.done.Wait()
+	w.Stop()
+	svc.mu.Lock()
+	defer svc.mu.Unlock()
+	if len(svc.completed) != 0 || len(svc.failed) != 1 {
+		t.Fatalf("completed %d, failed %d; want the task failed, not run", len(svc.completed), len(svc.failed))
+	}
+	if msg := svc.failed[0].GetFailure().GetMessage(); !strings.Contains(msg, "retrieve Nexus operation input from external storage") || !strings.Contains(msg, "elsewhere") {
+		t.Errorf("the failure says %q; want it to say the input could not be retrieved, and from which driver", msg)
 	}
 }
