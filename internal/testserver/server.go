@@ -61,6 +61,13 @@ type Options struct {
 	// of a Nexus endpoint (nexus.go); by default, the queue named as the
 	// endpoint. The test environment sends all to its one worker.
 	NexusQueue func(endpoint string) string
+	// ChainTopLevelRuns makes a run without a parent go on as on a
+	// Temporal server: its continue-as-new starts the next run, a failure
+	// retries under its retry policy and its cron schedule runs it again.
+	// Without it such a run runs once, as in go.temporal.io/sdk's test
+	// environment (the embedded server sets it; the test environment
+	// does not).
+	ChainTopLevelRuns bool
 }
 
 // Server is the in-memory history service. It is safe for concurrent use.
@@ -378,6 +385,32 @@ func (s *Server) StartWorkflow(workflowID, runID string, attrs *historypb.Workfl
 }
 
 func (s *Server) startLocked(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes) *run {
+	return s.startWithLocked(workflowID, runID, attrs, nil)
+}
+
+// SignalWithStart signals the workflow's open run, or starts a run with
+// the signal as its second event, before its first workflow task is
+// scheduled, as a server writes it. It reports whether it started a run.
+func (s *Server) SignalWithStart(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes, signal *historypb.WorkflowExecutionSignaledEventAttributes) (*commonpb.WorkflowExecution, bool, error) {
+	s.lock()
+	defer s.unlock()
+	signaled := &historypb.HistoryEvent_WorkflowExecutionSignaledEventAttributes{WorkflowExecutionSignaledEventAttributes: clone(signal)}
+	if prev := s.latest[workflowID]; prev != nil && !prev.closed {
+		s.deliver(prev, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED, signaled, true)
+		return proto.CloneOf(prev.execution), false, nil
+	}
+	if attrs.GetTaskQueue().GetName() == "" {
+		return nil, false, serviceerror.NewInvalidArgument("a workflow needs a task queue to start")
+	}
+	r := s.startWithLocked(workflowID, runID, clone(attrs), func(r *run) {
+		s.write(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED, signaled)
+	})
+	return proto.CloneOf(r.execution), true, nil
+}
+
+// startWithLocked starts a run; first, when set, writes the events that
+// follow its WorkflowExecutionStarted, before its first workflow task.
+func (s *Server) startWithLocked(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes, first func(*run)) *run {
 	if runID == "" {
 		runID = fmt.Sprintf("%s-run-%d", workflowID, len(s.runs)+1)
 	}
@@ -405,6 +438,9 @@ func (s *Server) startLocked(workflowID, runID string, attrs *historypb.Workflow
 	s.runs[runID] = r
 	s.latest[workflowID] = r
 	s.write(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, &historypb.HistoryEvent_WorkflowExecutionStartedEventAttributes{WorkflowExecutionStartedEventAttributes: attrs})
+	if first != nil {
+		first(r)
+	}
 	timeout := attrs.GetWorkflowRunTimeout().AsDuration()
 	if et := attrs.GetWorkflowExecutionTimeout().AsDuration(); et > 0 && (timeout == 0 || et < timeout) {
 		timeout = et

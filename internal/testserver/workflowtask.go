@@ -439,7 +439,7 @@ func (s *Server) continueAsNew(r *run, completedID int64, a *commandpb.ContinueA
 		}})
 	ev.EventGroupMarkers = groups
 	s.writeEvent(r, ev)
-	if r.parent == nil && !r.nexusStarted {
+	if r.parent == nil && !r.nexusStarted && !s.opts.ChainTopLevelRuns {
 		s.closeRun(r)
 		return
 	}
