@@ -306,3 +306,117 @@ func TestSkipTimeFiresTheTimersDueAndLockStopsSkipping(t *testing.T) {
 		t.Fatalf("Sleep(1h) moved the clock %v", passed)
 	}
 }
+
+// Counter adds what its updates ask until the signal "stop", rejecting
+// negative amounts in its validator.
+func Counter(ctx workflow.Context) (int, error) {
+	total := 0
+	err := workflow.SetUpdateHandlerWithOptions(ctx, "add", func(_ workflow.Context, n int) (int, error) {
+		total += n
+		return total, nil
+	}, workflow.UpdateHandlerOptions{Validator: func(_ workflow.Context, n int) error {
+		if n < 0 {
+			return errors.New("negative")
+		}
+		return nil
+	}})
+	if err != nil {
+		return 0, err
+	}
+	workflow.GetSignalChannel(ctx, "stop").Receive(ctx, nil)
+	return total, nil
+}
+
+func TestUpdatesAndSignalWithStart(t *testing.T) {
+	_, c := start(t, temporaltest.ServerOptions{})
+	startWorker(t, c, "counter", []any{Counter}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "counter", TaskQueue: "counter"}, Counter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{2, 3} {
+		h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: "counter", UpdateName: "add", Args: []any{n}, WaitForStage: client.WorkflowUpdateStageCompleted})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var total int
+		if err := h.Get(ctx, &total); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{UpdateID: "negative", WorkflowID: "counter", UpdateName: "add", Args: []any{-1}, WaitForStage: client.WorkflowUpdateStageCompleted})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Get(ctx, nil); err == nil || !strings.Contains(err.Error(), "negative") {
+		t.Fatalf("the rejected update answered %v; want the validator's error", err)
+	}
+	// An accepted update, polled for by its handle afterwards.
+	_, err = c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{UpdateID: "later", WorkflowID: "counter", UpdateName: "add", Args: []any{5}, WaitForStage: client.WorkflowUpdateStageAccepted})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total int
+	if err := c.GetWorkflowUpdateHandle(client.GetWorkflowUpdateHandleOptions{WorkflowID: "counter", UpdateID: "later"}).Get(ctx, &total); err != nil || total != 10 {
+		t.Fatalf("the polled update answered %d, %v; want 10", total, err)
+	}
+	// Signal-with-start signals the running workflow rather than start one.
+	again, err := c.SignalWithStartWorkflow(ctx, "counter", "stop", nil, client.StartWorkflowOptions{TaskQueue: "counter"}, Counter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.GetRunID() != run.GetRunID() {
+		t.Fatalf("signal-with-start went to run %s; want the running %s", again.GetRunID(), run.GetRunID())
+	}
+	if err := run.Get(ctx, &total); err != nil || total != 10 {
+		t.Fatalf("the workflow returned %d, %v; want 10", total, err)
+	}
+	// With no run open, signal-with-start starts one with the signal
+	// before its first workflow task, as a server writes it.
+	started, err := c.SignalWithStartWorkflow(ctx, "counter", "stop", nil, client.StartWorkflowOptions{TaskQueue: "counter"}, Counter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := started.Get(ctx, &total); err != nil || total != 0 {
+		t.Fatalf("the signal-with-start run returned %d, %v; want 0", total, err)
+	}
+	it := c.GetWorkflowHistory(ctx, "counter", started.GetRunID(), false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	var types []string
+	for it.HasNext() && len(types) < 3 {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		types = append(types, ev.GetEventType().String())
+	}
+	if got := strings.Join(types, " "); got != "WorkflowExecutionStarted WorkflowExecutionSignaled WorkflowTaskScheduled" {
+		t.Fatalf("the signal-with-start run's history begins %s", got)
+	}
+}
+
+// Flaky fails its first two attempts.
+func Flaky(ctx workflow.Context) (int32, error) {
+	attempt := workflow.GetInfo(ctx).Attempt
+	if attempt < 3 {
+		return 0, temporal.NewApplicationError("not yet", "NotYet")
+	}
+	return attempt, nil
+}
+
+func TestATopLevelWorkflowRetriesUnderItsRetryPolicy(t *testing.T) {
+	_, c := start(t, temporaltest.ServerOptions{TimeSkipping: true})
+	startWorker(t, c, "flaky", []any{Flaky}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "flaky", TaskQueue: "flaky",
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Minute}}, Flaky)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var attempt int32
+	if err := run.Get(ctx, &attempt); err != nil || attempt != 3 {
+		t.Fatalf("the workflow returned %d, %v; want success on attempt 3", attempt, err)
+	}
+}
