@@ -9,10 +9,12 @@ import (
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/temporal"
@@ -418,5 +420,78 @@ func TestATopLevelWorkflowRetriesUnderItsRetryPolicy(t *testing.T) {
 	var attempt int32
 	if err := run.Get(ctx, &attempt); err != nil || attempt != 3 {
 		t.Fatalf("the workflow returned %d, %v; want success on attempt 3", attempt, err)
+	}
+}
+
+// Wait waits for the signal "go".
+func Wait(ctx workflow.Context) (string, error) {
+	var s string
+	workflow.GetSignalChannel(ctx, "go").Receive(ctx, &s)
+	return s, nil
+}
+
+// TestAWorkerThatDiesWithoutSayingSoLosesItsTasks stands for a worker
+// that took a workflow task and died, and one that left a run on its
+// sticky queue and died, neither calling ShutdownWorker: the tasks time
+// out (start-to-close, sticky schedule-to-start) and a live worker takes
+// them from the normal queue, as on a server.
+func TestAWorkerThatDiesWithoutSayingSoLosesItsTasks(t *testing.T) {
+	srv, c := start(t, temporaltest.ServerOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "orphan", TaskQueue: "orphan", WorkflowTaskTimeout: time.Second}, Wait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := grpc.NewClient(srv.HostPort(), srv.DialOptions()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	service := workflowservice.NewWorkflowServiceClient(conn)
+	// The dead worker's first task: completed with no commands and a
+	// sticky queue no one will poll.
+	task, err := service.PollWorkflowTaskQueue(ctx, &workflowservice.PollWorkflowTaskQueueRequest{
+		Namespace: srv.Namespace(), TaskQueue: &taskqueuepb.TaskQueue{Name: "orphan"}, Identity: "dead-worker"})
+	if err != nil || len(task.GetTaskToken()) == 0 {
+		t.Fatalf("polling for the first task: %v, %v", task, err)
+	}
+	if _, err := service.RespondWorkflowTaskCompleted(ctx, &workflowservice.RespondWorkflowTaskCompletedRequest{
+		Namespace: srv.Namespace(), TaskToken: task.GetTaskToken(), Identity: "dead-worker",
+		StickyAttributes: &taskqueuepb.StickyExecutionAttributes{
+			WorkerTaskQueue:        &taskqueuepb.TaskQueue{Name: "dead-worker-sticky", Kind: enumspb.TASK_QUEUE_KIND_STICKY, NormalName: "orphan"},
+			ScheduleToStartTimeout: durationpb.New(time.Second)},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// The signal's task waits on the dead sticky queue until it times
+	// out; then another dead worker takes it from the normal queue and
+	// never answers; then a live worker completes the workflow.
+	if err := c.SignalWorkflow(ctx, "orphan", "", "go", "went"); err != nil {
+		t.Fatal(err)
+	}
+	task, err = service.PollWorkflowTaskQueue(ctx, &workflowservice.PollWorkflowTaskQueueRequest{
+		Namespace: srv.Namespace(), TaskQueue: &taskqueuepb.TaskQueue{Name: "orphan"}, Identity: "dead-worker-2"})
+	if err != nil || len(task.GetTaskToken()) == 0 {
+		t.Fatalf("polling for the task after the sticky timeout: %v, %v", task, err)
+	}
+	startWorker(t, c, "orphan", []any{Wait}, nil)
+	var got string
+	if err := run.Get(ctx, &got); err != nil || got != "went" {
+		t.Fatalf("the workflow returned %q, %v", got, err)
+	}
+	var timeouts []string
+	it := c.GetWorkflowHistory(ctx, "orphan", run.GetRunID(), false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := ev.GetWorkflowTaskTimedOutEventAttributes(); a != nil {
+			timeouts = append(timeouts, a.GetTimeoutType().String())
+		}
+	}
+	if got := strings.Join(timeouts, " "); got != "ScheduleToStart StartToClose" {
+		t.Fatalf("the history's workflow task timeouts are %q; want ScheduleToStart StartToClose", got)
 	}
 }

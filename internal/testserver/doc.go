@@ -45,7 +45,8 @@
 //
 // What it does not do: the server's own Nexus endpoint
 // (workflow.SignalWithStartWorkflow), visibility, namespaces, workflow
-// task timeouts, or, unless Options.ChainTopLevelRuns says so (the
+// task timeouts unless Options.WorkflowTaskTimeouts says so (tasktimeout.go),
+// or, unless Options.ChainTopLevelRuns says so (the
 // embedded server), the retries, cron schedule and continue-as-new of the
 // test's own workflow (a run without a parent), which runs once, as in
 // go.temporal.io/sdk's test environment; commands it does not know fail

@@ -68,6 +68,14 @@ type Options struct {
 	// environment (the embedded server sets it; the test environment
 	// does not).
 	ChainTopLevelRuns bool
+	// WorkflowTaskTimeouts times out workflow tasks as a server does: a
+	// started task whose worker does not answer within the run's workflow
+	// task timeout, and a task that waits on a sticky queue longer than
+	// its worker asked, are written off (WorkflowTaskTimedOut) and
+	// scheduled again on the run's normal task queue, so that a worker that
+	// died without saying so does not hold its runs. The test environment,
+	// whose one worker never dies, leaves it off.
+	WorkflowTaskTimeouts bool
 }
 
 // Server is the in-memory history service. It is safe for concurrent use.
@@ -173,6 +181,9 @@ type run struct {
 	// a sticky task carries only the events after it.
 	lastStartedID int64
 	stickyQueue   string
+	// stickyTimeout is how long a task waits on the sticky queue for its
+	// worker (Options.WorkflowTaskTimeouts).
+	stickyTimeout time.Duration
 	historyBytes  int64 // the size of history, for WorkflowTaskStarted
 	// lastStarted is the last ActivityTaskStarted written: its outcome is
 	// always the next activity event (see fillStartedID).
@@ -643,6 +654,7 @@ func (s *Server) ForgetStickyQueue(queue string) {
 		if wft := r.wft; wft != nil && wft.startedID == 0 && wft.queue == queue {
 			queueOf(s.workflowQueues, queue).remove(func(t *workflowTask) bool { return t == wft })
 			wft.queue, wft.sticky = s.workflowQueue(r), false
+			s.clock.Stop(wft.timeout) // its sticky schedule-to-start no longer applies
 			queueOf(s.workflowQueues, wft.queue).push(wft)
 		}
 	}
