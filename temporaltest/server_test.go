@@ -495,3 +495,30 @@ func TestAWorkerThatDiesWithoutSayingSoLosesItsTasks(t *testing.T) {
 		t.Fatalf("the history's workflow task timeouts are %q; want ScheduleToStart StartToClose", got)
 	}
 }
+
+func TestUpdateWithStartStartsTheRunAndUpdatesIt(t *testing.T) {
+	_, c := start(t, temporaltest.ServerOptions{})
+	startWorker(t, c, "counter", []any{Counter}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for i, want := range []int{4, 7} { // the first starts the run, the second uses it
+		op := c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{ID: "counted", TaskQueue: "counter",
+			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING}, Counter)
+		h, err := c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op,
+			UpdateOptions: client.UpdateWorkflowOptions{UpdateName: "add", Args: []any{[]int{4, 3}[i]}, WaitForStage: client.WorkflowUpdateStageCompleted}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var total int
+		if err := h.Get(ctx, &total); err != nil || total != want {
+			t.Fatalf("update-with-start %d answered %d, %v; want %d", i, total, err, want)
+		}
+	}
+	if err := c.SignalWorkflow(ctx, "counted", "", "stop", nil); err != nil {
+		t.Fatal(err)
+	}
+	var total int
+	if err := c.GetWorkflow(ctx, "counted", "").Get(ctx, &total); err != nil || total != 7 {
+		t.Fatalf("the workflow returned %d, %v; want 7", total, err)
+	}
+}
