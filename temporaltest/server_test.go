@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -520,5 +521,64 @@ func TestUpdateWithStartStartsTheRunAndUpdatesIt(t *testing.T) {
 	var total int
 	if err := c.GetWorkflow(ctx, "counted", "").Get(ctx, &total); err != nil || total != 7 {
 		t.Fatalf("the workflow returned %d, %v; want 7", total, err)
+	}
+}
+
+// release, once closed, lets Block return; each test makes its own.
+var release atomic.Pointer[chan struct{}]
+
+// Block waits for release.
+func Block(ctx context.Context) error {
+	select {
+	case <-*release.Load():
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Described upserts its memo, then runs Block.
+func Described(ctx workflow.Context) error {
+	if err := workflow.UpsertMemo(ctx, map[string]any{"note": "upserted"}); err != nil {
+		return err
+	}
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
+	return workflow.ExecuteActivity(ctx, Block).Get(ctx, nil)
+}
+
+func TestDescribeShowsUpsertsAndPendingActivities(t *testing.T) {
+	released := make(chan struct{})
+	release.Store(&released)
+	_, c := start(t, temporaltest.ServerOptions{})
+	startWorker(t, c, "described", []any{Described}, []any{Block})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "described", TaskQueue: "described"}, Described)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		desc, err := c.DescribeWorkflowExecution(ctx, "described", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pending := desc.GetPendingActivities(); len(pending) == 1 && pending[0].GetState() == enumspb.PENDING_ACTIVITY_STATE_STARTED {
+			if pending[0].GetActivityType().GetName() != "Block" {
+				t.Fatalf("the pending activity is %v", pending[0])
+			}
+			if note := string(desc.GetWorkflowExecutionInfo().GetMemo().GetFields()["note"].GetData()); note != `"upserted"` {
+				t.Fatalf("the described memo's note is %s; want the upserted one", note)
+			}
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the activity never showed as started")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	close(released)
+	if err := run.Get(ctx, nil); err != nil {
+		t.Fatal(err)
 	}
 }

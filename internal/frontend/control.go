@@ -71,7 +71,7 @@ func (f *Frontend) QueryWorkflow(ctx context.Context, req *workflowservice.Query
 }
 
 // DescribeWorkflowExecution describes a run: its configuration, status
-// and history length. Pending activities and children are not listed.
+// history length and pending activities. Pending children are not listed.
 func (f *Frontend) DescribeWorkflowExecution(_ context.Context, req *workflowservice.DescribeWorkflowExecutionRequest) (*workflowservice.DescribeWorkflowExecutionResponse, error) {
 	if err := f.checkNamespace(req.GetNamespace()); err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func (f *Frontend) DescribeWorkflowExecution(_ context.Context, req *workflowser
 		Execution: info.Execution, Type: started.GetWorkflowType(), StartTime: timestamppb.New(info.StartTime),
 		Status: info.Status, HistoryLength: info.HistoryLen, HistorySizeBytes: info.HistorySize,
 		ExecutionTime: timestamppb.New(info.StartTime.Add(started.GetFirstWorkflowTaskBackoff().AsDuration())),
-		Memo:          started.GetMemo(), SearchAttributes: started.GetSearchAttributes(), TaskQueue: started.GetTaskQueue().GetName(),
+		Memo:          info.Memo, SearchAttributes: info.SearchAttributes, TaskQueue: started.GetTaskQueue().GetName(),
 		ParentExecution: started.GetParentWorkflowExecution(), RootExecution: started.GetRootWorkflowExecution(),
 		FirstRunId: started.GetFirstExecutionRunId(),
 	}
@@ -100,5 +100,6 @@ func (f *Frontend) DescribeWorkflowExecution(_ context.Context, req *workflowser
 			DefaultWorkflowTaskTimeout: started.GetWorkflowTaskTimeout(),
 		},
 		WorkflowExecutionInfo: out,
+		PendingActivities:     info.PendingActivities,
 	}, nil
 }

@@ -2,13 +2,16 @@ package testserver
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/serviceerror"
+	workflowpb "go.temporal.io/api/workflow/v1"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
 // RunInfo is what the server can say of one run, for a frontend's
@@ -23,8 +26,13 @@ type RunInfo struct {
 	HistoryLen int64
 	// HistorySize is the size of the history's events in bytes.
 	HistorySize int64
-	// PendingActivities counts the activities scheduled and not closed.
-	PendingActivities int
+	// Memo and SearchAttributes are the run's, with the upserts its
+	// workflow made since it started.
+	Memo             *commonpb.Memo
+	SearchAttributes *commonpb.SearchAttributes
+	// PendingActivities are the activities scheduled and not closed, in
+	// the order they were scheduled.
+	PendingActivities []*workflowpb.PendingActivityInfo
 }
 
 // Describe says what the server knows of a run (the workflow's newest for
@@ -41,14 +49,76 @@ func (s *Server) Describe(execution *commonpb.WorkflowExecution) (RunInfo, error
 		Status:     enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING,
 		StartTime:  r.history[0].GetEventTime().AsTime(),
 		HistoryLen: int64(len(r.history)), HistorySize: r.historyBytes,
-		PendingActivities: len(r.activities),
+		PendingActivities: s.pendingActivities(r),
 	}
+	info.Memo, info.SearchAttributes = upserted(r)
 	if r.closed {
 		last := r.history[len(r.history)-1]
 		info.Status = closeStatus(last.GetEventType())
 		info.CloseTime = last.GetEventTime().AsTime()
 	}
 	return info, nil
+}
+
+// upserted is a run's memo and search attributes: those it started with,
+// updated by its upserts.
+func upserted(r *run) (*commonpb.Memo, *commonpb.SearchAttributes) {
+	memo := clone(r.started.GetMemo())
+	attrs := clone(r.started.GetSearchAttributes())
+	for _, ev := range r.history {
+		if up := ev.GetUpsertWorkflowSearchAttributesEventAttributes(); up != nil {
+			if attrs == nil {
+				attrs = &commonpb.SearchAttributes{}
+			}
+			if attrs.IndexedFields == nil {
+				attrs.IndexedFields = make(map[string]*commonpb.Payload)
+			}
+			for k, v := range up.GetSearchAttributes().GetIndexedFields() {
+				attrs.IndexedFields[k] = clone(v)
+			}
+		}
+		if mod := ev.GetWorkflowPropertiesModifiedEventAttributes(); mod != nil {
+			if memo == nil {
+				memo = &commonpb.Memo{}
+			}
+			if memo.Fields == nil {
+				memo.Fields = make(map[string]*commonpb.Payload)
+			}
+			for k, v := range mod.GetUpsertedMemo().GetFields() {
+				memo.Fields[k] = clone(v)
+			}
+		}
+	}
+	return memo, attrs
+}
+
+// pendingActivities describes a run's open activities as a server's
+// DescribeWorkflowExecution does.
+func (s *Server) pendingActivities(r *run) []*workflowpb.PendingActivityInfo {
+	ids := make([]int64, 0, len(r.activities))
+	for id := range r.activities {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	out := make([]*workflowpb.PendingActivityInfo, 0, len(ids))
+	for _, id := range ids {
+		a := r.activities[id]
+		info := &workflowpb.PendingActivityInfo{
+			ActivityId: a.attrs.GetActivityId(), ActivityType: proto.CloneOf(a.attrs.GetActivityType()),
+			State: enumspb.PENDING_ACTIVITY_STATE_SCHEDULED, HeartbeatDetails: clone(a.details), Attempt: a.attempt,
+			MaximumAttempts: a.attrs.GetRetryPolicy().GetMaximumAttempts(), LastFailure: clone(a.lastFailure),
+			LastWorkerIdentity: a.identity, ScheduledTime: timestamppb.New(a.attemptSchedule), Priority: proto.CloneOf(a.attrs.GetPriority()),
+		}
+		if a.state == activityStarted {
+			info.State = enumspb.PENDING_ACTIVITY_STATE_STARTED
+			info.LastStartedTime = timestamppb.New(a.started)
+		}
+		if a.cancelRequested != 0 {
+			info.State = enumspb.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED
+		}
+		out = append(out, info)
+	}
+	return out
 }
 
 // closeStatus is the status a run's close event gives it.
