@@ -148,6 +148,9 @@ func TestAWorkflowRunsWithAClientAndAWorker(t *testing.T) {
 
 func TestAnUnservedCallSaysToUseADevServer(t *testing.T) {
 	srv, c := start(t, temporaltest.ServerOptions{})
+	if _, err := c.CheckHealth(context.Background(), &client.CheckHealthRequest{}); err != nil {
+		t.Fatalf("the health check failed: %v", err)
+	}
 	_, err := c.ListWorkflow(context.Background(), &workflowservice.ListWorkflowExecutionsRequest{Namespace: srv.Namespace()})
 	if err == nil {
 		t.Fatal("ListWorkflow succeeded; the embedded server has no visibility store")

@@ -21,6 +21,8 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	"github.com/durable-go/sdk/internal/testserver"
 )
@@ -85,9 +87,13 @@ func (f *Frontend) Namespace() string { return f.namespace }
 func (f *Frontend) Stop() { f.clock.StopRunning() }
 
 // Register adds the frontend's services to a gRPC server made with
-// ServerOptions.
+// ServerOptions: the WorkflowService, and the gRPC health service, which
+// reports it serving (client.CheckHealth asks it).
 func (f *Frontend) Register(s *grpc.Server) {
 	workflowservice.RegisterWorkflowServiceServer(s, f)
+	h := health.NewServer()
+	h.SetServingStatus(workflowservice.WorkflowService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	healthpb.RegisterHealthServer(s, h)
 }
 
 func (f *Frontend) eventWritten() {

@@ -183,13 +183,13 @@ func TestTheEmbeddedTargetRunsTestsAgainstTheEmbeddedServer(t *testing.T) {
 		return 0
 	}}
 
-	code := run(tests, new(bytes.Buffer), WithServerOptions(devserver.Options{ExistingPath: "/nonexistent", Namespace: "embedded-ns"}))
+	code := run(tests, new(bytes.Buffer), WithServerOptions(devserver.Options{ExistingPath: "/nonexistent", Namespace: "other"}))
 
 	if code != 0 || answered != nil {
 		t.Fatalf("exit code %d; the embedded server at %q answered %v", code, hostPort, answered)
 	}
-	if namespace != "embedded-ns" {
-		t.Errorf("namespace %q, want the options' embedded-ns", namespace)
+	if namespace != "default" {
+		t.Errorf("namespace %q, want default, the one namespace the embedded server serves", namespace)
 	}
 	if active.Load() != before {
 		t.Error("the package's own harness was not restored")

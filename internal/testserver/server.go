@@ -591,16 +591,16 @@ func (s *Server) Terminate(execution *commonpb.WorkflowExecution, reason string,
 	if err != nil {
 		return err
 	}
-	s.terminateLocked(r, reason, identity)
+	s.terminateLocked(r, reason, details, identity)
 	return nil
 }
 
-func (s *Server) terminateLocked(r *run, reason, identity string) {
+func (s *Server) terminateLocked(r *run, reason string, details *commonpb.Payloads, identity string) {
 	if r.wft != nil && r.wft.startedID != 0 {
 		s.failWorkflowTaskLocked(r, enumspb.WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND, nil, identity)
 	}
 	s.write(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED, &historypb.HistoryEvent_WorkflowExecutionTerminatedEventAttributes{
-		WorkflowExecutionTerminatedEventAttributes: &historypb.WorkflowExecutionTerminatedEventAttributes{Reason: reason, Identity: identity}})
+		WorkflowExecutionTerminatedEventAttributes: &historypb.WorkflowExecutionTerminatedEventAttributes{Reason: reason, Details: clone(details), Identity: identity}})
 	s.closeRun(r)
 }
 
