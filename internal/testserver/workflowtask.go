@@ -145,10 +145,15 @@ func (s *Server) startWorkflowTask(t *workflowTask, identity string) *workflowse
 		StartedTime:                s.now(),
 	}
 	if t.query != nil {
-		// A query task carries no events: the worker answers from the run
-		// it caches, or rebuilds the run from the history it fetches.
+		// A query task on the sticky queue carries no events: the worker
+		// answers from the run it caches. On the normal queue it carries
+		// the whole history, as a server's, so that a worker that cached
+		// a run closed behind its back learns of the close.
 		resp.Query = t.query.request
 		resp.History = &historypb.History{}
+		if t.queue != r.stickyQueue {
+			resp.History.Events = cloneEvents(r.history)
+		}
 		return resp
 	}
 	attrs := &historypb.WorkflowTaskStartedEventAttributes{ScheduledEventId: t.scheduledID, Identity: identity, RequestId: string(t.token)}
