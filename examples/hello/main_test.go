@@ -50,3 +50,12 @@ func (s *GreetingSuite) TestAFailingActivityFailsTheWorkflow() {
 	s.True(errors.As(env.GetWorkflowError(), &appErr))
 	s.Equal("Closed", appErr.Type())
 }
+
+// TestTheSampleRunsOnTheEmbeddedServer runs the sample as
+// scripts/run-sample.sh does on a machine with no server: a real worker
+// and client, over gRPC, against the embedded server.
+func TestTheSampleRunsOnTheEmbeddedServer(t *testing.T) {
+	if err := run("", "", true); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -4,7 +4,12 @@
 //
 // The server is durable-devserver (Temporal server 1.32.1, built from
 // cmd/durable-devserver), or the Temporal CLI's dev server (server 1.29.1)
-// with DURABLE_TEST_SERVER=1.29; see devserver.FindTestServer.
+// with DURABLE_TEST_SERVER=1.29; see devserver.FindTestServer. With
+// DURABLE_TEST_SERVER=embedded the tests run against the embedded server
+// (package temporaltest) instead: no binary, no process, for the tests
+// that need nothing it lacks (visibility, schedules, search attributes
+// registered on the server, dynamic config; see
+// docs/guide/embedded-server.md).
 //
 // Integration tests are not optional: without the server binary the run
 // fails with instructions to install it, unless DURABLE_SKIP_INTEGRATION=1

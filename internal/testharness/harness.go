@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/durable-go/sdk/internal/devserver"
+	"github.com/durable-go/sdk/temporaltest"
 )
 
 // SkipEnv names the environment variable that, set to 1, skips
@@ -31,10 +32,17 @@ func WithServerOptions(opts devserver.Options) Option {
 	}
 }
 
+// EmbeddedTarget is the value of devserver.TargetEnv that runs a
+// package's integration tests against the embedded server (temporaltest)
+// instead of a dev server: no binary, a start in microseconds, for the
+// tests that need nothing it lacks (docs/guide/embedded-server.md).
+const EmbeddedTarget = "embedded"
+
 // harness is the state Main shares with the tests it runs.
 type harness struct {
-	server  *devserver.Server // nil when skipped
-	skipped bool
+	server   *devserver.Server    // nil when skipped or embedded
+	embedded *temporaltest.Server // with EmbeddedTarget
+	skipped  bool
 	// skipReason says why tests that need the server skip.
 	skipReason string
 }
@@ -65,6 +73,9 @@ func run(m runner, stderr io.Writer, opts ...Option) int {
 	for _, opt := range opts {
 		opt(&serverOpts)
 	}
+	if os.Getenv(devserver.TargetEnv) == EmbeddedTarget {
+		return runEmbedded(m, stderr, serverOpts)
+	}
 	server, err := startServer(serverOpts)
 	if err != nil {
 		fmt.Fprintf(stderr, "testharness: %v\n", err)
@@ -82,6 +93,20 @@ func run(m runner, stderr io.Writer, opts ...Option) int {
 		return max(code, 1)
 	}
 	return code
+}
+
+// runEmbedded runs the tests against an embedded server. It serves one
+// namespace, "default", the one every dev server serves: the options'
+// (a dev server's second namespace, its search attributes and dynamic
+// config) do not apply, and the tests that need them fail there.
+func runEmbedded(m runner, stderr io.Writer, _ devserver.Options) int {
+	srv, err := temporaltest.NewServer(temporaltest.ServerOptions{})
+	if err != nil {
+		fmt.Fprintf(stderr, "testharness: %v\n", err)
+		return 1
+	}
+	defer srv.Stop()
+	return runWith(m, &harness{embedded: srv})
 }
 
 // startServer starts the server devserver.FindTestServer picks
@@ -121,9 +146,9 @@ func fuzzing() bool {
 	return false
 }
 
-// server returns the package's dev server, skipping t if integration tests
+// server returns the package's server, skipping t if integration tests
 // are disabled and failing it if Main is not in use.
-func server(t testing.TB) *devserver.Server {
+func server(t testing.TB) *harness {
 	t.Helper()
 	h := active.Load()
 	switch {
@@ -132,19 +157,28 @@ func server(t testing.TB) *devserver.Server {
 	case h.skipped:
 		t.Skipf("integration test skipped: %s", h.skipReason)
 	}
-	return h.server
+	return h
 }
 
-// HostPort returns the dev server's frontend address.
+// HostPort returns the dev server's frontend address (the embedded
+// server's with DURABLE_TEST_SERVER=embedded).
 func HostPort(t testing.TB) string {
 	t.Helper()
-	return server(t).HostPort()
+	h := server(t)
+	if h.embedded != nil {
+		return h.embedded.HostPort()
+	}
+	return h.server.HostPort()
 }
 
 // Namespace returns the namespace the dev server was started with.
 func Namespace(t testing.TB) string {
 	t.Helper()
-	return server(t).Namespace()
+	h := server(t)
+	if h.embedded != nil {
+		return h.embedded.Namespace()
+	}
+	return h.server.Namespace()
 }
 
 // RequireCLI returns the temporal binary's path for tests that start their

@@ -164,3 +164,39 @@ func TestRunShowsServerOutputWhenTestsFail(t *testing.T) {
 	}
 	wantOutput(t, stderr.String(), "testharness: dev server at "+tests.seen.server.HostPort()+", last stderr output:")
 }
+
+func TestTheEmbeddedTargetRunsTestsAgainstTheEmbeddedServer(t *testing.T) {
+	t.Setenv(SkipEnv, "")
+	t.Setenv(devserver.TargetEnv, EmbeddedTarget)
+	before := active.Load()
+	var hostPort, namespace string
+	var answered error
+	tests := &runFunc{func() int {
+		hostPort, namespace = HostPort(t), Namespace(t)
+		c, err := rpc.Dial(context.Background(), rpc.Options{HostPort: hostPort})
+		if err != nil {
+			answered = err
+			return 1
+		}
+		defer c.Close()
+		answered = c.CheckNamespace(context.Background(), namespace)
+		return 0
+	}}
+
+	code := run(tests, new(bytes.Buffer), WithServerOptions(devserver.Options{ExistingPath: "/nonexistent", Namespace: "other"}))
+
+	if code != 0 || answered != nil {
+		t.Fatalf("exit code %d; the embedded server at %q answered %v", code, hostPort, answered)
+	}
+	if namespace != "default" {
+		t.Errorf("namespace %q, want default, the one namespace the embedded server serves", namespace)
+	}
+	if active.Load() != before {
+		t.Error("the package's own harness was not restored")
+	}
+}
+
+// runFunc is a runner that runs a function.
+type runFunc struct{ f func() int }
+
+func (r *runFunc) Run() int { return r.f() }

@@ -150,7 +150,7 @@ func (s *Server) applyParentClosePolicy(parent *run) {
 				WorkflowExecutionCancelRequestedEventAttributes: &historypb.WorkflowExecutionCancelRequestedEventAttributes{
 					Cause: "by parent close policy", ExternalWorkflowExecution: proto.CloneOf(parent.execution)}}, true)
 		default:
-			s.terminateLocked(child, "by parent close policy", "")
+			s.terminateLocked(child, "by parent close policy", nil, "")
 		}
 	}
 }

@@ -26,6 +26,9 @@ type Clock struct {
 	running bool
 	stop    chan struct{}
 	done    chan struct{}
+	// wall: the clock reads the wall clock and fires every timer once its
+	// duration has passed in wall time, skipping nothing (NewWallClock).
+	wall bool
 }
 
 // NewClock returns a clock that reads start until a timer fires.
@@ -33,11 +36,22 @@ func NewClock(start time.Time) *Clock {
 	return &Clock{now: start, wake: make(chan struct{})}
 }
 
+// NewWallClock returns a clock that never skips: it reads the wall clock,
+// and a timer fires once its duration has passed in wall time, work in
+// flight or not, as on a Temporal server (the embedded server without
+// time skipping).
+func NewWallClock() *Clock {
+	return &Clock{now: time.Now(), wake: make(chan struct{}), wall: true}
+}
+
 // Set moves the clock to start, before it runs: timers already set keep
 // their distance from it.
 func (c *Clock) Set(start time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.wall {
+		return
+	}
 	shift := start.Sub(c.now)
 	for _, t := range c.timers {
 		t.at = t.at.Add(shift)
@@ -49,6 +63,13 @@ func (c *Clock) Set(start time.Time) {
 func (c *Clock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.nowLocked()
+}
+
+func (c *Clock) nowLocked() time.Time {
+	if c.wall {
+		return time.Now()
+	}
 	return c.now
 }
 
@@ -58,7 +79,7 @@ func (c *Clock) Now() time.Time {
 func (c *Clock) ToWall(t time.Time) time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return time.Now().Add(t.Sub(c.now))
+	return time.Now().Add(t.Sub(c.nowLocked()))
 }
 
 // Idle reports whether no work is in flight.
@@ -84,7 +105,7 @@ func (c *Clock) AfterFunc(d time.Duration, fn func()) *Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.seq++
-	t := &Timer{at: c.now.Add(d), wallAt: time.Now().Add(d), seq: c.seq, fn: fn}
+	t := &Timer{at: c.nowLocked().Add(d), wallAt: time.Now().Add(d), seq: c.seq, fn: fn}
 	heap.Push(&c.timers, t)
 	c.signalLocked()
 	return t
@@ -226,7 +247,7 @@ func (c *Clock) nextLocked() (*Timer, time.Duration) {
 	if len(c.timers) == 0 || c.held {
 		return nil, -1
 	}
-	if c.busy == 0 {
+	if c.busy == 0 && !c.wall {
 		return c.timers[0], 0
 	}
 	var first *Timer
@@ -268,3 +289,34 @@ func (h *timerHeap) Pop() any {
 	*h = old[:len(old)-1]
 	return t
 }
+
+// Advance moves a skipping clock d ahead at once: the timers due by then
+// fire on the caller's goroutine, in order, each at its due instant, and
+// the clock reads d later than before. A wall clock cannot be moved.
+func (c *Clock) Advance(d time.Duration) bool {
+	c.mu.Lock()
+	if c.wall {
+		c.mu.Unlock()
+		return false
+	}
+	target := c.now.Add(d)
+	for len(c.timers) > 0 && !c.timers[0].at.After(target) {
+		due := heap.Pop(&c.timers).(*Timer)
+		if due.at.After(c.now) {
+			c.now = due.at
+		}
+		c.mu.Unlock()
+		due.fn()
+		c.mu.Lock()
+	}
+	if target.After(c.now) {
+		c.now = target
+	}
+	c.signalLocked()
+	c.mu.Unlock()
+	return true
+}
+
+// Skips reports whether the clock skips to the next timer while nothing
+// is in flight (false for a wall clock).
+func (c *Clock) Skips() bool { return !c.wall }

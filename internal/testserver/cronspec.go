@@ -145,3 +145,14 @@ func (c *cronSpec) dayMatches(t time.Time) bool {
 	}
 	return dom || dow
 }
+
+// NextCronTime is the first time after after that a cron schedule names,
+// or an error saying what is wrong with spec: a frontend delays a cron
+// workflow's first run until then.
+func NextCronTime(spec string, after time.Time) (time.Time, error) {
+	c, err := parseCron(spec)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return c.next(after), nil
+}

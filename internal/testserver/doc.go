@@ -39,10 +39,16 @@
 // something is, a timer fires when its duration has passed in wall time,
 // so that a running activity's timeouts measure the time it really takes.
 //
+// NewWallClock makes a clock that never skips: it reads the wall clock and
+// fires timers in wall time, as a Temporal server does (the embedded
+// server without time skipping, internal/frontend).
+//
 // What it does not do: the server's own Nexus endpoint
 // (workflow.SignalWithStartWorkflow), visibility, namespaces, workflow
-// task timeouts, or the retries, cron schedule and continue-as-new of the
+// task timeouts unless Options.WorkflowTaskTimeouts says so (tasktimeout.go),
+// or, unless Options.ChainTopLevelRuns says so (the
+// embedded server), the retries, cron schedule and continue-as-new of the
 // test's own workflow (a run without a parent), which runs once, as in
-// go.temporal.io/sdk's test environment; commands it does not know fail the workflow task with a message saying
-// so.
+// go.temporal.io/sdk's test environment; commands it does not know fail
+// the workflow task with a message saying so.
 package testserver

@@ -31,7 +31,7 @@ type rerun struct {
 // rerunOf decides whether a child run that closes as closing says (its
 // result, or its failure) goes on in a new run.
 func (s *Server) rerunOf(r *run, failure *failurepb.Failure) (rerun, bool) {
-	if r.parent == nil {
+	if r.parent == nil && !s.opts.ChainTopLevelRuns {
 		return rerun{}, false
 	}
 	next := rerun{runID: fmt.Sprintf("%s-run-%d", r.execution.GetWorkflowId(), len(s.runs)+1)}
@@ -99,9 +99,10 @@ func (s *Server) startRerun(r *run, next rerun, result *commonpb.Payloads, failu
 		FirstWorkflowTaskBackoff: durationOf(next.backoff),
 	}
 	nextRun := s.startLocked(r.execution.GetWorkflowId(), next.runID, attrs)
-	link := r.parent // the chain goes on; its parent waits for its end
-	nextRun.parent = link
-	link.parent.children = append(link.parent.children, nextRun)
+	if link := r.parent; link != nil { // the chain goes on; its parent waits for its end
+		nextRun.parent = link
+		link.parent.children = append(link.parent.children, nextRun)
+	}
 }
 
 // closesForGood reports whether a close event ends its chain of runs: not

@@ -61,6 +61,21 @@ type Options struct {
 	// of a Nexus endpoint (nexus.go); by default, the queue named as the
 	// endpoint. The test environment sends all to its one worker.
 	NexusQueue func(endpoint string) string
+	// ChainTopLevelRuns makes a run without a parent go on as on a
+	// Temporal server: its continue-as-new starts the next run, a failure
+	// retries under its retry policy and its cron schedule runs it again.
+	// Without it such a run runs once, as in go.temporal.io/sdk's test
+	// environment (the embedded server sets it; the test environment
+	// does not).
+	ChainTopLevelRuns bool
+	// WorkflowTaskTimeouts times out workflow tasks as a server does: a
+	// started task whose worker does not answer within the run's workflow
+	// task timeout, and a task that waits on a sticky queue longer than
+	// its worker asked, are written off (WorkflowTaskTimedOut) and
+	// scheduled again on the run's normal task queue, so that a worker that
+	// died without saying so does not hold its runs. The test environment,
+	// whose one worker never dies, leaves it off.
+	WorkflowTaskTimeouts bool
 }
 
 // Server is the in-memory history service. It is safe for concurrent use.
@@ -166,6 +181,9 @@ type run struct {
 	// a sticky task carries only the events after it.
 	lastStartedID int64
 	stickyQueue   string
+	// stickyTimeout is how long a task waits on the sticky queue for its
+	// worker (Options.WorkflowTaskTimeouts).
+	stickyTimeout time.Duration
 	historyBytes  int64 // the size of history, for WorkflowTaskStarted
 	// lastStarted is the last ActivityTaskStarted written: its outcome is
 	// always the next activity event (see fillStartedID).
@@ -378,6 +396,32 @@ func (s *Server) StartWorkflow(workflowID, runID string, attrs *historypb.Workfl
 }
 
 func (s *Server) startLocked(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes) *run {
+	return s.startWithLocked(workflowID, runID, attrs, nil)
+}
+
+// SignalWithStart signals the workflow's open run, or starts a run with
+// the signal as its second event, before its first workflow task is
+// scheduled, as a server writes it. It reports whether it started a run.
+func (s *Server) SignalWithStart(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes, signal *historypb.WorkflowExecutionSignaledEventAttributes) (*commonpb.WorkflowExecution, bool, error) {
+	s.lock()
+	defer s.unlock()
+	signaled := &historypb.HistoryEvent_WorkflowExecutionSignaledEventAttributes{WorkflowExecutionSignaledEventAttributes: clone(signal)}
+	if prev := s.latest[workflowID]; prev != nil && !prev.closed {
+		s.deliver(prev, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED, signaled, true)
+		return proto.CloneOf(prev.execution), false, nil
+	}
+	if attrs.GetTaskQueue().GetName() == "" {
+		return nil, false, serviceerror.NewInvalidArgument("a workflow needs a task queue to start")
+	}
+	r := s.startWithLocked(workflowID, runID, clone(attrs), func(r *run) {
+		s.write(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED, signaled)
+	})
+	return proto.CloneOf(r.execution), true, nil
+}
+
+// startWithLocked starts a run; first, when set, writes the events that
+// follow its WorkflowExecutionStarted, before its first workflow task.
+func (s *Server) startWithLocked(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes, first func(*run)) *run {
 	if runID == "" {
 		runID = fmt.Sprintf("%s-run-%d", workflowID, len(s.runs)+1)
 	}
@@ -405,6 +449,9 @@ func (s *Server) startLocked(workflowID, runID string, attrs *historypb.Workflow
 	s.runs[runID] = r
 	s.latest[workflowID] = r
 	s.write(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, &historypb.HistoryEvent_WorkflowExecutionStartedEventAttributes{WorkflowExecutionStartedEventAttributes: attrs})
+	if first != nil {
+		first(r)
+	}
 	timeout := attrs.GetWorkflowRunTimeout().AsDuration()
 	if et := attrs.GetWorkflowExecutionTimeout().AsDuration(); et > 0 && (timeout == 0 || et < timeout) {
 		timeout = et
@@ -544,16 +591,16 @@ func (s *Server) Terminate(execution *commonpb.WorkflowExecution, reason string,
 	if err != nil {
 		return err
 	}
-	s.terminateLocked(r, reason, identity)
+	s.terminateLocked(r, reason, details, identity)
 	return nil
 }
 
-func (s *Server) terminateLocked(r *run, reason, identity string) {
+func (s *Server) terminateLocked(r *run, reason string, details *commonpb.Payloads, identity string) {
 	if r.wft != nil && r.wft.startedID != 0 {
 		s.failWorkflowTaskLocked(r, enumspb.WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND, nil, identity)
 	}
 	s.write(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED, &historypb.HistoryEvent_WorkflowExecutionTerminatedEventAttributes{
-		WorkflowExecutionTerminatedEventAttributes: &historypb.WorkflowExecutionTerminatedEventAttributes{Reason: reason, Identity: identity}})
+		WorkflowExecutionTerminatedEventAttributes: &historypb.WorkflowExecutionTerminatedEventAttributes{Reason: reason, Details: clone(details), Identity: identity}})
 	s.closeRun(r)
 }
 
@@ -607,6 +654,7 @@ func (s *Server) ForgetStickyQueue(queue string) {
 		if wft := r.wft; wft != nil && wft.startedID == 0 && wft.queue == queue {
 			queueOf(s.workflowQueues, queue).remove(func(t *workflowTask) bool { return t == wft })
 			wft.queue, wft.sticky = s.workflowQueue(r), false
+			s.clock.Stop(wft.timeout) // its sticky schedule-to-start no longer applies
 			queueOf(s.workflowQueues, wft.queue).push(wft)
 		}
 	}

@@ -37,6 +37,10 @@ type workflowTask struct {
 	// it leaves no trace in history, whose size before it is bytesBefore.
 	speculative bool
 	bytesBefore int64
+	// timeout is the task's timer, with Options.WorkflowTaskTimeouts: a
+	// sticky task's schedule-to-start while it waits, its start-to-close
+	// once started.
+	timeout *Timer
 }
 
 // pendingQuery is a query waiting for the worker's answer.
@@ -80,6 +84,9 @@ func (s *Server) scheduleWorkflowTaskAttempt(r *run, attempt int32) {
 	r.wft = &workflowTask{run: r, scheduledID: ev.GetEventId(), attempt: attempt, queue: queue, sticky: kind == enumspb.TASK_QUEUE_KIND_STICKY, bytesBefore: bytesBefore}
 	r.wft.counted = s.inFlight(queue)
 	queueOf(s.workflowQueues, queue).push(r.wft)
+	if r.wft.sticky {
+		s.armStickyTimeout(r.wft)
+	}
 }
 
 // workflowQueue is the normal task queue of a run's workflow tasks.
@@ -96,6 +103,7 @@ func (s *Server) dropWorkflowTask(t *workflowTask) {
 		queueOf(s.workflowQueues, t.queue).remove(func(q *workflowTask) bool { return q == t })
 	}
 	delete(s.tokens, string(t.token))
+	s.clock.Stop(t.timeout)
 	if t.run.wft == t {
 		t.run.wft = nil
 	}
@@ -137,10 +145,15 @@ func (s *Server) startWorkflowTask(t *workflowTask, identity string) *workflowse
 		StartedTime:                s.now(),
 	}
 	if t.query != nil {
-		// A query task carries no events: the worker answers from the run
-		// it caches, or rebuilds the run from the history it fetches.
+		// A query task on the sticky queue carries no events: the worker
+		// answers from the run it caches. On the normal queue it carries
+		// the whole history, as a server's, so that a worker that cached
+		// a run closed behind its back learns of the close.
 		resp.Query = t.query.request
 		resp.History = &historypb.History{}
+		if t.queue != r.stickyQueue {
+			resp.History.Events = cloneEvents(r.history)
+		}
 		return resp
 	}
 	attrs := &historypb.WorkflowTaskStartedEventAttributes{ScheduledEventId: t.scheduledID, Identity: identity, RequestId: string(t.token)}
@@ -152,6 +165,7 @@ func (s *Server) startWorkflowTask(t *workflowTask, identity string) *workflowse
 	}
 	ev := s.write(r, enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED, &historypb.HistoryEvent_WorkflowTaskStartedEventAttributes{WorkflowTaskStartedEventAttributes: attrs})
 	t.startedID = ev.GetEventId()
+	s.armStartToClose(t)
 	resp.StartedEventId = t.startedID
 	resp.PreviousStartedEventId = r.lastStartedID
 	events := r.history
@@ -250,9 +264,10 @@ func (s *Server) startNextTask(r *run, identity string) *workflowservice.PollWor
 
 // setSticky records the sticky queue a completed task names, if any.
 func setSticky(r *run, req *workflowservice.RespondWorkflowTaskCompletedRequest) {
-	r.stickyQueue = ""
+	r.stickyQueue, r.stickyTimeout = "", 0
 	if sa := req.GetStickyAttributes(); sa.GetWorkerTaskQueue().GetName() != "" {
 		r.stickyQueue = sa.GetWorkerTaskQueue().GetName()
+		r.stickyTimeout = sa.GetScheduleToStartTimeout().AsDuration()
 	}
 }
 
@@ -262,6 +277,7 @@ func (s *Server) endTask(t *workflowTask) {
 	if t.run.wft == t {
 		t.run.wft = nil
 		delete(s.tokens, string(t.token))
+		s.clock.Stop(t.timeout)
 		s.release(&t.counted)
 	}
 }
@@ -439,7 +455,7 @@ func (s *Server) continueAsNew(r *run, completedID int64, a *commandpb.ContinueA
 		}})
 	ev.EventGroupMarkers = groups
 	s.writeEvent(r, ev)
-	if r.parent == nil && !r.nexusStarted {
+	if r.parent == nil && !r.nexusStarted && !s.opts.ChainTopLevelRuns {
 		s.closeRun(r)
 		return
 	}
@@ -487,6 +503,7 @@ func (s *Server) failWorkflowTaskLocked(r *run, cause enumspb.WorkflowTaskFailed
 	s.write(r, enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED, &historypb.HistoryEvent_WorkflowTaskFailedEventAttributes{WorkflowTaskFailedEventAttributes: attrs})
 	r.wft = nil
 	delete(s.tokens, string(t.token))
+	s.clock.Stop(t.timeout)
 	s.release(&t.counted)
 	r.stickyQueue = "" // the worker dropped the run's state
 	if s.opts.OnWorkflowTaskFailed != nil {

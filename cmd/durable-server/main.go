@@ -1,0 +1,78 @@
+// Command durable-server runs the embedded Temporal server (package
+// temporaltest) as a process: an in-memory Temporal frontend that
+// clients and workers of any Temporal SDK reach over gRPC, as they reach
+// `temporal server start-dev`, with nothing to install and a start in
+// milliseconds. Its state lives in memory and ends with the process.
+//
+//	go run github.com/durable-go/sdk/cmd/durable-server --port 7233
+//
+// Flags: --ip (default 127.0.0.1), --port (default 7233; 0 picks a free
+// one), --namespace (default "default"), --time-skipping (the clock
+// skips to the next timer while no task is in flight). It prints its
+// address once it accepts connections, and stops on SIGINT or SIGTERM.
+// Calls it does not serve (visibility queries, schedules, ...) answer
+// Unimplemented; use `temporal server start-dev` for those. See
+// docs/guide/embedded-server.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+
+	"github.com/durable-go/sdk/temporaltest"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "durable-server:", err)
+		os.Exit(2)
+	}
+}
+
+// run serves until ctx ends; it writes the ready line to stdout.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	flags := flag.NewFlagSet("durable-server", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	ip := flags.String("ip", "127.0.0.1", "the IP address to listen on")
+	port := flags.Int("port", 7233, "the port to listen on (0: a free one)")
+	namespace := flags.String("namespace", "default", "the namespace to serve")
+	timeSkipping := flags.Bool("time-skipping", false, "skip to the next timer while no task is in flight")
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	if flags.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q: the flags are --ip, --port, --namespace and --time-skipping", flags.Args())
+	}
+	if *port < 0 || *port > 65535 {
+		return fmt.Errorf("--port %d is not a port number (0 to 65535)", *port)
+	}
+	srv, err := temporaltest.NewServer(temporaltest.ServerOptions{
+		HostPort:     net.JoinHostPort(*ip, strconv.Itoa(*port)),
+		Namespace:    *namespace,
+		TimeSkipping: *timeSkipping,
+	})
+	if err != nil {
+		return err
+	}
+	defer srv.Stop()
+	skipping := "off"
+	if *timeSkipping {
+		skipping = "on"
+	}
+	fmt.Fprintf(stdout, "durable-server: serving namespace %q at %s (in memory, time skipping %s)\n", srv.Namespace(), srv.HostPort(), skipping)
+	<-ctx.Done()
+	return nil
+}

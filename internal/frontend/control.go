@@ -1,0 +1,105 @@
+package frontend
+
+import (
+	"context"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	querypb "go.temporal.io/api/query/v1"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
+	workflowpb "go.temporal.io/api/workflow/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/protobuf/types/known/timestamppb"
+)
+
+// SignalWorkflowExecution delivers a signal to a run.
+func (f *Frontend) SignalWorkflowExecution(_ context.Context, req *workflowservice.SignalWorkflowExecutionRequest) (*workflowservice.SignalWorkflowExecutionResponse, error) {
+	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+		return nil, err
+	}
+	err := f.server.Signal(req.GetWorkflowExecution(), req.GetSignalName(), req.GetInput(), req.GetHeader(), req.GetIdentity(), false)
+	if err != nil {
+		return nil, err
+	}
+	return &workflowservice.SignalWorkflowExecutionResponse{}, nil
+}
+
+// RequestCancelWorkflowExecution asks a run to cancel itself.
+func (f *Frontend) RequestCancelWorkflowExecution(_ context.Context, req *workflowservice.RequestCancelWorkflowExecutionRequest) (*workflowservice.RequestCancelWorkflowExecutionResponse, error) {
+	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+		return nil, err
+	}
+	if err := f.server.RequestCancel(req.GetWorkflowExecution(), req.GetIdentity()); err != nil {
+		return nil, err
+	}
+	return &workflowservice.RequestCancelWorkflowExecutionResponse{}, nil
+}
+
+// TerminateWorkflowExecution closes a run at once.
+func (f *Frontend) TerminateWorkflowExecution(_ context.Context, req *workflowservice.TerminateWorkflowExecutionRequest) (*workflowservice.TerminateWorkflowExecutionResponse, error) {
+	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+		return nil, err
+	}
+	if err := f.server.Terminate(req.GetWorkflowExecution(), req.GetReason(), req.GetDetails(), req.GetIdentity()); err != nil {
+		return nil, err
+	}
+	return &workflowservice.TerminateWorkflowExecutionResponse{}, nil
+}
+
+// QueryWorkflow asks the run's worker a query and waits for its answer.
+func (f *Frontend) QueryWorkflow(ctx context.Context, req *workflowservice.QueryWorkflowRequest) (*workflowservice.QueryWorkflowResponse, error) {
+	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+		return nil, err
+	}
+	if req.GetQueryRejectCondition() != enumspb.QUERY_REJECT_CONDITION_NONE && req.GetQueryRejectCondition() != enumspb.QUERY_REJECT_CONDITION_UNSPECIFIED {
+		info, err := f.server.Describe(req.GetExecution())
+		if err != nil {
+			return nil, err
+		}
+		reject := info.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
+		if req.GetQueryRejectCondition() == enumspb.QUERY_REJECT_CONDITION_NOT_COMPLETED_CLEANLY {
+			reject = reject && info.Status != enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED
+		}
+		if reject {
+			return &workflowservice.QueryWorkflowResponse{QueryRejected: &querypb.QueryRejected{Status: info.Status}}, nil
+		}
+	}
+	result, err := f.server.Query(ctx, req.GetExecution(), req.GetQuery())
+	if err != nil {
+		return nil, err
+	}
+	return &workflowservice.QueryWorkflowResponse{QueryResult: result}, nil
+}
+
+// DescribeWorkflowExecution describes a run: its configuration, status
+// history length and pending activities. Pending children are not listed.
+func (f *Frontend) DescribeWorkflowExecution(_ context.Context, req *workflowservice.DescribeWorkflowExecutionRequest) (*workflowservice.DescribeWorkflowExecutionResponse, error) {
+	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+		return nil, err
+	}
+	info, err := f.server.Describe(req.GetExecution())
+	if err != nil {
+		return nil, err
+	}
+	started := info.Started
+	out := &workflowpb.WorkflowExecutionInfo{
+		Execution: info.Execution, Type: started.GetWorkflowType(), StartTime: timestamppb.New(info.StartTime),
+		Status: info.Status, HistoryLength: info.HistoryLen, HistorySizeBytes: info.HistorySize,
+		ExecutionTime: timestamppb.New(info.StartTime.Add(started.GetFirstWorkflowTaskBackoff().AsDuration())),
+		Memo:          info.Memo, SearchAttributes: info.SearchAttributes, TaskQueue: started.GetTaskQueue().GetName(),
+		ParentExecution: started.GetParentWorkflowExecution(), RootExecution: started.GetRootWorkflowExecution(),
+		FirstRunId: started.GetFirstExecutionRunId(),
+	}
+	if !info.CloseTime.IsZero() {
+		out.CloseTime = timestamppb.New(info.CloseTime)
+	}
+	return &workflowservice.DescribeWorkflowExecutionResponse{
+		ExecutionConfig: &workflowpb.WorkflowExecutionConfig{
+			TaskQueue:                  &taskqueuepb.TaskQueue{Name: started.GetTaskQueue().GetName(), Kind: enumspb.TASK_QUEUE_KIND_NORMAL},
+			WorkflowExecutionTimeout:   started.GetWorkflowExecutionTimeout(),
+			WorkflowRunTimeout:         started.GetWorkflowRunTimeout(),
+			DefaultWorkflowTaskTimeout: started.GetWorkflowTaskTimeout(),
+		},
+		WorkflowExecutionInfo: out,
+		PendingActivities:     info.PendingActivities,
+	}, nil
+}

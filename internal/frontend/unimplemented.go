@@ -1,0 +1,59 @@
+package frontend
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"go.temporal.io/api/serviceerror"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// ServerOptions are the options a gRPC server that serves the frontend
+// needs: calls the frontend does not serve, and services it does not
+// know, answer Unimplemented with a message that says what to use
+// instead.
+func ServerOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{
+		grpc.ChainUnaryInterceptor(toStatus, explainUnimplemented),
+		grpc.UnknownServiceHandler(func(_ any, stream grpc.ServerStream) error {
+			method, _ := grpc.MethodFromServerStream(stream)
+			return Unimplemented(method)
+		}),
+	}
+}
+
+// Unimplemented is the error of a call the embedded server does not
+// serve; method is the call's full gRPC method name.
+func Unimplemented(method string) error {
+	name := method[strings.LastIndex(method, "/")+1:]
+	service := strings.TrimPrefix(method, "/")
+	if i := strings.LastIndex(service, "/"); i >= 0 {
+		service = service[:i]
+	}
+	return status.Error(codes.Unimplemented, fmt.Sprintf(
+		"the embedded Temporal server does not serve %s (%s): run a Temporal dev server (`temporal server start-dev`) for it", name, service))
+}
+
+// toStatus turns the service errors the calls return
+// (go.temporal.io/api/serviceerror) into the gRPC statuses, with their
+// details, that clients turn back into the same errors.
+func toStatus(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	resp, err := handler(ctx, req)
+	if err != nil {
+		return nil, serviceerror.ToStatus(err).Err()
+	}
+	return resp, nil
+}
+
+// explainUnimplemented gives the Unimplemented answers of the generated
+// base (UnimplementedWorkflowServiceServer) the embedded server's message.
+func explainUnimplemented(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	resp, err := handler(ctx, req)
+	if err != nil && status.Code(err) == codes.Unimplemented && strings.HasSuffix(status.Convert(err).Message(), "not implemented") {
+		return nil, Unimplemented(info.FullMethod)
+	}
+	return resp, err
+}
