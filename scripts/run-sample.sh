@@ -2,13 +2,18 @@
 # The SDK's main job, end to end: runs examples/hello, which runs a worker
 # and a workflow and prints the workflow's result.
 #
-#	bash scripts/run-sample.sh                          # starts and stops a local dev server
+#	bash scripts/run-sample.sh                          # no server needed (see below)
 #	TEMPORAL_ADDRESS=host:port bash scripts/run-sample.sh   # uses a running server
 #	bash scripts/run-sample.sh -address host:port       # the same
+#	DURABLE_DEV_SERVER=1 bash scripts/run-sample.sh     # a local dev server
 #
-# With no server address it builds durable-devserver (Temporal server
-# 1.32, the server the tests run on) if it is missing or stale (the first
-# build takes minutes; it prints progress) and the example starts it as a
+# With no server address and no dev server installed (neither the
+# temporal CLI nor durable-devserver on PATH or in Go's bin directory), it
+# runs the example on the embedded server (package temporaltest), in the
+# process: nothing to build but the example. With a dev server installed,
+# or DURABLE_DEV_SERVER=1, the example starts durable-devserver (Temporal
+# server 1.32, the server the tests run on; built first if it is missing
+# or stale, which takes minutes the first time and prints progress) as a
 # dev server of its own, stopping it at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,6 +50,9 @@ if [ -z "$gobin" ]; then
 	gobin="${gopath%%:*}/bin"
 fi
 export PATH="$PATH:$gobin"
+if [ "${DURABLE_DEV_SERVER:-}" != 1 ] && ! command -v temporal >/dev/null && ! command -v durable-devserver >/dev/null; then
+	exec go run ./examples/hello -address "" -embedded
+fi
 bash scripts/install-devserver.sh >&2
 # An empty address makes the example start its own dev server, even when
 # TEMPORAL_ADDRESS is set to an empty string in the environment.
