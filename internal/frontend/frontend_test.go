@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +12,9 @@ import (
 	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/durable-go/sdk/internal/chk"
 )
@@ -139,4 +143,19 @@ func TestAHistoryLongPollAnswersEmptyBeforeItsDeadline(t *testing.T) {
 	chk.NoErr(t, err)
 	chk.Equal(t, enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED, next.GetHistory().GetEvents()[0].GetEventType())
 	chk.NoErr(t, <-closed)
+}
+
+// TestAPanickingCallAnswersInternal: a call whose handling panics is
+// answered codes.Internal, naming the call and the panic, and the server
+// goes on serving.
+func TestAPanickingCallAnswersInternal(t *testing.T) {
+	info := &grpc.UnaryServerInfo{FullMethod: "/temporal.api.workflowservice.v1.WorkflowService/QueryWorkflow"}
+	_, err := recoverPanics(context.Background(), nil, info, func(context.Context, any) (any, error) { panic("nil history") })
+	if status.Code(err) != codes.Internal || !strings.Contains(err.Error(), "QueryWorkflow") || !strings.Contains(err.Error(), "nil history") {
+		t.Errorf("a panicking call answered %v; want Internal naming the call and the panic", err)
+	}
+	resp, err := recoverPanics(context.Background(), nil, info, func(context.Context, any) (any, error) { return "ok", nil })
+	if resp != "ok" || err != nil {
+		t.Errorf("a call that returns answered %v, %v", resp, err)
+	}
 }

@@ -3,6 +3,7 @@ package frontend
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"go.temporal.io/api/serviceerror"
@@ -17,7 +18,7 @@ import (
 // instead.
 func ServerOptions() []grpc.ServerOption {
 	return []grpc.ServerOption{
-		grpc.ChainUnaryInterceptor(toStatus, explainUnimplemented),
+		grpc.ChainUnaryInterceptor(recoverPanics, toStatus, explainUnimplemented),
 		grpc.UnknownServiceHandler(func(_ any, stream grpc.ServerStream) error {
 			method, _ := grpc.MethodFromServerStream(stream)
 			return Unimplemented(method)
@@ -35,6 +36,19 @@ func Unimplemented(method string) error {
 	}
 	return status.Error(codes.Unimplemented, fmt.Sprintf(
 		"the embedded Temporal server does not serve %s (%s): run a Temporal dev server (`temporal server start-dev`) for it", name, service))
+}
+
+// recoverPanics answers a call whose handling panicked with codes.Internal,
+// naming the call and the panic: the embedded server runs inside the
+// user's process (a test binary, a demo), which a request the in-memory
+// server mishandles must not take down.
+func recoverPanics(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			resp, err = nil, status.Errorf(codes.Internal, "the embedded Temporal server failed on %s: panic: %v\n%s", info.FullMethod, p, debug.Stack())
+		}
+	}()
+	return handler(ctx, req)
 }
 
 // toStatus turns the service errors the calls return
