@@ -3,33 +3,11 @@ package clientimpl
 import (
 	"context"
 	"errors"
-	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/durable-go/sdk/internal"
 	"github.com/durable-go/sdk/internal/chk"
 )
-
-// hookLog is the hooks plugins saw, in order.
-type hookLog struct {
-	mu    sync.Mutex
-	calls []string
-}
-
-func (l *hookLog) add(format string, args ...any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.calls = append(l.calls, fmt.Sprintf(format, args...))
-}
-
-func (l *hookLog) take() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	calls := l.calls
-	l.calls = nil
-	return calls
-}
 
 // loggingPlugin is a client plugin, and a worker plugin of no hooks of its
 // own, that logs each client hook, before and after next, and appends its
@@ -39,7 +17,7 @@ type loggingPlugin struct {
 	internal.ClientPluginBase
 	internal.WorkerPluginBase
 	name string
-	log  *hookLog
+	log  *chk.Calls
 	// Failures to simulate.
 	configureErr error
 	skipNext     bool
@@ -51,29 +29,29 @@ func (p *loggingPlugin) Name() string { return p.name }
 // clientOnlyPlugin is a client plugin and nothing else.
 type clientOnlyPlugin struct {
 	internal.ClientPluginBase
-	log *hookLog
+	log *chk.Calls
 }
 
 func (p *clientOnlyPlugin) Name() string { return "client-only" }
 
 func (p *clientOnlyPlugin) ConfigureClient(context.Context, internal.ClientPluginConfigureClientOptions) error {
-	p.log.add("client-only ConfigureClient")
+	p.log.Add("client-only ConfigureClient")
 	return nil
 }
 
 func (p *loggingPlugin) ConfigureClient(_ context.Context, o internal.ClientPluginConfigureClientOptions) error {
-	p.log.add("%s ConfigureClient", p.name)
+	p.log.Add("%s ConfigureClient", p.name)
 	o.ClientOptions.Identity += "+" + p.name
 	return p.configureErr
 }
 
 func (p *loggingPlugin) NewClient(ctx context.Context, o internal.ClientPluginNewClientOptions, next func(context.Context, internal.ClientPluginNewClientOptions) error) error {
-	p.log.add("%s NewClient identity=%s lazy=%v existing=%v", p.name, o.ClientOptions.Identity, o.Lazy, o.FromExisting != nil)
+	p.log.Add("%s NewClient identity=%s lazy=%v existing=%v", p.name, o.ClientOptions.Identity, o.Lazy, o.FromExisting != nil)
 	if p.skipNext {
 		return nil
 	}
 	err := next(ctx, o)
-	p.log.add("%s NewClient done err=%v", p.name, err)
+	p.log.Add("%s NewClient done err=%v", p.name, err)
 	if p.errAfterNext != nil {
 		return p.errAfterNext
 	}
@@ -82,7 +60,7 @@ func (p *loggingPlugin) NewClient(ctx context.Context, o internal.ClientPluginNe
 
 func TestClientPluginsConfigureInOrderThenWrapTheCreation(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	log := &hookLog{}
+	log := &chk.Calls{}
 	a, b := &loggingPlugin{name: "a", log: log}, &loggingPlugin{name: "b", log: log}
 	c, err := NewLazyClient(internal.ClientOptions{HostPort: f.addr, Identity: "me", Plugins: []internal.ClientPlugin{a, b}})
 	chk.NoErr(t, err)
@@ -92,7 +70,7 @@ func TestClientPluginsConfigureInOrderThenWrapTheCreation(t *testing.T) {
 		"a NewClient identity=me+a+b lazy=true existing=false",
 		"b NewClient identity=me+a+b lazy=true existing=false",
 		"b NewClient done err=<nil>", "a NewClient done err=<nil>",
-	}, log.take())
+	}, log.Take())
 	chk.Equal(t, "me+a+b", c.(*workflowClient).identity)
 
 	// A client made from it runs its own plugins, told the client it
@@ -104,13 +82,13 @@ func TestClientPluginsConfigureInOrderThenWrapTheCreation(t *testing.T) {
 		"b ConfigureClient",
 		"b NewClient identity=other+b lazy=false existing=true",
 		"b NewClient done err=<nil>",
-	}, log.take())
+	}, log.Take())
 	chk.Equal(t, "other+b", derived.(*workflowClient).identity)
 }
 
 func TestClientPluginFailures(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	log := &hookLog{}
+	log := &chk.Calls{}
 	boom := errors.New("boom")
 
 	_, err := NewLazyClient(internal.ClientOptions{HostPort: f.addr, Plugins: []internal.ClientPlugin{&loggingPlugin{name: "bad", log: log, configureErr: boom}}})
@@ -133,7 +111,7 @@ func TestClientPluginFailures(t *testing.T) {
 
 func TestTheWorkerPluginsOfAClientAreItsPluginsThatAreWorkerPlugins(t *testing.T) {
 	f := startFakeClientFrontend(t)
-	log := &hookLog{}
+	log := &chk.Calls{}
 	both, other := &loggingPlugin{name: "both", log: log}, &loggingPlugin{name: "other", log: log}
 	c := f.client(t, internal.ClientOptions{Plugins: []internal.ClientPlugin{both, &clientOnlyPlugin{log: log}, other}})
 	chk.Equal(t, []internal.WorkerPlugin{both, other}, c.WorkerSettings().Plugins, "in order, the client-only one left out")

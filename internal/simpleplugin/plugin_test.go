@@ -125,36 +125,36 @@ func TestSimplePluginConfiguresWorkersAndReplayers(t *testing.T) {
 }
 
 // registryLog records registrations, as a worker or replayer would take them.
-type registryLog struct{ log *hookLog }
+type registryLog struct{ log *chk.Calls }
 
 func (r registryLog) RegisterWorkflowWithOptions(_ any, o internal.RegisterWorkflowOptions) {
-	r.log.add("register workflow %s", o.Name)
+	r.log.Add("register workflow %s", o.Name)
 }
 
 func (r registryLog) RegisterActivityWithOptions(_ any, o internal.RegisterActivityOptions) {
-	r.log.add("register activity %s", o.Name)
+	r.log.Add("register activity %s", o.Name)
 }
 
 func (r registryLog) RegisterDynamicWorkflow(any, internal.DynamicRegisterWorkflowOptions) {
-	r.log.add("register dynamic workflow")
+	r.log.Add("register dynamic workflow")
 }
 
 func (r registryLog) RegisterDynamicActivity(any, internal.DynamicRegisterActivityOptions) {
-	r.log.add("register dynamic activity")
+	r.log.Add("register dynamic activity")
 }
 
 func (r registryLog) RegisterNexusService(s *nexus.Service) {
-	r.log.add("register nexus service %s", s.Name)
+	r.log.Add("register nexus service %s", s.Name)
 }
 
 func TestSimplePluginRunContext(t *testing.T) {
-	log := &hookLog{}
+	log := &chk.Calls{}
 	boom := errors.New("boom")
 	var failBefore error
 	p, err := NewSimplePlugin(SimplePluginOptions{
 		Name: "simple",
 		RunContextBefore: func(_ context.Context, o SimplePluginRunContextBeforeOptions) error {
-			log.add("before %s replayer=%v", o.InstanceKey, o.WorkflowReplayer)
+			log.Add("before %s replayer=%v", o.InstanceKey, o.WorkflowReplayer)
 			o.Registry.RegisterWorkflowWithOptions(nil, internal.RegisterWorkflowOptions{Name: "W"})
 			o.Registry.RegisterActivityWithOptions(nil, internal.RegisterActivityOptions{Name: "A"})
 			o.Registry.RegisterDynamicWorkflow(nil, internal.DynamicRegisterWorkflowOptions{})
@@ -162,13 +162,13 @@ func TestSimplePluginRunContext(t *testing.T) {
 			return failBefore
 		},
 		RunContextAfter: func(_ context.Context, o SimplePluginRunContextAfterOptions) {
-			log.add("after %s", o.InstanceKey)
+			log.Add("after %s", o.InstanceKey)
 		},
 	})
 	chk.NoErr(t, err)
 	registry := registryLog{log: log}
 	ctx := context.Background()
-	next := func(string) error { log.add("next"); return nil }
+	next := func(string) error { log.Add("next"); return nil }
 
 	chk.NoErr(t, p.StartWorker(ctx, internal.WorkerPluginStartWorkerOptions{WorkerInstanceKey: "w1", WorkerRegistry: registry},
 		func(context.Context, internal.WorkerPluginStartWorkerOptions) error { return next("start") }))
@@ -177,23 +177,23 @@ func TestSimplePluginRunContext(t *testing.T) {
 		"before w1 replayer=false", "register workflow W", "register activity A",
 		"register dynamic workflow", "register dynamic activity", "next",
 		"after w1", "next",
-	}, log.take())
+	}, log.Take())
 
 	// A replayer's registry ignores activities; RunContextAfter runs
 	// even when the replay fails.
 	err = p.ReplayWorkflow(ctx, internal.WorkerPluginReplayWorkflowOptions{WorkflowReplayerInstanceKey: "r1", WorkflowReplayRegistry: registry},
 		func(context.Context, internal.WorkerPluginReplayWorkflowOptions) error {
-			log.add("replay")
+			log.Add("replay")
 			return boom
 		})
 	chk.ErrIs(t, err, boom)
-	chk.Equal(t, []string{"before r1 replayer=true", "register workflow W", "register dynamic workflow", "replay", "after r1"}, log.take())
+	chk.Equal(t, []string{"before r1 replayer=true", "register workflow W", "register dynamic workflow", "replay", "after r1"}, log.Take())
 
 	// A failing RunContextBefore stops the start there.
 	failBefore = boom
 	err = p.StartWorker(ctx, internal.WorkerPluginStartWorkerOptions{WorkerInstanceKey: "w2", WorkerRegistry: registry},
 		func(context.Context, internal.WorkerPluginStartWorkerOptions) error { return next("start") })
 	chk.ErrIs(t, err, boom)
-	calls := log.take()
+	calls := log.Take()
 	chk.False(t, strings.Contains(strings.Join(calls, ","), "next"), "next ran after RunContextBefore failed:", calls)
 }
