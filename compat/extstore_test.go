@@ -19,6 +19,8 @@ import (
 	officialworkflow "go.temporal.io/sdk/workflow"
 	"google.golang.org/protobuf/proto"
 
+	historypb "go.temporal.io/api/history/v1"
+
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/contrib/localstorage"
 	"github.com/durable-go/sdk/converter"
@@ -135,9 +137,54 @@ func storedReferences(t *testing.T, c client.Client, id string) int {
 	return n
 }
 
+// rawHistory is a run's history as the server keeps it, references
+// and all.
+func rawHistory(t *testing.T, c client.Client, id string) *historypb.History {
+	t.Helper()
+	resp, err := c.WorkflowService().GetWorkflowExecutionHistory(context.Background(), &workflowservice.GetWorkflowExecutionHistoryRequest{
+		Namespace: "default", Execution: &commonpb.WorkflowExecution{WorkflowId: id}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.GetHistory()
+}
+
+// replayStoredAcrossSDKs replays a history one SDK's worker wrote, with its
+// references, on the other SDK's replayer configured with a driver of the
+// same directory: the replay must retrieve the input to run the workflow.
+func replayStoredAcrossSDKs(t *testing.T, dir string, history *historypb.History, writtenByOurs bool) {
+	t.Helper()
+	if writtenByOurs {
+		r, err := officialworker.NewWorkflowReplayerWithOptions(officialworker.WorkflowReplayerOptions{ExternalStorage: officialconverter.ExternalStorage{
+			Drivers: []officialconverter.StorageDriver{officialDirDriver{dir}}, PayloadSizeThreshold: storedPayloadThreshold}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.RegisterWorkflowWithOptions(StoredEchoOfficial, officialworkflow.RegisterOptions{Name: "StoredEcho"})
+		if err := r.ReplayWorkflowHistory(quiet{}, history); err != nil {
+			t.Errorf("the official replayer fails on this SDK's history with stored payloads: %v", err)
+		}
+		return
+	}
+	driver, err := localstorage.NewDriver(localstorage.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{ExternalStorage: converter.ExternalStorage{
+		Drivers: []converter.StorageDriver{driver}, PayloadSizeThreshold: storedPayloadThreshold}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.RegisterWorkflowWithOptions(StoredEchoOurs, workflow.RegisterOptions{Name: "StoredEcho"})
+	if err := r.ReplayWorkflowHistory(nil, history); err != nil {
+		t.Errorf("this SDK's replayer fails on the official SDK's history with stored payloads: %v", err)
+	}
+}
+
 // The official client stores a workflow's input, our worker retrieves it
 // and stores the result, the official client retrieves that; and the
-// other way round.
+// other way round. Each history, its references kept, replays on the
+// other SDK's replayer.
 func TestExternalStorageAcrossSDKs(t *testing.T) {
 	dir := t.TempDir()
 	c, oc := dialStoring(t, dir)
@@ -172,6 +219,7 @@ func TestExternalStorageAcrossSDKs(t *testing.T) {
 		if n := storedReferences(t, c, run.GetID()); n != 2 {
 			t.Errorf("%d references in the history, want 2 (input, result)", n)
 		}
+		replayStoredAcrossSDKs(t, dir, rawHistory(t, c, run.GetID()), true)
 	})
 	t.Run("our client, official worker", func(t *testing.T) {
 		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: fmt.Sprintf("extstore-u2o-%d", time.Now().UnixNano()), TaskQueue: officialQueue},
@@ -186,5 +234,6 @@ func TestExternalStorageAcrossSDKs(t *testing.T) {
 		if n := storedReferences(t, c, run.GetID()); n != 2 {
 			t.Errorf("%d references in the history, want 2 (input, result)", n)
 		}
+		replayStoredAcrossSDKs(t, dir, rawHistory(t, c, run.GetID()), false)
 	})
 }
