@@ -22,6 +22,8 @@ import (
 	"sync"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/operatorservice/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/test/bufconn"
@@ -44,6 +46,12 @@ type ServerOptions struct {
 	// TimeSkipping makes the server's clock skip to the next timer while
 	// no task is in flight. Default: timers fire in wall time.
 	TimeSkipping bool
+	// SearchAttributes registers custom search attributes, name to type,
+	// as `temporal server start-dev --search-attribute` does; more can be
+	// registered with the OperatorService's AddSearchAttributes. Starts
+	// and workflows that set an attribute not registered are refused, as
+	// on a server.
+	SearchAttributes map[string]enumspb.IndexedValueType
 }
 
 // inMemoryAddress is what clients of an in-memory server dial; the
@@ -86,8 +94,16 @@ func NewServer(options ServerOptions) (*Server, error) {
 		}
 	}
 	front := frontend.New(frontend.Options{Namespace: options.Namespace, Clock: clock})
+	if len(options.SearchAttributes) > 0 {
+		if err := front.Server().AddSearchAttributes(options.SearchAttributes); err != nil {
+			front.Stop()
+			_ = lis.Close()
+			return nil, fmt.Errorf("temporaltest: ServerOptions.SearchAttributes: %w", err)
+		}
+	}
 	gs := grpc.NewServer(frontend.ServerOptions()...)
 	front.Register(gs)
+	operatorservice.RegisterOperatorServiceServer(gs, front.OperatorService())
 	s := &Server{front: front, grpc: gs, listener: lis, inMemory: mem, served: make(chan struct{}), namespace: front.Namespace()}
 	go func() {
 		defer close(s.served)

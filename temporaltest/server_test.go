@@ -151,19 +151,19 @@ func TestAnUnservedCallSaysToUseADevServer(t *testing.T) {
 	if _, err := c.CheckHealth(context.Background(), &client.CheckHealthRequest{}); err != nil {
 		t.Fatalf("the health check failed: %v", err)
 	}
-	_, err := c.ListWorkflow(context.Background(), &workflowservice.ListWorkflowExecutionsRequest{Namespace: srv.Namespace()})
+	_, err := c.ResetWorkflowExecution(context.Background(), &workflowservice.ResetWorkflowExecutionRequest{Namespace: srv.Namespace()})
 	if err == nil {
-		t.Fatal("ListWorkflow succeeded; the embedded server has no visibility store")
+		t.Fatal("ResetWorkflowExecution succeeded; the embedded server does not reset runs")
 	}
 	conn, err := grpc.NewClient(srv.HostPort(), srv.DialOptions()...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	_, err = workflowservice.NewWorkflowServiceClient(conn).ListWorkflowExecutions(context.Background(), &workflowservice.ListWorkflowExecutionsRequest{Namespace: srv.Namespace()})
+	_, err = workflowservice.NewWorkflowServiceClient(conn).ResetWorkflowExecution(context.Background(), &workflowservice.ResetWorkflowExecutionRequest{Namespace: srv.Namespace()})
 	st := status.Convert(err)
-	if st.Code() != codes.Unimplemented || !strings.Contains(st.Message(), "ListWorkflowExecutions") || !strings.Contains(st.Message(), "temporal server start-dev") {
-		t.Fatalf("ListWorkflowExecutions answered %v %q; want Unimplemented naming the call and the dev server", st.Code(), st.Message())
+	if st.Code() != codes.Unimplemented || !strings.Contains(st.Message(), "ResetWorkflowExecution") || !strings.Contains(st.Message(), "temporal server start-dev") {
+		t.Fatalf("ResetWorkflowExecution answered %v %q; want Unimplemented naming the call and the dev server", st.Code(), st.Message())
 	}
 }
 

@@ -23,12 +23,15 @@ func (f *Frontend) SignalWorkflowExecution(_ context.Context, req *workflowservi
 	return &workflowservice.SignalWorkflowExecutionResponse{}, nil
 }
 
-// RequestCancelWorkflowExecution asks a run to cancel itself.
+// RequestCancelWorkflowExecution asks a run to cancel itself, for the
+// request's reason. As on a server, asking again, or asking a run that
+// has closed, succeeds and writes nothing.
 func (f *Frontend) RequestCancelWorkflowExecution(_ context.Context, req *workflowservice.RequestCancelWorkflowExecutionRequest) (*workflowservice.RequestCancelWorkflowExecutionResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	s, err := f.namespaceServer(req.GetNamespace())
+	if err != nil {
 		return nil, err
 	}
-	if err := f.server.RequestCancel(req.GetWorkflowExecution(), req.GetIdentity()); err != nil {
+	if err := requestCancel(s, req); err != nil {
 		return nil, err
 	}
 	return &workflowservice.RequestCancelWorkflowExecutionResponse{}, nil
@@ -70,8 +73,9 @@ func (f *Frontend) QueryWorkflow(ctx context.Context, req *workflowservice.Query
 	return &workflowservice.QueryWorkflowResponse{QueryResult: result}, nil
 }
 
-// DescribeWorkflowExecution describes a run: its configuration, status
-// history length and pending activities. Pending children are not listed.
+// DescribeWorkflowExecution describes a run: its configuration (with the
+// start's summary and details), status, history length, memo and search
+// attributes, and pending activities. Pending children are not listed.
 func (f *Frontend) DescribeWorkflowExecution(_ context.Context, req *workflowservice.DescribeWorkflowExecutionRequest) (*workflowservice.DescribeWorkflowExecutionResponse, error) {
 	if err := f.checkNamespace(req.GetNamespace()); err != nil {
 		return nil, err
@@ -81,25 +85,19 @@ func (f *Frontend) DescribeWorkflowExecution(_ context.Context, req *workflowser
 		return nil, err
 	}
 	started := info.Started
-	out := &workflowpb.WorkflowExecutionInfo{
-		Execution: info.Execution, Type: started.GetWorkflowType(), StartTime: timestamppb.New(info.StartTime),
-		Status: info.Status, HistoryLength: info.HistoryLen, HistorySizeBytes: info.HistorySize,
-		ExecutionTime: timestamppb.New(info.StartTime.Add(started.GetFirstWorkflowTaskBackoff().AsDuration())),
-		Memo:          info.Memo, SearchAttributes: info.SearchAttributes, TaskQueue: started.GetTaskQueue().GetName(),
-		ParentExecution: started.GetParentWorkflowExecution(), RootExecution: started.GetRootWorkflowExecution(),
-		FirstRunId: started.GetFirstExecutionRunId(),
-	}
-	if !info.CloseTime.IsZero() {
-		out.CloseTime = timestamppb.New(info.CloseTime)
-	}
 	return &workflowservice.DescribeWorkflowExecutionResponse{
 		ExecutionConfig: &workflowpb.WorkflowExecutionConfig{
 			TaskQueue:                  &taskqueuepb.TaskQueue{Name: started.GetTaskQueue().GetName(), Kind: enumspb.TASK_QUEUE_KIND_NORMAL},
 			WorkflowExecutionTimeout:   started.GetWorkflowExecutionTimeout(),
 			WorkflowRunTimeout:         started.GetWorkflowRunTimeout(),
 			DefaultWorkflowTaskTimeout: started.GetWorkflowTaskTimeout(),
+			UserMetadata:               info.UserMetadata,
 		},
-		WorkflowExecutionInfo: out,
+		WorkflowExecutionInfo: executionInfo(req.GetNamespace(), info),
 		PendingActivities:     info.PendingActivities,
+		WorkflowExtendedInfo: &workflowpb.WorkflowExecutionExtendedInfo{
+			ExecutionExpirationTime: started.GetWorkflowExecutionExpirationTime(),
+			OriginalStartTime:       timestamppb.New(info.StartTime), CancelRequested: info.CancelRequested,
+		},
 	}, nil
 }

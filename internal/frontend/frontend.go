@@ -64,11 +64,12 @@ func New(opts Options) *Frontend {
 	}
 	f := &Frontend{clock: opts.Clock, namespace: opts.Namespace, changed: make(chan struct{}), startRequests: make(map[string]*commonpb.WorkflowExecution)}
 	f.server = testserver.New(testserver.Options{
-		Namespace:            opts.Namespace,
-		Clock:                opts.Clock,
-		ChainTopLevelRuns:    true,
-		WorkflowTaskTimeouts: true,
-		OnEvent:              func(*commonpb.WorkflowExecution, *historypb.HistoryEvent) { f.eventWritten() },
+		Namespace:             opts.Namespace,
+		Clock:                 opts.Clock,
+		ChainTopLevelRuns:     true,
+		WorkflowTaskTimeouts:  true,
+		CheckSearchAttributes: true,
+		OnEvent:               func(*commonpb.WorkflowExecution, *historypb.HistoryEvent) { f.eventWritten() },
 	})
 	opts.Clock.Start()
 	return f

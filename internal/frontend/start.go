@@ -202,6 +202,9 @@ func (f *Frontend) StartWorkflowExecution(_ context.Context, req *workflowservic
 		startDelay: req.GetWorkflowStartDelay(), reusePolicy: req.GetWorkflowIdReusePolicy(), conflictPolicy: req.GetWorkflowIdConflictPolicy(),
 		retryPolicy: req.GetRetryPolicy(), memo: req.GetMemo(), searchAttributes: req.GetSearchAttributes(), header: req.GetHeader(),
 	}
+	if err := f.server.CheckSearchAttributes(req.GetSearchAttributes()); err != nil {
+		return nil, err
+	}
 	existing, err := f.admit(start)
 	if err != nil {
 		return nil, err
@@ -216,13 +219,14 @@ func (f *Frontend) StartWorkflowExecution(_ context.Context, req *workflowservic
 	}
 	attrs.ContinuedFailure, attrs.LastCompletionResult = req.GetContinuedFailure(), req.GetLastCompletionResult()
 	attrs.CompletionCallbacks, attrs.Priority = req.GetCompletionCallbacks(), req.GetPriority()
-	execution, err := f.server.StartWorkflow(req.GetWorkflowId(), runID, attrs)
+	execution, err := f.server.StartWorkflow(req.GetWorkflowId(), runID, attrs,
+		testserver.StartEvent{UserMetadata: req.GetUserMetadata(), Links: req.GetLinks()})
 	if err != nil {
 		return nil, err
 	}
 	f.recordRequest(req.GetRequestId(), execution)
 	return &workflowservice.StartWorkflowExecutionResponse{RunId: execution.GetRunId(), Started: true,
-		Status: enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING}, nil
+		Status: enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, Link: startedEventLink(req.GetNamespace(), execution)}, nil
 }
 
 // SignalWithStartWorkflowExecution signals a workflow's open run, or
@@ -233,6 +237,9 @@ func (f *Frontend) SignalWithStartWorkflowExecution(_ context.Context, req *work
 	}
 	if req.GetSignalName() == "" {
 		return nil, serviceerror.NewInvalidArgument("a signal-with-start needs a signal name")
+	}
+	if err := f.server.CheckSearchAttributes(req.GetSearchAttributes()); err != nil {
+		return nil, err
 	}
 	start := startRequest{
 		namespace: req.GetNamespace(), workflowID: req.GetWorkflowId(), requestID: req.GetRequestId(), identity: req.GetIdentity(),
@@ -263,9 +270,20 @@ func (f *Frontend) SignalWithStartWorkflowExecution(_ context.Context, req *work
 	signal := &historypb.WorkflowExecutionSignaledEventAttributes{
 		SignalName: req.GetSignalName(), Input: req.GetSignalInput(), Header: req.GetHeader(), Identity: req.GetIdentity(),
 	}
-	execution, started, err := f.server.SignalWithStart(req.GetWorkflowId(), runID, attrs, signal)
+	execution, started, err := f.server.SignalWithStart(req.GetWorkflowId(), runID, attrs,
+		testserver.StartEvent{UserMetadata: req.GetUserMetadata(), Links: req.GetLinks()}, signal)
 	if err != nil {
 		return nil, err
 	}
 	return &workflowservice.SignalWithStartWorkflowExecutionResponse{RunId: execution.GetRunId(), Started: started}, nil
+}
+
+// startedEventLink is the link a server's start answers with: to the
+// started run's first event.
+func startedEventLink(namespace string, execution *commonpb.WorkflowExecution) *commonpb.Link {
+	return &commonpb.Link{Variant: &commonpb.Link_WorkflowEvent_{WorkflowEvent: &commonpb.Link_WorkflowEvent{
+		Namespace: namespace, WorkflowId: execution.GetWorkflowId(), RunId: execution.GetRunId(),
+		Reference: &commonpb.Link_WorkflowEvent_EventRef{EventRef: &commonpb.Link_WorkflowEvent_EventReference{
+			EventId: 1, EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED}},
+	}}}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/searchattr"
+	"github.com/durable-go/sdk/internal/testserver"
 )
 
 // nexusClient is the client a Nexus operation's handler gets in the test
@@ -91,7 +92,7 @@ func (c *nexusClient) ExecuteWorkflow(ctx context.Context, options clientapi.Sta
 		attrs.CompletionCallbacks = start.Callbacks
 		attrs.PropagatedNexusSerializationContext = start.SerializationContext
 	}
-	execution, err := e.server.StartWorkflow(options.ID, "", attrs)
+	execution, err := e.server.StartWorkflow(options.ID, "", attrs, testserver.StartEvent{})
 	var already *serviceerror.WorkflowExecutionAlreadyStarted
 	switch {
 	case errors.As(err, &already) && !options.WorkflowExecutionErrorWhenAlreadyStarted:
@@ -132,7 +133,7 @@ func (c *nexusClient) TerminateWorkflow(_ context.Context, workflowID, runID, re
 
 // CancelWorkflow asks a workflow of the environment to cancel itself.
 func (c *nexusClient) CancelWorkflow(_ context.Context, workflowID, runID string) error {
-	return c.env.server.RequestCancel(&commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID}, c.env.identity)
+	return c.env.server.RequestCancel(&commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID}, c.env.identity, "")
 }
 
 // CancelWorkflowWithOptions is CancelWorkflow.

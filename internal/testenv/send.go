@@ -100,7 +100,7 @@ func (e *TestWorkflowEnvironment) SignalWorkflowByID(workflowID, signalName stri
 // CancelWorkflow requests the workflow's cancellation.
 func (e *TestWorkflowEnvironment) CancelWorkflow() {
 	e.sendInTurn(func() *commonpb.WorkflowExecution {
-		if err := e.server.RequestCancel(e.execution, e.identity); err != nil {
+		if err := e.server.RequestCancel(e.execution, e.identity, ""); err != nil {
 			e.suite.logger.Warn("CancelWorkflow: the cancellation was not delivered", "Error", err)
 			return nil
 		}
@@ -112,7 +112,7 @@ func (e *TestWorkflowEnvironment) CancelWorkflow() {
 func (e *TestWorkflowEnvironment) CancelWorkflowByID(workflowID string, runID string) {
 	e.sendInTurn(func() *commonpb.WorkflowExecution {
 		target := &commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID}
-		if err := e.server.RequestCancel(target, e.identity); err != nil {
+		if err := e.server.RequestCancel(target, e.identity, ""); err != nil {
 			e.suite.logger.Warn("CancelWorkflowByID: the cancellation was not delivered", "WorkflowID", workflowID, "Error", err)
 			return nil
 		}

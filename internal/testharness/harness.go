@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	enumspb "go.temporal.io/api/enums/v1"
+
 	"github.com/durable-go/sdk/internal/devserver"
 	"github.com/durable-go/sdk/temporaltest"
 )
@@ -96,11 +98,21 @@ func run(m runner, stderr io.Writer, opts ...Option) int {
 }
 
 // runEmbedded runs the tests against an embedded server. It serves one
-// namespace, "default", the one every dev server serves: the options'
-// (a dev server's second namespace, its search attributes and dynamic
-// config) do not apply, and the tests that need them fail there.
-func runEmbedded(m runner, stderr io.Writer, _ devserver.Options) int {
-	srv, err := temporaltest.NewServer(temporaltest.ServerOptions{})
+// namespace, "default", the one every dev server serves, with the
+// options' search attributes; the rest of the options (a dev server's
+// second namespace, its dynamic config) do not apply, and the tests that
+// need them fail there.
+func runEmbedded(m runner, stderr io.Writer, opts devserver.Options) int {
+	attrs := make(map[string]enumspb.IndexedValueType, len(opts.SearchAttributes))
+	for name, typeName := range opts.SearchAttributes {
+		t, err := enumspb.IndexedValueTypeFromString(typeName)
+		if err != nil {
+			fmt.Fprintf(stderr, "testharness: search attribute %s: %v\n", name, err)
+			return 1
+		}
+		attrs[name] = t
+	}
+	srv, err := temporaltest.NewServer(temporaltest.ServerOptions{SearchAttributes: attrs})
 	if err != nil {
 		fmt.Fprintf(stderr, "testharness: %v\n", err)
 		return 1

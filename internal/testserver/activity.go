@@ -157,6 +157,7 @@ func (s *Server) queueAttempt(a *activity) {
 // waiting for one until ctx ends.
 func (s *Server) PollActivityTaskQueue(ctx context.Context, req *workflowservice.PollActivityTaskQueueRequest) (*workflowservice.PollActivityTaskQueueResponse, error) {
 	var resp *workflowservice.PollActivityTaskQueueResponse
+	defer s.pollStarted(req.GetTaskQueue().GetName(), enumspb.TASK_QUEUE_TYPE_ACTIVITY, req, req.GetTaskQueueMetadata().GetMaxTasksPerSecond().GetValue())()
 	poll(ctx, s, s.activityQueues, req.GetTaskQueue().GetName(), func(a *activity) bool {
 		if a.run.activities[a.scheduledID] != a || a.state != activityScheduled {
 			return false

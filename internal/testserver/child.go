@@ -55,13 +55,15 @@ func (s *Server) startChild(r *run, completedID int64, a *commandpb.StartChildWo
 		if root == nil {
 			root = r.execution
 		}
-		child := s.startLocked(a.GetWorkflowId(), "", &historypb.WorkflowExecutionStartedEventAttributes{
+		// The child's started event carries the summary and details its
+		// parent gave (the initiated event's user metadata), as a server's.
+		child := s.startWithLocked(a.GetWorkflowId(), "", &historypb.WorkflowExecutionStartedEventAttributes{
 			WorkflowType: a.GetWorkflowType(), TaskQueue: taskQueue, Input: a.GetInput(), Header: a.GetHeader(),
 			WorkflowExecutionTimeout: a.GetWorkflowExecutionTimeout(), WorkflowRunTimeout: a.GetWorkflowRunTimeout(), WorkflowTaskTimeout: a.GetWorkflowTaskTimeout(),
 			ParentWorkflowNamespace: s.opts.Namespace, ParentWorkflowExecution: proto.CloneOf(r.execution), ParentInitiatedEventId: initiatedID,
 			RootWorkflowExecution: proto.CloneOf(root), RetryPolicy: a.GetRetryPolicy(), CronSchedule: a.GetCronSchedule(),
 			Memo: a.GetMemo(), SearchAttributes: a.GetSearchAttributes(), Priority: a.GetPriority(), Identity: r.started.GetIdentity(),
-		})
+		}, StartEvent{UserMetadata: clone(ev.GetUserMetadata())}, nil)
 		link := &parentLink{parent: r, initiatedID: initiatedID, policy: a.GetParentClosePolicy()}
 		child.parent = link
 		r.children = append(r.children, child)
@@ -233,9 +235,8 @@ func (s *Server) cancelExternal(r *run, completedID int64, a *commandpb.RequestC
 					Namespace: namespace, WorkflowExecution: execution, InitiatedEventId: initiatedID, Control: a.GetControl()}}, true)
 			return
 		}
-		s.deliver(target, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED, &historypb.HistoryEvent_WorkflowExecutionCancelRequestedEventAttributes{
-			WorkflowExecutionCancelRequestedEventAttributes: &historypb.WorkflowExecutionCancelRequestedEventAttributes{
-				ExternalInitiatedEventId: initiatedID, ExternalWorkflowExecution: proto.CloneOf(r.execution), Identity: r.started.GetIdentity()}}, true)
+		s.requestCancelLocked(target, &historypb.WorkflowExecutionCancelRequestedEventAttributes{Cause: a.GetReason(),
+			ExternalInitiatedEventId: initiatedID, ExternalWorkflowExecution: proto.CloneOf(r.execution), Identity: r.started.GetIdentity()})
 		s.deliver(r, enumspb.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_CANCEL_REQUESTED, &historypb.HistoryEvent_ExternalWorkflowExecutionCancelRequestedEventAttributes{
 			ExternalWorkflowExecutionCancelRequestedEventAttributes: &historypb.ExternalWorkflowExecutionCancelRequestedEventAttributes{
 				InitiatedEventId: initiatedID, Namespace: namespace, WorkflowExecution: proto.CloneOf(target.execution)}}, true)

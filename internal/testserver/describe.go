@@ -8,6 +8,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
+	sdkpb "go.temporal.io/api/sdk/v1"
 	"go.temporal.io/api/serviceerror"
 	workflowpb "go.temporal.io/api/workflow/v1"
 	"google.golang.org/protobuf/proto"
@@ -33,6 +34,10 @@ type RunInfo struct {
 	// PendingActivities are the activities scheduled and not closed, in
 	// the order they were scheduled.
 	PendingActivities []*workflowpb.PendingActivityInfo
+	// UserMetadata is the start's summary and details.
+	UserMetadata *sdkpb.UserMetadata
+	// CancelRequested: the run was asked to cancel.
+	CancelRequested bool
 }
 
 // Describe says what the server knows of a run (the workflow's newest for
@@ -44,12 +49,30 @@ func (s *Server) Describe(execution *commonpb.WorkflowExecution) (RunInfo, error
 	if err != nil {
 		return RunInfo{}, err
 	}
+	info := runInfo(r)
+	info.PendingActivities = s.pendingActivities(r)
+	return info, nil
+}
+
+// Executions says what the server knows of each of its runs (their
+// pending activities left out), for a frontend's visibility queries.
+func (s *Server) Executions() []RunInfo {
+	s.lock()
+	defer s.unlock()
+	out := make([]RunInfo, 0, len(s.runs))
+	for _, r := range s.runs {
+		out = append(out, runInfo(r))
+	}
+	return out
+}
+
+func runInfo(r *run) RunInfo {
 	info := RunInfo{
 		Execution: proto.CloneOf(r.execution), Started: clone(r.started),
 		Status:     enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING,
 		StartTime:  r.history[0].GetEventTime().AsTime(),
 		HistoryLen: int64(len(r.history)), HistorySize: r.historyBytes,
-		PendingActivities: s.pendingActivities(r),
+		UserMetadata: clone(r.history[0].GetUserMetadata()), CancelRequested: r.cancelRequested,
 	}
 	info.Memo, info.SearchAttributes = upserted(r)
 	if r.closed {
@@ -57,7 +80,7 @@ func (s *Server) Describe(execution *commonpb.WorkflowExecution) (RunInfo, error
 		info.Status = closeStatus(last.GetEventType())
 		info.CloseTime = last.GetEventTime().AsTime()
 	}
-	return info, nil
+	return info
 }
 
 // upserted is a run's memo and search attributes: those it started with,
@@ -74,6 +97,10 @@ func upserted(r *run) (*commonpb.Memo, *commonpb.SearchAttributes) {
 				attrs.IndexedFields = make(map[string]*commonpb.Payload)
 			}
 			for k, v := range up.GetSearchAttributes().GetIndexedFields() {
+				if isNullPayload(v) {
+					delete(attrs.IndexedFields, k) // an upsert of no value removes it
+					continue
+				}
 				attrs.IndexedFields[k] = clone(v)
 			}
 		}
@@ -85,6 +112,10 @@ func upserted(r *run) (*commonpb.Memo, *commonpb.SearchAttributes) {
 				memo.Fields = make(map[string]*commonpb.Payload)
 			}
 			for k, v := range mod.GetUpsertedMemo().GetFields() {
+				if isNullPayload(v) {
+					delete(memo.Fields, k)
+					continue
+				}
 				memo.Fields[k] = clone(v)
 			}
 		}

@@ -167,6 +167,7 @@ func (s *Server) dropNexusTask(t *nexusTask) {
 // for one until ctx ends (then the response is empty).
 func (s *Server) PollNexusTaskQueue(ctx context.Context, req *workflowservice.PollNexusTaskQueueRequest) (*workflowservice.PollNexusTaskQueueResponse, error) {
 	var resp *workflowservice.PollNexusTaskQueueResponse
+	defer s.pollStarted(req.GetTaskQueue().GetName(), enumspb.TASK_QUEUE_TYPE_NEXUS, req, 0)()
 	poll(ctx, s, s.nexusQueues, req.GetTaskQueue().GetName(), func(t *nexusTask) bool {
 		if t.op.closed || t.op.task != t {
 			s.release(&t.counted)

@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	commandpb "go.temporal.io/api/command/v1"
+	sdkpb "go.temporal.io/api/sdk/v1"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 )
@@ -76,6 +77,12 @@ type Options struct {
 	// died without saying so does not hold its runs. The test environment,
 	// whose one worker never dies, leaves it off.
 	WorkflowTaskTimeouts bool
+	// CheckSearchAttributes refuses search attributes as a server does
+	// (searchattr.go): a start, child, continue-as-new or upsert that
+	// names an attribute the namespace has not registered, or gives one a
+	// value of the wrong type. The test environment, which has no
+	// registry, leaves it off; the embedded server turns it on.
+	CheckSearchAttributes bool
 }
 
 // Server is the in-memory history service. It is safe for concurrent use.
@@ -100,6 +107,10 @@ type Server struct {
 	served map[string]bool
 	// settleWaiters wait for runs to settle (see Settled).
 	settleWaiters []settleWaiter
+	// customAttrs are the custom search attributes registered, by name.
+	customAttrs map[string]enumspb.IndexedValueType
+	// pollers are the workers that polled each task queue (pollers.go).
+	pollers map[pollerKey]*pollerRecord
 }
 
 // lock takes the server's lock, which counts as work in flight while
@@ -172,6 +183,8 @@ type run struct {
 	closedCh  chan struct{} // closed with the run
 
 	wft *workflowTask // the scheduled or started workflow task
+	// cancelRequested: its cancellation was asked for (once is enough).
+	cancelRequested bool
 	// buffer holds events that arrived while a workflow task ran; they are
 	// written after the task's own events. wftNeeded: one of them, or a
 	// request, calls for a new workflow task.
@@ -379,10 +392,18 @@ func (s *Server) flushBuffer(r *run, force bool) {
 	}
 }
 
+// StartEvent is what a run's WorkflowExecutionStarted event carries
+// besides its attributes: the start's summary and details (user
+// metadata) and its links, as a server keeps them.
+type StartEvent struct {
+	UserMetadata *sdkpb.UserMetadata
+	Links        []*commonpb.Link
+}
+
 // StartWorkflow starts a run with the given start attributes (task queue,
 // type, input, timeouts, ...). An empty runID gets a made-up one. It fails
 // when a run of workflowID is still open.
-func (s *Server) StartWorkflow(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes) (*commonpb.WorkflowExecution, error) {
+func (s *Server) StartWorkflow(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes, event StartEvent) (*commonpb.WorkflowExecution, error) {
 	s.lock()
 	defer s.unlock()
 	if prev := s.latest[workflowID]; prev != nil && !prev.closed {
@@ -392,17 +413,28 @@ func (s *Server) StartWorkflow(workflowID, runID string, attrs *historypb.Workfl
 	if attrs.GetTaskQueue().GetName() == "" {
 		return nil, serviceerror.NewInvalidArgument("a workflow needs a task queue to start")
 	}
-	return s.startLocked(workflowID, runID, clone(attrs)).execution, nil
+	return s.startWithLocked(workflowID, runID, clone(attrs), cloneStartEvent(event), nil).execution, nil
 }
 
 func (s *Server) startLocked(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes) *run {
-	return s.startWithLocked(workflowID, runID, attrs, nil)
+	return s.startWithLocked(workflowID, runID, attrs, StartEvent{}, nil)
+}
+
+func cloneStartEvent(e StartEvent) StartEvent {
+	links := make([]*commonpb.Link, len(e.Links))
+	for i, l := range e.Links {
+		links[i] = clone(l)
+	}
+	if len(links) == 0 {
+		links = nil
+	}
+	return StartEvent{UserMetadata: clone(e.UserMetadata), Links: links}
 }
 
 // SignalWithStart signals the workflow's open run, or starts a run with
 // the signal as its second event, before its first workflow task is
 // scheduled, as a server writes it. It reports whether it started a run.
-func (s *Server) SignalWithStart(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes, signal *historypb.WorkflowExecutionSignaledEventAttributes) (*commonpb.WorkflowExecution, bool, error) {
+func (s *Server) SignalWithStart(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes, event StartEvent, signal *historypb.WorkflowExecutionSignaledEventAttributes) (*commonpb.WorkflowExecution, bool, error) {
 	s.lock()
 	defer s.unlock()
 	signaled := &historypb.HistoryEvent_WorkflowExecutionSignaledEventAttributes{WorkflowExecutionSignaledEventAttributes: clone(signal)}
@@ -413,7 +445,7 @@ func (s *Server) SignalWithStart(workflowID, runID string, attrs *historypb.Work
 	if attrs.GetTaskQueue().GetName() == "" {
 		return nil, false, serviceerror.NewInvalidArgument("a workflow needs a task queue to start")
 	}
-	r := s.startWithLocked(workflowID, runID, clone(attrs), func(r *run) {
+	r := s.startWithLocked(workflowID, runID, clone(attrs), cloneStartEvent(event), func(r *run) {
 		s.write(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED, signaled)
 	})
 	return proto.CloneOf(r.execution), true, nil
@@ -421,7 +453,7 @@ func (s *Server) SignalWithStart(workflowID, runID string, attrs *historypb.Work
 
 // startWithLocked starts a run; first, when set, writes the events that
 // follow its WorkflowExecutionStarted, before its first workflow task.
-func (s *Server) startWithLocked(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes, first func(*run)) *run {
+func (s *Server) startWithLocked(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes, event StartEvent, first func(*run)) *run {
 	if runID == "" {
 		runID = fmt.Sprintf("%s-run-%d", workflowID, len(s.runs)+1)
 	}
@@ -448,7 +480,10 @@ func (s *Server) startWithLocked(workflowID, runID string, attrs *historypb.Work
 	}
 	s.runs[runID] = r
 	s.latest[workflowID] = r
-	s.write(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, &historypb.HistoryEvent_WorkflowExecutionStartedEventAttributes{WorkflowExecutionStartedEventAttributes: attrs})
+	attrs.SearchAttributes = withoutNulls(attrs.GetSearchAttributes())
+	started := newEvent(enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, &historypb.HistoryEvent_WorkflowExecutionStartedEventAttributes{WorkflowExecutionStartedEventAttributes: attrs})
+	started.UserMetadata, started.Links = event.UserMetadata, event.Links
+	s.writeEvent(r, started)
 	if first != nil {
 		first(r)
 	}
@@ -570,17 +605,27 @@ func (s *Server) Signal(execution *commonpb.WorkflowExecution, name string, inpu
 	return nil
 }
 
-// RequestCancel asks the workflow to cancel itself.
-func (s *Server) RequestCancel(execution *commonpb.WorkflowExecution, identity string) error {
+// RequestCancel asks the workflow to cancel itself, for the reason
+// given (its WorkflowExecutionCancelRequested's cause). As on a server,
+// the request is made once: asking again writes nothing.
+func (s *Server) RequestCancel(execution *commonpb.WorkflowExecution, identity, reason string) error {
 	s.lock()
 	defer s.unlock()
 	r, err := s.openRunLocked(execution)
 	if err != nil {
 		return err
 	}
-	s.deliver(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED, &historypb.HistoryEvent_WorkflowExecutionCancelRequestedEventAttributes{
-		WorkflowExecutionCancelRequestedEventAttributes: &historypb.WorkflowExecutionCancelRequestedEventAttributes{Identity: identity}}, true)
+	s.requestCancelLocked(r, &historypb.WorkflowExecutionCancelRequestedEventAttributes{Identity: identity, Cause: reason})
 	return nil
+}
+
+func (s *Server) requestCancelLocked(r *run, attrs *historypb.WorkflowExecutionCancelRequestedEventAttributes) {
+	if r.cancelRequested {
+		return
+	}
+	r.cancelRequested = true
+	s.deliver(r, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED, &historypb.HistoryEvent_WorkflowExecutionCancelRequestedEventAttributes{
+		WorkflowExecutionCancelRequestedEventAttributes: attrs}, true)
 }
 
 // Terminate closes the run at once.

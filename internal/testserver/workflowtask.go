@@ -118,6 +118,7 @@ func (s *Server) dropWorkflowTask(t *workflowTask) {
 // as a long poll that timed out).
 func (s *Server) PollWorkflowTaskQueue(ctx context.Context, req *workflowservice.PollWorkflowTaskQueueRequest) (*workflowservice.PollWorkflowTaskQueueResponse, error) {
 	var resp *workflowservice.PollWorkflowTaskQueueResponse
+	defer s.pollStarted(req.GetTaskQueue().GetName(), enumspb.TASK_QUEUE_TYPE_WORKFLOW, req, 0)()
 	poll(ctx, s, s.workflowQueues, req.GetTaskQueue().GetName(), func(t *workflowTask) bool {
 		if t.run.closed && t.query == nil {
 			return false
@@ -200,8 +201,11 @@ func (s *Server) RespondWorkflowTaskCompleted(_ context.Context, req *workflowse
 	}
 	r := t.run
 	if why, cause := s.checkCommands(r, req.GetCommands()); why != "" {
-		s.failWorkflowTaskLocked(r, cause, &failurepb.Failure{Message: why, Source: "TestServer"}, req.GetIdentity())
-		return nil, serviceerror.NewInvalidArgument(why)
+		return nil, s.refuseCommands(t, cause, &failurepb.Failure{Message: why, Source: "TestServer"}, req.GetIdentity())
+	}
+	if why := s.badSearchAttributes(req.GetCommands()); why != "" {
+		failure := &failurepb.Failure{Message: why, FailureInfo: &failurepb.Failure_ServerFailureInfo{ServerFailureInfo: &failurepb.ServerFailureInfo{}}}
+		return nil, s.refuseCommands(t, enumspb.WORKFLOW_TASK_FAILED_CAUSE_BAD_SEARCH_ATTRIBUTES, failure, req.GetIdentity())
 	}
 	answers, why := readAnswers(r, req.GetMessages(), req.GetCommands())
 	if why != "" {
@@ -493,6 +497,20 @@ func (s *Server) RespondWorkflowTaskFailed(_ context.Context, req *workflowservi
 	}
 	s.failWorkflowTaskLocked(t.run, req.GetCause(), req.GetFailure(), req.GetIdentity())
 	return &workflowservice.RespondWorkflowTaskFailedResponse{}, nil
+}
+
+// refuseCommands fails a workflow task whose commands the server
+// refuses, and answers the worker with the reason. As on a server with
+// workflow task timeouts, a retried task that fails again for its own
+// commands leaves no second WorkflowTaskFailed: it is dropped and times
+// out, and the run waits for its next attempt that long.
+func (s *Server) refuseCommands(t *workflowTask, cause enumspb.WorkflowTaskFailedCause, failure *failurepb.Failure, identity string) error {
+	refused := serviceerror.NewInvalidArgument(failure.GetMessage())
+	if s.opts.WorkflowTaskTimeouts && t.attempt > 1 && cause != enumspb.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND {
+		return refused
+	}
+	s.failWorkflowTaskLocked(t.run, cause, failure, identity)
+	return refused
 }
 
 func (s *Server) failWorkflowTaskLocked(r *run, cause enumspb.WorkflowTaskFailedCause, failure *failurepb.Failure, identity string) {
