@@ -101,7 +101,15 @@ func parseSearchAttributes(values []string) (map[string]enumspb.IndexedValueType
 	}
 	attrs := make(map[string]enumspb.IndexedValueType, len(pairs))
 	for name, typeName := range pairs {
-		t, ok := enumspb.IndexedValueType_value["INDEXED_VALUE_TYPE_"+strings.ToUpper(typeName)]
+		// "KeywordList" names INDEXED_VALUE_TYPE_KEYWORD_LIST: compare
+		// without the underscores, in any case.
+		var t int32
+		ok := false
+		for name, value := range enumspb.IndexedValueType_value {
+			if strings.EqualFold(strings.ReplaceAll(strings.TrimPrefix(name, "INDEXED_VALUE_TYPE_"), "_", ""), typeName) {
+				t, ok = value, true
+			}
+		}
 		if !ok || t == 0 {
 			return nil, fmt.Errorf("--search-attribute %s=%s: unknown type %q; use Text, Keyword, Int, Double, Bool, Datetime or KeywordList", name, typeName, typeName)
 		}

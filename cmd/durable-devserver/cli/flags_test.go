@@ -14,7 +14,7 @@ import (
 func TestParseTakesTheFlagsOfTheTemporalCLI(t *testing.T) {
 	o, err := Parse([]string{"server", "start-dev", "--ip", "127.0.0.2", "--port", "7777", "--log-level", "error",
 		"--headless", "--namespace", "orders", "--db-filename", "/tmp/state.db",
-		"--search-attribute", "CustomerId=Keyword", "--search-attribute", "Total=double",
+		"--search-attribute", "CustomerId=Keyword", "--search-attribute", "Total=double", "--search-attribute", "Tags=KeywordList",
 		"--dynamic-config-value", "limit.blobSize.error=1000", "--dynamic-config-value", `system.x="on"`,
 		"--sqlite-pragma", "journal_mode=wal"}, io.Discard)
 	if err != nil {
@@ -24,7 +24,7 @@ func TestParseTakesTheFlagsOfTheTemporalCLI(t *testing.T) {
 		IP: "127.0.0.2", Port: 7777, LogLevel: "error", LogFormat: "text", DBFile: "/tmp/state.db",
 		Namespaces: []string{"default", "orders"},
 		SearchAttributes: map[string]enumspb.IndexedValueType{
-			"CustomerId": enumspb.INDEXED_VALUE_TYPE_KEYWORD, "Total": enumspb.INDEXED_VALUE_TYPE_DOUBLE},
+			"CustomerId": enumspb.INDEXED_VALUE_TYPE_KEYWORD, "Total": enumspb.INDEXED_VALUE_TYPE_DOUBLE, "Tags": enumspb.INDEXED_VALUE_TYPE_KEYWORD_LIST},
 		DynamicConfig: map[string]any{"limit.blobSize.error": float64(1000), "system.x": "on"},
 		SQLitePragmas: map[string]string{"journal_mode": "wal"},
 	}
