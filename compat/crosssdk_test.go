@@ -26,6 +26,10 @@ func TestMain(m *testing.M) {
 		// than 5 minutes, so that TestDeploymentRolloutFromOfficialToOurWorkers
 		// can delete the version whose workers it stopped.
 		DynamicConfig: map[string]string{"matching.PollerHistoryTTL": `"2s"`},
+		// The embedded server's visibility and search attributes are
+		// compared with the dev server's with these
+		// (embedded_visibility_test.go).
+		SearchAttributes: embeddedCompatAttributes,
 	}))
 }
 

@@ -364,8 +364,8 @@ func (p *filterParser) condition() (*filterNode, error) {
 		}
 	case t.kind == tokEOF:
 		return nil, invalidQuery("invalid expression: incomplete expression")
-	case t.kind == tokName:
-		return nil, invalidQuery("operation is not supported: operator '%s' not supported for search attribute '%s': %s", strings.ToUpper(t.text), n.name, supportedFilters)
+	case t.kind == tokName && !isReservedWord(t.text):
+		n.op = strings.ToUpper(t.text) // LIKE, MATCH, ...: refused with the attribute's type (visibilityfilter.go)
 	default:
 		return nil, invalidQuery("malformed SQL query: unexpected %q at position %d", t.text, t.pos+1)
 	}

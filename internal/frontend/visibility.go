@@ -155,7 +155,7 @@ func (f *Frontend) CountWorkflowExecutions(_ context.Context, req *workflowservi
 	}
 	if filter.groupBy != "" {
 		if attr, err := resolveAttribute(s, filter.groupBy); err != nil || attr.name != "ExecutionStatus" {
-			return nil, invalidQuery("operation is not supported: 'GROUP BY' clause is not supported for search attribute %s: the embedded server groups counts by ExecutionStatus only", filter.groupBy)
+			return nil, invalidQuery("operation is not supported: 'GROUP BY' clause is not supported for search attribute %s", filter.groupBy)
 		}
 	}
 	matching, err := matchingRuns(s, filter)

@@ -17,7 +17,9 @@ import (
 // search attributes, typed as registered), each literal checked against
 // the attribute's type, as a server checks them. A condition on an
 // attribute the run lacks is neither true nor false (SQL's NULL), which
-// NOT keeps: only IS NULL matches it.
+// NOT keeps: only IS NULL matches it; but a keyword list the run lacks
+// holds no values, as in a server's SQL visibility store (so
+// Tags != 'x' matches it).
 
 // truth is a condition's value on a run: true, false or unknown.
 type truth int8
@@ -215,7 +217,10 @@ func compileCondition(attr filterAttribute, n *filterNode) (runFilter, error) {
 	}
 	return func(r *visibilityRecord) truth {
 		actual, present := attr.get(r)
-		if !present {
+		switch {
+		case !present && attr.t == enumspb.INDEXED_VALUE_TYPE_KEYWORD_LIST:
+			actual = []string{} // a run without the list holds none of its values
+		case !present:
 			return truthUnknown
 		}
 		return truthOf(holds(n.op, actual, values))
