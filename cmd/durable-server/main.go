@@ -8,10 +8,13 @@
 //
 // Flags: --ip (default 127.0.0.1), --port (default 7233; 0 picks a free
 // one), --namespace (default "default"), --time-skipping (the clock
-// skips to the next timer while no task is in flight). It prints its
+// skips to the next timer while no task is in flight),
+// --search-attribute NAME=TYPE (repeatable: a custom search attribute to
+// register, as `temporal server start-dev` takes it; TYPE is Keyword,
+// Text, Int, Double, Bool, Datetime or KeywordList). It prints its
 // address once it accepts connections, and stops on SIGINT or SIGTERM.
-// Calls it does not serve (visibility queries, schedules, ...) answer
-// Unimplemented; use `temporal server start-dev` for those. See
+// Calls it does not serve answer Unimplemented; use
+// `temporal server start-dev` for those. See
 // docs/guide/embedded-server.md.
 package main
 
@@ -25,7 +28,10 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
+
+	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/durable-go/sdk/temporaltest"
 )
@@ -50,19 +56,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	port := flags.Int("port", 7233, "the port to listen on (0: a free one)")
 	namespace := flags.String("namespace", "default", "the namespace to serve")
 	timeSkipping := flags.Bool("time-skipping", false, "skip to the next timer while no task is in flight")
+	searchAttributes := searchAttributeFlag{}
+	flags.Var(searchAttributes, "search-attribute", "a custom search attribute to register, NAME=TYPE (Keyword, Text, Int, Double, Bool, Datetime or KeywordList); repeatable")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
 	if flags.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q: the flags are --ip, --port, --namespace and --time-skipping", flags.Args())
+		return fmt.Errorf("unexpected arguments %q: the flags are --ip, --port, --namespace, --time-skipping and --search-attribute", flags.Args())
 	}
 	if *port < 0 || *port > 65535 {
 		return fmt.Errorf("--port %d is not a port number (0 to 65535)", *port)
 	}
 	srv, err := temporaltest.NewServer(temporaltest.ServerOptions{
-		HostPort:     net.JoinHostPort(*ip, strconv.Itoa(*port)),
-		Namespace:    *namespace,
-		TimeSkipping: *timeSkipping,
+		HostPort:         net.JoinHostPort(*ip, strconv.Itoa(*port)),
+		Namespace:        *namespace,
+		TimeSkipping:     *timeSkipping,
+		SearchAttributes: searchAttributes,
 	})
 	if err != nil {
 		return err
@@ -74,5 +83,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "durable-server: serving namespace %q at %s (in memory, time skipping %s)\n", srv.Namespace(), srv.HostPort(), skipping)
 	<-ctx.Done()
+	return nil
+}
+
+// searchAttributeFlag collects --search-attribute NAME=TYPE flags.
+type searchAttributeFlag map[string]enumspb.IndexedValueType
+
+func (f searchAttributeFlag) String() string {
+	return fmt.Sprint(map[string]enumspb.IndexedValueType(f))
+}
+
+func (f searchAttributeFlag) Set(value string) error {
+	name, typeName, ok := strings.Cut(value, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("%q: want NAME=TYPE, e.g. CustomerId=Keyword", value)
+	}
+	t, err := enumspb.IndexedValueTypeFromString(typeName)
+	if err != nil || t == enumspb.INDEXED_VALUE_TYPE_UNSPECIFIED {
+		return fmt.Errorf("%q: unknown type %q; use Keyword, Text, Int, Double, Bool, Datetime or KeywordList", value, typeName)
+	}
+	f[name] = t
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/client"
@@ -19,7 +21,8 @@ func TestItServesAtTheAddressItPrintsUntilItsContextEnds(t *testing.T) {
 	out, w := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"--port", "0", "--namespace", "cmdtest", "--time-skipping"}, w, io.Discard)
+		done <- run(ctx, []string{"--port", "0", "--namespace", "cmdtest", "--time-skipping",
+			"--search-attribute", "CustomerId=Keyword", "--search-attribute", "Tags=KeywordList"}, w, io.Discard)
 		w.Close()
 	}()
 	line, err := bufio.NewReader(out).ReadString('\n')
@@ -44,6 +47,11 @@ func TestItServesAtTheAddressItPrintsUntilItsContextEnds(t *testing.T) {
 	if _, err := c.WorkflowService().DescribeNamespace(dialCtx, &workflowservice.DescribeNamespaceRequest{Namespace: "other"}); err == nil || !strings.Contains(err.Error(), "not found") {
 		t.Fatalf("describing another namespace answered %v; want not found", err)
 	}
+	attrs, err := c.OperatorService().ListSearchAttributes(dialCtx, &operatorservice.ListSearchAttributesRequest{Namespace: "cmdtest"})
+	if custom := attrs.GetCustomAttributes(); err != nil || len(custom) != 2 || custom["CustomerId"] != enumspb.INDEXED_VALUE_TYPE_KEYWORD ||
+		custom["Tags"] != enumspb.INDEXED_VALUE_TYPE_KEYWORD_LIST {
+		t.Fatalf("the custom search attributes are %v, %v; want those of --search-attribute", custom, err)
+	}
 	c.Close()
 	cancel()
 	if err := <-done; err != nil {
@@ -52,7 +60,8 @@ func TestItServesAtTheAddressItPrintsUntilItsContextEnds(t *testing.T) {
 }
 
 func TestBadFlagsAreRefused(t *testing.T) {
-	for _, args := range [][]string{{"--port", "70000"}, {"extra"}, {"--nope"}} {
+	for _, args := range [][]string{{"--port", "70000"}, {"extra"}, {"--nope"}, {"--search-attribute", "Total=Money"},
+		{"--search-attribute", "Total"}, {"--search-attribute", "WorkflowId=Keyword"}} {
 		if err := run(context.Background(), args, io.Discard, io.Discard); err == nil {
 			t.Errorf("run(%q) succeeded", args)
 		}
