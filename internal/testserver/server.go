@@ -177,6 +177,10 @@ type run struct {
 	// request, calls for a new workflow task.
 	buffer    []*historypb.HistoryEvent
 	wftNeeded bool
+	// heldQueries wait for the started workflow task to end, as on a
+	// server: until then the run's history ends in that task's started
+	// event, from which no worker can replay an answer.
+	heldQueries []*workflowTask
 	// lastStartedID is the WorkflowTaskStarted of the last completed task:
 	// a sticky task carries only the events after it.
 	lastStartedID int64
@@ -253,6 +257,12 @@ func (q *taskQueue[T]) remove(match func(T) bool) {
 // returns the zero value when ctx ends first, as an empty long poll does.
 func poll[T any](ctx context.Context, s *Server, m map[string]*taskQueue[T], name string, take func(T) bool) T {
 	for {
+		if ctx.Err() != nil {
+			// A poll its caller gave up on takes nothing: the task would
+			// be lost until its timeout.
+			var zero T
+			return zero
+		}
 		s.lock()
 		q := queueOf(m, name)
 		for len(q.items) > 0 {
