@@ -2,6 +2,7 @@ package testserver
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	querypb "go.temporal.io/api/query/v1"
+	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -138,5 +140,30 @@ func TestAPollItsCallerGaveUpOnTakesNoTask(t *testing.T) {
 	}
 	if task.GetTaskToken() == nil {
 		t.Fatal("the next poll did not get the task")
+	}
+}
+
+// TestATokenTheServerDidNotGiveOutIsInvalid: as on a server, a token that
+// does not decode is an invalid argument; one the server gave out for a
+// task that has ended is not found.
+func TestATokenTheServerDidNotGiveOutIsInvalid(t *testing.T) {
+	ctx := context.Background()
+	srv, _, queue := startOne(t, NewClock(time.Now()))
+	_, err := srv.RespondActivityTaskCompleted(ctx, &workflowservice.RespondActivityTaskCompletedRequest{TaskToken: []byte("not a task token")})
+	var invalid *serviceerror.InvalidArgument
+	if !errors.As(err, &invalid) {
+		t.Fatalf("a token that does not decode: got %T %v, want InvalidArgument", err, err)
+	}
+	task, err := srv.PollWorkflowTaskQueue(ctx, &workflowservice.PollWorkflowTaskQueueRequest{TaskQueue: queue})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.RespondWorkflowTaskCompleted(ctx, &workflowservice.RespondWorkflowTaskCompletedRequest{TaskToken: task.GetTaskToken()}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = srv.RespondWorkflowTaskCompleted(ctx, &workflowservice.RespondWorkflowTaskCompletedRequest{TaskToken: task.GetTaskToken()})
+	var notFound *serviceerror.NotFound
+	if !errors.As(err, &notFound) {
+		t.Fatalf("the token of a task that ended: got %T %v, want NotFound", err, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -286,9 +287,12 @@ func poll[T any](ctx context.Context, s *Server, m map[string]*taskQueue[T], nam
 	}
 }
 
+// tokenPrefix begins every task token the server gives out.
+const tokenPrefix = "task-"
+
 func (s *Server) newToken(task any) []byte {
 	s.nextToken++
-	t := "task-" + strconv.Itoa(s.nextToken)
+	t := tokenPrefix + strconv.Itoa(s.nextToken)
 	s.tokens[t] = task
 	return []byte(t)
 }
@@ -297,6 +301,10 @@ func tokenTask[T any](s *Server, token []byte) (T, error) {
 	t, ok := s.tokens[string(token)].(T)
 	if !ok {
 		var zero T
+		if !strings.HasPrefix(string(token), tokenPrefix) {
+			// As a server answers a token it cannot decode.
+			return zero, serviceerror.NewInvalidArgument("Error deserializing task token: it is not a token this server gave out")
+		}
 		return zero, serviceerror.NewNotFound("the task is no longer known to the server: it completed, failed, timed out or its workflow closed")
 	}
 	return t, nil
