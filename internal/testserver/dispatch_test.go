@@ -3,6 +3,7 @@ package testserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -165,5 +166,50 @@ func TestATokenTheServerDidNotGiveOutIsInvalid(t *testing.T) {
 	var notFound *serviceerror.NotFound
 	if !errors.As(err, &notFound) {
 		t.Fatalf("the token of a task that ended: got %T %v, want NotFound", err, err)
+	}
+}
+
+// TestThePollThatWaitedLongestGetsTheTask: as a server's matching service
+// does, the next task goes to the poll that has waited longest, so that a
+// worker that polled first is served first.
+func TestThePollThatWaitedLongestGetsTheTask(t *testing.T) {
+	clock := NewClock(time.Now())
+	srv := New(Options{Clock: clock})
+	srv.ServeQueues("tq")
+	queue := &taskqueuepb.TaskQueue{Name: "tq"}
+	got := make(chan string, 2)
+	poll := func(identity string) {
+		resp, err := srv.PollWorkflowTaskQueue(context.Background(), &workflowservice.PollWorkflowTaskQueueRequest{TaskQueue: queue, Identity: identity})
+		if err != nil {
+			t.Error(err)
+		}
+		if resp.GetTaskToken() != nil {
+			got <- identity
+		}
+	}
+	waiting := func(n int) {
+		for {
+			srv.lock()
+			w := len(queueOf(srv.workflowQueues, "tq").waiters)
+			srv.unlock()
+			if w == n {
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	go poll("first")
+	waiting(1)
+	go poll("second")
+	waiting(2)
+	for i, want := range []string{"first", "second"} {
+		if _, err := srv.StartWorkflow(fmt.Sprint("wf-", i), "", &historypb.WorkflowExecutionStartedEventAttributes{
+			WorkflowType: &commonpb.WorkflowType{Name: "W"}, TaskQueue: queue,
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if poll := <-got; poll != want {
+			t.Fatalf("task %d went to the %s poll, want the %s", i+1, poll, want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package testserver
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -223,16 +224,20 @@ type runTimer struct {
 	timer     *Timer
 }
 
-// taskQueue is a FIFO of scheduled tasks that pollers wait on.
+// taskQueue is a FIFO of scheduled tasks and of the polls waiting for
+// one. As a server's matching service does, it hands the next task to the
+// poll that has waited longest: the worker that polled first is served
+// first (the integration tests rely on it, as on a dev server, when
+// workers with different registrations poll one queue).
 type taskQueue[T any] struct {
-	items []T
-	ready chan struct{} // closed and replaced when an item is added
+	items   []T
+	waiters []chan struct{} // closed to wake a waiting poll, oldest first
 }
 
 func queueOf[T any](m map[string]*taskQueue[T], name string) *taskQueue[T] {
 	q := m[name]
 	if q == nil {
-		q = &taskQueue[T]{ready: make(chan struct{})}
+		q = &taskQueue[T]{}
 		m[name] = q
 	}
 	return q
@@ -240,8 +245,15 @@ func queueOf[T any](m map[string]*taskQueue[T], name string) *taskQueue[T] {
 
 func (q *taskQueue[T]) push(item T) {
 	q.items = append(q.items, item)
-	close(q.ready)
-	q.ready = make(chan struct{})
+	q.wakeOldest()
+}
+
+// wakeOldest wakes the poll that has waited longest, if one waits.
+func (q *taskQueue[T]) wakeOldest() {
+	if len(q.waiters) > 0 {
+		close(q.waiters[0])
+		q.waiters = q.waiters[1:]
+	}
 }
 
 func (q *taskQueue[T]) remove(match func(T) bool) {
@@ -257,18 +269,22 @@ func (q *taskQueue[T]) remove(match func(T) bool) {
 // lock; take may refuse an item that went stale by returning false), or
 // returns the zero value when ctx ends first, as an empty long poll does.
 func poll[T any](ctx context.Context, s *Server, m map[string]*taskQueue[T], name string, take func(T) bool) T {
+	var zero T
 	for {
-		if ctx.Err() != nil {
-			// A poll its caller gave up on takes nothing: the task would
-			// be lost until its timeout.
-			var zero T
-			return zero
-		}
 		s.lock()
 		q := queueOf(m, name)
+		if ctx.Err() != nil {
+			// A poll its caller gave up on takes nothing (the task would be
+			// lost until its timeout); one it was woken for goes to the
+			// next poll.
+			if len(q.items) > 0 {
+				q.wakeOldest()
+			}
+			s.unlock()
+			return zero
+		}
 		for len(q.items) > 0 {
 			it := q.items[0]
-			var zero T
 			q.items[0] = zero
 			q.items = q.items[1:]
 			if take(it) {
@@ -276,13 +292,19 @@ func poll[T any](ctx context.Context, s *Server, m map[string]*taskQueue[T], nam
 				return it
 			}
 		}
-		ready := q.ready
+		wake := make(chan struct{})
+		q.waiters = append(q.waiters, wake)
 		s.unlock()
 		select {
 		case <-ctx.Done():
-			var zero T
-			return zero
-		case <-ready:
+			s.lock()
+			if i := slices.Index(q.waiters, wake); i >= 0 {
+				q.waiters = slices.Delete(q.waiters, i, i+1)
+				s.unlock()
+				return zero
+			}
+			s.unlock() // woken meanwhile: the loop passes the task on
+		case <-wake:
 		}
 	}
 }
