@@ -11,6 +11,9 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
+	officialclient "go.temporal.io/sdk/client"
+	officialworker "go.temporal.io/sdk/worker"
+	officialworkflow "go.temporal.io/sdk/workflow"
 
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/temporal"
@@ -268,5 +271,69 @@ func TestEmbeddedSchedulesMatchTheDevServer(t *testing.T) {
 		if onDev[key] != onEmbedded[key] {
 			t.Errorf("%s:\n dev server: %s\n embedded:   %s", key, onDev[key], onEmbedded[key])
 		}
+	}
+}
+
+// OfficialScheduledReport is ScheduledReport for go.temporal.io/sdk's
+// worker.
+func OfficialScheduledReport(ctx officialworkflow.Context) (string, error) {
+	return "reported", nil
+}
+
+// TestTheOfficialSDKManagesSchedulesOnTheEmbeddedServer: go.temporal.io/sdk's
+// own ScheduleClient creates, describes, triggers and deletes a schedule
+// on the embedded server, whose workflow its own worker runs.
+func TestTheOfficialSDKManagesSchedulesOnTheEmbeddedServer(t *testing.T) {
+	srv := startEmbedded(t)
+	oc, err := officialclient.Dial(officialclient.Options{HostPort: srv.HostPort(), Namespace: srv.Namespace(), Logger: quiet{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer oc.Close()
+	ow := officialworker.New(oc, "official-schedules", officialworker.Options{})
+	ow.RegisterWorkflowWithOptions(OfficialScheduledReport, officialworkflow.RegisterOptions{Name: "ScheduledReport"})
+	if err := ow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer ow.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	h, err := oc.ScheduleClient().Create(ctx, officialclient.ScheduleOptions{
+		ID:     "official",
+		Spec:   officialclient.ScheduleSpec{CronExpressions: []string{"0 9 * * MON-FRI"}, StartAt: scheduleStart},
+		Action: &officialclient.ScheduleWorkflowAction{ID: "official-wf", Workflow: "ScheduledReport", TaskQueue: "official-schedules"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := h.Describe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cal := d.Schedule.Spec.Calendars; len(cal) != 1 || fmt.Sprint(cal[0].Hour, cal[0].DayOfWeek) != "[{9 9 1}] [{1 5 1}]" {
+		t.Errorf("described calendars %+v", cal)
+	}
+	if next := d.Info.NextActionTimes; len(next) == 0 || !next[0].Equal(time.Date(2031, 3, 3, 9, 0, 0, 0, time.UTC)) {
+		t.Errorf("next action times %v, want from Monday 2031-03-03 09:00", next)
+	}
+	if err := h.Trigger(ctx, officialclient.ScheduleTriggerOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for len(d.Info.RecentActions) == 0 { // Describe fails once ctx ends
+		time.Sleep(5 * time.Millisecond)
+		if d, err = h.Describe(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	started := d.Info.RecentActions[0].StartWorkflowResult
+	var result string
+	if err := oc.GetWorkflow(ctx, started.WorkflowID, started.FirstExecutionRunID).Get(ctx, &result); err != nil || result != "reported" {
+		t.Fatalf("the triggered workflow %s returned %q, %v", started.WorkflowID, result, err)
+	}
+	if err := h.Delete(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Describe(ctx); err == nil {
+		t.Error("the deleted schedule is still described")
 	}
 }
