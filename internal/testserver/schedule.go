@@ -53,11 +53,15 @@ const (
 
 // The search attributes a server gives the workflows a schedule starts.
 const (
-	scheduledByIDAttribute        = "TemporalScheduledById"
-	scheduledStartTimeAttribute   = "TemporalScheduledStartTime"
-	scheduleInitialConflictToken  = 1
-	scheduleIdentityFormat        = "temporal-scheduler-%s-%s"
-	scheduleUpdateMemoUnsupported = "memo updates are not supported on workflow-backed schedules"
+	scheduledByIDAttribute      = "TemporalScheduledById"
+	scheduledStartTimeAttribute = "TemporalScheduledStartTime"
+)
+
+const (
+	scheduleInitialConflictToken = 1
+	// scheduleIdentityFormat makes the identity the scheduled workflows'
+	// starts carry, of the namespace and the schedule's ID.
+	scheduleIdentityFormat = "temporal-scheduler-%s-%s"
 )
 
 // scheduleBook holds a server's schedules. Its lock is taken before the
@@ -301,7 +305,7 @@ func (s *Server) UpdateSchedule(req *workflowservice.UpdateScheduleRequest) erro
 		return err
 	}
 	if req.GetMemo() != nil {
-		return serviceerror.NewFailedPrecondition(scheduleUpdateMemoUnsupported)
+		return serviceerror.NewFailedPrecondition("memo updates are not supported on workflow-backed schedules")
 	}
 	b := &s.schedules
 	b.mu.Lock()
