@@ -78,6 +78,10 @@ type Options struct {
 	// died without saying so does not hold its runs. The test environment,
 	// whose one worker never dies, leaves it off.
 	WorkflowTaskTimeouts bool
+	// StartScheduledWorkflow starts the workflows of schedules' actions
+	// (schedule.go), as a frontend's StartWorkflowExecution does; without
+	// it the server runs no schedules.
+	StartScheduledWorkflow StartScheduledWorkflowFunc
 }
 
 // Server is the in-memory history service. It is safe for concurrent use.
@@ -102,6 +106,8 @@ type Server struct {
 	served map[string]bool
 	// settleWaiters wait for runs to settle (see Settled).
 	settleWaiters []settleWaiter
+
+	schedules scheduleBook // its own lock, taken before mu (schedule.go)
 }
 
 // lock takes the server's lock, which counts as work in flight while
@@ -567,6 +573,7 @@ func (s *Server) closeRun(r *run) {
 	s.childClosed(r, closeEvent)
 	s.completeByCallback(r, closeEvent)
 	s.applyParentClosePolicy(r)
+	s.noteClosedRun(r, closeEvent)
 }
 
 // runLocked finds a run; an empty run ID means the workflow's newest run.
