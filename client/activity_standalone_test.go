@@ -31,6 +31,7 @@ import (
 // which has no standalone activities (server 1.31 and later).
 func skipWithoutStandaloneActivities(t *testing.T) {
 	t.Helper()
+	testharness.NeedsDevServer(t, "standalone activities")
 	if os.Getenv(devserver.TargetEnv) == "1.29" {
 		t.Skipf("%s=1.29: server 1.29 has no standalone activities (1.31 and later); durable-devserver (server %s) has them", devserver.TargetEnv, devserver.DevServerVersion)
 	}

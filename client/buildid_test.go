@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/durable-go/sdk/internal/testharness"
+
 	"go.temporal.io/api/serviceerror"
 
 	"github.com/durable-go/sdk/client"
@@ -109,6 +111,7 @@ func TestBuildIDVersioningCallsCheckTheirArguments(t *testing.T) {
 // keeps its type and message, and says that the API is deprecated and
 // what replaces it.
 func TestDeprecatedVersioningRefusalsSayWhatReplacesThem(t *testing.T) {
+	testharness.NeedsDevServer(t, "a server's refusals of the deprecated versioning calls")
 	ctx := context.Background()
 	// Servers from 1.28 on do not serve the deployment-series API.
 	_, err := dial(t).DeploymentClient().GetCurrent(ctx, client.DeploymentGetCurrentOptions{SeriesName: "orders"})

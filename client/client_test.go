@@ -794,6 +794,7 @@ func isType[T error](err error) bool {
 // it does not know goes through, whatever its version, so nothing depends
 // on posing as "temporal-go".
 func TestServerTakesThisSDKsName(t *testing.T) {
+	testharness.NeedsDevServer(t, "a server's check of the client's SDK name and version")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	hp := testharness.HostPort(t)

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/durable-go/sdk/internal/testharness"
+
 	commonpb "go.temporal.io/api/common/v1"
 	deploymentpb "go.temporal.io/api/deployment/v1"
 	enumspb "go.temporal.io/api/enums/v1"
@@ -63,6 +65,7 @@ func pollWithDeployment(c client.Client, taskQueue, deployment, buildID string, 
 // minutes, not every second as durable-devserver (server 1.32.1) is
 // configured to, and refuses some changes with other error types.
 func requireDeploymentServer(t *testing.T) {
+	testharness.NeedsDevServer(t, "worker deployments")
 	if os.Getenv(devserver.TargetEnv) == "1.29" {
 		t.Skipf("%s=1.29: the worker deployment tests need durable-devserver (server %s), whose drainage checks run every second", devserver.TargetEnv, devserver.DevServerVersion)
 	}

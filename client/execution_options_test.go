@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/durable-go/sdk/internal/testharness"
+
 	"go.temporal.io/api/serviceerror"
 	workflowpb "go.temporal.io/api/workflow/v1"
 	"go.temporal.io/api/workflowservice/v1"
@@ -51,6 +53,7 @@ func assertUnknownVersionRefused(t *testing.T, what string, err error) {
 // to record a pinned override; 1.32 refuses one to a version the task
 // queue has not seen.
 func TestUpdateWorkflowExecutionOptions(t *testing.T) {
+	testharness.NeedsDevServer(t, "worker deployments (versioning overrides)")
 	c := dial(t)
 	run := start(t, c, client.StartWorkflowOptions{})
 	version := worker.WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "2024.1"}
@@ -159,6 +162,7 @@ func assertOverride(t *testing.T, what string, want, got client.VersioningOverri
 // TestStartsCarryAVersioningOverride: a workflow may start with an
 // override, by ExecuteWorkflow, SignalWithStartWorkflow or a schedule.
 func TestStartsCarryAVersioningOverride(t *testing.T) {
+	testharness.NeedsDevServer(t, "worker deployments (versioning overrides)")
 	c := dial(t)
 	pinned := &client.PinnedVersioningOverride{Version: worker.WorkerDeploymentVersion{DeploymentName: "orders", BuildID: "b7"}}
 	describedOverride := func(id string) client.VersioningOverride {

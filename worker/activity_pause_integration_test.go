@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/durable-go/sdk/internal/testharness"
+
 	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
@@ -22,6 +24,7 @@ import (
 // activity.ErrActivityReset as the cause, as with go.temporal.io/sdk. The
 // paused activity runs again once unpaused, the reset one at once.
 func TestPausedAndResetActivitiesAreCanceledWithTheirCause(t *testing.T) {
+	testharness.NeedsDevServer(t, "pausing and resetting activities")
 	for _, tc := range []struct {
 		name  string
 		act   func(ctx context.Context, c client.Client, id string) error

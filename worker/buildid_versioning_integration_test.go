@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/durable-go/sdk/internal/testharness"
+
 	"github.com/durable-go/sdk/client"
 	"github.com/durable-go/sdk/internal/devserver"
 	"github.com/durable-go/sdk/worker"
@@ -26,6 +28,7 @@ func buildIDs(ctx workflow.Context) ([]string, error) {
 // checksum, as go.temporal.io/sdk's worker shows them. A worker without
 // them stamps its completions with the binary checksum.
 func TestBuildIDVersioningWorker(t *testing.T) {
+	testharness.NeedsDevServer(t, "build-ID versioning rules")
 	if os.Getenv(devserver.TargetEnv) == "1.29" {
 		t.Skipf("%s=1.29: the CLI's dev server leaves the build-ID rules API off (frontend.workerVersioningRuleAPIs); durable-devserver turns it on", devserver.TargetEnv)
 	}

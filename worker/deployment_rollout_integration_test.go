@@ -246,6 +246,7 @@ func runResult(t *testing.T, run client.WorkflowRun) string {
 // workflows start on version 2; version 1 drains, its workers stop, and it
 // is deleted.
 func TestDeploymentRollout(t *testing.T) {
+	testharness.NeedsDevServer(t, "worker deployments")
 	if os.Getenv(devserver.TargetEnv) == "1.29" {
 		t.Skipf("%s=1.29: the rollout waits for version 1 to drain and deletes it, which the CLI's server checks every few minutes; durable-devserver (server %s) checks every second", devserver.TargetEnv, devserver.DevServerVersion)
 	}
@@ -332,6 +333,7 @@ func TestDeploymentRollout(t *testing.T) {
 // go.temporal.io/sdk's does: the server runs the first task there, eagerly,
 // and records it as that version's.
 func TestEagerStartNamesTheWorkersDeploymentVersion(t *testing.T) {
+	testharness.NeedsDevServer(t, "worker deployments")
 	var mu sync.Mutex
 	var sent *deploymentpb.WorkerDeploymentOptions
 	var eager bool
@@ -405,6 +407,7 @@ func childOn(ctx workflow.Context, deployment, buildID string) (string, error) {
 // not exist fails to start, as the server decides from what the worker
 // sends.
 func TestContinueAsNewAndChildrenChooseTheirVersion(t *testing.T) {
+	testharness.NeedsDevServer(t, "worker deployments")
 	if os.Getenv(devserver.TargetEnv) == "1.29" {
 		t.Skipf("%s=1.29: server 1.29 has neither the continue-as-new versioning behavior nor the refusal of a child's override to an unknown version; durable-devserver (server %s) has both", devserver.TargetEnv, devserver.DevServerVersion)
 	}

@@ -61,6 +61,7 @@ func StandaloneBackingWorkflow(ctx workflow.Context, in string) (string, error) 
 // which has no standalone Nexus operations.
 func skipWithoutStandaloneNexus(t *testing.T) {
 	t.Helper()
+	testharness.NeedsDevServer(t, "standalone Nexus operations")
 	if os.Getenv(devserver.TargetEnv) == "1.29" {
 		t.Skipf("%s=1.29: server 1.29 has no standalone Nexus operations; durable-devserver (server %s) has them", devserver.TargetEnv, devserver.DevServerVersion)
 	}

@@ -74,7 +74,11 @@ func startSessionWorkers(t *testing.T, taskQueue string, options worker.Options,
 	for _, name := range names {
 		wc := dial(t)
 		o := options
-		o.EnableSessionWorker, o.Identity = true, name
+		// Session workers run activities only: were they to poll workflow
+		// tasks too, they would take some and fail them (the workflows are
+		// registered on wf only), and each such task would wait for its
+		// timeout before wf got it.
+		o.EnableSessionWorker, o.Identity, o.DisableWorkflowWorker = true, name, true
 		w := worker.New(wc, taskQueue, o)
 		w.RegisterActivityWithOptions((&sessionWorker{name}).WhoAmI, activity.RegisterOptions{Name: "WhoAmI"})
 		if err := w.Start(); err != nil {

@@ -1,36 +1,61 @@
 // Command schedule manages a schedule with client.ScheduleClient: it
 // creates one that starts TeamReport every day at 09:00 UTC, describes it,
 // triggers it once now, waits for the triggered workflow's report, and
-// deletes the schedule.
+// deletes the schedule. It uses the Temporal server at -address
+// (TEMPORAL_ADDRESS by default; empty: localhost:7233, where `temporal
+// server start-dev` listens) or, with -embedded, or with neither an
+// address nor the temporal CLI on PATH, the embedded server (package
+// temporaltest), in the process.
 //
 //	temporal server start-dev &    # or TEMPORAL_ADDRESS=host:port
 //	go run ./examples/schedule
+//	go run ./examples/schedule -embedded
 package main
 
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"time"
 
 	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/temporaltest"
 	"github.com/durable-go/sdk/worker"
 )
 
 const taskQueue = "schedule-example"
 
 func main() {
-	if err := run(context.Background()); err != nil {
+	address := flag.String("address", os.Getenv("TEMPORAL_ADDRESS"), "host:port of a running Temporal server; empty: localhost:7233")
+	embedded := flag.Bool("embedded", false, "run the embedded server in the process instead of using a server (the default when -address is empty and the temporal CLI is not on PATH)")
+	flag.Parse()
+	if !*embedded && *address == "" {
+		_, err := exec.LookPath("temporal")
+		*embedded = err != nil
+	}
+	if err := run(context.Background(), *address, *embedded); err != nil {
 		fmt.Fprintln(os.Stderr, "schedule:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context) error {
+func run(ctx context.Context, address string, embedded bool) error {
 	// An empty HostPort is client.DefaultHostPort, localhost:7233, where
 	// `temporal server start-dev` listens.
-	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS")})
+	options := client.Options{HostPort: address}
+	if embedded {
+		server, err := temporaltest.NewServer(temporaltest.ServerOptions{})
+		if err != nil {
+			return err
+		}
+		defer server.Stop()
+		options = server.ClientOptions()
+		fmt.Println("embedded server running at", server.HostPort(), "(in memory; for a real server: -address or TEMPORAL_ADDRESS)")
+	}
+	c, err := client.Dial(options)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,8 @@ import (
 )
 
 // The schedule only starts TeamReport; the workflow is tested like any
-// other, and the schedule itself by running main against a dev server.
+// other, and the schedule itself by running the sample on the embedded
+// server (main_test.go).
 type TeamReportSuite struct {
 	suite.Suite
 	testsuite.WorkflowTestSuite

@@ -7,7 +7,7 @@
 // It serves what a client and a worker need to run workflows (system
 // info, the namespace, starts, signals, queries, updates, cancellation,
 // termination, description, history with long polls, the task queues'
-// polls and answers, heartbeats), one file per group of calls. Every
+// polls and answers, heartbeats, schedules), one file per group of calls. Every
 // other call, of the WorkflowService or of any other service, answers
 // codes.Unimplemented with a message that names the call and says to
 // use a Temporal dev server for it (see unimplemented.go).
@@ -70,6 +70,8 @@ func New(opts Options) *Frontend {
 		WorkflowTaskTimeouts:  true,
 		CheckSearchAttributes: true,
 		OnEvent:               func(*commonpb.WorkflowExecution, *historypb.HistoryEvent) { f.eventWritten() },
+
+		StartScheduledWorkflow: f.startScheduledWorkflow, // schedule.go
 	})
 	opts.Clock.Start()
 	return f

@@ -219,7 +219,7 @@ func (f *Frontend) StartWorkflowExecution(_ context.Context, req *workflowservic
 	}
 	attrs.ContinuedFailure, attrs.LastCompletionResult = req.GetContinuedFailure(), req.GetLastCompletionResult()
 	attrs.CompletionCallbacks, attrs.Priority = req.GetCompletionCallbacks(), req.GetPriority()
-	execution, err := f.server.StartWorkflow(req.GetWorkflowId(), runID, attrs,
+	execution, err := f.server.StartWorkflowWith(req.GetWorkflowId(), runID, attrs,
 		testserver.StartEvent{UserMetadata: req.GetUserMetadata(), Links: req.GetLinks()})
 	if err != nil {
 		return nil, err

@@ -18,7 +18,6 @@ import (
 	"github.com/durable-go/sdk/internal/policy"
 	"github.com/durable-go/sdk/internal/registry"
 	"github.com/durable-go/sdk/internal/searchattr"
-	"github.com/durable-go/sdk/internal/testserver"
 )
 
 // nexusClient is the client a Nexus operation's handler gets in the test
@@ -92,7 +91,7 @@ func (c *nexusClient) ExecuteWorkflow(ctx context.Context, options clientapi.Sta
 		attrs.CompletionCallbacks = start.Callbacks
 		attrs.PropagatedNexusSerializationContext = start.SerializationContext
 	}
-	execution, err := e.server.StartWorkflow(options.ID, "", attrs, testserver.StartEvent{})
+	execution, err := e.server.StartWorkflow(options.ID, "", attrs)
 	var already *serviceerror.WorkflowExecutionAlreadyStarted
 	switch {
 	case errors.As(err, &already) && !options.WorkflowExecutionErrorWhenAlreadyStarted:

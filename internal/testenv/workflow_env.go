@@ -450,7 +450,7 @@ func (e *TestWorkflowEnvironment) start(workflowFn any, args []any) error {
 	workflowID, runID := e.testWorkflowID(), testRunID
 	e.execution = &commonpb.WorkflowExecution{WorkflowId: workflowID, RunId: runID}
 	e.listeners.start(e.dc, e.fc, e.identity)
-	if _, err := e.server.StartWorkflow(workflowID, runID, attrs, testserver.StartEvent{}); err != nil {
+	if _, err := e.server.StartWorkflow(workflowID, runID, attrs); err != nil {
 		return err
 	}
 	fill := e.taskStartedFill()

@@ -193,6 +193,17 @@ func Namespace(t testing.TB) string {
 	return h.server.Namespace()
 }
 
+// NeedsDevServer skips t when the tests run against the embedded server
+// (DURABLE_TEST_SERVER=embedded) and t needs what it does not serve,
+// named by what (a feature, as "worker deployments"): the test then runs
+// on a dev server only, and the run says why it skipped.
+func NeedsDevServer(t testing.TB, what string) {
+	t.Helper()
+	if h := server(t); h.embedded != nil {
+		t.Skipf("needs %s, which the embedded server does not serve (docs/guide/embedded-server.md); it runs on a dev server, without %s=%s", what, devserver.TargetEnv, EmbeddedTarget)
+	}
+}
+
 // RequireCLI returns the temporal binary's path for tests that start their
 // own servers. Without it, t fails with install instructions, or skips if
 // DURABLE_SKIP_INTEGRATION=1.

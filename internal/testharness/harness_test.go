@@ -10,6 +10,7 @@ import (
 
 	"github.com/durable-go/sdk/internal/devserver"
 	"github.com/durable-go/sdk/internal/rpc"
+	"github.com/durable-go/sdk/temporaltest"
 )
 
 func TestMain(m *testing.M) { Main(m) }
@@ -193,6 +194,27 @@ func TestTheEmbeddedTargetRunsTestsAgainstTheEmbeddedServer(t *testing.T) {
 	}
 	if active.Load() != before {
 		t.Error("the package's own harness was not restored")
+	}
+}
+
+func TestNeedsDevServerSkipsOnlyOnTheEmbeddedServer(t *testing.T) {
+	embedded, err := temporaltest.NewServer(temporaltest.ServerOptions{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer embedded.Stop()
+	for _, h := range []*harness{{embedded: embedded}, {server: active.Load().server}} {
+		var skipped bool
+		runWith(&runFunc{func() int {
+			t.Run("probe", func(t *testing.T) {
+				defer func() { skipped = t.Skipped() }()
+				NeedsDevServer(t, "a feature")
+			})
+			return 0
+		}}, h)
+		if want := h.embedded != nil; skipped != want {
+			t.Errorf("embedded %v: skipped %v, want %v", h.embedded != nil, skipped, want)
+		}
 	}
 }
 

@@ -386,6 +386,11 @@ func (s *Server) retryDecision(a *activity, f *failurepb.Failure) (enumspb.Retry
 		if tt := t.GetTimeoutType(); tt == enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START || tt == enumspb.TIMEOUT_TYPE_SCHEDULE_TO_CLOSE {
 			return enumspb.RETRY_STATE_TIMEOUT, 0
 		}
+		// As on a server, a policy stops retries after a start-to-close or
+		// heartbeat timeout when it names "TemporalTimeout:<type>".
+		if slices.Contains(p.GetNonRetryableErrorTypes(), "TemporalTimeout:"+timeoutName(t.GetTimeoutType())) {
+			return enumspb.RETRY_STATE_NON_RETRYABLE_FAILURE, 0
+		}
 	}
 	if app := f.GetApplicationFailureInfo(); app != nil {
 		if app.GetNonRetryable() || slices.Contains(p.GetNonRetryableErrorTypes(), app.GetType()) {

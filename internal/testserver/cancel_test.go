@@ -27,7 +27,7 @@ func TestACancelRequestForAnActivityThatEndedWhileTheTaskRanIsWritten(t *testing
 	srv.ServeQueues("tq")
 	execution, err := srv.StartWorkflow("wf", "", &historypb.WorkflowExecutionStartedEventAttributes{
 		WorkflowType: &commonpb.WorkflowType{Name: "W"}, TaskQueue: &taskqueuepb.TaskQueue{Name: "tq"},
-	}, StartEvent{})
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func cancelRunningActivity(t *testing.T, opts Options) (*Server, *commonpb.Workf
 	queue := &taskqueuepb.TaskQueue{Name: "tq"}
 	execution, err := srv.StartWorkflow("wf", "", &historypb.WorkflowExecutionStartedEventAttributes{
 		WorkflowType: &commonpb.WorkflowType{Name: "W"}, TaskQueue: queue,
-	}, StartEvent{})
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,6 +43,10 @@
 // fires timers in wall time, as a Temporal server does (the embedded
 // server without time skipping, internal/frontend).
 //
+// Schedules (schedule.go) run as a server's scheduler runs them, their
+// next actions wake-ups on the Clock, once Options.StartScheduledWorkflow
+// says how to start their workflows (the embedded server's frontend).
+//
 // What it does not do: the server's own Nexus endpoint
 // (workflow.SignalWithStartWorkflow), visibility, namespaces, workflow
 // task timeouts unless Options.WorkflowTaskTimeouts says so (tasktimeout.go),

@@ -3,7 +3,9 @@ package testserver
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -83,6 +85,10 @@ type Options struct {
 	// value of the wrong type. The test environment, which has no
 	// registry, leaves it off; the embedded server turns it on.
 	CheckSearchAttributes bool
+	// StartScheduledWorkflow starts the workflows of schedules' actions
+	// (schedule.go), as a frontend's StartWorkflowExecution does; without
+	// it the server runs no schedules.
+	StartScheduledWorkflow StartScheduledWorkflowFunc
 }
 
 // Server is the in-memory history service. It is safe for concurrent use.
@@ -111,6 +117,8 @@ type Server struct {
 	customAttrs map[string]enumspb.IndexedValueType
 	// pollers are the workers that polled each task queue (pollers.go).
 	pollers map[pollerKey]*pollerRecord
+
+	schedules scheduleBook // its own lock, taken before mu (schedule.go)
 }
 
 // lock takes the server's lock, which counts as work in flight while
@@ -190,6 +198,10 @@ type run struct {
 	// request, calls for a new workflow task.
 	buffer    []*historypb.HistoryEvent
 	wftNeeded bool
+	// heldQueries wait for the started workflow task to end, as on a
+	// server: until then the run's history ends in that task's started
+	// event, from which no worker can replay an answer.
+	heldQueries []*workflowTask
 	// lastStartedID is the WorkflowTaskStarted of the last completed task:
 	// a sticky task carries only the events after it.
 	lastStartedID int64
@@ -231,16 +243,20 @@ type runTimer struct {
 	timer     *Timer
 }
 
-// taskQueue is a FIFO of scheduled tasks that pollers wait on.
+// taskQueue is a FIFO of scheduled tasks and of the polls waiting for
+// one. As a server's matching service does, it hands the next task to the
+// poll that has waited longest: the worker that polled first is served
+// first (the integration tests rely on it, as on a dev server, when
+// workers with different registrations poll one queue).
 type taskQueue[T any] struct {
-	items []T
-	ready chan struct{} // closed and replaced when an item is added
+	items   []T
+	waiters []chan struct{} // closed to wake a waiting poll, oldest first
 }
 
 func queueOf[T any](m map[string]*taskQueue[T], name string) *taskQueue[T] {
 	q := m[name]
 	if q == nil {
-		q = &taskQueue[T]{ready: make(chan struct{})}
+		q = &taskQueue[T]{}
 		m[name] = q
 	}
 	return q
@@ -248,8 +264,15 @@ func queueOf[T any](m map[string]*taskQueue[T], name string) *taskQueue[T] {
 
 func (q *taskQueue[T]) push(item T) {
 	q.items = append(q.items, item)
-	close(q.ready)
-	q.ready = make(chan struct{})
+	q.wakeOldest()
+}
+
+// wakeOldest wakes the poll that has waited longest, if one waits.
+func (q *taskQueue[T]) wakeOldest() {
+	if len(q.waiters) > 0 {
+		close(q.waiters[0])
+		q.waiters = q.waiters[1:]
+	}
 }
 
 func (q *taskQueue[T]) remove(match func(T) bool) {
@@ -265,12 +288,22 @@ func (q *taskQueue[T]) remove(match func(T) bool) {
 // lock; take may refuse an item that went stale by returning false), or
 // returns the zero value when ctx ends first, as an empty long poll does.
 func poll[T any](ctx context.Context, s *Server, m map[string]*taskQueue[T], name string, take func(T) bool) T {
+	var zero T
 	for {
 		s.lock()
 		q := queueOf(m, name)
+		if ctx.Err() != nil {
+			// A poll its caller gave up on takes nothing (the task would be
+			// lost until its timeout); one it was woken for goes to the
+			// next poll.
+			if len(q.items) > 0 {
+				q.wakeOldest()
+			}
+			s.unlock()
+			return zero
+		}
 		for len(q.items) > 0 {
 			it := q.items[0]
-			var zero T
 			q.items[0] = zero
 			q.items = q.items[1:]
 			if take(it) {
@@ -278,20 +311,29 @@ func poll[T any](ctx context.Context, s *Server, m map[string]*taskQueue[T], nam
 				return it
 			}
 		}
-		ready := q.ready
+		wake := make(chan struct{})
+		q.waiters = append(q.waiters, wake)
 		s.unlock()
 		select {
 		case <-ctx.Done():
-			var zero T
-			return zero
-		case <-ready:
+			s.lock()
+			if i := slices.Index(q.waiters, wake); i >= 0 {
+				q.waiters = slices.Delete(q.waiters, i, i+1)
+				s.unlock()
+				return zero
+			}
+			s.unlock() // woken meanwhile: the loop passes the task on
+		case <-wake:
 		}
 	}
 }
 
+// tokenPrefix begins every task token the server gives out.
+const tokenPrefix = "task-"
+
 func (s *Server) newToken(task any) []byte {
 	s.nextToken++
-	t := "task-" + strconv.Itoa(s.nextToken)
+	t := tokenPrefix + strconv.Itoa(s.nextToken)
 	s.tokens[t] = task
 	return []byte(t)
 }
@@ -300,6 +342,10 @@ func tokenTask[T any](s *Server, token []byte) (T, error) {
 	t, ok := s.tokens[string(token)].(T)
 	if !ok {
 		var zero T
+		if !strings.HasPrefix(string(token), tokenPrefix) {
+			// As a server answers a token it cannot decode.
+			return zero, serviceerror.NewInvalidArgument("Error deserializing task token: it is not a token this server gave out")
+		}
 		return zero, serviceerror.NewNotFound("the task is no longer known to the server: it completed, failed, timed out or its workflow closed")
 	}
 	return t, nil
@@ -403,7 +449,13 @@ type StartEvent struct {
 // StartWorkflow starts a run with the given start attributes (task queue,
 // type, input, timeouts, ...). An empty runID gets a made-up one. It fails
 // when a run of workflowID is still open.
-func (s *Server) StartWorkflow(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes, event StartEvent) (*commonpb.WorkflowExecution, error) {
+func (s *Server) StartWorkflow(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes) (*commonpb.WorkflowExecution, error) {
+	return s.StartWorkflowWith(workflowID, runID, attrs, StartEvent{})
+}
+
+// StartWorkflowWith is StartWorkflow with what the run's started event
+// carries besides its attributes, as a frontend's start gives them.
+func (s *Server) StartWorkflowWith(workflowID, runID string, attrs *historypb.WorkflowExecutionStartedEventAttributes, event StartEvent) (*commonpb.WorkflowExecution, error) {
 	s.lock()
 	defer s.unlock()
 	if prev := s.latest[workflowID]; prev != nil && !prev.closed {
@@ -562,6 +614,7 @@ func (s *Server) closeRun(r *run) {
 	s.childClosed(r, closeEvent)
 	s.completeByCallback(r, closeEvent)
 	s.applyParentClosePolicy(r)
+	s.noteClosedRun(r, closeEvent)
 }
 
 // runLocked finds a run; an empty run ID means the workflow's newest run.

@@ -63,7 +63,8 @@ func (s *Server) timeOutWorkflowTask(t *workflowTask, timeoutType enumspb.Timeou
 	r.wft = nil
 	delete(s.tokens, string(t.token))
 	s.release(&t.counted)
-	r.stickyQueue = "" // its worker is gone, or lost the run's state
+	defer s.releaseHeldQueries(r) // after the next attempt is scheduled
+	r.stickyQueue = ""            // its worker is gone, or lost the run's state
 	s.unanswered(r)
 	buffered := r.buffer
 	r.buffer, r.wftNeeded = nil, false

@@ -3,6 +3,7 @@ package testserver
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	commandpb "go.temporal.io/api/command/v1"
 	commonpb "go.temporal.io/api/common/v1"
@@ -106,6 +107,7 @@ func (s *Server) dropWorkflowTask(t *workflowTask) {
 	s.clock.Stop(t.timeout)
 	if t.run.wft == t {
 		t.run.wft = nil
+		s.releaseHeldQueries(t.run)
 	}
 	if t.query != nil {
 		close(t.query.answer)
@@ -121,6 +123,10 @@ func (s *Server) PollWorkflowTaskQueue(ctx context.Context, req *workflowservice
 	defer s.pollStarted(req.GetTaskQueue().GetName(), enumspb.TASK_QUEUE_TYPE_WORKFLOW, req, 0)()
 	poll(ctx, s, s.workflowQueues, req.GetTaskQueue().GetName(), func(t *workflowTask) bool {
 		if t.run.closed && t.query == nil {
+			return false
+		}
+		if t.query != nil && t.queue != t.run.stickyQueue && t.run.wft != nil && t.run.wft.startedID != 0 {
+			t.run.heldQueries = append(t.run.heldQueries, t)
 			return false
 		}
 		resp = s.startWorkflowTask(t, req.GetIdentity())
@@ -283,7 +289,17 @@ func (s *Server) endTask(t *workflowTask) {
 		delete(s.tokens, string(t.token))
 		s.clock.Stop(t.timeout)
 		s.release(&t.counted)
+		s.releaseHeldQueries(t.run)
 	}
+}
+
+// releaseHeldQueries queues again the queries that waited for r's
+// workflow task to end.
+func (s *Server) releaseHeldQueries(r *run) {
+	for _, q := range r.heldQueries {
+		queueOf(s.workflowQueues, q.queue).push(q)
+	}
+	r.heldQueries = nil
 }
 
 // eraseSpeculativeTask ends a speculative task that only rejected
@@ -523,7 +539,8 @@ func (s *Server) failWorkflowTaskLocked(r *run, cause enumspb.WorkflowTaskFailed
 	delete(s.tokens, string(t.token))
 	s.clock.Stop(t.timeout)
 	s.release(&t.counted)
-	r.stickyQueue = "" // the worker dropped the run's state
+	defer s.releaseHeldQueries(r) // after the next attempt is scheduled
+	r.stickyQueue = ""            // the worker dropped the run's state
 	if s.opts.OnWorkflowTaskFailed != nil {
 		s.opts.OnWorkflowTaskFailed(proto.CloneOf(r.execution), attrs)
 	}
@@ -573,6 +590,7 @@ func (s *Server) Query(ctx context.Context, execution *commonpb.WorkflowExecutio
 			}
 		default:
 			queueOf(s.workflowQueues, queue).remove(func(q *workflowTask) bool { return q == t })
+			r.heldQueries = slices.DeleteFunc(r.heldQueries, func(q *workflowTask) bool { return q == t })
 			delete(s.tokens, string(t.token))
 			s.release(&t.counted)
 		}
