@@ -27,7 +27,7 @@ func (f *Frontend) SignalWorkflowExecution(_ context.Context, req *workflowservi
 // request's reason. As on a server, asking again, or asking a run that
 // has closed, succeeds and writes nothing.
 func (f *Frontend) RequestCancelWorkflowExecution(_ context.Context, req *workflowservice.RequestCancelWorkflowExecutionRequest) (*workflowservice.RequestCancelWorkflowExecutionResponse, error) {
-	s, err := f.namespaceServer(req.GetNamespace())
+	s, err := f.serverOf(req.GetNamespace())
 	if err != nil {
 		return nil, err
 	}

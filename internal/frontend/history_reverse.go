@@ -17,7 +17,7 @@ const maxHistoryPageSize = 256
 // event back, a page at a time; the page token names the event the next
 // page starts from.
 func (f *Frontend) GetWorkflowExecutionHistoryReverse(_ context.Context, req *workflowservice.GetWorkflowExecutionHistoryReverseRequest) (*workflowservice.GetWorkflowExecutionHistoryReverseResponse, error) {
-	s, err := f.namespaceServer(req.GetNamespace())
+	s, err := f.serverOf(req.GetNamespace())
 	if err != nil {
 		return nil, err
 	}

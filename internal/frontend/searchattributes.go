@@ -22,7 +22,7 @@ import (
 // system ones and the custom ones, by name. The request names no
 // namespace; the custom attributes are those of the namespace served.
 func (f *Frontend) GetSearchAttributes(context.Context, *workflowservice.GetSearchAttributesRequest) (*workflowservice.GetSearchAttributesResponse, error) {
-	s, err := f.namespaceServer(f.namespace)
+	s, err := f.serverOf(f.namespace)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func (o SearchAttributeOperator) server(namespace string) (*testserver.Server, e
 	if namespace == "" {
 		return nil, errNamespaceNotSet
 	}
-	return o.f.namespaceServer(namespace)
+	return o.f.serverOf(namespace)
 }
 
 // AddSearchAttributes registers custom search attributes in a namespace.

@@ -23,7 +23,7 @@ import (
 // default (one task queue type) and the enhanced one
 // (Client.DescribeTaskQueueEnhanced).
 func (f *Frontend) DescribeTaskQueue(_ context.Context, req *workflowservice.DescribeTaskQueueRequest) (*workflowservice.DescribeTaskQueueResponse, error) {
-	s, err := f.namespaceServer(req.GetNamespace())
+	s, err := f.serverOf(req.GetNamespace())
 	if err != nil {
 		return nil, err
 	}

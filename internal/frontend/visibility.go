@@ -34,7 +34,7 @@ const maxVisibilityPageSize = 1000
 
 // ListWorkflowExecutions lists the runs a filter matches.
 func (f *Frontend) ListWorkflowExecutions(_ context.Context, req *workflowservice.ListWorkflowExecutionsRequest) (*workflowservice.ListWorkflowExecutionsResponse, error) {
-	s, err := f.namespaceServer(req.GetNamespace())
+	s, err := f.serverOf(req.GetNamespace())
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func (f *Frontend) ListWorkflowExecutions(_ context.Context, req *workflowservic
 //
 //lint:ignore SA1019 Scan is deprecated, and still a call of the Client interface.
 func (f *Frontend) ScanWorkflowExecutions(_ context.Context, req *workflowservice.ScanWorkflowExecutionsRequest) (*workflowservice.ScanWorkflowExecutionsResponse, error) {
-	s, err := f.namespaceServer(req.GetNamespace())
+	s, err := f.serverOf(req.GetNamespace())
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (f *Frontend) ScanWorkflowExecutions(_ context.Context, req *workflowservic
 // ListOpenWorkflowExecutions lists the open runs, by start time, type or
 // workflow ID, as a server does: through the filter it makes of them.
 func (f *Frontend) ListOpenWorkflowExecutions(_ context.Context, req *workflowservice.ListOpenWorkflowExecutionsRequest) (*workflowservice.ListOpenWorkflowExecutionsResponse, error) {
-	s, err := f.namespaceServer(req.GetNamespace())
+	s, err := f.serverOf(req.GetNamespace())
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func (f *Frontend) ListOpenWorkflowExecutions(_ context.Context, req *workflowse
 // ListClosedWorkflowExecutions lists the closed runs, by close time,
 // type, workflow ID or status, as a server does.
 func (f *Frontend) ListClosedWorkflowExecutions(_ context.Context, req *workflowservice.ListClosedWorkflowExecutionsRequest) (*workflowservice.ListClosedWorkflowExecutionsResponse, error) {
-	s, err := f.namespaceServer(req.GetNamespace())
+	s, err := f.serverOf(req.GetNamespace())
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +145,7 @@ func quoteLiteral(s string) string {
 // CountWorkflowExecutions counts the runs a filter matches; with GROUP BY
 // ExecutionStatus, by status too.
 func (f *Frontend) CountWorkflowExecutions(_ context.Context, req *workflowservice.CountWorkflowExecutionsRequest) (*workflowservice.CountWorkflowExecutionsResponse, error) {
-	s, err := f.namespaceServer(req.GetNamespace())
+	s, err := f.serverOf(req.GetNamespace())
 	if err != nil {
 		return nil, err
 	}
