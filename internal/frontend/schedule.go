@@ -82,11 +82,15 @@ func (f *Frontend) DeleteSchedule(_ context.Context, req *workflowservice.Delete
 	return &workflowservice.DeleteScheduleResponse{}, nil
 }
 
-// ListSchedules lists the namespace's schedules; it takes no query.
+// ListSchedules lists the namespace's schedules, those a query matches
+// when it has one (schedulelist.go).
 func (f *Frontend) ListSchedules(_ context.Context, req *workflowservice.ListSchedulesRequest) (*workflowservice.ListSchedulesResponse, error) {
 	s, err := f.scheduleServer(req.GetNamespace())
 	if err != nil {
 		return nil, err
+	}
+	if req.GetQuery() != "" {
+		return listSchedulesFiltered(s, req) // schedulelist.go
 	}
 	return s.ListSchedules(req)
 }

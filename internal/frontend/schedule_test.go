@@ -3,6 +3,7 @@ package frontend
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,9 +62,17 @@ func TestAScheduleStartsItsWorkflowsAsAClientsStart(t *testing.T) {
 	if !errors.As(err, &nsNotFound) {
 		t.Errorf("a schedule call for another namespace answered %v, want NamespaceNotFound", err)
 	}
-	_, err = f.ListSchedules(ctx, &workflowservice.ListSchedulesRequest{Namespace: "default", Query: "TemporalSchedulePaused = true"})
-	var unimplemented *serviceerror.Unimplemented
-	if !errors.As(err, &unimplemented) {
-		t.Errorf("a list with a query answered %v, want Unimplemented", err)
+	// A list with a query filters the schedules (schedulelist.go).
+	for query, want := range map[string]int{"TemporalSchedulePaused = true": 0, "TemporalSchedulePaused = false AND ScheduleId = 'manual'": 1} {
+		listed, err := f.ListSchedules(ctx, &workflowservice.ListSchedulesRequest{Namespace: "default", Query: query})
+		chk.NoErr(t, err)
+		if len(listed.GetSchedules()) != want {
+			t.Errorf("%q lists %d schedules, want %d", query, len(listed.GetSchedules()), want)
+		}
+	}
+	_, err = f.ListSchedules(ctx, &workflowservice.ListSchedulesRequest{Namespace: "default", Query: "StartTime > '2024-01-01T00:00:00Z'"})
+	var invalid *serviceerror.InvalidArgument
+	if !errors.As(err, &invalid) || !strings.Contains(invalid.Message, "filters schedules by ScheduleId, TemporalSchedulePaused and their search attributes") {
+		t.Errorf("a schedule filter on StartTime answered %v, want InvalidArgument saying what schedules are filtered by", err)
 	}
 }

@@ -128,12 +128,18 @@ func resolveAttribute(s *testserver.Server, name string) (filterAttribute, error
 		if testserver.IsSystemSearchAttribute(n) {
 			return filterAttribute{}, unsupportedQuery("the embedded server does not keep %s", n)
 		}
-		return filterAttribute{name: n, t: t, get: func(r *visibilityRecord) (any, bool) {
-			v, err := testserver.DecodeSearchAttribute(r.attrs[n], t)
-			return v, err == nil && v != nil
-		}}, nil
+		return searchAttribute(n, t), nil
 	}
 	return filterAttribute{}, invalidQuery("invalid search attribute: %s", name)
+}
+
+// searchAttribute is an attribute read from a record's search
+// attributes, as the type registered for it.
+func searchAttribute(name string, t enumspb.IndexedValueType) filterAttribute {
+	return filterAttribute{name: name, t: t, get: func(r *visibilityRecord) (any, bool) {
+		v, err := testserver.DecodeSearchAttribute(r.attrs[name], t)
+		return v, err == nil && v != nil
+	}}
 }
 
 // operatorsOf says which operators a type takes, as a server says it.
@@ -151,18 +157,27 @@ func operatorsOf(attr filterAttribute) []string {
 	return []string{"=", "!=", "<", "<=", ">", ">=", "IN"}
 }
 
+// attributeResolver finds the attribute a filter names.
+type attributeResolver func(name string) (filterAttribute, error)
+
 // compileFilter turns a parsed filter into a predicate on runs.
 func compileFilter(s *testserver.Server, n *filterNode) (runFilter, error) {
+	return compileFilterWith(func(name string) (filterAttribute, error) { return resolveAttribute(s, name) }, n)
+}
+
+// compileFilterWith turns a parsed filter into a predicate on records
+// whose attributes resolve finds.
+func compileFilterWith(resolve attributeResolver, n *filterNode) (runFilter, error) {
 	if n == nil {
 		return nil, nil
 	}
 	switch n.op {
 	case "AND", "OR":
-		left, err := compileFilter(s, n.children[0])
+		left, err := compileFilterWith(resolve, n.children[0])
 		if err != nil {
 			return nil, err
 		}
-		right, err := compileFilter(s, n.children[1])
+		right, err := compileFilterWith(resolve, n.children[1])
 		if err != nil {
 			return nil, err
 		}
@@ -171,13 +186,13 @@ func compileFilter(s *testserver.Server, n *filterNode) (runFilter, error) {
 		}
 		return func(r *visibilityRecord) truth { return or(left(r), right(r)) }, nil
 	case "NOT":
-		inner, err := compileFilter(s, n.children[0])
+		inner, err := compileFilterWith(resolve, n.children[0])
 		if err != nil {
 			return nil, err
 		}
 		return func(r *visibilityRecord) truth { return not(inner(r)) }, nil
 	}
-	attr, err := resolveAttribute(s, n.name)
+	attr, err := resolve(n.name)
 	if err != nil {
 		return nil, err
 	}
