@@ -2,8 +2,10 @@
 // in-memory frontend that client.Dial and worker.New reach over gRPC as
 // they reach a Temporal server, for development, tests and demos, with
 // no server to install and a start in milliseconds. It keeps its state
-// in memory only, serves one namespace, runs schedules, and answers the
-// calls it does not serve (visibility queries, namespaces, ...) with
+// in memory only, serves one namespace, runs schedules, keeps search
+// attributes and answers visibility queries (the common subset of the
+// list filter language, immediately consistent), and answers the calls
+// it does not serve (namespace management, worker versioning, ...) with
 // codes.Unimplemented and a message that says to use a Temporal dev
 // server (`temporal server start-dev`) for them. See
 // docs/guide/embedded-server.md.

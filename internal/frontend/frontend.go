@@ -6,8 +6,11 @@
 //
 // It serves what a client and a worker need to run workflows (system
 // info, the namespace, starts, signals, queries, updates, cancellation,
-// termination, description, history with long polls, the task queues'
-// polls and answers, heartbeats, schedules), one file per group of calls. Every
+// termination, description, history with long polls and in reverse, the
+// task queues' polls, answers and descriptions, heartbeats, schedules),
+// search attributes (searchattributes.go, with the OperatorService's
+// calls for them) and visibility (visibility.go, over the list filters
+// of listfilter.go), one file per group of calls. Every
 // other call, of the WorkflowService or of any other service, answers
 // codes.Unimplemented with a message that names the call and says to
 // use a Temporal dev server for it (see unimplemented.go).

@@ -47,8 +47,16 @@
 // next actions wake-ups on the Clock, once Options.StartScheduledWorkflow
 // says how to start their workflows (the embedded server's frontend).
 //
+// Search attributes (searchattr.go) are registered per server, as per
+// namespace on a server; with Options.CheckSearchAttributes (the
+// embedded server) starts and commands that name one not registered, or
+// give one a value of the wrong type, are refused as a server refuses
+// them. The server says which workers polled each task queue, and what
+// waits there (pollers.go).
+//
 // What it does not do: the server's own Nexus endpoint
-// (workflow.SignalWithStartWorkflow), visibility, namespaces, workflow
+// (workflow.SignalWithStartWorkflow), visibility queries (the frontend
+// filters the runs Executions describes), namespaces, workflow
 // task timeouts unless Options.WorkflowTaskTimeouts says so (tasktimeout.go),
 // or, unless Options.ChainTopLevelRuns says so (the
 // embedded server), the retries, cron schedule and continue-as-new of the
