@@ -63,6 +63,19 @@ func (f *Frontend) QueryWorkflow(ctx context.Context, req *workflowservice.Query
 			return &workflowservice.QueryWorkflowResponse{QueryRejected: &querypb.QueryRejected{Status: info.Status}}, nil
 		}
 	}
+	// A Temporal server answers a query after the workflow has handled
+	// what reached it before the query: while a workflow task is
+	// scheduled or running, the query waits for it, so that a query sent
+	// after a signal sees the signal.
+	settled, err := f.server.Settled(req.GetExecution())
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-settled:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	result, err := f.server.Query(ctx, req.GetExecution(), req.GetQuery())
 	if err != nil {
 		return nil, err
