@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -204,4 +205,30 @@ func TestAQueryWaitsForTheWorkflowTaskBeforeIt(t *testing.T) {
 		Namespace: "default", TaskToken: queryTask.GetTaskToken(), CompletedType: enumspb.QUERY_RESULT_TYPE_ANSWERED})
 	chk.NoErr(t, err)
 	chk.NoErr(t, <-answered)
+}
+
+// TestAQueryFailsAtOnceWhileTheWorkflowTaskFails: from the third attempt
+// of a failing workflow task on, a query is answered WorkflowNotReady at
+// once, as on a Temporal server, rather than waiting for a task that may
+// never succeed.
+func TestAQueryFailsAtOnceWhileTheWorkflowTaskFails(t *testing.T) {
+	f := newFrontend(t)
+	_, err := f.StartWorkflowExecution(context.Background(), startReq("w", "", 0, 0))
+	chk.NoErr(t, err)
+	for range 2 {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		task, err := f.PollWorkflowTaskQueue(ctx, &workflowservice.PollWorkflowTaskQueueRequest{Namespace: "default", TaskQueue: &taskqueuepb.TaskQueue{Name: "q"}})
+		cancel()
+		chk.NoErr(t, err)
+		_, err = f.RespondWorkflowTaskFailed(context.Background(), &workflowservice.RespondWorkflowTaskFailedRequest{
+			Namespace: "default", TaskToken: task.GetTaskToken(), Cause: enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE})
+		chk.NoErr(t, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second) // not to hang if the query waits instead
+	defer cancel()
+	_, err = f.QueryWorkflow(ctx, &workflowservice.QueryWorkflowRequest{
+		Namespace: "default", Execution: &commonpb.WorkflowExecution{WorkflowId: "w"}, Query: &querypb.WorkflowQuery{QueryType: "q"}})
+	var notReady *serviceerror.WorkflowNotReady
+	chk.True(t, errors.As(err, &notReady), "want WorkflowNotReady, got", err)
+	chk.ErrContains(t, err, "attempt 3")
 }
