@@ -80,14 +80,8 @@ func (f *Frontend) QueryWorkflow(ctx context.Context, req *workflowservice.Query
 	// what reached it before the query: while a workflow task is
 	// scheduled or running, the query waits for it, so that a query sent
 	// after a signal sees the signal.
-	settled, err := f.server.Settled(req.GetExecution())
-	if err != nil {
+	if err := f.server.WaitSettled(ctx, req.GetExecution()); err != nil {
 		return nil, err
-	}
-	select {
-	case <-settled:
-	case <-ctx.Done():
-		return nil, ctx.Err()
 	}
 	result, err := f.server.Query(ctx, req.GetExecution(), req.GetQuery())
 	if err != nil {
