@@ -2,9 +2,11 @@ package frontend
 
 import (
 	"context"
+	"fmt"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	querypb "go.temporal.io/api/query/v1"
+	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	workflowpb "go.temporal.io/api/workflow/v1"
 	"go.temporal.io/api/workflowservice/v1"
@@ -45,16 +47,20 @@ func (f *Frontend) TerminateWorkflowExecution(_ context.Context, req *workflowse
 	return &workflowservice.TerminateWorkflowExecutionResponse{}, nil
 }
 
+// failingWorkflowTaskAttempt is the workflow task attempt from which a
+// query fails at once, as on a Temporal server.
+const failingWorkflowTaskAttempt = 3
+
 // QueryWorkflow asks the run's worker a query and waits for its answer.
 func (f *Frontend) QueryWorkflow(ctx context.Context, req *workflowservice.QueryWorkflowRequest) (*workflowservice.QueryWorkflowResponse, error) {
 	if err := f.checkNamespace(req.GetNamespace()); err != nil {
 		return nil, err
 	}
+	info, err := f.server.Describe(req.GetExecution())
+	if err != nil {
+		return nil, err
+	}
 	if req.GetQueryRejectCondition() != enumspb.QUERY_REJECT_CONDITION_NONE && req.GetQueryRejectCondition() != enumspb.QUERY_REJECT_CONDITION_UNSPECIFIED {
-		info, err := f.server.Describe(req.GetExecution())
-		if err != nil {
-			return nil, err
-		}
 		reject := info.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
 		if req.GetQueryRejectCondition() == enumspb.QUERY_REJECT_CONDITION_NOT_COMPLETED_CLEANLY {
 			reject = reject && info.Status != enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED
@@ -62,6 +68,20 @@ func (f *Frontend) QueryWorkflow(ctx context.Context, req *workflowservice.Query
 		if reject {
 			return &workflowservice.QueryWorkflowResponse{QueryRejected: &querypb.QueryRejected{Status: info.Status}}, nil
 		}
+	}
+	// A worker cannot answer while the run's workflow tasks keep failing:
+	// a Temporal server says so at once from the third attempt on.
+	if info.Status == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING && info.WorkflowTaskAttempt >= failingWorkflowTaskAttempt {
+		return nil, serviceerror.NewWorkflowNotReady(fmt.Sprintf(
+			"cannot query workflow %q: its workflow task is failing (attempt %d); see the worker's log for why, and query again once a task succeeds",
+			info.Execution.GetWorkflowId(), info.WorkflowTaskAttempt))
+	}
+	// A Temporal server answers a query after the workflow has handled
+	// what reached it before the query: while a workflow task is
+	// scheduled or running, the query waits for it, so that a query sent
+	// after a signal sees the signal.
+	if err := f.server.WaitSettled(ctx, req.GetExecution()); err != nil {
+		return nil, err
 	}
 	result, err := f.server.Query(ctx, req.GetExecution(), req.GetQuery())
 	if err != nil {

@@ -33,6 +33,9 @@ type RunInfo struct {
 	// PendingActivities are the activities scheduled and not closed, in
 	// the order they were scheduled.
 	PendingActivities []*workflowpb.PendingActivityInfo
+	// WorkflowTaskAttempt is the attempt of the workflow task scheduled
+	// or running (more than 1 while the run's tasks fail); 0 when none is.
+	WorkflowTaskAttempt int32
 }
 
 // Describe says what the server knows of a run (the workflow's newest for
@@ -52,6 +55,9 @@ func (s *Server) Describe(execution *commonpb.WorkflowExecution) (RunInfo, error
 		PendingActivities: s.pendingActivities(r),
 	}
 	info.Memo, info.SearchAttributes = upserted(r)
+	if r.wft != nil {
+		info.WorkflowTaskAttempt = r.wft.attempt
+	}
 	if r.closed {
 		last := r.history[len(r.history)-1]
 		info.Status = closeStatus(last.GetEventType())
