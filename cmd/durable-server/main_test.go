@@ -19,16 +19,16 @@ func TestItServesAtTheAddressItPrintsUntilItsContextEnds(t *testing.T) {
 	out, w := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"--port", "0", "--namespace", "cmdtest", "--time-skipping"}, w, io.Discard)
+		done <- run(ctx, []string{"--port", "0", "--namespace", "cmdtest", "--namespace", "second", "--time-skipping"}, w, io.Discard)
 		w.Close()
 	}()
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`at (127\.0\.0\.1:\d+) .*time skipping on`).FindStringSubmatch(line)
+	m := regexp.MustCompile(`namespaces "default", "cmdtest", "second" at (127\.0\.0\.1:\d+) .*time skipping on`).FindStringSubmatch(line)
 	if m == nil {
-		t.Fatalf("the ready line %q names no address or says time skipping is off", line)
+		t.Fatalf("the ready line %q names no address, not the three namespaces, or says time skipping is off", line)
 	}
 	go io.Copy(io.Discard, out)
 	dialCtx, dialCancel := context.WithTimeout(ctx, 10*time.Second)
@@ -37,9 +37,13 @@ func TestItServesAtTheAddressItPrintsUntilItsContextEnds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ns, err := c.WorkflowService().DescribeNamespace(dialCtx, &workflowservice.DescribeNamespaceRequest{Namespace: "cmdtest"})
-	if err != nil || ns.GetNamespaceInfo().GetName() != "cmdtest" {
-		t.Fatalf("describing the namespace served answered %v, %v", ns, err)
+	// The --namespace flags create namespaces besides "default", as a dev
+	// server's do.
+	for _, name := range []string{"default", "cmdtest", "second"} {
+		ns, err := c.WorkflowService().DescribeNamespace(dialCtx, &workflowservice.DescribeNamespaceRequest{Namespace: name})
+		if err != nil || ns.GetNamespaceInfo().GetName() != name {
+			t.Fatalf("describing namespace %q answered %v, %v", name, ns, err)
+		}
 	}
 	if _, err := c.WorkflowService().DescribeNamespace(dialCtx, &workflowservice.DescribeNamespaceRequest{Namespace: "other"}); err == nil || !strings.Contains(err.Error(), "not found") {
 		t.Fatalf("describing another namespace answered %v; want not found", err)

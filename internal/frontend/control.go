@@ -13,10 +13,11 @@ import (
 
 // SignalWorkflowExecution delivers a signal to a run.
 func (f *Frontend) SignalWorkflowExecution(_ context.Context, req *workflowservice.SignalWorkflowExecutionRequest) (*workflowservice.SignalWorkflowExecutionResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	srv, err := f.serverOf(req.GetNamespace())
+	if err != nil {
 		return nil, err
 	}
-	err := f.server.Signal(req.GetWorkflowExecution(), req.GetSignalName(), req.GetInput(), req.GetHeader(), req.GetIdentity(), false)
+	err = srv.Signal(req.GetWorkflowExecution(), req.GetSignalName(), req.GetInput(), req.GetHeader(), req.GetIdentity(), false)
 	if err != nil {
 		return nil, err
 	}
@@ -25,10 +26,11 @@ func (f *Frontend) SignalWorkflowExecution(_ context.Context, req *workflowservi
 
 // RequestCancelWorkflowExecution asks a run to cancel itself.
 func (f *Frontend) RequestCancelWorkflowExecution(_ context.Context, req *workflowservice.RequestCancelWorkflowExecutionRequest) (*workflowservice.RequestCancelWorkflowExecutionResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	srv, err := f.serverOf(req.GetNamespace())
+	if err != nil {
 		return nil, err
 	}
-	if err := f.server.RequestCancel(req.GetWorkflowExecution(), req.GetIdentity()); err != nil {
+	if err := srv.RequestCancel(req.GetWorkflowExecution(), req.GetIdentity()); err != nil {
 		return nil, err
 	}
 	return &workflowservice.RequestCancelWorkflowExecutionResponse{}, nil
@@ -36,10 +38,11 @@ func (f *Frontend) RequestCancelWorkflowExecution(_ context.Context, req *workfl
 
 // TerminateWorkflowExecution closes a run at once.
 func (f *Frontend) TerminateWorkflowExecution(_ context.Context, req *workflowservice.TerminateWorkflowExecutionRequest) (*workflowservice.TerminateWorkflowExecutionResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	srv, err := f.serverOf(req.GetNamespace())
+	if err != nil {
 		return nil, err
 	}
-	if err := f.server.Terminate(req.GetWorkflowExecution(), req.GetReason(), req.GetDetails(), req.GetIdentity()); err != nil {
+	if err := srv.Terminate(req.GetWorkflowExecution(), req.GetReason(), req.GetDetails(), req.GetIdentity()); err != nil {
 		return nil, err
 	}
 	return &workflowservice.TerminateWorkflowExecutionResponse{}, nil
@@ -47,11 +50,12 @@ func (f *Frontend) TerminateWorkflowExecution(_ context.Context, req *workflowse
 
 // QueryWorkflow asks the run's worker a query and waits for its answer.
 func (f *Frontend) QueryWorkflow(ctx context.Context, req *workflowservice.QueryWorkflowRequest) (*workflowservice.QueryWorkflowResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	srv, err := f.serverOf(req.GetNamespace())
+	if err != nil {
 		return nil, err
 	}
 	if req.GetQueryRejectCondition() != enumspb.QUERY_REJECT_CONDITION_NONE && req.GetQueryRejectCondition() != enumspb.QUERY_REJECT_CONDITION_UNSPECIFIED {
-		info, err := f.server.Describe(req.GetExecution())
+		info, err := srv.Describe(req.GetExecution())
 		if err != nil {
 			return nil, err
 		}
@@ -63,7 +67,7 @@ func (f *Frontend) QueryWorkflow(ctx context.Context, req *workflowservice.Query
 			return &workflowservice.QueryWorkflowResponse{QueryRejected: &querypb.QueryRejected{Status: info.Status}}, nil
 		}
 	}
-	result, err := f.server.Query(ctx, req.GetExecution(), req.GetQuery())
+	result, err := srv.Query(ctx, req.GetExecution(), req.GetQuery())
 	if err != nil {
 		return nil, err
 	}
@@ -73,10 +77,11 @@ func (f *Frontend) QueryWorkflow(ctx context.Context, req *workflowservice.Query
 // DescribeWorkflowExecution describes a run: its configuration, status
 // history length and pending activities. Pending children are not listed.
 func (f *Frontend) DescribeWorkflowExecution(_ context.Context, req *workflowservice.DescribeWorkflowExecutionRequest) (*workflowservice.DescribeWorkflowExecutionResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	srv, err := f.serverOf(req.GetNamespace())
+	if err != nil {
 		return nil, err
 	}
-	info, err := f.server.Describe(req.GetExecution())
+	info, err := srv.Describe(req.GetExecution())
 	if err != nil {
 		return nil, err
 	}

@@ -91,10 +91,8 @@ type nexusTask struct {
 	// is sent. They do not change once the task is pushed.
 	namespace, queue string
 	request          *nexuspb.Request
-	// token (once handed out) and dropped are guarded by the router's
-	// lock.
-	token   []byte
-	dropped bool
+	// token, once handed out, is guarded by the router's lock.
+	token []byte
 }
 
 // scheduleNexus makes a NexusOperationScheduled event; once written, the
@@ -220,7 +218,7 @@ func (s *Server) nexusRequest(t *nexusTask) *nexuspb.Request {
 			nexusCallbackOperation: r.execution.GetRunId() + "/" + strconv.FormatInt(op.scheduledID, 10),
 			nexusCallbackNamespace: s.opts.Namespace,
 		},
-		Payload:        proto.CloneOf(op.attrs.GetInput()),
+		Payload: proto.CloneOf(op.attrs.GetInput()),
 		Links: []*nexuspb.Link{nexusLinkOf(&commonpb.Link_WorkflowEvent{
 			Namespace: s.opts.Namespace, WorkflowId: r.execution.GetWorkflowId(), RunId: r.execution.GetRunId(),
 			Reference: &commonpb.Link_WorkflowEvent_EventRef{EventRef: &commonpb.Link_WorkflowEvent_EventReference{
@@ -230,14 +228,11 @@ func (s *Server) nexusRequest(t *nexusTask) *nexuspb.Request {
 	return req
 }
 
-// checkNexusTask refuses the answer to a request its operation no longer
-// waits for.
-func checkNexusTask(t *nexusTask) error {
-	if t.op.closed || t.op.task != t {
-		return serviceerror.NewNotFound("the Nexus operation is no longer waiting for this request")
-	}
-	return nil
-}
+// stale reports whether a request's operation no longer waits for its
+// answer: the operation ended, by its workflow's callback, a timeout or
+// its caller's close. As a server, the embedded one takes such an answer
+// and drops it.
+func stale(t *nexusTask) bool { return t.op.closed || t.op.task != t }
 
 // RespondNexusTaskCompleted records a handler's answer to a request of
 // the server's namespace, on the server of the operation's caller.
@@ -246,14 +241,15 @@ func (s *Server) RespondNexusTaskCompleted(_ context.Context, req *workflowservi
 	if err != nil {
 		return nil, err
 	}
+	defer s.nexus.answered(t)
 	return t.caller.nexusTaskCompleted(t, req)
 }
 
 func (s *Server) nexusTaskCompleted(t *nexusTask, req *workflowservice.RespondNexusTaskCompletedRequest) (*workflowservice.RespondNexusTaskCompletedResponse, error) {
 	s.lock()
 	defer s.unlock()
-	if err := checkNexusTask(t); err != nil {
-		return nil, err
+	if stale(t) {
+		return &workflowservice.RespondNexusTaskCompletedResponse{}, nil
 	}
 	op := t.op
 	s.dropNexusTask(t)
@@ -293,14 +289,15 @@ func (s *Server) RespondNexusTaskFailed(_ context.Context, req *workflowservice.
 	if err != nil {
 		return nil, err
 	}
+	defer s.nexus.answered(t)
 	return t.caller.nexusTaskFailed(t, req)
 }
 
 func (s *Server) nexusTaskFailed(t *nexusTask, req *workflowservice.RespondNexusTaskFailedRequest) (*workflowservice.RespondNexusTaskFailedResponse, error) {
 	s.lock()
 	defer s.unlock()
-	if err := checkNexusTask(t); err != nil {
-		return nil, err
+	if stale(t) {
+		return &workflowservice.RespondNexusTaskFailedResponse{}, nil
 	}
 	op := t.op
 	s.dropNexusTask(t)

@@ -65,16 +65,22 @@ func (r *NexusRouter) push(t *nexusTask) {
 	queueOf(r.queues, nexusQueueKey{t.namespace, t.queue}).push(t)
 }
 
-// drop forgets a request that no longer matters: queued, it leaves its
-// queue; handed out, its token is no longer known.
+// drop forgets a request that no longer matters, if it is still queued.
+// One handed out stays known until its answer (answered): a handler may
+// answer after its operation ended (its workflow's callback came first),
+// which is no error on a server.
 func (r *NexusRouter) drop(t *nexusTask) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	t.dropped = true
 	if t.token == nil {
 		queueOf(r.queues, nexusQueueKey{t.namespace, t.queue}).remove(func(q *nexusTask) bool { return q == t })
-		return
 	}
+}
+
+// answered forgets a request's token once its answer came.
+func (r *NexusRouter) answered(t *nexusTask) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	delete(r.tokens, string(t.token))
 }
 
