@@ -200,6 +200,12 @@ func (s *Server) RespondWorkflowTaskCompleted(_ context.Context, req *workflowse
 	}
 	r := t.run
 	if why, cause := s.checkCommands(r, req.GetCommands()); why != "" {
+		if t.attempt > 1 && cause != enumspb.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND && s.opts.WorkflowTaskTimeouts {
+			// As a server: a task that keeps failing is not failed again
+			// but left to time out, and retried then, so that a workflow
+			// that cannot go on does not spin.
+			return nil, serviceerror.NewInvalidArgument(why)
+		}
 		s.failWorkflowTaskLocked(r, cause, &failurepb.Failure{Message: why, Source: "TestServer"}, req.GetIdentity())
 		return nil, serviceerror.NewInvalidArgument(why)
 	}
