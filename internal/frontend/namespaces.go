@@ -27,7 +27,8 @@ import (
 // look as a dev server's do (retention one day); RegisterNamespace adds
 // more, UpdateNamespace changes what the server keeps of them
 // (description, owner, data, retention), which nothing else reads: runs
-// are never deleted, whatever the retention.
+// are never deleted, whatever the retention, and no namespace is
+// deprecated or deleted.
 
 // namespace is one namespace the frontend serves.
 type namespace struct {
@@ -232,9 +233,10 @@ func (f *Frontend) ListNamespaces(_ context.Context, req *workflowservice.ListNa
 }
 
 // UpdateNamespace changes a namespace's description, owner, data (merged
-// into what it had), state and retention, as a server does; replication,
-// archival and bad binaries, which the embedded server has no use for,
-// are refused when asked to change.
+// into what it had) and retention, as a server does; its state,
+// replication, archival, bad binaries and search attribute aliases,
+// which the embedded server has no use for, are refused when asked to
+// change.
 func (f *Frontend) UpdateNamespace(_ context.Context, req *workflowservice.UpdateNamespaceRequest) (*workflowservice.UpdateNamespaceResponse, error) {
 	ns, err := f.lookupNamespace(req.GetNamespace())
 	if err != nil {
@@ -265,9 +267,6 @@ func (f *Frontend) UpdateNamespace(_ context.Context, req *workflowservice.Updat
 			}
 			maps.Copy(info.Data, u.GetData())
 		}
-		if u.GetState() != enumspb.NAMESPACE_STATE_UNSPECIFIED {
-			info.State = u.GetState()
-		}
 	}
 	if d := req.GetConfig().GetWorkflowExecutionRetentionTtl(); d != nil {
 		ns.desc.Config.WorkflowExecutionRetentionTtl = d
@@ -283,6 +282,8 @@ func (f *Frontend) UpdateNamespace(_ context.Context, req *workflowservice.Updat
 func unservedNamespaceUpdate(req *workflowservice.UpdateNamespaceRequest) string {
 	c := req.GetConfig()
 	switch {
+	case req.GetUpdateInfo().GetState() != enumspb.NAMESPACE_STATE_UNSPECIFIED && req.GetUpdateInfo().GetState() != enumspb.NAMESPACE_STATE_REGISTERED:
+		return "state (deprecated or deleted namespaces)"
 	case req.GetReplicationConfig() != nil || req.GetPromoteNamespace():
 		return "replication (there is one cluster)"
 	case c.GetHistoryArchivalState() != enumspb.ARCHIVAL_STATE_UNSPECIFIED || c.GetVisibilityArchivalState() != enumspb.ARCHIVAL_STATE_UNSPECIFIED ||

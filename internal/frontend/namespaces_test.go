@@ -152,6 +152,9 @@ func TestUpdatingANamespace(t *testing.T) {
 	_, err = f.UpdateNamespace(ctx, &workflowservice.UpdateNamespaceRequest{Namespace: "orders",
 		ReplicationConfig: &replicationpb.NamespaceReplicationConfig{ActiveClusterName: "other"}})
 	chk.ErrContains(t, err, "does not change a namespace's replication")
+	_, err = f.UpdateNamespace(ctx, &workflowservice.UpdateNamespaceRequest{Namespace: "orders",
+		UpdateInfo: &namespacepb.UpdateNamespaceInfo{State: enumspb.NAMESPACE_STATE_DEPRECATED}})
+	chk.ErrContains(t, err, "does not change a namespace's state")
 	chk.Equal(t, 72*time.Hour, describe(t, f, "orders").GetConfig().GetWorkflowExecutionRetentionTtl().AsDuration())
 }
 
