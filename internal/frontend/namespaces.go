@@ -278,15 +278,21 @@ func (f *Frontend) UpdateNamespace(_ context.Context, req *workflowservice.Updat
 }
 
 // unservedNamespaceUpdate names what an update asks to change that the
-// embedded server does not keep, if anything.
+// embedded server does not keep, if anything. What a client sends as it
+// is (the CLI sends the one cluster, archival disabled) is no change.
 func unservedNamespaceUpdate(req *workflowservice.UpdateNamespaceRequest) string {
-	c := req.GetConfig()
+	c, r := req.GetConfig(), req.GetReplicationConfig()
+	otherCluster := r.GetActiveClusterName() != "" && r.GetActiveClusterName() != clusterName
+	for _, cl := range r.GetClusters() {
+		otherCluster = otherCluster || cl.GetClusterName() != clusterName
+	}
 	switch {
 	case req.GetUpdateInfo().GetState() != enumspb.NAMESPACE_STATE_UNSPECIFIED && req.GetUpdateInfo().GetState() != enumspb.NAMESPACE_STATE_REGISTERED:
 		return "state (deprecated or deleted namespaces)"
-	case req.GetReplicationConfig() != nil || req.GetPromoteNamespace():
+	case otherCluster || req.GetPromoteNamespace() ||
+		r.GetState() != enumspb.REPLICATION_STATE_UNSPECIFIED && r.GetState() != enumspb.REPLICATION_STATE_NORMAL:
 		return "replication (there is one cluster)"
-	case c.GetHistoryArchivalState() != enumspb.ARCHIVAL_STATE_UNSPECIFIED || c.GetVisibilityArchivalState() != enumspb.ARCHIVAL_STATE_UNSPECIFIED ||
+	case c.GetHistoryArchivalState() == enumspb.ARCHIVAL_STATE_ENABLED || c.GetVisibilityArchivalState() == enumspb.ARCHIVAL_STATE_ENABLED ||
 		c.GetHistoryArchivalUri() != "" || c.GetVisibilityArchivalUri() != "":
 		return "archival"
 	case len(c.GetBadBinaries().GetBinaries()) > 0 || req.GetDeleteBadBinary() != "":
