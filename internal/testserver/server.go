@@ -193,9 +193,6 @@ func New(opts Options) *Server {
 	return s
 }
 
-// Namespace is the namespace the server serves.
-func (s *Server) Namespace() string { return s.opts.Namespace }
-
 // run is one workflow run: its history and what is in flight for it.
 type run struct {
 	execution *commonpb.WorkflowExecution
