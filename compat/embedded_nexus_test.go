@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
 	nexuspb "go.temporal.io/api/nexus/v1"
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/serviceerror"
@@ -102,18 +104,36 @@ func (s nexusSetup) run(t *testing.T, scenario string) (caller, handler string) 
 	t.Helper()
 	described, h := runNexusCaller(t, s.caller, s.callerQueue, s.endpoint, scenario)
 	t.Logf("%s: %s", scenario, described)
-	types := eventTypes
-	if scenario == "wait-completed" {
-		// Where the cancellation's events fall among the workflow task
-		// events is timing's, on a dev server too.
-		types = sortedNonTaskEventTypes
+	callerTypes, handlerTypes := eventTypes, eventTypes
+	switch scenario {
+	case "workflow":
+		// Whether the operation's completion comes before the workflow
+		// task its start caused is timing's, on a dev server too.
+		callerTypes = nonTaskEventTypes
+	case "wait-completed":
+		// So is where the cancellation's events fall.
+		callerTypes, handlerTypes = sortedNonTaskEventTypes, sortedNonTaskEventTypes
 	}
 	for _, ev := range h.GetEvents() {
 		if a := ev.GetNexusOperationScheduledEventAttributes(); a != nil && scenario != "sync" {
-			handler = types(handlerSideHistory(t, s.handler, "nexus-handler-"+a.GetRequestId()))
+			handler = handlerTypes(handlerSideHistory(t, s.handler, "nexus-handler-"+a.GetRequestId()))
 		}
 	}
-	return types(h.GetEvents()), handler
+	return callerTypes(h.GetEvents()), handler
+}
+
+// nonTaskEventTypes lists a history's event types in order, without its
+// workflow task events.
+func nonTaskEventTypes(events []*historypb.HistoryEvent) string {
+	var kept []*historypb.HistoryEvent
+	for _, ev := range events {
+		switch ev.GetEventType() {
+		case enumspb.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED, enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED, enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
+			continue
+		}
+		kept = append(kept, ev)
+	}
+	return eventTypes(kept)
 }
 
 // TestEmbeddedNexusHistoriesMatchTheDevServer calls, from a workflow in
@@ -121,7 +141,9 @@ func (s nexusSetup) run(t *testing.T, scenario string) (caller, handler string) 
 // operation of a handler that go.temporal.io/sdk's worker serves in
 // another namespace, on the dev server and on the embedded server: the
 // caller's history and the handler workflow's must have the same events,
-// event type for event type, on both. A workflow-run operation that the
+// event type for event type, on both (the workflow-run operation's
+// caller, whose workflow tasks fall where the handler's timing puts them,
+// without its workflow task events). A workflow-run operation that the
 // caller cancels and waits for (its handler cancels its workflow) must
 // have the same events too, but for the workflow task events, in any
 // order.

@@ -65,7 +65,8 @@ type Frontend struct {
 	namespaceOrder []*namespace
 }
 
-// New returns a frontend over a new, empty server, its clock running.
+// New returns a frontend over new, empty servers, one per namespace, its
+// clock running.
 func New(opts Options) *Frontend {
 	if opts.Namespace == "" {
 		opts.Namespace = "default"
@@ -76,7 +77,7 @@ func New(opts Options) *Frontend {
 	f := &Frontend{clock: opts.Clock, namespace: opts.Namespace, changed: make(chan struct{}),
 		nexus: testserver.NewNexusRouter(), namespaces: make(map[string]*namespace)}
 	for _, name := range append([]string{opts.Namespace}, opts.Namespaces...) {
-		if _, exists := f.namespaces[name]; !exists {
+		if _, exists := f.namespaces[name]; !exists && name != "" {
 			f.namespaces[name] = f.newNamespace(name, startNamespace(name))
 		}
 	}
