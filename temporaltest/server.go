@@ -2,11 +2,12 @@
 // in-memory frontend that client.Dial and worker.New reach over gRPC as
 // they reach a Temporal server, for development, tests and demos, with
 // no server to install and a start in milliseconds. It keeps its state
-// in memory only, serves one namespace, runs schedules, and answers the
-// calls it does not serve (visibility queries, namespaces, ...) with
-// codes.Unimplemented and a message that says to use a Temporal dev
-// server (`temporal server start-dev`) for them. See
-// docs/guide/embedded-server.md.
+// in memory only; it serves namespaces (created at the start or
+// registered by clients), schedules, and Nexus endpoints and operations,
+// across namespaces too, and answers the calls it does not serve
+// (visibility queries, ...) with codes.Unimplemented and a message that
+// says to use a Temporal dev server (`temporal server start-dev`) for
+// them. See docs/guide/embedded-server.md.
 //
 // With ServerOptions.TimeSkipping, time skips ahead: while no task is in
 // flight and every workflow waits on a timer, the server's clock jumps
@@ -39,8 +40,13 @@ type ServerOptions struct {
 	// InMemory serves on an in-memory listener instead of a port: only
 	// clients made with ClientOptions or DialOptions reach the server.
 	InMemory bool
-	// Namespace is the one namespace served. Default: "default".
+	// Namespace is the namespace that exists from the start, the one
+	// ClientOptions names. Default: "default".
 	Namespace string
+	// Namespaces are more namespaces to create at the start, as a dev
+	// server's repeated --namespace flag does. Clients may register
+	// more (client.NamespaceClient's Register).
+	Namespaces []string
 	// TimeSkipping makes the server's clock skip to the next timer while
 	// no task is in flight. Default: timers fire in wall time.
 	TimeSkipping bool
@@ -85,7 +91,7 @@ func NewServer(options ServerOptions) (*Server, error) {
 			return nil, fmt.Errorf("temporaltest: listening on %s: %w", address, err)
 		}
 	}
-	front := frontend.New(frontend.Options{Namespace: options.Namespace, Clock: clock})
+	front := frontend.New(frontend.Options{Namespace: options.Namespace, Namespaces: options.Namespaces, Clock: clock})
 	gs := grpc.NewServer(frontend.ServerOptions()...)
 	front.Register(gs)
 	s := &Server{front: front, grpc: gs, listener: lis, inMemory: mem, served: make(chan struct{}), namespace: front.Namespace()}
@@ -105,7 +111,8 @@ func (s *Server) HostPort() string {
 	return s.listener.Addr().String()
 }
 
-// Namespace is the namespace the server serves.
+// Namespace is the namespace that exists from the start
+// (ServerOptions.Namespace), the one ClientOptions names.
 func (s *Server) Namespace() string { return s.namespace }
 
 // ClientOptions returns client options that reach the server: its

@@ -15,10 +15,11 @@ import (
 
 // SignalWorkflowExecution delivers a signal to a run.
 func (f *Frontend) SignalWorkflowExecution(_ context.Context, req *workflowservice.SignalWorkflowExecutionRequest) (*workflowservice.SignalWorkflowExecutionResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	srv, err := f.serverOf(req.GetNamespace())
+	if err != nil {
 		return nil, err
 	}
-	err := f.server.Signal(req.GetWorkflowExecution(), req.GetSignalName(), req.GetInput(), req.GetHeader(), req.GetIdentity(), false)
+	err = srv.Signal(req.GetWorkflowExecution(), req.GetSignalName(), req.GetInput(), req.GetHeader(), req.GetIdentity(), false)
 	if err != nil {
 		return nil, err
 	}
@@ -27,10 +28,11 @@ func (f *Frontend) SignalWorkflowExecution(_ context.Context, req *workflowservi
 
 // RequestCancelWorkflowExecution asks a run to cancel itself.
 func (f *Frontend) RequestCancelWorkflowExecution(_ context.Context, req *workflowservice.RequestCancelWorkflowExecutionRequest) (*workflowservice.RequestCancelWorkflowExecutionResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	srv, err := f.serverOf(req.GetNamespace())
+	if err != nil {
 		return nil, err
 	}
-	if err := f.server.RequestCancel(req.GetWorkflowExecution(), req.GetIdentity()); err != nil {
+	if err := srv.RequestCancel(req.GetWorkflowExecution(), req.GetIdentity()); err != nil {
 		return nil, err
 	}
 	return &workflowservice.RequestCancelWorkflowExecutionResponse{}, nil
@@ -38,10 +40,11 @@ func (f *Frontend) RequestCancelWorkflowExecution(_ context.Context, req *workfl
 
 // TerminateWorkflowExecution closes a run at once.
 func (f *Frontend) TerminateWorkflowExecution(_ context.Context, req *workflowservice.TerminateWorkflowExecutionRequest) (*workflowservice.TerminateWorkflowExecutionResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	srv, err := f.serverOf(req.GetNamespace())
+	if err != nil {
 		return nil, err
 	}
-	if err := f.server.Terminate(req.GetWorkflowExecution(), req.GetReason(), req.GetDetails(), req.GetIdentity()); err != nil {
+	if err := srv.Terminate(req.GetWorkflowExecution(), req.GetReason(), req.GetDetails(), req.GetIdentity()); err != nil {
 		return nil, err
 	}
 	return &workflowservice.TerminateWorkflowExecutionResponse{}, nil
@@ -53,10 +56,11 @@ const failingWorkflowTaskAttempt = 3
 
 // QueryWorkflow asks the run's worker a query and waits for its answer.
 func (f *Frontend) QueryWorkflow(ctx context.Context, req *workflowservice.QueryWorkflowRequest) (*workflowservice.QueryWorkflowResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	srv, err := f.serverOf(req.GetNamespace())
+	if err != nil {
 		return nil, err
 	}
-	info, err := f.server.Describe(req.GetExecution())
+	info, err := srv.Describe(req.GetExecution())
 	if err != nil {
 		return nil, err
 	}
@@ -80,10 +84,10 @@ func (f *Frontend) QueryWorkflow(ctx context.Context, req *workflowservice.Query
 	// what reached it before the query: while a workflow task is
 	// scheduled or running, the query waits for it, so that a query sent
 	// after a signal sees the signal.
-	if err := f.server.WaitSettled(ctx, req.GetExecution()); err != nil {
+	if err := srv.WaitSettled(ctx, req.GetExecution()); err != nil {
 		return nil, err
 	}
-	result, err := f.server.Query(ctx, req.GetExecution(), req.GetQuery())
+	result, err := srv.Query(ctx, req.GetExecution(), req.GetQuery())
 	if err != nil {
 		return nil, err
 	}
@@ -93,10 +97,11 @@ func (f *Frontend) QueryWorkflow(ctx context.Context, req *workflowservice.Query
 // DescribeWorkflowExecution describes a run: its configuration, status
 // history length and pending activities. Pending children are not listed.
 func (f *Frontend) DescribeWorkflowExecution(_ context.Context, req *workflowservice.DescribeWorkflowExecutionRequest) (*workflowservice.DescribeWorkflowExecutionResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	srv, err := f.serverOf(req.GetNamespace())
+	if err != nil {
 		return nil, err
 	}
-	info, err := f.server.Describe(req.GetExecution())
+	info, err := srv.Describe(req.GetExecution())
 	if err != nil {
 		return nil, err
 	}

@@ -81,7 +81,7 @@ func TestStartsFollowTheWorkflowIDPolicies(t *testing.T) {
 	replaced, err := f.StartWorkflowExecution(ctx, startReq("w", "r4", 0, enumspb.WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING))
 	chk.NoErr(t, err)
 	chk.NotEqual(t, first.GetRunId(), replaced.GetRunId())
-	info, err := f.server.Describe(&commonpb.WorkflowExecution{WorkflowId: "w", RunId: first.GetRunId()})
+	info, err := f.namespaces["default"].server.Describe(&commonpb.WorkflowExecution{WorkflowId: "w", RunId: first.GetRunId()})
 	chk.NoErr(t, err)
 	chk.Equal(t, enumspb.WORKFLOW_EXECUTION_STATUS_TERMINATED, info.Status)
 	// The replacement completes: FAILED_ONLY refuses a new start,

@@ -95,12 +95,12 @@ func run(m runner, stderr io.Writer, opts ...Option) int {
 	return code
 }
 
-// runEmbedded runs the tests against an embedded server. It serves one
-// namespace, "default", the one every dev server serves: the options'
-// (a dev server's second namespace, its search attributes and dynamic
-// config) do not apply, and the tests that need them fail there.
-func runEmbedded(m runner, stderr io.Writer, _ devserver.Options) int {
-	srv, err := temporaltest.NewServer(temporaltest.ServerOptions{})
+// runEmbedded runs the tests against an embedded server. As a dev
+// server, it serves "default" and the options' namespace, which
+// Namespace returns; the options' search attributes and dynamic config
+// do not apply, and the tests that need them fail there.
+func runEmbedded(m runner, stderr io.Writer, opts devserver.Options) int {
+	srv, err := temporaltest.NewServer(temporaltest.ServerOptions{Namespace: opts.Namespace, Namespaces: []string{"default"}})
 	if err != nil {
 		fmt.Fprintf(stderr, "testharness: %v\n", err)
 		return 1

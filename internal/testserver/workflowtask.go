@@ -206,6 +206,12 @@ func (s *Server) RespondWorkflowTaskCompleted(_ context.Context, req *workflowse
 	}
 	r := t.run
 	if why, cause := s.checkCommands(r, req.GetCommands()); why != "" {
+		if t.attempt > 1 && cause != enumspb.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND && s.opts.WorkflowTaskTimeouts {
+			// As a server: a task that keeps failing is not failed again
+			// but left to time out, and retried then, so that a workflow
+			// that cannot go on does not spin.
+			return nil, serviceerror.NewInvalidArgument(why)
+		}
 		s.failWorkflowTaskLocked(r, cause, &failurepb.Failure{Message: why, Source: "TestServer"}, req.GetIdentity())
 		return nil, serviceerror.NewInvalidArgument(why)
 	}
@@ -353,6 +359,12 @@ func (s *Server) checkCommands(r *run, cmds []*commandpb.Command) (why string, c
 						"(testsuite.StartDevServer), whose server runs it when its dynamic config sets history.enableSignalWithStartFromWorkflow",
 						a.GetOperation(), a.GetEndpoint()),
 					enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE
+			} else if a != nil && s.opts.NexusEndpoint != nil {
+				if _, ok := s.opts.NexusEndpoint(a.GetEndpoint()); !ok {
+					// As a server: the command is refused, and the
+					// workflow task retried until the endpoint exists.
+					return fmt.Sprintf("endpoint %q not found", a.GetEndpoint()), enumspb.WORKFLOW_TASK_FAILED_CAUSE_BAD_SCHEDULE_NEXUS_OPERATION_ATTRIBUTES
+				}
 			}
 		default:
 			return fmt.Sprintf("the test environment does not support %v commands yet", cmd.GetCommandType()),
