@@ -3,6 +3,7 @@ package temporaltest_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -130,6 +131,32 @@ func TestSearchAttributesAreRegisteredListedAndRemoved(t *testing.T) {
 	var nsNotFound *serviceerror.NamespaceNotFound
 	if !errors.As(err, &nsNotFound) {
 		t.Errorf("listing another namespace's: %T %v; want NamespaceNotFound", err, err)
+	}
+}
+
+func TestEachNamespaceHasItsOwnSearchAttributes(t *testing.T) {
+	srv, c := start(t, temporaltest.ServerOptions{Namespaces: []string{"other"}, SearchAttributes: registered})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	op := c.OperatorService()
+	if _, err := op.AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{Namespace: "other",
+		SearchAttributes: map[string]enumspb.IndexedValueType{"OnlyOther": enumspb.INDEXED_VALUE_TYPE_BOOL}}); err != nil {
+		t.Fatal(err)
+	}
+	for ns, want := range map[string]string{srv.Namespace(): "map[Color:Keyword Size:Int]", "other": "map[Color:Keyword OnlyOther:Bool Size:Int]"} {
+		listed, err := op.ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: ns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(listed.GetCustomAttributes()); got != want {
+			t.Errorf("namespace %s: custom attributes %s; want %s (ServerOptions.SearchAttributes in every namespace at the start, the rest its own)", ns, got, want)
+		}
+	}
+	_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "only-other", TaskQueue: "nobody-polls",
+		TypedSearchAttributes: temporal.NewSearchAttributes(temporal.NewSearchAttributeKeyBool("OnlyOther").ValueSet(true))}, Attributed, "done")
+	var invalid *serviceerror.InvalidArgument
+	if !errors.As(err, &invalid) {
+		t.Errorf("a start in %s with an attribute of another namespace: %v; want InvalidArgument", srv.Namespace(), err)
 	}
 }
 

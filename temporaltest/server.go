@@ -2,10 +2,11 @@
 // in-memory frontend that client.Dial and worker.New reach over gRPC as
 // they reach a Temporal server, for development, tests and demos, with
 // no server to install and a start in milliseconds. It keeps its state
-// in memory only, serves one namespace, runs schedules, keeps search
-// attributes and answers visibility queries (the common subset of the
-// list filter language, immediately consistent), and answers the calls
-// it does not serve (namespace management, worker versioning, ...) with
+// in memory only; it serves namespaces (created at the start or
+// registered by clients), schedules, Nexus endpoints and operations,
+// across namespaces too, search attributes and visibility queries (the
+// common subset of the list filter language, immediately consistent), and
+// answers the calls it does not serve (worker versioning, ...) with
 // codes.Unimplemented and a message that says to use a Temporal dev
 // server (`temporal server start-dev`) for them. See
 // docs/guide/embedded-server.md.
@@ -25,7 +26,6 @@ import (
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/operatorservice/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/test/bufconn"
@@ -43,16 +43,21 @@ type ServerOptions struct {
 	// InMemory serves on an in-memory listener instead of a port: only
 	// clients made with ClientOptions or DialOptions reach the server.
 	InMemory bool
-	// Namespace is the one namespace served. Default: "default".
+	// Namespace is the namespace that exists from the start, the one
+	// ClientOptions names. Default: "default".
 	Namespace string
+	// Namespaces are more namespaces to create at the start, as a dev
+	// server's repeated --namespace flag does. Clients may register
+	// more (client.NamespaceClient's Register).
+	Namespaces []string
 	// TimeSkipping makes the server's clock skip to the next timer while
 	// no task is in flight. Default: timers fire in wall time.
 	TimeSkipping bool
 	// SearchAttributes registers custom search attributes, name to type,
-	// as `temporal server start-dev --search-attribute` does; more can be
-	// registered with the OperatorService's AddSearchAttributes. Starts
-	// and workflows that set an attribute not registered are refused, as
-	// on a server.
+	// in the namespaces created at the start, as `temporal server
+	// start-dev --search-attribute` does; more can be registered with the
+	// OperatorService's AddSearchAttributes. Starts and workflows that set
+	// an attribute not registered are refused, as on a server.
 	SearchAttributes map[string]enumspb.IndexedValueType
 }
 
@@ -95,9 +100,9 @@ func NewServer(options ServerOptions) (*Server, error) {
 			return nil, fmt.Errorf("temporaltest: listening on %s: %w", address, err)
 		}
 	}
-	front := frontend.New(frontend.Options{Namespace: options.Namespace, Clock: clock})
+	front := frontend.New(frontend.Options{Namespace: options.Namespace, Namespaces: options.Namespaces, Clock: clock})
 	if len(options.SearchAttributes) > 0 {
-		if err := front.Server().AddSearchAttributes(options.SearchAttributes); err != nil {
+		if err := front.AddSearchAttributes(options.SearchAttributes); err != nil {
 			front.Stop()
 			_ = lis.Close()
 			return nil, fmt.Errorf("temporaltest: ServerOptions.SearchAttributes: %w", err)
@@ -105,7 +110,6 @@ func NewServer(options ServerOptions) (*Server, error) {
 	}
 	gs := grpc.NewServer(frontend.ServerOptions()...)
 	front.Register(gs)
-	operatorservice.RegisterOperatorServiceServer(gs, front.OperatorService())
 	s := &Server{front: front, grpc: gs, listener: lis, inMemory: mem, served: make(chan struct{}), namespace: front.Namespace()}
 	go func() {
 		defer close(s.served)
@@ -123,7 +127,8 @@ func (s *Server) HostPort() string {
 	return s.listener.Addr().String()
 }
 
-// Namespace is the namespace the server serves.
+// Namespace is the namespace that exists from the start
+// (ServerOptions.Namespace), the one ClientOptions names.
 func (s *Server) Namespace() string { return s.namespace }
 
 // ClientOptions returns client options that reach the server: its

@@ -281,7 +281,10 @@ func TestSkipTimeFiresTheTimersDueAndLockStopsSkipping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Locked, the clock does not skip: the workflow waits on its timer.
+	// Locked, the clock does not skip: the workflow waits on its timer
+	// (set before SkipTime, or the skip would outrun it and fire the
+	// workflow task's timeout instead).
+	waitForEvent(t, c, "locked", enumspb.EVENT_TYPE_TIMER_STARTED)
 	waitCtx, waitCancel := context.WithTimeout(ctx, 100*time.Millisecond)
 	defer waitCancel()
 	if err := run.Get(waitCtx, nil); err == nil {

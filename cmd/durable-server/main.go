@@ -7,13 +7,14 @@
 //	go run github.com/durable-go/sdk/cmd/durable-server --port 7233
 //
 // Flags: --ip (default 127.0.0.1), --port (default 7233; 0 picks a free
-// one), --namespace (default "default"), --time-skipping (the clock
-// skips to the next timer while no task is in flight),
+// one), --namespace (a namespace to create besides "default", which
+// always is; repeatable, as the dev server's), --time-skipping (the
+// clock skips to the next timer while no task is in flight),
 // --search-attribute NAME=TYPE (repeatable: a custom search attribute to
-// register, as `temporal server start-dev` takes it; TYPE is Keyword,
-// Text, Int, Double, Bool, Datetime or KeywordList). It prints its
-// address once it accepts connections, and stops on SIGINT or SIGTERM.
-// Calls it does not serve answer Unimplemented; use
+// register in the namespaces, as `temporal server start-dev` takes it;
+// TYPE is Keyword, Text, Int, Double, Bool, Datetime or KeywordList). It
+// prints its address once it accepts connections, and stops on SIGINT or
+// SIGTERM. Calls it does not serve answer Unimplemented; use
 // `temporal server start-dev` for those. See
 // docs/guide/embedded-server.md.
 package main
@@ -27,6 +28,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -54,7 +56,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags.SetOutput(stderr)
 	ip := flags.String("ip", "127.0.0.1", "the IP address to listen on")
 	port := flags.Int("port", 7233, "the port to listen on (0: a free one)")
-	namespace := flags.String("namespace", "default", "the namespace to serve")
+	var namespaces namespaceList
+	flags.Var(&namespaces, "namespace", `a namespace to create besides "default", which always is (repeatable)`)
 	timeSkipping := flags.Bool("time-skipping", false, "skip to the next timer while no task is in flight")
 	searchAttributes := searchAttributeFlag{}
 	flags.Var(searchAttributes, "search-attribute", "a custom search attribute to register, NAME=TYPE (Keyword, Text, Int, Double, Bool, Datetime or KeywordList); repeatable")
@@ -69,7 +72,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	srv, err := temporaltest.NewServer(temporaltest.ServerOptions{
 		HostPort:         net.JoinHostPort(*ip, strconv.Itoa(*port)),
-		Namespace:        *namespace,
+		Namespaces:       namespaces,
 		TimeSkipping:     *timeSkipping,
 		SearchAttributes: searchAttributes,
 	})
@@ -81,8 +84,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *timeSkipping {
 		skipping = "on"
 	}
-	fmt.Fprintf(stdout, "durable-server: serving namespace %q at %s (in memory, time skipping %s)\n", srv.Namespace(), srv.HostPort(), skipping)
+	served := []string{strconv.Quote(srv.Namespace())}
+	for _, n := range namespaces {
+		if q := strconv.Quote(n); !slices.Contains(served, q) {
+			served = append(served, q)
+		}
+	}
+	fmt.Fprintf(stdout, "durable-server: serving namespaces %s at %s (in memory, time skipping %s)\n",
+		strings.Join(served, ", "), srv.HostPort(), skipping)
 	<-ctx.Done()
+	return nil
+}
+
+// namespaceList is the repeatable --namespace flag.
+type namespaceList []string
+
+func (l *namespaceList) String() string { return strings.Join(*l, ",") }
+
+func (l *namespaceList) Set(name string) error {
+	if name == "" {
+		return errors.New("a namespace needs a name")
+	}
+	*l = append(*l, name)
 	return nil
 }
 

@@ -9,6 +9,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -19,17 +20,23 @@ import (
 
 const taskQueue = "cancellation-example"
 
+// cancelAfter is how long the client lets the workflow work before it
+// cancels it.
+var cancelAfter = 3 * time.Second
+
 func main() {
-	if err := run(context.Background()); err != nil {
+	// An empty address is client.DefaultHostPort, localhost:7233, where
+	// `temporal server start-dev` listens.
+	if err := run(context.Background(), os.Getenv("TEMPORAL_ADDRESS"), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "cancellation:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context) error {
-	// An empty HostPort is client.DefaultHostPort, localhost:7233, where
-	// `temporal server start-dev` listens.
-	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS")})
+// run runs a worker and the example's client against the server at
+// hostPort, and writes what the client sees to out.
+func run(ctx context.Context, hostPort string, out io.Writer) error {
+	c, err := client.Dial(client.Options{HostPort: hostPort})
 	if err != nil {
 		return err
 	}
@@ -48,8 +55,8 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	time.Sleep(3 * time.Second)
-	fmt.Println("canceling", run.GetID())
+	time.Sleep(cancelAfter)
+	fmt.Fprintln(out, "canceling", run.GetID())
 	if err := c.CancelWorkflow(ctx, run.GetID(), run.GetRunID()); err != nil {
 		return err
 	}
@@ -57,6 +64,6 @@ func run(ctx context.Context) error {
 	if !temporal.IsCanceledError(err) {
 		return fmt.Errorf("the workflow should have ended canceled, it ended with %v", err)
 	}
-	fmt.Println("the workflow cleaned up and ended canceled:", err)
+	fmt.Fprintln(out, "the workflow cleaned up and ended canceled:", err)
 	return nil
 }

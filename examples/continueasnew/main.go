@@ -10,6 +10,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/durable-go/sdk/client"
@@ -19,16 +20,18 @@ import (
 const taskQueue = "continueasnew-example"
 
 func main() {
-	if err := run(context.Background()); err != nil {
+	// An empty address is client.DefaultHostPort, localhost:7233, where
+	// `temporal server start-dev` listens.
+	if err := run(context.Background(), os.Getenv("TEMPORAL_ADDRESS"), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "continueasnew:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context) error {
-	// An empty HostPort is client.DefaultHostPort, localhost:7233, where
-	// `temporal server start-dev` listens.
-	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS")})
+// run runs a worker and the example's client against the server at
+// hostPort, and writes what the client sees to out.
+func run(ctx context.Context, hostPort string, out io.Writer) error {
+	c, err := client.Dial(client.Options{HostPort: hostPort})
 	if err != nil {
 		return err
 	}
@@ -56,6 +59,6 @@ func run(ctx context.Context) error {
 	if err := run.Get(ctx, &tally); err != nil {
 		return err
 	}
-	fmt.Printf("total %d after %d runs\n", tally.Total, tally.Runs+1)
+	fmt.Fprintf(out, "total %d after %d runs\n", tally.Total, tally.Runs+1)
 	return nil
 }

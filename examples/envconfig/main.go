@@ -15,6 +15,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -30,7 +31,7 @@ func main() {
 	configFile := flag.String("config", "", "TOML file of profiles; TEMPORAL_CONFIG_FILE, else temporalio/temporal.toml in the user's config directory")
 	profile := flag.String("profile", "", "profile to use; TEMPORAL_PROFILE, else default")
 	flag.Parse()
-	if err := run(context.Background(), *configFile, *profile); err != nil {
+	if err := run(context.Background(), *configFile, *profile, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "envconfig:", err)
 		os.Exit(1)
 	}
@@ -46,7 +47,9 @@ func loadOptions(configFile, profile string) (client.Options, error) {
 	})
 }
 
-func run(ctx context.Context, configFile, profile string) error {
+// run connects with the options loadOptions returns, runs a worker and
+// one workflow, and writes where it ran to out.
+func run(ctx context.Context, configFile, profile string, out io.Writer) error {
 	options, err := loadOptions(configFile, profile)
 	if err != nil {
 		return err
@@ -74,7 +77,7 @@ func run(ctx context.Context, configFile, profile string) error {
 	if err := run.Get(ctx, &namespace); err != nil {
 		return err
 	}
-	fmt.Printf("connected to %s; a workflow ran in namespace %q\n", orDefault(options.HostPort, client.DefaultHostPort), namespace)
+	fmt.Fprintf(out, "connected to %s; a workflow ran in namespace %q\n", orDefault(options.HostPort, client.DefaultHostPort), namespace)
 	return nil
 }
 

@@ -9,6 +9,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/durable-go/sdk/client"
@@ -18,16 +19,18 @@ import (
 const taskQueue = "heartbeat-example"
 
 func main() {
-	if err := run(context.Background()); err != nil {
+	// An empty address is client.DefaultHostPort, localhost:7233, where
+	// `temporal server start-dev` listens.
+	if err := run(context.Background(), os.Getenv("TEMPORAL_ADDRESS"), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "heartbeat:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context) error {
-	// An empty HostPort is client.DefaultHostPort, localhost:7233, where
-	// `temporal server start-dev` listens.
-	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS")})
+// run runs a worker and the example's client against the server at
+// hostPort, and writes what the client sees to out.
+func run(ctx context.Context, hostPort string, out io.Writer) error {
+	c, err := client.Dial(client.Options{HostPort: hostPort})
 	if err != nil {
 		return err
 	}
@@ -49,6 +52,6 @@ func run(ctx context.Context) error {
 	if err := run.Get(ctx, &progress); err != nil {
 		return err
 	}
-	fmt.Printf("%d items done; attempt %d resumed at item %d\n", progress.Done, progress.Attempt, progress.ResumedAt)
+	fmt.Fprintf(out, "%d items done; attempt %d resumed at item %d\n", progress.Done, progress.Attempt, progress.ResumedAt)
 	return nil
 }

@@ -53,13 +53,15 @@ func main() {
 		_, err := exec.LookPath("temporal")
 		*embedded = err != nil
 	}
-	if err := run(*address, *devServer, *embedded); err != nil {
+	if err := run(*address, *devServer, *embedded, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "hello:", err)
 		os.Exit(1)
 	}
 }
 
-func run(address, devServer string, embedded bool) error {
+// run runs a worker and the greeting workflow on the server main chose,
+// and writes which server and the workflow's result to out.
+func run(address, devServer string, embedded bool, out io.Writer) error {
 	ctx := context.Background()
 	var c client.Client
 	switch {
@@ -73,14 +75,14 @@ func run(address, devServer string, embedded bool) error {
 			return err
 		}
 		defer c.Close()
-		fmt.Println("embedded server running at", server.HostPort(), "(in memory; for a real server: -address or TEMPORAL_ADDRESS)")
+		fmt.Fprintln(out, "embedded server running at", server.HostPort(), "(in memory; for a real server: -address or TEMPORAL_ADDRESS)")
 	case address != "":
 		var err error
 		if c, err = client.Dial(client.Options{HostPort: address}); err != nil {
 			return err
 		}
 		defer c.Close()
-		fmt.Println("using the server at", address)
+		fmt.Fprintln(out, "using the server at", address)
 	default:
 		// The server's own log (its shutdown in particular) is noise here;
 		// an error starting it quotes the end of that log.
@@ -89,7 +91,7 @@ func run(address, devServer string, embedded bool) error {
 			return err
 		}
 		defer server.Stop()
-		fmt.Println("dev server running at", server.FrontendHostPort())
+		fmt.Fprintln(out, "dev server running at", server.FrontendHostPort())
 		c = server.Client()
 	}
 
@@ -109,6 +111,6 @@ func run(address, devServer string, embedded bool) error {
 	if err := run.Get(ctx, &result); err != nil {
 		return err
 	}
-	fmt.Println("workflow result:", result)
+	fmt.Fprintln(out, "workflow result:", result)
 	return nil
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/mock"
@@ -55,7 +57,13 @@ func (s *GreetingSuite) TestAFailingActivityFailsTheWorkflow() {
 // scripts/run-sample.sh does on a machine with no server: a real worker
 // and client, over gRPC, against the embedded server.
 func TestTheSampleRunsOnTheEmbeddedServer(t *testing.T) {
-	if err := run("", "", true); err != nil {
+	var out strings.Builder
+	if err := run("", "", true, &out); err != nil {
 		t.Fatal(err)
+	}
+	want := regexp.MustCompile(`^embedded server running at 127\.0\.0\.1:[0-9]+ \(in memory[^\n]*\)\n` +
+		`workflow result: Hello, Temporal!\n$`)
+	if !want.MatchString(out.String()) {
+		t.Errorf("the sample printed\n%s\nwant it to match\n%s", out.String(), want)
 	}
 }

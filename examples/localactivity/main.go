@@ -8,6 +8,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/durable-go/sdk/client"
@@ -17,16 +18,18 @@ import (
 const taskQueue = "localactivity-example"
 
 func main() {
-	if err := run(context.Background()); err != nil {
+	// An empty address is client.DefaultHostPort, localhost:7233, where
+	// `temporal server start-dev` listens.
+	if err := run(context.Background(), os.Getenv("TEMPORAL_ADDRESS"), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "localactivity:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context) error {
-	// An empty HostPort is client.DefaultHostPort, localhost:7233, where
-	// `temporal server start-dev` listens.
-	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS")})
+// run runs a worker and the example's client against the server at
+// hostPort, and writes what the client sees to out.
+func run(ctx context.Context, hostPort string, out io.Writer) error {
+	c, err := client.Dial(client.Options{HostPort: hostPort})
 	if err != nil {
 		return err
 	}
@@ -51,6 +54,6 @@ func run(ctx context.Context) error {
 	if err := run.Get(ctx, &userID); err != nil {
 		return err
 	}
-	fmt.Println("signed up:", userID)
+	fmt.Fprintln(out, "signed up:", userID)
 	return nil
 }

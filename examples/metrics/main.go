@@ -18,6 +18,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -58,13 +59,16 @@ func main() {
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *address, *listen); err != nil {
+	if err := run(ctx, *address, *listen, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "metrics:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, address, listen string) error {
+// run serves the metrics of a client and worker connected to the server
+// at address (empty: a dev server it starts), runs one workflow, and
+// serves until ctx ends; it writes what it does to out.
+func run(ctx context.Context, address, listen string, out io.Writer) error {
 	if address == "" {
 		server, err := testsuite.StartDevServer(ctx, testsuite.DevServerOptions{})
 		if err != nil {
@@ -72,14 +76,14 @@ func run(ctx context.Context, address, listen string) error {
 		}
 		defer server.Stop()
 		address = server.FrontendHostPort()
-		fmt.Println("dev server running at", address)
+		fmt.Fprintln(out, "dev server running at", address)
 	}
 	app, err := startApp(address, listen)
 	if err != nil {
 		return err
 	}
 	defer app.Close()
-	fmt.Printf("serving metrics at http://%s/metrics\n", app.MetricsAddr())
+	fmt.Fprintf(out, "serving metrics at http://%s/metrics\n", app.MetricsAddr())
 
 	run, err := app.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: taskQueue}, Greeting, "Prometheus")
 	if err != nil {
@@ -89,7 +93,7 @@ func run(ctx context.Context, address, listen string) error {
 	if err := run.Get(ctx, &greeting); err != nil {
 		return err
 	}
-	fmt.Println(greeting, "- press Ctrl-C to stop")
+	fmt.Fprintln(out, greeting, "- press Ctrl-C to stop")
 	<-ctx.Done()
 	return nil
 }

@@ -33,7 +33,14 @@ func TestMetricsPageHasTheOfficialNames(t *testing.T) {
 	if err := run.Get(ctx, &greeting); err != nil || greeting != "Hello, test!" {
 		t.Fatalf("result %q, %v", greeting, err)
 	}
+	waitForTheOfficialNames(t, app.MetricsAddr())
+}
 
+// waitForTheOfficialNames scrapes the /metrics page served at addr, as
+// Prometheus would, until it shows the samples of one Greeting workflow
+// run, under the names and tags of go.temporal.io/sdk's metrics.
+func waitForTheOfficialNames(t *testing.T, addr string) {
+	t.Helper()
 	// Each wanted sample, as a line of the Prometheus text format (whose
 	// naming scope writes the task queue metrics-example as metrics_example).
 	wanted := map[string]*regexp.Regexp{
@@ -52,7 +59,7 @@ func TestMetricsPageHasTheOfficialNames(t *testing.T) {
 	var page string
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		page = scrape(t, "http://"+app.MetricsAddr()+"/metrics")
+		page = scrape(t, "http://"+addr+"/metrics")
 		missing := missingSamples(page, wanted)
 		if len(missing) == 0 {
 			return

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -28,16 +29,18 @@ const taskQueue = "replay-example"
 func main() {
 	record := flag.String("record", "", "write the run's history to this JSON file")
 	flag.Parse()
-	if err := run(context.Background(), *record); err != nil {
+	// An empty address is client.DefaultHostPort, localhost:7233, where
+	// `temporal server start-dev` listens.
+	if err := run(context.Background(), os.Getenv("TEMPORAL_ADDRESS"), *record, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "replay:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, recordPath string) error {
-	// An empty HostPort is client.DefaultHostPort, localhost:7233, where
-	// `temporal server start-dev` listens.
-	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS")})
+// run runs a worker and Onboarding on the server at hostPort, writes
+// what it did to out, and with a recordPath, the run's history there.
+func run(ctx context.Context, hostPort, recordPath string, out io.Writer) error {
+	c, err := client.Dial(client.Options{HostPort: hostPort})
 	if err != nil {
 		return err
 	}
@@ -59,14 +62,14 @@ func run(ctx context.Context, recordPath string) error {
 	if err := run.Get(ctx, nil); err != nil {
 		return err
 	}
-	fmt.Println("onboarded Ada in workflow", run.GetID())
+	fmt.Fprintln(out, "onboarded Ada in workflow", run.GetID())
 	if recordPath == "" {
 		return nil
 	}
 	if err := recordHistory(ctx, c, run, recordPath); err != nil {
 		return err
 	}
-	fmt.Println("history written to", recordPath)
+	fmt.Fprintln(out, "history written to", recordPath)
 	return nil
 }
 

@@ -9,6 +9,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/durable-go/sdk/client"
@@ -18,16 +19,18 @@ import (
 const taskQueue = "saga-example"
 
 func main() {
-	if err := run(context.Background()); err != nil {
+	// An empty address is client.DefaultHostPort, localhost:7233, where
+	// `temporal server start-dev` listens.
+	if err := run(context.Background(), os.Getenv("TEMPORAL_ADDRESS"), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "saga:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context) error {
-	// An empty HostPort is client.DefaultHostPort, localhost:7233, where
-	// `temporal server start-dev` listens.
-	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS")})
+// run runs a worker and the example's client against the server at
+// hostPort, and writes what the client sees to out.
+func run(ctx context.Context, hostPort string, out io.Writer) error {
+	c, err := client.Dial(client.Options{HostPort: hostPort})
 	if err != nil {
 		return err
 	}
@@ -49,10 +52,10 @@ func run(ctx context.Context) error {
 			return err
 		}
 		if err := run.Get(ctx, nil); err != nil {
-			fmt.Printf("%s's trip to %s was not booked, and was undone: %v\n", trip.Traveller, trip.Destination, err)
+			fmt.Fprintf(out, "%s's trip to %s was not booked, and was undone: %v\n", trip.Traveller, trip.Destination, err)
 			continue
 		}
-		fmt.Printf("%s's trip to %s is booked\n", trip.Traveller, trip.Destination)
+		fmt.Fprintf(out, "%s's trip to %s is booked\n", trip.Traveller, trip.Destination)
 	}
 	return nil
 }

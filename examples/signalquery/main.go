@@ -9,6 +9,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/durable-go/sdk/client"
@@ -18,16 +19,18 @@ import (
 const taskQueue = "signalquery-example"
 
 func main() {
-	if err := run(context.Background()); err != nil {
+	// An empty address is client.DefaultHostPort, localhost:7233, where
+	// `temporal server start-dev` listens.
+	if err := run(context.Background(), os.Getenv("TEMPORAL_ADDRESS"), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "signalquery:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context) error {
-	// An empty HostPort is client.DefaultHostPort, localhost:7233, where
-	// `temporal server start-dev` listens.
-	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS")})
+// run runs a worker and the example's client against the server at
+// hostPort, and writes what the client sees to out.
+func run(ctx context.Context, hostPort string, out io.Writer) error {
+	c, err := client.Dial(client.Options{HostPort: hostPort})
 	if err != nil {
 		return err
 	}
@@ -58,7 +61,7 @@ func run(ctx context.Context) error {
 	if err := answer.Get(&inCart); err != nil {
 		return err
 	}
-	fmt.Println("in the cart:", inCart)
+	fmt.Fprintln(out, "in the cart:", inCart)
 
 	if err := c.SignalWorkflow(ctx, cart.GetID(), cart.GetRunID(), CheckoutSignal, nil); err != nil {
 		return err
@@ -67,6 +70,6 @@ func run(ctx context.Context) error {
 	if err := cart.Get(ctx, &bought); err != nil {
 		return err
 	}
-	fmt.Println("checked out:", bought)
+	fmt.Fprintln(out, "checked out:", bought)
 	return nil
 }

@@ -11,6 +11,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/durable-go/sdk/client"
@@ -21,16 +22,18 @@ import (
 const taskQueue = "typed-example"
 
 func main() {
-	if err := run(context.Background()); err != nil {
+	// An empty address is client.DefaultHostPort, localhost:7233, where
+	// `temporal server start-dev` listens.
+	if err := run(context.Background(), os.Getenv("TEMPORAL_ADDRESS"), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "typed:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context) error {
-	// An empty HostPort is client.DefaultHostPort, localhost:7233, where
-	// `temporal server start-dev` listens.
-	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS")})
+// run runs a worker and the example's client against the server at
+// hostPort, and writes what the client sees to out.
+func run(ctx context.Context, hostPort string, out io.Writer) error {
+	c, err := client.Dial(client.Options{HostPort: hostPort})
 	if err != nil {
 		return err
 	}
@@ -56,7 +59,7 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Println("hello:", greeting)
+	fmt.Fprintln(out, "hello:", greeting)
 
 	order, err := typed.ExecuteWorkflow(ctx, c, client.StartWorkflowOptions{TaskQueue: taskQueue}, OrderWorkflow, "A-1001")
 	if err != nil {
@@ -65,16 +68,16 @@ func run(ctx context.Context) error {
 	for _, item := range []Item{{SKU: "mug", Cents: 1200}, {SKU: "", Cents: 100}, {SKU: "tea", Cents: 850}} {
 		total, err := addItem(ctx, c, order.GetID(), item)
 		if err != nil {
-			fmt.Printf("add %+v: rejected: %v\n", item, err)
+			fmt.Fprintf(out, "add %+v: rejected: %v\n", item, err)
 			continue
 		}
-		fmt.Printf("add %+v: total %d cents\n", item, total)
+		fmt.Fprintf(out, "add %+v: total %d cents\n", item, total)
 	}
 	status, err := typed.QueryWorkflow0(ctx, c, order.GetID(), "", OrderStatus)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("status: %+v\n", status)
+	fmt.Fprintf(out, "status: %+v\n", status)
 	if err := typed.SignalWorkflow(ctx, c, order.GetID(), "", Pay, Payment{Card: "4242424242424242"}); err != nil {
 		return err
 	}
@@ -82,7 +85,7 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("receipt: %+v\n", receipt)
+	fmt.Fprintf(out, "receipt: %+v\n", receipt)
 	return nil
 }
 

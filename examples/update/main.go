@@ -9,6 +9,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/durable-go/sdk/client"
@@ -18,16 +19,18 @@ import (
 const taskQueue = "update-example"
 
 func main() {
-	if err := run(context.Background()); err != nil {
+	// An empty address is client.DefaultHostPort, localhost:7233, where
+	// `temporal server start-dev` listens.
+	if err := run(context.Background(), os.Getenv("TEMPORAL_ADDRESS"), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "update:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context) error {
-	// An empty HostPort is client.DefaultHostPort, localhost:7233, where
-	// `temporal server start-dev` listens.
-	c, err := client.Dial(client.Options{HostPort: os.Getenv("TEMPORAL_ADDRESS")})
+// run runs a worker and the example's client against the server at
+// hostPort, and writes what the client sees to out.
+func run(ctx context.Context, hostPort string, out io.Writer) error {
+	c, err := client.Dial(client.Options{HostPort: hostPort})
 	if err != nil {
 		return err
 	}
@@ -49,16 +52,16 @@ func run(ctx context.Context) error {
 		if err != nil {
 			// A rejected update is an error of UpdateWorkflow or of the
 			// handle's Get; the workflow goes on.
-			fmt.Printf("reserve %d: rejected: %v\n", wanted, err)
+			fmt.Fprintf(out, "reserve %d: rejected: %v\n", wanted, err)
 			continue
 		}
-		fmt.Printf("reserve %d: accepted, %d left\n", wanted, left)
+		fmt.Fprintf(out, "reserve %d: accepted, %d left\n", wanted, left)
 	}
 	var reservations int
 	if err := event.Get(ctx, &reservations); err != nil {
 		return err
 	}
-	fmt.Println("sold out after", reservations, "reservations")
+	fmt.Fprintln(out, "sold out after", reservations, "reservations")
 	return nil
 }
 

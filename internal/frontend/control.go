@@ -2,9 +2,11 @@ package frontend
 
 import (
 	"context"
+	"fmt"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	querypb "go.temporal.io/api/query/v1"
+	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	workflowpb "go.temporal.io/api/workflow/v1"
 	"go.temporal.io/api/workflowservice/v1"
@@ -13,10 +15,11 @@ import (
 
 // SignalWorkflowExecution delivers a signal to a run.
 func (f *Frontend) SignalWorkflowExecution(_ context.Context, req *workflowservice.SignalWorkflowExecutionRequest) (*workflowservice.SignalWorkflowExecutionResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	srv, err := f.serverOf(req.GetNamespace())
+	if err != nil {
 		return nil, err
 	}
-	err := f.server.Signal(req.GetWorkflowExecution(), req.GetSignalName(), req.GetInput(), req.GetHeader(), req.GetIdentity(), false)
+	err = srv.Signal(req.GetWorkflowExecution(), req.GetSignalName(), req.GetInput(), req.GetHeader(), req.GetIdentity(), false)
 	if err != nil {
 		return nil, err
 	}
@@ -27,11 +30,11 @@ func (f *Frontend) SignalWorkflowExecution(_ context.Context, req *workflowservi
 // request's reason. As on a server, asking again, or asking a run that
 // has closed, succeeds and writes nothing.
 func (f *Frontend) RequestCancelWorkflowExecution(_ context.Context, req *workflowservice.RequestCancelWorkflowExecutionRequest) (*workflowservice.RequestCancelWorkflowExecutionResponse, error) {
-	s, err := f.serverOf(req.GetNamespace())
+	srv, err := f.serverOf(req.GetNamespace())
 	if err != nil {
 		return nil, err
 	}
-	if err := requestCancel(s, req); err != nil {
+	if err := requestCancel(srv, req); err != nil {
 		return nil, err
 	}
 	return &workflowservice.RequestCancelWorkflowExecutionResponse{}, nil
@@ -39,25 +42,31 @@ func (f *Frontend) RequestCancelWorkflowExecution(_ context.Context, req *workfl
 
 // TerminateWorkflowExecution closes a run at once.
 func (f *Frontend) TerminateWorkflowExecution(_ context.Context, req *workflowservice.TerminateWorkflowExecutionRequest) (*workflowservice.TerminateWorkflowExecutionResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	srv, err := f.serverOf(req.GetNamespace())
+	if err != nil {
 		return nil, err
 	}
-	if err := f.server.Terminate(req.GetWorkflowExecution(), req.GetReason(), req.GetDetails(), req.GetIdentity()); err != nil {
+	if err := srv.Terminate(req.GetWorkflowExecution(), req.GetReason(), req.GetDetails(), req.GetIdentity()); err != nil {
 		return nil, err
 	}
 	return &workflowservice.TerminateWorkflowExecutionResponse{}, nil
 }
 
+// failingWorkflowTaskAttempt is the workflow task attempt from which a
+// query fails at once, as on a Temporal server.
+const failingWorkflowTaskAttempt = 3
+
 // QueryWorkflow asks the run's worker a query and waits for its answer.
 func (f *Frontend) QueryWorkflow(ctx context.Context, req *workflowservice.QueryWorkflowRequest) (*workflowservice.QueryWorkflowResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	srv, err := f.serverOf(req.GetNamespace())
+	if err != nil {
+		return nil, err
+	}
+	info, err := srv.Describe(req.GetExecution())
+	if err != nil {
 		return nil, err
 	}
 	if req.GetQueryRejectCondition() != enumspb.QUERY_REJECT_CONDITION_NONE && req.GetQueryRejectCondition() != enumspb.QUERY_REJECT_CONDITION_UNSPECIFIED {
-		info, err := f.server.Describe(req.GetExecution())
-		if err != nil {
-			return nil, err
-		}
 		reject := info.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
 		if req.GetQueryRejectCondition() == enumspb.QUERY_REJECT_CONDITION_NOT_COMPLETED_CLEANLY {
 			reject = reject && info.Status != enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED
@@ -66,7 +75,21 @@ func (f *Frontend) QueryWorkflow(ctx context.Context, req *workflowservice.Query
 			return &workflowservice.QueryWorkflowResponse{QueryRejected: &querypb.QueryRejected{Status: info.Status}}, nil
 		}
 	}
-	result, err := f.server.Query(ctx, req.GetExecution(), req.GetQuery())
+	// A worker cannot answer while the run's workflow tasks keep failing:
+	// a Temporal server says so at once from the third attempt on.
+	if info.Status == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING && info.WorkflowTaskAttempt >= failingWorkflowTaskAttempt {
+		return nil, serviceerror.NewWorkflowNotReady(fmt.Sprintf(
+			"cannot query workflow %q: its workflow task is failing (attempt %d); see the worker's log for why, and query again once a task succeeds",
+			info.Execution.GetWorkflowId(), info.WorkflowTaskAttempt))
+	}
+	// A Temporal server answers a query after the workflow has handled
+	// what reached it before the query: while a workflow task is
+	// scheduled or running, the query waits for it, so that a query sent
+	// after a signal sees the signal.
+	if err := srv.WaitSettled(ctx, req.GetExecution()); err != nil {
+		return nil, err
+	}
+	result, err := srv.Query(ctx, req.GetExecution(), req.GetQuery())
 	if err != nil {
 		return nil, err
 	}
@@ -77,10 +100,11 @@ func (f *Frontend) QueryWorkflow(ctx context.Context, req *workflowservice.Query
 // start's summary and details), status, history length, memo and search
 // attributes, and pending activities. Pending children are not listed.
 func (f *Frontend) DescribeWorkflowExecution(_ context.Context, req *workflowservice.DescribeWorkflowExecutionRequest) (*workflowservice.DescribeWorkflowExecutionResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	srv, err := f.serverOf(req.GetNamespace())
+	if err != nil {
 		return nil, err
 	}
-	info, err := f.server.Describe(req.GetExecution())
+	info, err := srv.Describe(req.GetExecution())
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	commandpb "go.temporal.io/api/command/v1"
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
+	querypb "go.temporal.io/api/query/v1"
 	"go.temporal.io/api/serviceerror"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/api/workflowservice/v1"
@@ -79,7 +81,7 @@ func TestStartsFollowTheWorkflowIDPolicies(t *testing.T) {
 	replaced, err := f.StartWorkflowExecution(ctx, startReq("w", "r4", 0, enumspb.WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING))
 	chk.NoErr(t, err)
 	chk.NotEqual(t, first.GetRunId(), replaced.GetRunId())
-	info, err := f.server.Describe(&commonpb.WorkflowExecution{WorkflowId: "w", RunId: first.GetRunId()})
+	info, err := f.namespaces["default"].server.Describe(&commonpb.WorkflowExecution{WorkflowId: "w", RunId: first.GetRunId()})
 	chk.NoErr(t, err)
 	chk.Equal(t, enumspb.WORKFLOW_EXECUTION_STATUS_TERMINATED, info.Status)
 	// The replacement completes: FAILED_ONLY refuses a new start,
@@ -158,4 +160,75 @@ func TestAPanickingCallAnswersInternal(t *testing.T) {
 	if resp != "ok" || err != nil {
 		t.Errorf("a call that returns answered %v, %v", resp, err)
 	}
+}
+
+// TestAQueryWaitsForTheWorkflowTaskBeforeIt: a query that arrives while a
+// workflow task is scheduled (here, for a signal) reaches the worker only
+// after that task completed, as on a Temporal server, so that it sees
+// the signal.
+func TestAQueryWaitsForTheWorkflowTaskBeforeIt(t *testing.T) {
+	f := newFrontend(t)
+	_, err := f.StartWorkflowExecution(context.Background(), startReq("w", "", 0, 0))
+	chk.NoErr(t, err)
+	poll := func(timeout time.Duration) *workflowservice.PollWorkflowTaskQueueResponse {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		task, err := f.PollWorkflowTaskQueue(ctx, &workflowservice.PollWorkflowTaskQueueRequest{Namespace: "default", TaskQueue: &taskqueuepb.TaskQueue{Name: "q"}})
+		chk.NoErr(t, err)
+		return task
+	}
+	completeTask := func(task *workflowservice.PollWorkflowTaskQueueResponse) {
+		_, err := f.RespondWorkflowTaskCompleted(context.Background(), &workflowservice.RespondWorkflowTaskCompletedRequest{Namespace: "default", TaskToken: task.GetTaskToken()})
+		chk.NoErr(t, err)
+	}
+	completeTask(poll(5 * time.Second)) // the first task: the run waits
+	_, err = f.SignalWorkflowExecution(context.Background(), &workflowservice.SignalWorkflowExecutionRequest{
+		Namespace: "default", WorkflowExecution: &commonpb.WorkflowExecution{WorkflowId: "w"}, SignalName: "s"})
+	chk.NoErr(t, err)
+	signalTask := poll(5 * time.Second)
+	events := signalTask.GetHistory().GetEvents()
+	chk.Equal(t, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED, events[len(events)-3].GetEventType()) // then the task's scheduled and started
+
+	answered := make(chan error, 1)
+	go func() {
+		_, err := f.QueryWorkflow(context.Background(), &workflowservice.QueryWorkflowRequest{
+			Namespace: "default", Execution: &commonpb.WorkflowExecution{WorkflowId: "w"}, Query: &querypb.WorkflowQuery{QueryType: "q"}})
+		answered <- err
+	}()
+	// While the signal's task runs, the query is held: a poll finds
+	// nothing (an empty response before its deadline).
+	chk.Nil(t, poll(longPollMargin+300*time.Millisecond).GetQuery(), "the query reached the worker before the task in flight completed")
+	completeTask(signalTask)
+	queryTask := poll(5 * time.Second)
+	chk.NotNil(t, queryTask.GetQuery(), "after the task completed, the next task is the query")
+	_, err = f.RespondQueryTaskCompleted(context.Background(), &workflowservice.RespondQueryTaskCompletedRequest{
+		Namespace: "default", TaskToken: queryTask.GetTaskToken(), CompletedType: enumspb.QUERY_RESULT_TYPE_ANSWERED})
+	chk.NoErr(t, err)
+	chk.NoErr(t, <-answered)
+}
+
+// TestAQueryFailsAtOnceWhileTheWorkflowTaskFails: from the third attempt
+// of a failing workflow task on, a query is answered WorkflowNotReady at
+// once, as on a Temporal server, rather than waiting for a task that may
+// never succeed.
+func TestAQueryFailsAtOnceWhileTheWorkflowTaskFails(t *testing.T) {
+	f := newFrontend(t)
+	_, err := f.StartWorkflowExecution(context.Background(), startReq("w", "", 0, 0))
+	chk.NoErr(t, err)
+	for range 2 {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		task, err := f.PollWorkflowTaskQueue(ctx, &workflowservice.PollWorkflowTaskQueueRequest{Namespace: "default", TaskQueue: &taskqueuepb.TaskQueue{Name: "q"}})
+		cancel()
+		chk.NoErr(t, err)
+		_, err = f.RespondWorkflowTaskFailed(context.Background(), &workflowservice.RespondWorkflowTaskFailedRequest{
+			Namespace: "default", TaskToken: task.GetTaskToken(), Cause: enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE})
+		chk.NoErr(t, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second) // not to hang if the query waits instead
+	defer cancel()
+	_, err = f.QueryWorkflow(ctx, &workflowservice.QueryWorkflowRequest{
+		Namespace: "default", Execution: &commonpb.WorkflowExecution{WorkflowId: "w"}, Query: &querypb.WorkflowQuery{QueryType: "q"}})
+	var notReady *serviceerror.WorkflowNotReady
+	chk.True(t, errors.As(err, &notReady), "want WorkflowNotReady, got", err)
+	chk.ErrContains(t, err, "attempt 3")
 }

@@ -46,7 +46,8 @@ const (
 // new event, or the close event; a wait that outlasts the call's
 // deadline answers with no events and a token to ask again with.
 func (f *Frontend) GetWorkflowExecutionHistory(ctx context.Context, req *workflowservice.GetWorkflowExecutionHistoryRequest) (*workflowservice.GetWorkflowExecutionHistoryResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	srv, err := f.serverOf(req.GetNamespace())
+	if err != nil {
 		return nil, err
 	}
 	from, err := readPageToken(req.GetNextPageToken())
@@ -58,7 +59,7 @@ func (f *Frontend) GetWorkflowExecutionHistory(ctx context.Context, req *workflo
 	defer wait.cancel()
 	for {
 		changed := f.changes() // before reading, so no event is missed
-		h, err := f.server.History(req.GetExecution())
+		h, err := srv.History(req.GetExecution())
 		if err != nil {
 			return nil, err
 		}

@@ -15,7 +15,7 @@ import (
 // workflow task, the first of a run it started. Either failing fails
 // both, as a MultiOperationExecution error that says which.
 func (f *Frontend) ExecuteMultiOperation(ctx context.Context, req *workflowservice.ExecuteMultiOperationRequest) (*workflowservice.ExecuteMultiOperationResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	if _, err := f.serverOf(req.GetNamespace()); err != nil {
 		return nil, err
 	}
 	ops := req.GetOperations()

@@ -16,10 +16,7 @@ import (
 // scheduleServer is the in-memory server of the namespace a schedule call
 // names.
 func (f *Frontend) scheduleServer(namespace string) (*testserver.Server, error) {
-	if err := f.checkNamespace(namespace); err != nil {
-		return nil, err
-	}
-	return f.server, nil
+	return f.serverOf(namespace)
 }
 
 // startScheduledWorkflow starts a schedule's workflow as a client's start

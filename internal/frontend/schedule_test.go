@@ -47,7 +47,9 @@ func TestAScheduleStartsItsWorkflowsAsAClientsStart(t *testing.T) {
 	if got := actions(); got != 1 {
 		t.Fatalf("%d actions; want 1: the second start's workflow ID is taken by a running workflow", got)
 	}
-	info, err := f.server.Describe(&commonpb.WorkflowExecution{WorkflowId: "job-2024-05-01T12:00:00Z"})
+	srv, err := f.serverOf("default")
+	chk.NoErr(t, err)
+	info, err := srv.Describe(&commonpb.WorkflowExecution{WorkflowId: "job-2024-05-01T12:00:00Z"})
 	chk.NoErr(t, err)
 	if got := info.Started.GetWorkflowTaskTimeout().AsDuration(); got != defaultWorkflowTaskTimeout {
 		t.Errorf("the scheduled workflow's task timeout is %v, want a start's default %v", got, defaultWorkflowTaskTimeout)

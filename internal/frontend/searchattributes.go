@@ -3,10 +3,10 @@ package frontend
 import (
 	"context"
 	"maps"
+	"slices"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
-	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/durable-go/sdk/internal/testserver"
@@ -20,7 +20,8 @@ import (
 
 // GetSearchAttributes lists the search attributes a server knows: the
 // system ones and the custom ones, by name. The request names no
-// namespace; the custom attributes are those of the namespace served.
+// namespace; the custom attributes are those of the namespace the
+// frontend started with (Options.Namespace).
 func (f *Frontend) GetSearchAttributes(context.Context, *workflowservice.GetSearchAttributesRequest) (*workflowservice.GetSearchAttributesResponse, error) {
 	s, err := f.serverOf(f.namespace)
 	if err != nil {
@@ -31,30 +32,28 @@ func (f *Frontend) GetSearchAttributes(context.Context, *workflowservice.GetSear
 	return &workflowservice.GetSearchAttributesResponse{Keys: keys}, nil
 }
 
-// SearchAttributeOperator serves the OperatorService's search attribute
-// calls (add, remove, list) over the frontend's namespaces; the type
-// that serves the whole OperatorService forwards them to it.
-type SearchAttributeOperator struct{ f *Frontend }
-
-// SearchAttributeOperator returns the frontend's search attribute calls
-// of the OperatorService.
-func (f *Frontend) SearchAttributeOperator() SearchAttributeOperator {
-	return SearchAttributeOperator{f}
-}
-
-var errNamespaceNotSet = serviceerror.NewInvalidArgument("Namespace is not set on request.")
-
-func (o SearchAttributeOperator) server(namespace string) (*testserver.Server, error) {
-	if namespace == "" {
-		return nil, errNamespaceNotSet
+// AddSearchAttributes registers custom search attributes in every
+// namespace the frontend serves, as `temporal server start-dev
+// --search-attribute` registers them in the namespaces it creates at the
+// start.
+func (f *Frontend) AddSearchAttributes(attrs map[string]enumspb.IndexedValueType) error {
+	f.mu.Lock()
+	namespaces := slices.Clone(f.namespaceOrder)
+	f.mu.Unlock()
+	for _, ns := range namespaces {
+		if err := ns.server.AddSearchAttributes(attrs); err != nil {
+			return err
+		}
 	}
-	return o.f.serverOf(namespace)
+	return nil
 }
+
+// The OperatorService's search attribute calls.
 
 // AddSearchAttributes registers custom search attributes in a namespace.
 // A name registered already is left as it is, as a server leaves it.
-func (o SearchAttributeOperator) AddSearchAttributes(_ context.Context, req *operatorservice.AddSearchAttributesRequest) (*operatorservice.AddSearchAttributesResponse, error) {
-	s, err := o.server(req.GetNamespace())
+func (o *Operator) AddSearchAttributes(_ context.Context, req *operatorservice.AddSearchAttributesRequest) (*operatorservice.AddSearchAttributesResponse, error) {
+	s, err := o.f.serverOf(req.GetNamespace())
 	if err != nil {
 		return nil, err
 	}
@@ -66,8 +65,8 @@ func (o SearchAttributeOperator) AddSearchAttributes(_ context.Context, req *ope
 
 // RemoveSearchAttributes unregisters custom search attributes of a
 // namespace; names not registered are skipped.
-func (o SearchAttributeOperator) RemoveSearchAttributes(_ context.Context, req *operatorservice.RemoveSearchAttributesRequest) (*operatorservice.RemoveSearchAttributesResponse, error) {
-	s, err := o.server(req.GetNamespace())
+func (o *Operator) RemoveSearchAttributes(_ context.Context, req *operatorservice.RemoveSearchAttributesRequest) (*operatorservice.RemoveSearchAttributesResponse, error) {
+	s, err := o.f.serverOf(req.GetNamespace())
 	if err != nil {
 		return nil, err
 	}
@@ -79,8 +78,8 @@ func (o SearchAttributeOperator) RemoveSearchAttributes(_ context.Context, req *
 
 // ListSearchAttributes lists a namespace's custom search attributes and
 // the system ones.
-func (o SearchAttributeOperator) ListSearchAttributes(_ context.Context, req *operatorservice.ListSearchAttributesRequest) (*operatorservice.ListSearchAttributesResponse, error) {
-	s, err := o.server(req.GetNamespace())
+func (o *Operator) ListSearchAttributes(_ context.Context, req *operatorservice.ListSearchAttributesRequest) (*operatorservice.ListSearchAttributesResponse, error) {
+	s, err := o.f.serverOf(req.GetNamespace())
 	if err != nil {
 		return nil, err
 	}
@@ -92,29 +91,4 @@ func (o SearchAttributeOperator) ListSearchAttributes(_ context.Context, req *op
 		CustomAttributes: custom,
 		SystemAttributes: testserver.SystemSearchAttributes(),
 	}, nil
-}
-
-// operatorService is the OperatorService as far as the embedded server
-// serves it; the calls it lacks answer Unimplemented.
-type operatorService struct {
-	operatorservice.UnimplementedOperatorServiceServer
-	searchAttributes SearchAttributeOperator
-}
-
-// OperatorService is the OperatorService the frontend serves, for
-// operatorservice.RegisterOperatorServiceServer.
-func (f *Frontend) OperatorService() operatorservice.OperatorServiceServer {
-	return operatorService{searchAttributes: f.SearchAttributeOperator()}
-}
-
-func (o operatorService) AddSearchAttributes(ctx context.Context, req *operatorservice.AddSearchAttributesRequest) (*operatorservice.AddSearchAttributesResponse, error) {
-	return o.searchAttributes.AddSearchAttributes(ctx, req)
-}
-
-func (o operatorService) RemoveSearchAttributes(ctx context.Context, req *operatorservice.RemoveSearchAttributesRequest) (*operatorservice.RemoveSearchAttributesResponse, error) {
-	return o.searchAttributes.RemoveSearchAttributes(ctx, req)
-}
-
-func (o operatorService) ListSearchAttributes(ctx context.Context, req *operatorservice.ListSearchAttributesRequest) (*operatorservice.ListSearchAttributesResponse, error) {
-	return o.searchAttributes.ListSearchAttributes(ctx, req)
 }

@@ -129,8 +129,8 @@ func retryPolicyWithDefaults(p *commonpb.RetryPolicy) *commonpb.RetryPolicy {
 // existing, when set, is the open run the start resolves to (use
 // existing); otherwise the start may go ahead, after any open run it
 // replaces was terminated.
-func (f *Frontend) admit(req startRequest) (existing *commonpb.WorkflowExecution, err error) {
-	latest, err := f.server.Describe(&commonpb.WorkflowExecution{WorkflowId: req.workflowID})
+func (f *Frontend) admit(srv *testserver.Server, req startRequest) (existing *commonpb.WorkflowExecution, err error) {
+	latest, err := srv.Describe(&commonpb.WorkflowExecution{WorkflowId: req.workflowID})
 	if err != nil {
 		return nil, nil // no run of this workflow ID yet
 	}
@@ -148,7 +148,7 @@ func (f *Frontend) admit(req startRequest) (existing *commonpb.WorkflowExecution
 		case enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING:
 			return latest.Execution, nil
 		case enumspb.WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING:
-			err := f.server.Terminate(latest.Execution, "terminated by a new start of its workflow ID (conflict policy TERMINATE_EXISTING)", nil, req.identity)
+			err := srv.Terminate(latest.Execution, "terminated by a new start of its workflow ID (conflict policy TERMINATE_EXISTING)", nil, req.identity)
 			return nil, err
 		default:
 			return nil, serviceerror.NewWorkflowExecutionAlreadyStarted(
@@ -168,31 +168,13 @@ func (f *Frontend) admit(req startRequest) (existing *commonpb.WorkflowExecution
 	return nil, nil
 }
 
-// seenRequest returns the run a start request ID already started.
-func (f *Frontend) seenRequest(requestID string) *commonpb.WorkflowExecution {
-	if requestID == "" {
-		return nil
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.startRequests[requestID]
-}
-
-func (f *Frontend) recordRequest(requestID string, execution *commonpb.WorkflowExecution) {
-	if requestID == "" {
-		return
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.startRequests[requestID] = execution
-}
-
 // StartWorkflowExecution starts a workflow run.
 func (f *Frontend) StartWorkflowExecution(_ context.Context, req *workflowservice.StartWorkflowExecutionRequest) (*workflowservice.StartWorkflowExecutionResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	srv, err := f.serverOf(req.GetNamespace())
+	if err != nil {
 		return nil, err
 	}
-	if seen := f.seenRequest(req.GetRequestId()); seen != nil {
+	if seen := f.seenRequest(req.GetNamespace(), req.GetRequestId()); seen != nil {
 		return &workflowservice.StartWorkflowExecutionResponse{RunId: seen.GetRunId(), Started: true}, nil
 	}
 	start := startRequest{
@@ -202,10 +184,10 @@ func (f *Frontend) StartWorkflowExecution(_ context.Context, req *workflowservic
 		startDelay: req.GetWorkflowStartDelay(), reusePolicy: req.GetWorkflowIdReusePolicy(), conflictPolicy: req.GetWorkflowIdConflictPolicy(),
 		retryPolicy: req.GetRetryPolicy(), memo: req.GetMemo(), searchAttributes: req.GetSearchAttributes(), header: req.GetHeader(),
 	}
-	if err := f.server.CheckSearchAttributes(req.GetSearchAttributes()); err != nil {
+	if err := srv.CheckSearchAttributes(req.GetSearchAttributes()); err != nil {
 		return nil, err
 	}
-	existing, err := f.admit(start)
+	existing, err := f.admit(srv, start)
 	if err != nil {
 		return nil, err
 	}
@@ -219,12 +201,12 @@ func (f *Frontend) StartWorkflowExecution(_ context.Context, req *workflowservic
 	}
 	attrs.ContinuedFailure, attrs.LastCompletionResult = req.GetContinuedFailure(), req.GetLastCompletionResult()
 	attrs.CompletionCallbacks, attrs.Priority = req.GetCompletionCallbacks(), req.GetPriority()
-	execution, err := f.server.StartWorkflowWith(req.GetWorkflowId(), runID, attrs,
+	execution, err := srv.StartWorkflowWith(req.GetWorkflowId(), runID, attrs,
 		testserver.StartEvent{UserMetadata: req.GetUserMetadata(), Links: req.GetLinks()})
 	if err != nil {
 		return nil, err
 	}
-	f.recordRequest(req.GetRequestId(), execution)
+	f.recordRequest(req.GetNamespace(), req.GetRequestId(), execution)
 	return &workflowservice.StartWorkflowExecutionResponse{RunId: execution.GetRunId(), Started: true,
 		Status: enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, Link: startedEventLink(req.GetNamespace(), execution)}, nil
 }
@@ -232,13 +214,14 @@ func (f *Frontend) StartWorkflowExecution(_ context.Context, req *workflowservic
 // SignalWithStartWorkflowExecution signals a workflow's open run, or
 // starts one with the signal.
 func (f *Frontend) SignalWithStartWorkflowExecution(_ context.Context, req *workflowservice.SignalWithStartWorkflowExecutionRequest) (*workflowservice.SignalWithStartWorkflowExecutionResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
+	srv, err := f.serverOf(req.GetNamespace())
+	if err != nil {
 		return nil, err
 	}
 	if req.GetSignalName() == "" {
 		return nil, serviceerror.NewInvalidArgument("a signal-with-start needs a signal name")
 	}
-	if err := f.server.CheckSearchAttributes(req.GetSearchAttributes()); err != nil {
+	if err := srv.CheckSearchAttributes(req.GetSearchAttributes()); err != nil {
 		return nil, err
 	}
 	start := startRequest{
@@ -254,10 +237,10 @@ func (f *Frontend) SignalWithStartWorkflowExecution(_ context.Context, req *work
 		start.conflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING
 	}
 	if start.conflictPolicy != enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING {
-		if _, err := f.admit(start); err != nil {
+		if _, err := f.admit(srv, start); err != nil {
 			return nil, err
 		}
-	} else if _, err := f.admit(startRequest{workflowID: start.workflowID, reusePolicy: start.reusePolicy,
+	} else if _, err := f.admit(srv, startRequest{workflowID: start.workflowID, reusePolicy: start.reusePolicy,
 		conflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING, requestID: start.requestID}); err != nil {
 		return nil, err
 	}
@@ -270,7 +253,7 @@ func (f *Frontend) SignalWithStartWorkflowExecution(_ context.Context, req *work
 	signal := &historypb.WorkflowExecutionSignaledEventAttributes{
 		SignalName: req.GetSignalName(), Input: req.GetSignalInput(), Header: req.GetHeader(), Identity: req.GetIdentity(),
 	}
-	execution, started, err := f.server.SignalWithStart(req.GetWorkflowId(), runID, attrs,
+	execution, started, err := srv.SignalWithStart(req.GetWorkflowId(), runID, attrs,
 		testserver.StartEvent{UserMetadata: req.GetUserMetadata(), Links: req.GetLinks()}, signal)
 	if err != nil {
 		return nil, err

@@ -14,14 +14,15 @@ import (
 // stage its wait policy names, or for the call's deadline (then it
 // answers with the stage reached, and the client polls on).
 func (f *Frontend) UpdateWorkflowExecution(ctx context.Context, req *workflowservice.UpdateWorkflowExecutionRequest) (*workflowservice.UpdateWorkflowExecutionResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
-		return nil, err
-	}
-	info, err := f.server.Describe(req.GetWorkflowExecution())
+	srv, err := f.serverOf(req.GetNamespace())
 	if err != nil {
 		return nil, err
 	}
-	watcher, err := f.server.UpdateWorkflow(info.Execution, req.GetRequest())
+	info, err := srv.Describe(req.GetWorkflowExecution())
+	if err != nil {
+		return nil, err
+	}
+	watcher, err := srv.UpdateWorkflow(info.Execution, req.GetRequest())
 	if err != nil {
 		return nil, err
 	}
@@ -33,15 +34,16 @@ func (f *Frontend) UpdateWorkflowExecution(ctx context.Context, req *workflowser
 // PollWorkflowExecutionUpdate waits for an update the run knows to reach
 // the stage the wait policy names, or for the call's deadline.
 func (f *Frontend) PollWorkflowExecutionUpdate(ctx context.Context, req *workflowservice.PollWorkflowExecutionUpdateRequest) (*workflowservice.PollWorkflowExecutionUpdateResponse, error) {
-	if err := f.checkNamespace(req.GetNamespace()); err != nil {
-		return nil, err
-	}
-	ref := req.GetUpdateRef()
-	info, err := f.server.Describe(ref.GetWorkflowExecution())
+	srv, err := f.serverOf(req.GetNamespace())
 	if err != nil {
 		return nil, err
 	}
-	watcher, err := f.server.WatchUpdate(info.Execution, ref.GetUpdateId())
+	ref := req.GetUpdateRef()
+	info, err := srv.Describe(ref.GetWorkflowExecution())
+	if err != nil {
+		return nil, err
+	}
+	watcher, err := srv.WatchUpdate(info.Execution, ref.GetUpdateId())
 	if err != nil {
 		return nil, err
 	}

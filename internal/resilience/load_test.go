@@ -22,6 +22,9 @@ import (
 // worker's heap stays bounded, and once the worker stops no goroutine of
 // it is left.
 func TestLoadThroughSmallCache(t *testing.T) {
+	// It bounds the heap of the test process: an embedded server's would
+	// count there too.
+	testharness.NeedsDevServer(t, "a server in another process")
 	const cacheSize = 20
 	n, heapLimit := 2000, uint64(64<<20)
 	if heavy() {

@@ -97,11 +97,10 @@ func run(m runner, stderr io.Writer, opts ...Option) int {
 	return code
 }
 
-// runEmbedded runs the tests against an embedded server. It serves one
-// namespace, "default", the one every dev server serves, with the
-// options' search attributes; the rest of the options (a dev server's
-// second namespace, its dynamic config) do not apply, and the tests that
-// need them fail there.
+// runEmbedded runs the tests against an embedded server. As a dev
+// server, it serves "default" and the options' namespace, which
+// Namespace returns, with the options' search attributes; their dynamic
+// config does not apply, and the tests that need it fail there.
 func runEmbedded(m runner, stderr io.Writer, opts devserver.Options) int {
 	attrs := make(map[string]enumspb.IndexedValueType, len(opts.SearchAttributes))
 	for name, typeName := range opts.SearchAttributes {
@@ -112,7 +111,7 @@ func runEmbedded(m runner, stderr io.Writer, opts devserver.Options) int {
 		}
 		attrs[name] = t
 	}
-	srv, err := temporaltest.NewServer(temporaltest.ServerOptions{SearchAttributes: attrs})
+	srv, err := temporaltest.NewServer(temporaltest.ServerOptions{Namespace: opts.Namespace, Namespaces: []string{"default"}, SearchAttributes: attrs})
 	if err != nil {
 		fmt.Fprintf(stderr, "testharness: %v\n", err)
 		return 1

@@ -38,6 +38,9 @@ type RunInfo struct {
 	UserMetadata *sdkpb.UserMetadata
 	// CancelRequested: the run was asked to cancel.
 	CancelRequested bool
+	// WorkflowTaskAttempt is the attempt of the workflow task scheduled
+	// or running (more than 1 while the run's tasks fail); 0 when none is.
+	WorkflowTaskAttempt int32
 }
 
 // Describe says what the server knows of a run (the workflow's newest for
@@ -75,6 +78,9 @@ func runInfo(r *run) RunInfo {
 		UserMetadata: clone(r.history[0].GetUserMetadata()), CancelRequested: r.cancelRequested,
 	}
 	info.Memo, info.SearchAttributes = upserted(r)
+	if r.wft != nil {
+		info.WorkflowTaskAttempt = r.wft.attempt
+	}
 	if r.closed {
 		last := r.history[len(r.history)-1]
 		info.Status = closeStatus(last.GetEventType())

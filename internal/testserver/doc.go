@@ -23,7 +23,9 @@
 // requests polled and answered as on a server, a workflow-run operation
 // completed by its workflow's completion callback, a handler error failing
 // the operation without retries, as in go.temporal.io/sdk's test
-// environment). From the test's side it takes
+// environment; servers that share a NexusRouter, one per namespace of the
+// embedded server, send requests and callbacks to each other,
+// nexusroute.go). From the test's side it takes
 // signals, cancel requests and terminations, answers queries through the
 // worker, and runs updates by the server's protocol (update.go), a
 // rejected update's speculative workflow task erased from history. A run
@@ -56,7 +58,8 @@
 //
 // What it does not do: the server's own Nexus endpoint
 // (workflow.SignalWithStartWorkflow), visibility queries (the frontend
-// filters the runs Executions describes), namespaces, workflow
+// filters the runs Executions describes), namespaces (a server is one
+// namespace's; internal/frontend keeps one per namespace), workflow
 // task timeouts unless Options.WorkflowTaskTimeouts says so (tasktimeout.go),
 // or, unless Options.ChainTopLevelRuns says so (the
 // embedded server), the retries, cron schedule and continue-as-new of the

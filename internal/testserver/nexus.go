@@ -49,8 +49,12 @@ const nexusCallbackURL = "temporal://test-server/nexus-callback"
 
 // nexusCallbackOperation is the callback header that names the operation
 // a callback completes: the caller's run ID and the operation's scheduled
-// event ID.
-const nexusCallbackOperation = "test-server-nexus-operation"
+// event ID; nexusCallbackNamespace names the caller's namespace, whose
+// server may not be the handler's (see NexusRouter).
+const (
+	nexusCallbackOperation = "test-server-nexus-operation"
+	nexusCallbackNamespace = "test-server-nexus-namespace"
+)
 
 // nexusRequestTimeout is the deadline of each request to a handler, as a
 // server gives it.
@@ -61,6 +65,7 @@ type nexusOperation struct {
 	run         *run
 	scheduledID int64
 	attrs       *historypb.NexusOperationScheduledEventAttributes
+	target      NexusTarget // where its requests go
 	token       string
 	started     bool // its NexusOperationStarted was written
 	closed      bool
@@ -75,27 +80,34 @@ type nexusOperation struct {
 	closeLater func()
 }
 
-// nexusTask is a request to a handler: a start, or a cancel.
+// nexusTask is a request to a handler: a start, or a cancel. The router
+// queues it on its target's namespace and task queue.
 type nexusTask struct {
 	op      *nexusOperation
+	caller  *Server // op's server, whose lock guards op and counted
 	cancel  bool
-	queue   string
-	token   []byte
 	counted bool
+	// namespace and queue are the target's; request is what the handler
+	// is sent. They do not change once the task is pushed.
+	namespace, queue string
+	request          *nexuspb.Request
+	// token, once handed out, is guarded by the router's lock.
+	token []byte
 }
 
 // scheduleNexus makes a NexusOperationScheduled event; once written, the
 // start request goes to the handler's queue and its timeouts start.
 func (s *Server) scheduleNexus(r *run, completedID int64, a *commandpb.ScheduleNexusOperationCommandAttributes) (*historypb.HistoryEvent, func(int64)) {
+	target := s.nexusTarget(a.GetEndpoint())
 	attrs := &historypb.NexusOperationScheduledEventAttributes{
-		Endpoint: a.GetEndpoint(), Service: a.GetService(), Operation: a.GetOperation(), Input: a.GetInput(),
+		Endpoint: a.GetEndpoint(), EndpointId: target.EndpointID, Service: a.GetService(), Operation: a.GetOperation(), Input: a.GetInput(),
 		ScheduleToCloseTimeout: a.GetScheduleToCloseTimeout(), NexusHeader: a.GetNexusHeader(),
 		WorkflowTaskCompletedEventId: completedID, RequestId: uuid.New(),
 		ScheduleToStartTimeout: a.GetScheduleToStartTimeout(), StartToCloseTimeout: a.GetStartToCloseTimeout(),
 	}
 	ev := newEvent(enumspb.EVENT_TYPE_NEXUS_OPERATION_SCHEDULED, &historypb.HistoryEvent_NexusOperationScheduledEventAttributes{NexusOperationScheduledEventAttributes: attrs})
 	return ev, func(scheduledID int64) {
-		op := &nexusOperation{run: r, scheduledID: scheduledID, attrs: attrs}
+		op := &nexusOperation{run: r, scheduledID: scheduledID, attrs: attrs, target: target}
 		if r.nexusOps == nil {
 			r.nexusOps = make(map[int64]*nexusOperation)
 		}
@@ -133,19 +145,30 @@ func (s *Server) sendNexusCancel(op *nexusOperation) {
 	s.pushNexusTask(op, true)
 }
 
-// nexusQueue is the task queue of an endpoint's requests.
-func (s *Server) nexusQueue(endpoint string) string {
-	if s.opts.NexusQueue != nil {
-		return s.opts.NexusQueue(endpoint)
+// nexusTarget is where an endpoint's requests go: where NexusEndpoint
+// resolves it, else this namespace's queue NexusQueue names (by
+// default, the endpoint's name).
+func (s *Server) nexusTarget(endpoint string) NexusTarget {
+	if s.opts.NexusEndpoint != nil {
+		// checkCommands refused an endpoint it did not know; one deleted
+		// since then leaves its operation with no handler, to time out.
+		if target, ok := s.opts.NexusEndpoint(endpoint); ok {
+			return target
+		}
 	}
-	return endpoint
+	queue := endpoint
+	if s.opts.NexusQueue != nil {
+		queue = s.opts.NexusQueue(endpoint)
+	}
+	return NexusTarget{Namespace: s.opts.Namespace, TaskQueue: queue}
 }
 
 func (s *Server) pushNexusTask(op *nexusOperation, cancel bool) {
-	t := &nexusTask{op: op, cancel: cancel, queue: s.nexusQueue(op.attrs.GetEndpoint())}
+	t := &nexusTask{op: op, caller: s, cancel: cancel, namespace: op.target.Namespace, queue: op.target.TaskQueue}
+	t.request = s.nexusRequest(t)
 	op.task = t
 	t.counted = s.inFlight(t.queue)
-	queueOf(s.nexusQueues, t.queue).push(t)
+	s.nexus.push(t)
 }
 
 // dropNexusTask forgets a request that no longer matters.
@@ -153,34 +176,19 @@ func (s *Server) dropNexusTask(t *nexusTask) {
 	if t == nil {
 		return
 	}
-	if t.token == nil {
-		queueOf(s.nexusQueues, t.queue).remove(func(q *nexusTask) bool { return q == t })
-	}
-	delete(s.tokens, string(t.token))
+	s.nexus.drop(t)
 	if t.op.task == t {
 		t.op.task = nil
 	}
 	s.release(&t.counted)
 }
 
-// PollNexusTaskQueue hands out the next request of a task queue, waiting
+// PollNexusTaskQueue hands out the next request of a task queue of the
+// server's namespace, from any server that shares its router, waiting
 // for one until ctx ends (then the response is empty).
 func (s *Server) PollNexusTaskQueue(ctx context.Context, req *workflowservice.PollNexusTaskQueueRequest) (*workflowservice.PollNexusTaskQueueResponse, error) {
-	var resp *workflowservice.PollNexusTaskQueueResponse
 	defer s.pollStarted(req.GetTaskQueue().GetName(), enumspb.TASK_QUEUE_TYPE_NEXUS, req, 0)()
-	poll(ctx, s, s.nexusQueues, req.GetTaskQueue().GetName(), func(t *nexusTask) bool {
-		if t.op.closed || t.op.task != t {
-			s.release(&t.counted)
-			return false
-		}
-		t.token = s.newToken(t)
-		resp = &workflowservice.PollNexusTaskQueueResponse{TaskToken: t.token, Request: s.nexusRequest(t)}
-		return true
-	})
-	if resp == nil {
-		return &workflowservice.PollNexusTaskQueueResponse{}, nil
-	}
-	return resp, nil
+	return s.nexus.poll(ctx, s.opts.Namespace, req.GetTaskQueue().GetName()), nil
 }
 
 // nexusRequest is the request a task carries, as a server sends it.
@@ -206,9 +214,12 @@ func (s *Server) nexusRequest(t *nexusTask) *nexuspb.Request {
 	r := op.run
 	req.Variant = &nexuspb.Request_StartOperation{StartOperation: &nexuspb.StartOperationRequest{
 		Service: op.attrs.GetService(), Operation: op.attrs.GetOperation(), RequestId: op.attrs.GetRequestId(),
-		Callback:       nexusCallbackURL,
-		CallbackHeader: map[string]string{nexusCallbackOperation: r.execution.GetRunId() + "/" + strconv.FormatInt(op.scheduledID, 10)},
-		Payload:        proto.CloneOf(op.attrs.GetInput()),
+		Callback: nexusCallbackURL,
+		CallbackHeader: map[string]string{
+			nexusCallbackOperation: r.execution.GetRunId() + "/" + strconv.FormatInt(op.scheduledID, 10),
+			nexusCallbackNamespace: s.opts.Namespace,
+		},
+		Payload: proto.CloneOf(op.attrs.GetInput()),
 		Links: []*nexuspb.Link{nexusLinkOf(&commonpb.Link_WorkflowEvent{
 			Namespace: s.opts.Namespace, WorkflowId: r.execution.GetWorkflowId(), RunId: r.execution.GetRunId(),
 			Reference: &commonpb.Link_WorkflowEvent_EventRef{EventRef: &commonpb.Link_WorkflowEvent_EventReference{
@@ -218,25 +229,28 @@ func (s *Server) nexusRequest(t *nexusTask) *nexuspb.Request {
 	return req
 }
 
-// nexusTaskOf finds the request a token was handed out for.
-func (s *Server) nexusTaskOf(token []byte) (*nexusTask, error) {
-	t, err := tokenTask[*nexusTask](s, token)
+// stale reports whether a request's operation no longer waits for its
+// answer: the operation ended, by its workflow's callback, a timeout or
+// its caller's close. As a server, the embedded one takes such an answer
+// and drops it.
+func stale(t *nexusTask) bool { return t.op.closed || t.op.task != t }
+
+// RespondNexusTaskCompleted records a handler's answer to a request of
+// the server's namespace, on the server of the operation's caller.
+func (s *Server) RespondNexusTaskCompleted(_ context.Context, req *workflowservice.RespondNexusTaskCompletedRequest) (*workflowservice.RespondNexusTaskCompletedResponse, error) {
+	t, err := s.nexus.task(s.opts.Namespace, req.GetTaskToken())
 	if err != nil {
 		return nil, err
 	}
-	if t.op.closed || t.op.task != t {
-		return nil, serviceerror.NewNotFound("the Nexus operation is no longer waiting for this request")
-	}
-	return t, nil
+	defer s.nexus.answered(t)
+	return t.caller.nexusTaskCompleted(t, req)
 }
 
-// RespondNexusTaskCompleted records a handler's answer.
-func (s *Server) RespondNexusTaskCompleted(_ context.Context, req *workflowservice.RespondNexusTaskCompletedRequest) (*workflowservice.RespondNexusTaskCompletedResponse, error) {
+func (s *Server) nexusTaskCompleted(t *nexusTask, req *workflowservice.RespondNexusTaskCompletedRequest) (*workflowservice.RespondNexusTaskCompletedResponse, error) {
 	s.lock()
 	defer s.unlock()
-	t, err := s.nexusTaskOf(req.GetTaskToken())
-	if err != nil {
-		return nil, err
+	if stale(t) {
+		return &workflowservice.RespondNexusTaskCompletedResponse{}, nil
 	}
 	op := t.op
 	s.dropNexusTask(t)
@@ -272,11 +286,19 @@ func (s *Server) RespondNexusTaskCompleted(_ context.Context, req *workflowservi
 // (no retries, as in go.temporal.io/sdk's test environment), or its
 // cancel request does.
 func (s *Server) RespondNexusTaskFailed(_ context.Context, req *workflowservice.RespondNexusTaskFailedRequest) (*workflowservice.RespondNexusTaskFailedResponse, error) {
-	s.lock()
-	defer s.unlock()
-	t, err := s.nexusTaskOf(req.GetTaskToken())
+	t, err := s.nexus.task(s.opts.Namespace, req.GetTaskToken())
 	if err != nil {
 		return nil, err
+	}
+	defer s.nexus.answered(t)
+	return t.caller.nexusTaskFailed(t, req)
+}
+
+func (s *Server) nexusTaskFailed(t *nexusTask, req *workflowservice.RespondNexusTaskFailedRequest) (*workflowservice.RespondNexusTaskFailedResponse, error) {
+	s.lock()
+	defer s.unlock()
+	if stale(t) {
+		return &workflowservice.RespondNexusTaskFailedResponse{}, nil
 	}
 	op := t.op
 	s.dropNexusTask(t)
@@ -318,7 +340,7 @@ func (s *Server) closeNexus(op *nexusOperation, t enumspb.EventType, result *com
 	if op.closed || op.closeLater != nil {
 		return
 	}
-	if op.task != nil && op.task.cancel && op.task.token != nil {
+	if op.task != nil && op.task.cancel && s.nexus.handedOut(op.task) {
 		// The workflow the handler is canceling may end before the
 		// handler answers: the answer is recorded first, so that the
 		// history does not depend on which of the two came first.
@@ -406,7 +428,9 @@ func (s *Server) dropNexusOperations(r *run) {
 }
 
 // completeByCallback completes the Nexus operations whose callbacks a
-// closed run carries: those the handler started it for.
+// closed run carries: those the handler started it for. An operation of
+// another namespace's server is completed once this server's lock is
+// released, so that two servers never wait on each other's locks.
 func (s *Server) completeByCallback(r *run, closeEvent *historypb.HistoryEvent) {
 	if len(r.started.GetCompletionCallbacks()) == 0 || !closesForGood(closeEvent) {
 		return
@@ -416,33 +440,53 @@ func (s *Server) completeByCallback(r *run, closeEvent *historypb.HistoryEvent) 
 		if n.GetUrl() != nexusCallbackURL {
 			continue
 		}
-		op := s.callbackOperation(n.GetHeader())
-		if op == nil || op.closed {
+		header := n.GetHeader()
+		ns := headerValue(header, nexusCallbackNamespace)
+		if ns == "" || ns == s.opts.Namespace {
+			s.completeOperationLocked(header, closeEvent)
 			continue
 		}
-		// The workflow may end before the handler's answer arrived: the
-		// callback carries the token, as on a server.
-		s.startNexus(op, headerValue(n.GetHeader(), "nexus-operation-token"))
-		switch a := closeEvent.GetAttributes().(type) {
-		case *historypb.HistoryEvent_WorkflowExecutionCompletedEventAttributes:
-			var result *commonpb.Payload
-			if p := a.WorkflowExecutionCompletedEventAttributes.GetResult().GetPayloads(); len(p) > 0 {
-				result = p[0]
-			}
-			s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_COMPLETED, result, nil)
-		case *historypb.HistoryEvent_WorkflowExecutionFailedEventAttributes:
-			s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED, nil, a.WorkflowExecutionFailedEventAttributes.GetFailure())
-		case *historypb.HistoryEvent_WorkflowExecutionCanceledEventAttributes:
-			s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCELED, nil, &failurepb.Failure{
-				Message: "operation canceled", FailureInfo: &failurepb.Failure_CanceledFailureInfo{CanceledFailureInfo: &failurepb.CanceledFailureInfo{
-					Details: a.WorkflowExecutionCanceledEventAttributes.GetDetails()}}})
-		case *historypb.HistoryEvent_WorkflowExecutionTerminatedEventAttributes:
-			s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED, nil, &failurepb.Failure{
-				Message: "operation terminated", FailureInfo: &failurepb.Failure_TerminatedFailureInfo{TerminatedFailureInfo: &failurepb.TerminatedFailureInfo{}}})
-		case *historypb.HistoryEvent_WorkflowExecutionTimedOutEventAttributes:
-			s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED, nil, &failurepb.Failure{
-				Message: "operation exceeded internal timeout", FailureInfo: &failurepb.Failure_TimeoutFailureInfo{TimeoutFailureInfo: &failurepb.TimeoutFailureInfo{}}})
+		if caller := s.nexus.server(ns); caller != nil {
+			closeEvent := clone(closeEvent)
+			s.afterUnlock = append(s.afterUnlock, func() {
+				caller.lock()
+				defer caller.unlock()
+				caller.completeOperationLocked(header, closeEvent)
+			})
 		}
+	}
+}
+
+// completeOperationLocked completes the operation a callback header
+// names, if it is open, as the close event of the handler's workflow
+// says.
+func (s *Server) completeOperationLocked(header map[string]string, closeEvent *historypb.HistoryEvent) {
+	op := s.callbackOperation(header)
+	if op == nil || op.closed {
+		return
+	}
+	// The workflow may end before the handler's answer arrived: the
+	// callback carries the token, as on a server.
+	s.startNexus(op, headerValue(header, "nexus-operation-token"))
+	switch a := closeEvent.GetAttributes().(type) {
+	case *historypb.HistoryEvent_WorkflowExecutionCompletedEventAttributes:
+		var result *commonpb.Payload
+		if p := a.WorkflowExecutionCompletedEventAttributes.GetResult().GetPayloads(); len(p) > 0 {
+			result = p[0]
+		}
+		s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_COMPLETED, result, nil)
+	case *historypb.HistoryEvent_WorkflowExecutionFailedEventAttributes:
+		s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED, nil, a.WorkflowExecutionFailedEventAttributes.GetFailure())
+	case *historypb.HistoryEvent_WorkflowExecutionCanceledEventAttributes:
+		s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCELED, nil, &failurepb.Failure{
+			Message: "operation canceled", FailureInfo: &failurepb.Failure_CanceledFailureInfo{CanceledFailureInfo: &failurepb.CanceledFailureInfo{
+				Details: a.WorkflowExecutionCanceledEventAttributes.GetDetails()}}})
+	case *historypb.HistoryEvent_WorkflowExecutionTerminatedEventAttributes:
+		s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED, nil, &failurepb.Failure{
+			Message: "operation terminated", FailureInfo: &failurepb.Failure_TerminatedFailureInfo{TerminatedFailureInfo: &failurepb.TerminatedFailureInfo{}}})
+	case *historypb.HistoryEvent_WorkflowExecutionTimedOutEventAttributes:
+		s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED, nil, &failurepb.Failure{
+			Message: "operation exceeded internal timeout", FailureInfo: &failurepb.Failure_TimeoutFailureInfo{TimeoutFailureInfo: &failurepb.TimeoutFailureInfo{}}})
 	}
 }
 

@@ -108,9 +108,10 @@ func (s *Server) Pollers(queue string, taskType enumspb.TaskQueueType) []*taskqu
 	return out
 }
 
-// Backlog is what waits on a task queue for a worker: how many tasks of
-// a type (queries left out), and since when the oldest waits (zero with
-// none).
+// Backlog is what waits on a task queue for a worker: how many workflow
+// or activity tasks (queries left out), and since when the oldest waits
+// (zero with none). Nexus requests, which the servers of all namespaces
+// share (NexusRouter), are not counted.
 func (s *Server) Backlog(queue string, taskType enumspb.TaskQueueType) (count int64, oldest time.Time) {
 	s.lock()
 	defer s.unlock()
@@ -134,14 +135,6 @@ func (s *Server) Backlog(queue string, taskType enumspb.TaskQueueType) (count in
 			for _, a := range q.items {
 				if a.run.activities[a.scheduledID] == a && a.state == activityScheduled {
 					note(a.attemptSchedule)
-				}
-			}
-		}
-	case enumspb.TASK_QUEUE_TYPE_NEXUS:
-		if q := s.nexusQueues[queue]; q != nil {
-			for _, t := range q.items {
-				if !t.op.closed && t.op.task == t {
-					note(t.op.run.history[t.op.scheduledID-1].GetEventTime().AsTime())
 				}
 			}
 		}

@@ -64,6 +64,19 @@ type Options struct {
 	// of a Nexus endpoint (nexus.go); by default, the queue named as the
 	// endpoint. The test environment sends all to its one worker.
 	NexusQueue func(endpoint string) string
+	// NexusEndpoint, when set, resolves the endpoint a
+	// ScheduleNexusOperation command names to the namespace and task
+	// queue of its handler, as a server's endpoint registry does: a
+	// command naming an endpoint it does not know fails its workflow
+	// task, as on a server. Without it, requests go to this server's
+	// namespace, on the queue NexusQueue names.
+	NexusEndpoint func(endpoint string) (NexusTarget, bool)
+	// NexusRouter, when set, carries Nexus requests and callbacks between
+	// this server and the other servers made with the same router (the
+	// namespaces of the embedded server), so that a workflow in one
+	// namespace calls a handler in another. Without it the server has a
+	// router of its own.
+	NexusRouter *NexusRouter
 	// ChainTopLevelRuns makes a run without a parent go on as on a
 	// Temporal server: its continue-as-new starts the next run, a failure
 	// retries under its retry policy and its cron schedule runs it again.
@@ -103,7 +116,13 @@ type Server struct {
 	// queue name.
 	workflowQueues map[string]*taskQueue[*workflowTask]
 	activityQueues map[string]*taskQueue[*activity]
-	nexusQueues    map[string]*taskQueue[*nexusTask]
+	// nexus holds the Nexus requests to handlers, this server's and
+	// those of the servers it shares the router with.
+	nexus *NexusRouter
+	// afterUnlock runs once the lock is released: calls into another
+	// server, which must not nest within this server's lock (see
+	// completeByCallback).
+	afterUnlock []func()
 	// tokens find the task a token was issued for.
 	tokens    map[string]any
 	nextToken int
@@ -134,8 +153,13 @@ func (s *Server) unlock() {
 	if len(s.settleWaiters) > 0 {
 		s.wakeSettledLocked()
 	}
-	s.clock.Busy(-1)
+	later := s.afterUnlock
+	s.afterUnlock = nil
 	s.mu.Unlock()
+	for _, fn := range later {
+		fn() // still counted as work in flight
+	}
+	s.clock.Busy(-1)
 }
 
 // ServeQueues says which task queues a worker polls; tasks scheduled on
@@ -172,14 +196,20 @@ func New(opts Options) *Server {
 	if opts.Namespace == "" {
 		opts.Namespace = "default"
 	}
-	return &Server{
+	router := opts.NexusRouter
+	if router == nil {
+		router = NewNexusRouter()
+	}
+	s := &Server{
 		opts: opts, clock: opts.Clock,
 		runs: make(map[string]*run), latest: make(map[string]*run),
 		workflowQueues: make(map[string]*taskQueue[*workflowTask]),
 		activityQueues: make(map[string]*taskQueue[*activity]),
-		nexusQueues:    make(map[string]*taskQueue[*nexusTask]),
+		nexus:          router,
 		tokens:         make(map[string]any),
 	}
+	router.add(s)
+	return s
 }
 
 // run is one workflow run: its history and what is in flight for it.
@@ -253,7 +283,7 @@ type taskQueue[T any] struct {
 	waiters []chan struct{} // closed to wake a waiting poll, oldest first
 }
 
-func queueOf[T any](m map[string]*taskQueue[T], name string) *taskQueue[T] {
+func queueOf[K comparable, T any](m map[K]*taskQueue[T], name K) *taskQueue[T] {
 	q := m[name]
 	if q == nil {
 		q = &taskQueue[T]{}
@@ -288,10 +318,15 @@ func (q *taskQueue[T]) remove(match func(T) bool) {
 // lock; take may refuse an item that went stale by returning false), or
 // returns the zero value when ctx ends first, as an empty long poll does.
 func poll[T any](ctx context.Context, s *Server, m map[string]*taskQueue[T], name string, take func(T) bool) T {
+	return pollQueue(ctx, s.lock, s.unlock, func() *taskQueue[T] { return queueOf(m, name) }, take)
+}
+
+// pollQueue is poll for a queue that lock guards.
+func pollQueue[T any](ctx context.Context, lock, unlock func(), queue func() *taskQueue[T], take func(T) bool) T {
 	var zero T
 	for {
-		s.lock()
-		q := queueOf(m, name)
+		lock()
+		q := queue()
 		if ctx.Err() != nil {
 			// A poll its caller gave up on takes nothing (the task would be
 			// lost until its timeout); one it was woken for goes to the
@@ -299,7 +334,7 @@ func poll[T any](ctx context.Context, s *Server, m map[string]*taskQueue[T], nam
 			if len(q.items) > 0 {
 				q.wakeOldest()
 			}
-			s.unlock()
+			unlock()
 			return zero
 		}
 		for len(q.items) > 0 {
@@ -307,22 +342,22 @@ func poll[T any](ctx context.Context, s *Server, m map[string]*taskQueue[T], nam
 			q.items[0] = zero
 			q.items = q.items[1:]
 			if take(it) {
-				s.unlock()
+				unlock()
 				return it
 			}
 		}
 		wake := make(chan struct{})
 		q.waiters = append(q.waiters, wake)
-		s.unlock()
+		unlock()
 		select {
 		case <-ctx.Done():
-			s.lock()
+			lock()
 			if i := slices.Index(q.waiters, wake); i >= 0 {
 				q.waiters = slices.Delete(q.waiters, i, i+1)
-				s.unlock()
+				unlock()
 				return zero
 			}
-			s.unlock() // woken meanwhile: the loop passes the task on
+			unlock() // woken meanwhile: the loop passes the task on
 		case <-wake:
 		}
 	}

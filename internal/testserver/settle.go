@@ -1,6 +1,9 @@
 package testserver
 
 import (
+	"context"
+	"slices"
+
 	commonpb "go.temporal.io/api/common/v1"
 )
 
@@ -28,6 +31,25 @@ func (s *Server) Settled(execution *commonpb.WorkflowExecution) (<-chan struct{}
 	ch := make(chan struct{})
 	s.settleWaiters = append(s.settleWaiters, settleWaiter{run: r, ch: ch})
 	return ch, nil // unlock checks it
+}
+
+// WaitSettled waits until the run (the workflow's newest, for an empty
+// run ID) is settled or closed, or ctx ends; then it forgets its waiter,
+// so that a wait given up on a run that never settles costs nothing.
+func (s *Server) WaitSettled(ctx context.Context, execution *commonpb.WorkflowExecution) error {
+	ch, err := s.Settled(execution)
+	if err != nil {
+		return err
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		s.lock()
+		defer s.unlock()
+		s.settleWaiters = slices.DeleteFunc(s.settleWaiters, func(w settleWaiter) bool { return w.ch == ch })
+		return ctx.Err()
+	}
 }
 
 func settled(r *run) bool {

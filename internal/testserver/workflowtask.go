@@ -357,6 +357,12 @@ func (s *Server) checkCommands(r *run, cmds []*commandpb.Command) (why string, c
 						"(testsuite.StartDevServer), whose server runs it when its dynamic config sets history.enableSignalWithStartFromWorkflow",
 						a.GetOperation(), a.GetEndpoint()),
 					enumspb.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE
+			} else if a != nil && s.opts.NexusEndpoint != nil {
+				if _, ok := s.opts.NexusEndpoint(a.GetEndpoint()); !ok {
+					// As a server: the command is refused, and the
+					// workflow task retried until the endpoint exists.
+					return fmt.Sprintf("endpoint %q not found", a.GetEndpoint()), enumspb.WORKFLOW_TASK_FAILED_CAUSE_BAD_SCHEDULE_NEXUS_OPERATION_ATTRIBUTES
+				}
 			}
 		default:
 			return fmt.Sprintf("the test environment does not support %v commands yet", cmd.GetCommandType()),
@@ -518,8 +524,8 @@ func (s *Server) RespondWorkflowTaskFailed(_ context.Context, req *workflowservi
 // refuseCommands fails a workflow task whose commands the server
 // refuses, and answers the worker with the reason. As on a server with
 // workflow task timeouts, a retried task that fails again for its own
-// commands leaves no second WorkflowTaskFailed: it is dropped and times
-// out, and the run waits for its next attempt that long.
+// commands leaves no second WorkflowTaskFailed: it is left to time out,
+// and retried then, so that a workflow that cannot go on does not spin.
 func (s *Server) refuseCommands(t *workflowTask, cause enumspb.WorkflowTaskFailedCause, failure *failurepb.Failure, identity string) error {
 	refused := serviceerror.NewInvalidArgument(failure.GetMessage())
 	if s.opts.WorkflowTaskTimeouts && t.attempt > 1 && cause != enumspb.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND {
