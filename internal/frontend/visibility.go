@@ -177,14 +177,11 @@ func (f *Frontend) CountWorkflowExecutions(_ context.Context, req *workflowservi
 	slices.Sort(statuses)
 	for _, status := range statuses {
 		resp.Groups = append(resp.Groups, &workflowservice.CountWorkflowExecutionsResponse_AggregationGroup{
-			GroupValues: []*commonpb.Payload{keywordPayload(statusName(status))}, Count: byStatus[status],
+			GroupValues: []*commonpb.Payload{keywordPayload(status.String())}, Count: byStatus[status], // "Running"
 		})
 	}
 	return resp, nil
 }
-
-// statusName is a status as visibility names it ("Running").
-func statusName(s enumspb.WorkflowExecutionStatus) string { return s.String() }
 
 // keywordPayload is a Keyword value as a server's visibility encodes it.
 func keywordPayload(s string) *commonpb.Payload {
