@@ -97,6 +97,7 @@ func (f *Frontend) newServer(namespace string) *testserver.Server {
 		OnEvent:              func(*commonpb.WorkflowExecution, *historypb.HistoryEvent) { f.eventWritten() },
 		NexusRouter:          f.nexus,
 		NexusEndpoint:        f.endpoints.target,
+		RetryNexusTasks:      true,
 
 		StartScheduledWorkflow: f.startScheduledWorkflow, // schedule.go
 	})
