@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -54,6 +55,17 @@ func greetingsService() *nexus.Service {
 		nexus.NewSyncOperation("echo", func(_ context.Context, in string, _ nexus.StartOperationOptions) (string, error) {
 			return "echo: " + in, nil
 		}),
+		// flaky fails its first request with a retryable handler error
+		// and, for input "refuse", every request with a bad request.
+		nexus.NewSyncOperation("flaky", func(_ context.Context, in string, o nexus.StartOperationOptions) (string, error) {
+			if in == "refuse" {
+				return "", nexus.HandlerErrorf(nexus.HandlerErrorTypeBadRequest, "refused %q", in)
+			}
+			if _, again := flakyRequests.LoadOrStore(o.RequestID, true); !again {
+				return "", nexus.HandlerErrorf(nexus.HandlerErrorTypeUnavailable, "not yet")
+			}
+			return "flaky: " + in, nil
+		}),
 		temporalnexus.NewWorkflowRunOperation("nap", NapHandler,
 			func(_ context.Context, _ time.Duration, o nexus.StartOperationOptions) (client.StartWorkflowOptions, error) {
 				return client.StartWorkflowOptions{ID: "nap-" + o.RequestID}, nil
@@ -64,6 +76,17 @@ func greetingsService() *nexus.Service {
 			}),
 	)
 	return s
+}
+
+// flakyRequests are the request IDs the flaky operation has seen.
+var flakyRequests sync.Map
+
+// CallFlaky calls the synchronous flaky operation.
+func CallFlaky(ctx workflow.Context, in string) (string, error) {
+	var out string
+	err := workflow.NewNexusClient(nexusEndpoint, nexusService).ExecuteOperation(ctx, "flaky", in,
+		workflow.NexusOperationOptions{ScheduleToCloseTimeout: time.Hour}).Get(ctx, &out)
+	return out, err
 }
 
 // CallEcho calls the synchronous echo operation.
@@ -128,7 +151,7 @@ func startNexus(t *testing.T, opts temporaltest.ServerOptions) (*temporaltest.Se
 		t.Fatal(err)
 	}
 	t.Cleanup(hw.Stop)
-	startWorker(t, c, callerQueue, []any{CallEcho, CallNap, CallAndCancel}, nil)
+	startWorker(t, c, callerQueue, []any{CallEcho, CallNap, CallAndCancel, CallFlaky}, nil)
 	return srv, c, hc
 }
 
@@ -190,6 +213,29 @@ func TestNexusOperationsCrossNamespaces(t *testing.T) {
 	}
 	if _, err := c.DescribeWorkflowExecution(context.Background(), napID, ""); err == nil {
 		t.Errorf("the handler's workflow %s is in the caller's namespace too", napID)
+	}
+}
+
+// TestARetryableHandlerErrorIsRetried: as on a server, a request that a
+// handler fails with a retryable handler error is sent again after a
+// backoff (skipped here), and one it refuses for good fails the operation.
+func TestARetryableHandlerErrorIsRetried(t *testing.T) {
+	_, c, _ := startNexus(t, temporaltest.ServerOptions{TimeSkipping: true})
+	if got := runNexusCaller(t, c, "flaky", CallFlaky, "hi"); got != "flaky: hi" {
+		t.Errorf("the flaky operation answered %q", got)
+	}
+	if got := nexusEvents(t, c, "flaky"); got != "Scheduled Completed" {
+		t.Errorf("the flaky caller's Nexus events: %s; want Scheduled Completed (retries write none)", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "refused", TaskQueue: callerQueue}, CallFlaky, "refuse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var handlerErr *nexus.HandlerError
+	if err := run.Get(ctx, nil); !errors.As(err, &handlerErr) || handlerErr.Type != nexus.HandlerErrorTypeBadRequest {
+		t.Fatalf("the refused operation ended with %v; want its bad-request handler error", err)
 	}
 }
 

@@ -99,6 +99,7 @@ func (f *Frontend) newServer(namespace string) *testserver.Server {
 		OnEvent:              func(*commonpb.WorkflowExecution, *historypb.HistoryEvent) { f.eventWritten() },
 		NexusRouter:          f.nexus,
 		NexusEndpoint:        f.endpoints.target,
+		RetryNexusTasks:      true,
 		// Search attributes are refused as a server refuses them
 		// (searchattributes.go).
 		CheckSearchAttributes: true,

@@ -232,3 +232,23 @@ func TestAQueryFailsAtOnceWhileTheWorkflowTaskFails(t *testing.T) {
 	chk.True(t, errors.As(err, &notReady), "want WorkflowNotReady, got", err)
 	chk.ErrContains(t, err, "attempt 3")
 }
+
+// TestATaskQueueAServerRefusesIsRefused: polls and starts naming a task
+// queue a server refuses (none, too long a name, a reserved one) get the
+// server's InvalidArgument, on which a worker stops.
+func TestATaskQueueAServerRefusesIsRefused(t *testing.T) {
+	f := New(Options{})
+	defer f.Stop()
+	ctx := context.Background()
+	for _, tq := range []*taskqueuepb.TaskQueue{nil, {Name: strings.Repeat("q", 1001)}, {Name: "/_sys/mine"}} {
+		_, pollErr := f.PollActivityTaskQueue(ctx, &workflowservice.PollActivityTaskQueueRequest{Namespace: "default", TaskQueue: tq})
+		_, startErr := f.StartWorkflowExecution(ctx, &workflowservice.StartWorkflowExecutionRequest{Namespace: "default", WorkflowId: "wf",
+			WorkflowType: &commonpb.WorkflowType{Name: "W"}, TaskQueue: tq, RequestId: "r"})
+		for _, err := range []error{pollErr, startErr} {
+			var invalid *serviceerror.InvalidArgument
+			if !errors.As(err, &invalid) {
+				t.Errorf("task queue %q: got %v, want InvalidArgument", tq.GetName(), err)
+			}
+		}
+	}
+}

@@ -17,6 +17,9 @@ func (f *Frontend) PollNexusTaskQueue(ctx context.Context, req *workflowservice.
 	if err != nil {
 		return nil, err
 	}
+	if err := checkTaskQueue(req.GetTaskQueue()); err != nil {
+		return nil, err
+	}
 	wait := longPollContext(ctx)
 	defer wait.cancel()
 	return srv.PollNexusTaskQueue(wait.ctx, req)

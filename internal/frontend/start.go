@@ -174,6 +174,9 @@ func (f *Frontend) StartWorkflowExecution(_ context.Context, req *workflowservic
 	if err != nil {
 		return nil, err
 	}
+	if err := checkTaskQueue(req.GetTaskQueue()); err != nil {
+		return nil, err
+	}
 	if seen := f.seenRequest(req.GetNamespace(), req.GetRequestId()); seen != nil {
 		return &workflowservice.StartWorkflowExecutionResponse{RunId: seen.GetRunId(), Started: true}, nil
 	}
@@ -220,6 +223,9 @@ func (f *Frontend) SignalWithStartWorkflowExecution(_ context.Context, req *work
 	}
 	if req.GetSignalName() == "" {
 		return nil, serviceerror.NewInvalidArgument("a signal-with-start needs a signal name")
+	}
+	if err := checkTaskQueue(req.GetTaskQueue()); err != nil {
+		return nil, err
 	}
 	if err := srv.CheckSearchAttributes(req.GetSearchAttributes()); err != nil {
 		return nil, err

@@ -19,6 +19,9 @@ func (f *Frontend) PollWorkflowTaskQueue(ctx context.Context, req *workflowservi
 	if err != nil {
 		return nil, err
 	}
+	if err := checkTaskQueue(req.GetTaskQueue()); err != nil {
+		return nil, err
+	}
 	wait := longPollContext(ctx)
 	defer wait.cancel()
 	return srv.PollWorkflowTaskQueue(wait.ctx, req)
@@ -55,6 +58,9 @@ func (f *Frontend) RespondQueryTaskCompleted(ctx context.Context, req *workflows
 func (f *Frontend) PollActivityTaskQueue(ctx context.Context, req *workflowservice.PollActivityTaskQueueRequest) (*workflowservice.PollActivityTaskQueueResponse, error) {
 	srv, err := f.serverOf(req.GetNamespace())
 	if err != nil {
+		return nil, err
+	}
+	if err := checkTaskQueue(req.GetTaskQueue()); err != nil {
 		return nil, err
 	}
 	wait := longPollContext(ctx)

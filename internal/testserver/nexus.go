@@ -75,6 +75,7 @@ type nexusOperation struct {
 	cancelSent        bool
 	timeouts          []*Timer   // schedule-to-close, schedule-to-start, start-to-close
 	task              *nexusTask // the request in flight, if any
+	attempt           int        // requests a handler failed, retryably
 	// closeLater is the operation's end, held back while its handler
 	// answers a cancel request (see closeNexus).
 	closeLater func()
@@ -309,6 +310,10 @@ func (s *Server) nexusTaskFailed(t *nexusTask, req *workflowservice.RespondNexus
 		f = &failurepb.Failure{Message: legacy.GetFailure().GetMessage(), FailureInfo: &failurepb.Failure_NexusHandlerFailureInfo{
 			NexusHandlerFailureInfo: &failurepb.NexusHandlerFailureInfo{Type: legacy.GetErrorType()}}}
 	}
+	if s.opts.RetryNexusTasks && retryableHandlerFailure(f) {
+		s.retryNexusTask(op, t.cancel)
+		return &workflowservice.RespondNexusTaskFailedResponse{}, nil
+	}
 	if t.cancel {
 		s.deliver(op.run, enumspb.EVENT_TYPE_NEXUS_OPERATION_CANCEL_REQUEST_FAILED, &historypb.HistoryEvent_NexusOperationCancelRequestFailedEventAttributes{
 			NexusOperationCancelRequestFailedEventAttributes: &historypb.NexusOperationCancelRequestFailedEventAttributes{
@@ -318,6 +323,40 @@ func (s *Server) nexusTaskFailed(t *nexusTask, req *workflowservice.RespondNexus
 	}
 	s.closeNexus(op, enumspb.EVENT_TYPE_NEXUS_OPERATION_FAILED, nil, f)
 	return &workflowservice.RespondNexusTaskFailedResponse{}, nil
+}
+
+// retryNexusTask sends op's request again after the attempt's backoff,
+// on the server's clock, unless the operation ends first.
+func (s *Server) retryNexusTask(op *nexusOperation, cancel bool) {
+	op.attempt++
+	backoff := time.Second << min(op.attempt-1, 12)
+	backoff = min(backoff, time.Hour)
+	op.timeouts = append(op.timeouts, s.clock.AfterFunc(backoff, func() {
+		s.lock()
+		defer s.unlock()
+		if !op.closed && op.task == nil {
+			s.pushNexusTask(op, cancel)
+		}
+	}))
+}
+
+// retryableHandlerFailure reports whether a server retries a request
+// that failed so: by the handler error's retry behavior, else by its
+// type (a bad request, an authentication or authorization failure, an
+// operation not found or not implemented, a conflict are not retried).
+func retryableHandlerFailure(f *failurepb.Failure) bool {
+	info := f.GetNexusHandlerFailureInfo()
+	switch info.GetRetryBehavior() {
+	case enumspb.NEXUS_HANDLER_ERROR_RETRY_BEHAVIOR_RETRYABLE:
+		return true
+	case enumspb.NEXUS_HANDLER_ERROR_RETRY_BEHAVIOR_NON_RETRYABLE:
+		return false
+	}
+	switch info.GetType() {
+	case "BAD_REQUEST", "UNAUTHENTICATED", "UNAUTHORIZED", "NOT_FOUND", "NOT_IMPLEMENTED", "CONFLICT":
+		return false
+	}
+	return info != nil
 }
 
 // startNexus records an asynchronous start, and sends a cancellation the

@@ -77,6 +77,12 @@ type Options struct {
 	// namespace calls a handler in another. Without it the server has a
 	// router of its own.
 	NexusRouter *NexusRouter
+	// RetryNexusTasks sends a Nexus request that a handler failed with a
+	// retryable handler error again after a backoff (1s, doubling, at
+	// most an hour), until the operation times out, as a server does.
+	// Without it the error ends the operation at once, as in
+	// go.temporal.io/sdk's test environment.
+	RetryNexusTasks bool
 	// ChainTopLevelRuns makes a run without a parent go on as on a
 	// Temporal server: its continue-as-new starts the next run, a failure
 	// retries under its retry policy and its cron schedule runs it again.
