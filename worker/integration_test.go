@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -136,6 +137,7 @@ func TestFixtureWorkflowsRunAndReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			firstRunID := run.GetRunID() // Get follows a continue-as-new chain
 			for _, s := range m.Signals {
 				if err := c.SignalWorkflow(ctx, run.GetID(), "", SignalsSignalName, s); err != nil {
 					t.Fatal(err)
@@ -156,6 +158,18 @@ func TestFixtureWorkflowsRunAndReplay(t *testing.T) {
 			if err != nil {
 				t.Fatalf("replaying the run this worker wrote: %v", err)
 			}
+			// The server this worker ran on, the dev server or the
+			// embedded one (DURABLE_TEST_SERVER=embedded), wrote what the
+			// dev server wrote for go.temporal.io/sdk. The local activity
+			// fixtures record activities that failed and retried as this
+			// test's do not (localactivity_fixtures_integration_test.go
+			// runs them so).
+			if !strings.HasPrefix(m.File, "localactivity-") {
+				got, want := outcomeEvents(runHistory(t, c, run.GetID(), firstRunID)), outcomeEvents(recordedHistory(t, m.File))
+				if got != want {
+					t.Errorf("the run's events but its workflow tasks differ from the recorded ones:\n got %s\nwant %s", got, want)
+				}
+			}
 		})
 	}
 }
@@ -168,19 +182,10 @@ func jsonEqual(t *testing.T, a, b json.RawMessage) bool {
 	return fmt.Sprint(x) == fmt.Sprint(y)
 }
 
-// history returns a run's events.
+// history returns the events of a workflow's latest run.
 func history(t *testing.T, c client.Client, id string) []*historypb.HistoryEvent {
 	t.Helper()
-	it := c.GetWorkflowHistory(testCtx(t), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	var events []*historypb.HistoryEvent
-	for it.HasNext() {
-		ev, err := it.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		events = append(events, ev)
-	}
-	return events
+	return runHistory(t, c, id, "")
 }
 
 func countEvents(events []*historypb.HistoryEvent, t enumspb.EventType) int {
@@ -234,4 +239,55 @@ func TestLongHistoryIsPagedAndReplays(t *testing.T) {
 	if err := newReplayer().ReplayWorkflowExecution(ctx, c.WorkflowService(), nil, "default", workflow.Execution{ID: run.GetID()}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// outcomeEvents names the events of a history but its workflow tasks',
+// in sorted order: what the workflow did and what came of it, whatever
+// the timing of its workflow tasks against what arrived meanwhile
+// (signals, activity and child outcomes), which decides how the events
+// interleave and how many workflow tasks run.
+func outcomeEvents(events []*historypb.HistoryEvent) string {
+	var names []string
+	for _, e := range events {
+		if name := e.GetEventType().String(); !strings.HasPrefix(name, "WorkflowTask") {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return strings.Join(names, " ")
+}
+
+// runHistory returns one run's events.
+func runHistory(t *testing.T, c client.Client, id, runID string) []*historypb.HistoryEvent {
+	t.Helper()
+	it := c.GetWorkflowHistory(testCtx(t), id, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	var events []*historypb.HistoryEvent
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		events = append(events, ev)
+	}
+	return events
+}
+
+// recordedHistory returns the events of a recorded history.
+func recordedHistory(t *testing.T, file string) []*historypb.HistoryEvent {
+	t.Helper()
+	h, err := client.HistoryFromJSON(mustOpen(t, filepath.Join(fixtures, file)), client.HistoryJSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h.GetEvents()
+}
+
+func mustOpen(t *testing.T, path string) *os.File {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }
