@@ -59,10 +59,10 @@ func greetingsService() *nexus.Service {
 		// and, for input "refuse", every request with a bad request.
 		nexus.NewSyncOperation("flaky", func(_ context.Context, in string, o nexus.StartOperationOptions) (string, error) {
 			if in == "refuse" {
-				return "", nexus.HandlerErrorf(nexus.HandlerErrorTypeBadRequest, "refused %q", in)
+				return "", nexus.NewHandlerErrorf(nexus.HandlerErrorTypeBadRequest, "refused %q", in)
 			}
 			if _, again := flakyRequests.LoadOrStore(o.RequestID, true); !again {
-				return "", nexus.HandlerErrorf(nexus.HandlerErrorTypeUnavailable, "not yet")
+				return "", nexus.NewHandlerErrorf(nexus.HandlerErrorTypeUnavailable, "not yet")
 			}
 			return "flaky: " + in, nil
 		}),
