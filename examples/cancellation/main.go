@@ -20,6 +20,10 @@ import (
 
 const taskQueue = "cancellation-example"
 
+// workflowID is the ID of the workflow the example runs: a fixed one, as a
+// business ID would be, so that its test can read the history it wrote.
+const workflowID = "cancellation-process"
+
 // cancelAfter is how long the client lets the workflow work before it
 // cancels it.
 var cancelAfter = 3 * time.Second
@@ -51,7 +55,7 @@ func run(ctx context.Context, hostPort string, out io.Writer) error {
 	}
 	defer w.Stop()
 
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: taskQueue}, Process, 3600)
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: workflowID, TaskQueue: taskQueue}, Process, 3600)
 	if err != nil {
 		return err
 	}

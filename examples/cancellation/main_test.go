@@ -7,12 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/durable-go/sdk/internal/historycheck"
 	"github.com/durable-go/sdk/temporaltest"
 )
 
 // TestTheExampleRunsOnTheEmbeddedServer runs the example as main does, a
 // real worker and client over gRPC, against the embedded server, with
-// shorter steps and wait: the workflow ends canceled.
+// shorter steps and wait: the workflow ends canceled, and its history
+// holds the events it holds on a dev server.
 func TestTheExampleRunsOnTheEmbeddedServer(t *testing.T) {
 	defer func(step, wait time.Duration) { stepDuration, cancelAfter = step, wait }(stepDuration, cancelAfter)
 	// The cancellation reaches DoWork in the answer to a heartbeat: the
@@ -27,14 +29,19 @@ func TestTheExampleRunsOnTheEmbeddedServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var out strings.Builder
-	if err := run(ctx, srv.HostPort(), &out); err != nil {
+	hostPort := historycheck.Server(t, srv.HostPort())
+	if err := run(ctx, hostPort, &out); err != nil {
 		t.Fatal(err)
 	}
-	// The lines name the workflow's ID, which differs every time.
+	// The lines name the workflow's ID twice.
 	want := regexp.MustCompile(`^canceling ([^\n]+)\n` +
 		`the workflow cleaned up and ended canceled: workflow execution error \(type: Process, workflowID: ([^,]+), runID: [^)]+\): canceled\n$`)
 	match := want.FindStringSubmatch(out.String())
 	if match == nil || match[1] != match[2] {
 		t.Errorf("the example printed\n%s\nwant it to match\n%s, with one workflow ID", out.String(), want)
 	}
+
+	// The cancellation comes from the client, at a time of its own: whether
+	// it finds a workflow task running decides how many run.
+	historycheck.Check(t, historycheck.Dial(t, hostPort), "testdata/histories.json", historycheck.OutcomeEvents, workflowID)
 }

@@ -19,6 +19,10 @@ import (
 
 const taskQueue = "continueasnew-example"
 
+// workflowID is the ID of the workflow the example runs: a fixed one, as a
+// business ID would be, so that its test can read the history it wrote.
+const workflowID = "continueasnew-tally"
+
 func main() {
 	// An empty address is client.DefaultHostPort, localhost:7233, where
 	// `temporal server start-dev` listens.
@@ -44,7 +48,7 @@ func run(ctx context.Context, hostPort string, out io.Writer) error {
 	}
 	defer w.Stop()
 
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: taskQueue}, Accumulate, Tally{Goal: 55})
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: workflowID, TaskQueue: taskQueue}, Accumulate, Tally{Goal: 55})
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,10 @@ import (
 
 const taskQueue = "heartbeat-example"
 
+// workflowID is the ID of the workflow the example runs: a fixed one, as a
+// business ID would be, so that its test can read the history it wrote.
+const workflowID = "heartbeat-job"
+
 func main() {
 	// An empty address is client.DefaultHostPort, localhost:7233, where
 	// `temporal server start-dev` listens.
@@ -44,7 +48,7 @@ func run(ctx context.Context, hostPort string, out io.Writer) error {
 	}
 	defer w.Stop()
 
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: taskQueue}, RunJob, Job{Items: 40, CrashAfter: 25})
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: workflowID, TaskQueue: taskQueue}, RunJob, Job{Items: 40, CrashAfter: 25})
 	if err != nil {
 		return err
 	}

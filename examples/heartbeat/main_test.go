@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/durable-go/sdk/internal/historycheck"
 	"github.com/durable-go/sdk/temporaltest"
 )
 
@@ -13,7 +14,8 @@ import (
 // real worker and client over gRPC, against the embedded server: the
 // first attempt fails after item 25, and the retry resumes there from
 // the heartbeat the server recorded. The server's clock skips the
-// retry's one-second backoff.
+// retry's one-second backoff. The history holds the events, in the
+// order, it holds on a dev server.
 func TestTheExampleRunsOnTheEmbeddedServer(t *testing.T) {
 	defer func(d time.Duration) { itemDuration = d }(itemDuration)
 	itemDuration = time.Millisecond
@@ -25,11 +27,16 @@ func TestTheExampleRunsOnTheEmbeddedServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var out strings.Builder
-	if err := run(ctx, srv.HostPort(), &out); err != nil {
+	hostPort := historycheck.Server(t, srv.HostPort())
+	if err := run(ctx, hostPort, &out); err != nil {
 		t.Fatal(err)
 	}
 	const want = "40 items done; attempt 2 resumed at item 25\n"
 	if out.String() != want {
 		t.Errorf("the example printed\n%s\nwant\n%s", out.String(), want)
 	}
+
+	// One activity, its retry invisible in the history: the events come in
+	// one order.
+	historycheck.Check(t, historycheck.Dial(t, hostPort), "testdata/histories.json", historycheck.Exact, workflowID)
 }

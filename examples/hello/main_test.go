@@ -9,7 +9,9 @@ import (
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/suite"
 
+	"github.com/durable-go/sdk/internal/historycheck"
 	"github.com/durable-go/sdk/temporal"
+	"github.com/durable-go/sdk/temporaltest"
 	"github.com/durable-go/sdk/testsuite"
 )
 
@@ -66,4 +68,25 @@ func TestTheSampleRunsOnTheEmbeddedServer(t *testing.T) {
 	if !want.MatchString(out.String()) {
 		t.Errorf("the sample printed\n%s\nwant it to match\n%s", out.String(), want)
 	}
+}
+
+// TestTheSampleWritesTheDevServersHistory runs the sample as it runs with
+// -address, against an embedded server the test starts: the workflow's
+// history holds the events, in the order, it holds on a dev server. One
+// activity, with nothing from outside: the events come in one order.
+func TestTheSampleWritesTheDevServersHistory(t *testing.T) {
+	srv, err := temporaltest.NewServer(temporaltest.ServerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	hostPort := historycheck.Server(t, srv.HostPort())
+	var out strings.Builder
+	if err := run(hostPort, "", false, &out); err != nil {
+		t.Fatal(err)
+	}
+	if want := "using the server at " + hostPort + "\nworkflow result: Hello, Temporal!\n"; out.String() != want {
+		t.Errorf("the sample printed\n%s\nwant\n%s", out.String(), want)
+	}
+	historycheck.Check(t, historycheck.Dial(t, hostPort), "testdata/histories.json", historycheck.Exact, "hello-workflow")
 }

@@ -17,6 +17,10 @@ import (
 
 const taskQueue = "localactivity-example"
 
+// workflowID is the ID of the workflow the example runs: a fixed one, as a
+// business ID would be, so that its test can read the history it wrote.
+const workflowID = "localactivity-signup"
+
 func main() {
 	// An empty address is client.DefaultHostPort, localhost:7233, where
 	// `temporal server start-dev` listens.
@@ -46,7 +50,7 @@ func run(ctx context.Context, hostPort string, out io.Writer) error {
 	}
 	defer w.Stop()
 
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: taskQueue}, SignUp, "Ada.Lovelace@Example.com")
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: workflowID, TaskQueue: taskQueue}, SignUp, "Ada.Lovelace@Example.com")
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/durable-go/sdk/internal/historycheck"
 	"github.com/durable-go/sdk/temporaltest"
 )
 
@@ -20,11 +21,16 @@ func TestTheExampleRunsOnTheEmbeddedServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var out strings.Builder
-	if err := run(ctx, srv.HostPort(), &out); err != nil {
+	hostPort := historycheck.Server(t, srv.HostPort())
+	if err := run(ctx, hostPort, &out); err != nil {
 		t.Fatal(err)
 	}
 	const want = "signed up: user-ada.lovelace\n"
 	if out.String() != want {
 		t.Errorf("the example printed\n%s\nwant\n%s", out.String(), want)
 	}
+
+	// Local activities run within the workflow task: the events come in
+	// one order.
+	historycheck.Check(t, historycheck.Dial(t, hostPort), "testdata/histories.json", historycheck.Exact, workflowID)
 }

@@ -10,6 +10,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/durable-go/sdk/client"
+	"github.com/durable-go/sdk/internal/historycheck"
 	"github.com/durable-go/sdk/temporal"
 	"github.com/durable-go/sdk/temporaltest"
 	"github.com/durable-go/sdk/worker"
@@ -21,26 +22,28 @@ import (
 // namespaces registered, the endpoint created. Both operations answer as
 // on a dev server, a language the handler does not know fails the
 // operation with the handler workflow's error, and the HelloHandlerWorkflow
-// run is in my-target-namespace, not in my-caller-namespace.
+// run is in my-target-namespace, not in my-caller-namespace. The callers'
+// histories hold the events they hold on a dev server.
 func TestAcrossTwoNamespacesOnTheEmbeddedServer(t *testing.T) {
 	srv, err := temporaltest.NewServer(temporaltest.ServerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.Stop)
+	hostPort := historycheck.Server(t, srv.HostPort())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := createNamespaces(ctx, srv.HostPort()); err != nil {
+	if err := createNamespaces(ctx, hostPort); err != nil {
 		t.Fatal(err)
 	}
-	handlerClient := dial(t, srv.HostPort(), HandlerNamespace)
-	callerClient := dial(t, srv.HostPort(), CallerNamespace)
+	handlerClient := dial(t, hostPort, HandlerNamespace)
+	callerClient := dial(t, hostPort, CallerNamespace)
 	if err := createEndpoint(ctx, callerClient); err != nil {
 		t.Fatal(err)
 	}
 	// A second setup finds the namespaces and the endpoint there, as the
 	// program's does on a server it ran on before.
-	if err := createNamespaces(ctx, srv.HostPort()); err != nil {
+	if err := createNamespaces(ctx, hostPort); err != nil {
 		t.Fatal(err)
 	}
 	if err := createEndpoint(ctx, callerClient); err != nil {
@@ -92,6 +95,13 @@ func TestAcrossTwoNamespacesOnTheEmbeddedServer(t *testing.T) {
 	if !errors.As(opErr, &appErr) || appErr.Type() != "UnsupportedLanguage" {
 		t.Errorf("the operation's cause: got %v, want the handler workflow's UnsupportedLanguage error", opErr.Unwrap())
 	}
+
+	// The callers' histories hold the events they hold on a dev server,
+	// but for the workflow tasks: an operation's start and outcome come
+	// from the handler's side at times of their own. (The handler's
+	// workflows are named by the request's random ID.)
+	historycheck.Check(t, callerClient, "testdata/callers.json", historycheck.OutcomeEvents,
+		"nexus-echo-caller", "nexus-hello-caller", "nexus-hello-unknown-language")
 }
 
 // history is a workflow's history.

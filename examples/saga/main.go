@@ -18,6 +18,11 @@ import (
 
 const taskQueue = "saga-example"
 
+// tripWorkflowID is the ID of the workflow that books a traveller's trip:
+// a fixed one, as a business ID would be, so that the example's test can
+// read the history it wrote.
+func tripWorkflowID(traveller string) string { return "saga-trip-" + traveller }
+
 func main() {
 	// An empty address is client.DefaultHostPort, localhost:7233, where
 	// `temporal server start-dev` listens.
@@ -47,7 +52,7 @@ func run(ctx context.Context, hostPort string, out io.Writer) error {
 	defer w.Stop()
 
 	for _, trip := range []Trip{{"Ada", "Lisbon"}, {"Grace", "Atlantis"}} {
-		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: taskQueue}, BookTrip, trip)
+		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: tripWorkflowID(trip.Traveller), TaskQueue: taskQueue}, BookTrip, trip)
 		if err != nil {
 			return err
 		}

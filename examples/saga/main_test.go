@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/durable-go/sdk/internal/historycheck"
 	"github.com/durable-go/sdk/temporaltest"
 )
 
@@ -23,7 +24,8 @@ func TestTheExampleRunsOnTheEmbeddedServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var out strings.Builder
-	if err := run(ctx, srv.HostPort(), &out); err != nil {
+	hostPort := historycheck.Server(t, srv.HostPort())
+	if err := run(ctx, hostPort, &out); err != nil {
 		t.Fatal(err)
 	}
 	// The error names the run's IDs, which differ every time.
@@ -33,4 +35,8 @@ func TestTheExampleRunsOnTheEmbeddedServer(t *testing.T) {
 	if !want.MatchString(out.String()) {
 		t.Errorf("the example printed\n%s\nwant it to match\n%s", out.String(), want)
 	}
+
+	// One activity at a time, and nothing from outside: the events come in
+	// one order.
+	historycheck.Check(t, historycheck.Dial(t, hostPort), "testdata/histories.json", historycheck.Exact, tripWorkflowID("Ada"), tripWorkflowID("Grace"))
 }

@@ -18,6 +18,10 @@ import (
 
 const taskQueue = "signalquery-example"
 
+// workflowID is the ID of the workflow the example runs: a fixed one, as a
+// business ID would be, so that its test can read the history it wrote.
+const workflowID = "signalquery-cart"
+
 func main() {
 	// An empty address is client.DefaultHostPort, localhost:7233, where
 	// `temporal server start-dev` listens.
@@ -43,7 +47,7 @@ func run(ctx context.Context, hostPort string, out io.Writer) error {
 	}
 	defer w.Stop()
 
-	cart, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: taskQueue}, Cart)
+	cart, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: workflowID, TaskQueue: taskQueue}, Cart)
 	if err != nil {
 		return err
 	}

@@ -6,13 +6,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/durable-go/sdk/internal/historycheck"
 	"github.com/durable-go/sdk/temporaltest"
 )
 
 // TestTheExampleRunsOnTheEmbeddedServer runs the example as main does, a
 // real worker and client over gRPC, against the embedded server: the
 // query, sent after the three signals, sees the three items, as on a
-// Temporal server.
+// Temporal server, and the history holds the events it holds on a dev
+// server.
 func TestTheExampleRunsOnTheEmbeddedServer(t *testing.T) {
 	srv, err := temporaltest.NewServer(temporaltest.ServerOptions{})
 	if err != nil {
@@ -22,7 +24,8 @@ func TestTheExampleRunsOnTheEmbeddedServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var out strings.Builder
-	if err := run(ctx, srv.HostPort(), &out); err != nil {
+	hostPort := historycheck.Server(t, srv.HostPort())
+	if err := run(ctx, hostPort, &out); err != nil {
 		t.Fatal(err)
 	}
 	const want = "in the cart: [apples bread coffee]\n" +
@@ -30,4 +33,8 @@ func TestTheExampleRunsOnTheEmbeddedServer(t *testing.T) {
 	if out.String() != want {
 		t.Errorf("the example printed\n%s\nwant\n%s", out.String(), want)
 	}
+
+	// The signals come from the client as the workflow runs: how they fall
+	// among its workflow tasks differs from run to run, on any server.
+	historycheck.Check(t, historycheck.Dial(t, hostPort), "testdata/histories.json", historycheck.OutcomeEvents, workflowID)
 }

@@ -21,6 +21,13 @@ import (
 
 const taskQueue = "typed-example"
 
+// The IDs of the workflows the example runs: fixed ones, as business IDs
+// would be, so that its test can read the histories they wrote.
+const (
+	greetingWorkflowID = "typed-greeting"
+	orderWorkflowID    = "typed-order-A-1001"
+)
+
 func main() {
 	// An empty address is client.DefaultHostPort, localhost:7233, where
 	// `temporal server start-dev` listens.
@@ -51,7 +58,7 @@ func run(ctx context.Context, hostPort string, out io.Writer) error {
 	}
 	defer w.Stop()
 
-	hello, err := typed.ExecuteWorkflow(ctx, c, client.StartWorkflowOptions{TaskQueue: taskQueue}, Greeting, "Temporal")
+	hello, err := typed.ExecuteWorkflow(ctx, c, client.StartWorkflowOptions{ID: greetingWorkflowID, TaskQueue: taskQueue}, Greeting, "Temporal")
 	if err != nil {
 		return err
 	}
@@ -61,7 +68,7 @@ func run(ctx context.Context, hostPort string, out io.Writer) error {
 	}
 	fmt.Fprintln(out, "hello:", greeting)
 
-	order, err := typed.ExecuteWorkflow(ctx, c, client.StartWorkflowOptions{TaskQueue: taskQueue}, OrderWorkflow, "A-1001")
+	order, err := typed.ExecuteWorkflow(ctx, c, client.StartWorkflowOptions{ID: orderWorkflowID, TaskQueue: taskQueue}, OrderWorkflow, "A-1001")
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/durable-go/sdk/internal/historycheck"
 	"github.com/durable-go/sdk/temporaltest"
 )
 
@@ -21,7 +22,8 @@ func TestTheExampleRunsOnTheEmbeddedServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var out strings.Builder
-	if err := run(ctx, srv.HostPort(), &out); err != nil {
+	hostPort := historycheck.Server(t, srv.HostPort())
+	if err := run(ctx, hostPort, &out); err != nil {
 		t.Fatal(err)
 	}
 	const want = "hello: Hello, Temporal!\n" +
@@ -33,4 +35,12 @@ func TestTheExampleRunsOnTheEmbeddedServer(t *testing.T) {
 	if out.String() != want {
 		t.Errorf("the example printed\n%s\nwant\n%s", out.String(), want)
 	}
+
+	// The greeting runs one activity, with nothing from outside: its events
+	// come in one order.
+	historycheck.Check(t, historycheck.Dial(t, hostPort), "testdata/greeting.json", historycheck.Exact, greetingWorkflowID)
+
+	// The order's updates and signal come from the client as it runs: how
+	// they fall among its workflow tasks differs from run to run.
+	historycheck.Check(t, historycheck.Dial(t, hostPort), "testdata/order.json", historycheck.OutcomeEvents, orderWorkflowID)
 }

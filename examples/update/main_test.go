@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/durable-go/sdk/internal/historycheck"
 	"github.com/durable-go/sdk/temporaltest"
 )
 
@@ -21,7 +22,8 @@ func TestTheExampleRunsOnTheEmbeddedServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var out strings.Builder
-	if err := run(ctx, srv.HostPort(), &out); err != nil {
+	hostPort := historycheck.Server(t, srv.HostPort())
+	if err := run(ctx, hostPort, &out); err != nil {
 		t.Fatal(err)
 	}
 	const want = "reserve 3: accepted, 2 left\n" +
@@ -32,4 +34,8 @@ func TestTheExampleRunsOnTheEmbeddedServer(t *testing.T) {
 	if out.String() != want {
 		t.Errorf("the example printed\n%s\nwant\n%s", out.String(), want)
 	}
+
+	// The updates come from the client as the workflow runs: how they fall
+	// among its workflow tasks differs from run to run, on any server.
+	historycheck.Check(t, historycheck.Dial(t, hostPort), "testdata/histories.json", historycheck.OutcomeEvents, workflowID)
 }
