@@ -98,11 +98,13 @@ for mod in "${modules[@]}"; do
 	fi
 
 	step "go test -race ($name)"
+	# -timeout 20m: internal/resilience's load tests take most of go test's
+	# default 10 minutes per package on a loaded 2-core machine.
 	if [ -x "$work/testsummary" ]; then
-		go test -race -count=1 -json ./... 2>&1 | "$work/testsummary" -counts "$counts" -label "$name" ||
+		go test -race -count=1 -timeout 20m -json ./... 2>&1 | "$work/testsummary" -counts "$counts" -label "$name" ||
 			failed "go test ($name)"
 	else
-		go test -race -count=1 ./... || failed "go test ($name)"
+		go test -race -count=1 -timeout 20m ./... || failed "go test ($name)"
 	fi
 done
 cd "$root"
