@@ -102,7 +102,7 @@ func (w *workflowRoot) Sleep(ctx Context, d time.Duration) error {
 }
 
 func (w *workflowRoot) GetSignalChannel(_ Context, signalName string) ReceiveChannel {
-	return w.run.signalChannel(signalName, SignalChannelOptions{})
+	return w.run.requestSignalChannel(signalName)
 }
 
 func (w *workflowRoot) GetSignalChannelWithOptions(_ Context, signalName string, options SignalChannelOptions) ReceiveChannel {

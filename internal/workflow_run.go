@@ -111,7 +111,7 @@ func (r *workflowRun) Start(x *engine.Run, started *historypb.WorkflowExecutionS
 	r.exec = x
 	r.rt = wfsync.NewRuntime(coro.Options{DeadlockTimeout: r.config.deadlockTimeout, OnAllBlocked: r.drainQueuedUpdates})
 	r.rt.Attach(r, r.summarizedTimer, x.Now)
-	r.signals.dropCorrupt = r.dropCorruptSignal
+	r.signals.init(r.dropCorruptSignal)
 	r.info = r.config.buildInfo(x, started)
 	r.useOwnConverters()
 	if sc := started.GetPropagatedNexusSerializationContext(); sc != nil {
@@ -131,24 +131,29 @@ func (r *workflowRun) Start(x *engine.Run, started *historypb.WorkflowExecutionS
 	if err := r.initInterceptors(started.GetHeader()); err != nil {
 		return err
 	}
-	r.outbound.Go(r.rootCtx, "root", r.runRoot)
+	r.outbound.Go(r.rootCtx, "root", r.root())
 	return nil
 }
 
-// runRoot is the root coroutine: it calls the workflow function and turns
-// its return into the command that closes the workflow. Its frame stays
-// under the workflow function for as long as the workflow waits, so what
-// happens before and after the call is in functions of their own.
-func (r *workflowRun) runRoot(ctx Context) {
-	// Like go.temporal.io/sdk, let the first pass end before the workflow
-	// function starts, so coroutines are created in the same order.
-	r.rt.Dispatcher().Yield("starting")
-	in := r.takeInput()
-	if in == nil {
-		return
+// root returns the root coroutine: it calls the workflow function and
+// turns its return into the command that closes the workflow. Its frame
+// stays under the workflow function for as long as the workflow waits, so
+// what happens before and after the call is in functions of their own,
+// and it is a function literal rather than a method value, whose wrapper
+// would add a frame.
+func (r *workflowRun) root() func(ctx Context) {
+	return func(ctx Context) {
+		// Like go.temporal.io/sdk, let the first pass end before the
+		// workflow function starts, so coroutines are created in the same
+		// order.
+		r.rt.Dispatcher().Yield("starting")
+		in := r.takeInput()
+		if in == nil {
+			return
+		}
+		result, err := r.inbound.ExecuteWorkflow(ctx, in)
+		r.returned(result, err)
 	}
-	result, err := r.inbound.ExecuteWorkflow(ctx, in)
-	r.returned(result, err)
 }
 
 // takeInput hands the decoded arguments over to the workflow call, or

@@ -29,7 +29,13 @@ type SignalChannelOptions struct {
 // are found by a scan of a list, and by a map only once they are many (a
 // map costs a cached run a few hundred bytes).
 type signalChannels struct {
-	list   []*signalChannel
+	list []*signalChannel
+	// first holds list's first channel until there is a second: a run
+	// asks for its first channel on its coroutine's stack, where an
+	// allocation may make that stack grow (see requestSignalChannel), so
+	// list starts on first (see init) and the first channel costs no
+	// slice.
+	first  [1]*signalChannel
 	byName map[string]*signalChannel // when list is longer than signalScanLimit
 	// dropCorrupt is told of a signal dropped because it cannot be decoded.
 	dropCorrupt func(name string, err error)
@@ -45,30 +51,60 @@ type signalChannel struct {
 	description string // SignalChannelOptions.Description
 }
 
+// init readies s, in place: list's storage is s.first.
+func (s *signalChannels) init(dropCorrupt func(name string, err error)) {
+	s.list, s.dropCorrupt = s.first[:0], dropCorrupt
+}
+
+// get returns the channel named name, made if there is none. The code
+// asks for its channels on its coroutine's stack, which must stay small
+// (see requestSignalChannel): get's own frame is small, and the channel is
+// made in add's.
 func (s *signalChannels) get(name string) *signalChannel {
+	if c := s.find(name); c != nil {
+		return c
+	}
+	return s.add(name)
+}
+
+// find returns the channel named name, or nil.
+func (s *signalChannels) find(name string) *signalChannel {
 	if s.byName != nil {
-		if c := s.byName[name]; c != nil {
+		return s.byName[name]
+	}
+	for _, c := range s.list {
+		if c.Name() == name {
 			return c
 		}
-	} else {
-		for _, c := range s.list {
-			if c.Name() == name {
-				return c
-			}
-		}
 	}
-	c := &signalChannel{Chan: wfsync.MakeChan(name, signalBufferSize, s.dropCorrupt)}
+	return nil
+}
+
+// add makes the channel named name.
+//
+//go:noinline
+func (s *signalChannels) add(name string) *signalChannel {
+	c := new(signalChannel)
+	c.Init(name, signalBufferSize, s.dropCorrupt)
 	s.list = append(s.list, c)
 	if s.byName != nil || len(s.list) > signalScanLimit {
-		if s.byName == nil {
-			s.byName = make(map[string]*signalChannel, len(s.list))
-			for _, c := range s.list {
-				s.byName[c.Name()] = c
-			}
-		}
-		s.byName[name] = c
+		s.index(c)
 	}
 	return c
+}
+
+// index adds c to byName, made from list when the channels outgrow a
+// scan.
+//
+//go:noinline
+func (s *signalChannels) index(c *signalChannel) {
+	if s.byName == nil {
+		s.byName = make(map[string]*signalChannel, len(s.list))
+		for _, c := range s.list {
+			s.byName[c.Name()] = c
+		}
+	}
+	s.byName[c.Name()] = c
 }
 
 // Signal delivers a signal through the run's inbound interceptors, which
@@ -121,6 +157,17 @@ func (r *workflowRun) signalChannel(signalName string, options SignalChannelOpti
 	c := r.signals.get(signalName)
 	c.requested = true
 	c.description = cmp.Or(options.Description, c.description)
+	return &c.Chan
+}
+
+// requestSignalChannel is GetSignalChannel at the end of the interceptor
+// chain. A workflow typically asks for its channel on the first workflow
+// task and waits on it, and the deepest its stack went then is the stack it
+// keeps while it waits (2 KiB if every frame fits): so this path keeps to
+// small frames, without signalChannel's options.
+func (r *workflowRun) requestSignalChannel(signalName string) ReceiveChannel {
+	c := r.signals.get(signalName)
+	c.requested = true
 	return &c.Chan
 }
 
