@@ -124,9 +124,9 @@ func (r *workflowRun) Signal(name string, input *commonpb.Payloads, header *comm
 // and goes on to the next signal, as go.temporal.io/sdk does, so one bad
 // sender cannot wedge the workflow.
 func (r *workflowRun) dropCorruptSignal(name string, err error) {
-	r.logger.Error("dropped a corrupt signal: its payload cannot be decoded into the value the workflow receives it in; the workflow goes on with the next signal",
+	r.log().Error("dropped a corrupt signal: its payload cannot be decoded into the value the workflow receives it in; the workflow goes on with the next signal",
 		"SignalName", name, "Error", err)
-	r.metrics.Counter(sdkmetrics.CorruptedSignals).Inc(1)
+	r.metricsHandler().Counter(sdkmetrics.CorruptedSignals).Inc(1)
 }
 
 // bufferSignal buffers a signal on its channel, to be decoded when
@@ -190,10 +190,10 @@ func (r *workflowRun) warnOfUnhandledSignals(err error) {
 	}
 	var can *ContinueAsNewError
 	if errors.As(err, &can) {
-		r.logger.Warn("the workflow continues as new with signals it has not received: they are lost with this run; "+
+		r.log().Warn("the workflow continues as new with signals it has not received: they are lost with this run; "+
 			"drain them with ReceiveAsync and pass them to the next run before returning the ContinueAsNewError",
 			"UnreadSignals", strings.Join(counts, ", "))
 		return
 	}
-	r.logger.Warn("Workflow has unhandled signals", "SignalNames", names)
+	r.log().Warn("Workflow has unhandled signals", "SignalNames", names)
 }
