@@ -399,16 +399,16 @@ func (x *Run) start(ev *historypb.HistoryEvent) error {
 	}
 	a := ev.GetWorkflowExecutionStartedEventAttributes()
 	x.info.Namespace = x.opts.Namespace
-	x.info.TaskQueue = a.GetTaskQueue().GetName()
-	x.info.WorkflowType = a.GetWorkflowType().GetName()
-	x.info.OriginalRunID = a.GetOriginalExecutionRunId()
+	x.info.TaskQueue = x.opts.Names.Intern(a.GetTaskQueue().GetName())
+	x.info.WorkflowType = x.opts.Names.Intern(a.GetWorkflowType().GetName())
+	x.info.OriginalRunID = sameString(a.GetOriginalExecutionRunId(), x.info.RunID)
 	x.info.CurrentRunID = x.info.OriginalRunID
 	x.info.WorkflowTaskTimeout = a.GetWorkflowTaskTimeout().AsDuration()
 	x.info.LastCompletionResult = a.GetLastCompletionResult()
 	x.info.ContinuedFailure = a.GetContinuedFailure()
 	x.info.StartedTime = ev.GetEventTime().AsTime()
 	x.now = x.info.StartedTime
-	wf, err := x.opts.NewWorkflow(a.GetWorkflowType().GetName())
+	wf, err := x.opts.NewWorkflow(x.info.WorkflowType)
 	if err != nil {
 		return err
 	}
