@@ -104,15 +104,19 @@ func cachedWorkflowMemory(tb testing.TB, runs int, workflow any, input any) (hea
 	return float64(int64(heap1)-int64(heap0)) / float64(runs), float64(int64(stack1)-int64(stack0)) / float64(runs)
 }
 
-// A waiting workflow whose function is called directly keeps a 4 KiB
-// stack: the frames under its code stay below the quarter of an 8 KiB
-// stack that lets the garbage collector halve it.
-func TestAWaitingWorkflowKeepsAFourKiBStack(t *testing.T) {
+// A waiting workflow whose function is called directly keeps the 2 KiB
+// stack its goroutine starts with: the frames under its code, those of
+// GetSignalChannel and Receive, and the allocations they make, fit it
+// (see Coroutine.start). The garbage collector would never halve a 4 KiB
+// stack that a waiting workflow uses, so one that grew once stays grown:
+// an allocation that takes the allocator's slow path deep down (about one
+// in ten) still grows a stack now and then, hence the margin.
+func TestAWaitingWorkflowKeepsATwoKiBStack(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector makes frames larger")
 	}
 	_, stack := cachedWorkflowMemory(t, 500, waitsForASignal, "ann")
-	if stack > 4096+512 {
-		t.Errorf("a waiting workflow keeps %.0f bytes of stack, want 4 KiB", stack)
+	if stack > 2048+512 {
+		t.Errorf("a waiting workflow keeps %.0f bytes of stack, want 2 KiB", stack)
 	}
 }

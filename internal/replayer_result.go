@@ -37,7 +37,9 @@ func newReplayResult(x *engine.Run, task *engine.TaskResult, run *workflowRun, d
 	if run == nil {
 		return res
 	}
-	res.ended = run.ended
+	if run.ended != nil {
+		res.ended = *run.ended
+	}
 	switch {
 	case run.startedByNexus != nil:
 		// As closeFor encoded it: for the operation's caller.

@@ -144,7 +144,7 @@ func ExecuteActivity(ctx Context, activity any, args ...any) Future {
 		return f
 	}
 	if mismatch := registry.CheckArgs(activity, args, "activity"); mismatch != nil {
-		r.logger.Warn("ExecuteActivity: the arguments do not fit the activity function; it is scheduled all the same, as go.temporal.io/sdk schedules it: "+
+		r.log().Warn("ExecuteActivity: the arguments do not fit the activity function; it is scheduled all the same, as go.temporal.io/sdk schedules it: "+
 			"it ignores extra arguments, takes zero values for missing ones, and fails if it cannot decode one. Fix the call (workflowcheck reports such calls)",
 			"ActivityType", name, "Error", mismatch)
 	}

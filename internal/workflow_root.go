@@ -89,7 +89,8 @@ func (w *workflowRoot) Init(outbound WorkflowOutboundInterceptor) error {
 // one that cannot be walked is replaced here (failure.SafeChain), as are
 // the errors of the other handlers below.
 func (w *workflowRoot) ExecuteWorkflow(ctx Context, in *ExecuteWorkflowInput) (any, error) {
-	result, err := w.run.fn.CallWithContext(propagation.WorkflowContextWithoutHeader(ctx), in.Args)
+	call := w.run.fn.CallFor(in.Args)
+	result, err := call(propagation.WorkflowContextWithoutHeader(ctx), in.Args)
 	return result, failure.SafeChain(err)
 }
 

@@ -83,9 +83,9 @@ func (w *workflowRoot) GetTypedSearchAttributes(Context) searchattr.SearchAttrib
 	return w.run.typedSearchAttributes()
 }
 
-func (w *workflowRoot) GetLogger(Context) log.Logger { return &w.run.logger }
+func (w *workflowRoot) GetLogger(Context) log.Logger { return w.run.log() }
 
-func (w *workflowRoot) GetMetricsHandler(Context) sdkmetrics.Handler { return w.run.metrics }
+func (w *workflowRoot) GetMetricsHandler(Context) sdkmetrics.Handler { return w.run.metricsHandler() }
 
 func (w *workflowRoot) Now(Context) time.Time { return w.run.exec.Now().UTC() }
 
@@ -102,7 +102,7 @@ func (w *workflowRoot) Sleep(ctx Context, d time.Duration) error {
 }
 
 func (w *workflowRoot) GetSignalChannel(_ Context, signalName string) ReceiveChannel {
-	return w.run.signalChannel(signalName, SignalChannelOptions{})
+	return w.run.requestSignalChannel(signalName)
 }
 
 func (w *workflowRoot) GetSignalChannelWithOptions(_ Context, signalName string, options SignalChannelOptions) ReceiveChannel {

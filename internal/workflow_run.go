@@ -3,7 +3,6 @@ package internal
 import (
 	"errors"
 	"fmt"
-	"reflect"
 
 	commonpb "go.temporal.io/api/common/v1"
 	historypb "go.temporal.io/api/history/v1"
@@ -38,18 +37,23 @@ type workflowRun struct {
 
 	rootCtx    Context
 	cancelRoot CancelFunc
-	args       []reflect.Value // the decoded input, until the root coroutine takes it
-	argsErr    error
-	info       *WorkflowInfo
-	logger     runLogger
-	metrics    sdkmetrics.Handler
+	// input is what the root coroutine calls the workflow function with
+	// (*ExecuteWorkflowInput), or the error its arguments could not be
+	// decoded with; nil once taken (see takeInput).
+	input   any
+	info    *WorkflowInfo
+	logger  *runLogger         // made on first use (see log)
+	metrics sdkmetrics.Handler // made on first use (see metricsHandler)
 
 	signals signalChannels
 	queries queryHandlers
 	updates runUpdates
 	// readOnly: a query handler or an update validator runs, which may
 	// not make commands.
-	readOnly       bool
+	readOnly bool
+	// intercepted: the worker has interceptors, so outbound is not just
+	// the root (see passArgs).
+	intercepted    bool
 	currentDetails string                          // SetCurrentDetails, shown in the metadata query
 	localVars      map[*localVarKey]any            // workflow.LocalVar values; made on first Set
 	randoms        map[string]*wfsync.RandomStream // workflow.GetRandomStream; made on first use
@@ -60,13 +64,10 @@ type workflowRun struct {
 	// run's workflowRoot, directly when there are no interceptors.
 	inbound  WorkflowInboundInterceptor
 	outbound WorkflowOutboundInterceptor
-	// intercepted: the worker has interceptors, so outbound is not just
-	// the root (see passArgs).
-	intercepted bool
 
-	// ended is how the workflow function returned; the replayer reports
-	// it.
-	ended workflowEnding
+	// ended is how the workflow function returned, once it has; the
+	// replayer reports it.
+	ended *workflowEnding
 }
 
 // workflowEnding is how a workflow function returned.
@@ -110,45 +111,51 @@ func (r *workflowRun) spawn(ctx Context, name string, f func(ctx Context)) {
 func (r *workflowRun) Start(x *engine.Run, started *historypb.WorkflowExecutionStartedEventAttributes) error {
 	r.exec = x
 	r.rt = wfsync.NewRuntime(coro.Options{DeadlockTimeout: r.config.deadlockTimeout, OnAllBlocked: r.drainQueuedUpdates})
-	r.rt.Attach(r, r.summarizedTimer, x.Now)
-	r.signals.dropCorrupt = r.dropCorruptSignal
+	r.rt.Attach(r, r)
+	r.signals.init(r.dropCorruptSignal)
 	r.info = r.config.buildInfo(x, started)
 	r.useOwnConverters()
 	if sc := started.GetPropagatedNexusSerializationContext(); sc != nil {
 		r.startedByNexus = &converter.NexusSerializationContext{Endpoint: sc.GetEndpoint(), Service: sc.GetService(), Operation: sc.GetOperation()}
 	}
-	r.logger = runLogger{run: r, next: r.config.runLogNext}
-	r.metrics = sdkmetrics.ReplayAware(r.config.metrics.WithTags(map[string]string{
-		"namespace": r.info.Namespace, "task_queue": r.info.TaskQueueName, "workflow_type": r.info.WorkflowType.Name,
-	}), x.IsReplaying)
 	// Decoded here rather than in the root coroutine: decoding needs deep
 	// stacks, and a coroutine's stack stays as large as it ever grew.
-	r.args, r.argsErr = r.fn.DecodeArgs(r.dc, started.GetInput(), "workflow")
-	if codecfail.Has(r.argsErr) {
-		return fmt.Errorf("decoding the input of %w", r.argsErr)
+	args, err := r.fn.DecodeArgs(r.dc, started.GetInput(), "workflow")
+	if codecfail.Has(err) {
+		return fmt.Errorf("decoding the input of %w", err)
+	}
+	if err != nil {
+		r.input = err
+	} else {
+		r.input = &ExecuteWorkflowInput{Args: registry.Interfaces(args)}
 	}
 	r.rootCtx, r.cancelRoot = wfsync.NewRootContext(r.rt)
 	if err := r.initInterceptors(started.GetHeader()); err != nil {
 		return err
 	}
-	r.outbound.Go(r.rootCtx, "root", r.runRoot)
+	r.outbound.Go(r.rootCtx, "root", r.root())
 	return nil
 }
 
-// runRoot is the root coroutine: it calls the workflow function and turns
-// its return into the command that closes the workflow. Its frame stays
-// under the workflow function for as long as the workflow waits, so what
-// happens before and after the call is in functions of their own.
-func (r *workflowRun) runRoot(ctx Context) {
-	// Like go.temporal.io/sdk, let the first pass end before the workflow
-	// function starts, so coroutines are created in the same order.
-	r.rt.Dispatcher().Yield("starting")
-	in := r.takeInput()
-	if in == nil {
-		return
+// root returns the root coroutine: it calls the workflow function and
+// turns its return into the command that closes the workflow. Its frame
+// stays under the workflow function for as long as the workflow waits, so
+// what happens before and after the call is in functions of their own,
+// and it is a function literal rather than a method value, whose wrapper
+// would add a frame.
+func (r *workflowRun) root() func(ctx Context) {
+	return func(ctx Context) {
+		// Like go.temporal.io/sdk, let the first pass end before the
+		// workflow function starts, so coroutines are created in the same
+		// order.
+		r.rt.Dispatcher().Yield("starting")
+		in := r.takeInput()
+		if in == nil {
+			return
+		}
+		result, err := r.inbound.ExecuteWorkflow(ctx, in)
+		r.returned(result, err)
 	}
-	result, err := r.inbound.ExecuteWorkflow(ctx, in)
-	r.returned(result, err)
 }
 
 // takeInput hands the decoded arguments over to the workflow call, or
@@ -156,15 +163,35 @@ func (r *workflowRun) runRoot(ctx Context) {
 //
 //go:noinline
 func (r *workflowRun) takeInput() *ExecuteWorkflowInput {
-	args, err := r.args, r.argsErr
-	r.args = nil
-	if err != nil {
+	input := r.input
+	r.input = nil
+	if err, ok := input.(error); ok {
 		err = failure.NewApplicationError(err.Error(), "ArgumentDecodingError")
-		r.ended = workflowEnding{returned: true, err: err}
+		r.ended = &workflowEnding{returned: true, err: err}
 		r.exec.CloseWorkflow(engine.Close{Err: err})
 		return nil
 	}
-	return &ExecuteWorkflowInput{Args: registry.Interfaces(args)}
+	return input.(*ExecuteWorkflowInput)
+}
+
+// metricsHandler returns the run's metrics handler (GetMetricsHandler),
+// made on first use: the worker's, tagged with the run's namespace, task
+// queue and workflow type, and silent in replay.
+func (r *workflowRun) metricsHandler() sdkmetrics.Handler {
+	if r.metrics == nil {
+		r.metrics = sdkmetrics.ReplayAware(r.config.metrics.WithTags(map[string]string{
+			"namespace": r.info.Namespace, "task_queue": r.info.TaskQueueName, "workflow_type": r.info.WorkflowType.Name,
+		}), r.exec.IsReplaying)
+	}
+	return r.metrics
+}
+
+// log returns the run's logger (GetLogger), made on first use.
+func (r *workflowRun) log() *runLogger {
+	if r.logger == nil {
+		r.logger = &runLogger{run: r, next: r.config.runLogNext}
+	}
+	return r.logger
 }
 
 // returned closes the workflow as its function's return says. err may
@@ -180,7 +207,7 @@ func (r *workflowRun) returned(result any, err error) {
 	if err == nil {
 		err = c.Err // the result could not be encoded
 	}
-	r.ended = workflowEnding{returned: true, result: c.Result, err: err}
+	r.ended = &workflowEnding{returned: true, result: c.Result, err: err}
 	r.exec.CloseWorkflow(c)
 }
 

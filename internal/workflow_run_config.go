@@ -143,6 +143,7 @@ func (e *runConfig) engineOptions() *engine.Options {
 		SDKMetadataSupported: e.sdkMetadataFlags,
 		NewWorkflow:          e.newWorkflow,
 		Now:                  e.now,
+		Names:                new(engine.Names),
 	}
 }
 
@@ -160,10 +161,10 @@ func (e *runConfig) buildInfo(x *engine.Run, a *historypb.WorkflowExecutionStart
 	info := x.Info()
 	wi := &WorkflowInfo{
 		WorkflowExecution:        clientapi.WorkflowExecution{ID: info.WorkflowID, RunID: info.RunID},
-		OriginalRunID:            a.GetOriginalExecutionRunId(),
-		FirstRunID:               a.GetFirstExecutionRunId(),
-		WorkflowType:             clientapi.WorkflowType{Name: a.GetWorkflowType().GetName()},
-		TaskQueueName:            a.GetTaskQueue().GetName(),
+		OriginalRunID:            info.OriginalRunID,
+		FirstRunID:               engine.SameString(a.GetFirstExecutionRunId(), info.RunID, info.OriginalRunID),
+		WorkflowType:             clientapi.WorkflowType{Name: info.WorkflowType},
+		TaskQueueName:            info.TaskQueue,
 		WorkflowExecutionTimeout: a.GetWorkflowExecutionTimeout().AsDuration(),
 		WorkflowRunTimeout:       a.GetWorkflowRunTimeout().AsDuration(),
 		WorkflowTaskTimeout:      a.GetWorkflowTaskTimeout().AsDuration(),

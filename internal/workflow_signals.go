@@ -29,7 +29,13 @@ type SignalChannelOptions struct {
 // are found by a scan of a list, and by a map only once they are many (a
 // map costs a cached run a few hundred bytes).
 type signalChannels struct {
-	list   []*signalChannel
+	list []*signalChannel
+	// first holds list's first channel until there is a second: a run
+	// asks for its first channel on its coroutine's stack, where an
+	// allocation may make that stack grow (see requestSignalChannel), so
+	// list starts on first (see init) and the first channel costs no
+	// slice.
+	first  [1]*signalChannel
 	byName map[string]*signalChannel // when list is longer than signalScanLimit
 	// dropCorrupt is told of a signal dropped because it cannot be decoded.
 	dropCorrupt func(name string, err error)
@@ -45,30 +51,60 @@ type signalChannel struct {
 	description string // SignalChannelOptions.Description
 }
 
+// init readies s, in place: list's storage is s.first.
+func (s *signalChannels) init(dropCorrupt func(name string, err error)) {
+	s.list, s.dropCorrupt = s.first[:0], dropCorrupt
+}
+
+// get returns the channel named name, made if there is none. The code
+// asks for its channels on its coroutine's stack, which must stay small
+// (see requestSignalChannel): get's own frame is small, and the channel is
+// made in add's.
 func (s *signalChannels) get(name string) *signalChannel {
+	if c := s.find(name); c != nil {
+		return c
+	}
+	return s.add(name)
+}
+
+// find returns the channel named name, or nil.
+func (s *signalChannels) find(name string) *signalChannel {
 	if s.byName != nil {
-		if c := s.byName[name]; c != nil {
+		return s.byName[name]
+	}
+	for _, c := range s.list {
+		if c.Name() == name {
 			return c
 		}
-	} else {
-		for _, c := range s.list {
-			if c.Name() == name {
-				return c
-			}
-		}
 	}
-	c := &signalChannel{Chan: wfsync.MakeChan(name, signalBufferSize, s.dropCorrupt)}
+	return nil
+}
+
+// add makes the channel named name.
+//
+//go:noinline
+func (s *signalChannels) add(name string) *signalChannel {
+	c := new(signalChannel)
+	c.Init(name, signalBufferSize, s.dropCorrupt)
 	s.list = append(s.list, c)
 	if s.byName != nil || len(s.list) > signalScanLimit {
-		if s.byName == nil {
-			s.byName = make(map[string]*signalChannel, len(s.list))
-			for _, c := range s.list {
-				s.byName[c.Name()] = c
-			}
-		}
-		s.byName[name] = c
+		s.index(c)
 	}
 	return c
+}
+
+// index adds c to byName, made from list when the channels outgrow a
+// scan.
+//
+//go:noinline
+func (s *signalChannels) index(c *signalChannel) {
+	if s.byName == nil {
+		s.byName = make(map[string]*signalChannel, len(s.list))
+		for _, c := range s.list {
+			s.byName[c.Name()] = c
+		}
+	}
+	s.byName[c.Name()] = c
 }
 
 // Signal delivers a signal through the run's inbound interceptors, which
@@ -88,9 +124,9 @@ func (r *workflowRun) Signal(name string, input *commonpb.Payloads, header *comm
 // and goes on to the next signal, as go.temporal.io/sdk does, so one bad
 // sender cannot wedge the workflow.
 func (r *workflowRun) dropCorruptSignal(name string, err error) {
-	r.logger.Error("dropped a corrupt signal: its payload cannot be decoded into the value the workflow receives it in; the workflow goes on with the next signal",
+	r.log().Error("dropped a corrupt signal: its payload cannot be decoded into the value the workflow receives it in; the workflow goes on with the next signal",
 		"SignalName", name, "Error", err)
-	r.metrics.Counter(sdkmetrics.CorruptedSignals).Inc(1)
+	r.metricsHandler().Counter(sdkmetrics.CorruptedSignals).Inc(1)
 }
 
 // bufferSignal buffers a signal on its channel, to be decoded when
@@ -124,6 +160,17 @@ func (r *workflowRun) signalChannel(signalName string, options SignalChannelOpti
 	return &c.Chan
 }
 
+// requestSignalChannel is GetSignalChannel at the end of the interceptor
+// chain. A workflow typically asks for its channel on the first workflow
+// task and waits on it, and the deepest its stack went then is the stack it
+// keeps while it waits (2 KiB if every frame fits): so this path keeps to
+// small frames, without signalChannel's options.
+func (r *workflowRun) requestSignalChannel(signalName string) ReceiveChannel {
+	c := r.signals.get(signalName)
+	c.requested = true
+	return &c.Chan
+}
+
 // warnOfUnhandledSignals logs the signals a completing run leaves unread
 // in its channels, as go.temporal.io/sdk does. A run that continues as new
 // gets a warning of its own, with the counts, since the docs' own samples
@@ -143,10 +190,10 @@ func (r *workflowRun) warnOfUnhandledSignals(err error) {
 	}
 	var can *ContinueAsNewError
 	if errors.As(err, &can) {
-		r.logger.Warn("the workflow continues as new with signals it has not received: they are lost with this run; "+
+		r.log().Warn("the workflow continues as new with signals it has not received: they are lost with this run; "+
 			"drain them with ReceiveAsync and pass them to the next run before returning the ContinueAsNewError",
 			"UnreadSignals", strings.Join(counts, ", "))
 		return
 	}
-	r.logger.Warn("Workflow has unhandled signals", "SignalNames", names)
+	r.log().Warn("Workflow has unhandled signals", "SignalNames", names)
 }

@@ -50,11 +50,14 @@ func (r *workflowRun) newTimer(ctx Context, d time.Duration, options TimerOption
 	return f
 }
 
-// summarizedTimer is the timer of the primitives (ReceiveWithTimeout): one
-// with a summary, in the context's event groups.
-func (r *workflowRun) summarizedTimer(ctx Context, d time.Duration, summary string) *wfsync.SettableFuture {
+// StartTimer implements wfsync.Timers: the timer of the primitives
+// (ReceiveWithTimeout), one with a summary, in the context's event groups.
+func (r *workflowRun) StartTimer(ctx Context, d time.Duration, summary string) *wfsync.SettableFuture {
 	return r.newTimer(ctx, d, TimerOptions{Summary: summary})
 }
+
+// Now implements wfsync.Timers: the workflow's clock.
+func (r *workflowRun) Now() time.Time { return r.exec.Now() }
 
 // NewTimer returns a Future that is ready after d of workflow time, with a
 // CanceledError if ctx is canceled first.

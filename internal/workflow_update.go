@@ -305,7 +305,7 @@ func (r *workflowRun) warnOfUnfinishedUpdates(err error) {
 		}
 	}
 	if len(warn) > 0 {
-		r.logger.Warn(unfinishedUpdateWarning, "Updates", warn)
+		r.log().Warn(unfinishedUpdateWarning, "Updates", warn)
 	}
 }
 

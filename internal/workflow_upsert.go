@@ -117,7 +117,7 @@ func GetTypedSearchAttributes(ctx Context) searchattr.SearchAttributes {
 func (r *workflowRun) typedSearchAttributes() searchattr.SearchAttributes {
 	sa, err := searchattr.Decode(r.info.SearchAttributes)
 	if err != nil {
-		r.logger.Warn("some search attributes could not be decoded", "Error", err)
+		r.log().Warn("some search attributes could not be decoded", "Error", err)
 	}
 	return sa
 }

@@ -16,6 +16,16 @@ type Condition interface {
 	Ready() bool
 }
 
+// Describer is implemented by a Condition that says what its coroutine
+// waits for: Block with no reason shows Describe in stack traces. The
+// text is made only when a stack trace asks for it: a coroutine that
+// blocks makes no string, which would be an allocation at the deepest
+// point of its stack (see Coroutine.start) and one more object a cached
+// workflow keeps.
+type Describer interface {
+	Describe() string
+}
+
 // ConditionFunc adapts a function to Condition.
 type ConditionFunc func() bool
 
@@ -81,18 +91,17 @@ func (c *Coroutine) Finished() bool { return c.status == statusFinished }
 // first turn so that coroutines closed before running cost no goroutine.
 func (c *Coroutine) start() {
 	c.label = strconv.FormatUint(labelCounter.Add(1), 10)
-	c.next, c.stop = iter.Pull(c.main)
+	// The body of the coroutine's goroutine. Its frame stays under the
+	// coroutine's code for as long as the coroutine lives, so it does
+	// little itself, and it is a function literal rather than a method
+	// value, whose wrapper would add a frame.
+	c.next, c.stop = iter.Pull(func(yield func(struct{}) bool) {
+		c.yield = yield
+		c.setLabel()
+		defer c.exit()
+		c.fn()
+	})
 	c.status = statusRunning
-}
-
-// main is the body of the coroutine's goroutine. Its frame stays under
-// the coroutine's code for as long as the coroutine lives, so it does
-// little itself.
-func (c *Coroutine) main(yield func(struct{}) bool) {
-	c.yield = yield
-	c.setLabel()
-	defer c.exit()
-	c.fn()
 }
 
 // setLabel labels the coroutine's goroutine (see labelKey).
@@ -155,10 +164,13 @@ func (c *Coroutine) statusText() string {
 	case statusFinished:
 		return "finished"
 	}
-	if c.reason == "" {
-		return "blocked"
+	if c.reason != "" {
+		return c.reason
 	}
-	return c.reason
+	if d, ok := c.until.(Describer); ok && c.status == statusBlocked {
+		return d.Describe()
+	}
+	return "blocked"
 }
 
 func newCoroutine(d *Dispatcher, name string, fn func()) *Coroutine {

@@ -111,7 +111,8 @@ func (d *Dispatcher) Done() bool { return len(d.order) == 0 && len(d.firsts) == 
 
 // Block suspends the calling coroutine until until.Ready() holds, as seen
 // by the dispatcher on the coroutine's turn. It always suspends, so the
-// caller checks the condition first. reason shows in stack traces.
+// caller checks the condition first. reason shows in stack traces; when
+// it is "", until's Describe does, if it has one (see Describer).
 func (d *Dispatcher) Block(reason string, until Condition) {
 	c := d.caller("Block")
 	c.status, c.reason, c.until, c.stalled = statusBlocked, reason, until, false

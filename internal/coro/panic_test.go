@@ -33,7 +33,7 @@ func TestPanicIsReportedWithCoroutineValueAndStack(t *testing.T) {
 	if !strings.HasPrefix(perr.Stack, "github.com/durable-go/sdk/internal/coro.explode(") {
 		t.Fatalf("stack does not start at the panicking function:\n%s", perr.Stack)
 	}
-	for _, noise := range []string{"panic(", "runtime/debug", "(*Coroutine).exit", "(*Coroutine).main", "iter.Pull"} {
+	for _, noise := range []string{"panic(", "runtime/debug", "(*Coroutine).exit", "(*Coroutine).start", "iter.Pull"} {
 		if strings.Contains(perr.Stack, noise) {
 			t.Errorf("stack contains dispatcher frame %q:\n%s", noise, perr.Stack)
 		}

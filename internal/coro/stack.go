@@ -104,11 +104,15 @@ func parseTraceback(text []byte) []frame {
 	return frames
 }
 
-// trimBottom drops the frames that start every coroutine (the wrapper and
+// bodyFrame is the function at the bottom of every coroutine's goroutine,
+// under iter.Pull's: the function literal in Coroutine.start.
+var bodyFrame = coroPackage + "(*Coroutine).start.func1"
+
+// trimBottom drops the frames that start every coroutine (the body and
 // iter.Pull) so a stack ends with the coroutine's own function.
 func trimBottom(frames []frame) []frame {
 	for i, f := range frames {
-		if f.name == coroPackage+"(*Coroutine).main" {
+		if f.name == bodyFrame {
 			return frames[:i]
 		}
 	}

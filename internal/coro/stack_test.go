@@ -46,7 +46,7 @@ func TestStackTracesListLiveCoroutinesInCreationOrder(t *testing.T) {
 		!strings.Contains(root, "coro.rootWorkflow(") || !strings.Contains(root, "stack_test.go:") {
 		t.Fatalf("root's stack does not show where it blocked:\n%s", root)
 	}
-	for _, noise := range []string{"(*Coroutine).suspend", "(*Dispatcher).Block", "(*Coroutine).main", "iter.Pull", "created by"} {
+	for _, noise := range []string{"(*Coroutine).suspend", "(*Dispatcher).Block", "(*Coroutine).start", "iter.Pull", "created by"} {
 		if strings.Contains(root, noise) {
 			t.Errorf("stack contains dispatcher frame %q:\n%s", noise, root)
 		}

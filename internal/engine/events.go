@@ -26,6 +26,11 @@ type EventSource struct {
 	// lastID: a server whose tokens lead in circles would otherwise keep
 	// a task reading forever.
 	stalledPages int
+
+	// replayed is the task's Replayed hook, until called (see
+	// noteReplayed). It is kept here, with the task's events, rather than
+	// in the Run that the sticky cache keeps between tasks.
+	replayed func()
 }
 
 // maxStalledPages is how many pages in a row may bring nothing new before

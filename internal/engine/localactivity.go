@@ -126,7 +126,7 @@ type localActivity struct {
 // result. The request's ID is set here. Canceling the returned machine
 // (through CancelLocalActivity) cancels the activity.
 func (x *Run) ScheduleLocalActivity(req *LocalActivityRequest, summary string, done func(LocalActivityResult)) *commands.LocalActivity {
-	las := &x.las
+	las := &x.use().las
 	las.seq++
 	req.ID = strconv.FormatInt(las.seq, 10)
 	req.WorkflowTaskTimeout = x.info.WorkflowTaskTimeout
@@ -176,7 +176,7 @@ func (x *Run) waitingForLocalActivities() bool {
 	if x.replaying || x.queryOnly || x.closing != nil || x.closed {
 		return false
 	}
-	return len(x.las.pending) > 0
+	return x.optional != nil && len(x.optional.las.pending) > 0
 }
 
 // localActivitiesToStart marks the requested local activities started and
@@ -185,7 +185,8 @@ func (x *Run) waitingForLocalActivities() bool {
 func (x *Run) localActivitiesToStart() ([]*LocalActivityRequest, []*localActivity, error) {
 	var start []*LocalActivityRequest
 	var canceled []*localActivity
-	for _, la := range x.las.order {
+	las := &x.use().las
+	for _, la := range las.order {
 		switch la.m.State() {
 		case commands.Created:
 			if err := la.m.Start(); err != nil {
@@ -196,19 +197,19 @@ func (x *Run) localActivitiesToStart() ([]*LocalActivityRequest, []*localActivit
 			canceled = append(canceled, la)
 		}
 	}
-	x.las.order = x.las.order[:0]
+	las.order = las.order[:0]
 	return start, canceled, nil
 }
 
 // ResolveLocalActivity records the outcome of a local activity the worker
 // ran, wakes the code, and says whether the task may end now.
 func (x *Run) ResolveLocalActivity(id string, o LocalActivityOutcome) (*TaskResult, error) {
-	if x.failure != nil {
-		return nil, fmt.Errorf("this workflow run's state is unusable after an earlier failure: %w", x.failure)
+	if err := x.unusable(); err != nil {
+		return nil, err
 	}
 	res, err := x.resolveLive(id, o)
 	if err != nil {
-		x.failure = err
+		x.use().failure = err
 		return nil, x.classify(err)
 	}
 	x.book.Trim()
@@ -217,7 +218,7 @@ func (x *Run) ResolveLocalActivity(id string, o LocalActivityOutcome) (*TaskResu
 
 func (x *Run) resolveLive(id string, o LocalActivityOutcome) (_ *TaskResult, err error) {
 	defer recoverAt(&err, nil)
-	la := x.las.pending[id]
+	la := x.use().las.pending[id]
 	if la == nil || !x.waiting {
 		return nil, fmt.Errorf("local activity %q: an outcome arrived for a local activity this task does not wait for", id)
 	}
@@ -266,7 +267,7 @@ func (x *Run) recordLocalActivity(la *localActivity, o LocalActivityOutcome, rep
 }
 
 func (x *Run) resolveLocalActivity(la *localActivity, in commands.Input, o commands.Outcome, attempt int32, backoff time.Duration, ev *historypb.HistoryEvent) error {
-	delete(x.las.pending, la.req.ID)
+	delete(x.use().las.pending, la.req.ID)
 	la.lastAttempt, la.backoff = attempt, backoff
 	return la.m.Resolve(in, o, ev)
 }
@@ -283,7 +284,7 @@ func (x *Run) resolveFromMarker(ev *historypb.HistoryEvent) error {
 	if err := x.dc.FromPayloads(p, &data); err != nil {
 		return fmt.Errorf("LocalActivity marker at event %d: decoding %q: %w", ev.GetEventId(), detailData, err)
 	}
-	la := x.las.pending[data.ActivityID]
+	la := x.use().las.pending[data.ActivityID]
 	if la == nil {
 		return &commands.NondeterminismError{Event: ev, Reason: fmt.Sprintf(
 			"history has the outcome of local activity %q (type %q) at event %d, but the workflow code has not asked for that local activity",

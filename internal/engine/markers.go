@@ -52,7 +52,6 @@ type markerState struct {
 	mutableValues   map[string]map[int]*commonpb.Payloads // ID -> call count -> value
 	mutableRecorded map[string]bool                       // "ID_seq" recorded in history
 
-	afterVersionMarker bool // the previous event was a version marker
 }
 
 // put sets m[k] = v, making the map first if it is nil.
@@ -65,22 +64,20 @@ func put[K comparable, V any](m *map[K]V, k K, v V) {
 
 // skipsMatching reports marker events that replay does not match to
 // commands (version and mutable side effect markers).
-func (m *markerState) skipsMatching(ev *historypb.HistoryEvent) bool {
+func (x *Run) skipsMatching(ev *historypb.HistoryEvent) bool {
 	name := ev.GetMarkerRecordedEventAttributes().GetMarkerName()
-	m.afterVersionMarker = name == MarkerVersion
+	x.afterVersionMarker = name == MarkerVersion
 	return name == MarkerVersion || name == MarkerMutableSideEffect
 }
 
 // isChangeVersionUpsert reports the search attribute upsert that follows a
 // version marker; it is skipped like the marker.
-func (m *markerState) isChangeVersionUpsert(ev *historypb.HistoryEvent) bool {
-	after := m.afterVersionMarker
-	m.afterVersionMarker = false
+func (x *Run) isChangeVersionUpsert(ev *historypb.HistoryEvent) bool {
+	after := x.afterVersionMarker
+	x.afterVersionMarker = false
 	_, ok := ev.GetUpsertWorkflowSearchAttributesEventAttributes().GetSearchAttributes().GetIndexedFields()[ChangeVersionSearchAttribute]
 	return after && ok
 }
-
-func (m *markerState) noteEvent(*historypb.HistoryEvent) { m.afterVersionMarker = false }
 
 // preload reads a marker that the task being replayed recorded.
 func (m *markerState) preload(x *Run, ev *historypb.HistoryEvent) error {
@@ -175,7 +172,7 @@ func markerCommand(name string, details map[string]*commonpb.Payloads) *commandp
 // SideEffect runs f once, the first time the code reaches it, records its
 // result in history, and returns the recorded result on every replay.
 func (x *Run) SideEffect(f func() (*commonpb.Payloads, error)) (*commonpb.Payloads, error) {
-	m := &x.markers
+	m := &x.use().markers
 	m.sideEffectSeq++
 	id := m.sideEffectSeq
 	var result *commonpb.Payloads
@@ -213,7 +210,7 @@ func (x *Run) GetVersion(changeID string, minSupported, maxSupported int) int {
 // records the version prefer chooses instead of maxSupported (nil prefer:
 // maxSupported).
 func (x *Run) GetVersionPreferring(changeID string, minSupported, maxSupported int, prefer func() int) int {
-	m := &x.markers
+	m := &x.use().markers
 	version, known := m.versions[changeID]
 	if !known {
 		switch {
@@ -242,7 +239,7 @@ func (x *Run) GetVersionPreferring(changeID string, minSupported, maxSupported i
 }
 
 func (x *Run) recordVersion(changeID string, version int) {
-	m := &x.markers
+	m := &x.use().markers
 	list := []string{changeID + "-" + strconv.Itoa(version)}
 	for _, id := range slices.Sorted(maps.Keys(m.versions)) {
 		list = append(list, id+"-"+strconv.Itoa(m.versions[id]))
@@ -276,7 +273,7 @@ func (x *Run) recordVersion(changeID string, version int) {
 // MutableSideEffect returns the value recorded for id, re-evaluating f on
 // first execution and recording a new value whenever equal says it changed.
 func (x *Run) MutableSideEffect(id string, f func() (*commonpb.Payloads, error), equal func(old *commonpb.Payloads) bool) (*commonpb.Payloads, error) {
-	m := &x.markers
+	m := &x.use().markers
 	call := m.mutableCalls[id] + 1
 	put(&m.mutableCalls, id, call)
 	if old := m.mutableLatest(id, call); old != nil {
@@ -328,7 +325,7 @@ func (x *Run) recordMutable(id string, call int, value *commonpb.Payloads) *comm
 		detailData:               x.mustEncode(id, value),
 		detailMutableCallCounter: x.mustEncode(call),
 	}))
-	x.markers.putMutable(id, call, value)
+	x.use().markers.putMutable(id, call, value)
 	return value
 }
 

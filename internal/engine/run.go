@@ -31,6 +31,10 @@ type Run struct {
 	fc FailureConverter
 
 	lastEventID int64 // the last event applied
+	// optional is the state of the features a run may never use (local
+	// activities, updates, side effects and versions), made on first use
+	// (see use): a cached run that waits on a signal keeps none of it.
+	optional *optionalState
 	// lastStartedEventID is the WorkflowTaskStarted of the last workflow
 	// task whose code ran (attempts that failed or timed out are skipped,
 	// see taskStarted); DiscardTask moves it back to the last task the
@@ -40,45 +44,59 @@ type Run struct {
 	// reports it as the history length. Pollers no longer read it before
 	// they lock the run, which is why it was made atomic.
 	lastStartedEventID atomic.Int64
-	ranCode            bool // the workflow code has run for some task
-	queryOnly          bool // rebuilding state to answer a query
-	// checkAtNextTask: commands were sent and their events must all be
-	// matched before the next workflow task is scheduled.
-	checkAtNextTask bool
 	// completedBuildID is the build ID the last WorkflowTaskCompleted
 	// applied recorded; completedSeen: one was applied (see
 	// TaskStarted.RecordedBuildID).
 	completedBuildID string
-	completedSeen    bool
 	// replayedBuildID is what the last task replayed in the current
 	// ProcessTask reported (replayedBuildIDSet: one did, with a
 	// recorded build ID); a live task after it reports the same, as
 	// go.temporal.io/sdk's GetCurrentBuildID does.
-	replayedBuildID    string
-	replayedBuildIDSet bool
+	replayedBuildID string
 
-	now       time.Time // the time of the current workflow task
-	replaying bool      // the code is re-running a task already in history
-
-	markers markerState
-	flags   sdkFlags
-	sdk     sdkRecorded
-
-	closing *Close // set by the code; turned into a command at task end
-	closed  bool   // the close command was produced
-
-	updates     updateRequests // update requests waiting for the next task
-	outMessages []*protocolpb.Message
-	failure     error // set when the run cannot go on
-
-	las localActivities
-	// waiting: the live task waits for local activities (see
-	// localactivity.go). nowLocal is the worker's clock when now was set,
-	// to tell the workflow time a local activity ended.
-	waiting  bool
+	now time.Time // the time of the current workflow task
+	// nowLocal is the worker's clock when now was set, to tell the
+	// workflow time a local activity ended.
 	nowLocal time.Time
 
-	replayed func() // Task.Replayed, until called
+	flags sdkFlags
+	sdk   sdkRecorded
+
+	closing *Close // set by the code; turned into a command at task end
+
+	// The run's flags, side by side so that they share a word.
+	ranCode   bool // the workflow code has run for some task
+	queryOnly bool // rebuilding state to answer a query
+	// checkAtNextTask: commands were sent and their events must all be
+	// matched before the next workflow task is scheduled.
+	checkAtNextTask    bool
+	completedSeen      bool
+	replayedBuildIDSet bool
+	replaying          bool // the code is re-running a task already in history
+	closed             bool // the close command was produced
+	// waiting: the live task waits for local activities (see
+	// localactivity.go).
+	waiting bool
+	// afterVersionMarker: the previous event was a version marker (see
+	// skipsMatching).
+	afterVersionMarker bool
+}
+
+// optionalState is the state of the features a run may never use.
+type optionalState struct {
+	failure     error // set when the run cannot go on
+	markers     markerState
+	updates     updateRequests // update requests waiting for the next task
+	outMessages []*protocolpb.Message
+	las         localActivities
+}
+
+// use returns the run's optional state, made on first use.
+func (x *Run) use() *optionalState {
+	if x.optional == nil {
+		x.optional = new(optionalState)
+	}
+	return x.optional
 }
 
 // NewRun returns the state of a run that has not seen any event.
@@ -180,25 +198,37 @@ func (x *Run) DiscardTask(keptStartedID int64) error {
 // Run already applied are skipped, so a sticky task's events and a
 // full history both work.
 func (x *Run) ProcessTask(t Task) (*TaskResult, error) {
-	if x.failure != nil {
-		return nil, fmt.Errorf("this workflow run's state is unusable after an earlier failure: %w", x.failure)
+	if err := x.unusable(); err != nil {
+		return nil, err
 	}
 	if x.waiting {
 		return nil, errors.New("engine: a new task arrived while the last one still waits for local activities")
 	}
-	x.outMessages = nil
-	x.updates.inbox = t.Messages
-	x.replayed = t.Replayed
+	if len(t.Messages) > 0 || x.optional != nil {
+		o := x.use()
+		o.outMessages = nil
+		o.updates.inbox = t.Messages
+	}
+	t.Events.replayed = t.Replayed
 	x.replayedBuildID, x.replayedBuildIDSet = "", false
 	res, err := x.processEvents(t.Events)
 	if err != nil {
-		x.replayed = nil
-		x.failure = err
+		t.Events.replayed = nil
+		x.use().failure = err
 		return nil, x.classify(err)
 	}
-	x.noteReplayed()
+	t.Events.noteReplayed()
 	x.book.Trim()
 	return res, nil
+}
+
+// unusable is the error of a task given to a run that an earlier task
+// left unusable.
+func (x *Run) unusable() error {
+	if x.optional == nil || x.optional.failure == nil {
+		return nil
+	}
+	return fmt.Errorf("this workflow run's state is unusable after an earlier failure: %w", x.optional.failure)
 }
 
 // processEvents applies the events of src; a panic of user code it runs
@@ -291,19 +321,19 @@ func (x *Run) apply(ev *historypb.HistoryEvent, src *EventSource) (ran bool, err
 		wf.Cancel()
 		return false, nil
 	case enumspb.EVENT_TYPE_MARKER_RECORDED:
-		if x.markers.skipsMatching(ev) {
+		if x.skipsMatching(ev) {
 			return false, nil
 		}
 	case enumspb.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES:
-		if x.markers.isChangeVersionUpsert(ev) {
+		if x.isChangeVersionUpsert(ev) {
 			return false, nil
 		}
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ADMITTED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED,
 		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_REJECTED:
-		x.markers.noteEvent(ev)
+		x.afterVersionMarker = false
 		return false, x.applyUpdateEvent(ev)
 	}
-	x.markers.noteEvent(ev)
+	x.afterVersionMarker = false
 	if !commands.Owns(ev.GetEventType()) {
 		return false, checkInformational(ev)
 	}
@@ -369,16 +399,16 @@ func (x *Run) start(ev *historypb.HistoryEvent) error {
 	}
 	a := ev.GetWorkflowExecutionStartedEventAttributes()
 	x.info.Namespace = x.opts.Namespace
-	x.info.TaskQueue = a.GetTaskQueue().GetName()
-	x.info.WorkflowType = a.GetWorkflowType().GetName()
-	x.info.OriginalRunID = a.GetOriginalExecutionRunId()
+	x.info.TaskQueue = x.opts.Names.Intern(a.GetTaskQueue().GetName())
+	x.info.WorkflowType = x.opts.Names.Intern(a.GetWorkflowType().GetName())
+	x.info.OriginalRunID = sameString(a.GetOriginalExecutionRunId(), x.info.RunID)
 	x.info.CurrentRunID = x.info.OriginalRunID
 	x.info.WorkflowTaskTimeout = a.GetWorkflowTaskTimeout().AsDuration()
 	x.info.LastCompletionResult = a.GetLastCompletionResult()
 	x.info.ContinuedFailure = a.GetContinuedFailure()
 	x.info.StartedTime = ev.GetEventTime().AsTime()
 	x.now = x.info.StartedTime
-	wf, err := x.opts.NewWorkflow(a.GetWorkflowType().GetName())
+	wf, err := x.opts.NewWorkflow(x.info.WorkflowType)
 	if err != nil {
 		return err
 	}
@@ -426,7 +456,7 @@ func (x *Run) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (bool, e
 		x.TryUseFlag(FlagProtocolMessageCommand)
 	}
 	if !x.replaying {
-		x.noteReplayed()
+		src.noteReplayed()
 	}
 	x.ranCode = true
 	x.book.BeginTask(ev.GetEventId())
@@ -456,9 +486,10 @@ func (x *Run) runCode() error {
 	if err := x.runWorkflow(); err != nil {
 		return err
 	}
-	for x.replaying && len(x.las.markers) > 0 {
-		ev := x.las.markers[0]
-		x.las.markers = x.las.markers[1:]
+	for x.replaying && x.optional != nil && len(x.optional.las.markers) > 0 {
+		las := &x.optional.las
+		ev := las.markers[0]
+		las.markers = las.markers[1:]
 		if err := x.resolveFromMarker(ev); err != nil {
 			return err
 		}
@@ -503,8 +534,9 @@ func (x *Run) endOfTask() (*TaskResult, error) {
 		}
 		start = append(start, more...)
 		if len(canceled) == 0 {
-			cancels := x.las.cancels
-			x.las.cancels = nil
+			las := &x.use().las
+			cancels := las.cancels
+			las.cancels = nil
 			return &TaskResult{WaitingForLocalActivities: true, StartLocalActivities: start, CancelLocalActivities: cancels}, nil
 		}
 		if err := x.resolveCanceledBeforeStart(canceled); err != nil {
@@ -515,21 +547,26 @@ func (x *Run) endOfTask() (*TaskResult, error) {
 		}
 	}
 	x.finishTask()
-	x.las.cancels = nil
+	if x.optional != nil {
+		x.optional.las.cancels = nil
+	}
 	return &TaskResult{Commands: x.book.TakeCommands(), Messages: x.takeMessages(), NewFlags: x.flags.takeNew(), Closed: x.closed}, nil
 }
 
 // takeMessages returns the protocol messages made since the last call.
 func (x *Run) takeMessages() []*protocolpb.Message {
-	m := x.outMessages
-	x.outMessages = nil
+	if x.optional == nil {
+		return nil
+	}
+	m := x.optional.outMessages
+	x.optional.outMessages = nil
 	return m
 }
 
 // noteReplayed calls the task's Replayed hook, once.
-func (x *Run) noteReplayed() {
-	if f := x.replayed; f != nil {
-		x.replayed = nil
+func (src *EventSource) noteReplayed() {
+	if f := src.replayed; f != nil {
+		src.replayed = nil
 		f()
 	}
 }
@@ -557,14 +594,15 @@ func (x *Run) lookAhead(src *EventSource) error {
 		switch ev.GetEventType() {
 		case enumspb.EVENT_TYPE_MARKER_RECORDED:
 			if ev.GetMarkerRecordedEventAttributes().GetMarkerName() == MarkerLocalActivity {
-				x.las.markers = append(x.las.markers, ev)
+				las := &x.use().las
+				las.markers = append(las.markers, ev)
 				continue
 			}
-			if err := x.markers.preload(x, ev); err != nil {
+			if err := x.use().markers.preload(x, ev); err != nil {
 				return err
 			}
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED:
-			x.updates.noteAccepted(ev)
+			x.use().updates.noteAccepted(ev)
 		}
 	}
 }

@@ -112,7 +112,8 @@ func mustAny(m proto.Message) *anypb.Any {
 // Messages made in replay were sent long ago: only the command matters.
 func (x *Run) sendMessage(m *protocolpb.Message, withCommand bool) {
 	if !x.replaying {
-		x.outMessages = append(x.outMessages, m)
+		o := x.use()
+		o.outMessages = append(o.outMessages, m)
 	}
 	if withCommand && x.TryUseFlag(FlagProtocolMessageCommand) {
 		x.book.ProtocolMessage(m.GetId())
@@ -170,7 +171,10 @@ func (r *updateRequests) take(replaying bool) []*protocolpb.Message {
 // deliverUpdates hands the workflow the task's update requests, in order,
 // before its code runs.
 func (x *Run) deliverUpdates() error {
-	for _, m := range x.updates.take(x.replaying) {
+	if x.optional == nil {
+		return nil
+	}
+	for _, m := range x.optional.updates.take(x.replaying) {
 		var req updatepb.Request
 		if err := m.GetBody().UnmarshalTo(&req); err != nil {
 			return fmt.Errorf("update %q: the request message %q cannot be read: %w", m.GetProtocolInstanceId(), m.GetId(), err)
@@ -194,7 +198,7 @@ func (x *Run) deliverUpdates() error {
 func (x *Run) applyUpdateEvent(ev *historypb.HistoryEvent) error {
 	switch ev.GetEventType() {
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ADMITTED:
-		x.updates.noteAdmitted(ev)
+		x.use().updates.noteAdmitted(ev)
 		return nil
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_REJECTED:
 		return nil // the server rejected it; no command of the code's

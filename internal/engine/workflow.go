@@ -89,6 +89,9 @@ type Options struct {
 	// local activity ended; time.Now when nil (the test environment's
 	// clock runs ahead).
 	Now func() time.Time
+	// Names, when set, keeps one copy of the task queue and workflow type
+	// names of the runs made with these Options (see Names).
+	Names *Names
 }
 
 func (o *Options) clock() time.Time {

@@ -98,6 +98,18 @@ func (f *Func) CallWithContext(ctx wfctx.Context, args []any) (any, error) {
 	return f.callReflect(ctx, args)
 }
 
+// CallFor returns CallWithContext's call of f with args, the arguments
+// after the context: its direct call when they fit it, else a call
+// through reflect. A workflow's root coroutine calls what it returns
+// itself, so that no frame of CallWithContext stays under the workflow
+// function for as long as it waits.
+func (f *Func) CallFor(args []any) func(ctx wfctx.Context, args []any) (any, error) {
+	if d := f.direct; d != nil && d.fits(args) {
+		return d.call
+	}
+	return f.callReflect
+}
+
 // callReflect is CallWithContext through reflect. It stays a function of
 // its own so that its frame is not part of CallWithContext's, which stays
 // under a direct call while the workflow waits.

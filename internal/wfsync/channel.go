@@ -69,20 +69,20 @@ type Chan struct {
 	// channel of the workflow's own), such a value is a bug of the
 	// workflow, and the receive panics.
 	dropCorrupt func(channel string, err error)
-
-	receiveReason, sendReason string // for stack traces, made on first need
 }
 
 func newChannel(name string, capacity int) *Chan {
 	return &Chan{name: name, capacity: max(capacity, 0)}
 }
 
-// MakeChan returns a channel by value, for a struct that embeds one (a
-// run's signal channels). dropCorrupt, if set, is told of each value a
+// Init makes c, the zero Chan embedded in a struct (a run's signal
+// channels), a channel. dropCorrupt, if set, is told of each value a
 // receive drops because it cannot be stored in the receiver's pointer
-// (see Chan.dropCorrupt).
-func MakeChan(name string, capacity int, dropCorrupt func(channel string, err error)) Chan {
-	return Chan{name: name, capacity: max(capacity, 0), dropCorrupt: dropCorrupt}
+// (see Chan.dropCorrupt). It sets the fields in place: a Chan built by
+// value and copied would take a frame of its size on the stack of the
+// coroutine that asks for a signal channel.
+func (c *Chan) Init(name string, capacity int, dropCorrupt func(channel string, err error)) {
+	c.name, c.capacity, c.dropCorrupt = name, max(capacity, 0), dropCorrupt
 }
 
 // Name returns the channel's name ("" for NewBufferedChannel).
@@ -105,9 +105,9 @@ func (c *Chan) Receive(ctx Context, valuePtr any) (more bool) {
 		v, ok, more := c.tryReceive(nil)
 		if !ok && more {
 			rt := RuntimeOf(ctx)
-			w := rt.waiters.receive()
+			w := rt.waiters.receive(c)
 			c.receivers.push(w)
-			rt.dispatcher.Block(c.receiveBlockedReason(), w)
+			rt.dispatcher.Block("", w)
 			v, more = w.value, w.more
 			rt.waiters.recycleReceive(w) // give popped it from the queue
 		}
@@ -173,7 +173,7 @@ func (c *Chan) Send(ctx Context, v any) {
 	rt := RuntimeOf(ctx)
 	w := rt.waiters.send(v, c)
 	c.senders.push(w)
-	rt.dispatcher.Block(c.sendBlockedReason(), w)
+	rt.dispatcher.Block("", w)
 	if !w.taken {
 		panic(c.sendOnClosed()) // w stays queued: a drain may still take it
 	}
@@ -256,20 +256,6 @@ func (c *Chan) sendOnClosed() string {
 	return fmt.Sprintf("workflow: send on closed channel %q", c.name)
 }
 
-func (c *Chan) receiveBlockedReason() string {
-	if c.receiveReason == "" {
-		c.receiveReason = "blocked on " + c.displayName() + ".Receive"
-	}
-	return c.receiveReason
-}
-
-func (c *Chan) sendBlockedReason() string {
-	if c.sendReason == "" {
-		c.sendReason = "blocked on " + c.displayName() + ".Send"
-	}
-	return c.sendReason
-}
-
 func (c *Chan) displayName() string {
 	if c.name == "" {
 		return "unnamed-channel"
@@ -296,6 +282,7 @@ func (c *Chan) assign(v, valuePtr any) bool {
 // blockedReceive is the waiter of a blocking Receive.
 type blockedReceive struct {
 	value any
+	ch    *Chan // the channel it waits on, for Describe
 	more  bool
 	done  bool
 }
@@ -307,6 +294,9 @@ func (r *blockedReceive) give(v any, more bool) bool {
 
 // Ready is the dispatcher's wake-up condition.
 func (r *blockedReceive) Ready() bool { return r.done }
+
+// Describe says what the receive waits for, in stack traces.
+func (r *blockedReceive) Describe() string { return "blocked on " + r.ch.displayName() + ".Receive" }
 
 // blockedSend is the waiter of a blocking Send.
 type blockedSend struct {
@@ -323,6 +313,9 @@ func (s *blockedSend) take() (any, bool) {
 // Ready is the dispatcher's wake-up condition: taken, or never will be.
 func (s *blockedSend) Ready() bool { return s.taken || s.ch.closed }
 
+// Describe says what the send waits for, in stack traces.
+func (s *blockedSend) Describe() string { return "blocked on " + s.ch.displayName() + ".Send" }
+
 // waiterPool recycles the waiters of blocking Receive and Send calls, the
 // hottest allocations of channel traffic. A waiter is recycled only once
 // it has left its channel's queue.
@@ -331,13 +324,14 @@ type waiterPool struct {
 	sends    []*blockedSend
 }
 
-func (p *waiterPool) receive() *blockedReceive {
+func (p *waiterPool) receive(c *Chan) *blockedReceive {
 	if n := len(p.receives); n > 0 {
 		w := p.receives[n-1]
 		p.receives = p.receives[:n-1]
+		w.ch = c
 		return w
 	}
-	return &blockedReceive{}
+	return &blockedReceive{ch: c}
 }
 
 func (p *waiterPool) recycleReceive(w *blockedReceive) {

@@ -338,7 +338,7 @@ func TestReceiveWithTimeout(t *testing.T) {
 
 func TestReceiveWithTimeoutNeedsTimers(t *testing.T) {
 	tr := newTestRun(t)
-	tr.rt.startTimer = nil
+	tr.rt.timers = nil
 	tr.start(func(ctx Context) { NewChannel(ctx).ReceiveWithTimeout(ctx, time.Second, nil) })
 	if perr := tr.runExpectingPanic(); !errors.Is(perr, errNoTimers) {
 		t.Fatalf("panic %v, want errNoTimers", perr.Value)

@@ -28,12 +28,9 @@ type Runtime struct {
 	// run is the workflow run the runtime belongs to; nil in tests of the
 	// primitives alone.
 	run Run
-
-	// startTimer starts a workflow timer that fires after d; canceling ctx
-	// cancels it. The engine sets it; ReceiveWithTimeout needs it.
-	startTimer func(ctx Context, d time.Duration, summary string) *SettableFuture
-	// now is the workflow's clock, set with startTimer.
-	now func() time.Time
+	// timers are the engine's timers and clock (ReceiveWithTimeout uses
+	// them); nil in tests that need none.
+	timers Timers
 }
 
 // NewRuntime returns the runtime of one workflow run, with no
@@ -51,11 +48,20 @@ type Run interface {
 	Await(ctx Context, condition func() bool) error
 }
 
-// Attach ties the runtime to its run, and to the engine's timers and
-// clock (ReceiveWithTimeout uses them).
-func (rt *Runtime) Attach(run Run, startTimer func(ctx Context, d time.Duration, summary string) *SettableFuture, now func() time.Time) {
-	rt.run, rt.startTimer, rt.now = run, startTimer, now
+// Timers are a run's workflow timers and clock, as the engine keeps them.
+// Package internal's workflowRun implements it (an interface rather than
+// two functions: a method value is an allocation each cached run keeps).
+type Timers interface {
+	// StartTimer starts a workflow timer that fires after d; canceling
+	// ctx cancels it.
+	StartTimer(ctx Context, d time.Duration, summary string) *SettableFuture
+	// Now is the workflow's clock.
+	Now() time.Time
 }
+
+// Attach ties the runtime to its run, and to the engine's timers and
+// clock.
+func (rt *Runtime) Attach(run Run, timers Timers) { rt.run, rt.timers = run, timers }
 
 // Run returns the run the runtime belongs to, nil if none.
 func (rt *Runtime) Run() Run { return rt.run }
@@ -83,10 +89,18 @@ func RuntimeOf(ctx Context) *Runtime {
 var errNoTimers = errors.New("workflow: this workflow runtime has no timers (no engine attached)")
 
 func (rt *Runtime) newTimer(ctx Context, d time.Duration, summary string) *SettableFuture {
-	if rt.startTimer == nil {
+	if rt.timers == nil {
 		panic(errNoTimers)
 	}
-	return rt.startTimer(ctx, d, summary)
+	return rt.timers.StartTimer(ctx, d, summary)
+}
+
+// now is the workflow's clock.
+func (rt *Runtime) now() time.Time {
+	if rt.timers == nil {
+		panic(errNoTimers)
+	}
+	return rt.timers.Now()
 }
 
 // StartRoot creates the root coroutine, named "root" as in the official

@@ -38,15 +38,22 @@ func newTestRun(t testing.TB) *testRun {
 	rt := NewRuntime(coro.Options{DeadlockTimeout: 30 * time.Second})
 	tr := &testRun{t: t, rt: rt}
 	tr.ctx, tr.cancel = NewRootContext(rt)
-	rt.startTimer = func(ctx Context, d time.Duration, summary string) *SettableFuture {
-		timer := &fakeTimer{ctx: ctx, duration: d, summary: summary, future: &SettableFuture{}}
-		tr.timers = append(tr.timers, timer)
-		return timer.future
-	}
-	rt.now = func() time.Time { return time.Time{} } // the fake timers fire when a test says
+	rt.timers = fakeTimers{tr}
 	t.Cleanup(func() { _ = rt.dispatcher.Close() })
 	return tr
 }
+
+// fakeTimers are timers the test fires by hand.
+type fakeTimers struct{ tr *testRun }
+
+func (f fakeTimers) StartTimer(ctx Context, d time.Duration, summary string) *SettableFuture {
+	timer := &fakeTimer{ctx: ctx, duration: d, summary: summary, future: &SettableFuture{}}
+	f.tr.timers = append(f.tr.timers, timer)
+	return timer.future
+}
+
+// Now stands still: the fake timers fire when a test says.
+func (fakeTimers) Now() time.Time { return time.Time{} }
 
 // start makes fn the root coroutine.
 func (tr *testRun) start(fn func(ctx Context)) { tr.rt.StartRoot(tr.ctx, fn) }

@@ -1,7 +1,6 @@
 package workerrt
 
 import (
-	"container/list"
 	"sync"
 	"sync/atomic"
 
@@ -20,9 +19,11 @@ type cachedRun struct {
 	closed   bool
 	// purged is set when the cache was purged while a task held the run:
 	// that task must not put it back, so the next task replays it.
-	purged  atomic.Bool
-	elem    *list.Element
-	metrics *workerMetrics // of the worker that made the run; may be nil
+	purged atomic.Bool
+	// prev and next thread the cache's runs into its LRU order (see
+	// StickyCache.newest), under the cache's mutex.
+	prev, next *cachedRun
+	metrics    *workerMetrics // of the worker that made the run; may be nil
 	// owner is the worker whose sticky queue the run's next task comes
 	// to, set when the run is cached (under the cache's mutex).
 	owner *Worker
@@ -53,28 +54,35 @@ func (r *cachedRun) closeLocked() {
 // timed out or reset), one a query shows closed, and the runs of a worker
 // that stops. The server tells a worker nothing else: a run terminated or
 // timed out with no new run and no query stays until it is evicted.
+//
+// It holds at most one run of a workflow, so one map by workflow finds a
+// run, and the runs themselves form the LRU list: each cached run costs
+// one map entry and no object of the cache's own.
 type StickyCache struct {
-	mu    sync.Mutex
-	size  int
-	order *list.List // front = most recently used
-	runs  map[string]*cachedRun
-	// byWorkflow finds the cached run of a workflow.
-	byWorkflow map[workflowKey]*cachedRun
+	mu   sync.Mutex
+	size int
+	runs map[workflowKey]*cachedRun
+	// newest and oldest are the ends of the runs' LRU list (cachedRun.prev
+	// and next), newest the most recently used.
+	newest, oldest *cachedRun
 }
 
 // NewStickyCache returns a cache of at most size runs; 0 disables it.
 func NewStickyCache(size int) *StickyCache {
-	return &StickyCache{size: size, order: list.New(), runs: make(map[string]*cachedRun), byWorkflow: make(map[workflowKey]*cachedRun)}
+	return &StickyCache{size: size, runs: make(map[workflowKey]*cachedRun)}
 }
 
-// get returns the cached run, marking it recently used.
-func (c *StickyCache) get(runID string) *cachedRun {
+// lookup returns the cached run runID of a workflow, marking it recently
+// used.
+func (c *StickyCache) lookup(workflow workflowKey, runID string) *cachedRun {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	r := c.runs[runID]
-	if r != nil {
-		c.order.MoveToFront(r.elem)
+	r := c.runs[workflow]
+	if r == nil || r.runID != runID {
+		return nil
 	}
+	c.unlink(r)
+	c.pushNewest(r)
 	return r
 }
 
@@ -88,28 +96,24 @@ func (c *StickyCache) put(r *cachedRun, owner *Worker) {
 	}
 	c.mu.Lock()
 	r.owner = owner
-	if c.runs[r.runID] == r {
-		c.order.MoveToFront(r.elem)
+	if c.runs[r.workflow] == r {
+		c.unlink(r)
+		c.pushNewest(r)
 		c.mu.Unlock()
 		return
 	}
 	var dropped []*cachedRun
-	if old := c.runs[r.runID]; old != nil {
-		c.drop(old)
-		dropped = append(dropped, old)
-	}
-	if other := c.byWorkflow[r.workflow]; other != nil {
+	if other := c.runs[r.workflow]; other != nil {
 		c.drop(other)
 		dropped = append(dropped, other)
 	}
-	r.elem = c.order.PushFront(r)
-	c.runs[r.runID] = r
-	c.byWorkflow[r.workflow] = r
+	c.pushNewest(r)
+	c.runs[r.workflow] = r
 	var forced *cachedRun
-	if c.order.Len() > c.size {
+	if len(c.runs) > c.size {
 		// Make room: the least recently used run is still open (closed
 		// runs never stay cached), so this eviction is forced.
-		forced = c.order.Back().Value.(*cachedRun)
+		forced = c.oldest
 		c.drop(forced)
 		dropped = append(dropped, forced)
 	}
@@ -122,15 +126,37 @@ func (c *StickyCache) put(r *cachedRun, owner *Worker) {
 	}
 }
 
-// drop takes r out of the cache; c.mu must be held.
+// pushNewest puts r, which is in no list, at the newest end; c.mu must be
+// held.
+func (c *StickyCache) pushNewest(r *cachedRun) {
+	r.prev, r.next = nil, c.newest
+	if c.newest != nil {
+		c.newest.prev = r
+	} else {
+		c.oldest = r
+	}
+	c.newest = r
+}
+
+// unlink takes r out of the LRU list; c.mu must be held.
+func (c *StickyCache) unlink(r *cachedRun) {
+	if r.prev != nil {
+		r.prev.next = r.next
+	} else if c.newest == r {
+		c.newest = r.next
+	}
+	if r.next != nil {
+		r.next.prev = r.prev
+	} else if c.oldest == r {
+		c.oldest = r.prev
+	}
+	r.prev, r.next = nil, nil
+}
+
+// drop takes r out of the cache; c.mu must be held and r cached.
 func (c *StickyCache) drop(r *cachedRun) {
-	c.order.Remove(r.elem)
-	if c.runs[r.runID] == r {
-		delete(c.runs, r.runID)
-	}
-	if c.byWorkflow[r.workflow] == r {
-		delete(c.byWorkflow, r.workflow)
-	}
+	c.unlink(r)
+	delete(c.runs, r.workflow)
 }
 
 // remove drops a run from the cache, reporting whether it was there; the
@@ -138,7 +164,7 @@ func (c *StickyCache) drop(r *cachedRun) {
 func (c *StickyCache) remove(r *cachedRun) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.runs[r.runID] != r {
+	if c.runs[r.workflow] != r {
 		return false
 	}
 	c.drop(r)
@@ -150,7 +176,7 @@ func (c *StickyCache) remove(r *cachedRun) bool {
 func (c *StickyCache) removeOtherRun(workflow workflowKey, runID string) *cachedRun {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	r := c.byWorkflow[workflow]
+	r := c.runs[workflow]
 	if r == nil || r.runID == runID {
 		return nil
 	}
@@ -179,7 +205,7 @@ func (c *StickyCache) removeOwnedBy(w *Worker) []*cachedRun {
 func (c *StickyCache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.order.Len()
+	return len(c.runs)
 }
 
 // Purge closes and drops every run (worker.PurgeStickyWorkflowCache),
@@ -190,9 +216,13 @@ func (c *StickyCache) Purge() {
 	for _, r := range runs {
 		r.purged.Store(true) // under c.mu, so that no put takes it back
 	}
-	c.runs = make(map[string]*cachedRun)
-	c.byWorkflow = make(map[workflowKey]*cachedRun)
-	c.order.Init()
+	c.runs = make(map[workflowKey]*cachedRun)
+	for r := c.newest; r != nil; {
+		next := r.next
+		r.prev, r.next = nil, nil
+		r = next
+	}
+	c.newest, c.oldest = nil, nil
 	c.mu.Unlock()
 	for _, r := range runs {
 		if r.mu.TryLock() {

@@ -10,6 +10,20 @@ func cachedRunOf(id string) *cachedRun {
 	return &cachedRun{runID: id, workflow: workflowKey{"ns", "wf-" + id}, exec: engine.NewRun(&engine.Options{})}
 }
 
+// get returns the cached run runID, marking it recently used, for tests
+// that know only the run's ID.
+func (c *StickyCache) get(runID string) *cachedRun {
+	c.mu.Lock()
+	var workflow workflowKey
+	for k, r := range c.runs {
+		if r.runID == runID {
+			workflow = k
+		}
+	}
+	c.mu.Unlock()
+	return c.lookup(workflow, runID)
+}
+
 func TestStickyCacheIsBoundedLRU(t *testing.T) {
 	c := NewStickyCache(2)
 	a, b, d := cachedRunOf("a"), cachedRunOf("b"), cachedRunOf("d")
@@ -57,5 +71,44 @@ func TestAPurgedRunATaskHoldsIsNotCachedAgain(t *testing.T) {
 	closeRun(r) // as the purge's goroutine does, if it has not yet
 	if !r.closed {
 		t.Fatal("a purged run must be closed once the task lets go")
+	}
+}
+
+// The runs leave a full cache least recently used first, a lookup or a
+// task counting as a use; a purged cache fills again in the same order.
+func TestStickyCacheEvictsTheLeastRecentlyUsedRun(t *testing.T) {
+	c := NewStickyCache(3)
+	for round := range 2 {
+		runs := map[string]*cachedRun{}
+		for _, id := range []string{"a", "b", "d", "e", "f", "g"} {
+			runs[id] = cachedRunOf(id)
+		}
+		cached := func(want ...string) {
+			t.Helper()
+			if c.Len() != len(want) {
+				t.Fatalf("round %d: len %d, want %v", round, c.Len(), want)
+			}
+			for _, id := range want {
+				if c.get(id) != runs[id] {
+					t.Fatalf("round %d: %s is not cached, want %v", round, id, want)
+				}
+			}
+		}
+		c.put(runs["a"], nil)
+		c.put(runs["b"], nil)
+		c.put(runs["d"], nil)
+		c.lookup(runs["a"].workflow, "a") // order now a, d, b
+		c.put(runs["e"], nil)             // evicts b
+		if c.get("b") != nil {
+			t.Fatalf("round %d: b, the least recently used, was not evicted", round)
+		}
+		c.put(runs["d"], nil) // a task of d: d, e, a
+		c.put(runs["f"], nil) // evicts a
+		cached("d", "e", "f")
+		c.remove(runs["e"])
+		c.put(runs["g"], nil) // room for it: nothing evicted
+		cached("d", "f", "g")
+		c.Purge()
+		cached()
 	}
 }

@@ -83,7 +83,8 @@ func (w *Worker) query(task *workflowservice.PollWorkflowTaskQueueResponse, wm *
 	fc = w.opts.Engine.FailureConverter
 	q := task.GetQuery()
 	if w.opts.Cache != nil {
-		if run := w.opts.Cache.get(task.GetWorkflowExecution().GetRunId()); run != nil {
+		exec := task.GetWorkflowExecution()
+		if run := w.opts.Cache.lookup(w.workflowOf(exec), exec.GetRunId()); run != nil {
 			run.mu.Lock()
 			if !run.closed && !showsClosed(task) {
 				defer run.mu.Unlock()

@@ -102,7 +102,7 @@ func (w *Worker) runFor(task *workflowservice.PollWorkflowTaskQueueResponse, car
 		closeRun(carried)
 	}
 	if w.opts.Cache != nil {
-		if run := w.opts.Cache.get(runID); run != nil {
+		if run := w.opts.Cache.lookup(w.workflowOf(task.GetWorkflowExecution()), runID); run != nil {
 			// The caller checks, under the run's lock, that the task
 			// follows on from it (followsOn).
 			fetch := w.historyFetcher(task.GetWorkflowExecution())
@@ -135,8 +135,14 @@ func (w *Worker) newCachedRun(task *workflowservice.PollWorkflowTaskQueueRespons
 	if err != nil {
 		return nil, nil, err
 	}
-	run := &cachedRun{runID: exec.GetRunId(), workflow: w.workflowOf(exec), exec: engine.NewRun(w.opts.Engine), metrics: w.metrics}
-	run.exec.SetRun(exec.GetWorkflowId(), exec.GetRunId())
+	// The run keeps its workflow ID and run ID in one string of its own,
+	// not as the task's two, each in a span of the task's other strings
+	// that the run would keep from being freed.
+	workflowID, runID := exec.GetWorkflowId(), exec.GetRunId()
+	ids := workflowID + runID
+	workflowID, runID = ids[:len(workflowID)], ids[len(workflowID):]
+	run := &cachedRun{runID: runID, workflow: workflowKey{namespace: w.opts.Namespace, workflowID: workflowID}, exec: engine.NewRun(w.opts.Engine), metrics: w.metrics}
+	run.exec.SetRun(workflowID, runID)
 	return run, src, nil
 }
 
