@@ -56,7 +56,10 @@ func TestLoadThroughSmallCache(t *testing.T) {
 	start := time.Now()
 	ids := startMixed(t, starter, tq, unique(t, "wf"), ins, client.StartWorkflowOptions{})
 	started := time.Since(start)
-	requireResults(t, starter, ids, ins, 5*time.Minute)
+	// 2,000 workflows take under 20 s on a quiet machine without -race,
+	// and 4-5 minutes with -race on a 2-core machine loaded 4-5 times
+	// over: the deadline only bounds a run that stopped making progress.
+	requireResults(t, starter, ids, ins, 10*time.Minute)
 	elapsed := time.Since(start)
 	w.Stop()
 	peak := heap.stop()
