@@ -110,7 +110,7 @@ func (r *workflowRun) spawn(ctx Context, name string, f func(ctx Context)) {
 // Start prepares the root coroutine; it runs at the first workflow task.
 func (r *workflowRun) Start(x *engine.Run, started *historypb.WorkflowExecutionStartedEventAttributes) error {
 	r.exec = x
-	r.rt = wfsync.NewRuntime(coro.Options{DeadlockTimeout: r.config.deadlockTimeout, OnAllBlocked: r.drainQueuedUpdates})
+	r.rt = wfsync.NewRuntime(coro.Options{DeadlockTimeout: r.config.deadlockTimeout})
 	r.rt.Attach(r, r)
 	r.signals.init(r.dropCorruptSignal)
 	r.info = r.config.buildInfo(x, started)

@@ -169,6 +169,9 @@ func (r *workflowRun) Update(u *engine.Update) {
 	if len(r.updates.handlers) == 0 && priority {
 		if r.updates.queued == nil {
 			r.updates.queued = make(map[string][]*engine.Update)
+			// The queued updates are rejected once every coroutine is
+			// blocked, if no handler came for them.
+			r.rt.Dispatcher().SetOnAllBlocked(r.drainQueuedUpdates)
 		}
 		if _, ok := r.updates.queued[u.Name]; !ok {
 			r.updates.queuedOrder = append(r.updates.queuedOrder, u.Name)

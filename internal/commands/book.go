@@ -49,6 +49,23 @@ type entry struct {
 	unmatched bool
 }
 
+// commandLocations are LocateCommands' memory: locate names the workflow
+// code producing a command, and of holds each machine's command and its
+// location.
+type commandLocations struct {
+	locate func() string
+	of     map[machine]located
+}
+
+// get returns m's command and location, if l has them; l may be nil.
+func (l *commandLocations) get(m machine) (located, bool) {
+	if l == nil {
+		return located{}, false
+	}
+	v, ok := l.of[m]
+	return v, ok
+}
+
 // located is a command and the workflow code location that produced it.
 type located struct {
 	cmd      *commandpb.Command
@@ -88,11 +105,11 @@ type Book struct {
 	// readOnly: code that may not make commands runs (see ReadOnlyError).
 	readOnly bool
 
-	// locate, when set, names the workflow code producing a command; the
-	// Book then remembers each machine's command and its location so that
-	// errors can say where it came from (see LocateCommands).
-	locate  func() string
-	located map[machine]located
+	// locating, when set, remembers each machine's command and where the
+	// workflow code made it, so that errors can say where it came from
+	// (see LocateCommands); only the replayer asks, so it is not a field
+	// of every cached run's Book.
+	locating *commandLocations
 
 	// groups are the event group markers of the workflow API call being
 	// made (see SetEventGroups); nil, as it nearly always is, costs nothing.
@@ -135,8 +152,7 @@ func put[K comparable, V any](m *map[K]V, k K, v V) {
 // A stack walk per command is too dear for every replay: the replayer
 // turns it on only to explain a mismatch it has already found.
 func (b *Book) LocateCommands(locate func() string) {
-	b.locate = locate
-	b.located = make(map[machine]located)
+	b.locating = &commandLocations{locate: locate, of: make(map[machine]located)}
 }
 
 // BeginTask is called at a WorkflowTaskStarted event. The task's commands
@@ -187,6 +203,13 @@ func (b *Book) nextEvent() int64 {
 	return b.nextEventID
 }
 
+// locationOf is where the code made m's command, or "" when the Book does
+// not locate commands.
+func (b *Book) locationOf(m machine) string {
+	l, _ := b.locating.get(m)
+	return l.location
+}
+
 // add appends a command to the outbox and consumes one sequence number.
 func (b *Book) add(cmd *commandpb.Command, owner machine) *entry {
 	if b.readOnly {
@@ -194,8 +217,8 @@ func (b *Book) add(cmd *commandpb.Command, owner machine) *entry {
 	}
 	b.skipVersionMarkers()
 	e := &entry{cmd: cmd, owner: owner}
-	if b.locate != nil {
-		b.located[owner] = located{cmd: cmd, location: b.locate()}
+	if l := b.locating; l != nil {
+		l.of[owner] = located{cmd: cmd, location: l.locate()}
 	}
 	b.outbox = append(b.outbox, e)
 	b.nextEventID++
@@ -250,7 +273,7 @@ func (b *Book) CheckAllMatched(next *historypb.HistoryEvent) error {
 		Event:        next,
 		Command:      e.cmd,
 		Reason:       "the workflow code produced " + DescribeCommand(e.cmd) + ", but history has no event for it (" + where + ")",
-		CodeLocation: b.located[e.owner].location,
+		CodeLocation: b.locationOf(e.owner),
 	}
 }
 
@@ -301,7 +324,7 @@ func (b *Book) fire(m machine, in Input, ev *historypb.HistoryEvent) error {
 	}
 	if nd, isND := err.(*NondeterminismError); isND && nd.Command == nil {
 		// A transition's action found the mismatch: name m's command.
-		if l, ok := b.located[m]; ok {
+		if l, ok := b.locating.get(m); ok {
 			nd.Command, nd.CodeLocation = l.cmd, l.location
 		}
 	}
@@ -311,7 +334,7 @@ func (b *Book) fire(m machine, in Input, ev *historypb.HistoryEvent) error {
 // illegal is the error for an input m cannot take in its state.
 func (b *Book) illegal(m machine, in Input, ev *historypb.HistoryEvent) *IllegalTransitionError {
 	err := &IllegalTransitionError{Machine: m.describe(), State: m.state(), Input: in, Event: ev}
-	if l, ok := b.located[m]; ok {
+	if l, ok := b.locating.get(m); ok {
 		err.Command, err.CodeLocation = l.cmd, l.location
 	}
 	return err
@@ -350,7 +373,9 @@ func (b *Book) takeBack(e *entry) {
 	b.outbox = slices.Delete(b.outbox, i, i+1)
 	b.nextEventID--
 	b.seqSkew += 2
-	delete(b.located, e.owner)
+	if b.locating != nil {
+		delete(b.locating.of, e.owner)
+	}
 }
 
 // applyCommandEvent matches ev to the oldest command in flight.
@@ -360,7 +385,7 @@ func (b *Book) applyCommandEvent(ev *historypb.HistoryEvent) error {
 	}
 	e := b.inflight[0]
 	if why := mismatch(e.cmd, ev); why != "" {
-		return &NondeterminismError{Event: ev, Command: e.cmd, Reason: why, CodeLocation: b.located[e.owner].location}
+		return &NondeterminismError{Event: ev, Command: e.cmd, Reason: why, CodeLocation: b.locationOf(e.owner)}
 	}
 	b.inflight[0] = nil
 	b.inflight = b.inflight[1:]

@@ -61,7 +61,7 @@ type Coroutine struct {
 	d     *Dispatcher
 	name  string
 	seq   int    // creation order, from 1
-	label string // pprof label value, unique in the process
+	label uint64 // pprof label value (see labelText), unique in the process
 	fn    func()
 
 	// Set when the coroutine first runs.
@@ -90,7 +90,7 @@ func (c *Coroutine) Finished() bool { return c.status == statusFinished }
 // start prepares the goroutine behind the coroutine. It is deferred to the
 // first turn so that coroutines closed before running cost no goroutine.
 func (c *Coroutine) start() {
-	c.label = strconv.FormatUint(labelCounter.Add(1), 10)
+	c.label = labelCounter.Add(1)
 	// The body of the coroutine's goroutine. Its frame stays under the
 	// coroutine's code for as long as the coroutine lives, so it does
 	// little itself, and it is a function literal rather than a method
@@ -108,8 +108,11 @@ func (c *Coroutine) start() {
 //
 //go:noinline
 func (c *Coroutine) setLabel() {
-	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels(labelKey, c.label)))
+	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels(labelKey, c.labelText())))
 }
+
+// labelText is the value of the coroutine's label (see labelKey).
+func (c *Coroutine) labelText() string { return strconv.FormatUint(c.label, 10) }
 
 // exit records how the coroutine ended. It must be deferred by main, so
 // that its recover stops any panic before iter.Pull passes it on.

@@ -100,6 +100,12 @@ func (d *Dispatcher) refuses(c *Coroutine) bool {
 	return true
 }
 
+// SetOnAllBlocked sets Options.OnAllBlocked, for a dispatcher that needs
+// it only from some point on (a run, once updates wait for a handler):
+// a function kept from the start would be one more object each waiting
+// run keeps. It must not be called while RunUntilBlocked runs.
+func (d *Dispatcher) SetOnAllBlocked(f func() bool) { d.onAllBlocked = f }
+
 // Created returns how many coroutines the dispatcher has created.
 func (d *Dispatcher) Created() int { return d.created }
 

@@ -188,7 +188,7 @@ func stuckStack(c *Coroutine) string {
 	if err := pprof.Lookup("goroutine").WriteTo(&profile, 1); err != nil {
 		return "(stack unavailable: " + err.Error() + ")"
 	}
-	labelText := fmt.Sprintf("%q:%q", labelKey, c.label)
+	labelText := fmt.Sprintf("%q:%q", labelKey, c.labelText())
 	for record := range strings.SplitSeq(profile.String(), "\n\n") {
 		lines := strings.Split(record, "\n")
 		if len(lines) < 2 || !strings.HasPrefix(lines[1], "# labels: ") || !strings.Contains(lines[1], labelText) {
