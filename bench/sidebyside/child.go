@@ -68,7 +68,9 @@ type snapshot struct {
 	CPU        time.Duration `json:"cpu"`
 	HeapInuse  uint64        `json:"heapInuse"`
 	StackInuse uint64        `json:"stackInuse"`
-	Goroutines int           `json:"goroutines"`
+	// RSS is the process's resident set size (0 where unknown).
+	RSS        uint64 `json:"rss"`
+	Goroutines int    `json:"goroutines"`
 	// Entered counts WaitSignalWorkflow runs entered in the process.
 	Entered int64 `json:"entered"`
 	// MetricSeries counts the series of the SDK's metrics (temporal_...)
@@ -211,6 +213,7 @@ func takeSnapshot(gc bool) *snapshot {
 		CPU:        processCPU(),
 		HeapInuse:  ms.HeapInuse,
 		StackInuse: ms.StackInuse,
+		RSS:        residentBytes(),
 		Goroutines: runtime.NumGoroutine(),
 		Entered:    entered.Load(),
 

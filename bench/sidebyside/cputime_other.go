@@ -11,3 +11,4 @@ func processCPU() time.Duration {
 
 func threadSleeps() uint64   { return 0 }
 func readWriteCalls() uint64 { return 0 }
+func residentBytes() uint64  { return 0 }

@@ -31,6 +31,21 @@ func rusage() syscall.Rusage {
 	return ru
 }
 
+// residentBytes is this process's resident set size, from /proc/self/statm
+// (0 where there is none).
+func residentBytes() uint64 {
+	data, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	fields := strings.Fields(string(data))
+	if len(fields) < 2 {
+		return 0
+	}
+	pages, _ := strconv.ParseUint(fields[1], 10, 64)
+	return pages * uint64(os.Getpagesize())
+}
+
 // readWriteCalls counts the read and write system calls of this process,
 // from /proc/self/io (0 where there is none).
 func readWriteCalls() uint64 {

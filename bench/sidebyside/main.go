@@ -39,6 +39,7 @@ type config struct {
 	workflows       int
 	concurrency     int
 	memoryWorkflows int
+	memoryRelease   bool
 	scaleWorkflows  int
 	scaleActivities []int
 	replayTime      time.Duration
@@ -84,6 +85,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&c.workflows, "workflows", 2000, "throughput: workflows")
 	fs.IntVar(&c.concurrency, "concurrency", 50, "throughput, memory and scale: concurrent starters")
 	fs.IntVar(&c.memoryWorkflows, "memory-workflows", 2000, "memory: workflows cached at once")
+	fs.BoolVar(&c.memoryRelease, "memory-release", true, "memory: signal the workflows after measuring and wait for them to complete (false leaves\nthem open, and \"kept after completion\" unmeasured: for counts where that takes as long\nas caching them)")
 	fs.IntVar(&c.scaleWorkflows, "scale-workflows", 300, "scale: workflows per activity count (fewer than -workflows: 16 activities take 33 task dispatches each)")
 	fs.IntVar(&c.nexusWorkflows, "nexus-workflows", 500, "nexus: workflows per operation kind, run once without and once with the Nexus call")
 	fs.StringVar(&scale, "scale-activities", "1,4,16", "scale: activities per workflow, comma-separated")

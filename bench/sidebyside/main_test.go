@@ -129,6 +129,34 @@ func TestTinyRunProfilesEverything(t *testing.T) {
 	}
 }
 
+// TestTinyMemoryRunWithoutRelease measures memory with the workflows left
+// open: the process's RSS is reported, and what is kept after completion
+// is not measured.
+func TestTinyMemoryRunWithoutRelease(t *testing.T) {
+	cli := testharness.RequireCLI(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{
+		"-temporal", cli, "-only", "memory", "-memory-workflows", "5", "-memory-release=false",
+		"-concurrency", "5", "-warmup", "1", "-timeout", "90s",
+	}, &stdout, &stderr)
+	out := stdout.String()
+	t.Logf("output:\n%s", out)
+	if code != 0 {
+		t.Fatalf("exit code %d; stderr:\n%s", code, stderr.String())
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^memory\s+process RSS, all cached\s+[0-9.]+ MiB\s+[0-9.]+ MiB\s+[0-9.]+`),
+		regexp.MustCompile(`(?m)^memory\s+process RSS / workflow\s+\S`),
+		regexp.MustCompile(`(?m)^memory\s+kept after completion / wf\s+-\s+-\s+-`),
+	} {
+		if !want.MatchString(out) {
+			t.Errorf("no line matching %s", want)
+		}
+	}
+}
+
 func TestProfileAllNeedsAProfileDirectory(t *testing.T) {
 	if _, err := parseFlags([]string{"-profile-all"}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "-profile DIR") {
 		t.Fatalf("-profile-all alone: %v", err)

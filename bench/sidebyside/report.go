@@ -106,8 +106,12 @@ func (b *bench) runRound(ctx context.Context, round int) bool {
 					misses = append(misses, miss{w, m, ratio})
 				}
 			}
+			ratioText := fmt.Sprintf("%.3f", ratio)
+			if math.IsNaN(ratio) {
+				ratioText = "-" // a figure not measured
+			}
 			fmt.Fprintf(b.stdout, rowFormat, w.name, m.label, format(ours[m.key], m.unit), format(official[m.key], m.unit),
-				fmt.Sprintf("%.3f", ratio), m.target, verdict)
+				ratioText, m.target, verdict)
 		}
 		if ctx.Err() != nil {
 			return false
@@ -221,6 +225,9 @@ func errMark(m metric) string {
 
 // format prints a figure in its unit.
 func format(v float64, unit string) string {
+	if math.IsNaN(v) {
+		return "-" // not measured
+	}
 	switch unit {
 	case unitDuration:
 		d := time.Duration(v)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -101,6 +102,8 @@ func (b *bench) workloads() []workload {
 			{key: "heap", label: "heap / workflow", unit: unitBytes},
 			{key: "stack", label: "stack / workflow", unit: unitBytes},
 			{key: "goroutines", label: "goroutines / workflow", unit: unitCount},
+			{key: "rssPerWorkflow", label: "process RSS / workflow", unit: unitBytes},
+			{key: "rss", label: "process RSS, all cached", unit: unitBytes},
 			{key: "retained", label: "kept after completion / wf", unit: unitBytes},
 		}},
 	}
@@ -447,26 +450,32 @@ func (b *bench) memory(ctx context.Context, r *sideRun) (figures, error) {
 			return nil, err
 		}
 	}
-	t0 = time.Now()
-	if err := b.release(ctx, r, cached); err != nil {
-		return nil, err
+	per := func(a, b uint64) float64 { return (float64(a) - float64(b)) / float64(n) }
+	figs := figures{
+		"heap":           per(after.HeapInuse, before.HeapInuse),
+		"stack":          per(after.StackInuse, before.StackInuse),
+		"total":          per(after.HeapInuse+after.StackInuse, before.HeapInuse+before.StackInuse),
+		"goroutines":     float64(after.Goroutines-before.Goroutines) / float64(n),
+		"rssPerWorkflow": per(after.RSS, before.RSS),
+		"rss":            float64(after.RSS),
+		"retained":       math.NaN(),
 	}
-	b.logf("memory, %s: %d workflows signaled and completed in %s", r.side, n, time.Since(t0).Round(time.Millisecond))
-	final, err := c.snap(ctx, true)
-	if err != nil {
-		return nil, err
+	if b.cfg.memoryRelease {
+		t0 = time.Now()
+		if err := b.release(ctx, r, cached); err != nil {
+			return nil, err
+		}
+		b.logf("memory, %s: %d workflows signaled and completed in %s", r.side, n, time.Since(t0).Round(time.Millisecond))
+		final, err := c.snap(ctx, true)
+		if err != nil {
+			return nil, err
+		}
+		figs["retained"] = per(final.HeapInuse+final.StackInuse, before.HeapInuse+before.StackInuse)
 	}
 	if err := c.stop(ctx); err != nil {
 		return nil, err
 	}
-	per := func(a, b uint64) float64 { return (float64(a) - float64(b)) / float64(n) }
-	return figures{
-		"heap":       per(after.HeapInuse, before.HeapInuse),
-		"stack":      per(after.StackInuse, before.StackInuse),
-		"total":      per(after.HeapInuse+after.StackInuse, before.HeapInuse+before.StackInuse),
-		"goroutines": float64(after.Goroutines-before.Goroutines) / float64(n),
-		"retained":   per(final.HeapInuse+final.StackInuse, before.HeapInuse+before.StackInuse),
-	}, nil
+	return figs, nil
 }
 
 // waiting are started WaitSignalWorkflow runs.
