@@ -165,6 +165,7 @@ func (oursEngine) startWorker(cfg childConfig, logger *slog.Logger) (worker, err
 	}
 	w := oursworker.New(c, cfg.TaskQueue, wopts)
 	w.RegisterWorkflowWithOptions(sequentialOurs, oursworkflow.RegisterOptions{Name: sequentialName})
+	w.RegisterWorkflowWithOptions(typedSequentialOurs, oursworkflow.RegisterOptions{Name: typedSequentialName})
 	w.RegisterWorkflowWithOptions(waitSignalOurs, oursworkflow.RegisterOptions{Name: waitSignalName})
 	w.RegisterWorkflowWithOptions(localActivitiesOurs, oursworkflow.RegisterOptions{Name: localActivitiesName})
 	w.RegisterWorkflowWithOptions(nexusCallerOurs, oursworkflow.RegisterOptions{Name: nexusCallerName})
@@ -266,6 +267,9 @@ func (officialEngine) startWorker(cfg childConfig, logger *slog.Logger) (worker,
 	}
 	w := officialworker.New(c, cfg.TaskQueue, wopts)
 	w.RegisterWorkflowWithOptions(sequentialOfficial, officialworkflow.RegisterOptions{Name: sequentialName})
+	// The official SDK has no typed API: the typed workload's workflow is
+	// its plain one.
+	w.RegisterWorkflowWithOptions(sequentialOfficial, officialworkflow.RegisterOptions{Name: typedSequentialName})
 	w.RegisterWorkflowWithOptions(waitSignalOfficial, officialworkflow.RegisterOptions{Name: waitSignalName})
 	w.RegisterWorkflowWithOptions(localActivitiesOfficial, officialworkflow.RegisterOptions{Name: localActivitiesName})
 	w.RegisterWorkflowWithOptions(nexusCallerOfficial, officialworkflow.RegisterOptions{Name: nexusCallerName})

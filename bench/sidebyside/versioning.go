@@ -31,7 +31,8 @@ type deploymentVersion struct {
 // workflow, their difference and their ratio.
 func versioningMetrics() []metric {
 	return []metric{
-		{key: "rate", label: "workflows / second", unit: unitRate},
+		{key: "rate", label: "workflows / s versioned", unit: unitRate},
+		{key: "baseRate", label: "workflows / s unversioned", unit: unitRate},
 		{key: "cpu", label: "worker CPU / wf versioned", unit: unitDuration, target: &target{atMost: true, ratio: 0.5}},
 		{key: "base", label: "worker CPU / wf unversioned", unit: unitDuration},
 		{key: "added", label: "CPU added by versioning / wf", unit: unitDuration},
@@ -68,6 +69,7 @@ func (b *bench) versioningOf(n int) func(context.Context, *sideRun) (figures, er
 		}
 		return figures{
 			"rate":       float64(n) / u.wall.Seconds(),
+			"baseRate":   float64(n) / base.wall.Seconds(),
 			"cpu":        float64(u.cpu) / float64(n),
 			"base":       float64(base.cpu) / float64(n),
 			"added":      float64(u.cpu-base.cpu) / float64(n),

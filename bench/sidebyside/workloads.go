@@ -118,7 +118,8 @@ func (b *bench) workloads() []workload {
 	ws = append(ws,
 		workload{name: "nexus sync", group: "nexus", profiles: cpuAndHeap, run: b.nexusOf(nexusSyncOperation, c.nexusWorkflows), metrics: nexusMetrics()},
 		workload{name: "nexus async", group: "nexus", profiles: cpuAndHeap, run: b.nexusOf(nexusWorkflowOperation, c.nexusWorkflows), metrics: nexusMetrics()},
-		workload{name: "versioning", group: "versioning", profiles: cpuAndHeap, run: b.versioningOf(c.versioningWorkflows), metrics: versioningMetrics()})
+		workload{name: "versioning", group: "versioning", profiles: cpuAndHeap, run: b.versioningOf(c.versioningWorkflows), metrics: versioningMetrics()},
+		workload{name: "typed", group: "typed", profiles: cpuAndHeap, run: b.typedOf(c.typedWorkflows), metrics: typedMetrics()})
 	if c.metrics {
 		// Both sides recorded the SDK's metrics, in series of similar
 		// number.
