@@ -28,38 +28,12 @@ import (
 //
 //	go test -run '^$' -bench EmbeddedServer -benchmem -count 6 ./typed | benchstat -col /form -
 func BenchmarkEmbeddedServer(b *testing.B) {
-	srv, err := temporaltest.NewServer(temporaltest.ServerOptions{InMemory: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Stop()
-	opts := srv.ClientOptions()
-	opts.Logger = log.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	c, err := client.Dial(opts)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
-	const taskQueue = "typed-bench"
-	w := worker.New(c, taskQueue, worker.Options{})
-	w.RegisterWorkflow(incrementsTyped)
-	w.RegisterWorkflow(incrementsUntyped)
-	w.RegisterActivity(increment)
-	if err := w.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer w.Stop()
-
-	ctx := context.Background()
-	// Every run gets a workflow ID of its own, across -count repeats too.
-	var runs int
-	id := func() string { runs++; return fmt.Sprintf("typed-bench-%d", runs) }
-	calls := []struct {
+	forms := []struct {
 		name string
-		call func(id string) (int, error)
+		call func(ctx context.Context, c client.Client, id string) (int, error)
 	}{
-		{"form=untyped", func(id string) (int, error) {
-			run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: taskQueue}, incrementsUntyped, 1)
+		{"form=untyped", func(ctx context.Context, c client.Client, id string) (int, error) {
+			run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: benchTaskQueue}, incrementsUntyped, 1)
 			if err != nil {
 				return 0, err
 			}
@@ -67,26 +41,25 @@ func BenchmarkEmbeddedServer(b *testing.B) {
 			err = run.Get(ctx, &v)
 			return v, err
 		}},
-		{"form=typed", func(id string) (int, error) {
-			run, err := typed.ExecuteWorkflow(ctx, c, client.StartWorkflowOptions{ID: id, TaskQueue: taskQueue}, incrementsTyped, 1)
+		{"form=typed", func(ctx context.Context, c client.Client, id string) (int, error) {
+			run, err := typed.ExecuteWorkflow(ctx, c, client.StartWorkflowOptions{ID: id, TaskQueue: benchTaskQueue}, incrementsTyped, 1)
 			if err != nil {
 				return 0, err
 			}
 			return run.Get(ctx)
 		}},
 	}
-	for _, form := range calls {
+	for _, form := range forms {
 		b.Run(form.name, func(b *testing.B) {
-			// Warm up the worker's pollers and caches before measuring.
-			for range 5 {
-				if _, err := form.call(id()); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportAllocs()
-			cpu0 := processCPU()
-			for b.Loop() {
-				v, err := form.call(id())
+			// A server, client and worker of its own: the server keeps
+			// every workflow, and a run after another would pay for the
+			// other's in its heap.
+			c := startBenchWorker(b)
+			ctx := context.Background()
+			runs := 0
+			call := func() {
+				runs++
+				v, err := form.call(ctx, c, fmt.Sprintf("typed-bench-%d", runs))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -94,9 +67,47 @@ func BenchmarkEmbeddedServer(b *testing.B) {
 					b.Fatalf("result %d, want 1", v)
 				}
 			}
+			// Warm up the worker's pollers and caches before measuring.
+			for range 5 {
+				call()
+			}
+			b.ReportAllocs()
+			cpu0 := processCPU()
+			for b.Loop() {
+				call()
+			}
 			if cpu0 >= 0 {
 				b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
 			}
 		})
 	}
+}
+
+const benchTaskQueue = "typed-bench"
+
+// startBenchWorker starts an embedded server and a worker of the
+// benchmark's workflows and activity, and returns the worker's client;
+// all stop when b ends.
+func startBenchWorker(b *testing.B) client.Client {
+	srv, err := temporaltest.NewServer(temporaltest.ServerOptions{InMemory: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(srv.Stop)
+	opts := srv.ClientOptions()
+	opts.Logger = log.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	c, err := client.Dial(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(c.Close)
+	w := worker.New(c, benchTaskQueue, worker.Options{})
+	w.RegisterWorkflow(incrementsTyped)
+	w.RegisterWorkflow(incrementsUntyped)
+	w.RegisterActivity(increment)
+	if err := w.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(w.Stop)
+	return c
 }
