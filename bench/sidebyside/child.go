@@ -36,6 +36,9 @@ type childConfig struct {
 	Metrics bool `json:"metrics,omitempty"`
 	// Nexus registers the nexus workloads' Nexus service with the worker.
 	Nexus bool `json:"nexus,omitempty"`
+	// Deployment, when set, makes the worker a versioned one: worker
+	// deployment versioning on, with this version.
+	Deployment *deploymentVersion `json:"deployment,omitempty"`
 	// MemProfileRate, when set, is runtime.MemProfileRate from the start:
 	// a finer heap profile than the default one sample per 512 KiB.
 	MemProfileRate int `json:"memProfileRate,omitempty"`
@@ -132,7 +135,7 @@ func serveChild(configJSON string, in io.Reader, out io.Writer) error {
 	enc := json.NewEncoder(out)
 	var w worker
 	if cfg.TaskQueue != "" {
-		if w, err = eng.startWorker(cfg.HostPort, cfg.Namespace, cfg.TaskQueue, cfg.CacheSize, cfg.Metrics, cfg.Nexus, quietLogger(os.Stderr)); err != nil {
+		if w, err = eng.startWorker(cfg, quietLogger(os.Stderr)); err != nil {
 			_ = enc.Encode(response{Err: "starting the worker: " + err.Error()})
 			return err
 		}

@@ -34,6 +34,14 @@
 //     without the call run first in that worker, and the difference of
 //     the worker's CPU per workflow is its CPU per Nexus operation
 //     (target <= 0.5).
+//   - versioning: 1,000 one-activity workflows from the concurrent
+//     starters, run by an unversioned worker, then by a versioned one
+//     (worker deployment versioning on, its version made current, default
+//     behavior Pinned or AutoUpgrade); the worker's CPU per workflow of
+//     each, and their ratio (target: versioned CPU per workflow <= 0.5).
+//   - typed: 1,000 one-activity workflows, plain then written with our
+//     typed API (the official side runs its plain workflow twice), in one
+//     worker; the worker's CPU per workflow of each and their ratio.
 //
 // # How it measures
 //

@@ -63,10 +63,19 @@ type config struct {
 	// nexusWorkflows are the workflows of each nexus workload, run twice:
 	// without and with the Nexus call.
 	nexusWorkflows int
+	// versioningWorkflows are the workflows of the versioning workload,
+	// run once by an unversioned and once by a versioned worker;
+	// versioningAutoUpgrade makes the versioned worker's default
+	// behavior AutoUpgrade instead of Pinned.
+	versioningWorkflows   int
+	versioningAutoUpgrade bool
+	// typedWorkflows are the workflows of the typed workload, run once
+	// plain and once typed.
+	typedWorkflows int
 }
 
 // workloadNames are the workloads in the order they run.
-var workloadNames = []string{"latency", "throughput", "replay", "dispatcher", "memory", "localactivities", "scale", "nexus"}
+var workloadNames = []string{"latency", "throughput", "replay", "dispatcher", "memory", "localactivities", "scale", "nexus", "versioning", "typed"}
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("sidebyside", flag.ContinueOnError)
@@ -88,6 +97,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.memoryRelease, "memory-release", true, "memory: signal the workflows after measuring and wait for them to complete (false leaves\nthem open, and \"kept after completion\" unmeasured: for counts where that takes as long\nas caching them)")
 	fs.IntVar(&c.scaleWorkflows, "scale-workflows", 300, "scale: workflows per activity count (fewer than -workflows: 16 activities take 33 task dispatches each)")
 	fs.IntVar(&c.nexusWorkflows, "nexus-workflows", 500, "nexus: workflows per operation kind, run once without and once with the Nexus call")
+	fs.IntVar(&c.versioningWorkflows, "versioning-workflows", 1000, "versioning: one-activity workflows, run once by an unversioned and once by a versioned worker")
+	fs.BoolVar(&c.versioningAutoUpgrade, "versioning-auto-upgrade", false, "versioning: the versioned worker's default versioning behavior is AutoUpgrade (default: Pinned)")
+	fs.IntVar(&c.typedWorkflows, "typed-workflows", 1000, "typed: one-activity workflows, run once plain and once through our typed API (the official side: plain twice)")
 	fs.StringVar(&scale, "scale-activities", "1,4,16", "scale: activities per workflow, comma-separated")
 	fs.DurationVar(&c.replayTime, "replay-time", 2*time.Second, "replay and dispatcher: CPU time to spend replaying, per SDK")
 	fs.IntVar(&c.replayIters, "replay-iters", 3, "replay and dispatcher: at least this many measured replays")
@@ -123,6 +135,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		}
 		quick["localactivity-runs"] = func() { c.localActivityRuns = 100 }
 		quick["nexus-workflows"] = func() { c.nexusWorkflows = 200 }
+		quick["versioning-workflows"] = func() { c.versioningWorkflows = 200 }
+		quick["typed-workflows"] = func() { c.typedWorkflows = 200 }
 		for name, apply := range quick {
 			if !set[name] {
 				apply()
@@ -146,8 +160,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 			c.only[name] = true
 		}
 	}
-	if c.rounds < 1 || c.latencyRuns < 1 || c.localActivityRuns < 1 || c.workflows < 1 || c.concurrency < 1 || c.memoryWorkflows < 1 || c.scaleWorkflows < 1 || c.nexusWorkflows < 1 || c.warmup < 0 {
-		return nil, errors.New("-rounds, -latency-runs, -localactivity-runs, -workflows, -concurrency, -memory-workflows, -scale-workflows and -nexus-workflows must be positive")
+	if c.rounds < 1 || c.latencyRuns < 1 || c.localActivityRuns < 1 || c.workflows < 1 || c.concurrency < 1 || c.memoryWorkflows < 1 || c.scaleWorkflows < 1 || c.nexusWorkflows < 1 || c.versioningWorkflows < 1 || c.typedWorkflows < 1 || c.warmup < 0 {
+		return nil, errors.New("-rounds, -latency-runs, -localactivity-runs, -workflows, -concurrency, -memory-workflows, -scale-workflows, -nexus-workflows, -versioning-workflows and -typed-workflows must be positive")
 	}
 	var err error
 	if c.histories, err = filepath.Abs(c.histories); err != nil {
@@ -273,8 +287,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func (c *config) describeCounts() string {
-	return fmt.Sprintf("latency %d runs, throughput %d workflows, memory %d workflows, localactivities %d runs x %d local activities, scale %d workflows x %v activities, nexus 2 x %d workflows, %d concurrent starters, replay >= %s CPU and >= %d replays",
-		c.latencyRuns, c.workflows, c.memoryWorkflows, c.localActivityRuns, localActivitiesPerWorkflow, c.scaleWorkflows, c.scaleActivities, c.nexusWorkflows, c.concurrency, c.replayTime, c.replayIters)
+	return fmt.Sprintf("latency %d runs, throughput %d workflows, memory %d workflows, localactivities %d runs x %d local activities, scale %d workflows x %v activities, nexus 2 x %d workflows, versioning 2 x %d workflows (%s), typed 2 x %d workflows, %d concurrent starters, replay >= %s CPU and >= %d replays",
+		c.latencyRuns, c.workflows, c.memoryWorkflows, c.localActivityRuns, localActivitiesPerWorkflow, c.scaleWorkflows, c.scaleActivities, c.nexusWorkflows, c.versioningWorkflows, c.versioningBehavior(), c.typedWorkflows, c.concurrency, c.replayTime, c.replayIters)
+}
+
+// versioningBehavior names the versioned worker's default behavior.
+func (c *config) versioningBehavior() string {
+	if c.versioningAutoUpgrade {
+		return "AutoUpgrade"
+	}
+	return "Pinned"
 }
 
 // syncWriter serializes writes to w.

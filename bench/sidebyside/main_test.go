@@ -36,7 +36,7 @@ func TestTinyRun(t *testing.T) {
 	code := run(ctx, []string{
 		"-temporal", cli,
 		"-latency-runs", "5", "-localactivity-runs", "5", "-workflows", "5", "-memory-workflows", "5", "-scale-workflows", "5",
-		"-scale-activities", "1,4", "-nexus-workflows", "5", "-concurrency", "5", "-warmup", "1",
+		"-scale-activities", "1,4", "-nexus-workflows", "5", "-versioning-workflows", "5", "-typed-workflows", "5", "-concurrency", "5", "-warmup", "1",
 		"-replay-time", "0", "-replay-iters", "1", "-timeout", "90s",
 		"-profile", profiles,
 	}, &stdout, &stderr)
@@ -45,7 +45,7 @@ func TestTinyRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit code %d; stderr:\n%s", code, stderr.String())
 	}
-	for _, w := range []string{"latency", "throughput", "replay", "dispatcher", "memory", "localactivities", "scale x1", "scale x4", "nexus sync", "nexus async"} {
+	for _, w := range []string{"latency", "throughput", "replay", "dispatcher", "memory", "localactivities", "scale x1", "scale x4", "nexus sync", "nexus async", "versioning", "typed"} {
 		// A line with the workload, two figures, a ratio.
 		re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(w) + `\s+\S.*\s[-0-9.]+\s*(<=|>=)?`)
 		if !re.MatchString(out) {
@@ -153,6 +153,61 @@ func TestTinyMemoryRunWithoutRelease(t *testing.T) {
 	} {
 		if !want.MatchString(out) {
 			t.Errorf("no line matching %s", want)
+		}
+	}
+}
+
+// TestTinyVersioningRun runs the versioning workload with AutoUpgrade
+// (TestTinyRun runs it with the default, Pinned): on each side an
+// unversioned worker, then a versioned one whose version the run makes
+// current, and the report gives both CPU figures and their ratio.
+func TestTinyVersioningRun(t *testing.T) {
+	cli := testharness.RequireCLI(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{
+		"-temporal", cli, "-only", "versioning", "-versioning-workflows", "5", "-versioning-auto-upgrade",
+		"-concurrency", "5", "-warmup", "1", "-timeout", "90s",
+	}, &stdout, &stderr)
+	out := stdout.String()
+	t.Logf("output:\n%s", out)
+	if code != 0 && !strings.Contains(out, "targets met") {
+		t.Fatalf("exit code %d; stderr:\n%s", code, stderr.String())
+	}
+	if !strings.Contains(out, "versioning 2 x 5 workflows (AutoUpgrade)") {
+		t.Errorf("the header does not name the versioned worker's behavior")
+	}
+	for _, label := range []string{"worker CPU / wf versioned", "worker CPU / wf unversioned", "versioned / unversioned CPU"} {
+		// Two figures and a ratio, no error.
+		re := regexp.MustCompile(`(?m)^versioning\s+` + regexp.QuoteMeta(label) + `\s+[0-9.]+\s*\S*\s+[0-9.]+\s*\S*\s+[0-9.]+`)
+		if !re.MatchString(out) {
+			t.Errorf("no figures for %q", label)
+		}
+	}
+}
+
+// TestTinyTypedRun runs the typed workload: our worker runs the plain
+// workflow, then the one written with the typed API; the official worker
+// runs its plain one twice; the report gives both CPU figures and their
+// ratio.
+func TestTinyTypedRun(t *testing.T) {
+	cli := testharness.RequireCLI(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{
+		"-temporal", cli, "-only", "typed", "-typed-workflows", "5", "-concurrency", "5", "-warmup", "1", "-timeout", "90s",
+	}, &stdout, &stderr)
+	out := stdout.String()
+	t.Logf("output:\n%s", out)
+	if code != 0 && !strings.Contains(out, "targets met") {
+		t.Fatalf("exit code %d; stderr:\n%s", code, stderr.String())
+	}
+	for _, label := range []string{"worker CPU / wf typed", "worker CPU / wf plain", "typed / plain CPU"} {
+		re := regexp.MustCompile(`(?m)^typed\s+` + regexp.QuoteMeta(label) + `\s+[0-9.]+\s*\S*\s+[0-9.]+\s*\S*\s+[0-9.]+`)
+		if !re.MatchString(out) {
+			t.Errorf("no figures for %q", label)
 		}
 	}
 }

@@ -79,7 +79,7 @@ func recordWorkerMetrics(ctx context.Context, t *testing.T, hostPort, side strin
 	}
 	taskQueue := fmt.Sprintf("metrics-%s-%d", side, time.Now().UnixNano())
 	logger := quietLogger(io.Discard)
-	w, err := eng.startWorker(hostPort, "default", taskQueue, 100, true, false, logger)
+	w, err := eng.startWorker(childConfig{HostPort: hostPort, Namespace: "default", TaskQueue: taskQueue, CacheSize: 100, Metrics: true}, logger)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -230,6 +230,11 @@ func format(v float64, unit string) string {
 	}
 	switch unit {
 	case unitDuration:
+		if v < 0 {
+			// A difference of two figures (the nexus and versioning
+			// workloads' added CPU) can be negative.
+			return "-" + format(-v, unit)
+		}
 		d := time.Duration(v)
 		switch {
 		case d < time.Microsecond:

@@ -37,6 +37,9 @@ type starter interface {
 	// operator is the client's operator service, where the nexus
 	// workloads create their endpoints.
 	operator() operatorservice.OperatorServiceClient
+	// setCurrentVersion makes buildID the current version of the worker
+	// deployment deploymentName.
+	setCurrentVersion(ctx context.Context, deploymentName, buildID string) error
 	close()
 }
 
@@ -52,11 +55,13 @@ type worker interface{ stop() }
 // engine is what a child process needs of an SDK.
 type engine interface {
 	// startWorker sets the sticky cache size, connects and starts a
-	// worker on taskQueue with the benchmark's workflows and activity; with
-	// metrics, its client records metrics in childMetrics; with nexus, it
-	// serves the nexus workloads' Nexus service too (only then, so that
-	// the other workloads' workers run no Nexus pollers).
-	startWorker(hostPort, namespace, taskQueue string, cacheSize int, metrics, nexus bool, logger *slog.Logger) (worker, error)
+	// worker on cfg.TaskQueue with the benchmark's workflows and activity;
+	// with cfg.Metrics, its client records metrics in childMetrics; with
+	// cfg.Nexus, it serves the nexus workloads' Nexus service too (only
+	// then, so that the other workloads' workers run no Nexus pollers);
+	// with cfg.Deployment, it is a versioned worker of that deployment
+	// version.
+	startWorker(cfg childConfig, logger *slog.Logger) (worker, error)
 	// replayer returns a function that replays a history of workflowType.
 	replayer(workflowType string) (func(*historypb.History) error, error)
 }
@@ -116,6 +121,11 @@ func (s oursStarter) describe(ctx context.Context, id string) (*workflowservice.
 	return s.c.DescribeWorkflowExecution(ctx, id, "")
 }
 
+func (s oursStarter) setCurrentVersion(ctx context.Context, deploymentName, buildID string) error {
+	_, err := s.c.WorkerDeploymentClient().GetHandle(deploymentName).SetCurrentVersion(ctx, oursclient.WorkerDeploymentSetCurrentVersionOptions{BuildID: buildID})
+	return err
+}
+
 func (s oursStarter) operator() operatorservice.OperatorServiceClient { return s.c.OperatorService() }
 
 func (s oursStarter) close() { s.c.Close() }
@@ -132,23 +142,35 @@ func (w oursWorker) stop() {
 	w.c.Close()
 }
 
-func (oursEngine) startWorker(hostPort, namespace, taskQueue string, cacheSize int, metrics, nexus bool, logger *slog.Logger) (worker, error) {
-	oursworker.SetStickyWorkflowCacheSize(cacheSize)
-	opts := oursclient.Options{HostPort: hostPort, Namespace: namespace, Logger: ourslog.NewStructuredLogger(logger)}
-	if metrics {
+func (oursEngine) startWorker(cfg childConfig, logger *slog.Logger) (worker, error) {
+	oursworker.SetStickyWorkflowCacheSize(cfg.CacheSize)
+	opts := oursclient.Options{HostPort: cfg.HostPort, Namespace: cfg.Namespace, Logger: ourslog.NewStructuredLogger(logger)}
+	if cfg.Metrics {
 		opts.MetricsHandler = oursMetrics{scope{reg: childMetrics}}
 	}
 	c, err := oursclient.Dial(opts)
 	if err != nil {
 		return nil, err
 	}
-	w := oursworker.New(c, taskQueue, oursworker.Options{})
+	var wopts oursworker.Options
+	if d := cfg.Deployment; d != nil {
+		wopts.DeploymentOptions = oursworker.DeploymentOptions{
+			UseVersioning:             true,
+			Version:                   oursworker.WorkerDeploymentVersion{DeploymentName: d.Name, BuildID: d.BuildID},
+			DefaultVersioningBehavior: oursworkflow.VersioningBehaviorPinned,
+		}
+		if d.AutoUpgrade {
+			wopts.DeploymentOptions.DefaultVersioningBehavior = oursworkflow.VersioningBehaviorAutoUpgrade
+		}
+	}
+	w := oursworker.New(c, cfg.TaskQueue, wopts)
 	w.RegisterWorkflowWithOptions(sequentialOurs, oursworkflow.RegisterOptions{Name: sequentialName})
+	w.RegisterWorkflowWithOptions(typedSequentialOurs, oursworkflow.RegisterOptions{Name: typedSequentialName})
 	w.RegisterWorkflowWithOptions(waitSignalOurs, oursworkflow.RegisterOptions{Name: waitSignalName})
 	w.RegisterWorkflowWithOptions(localActivitiesOurs, oursworkflow.RegisterOptions{Name: localActivitiesName})
 	w.RegisterWorkflowWithOptions(nexusCallerOurs, oursworkflow.RegisterOptions{Name: nexusCallerName})
 	w.RegisterWorkflowWithOptions(nexusIncrementOurs, oursworkflow.RegisterOptions{Name: nexusHandlerName})
-	if nexus {
+	if cfg.Nexus {
 		w.RegisterNexusService(nexusServiceOurs())
 	}
 	w.RegisterActivity(Increment)
@@ -199,6 +221,11 @@ func (s officialStarter) describe(ctx context.Context, id string) (*workflowserv
 	return s.c.DescribeWorkflowExecution(ctx, id, "")
 }
 
+func (s officialStarter) setCurrentVersion(ctx context.Context, deploymentName, buildID string) error {
+	_, err := s.c.WorkerDeploymentClient().GetHandle(deploymentName).SetCurrentVersion(ctx, officialclient.WorkerDeploymentSetCurrentVersionOptions{BuildID: buildID})
+	return err
+}
+
 func (s officialStarter) operator() operatorservice.OperatorServiceClient {
 	return s.c.OperatorService()
 }
@@ -217,23 +244,37 @@ func (w officialWorker) stop() {
 	w.c.Close()
 }
 
-func (officialEngine) startWorker(hostPort, namespace, taskQueue string, cacheSize int, metrics, nexus bool, logger *slog.Logger) (worker, error) {
-	officialworker.SetStickyWorkflowCacheSize(cacheSize)
-	opts := officialclient.Options{HostPort: hostPort, Namespace: namespace, Logger: officiallog.NewStructuredLogger(logger)}
-	if metrics {
+func (officialEngine) startWorker(cfg childConfig, logger *slog.Logger) (worker, error) {
+	officialworker.SetStickyWorkflowCacheSize(cfg.CacheSize)
+	opts := officialclient.Options{HostPort: cfg.HostPort, Namespace: cfg.Namespace, Logger: officiallog.NewStructuredLogger(logger)}
+	if cfg.Metrics {
 		opts.MetricsHandler = officialMetrics{scope{reg: childMetrics}}
 	}
 	c, err := officialclient.Dial(opts)
 	if err != nil {
 		return nil, err
 	}
-	w := officialworker.New(c, taskQueue, officialworker.Options{})
+	var wopts officialworker.Options
+	if d := cfg.Deployment; d != nil {
+		wopts.DeploymentOptions = officialworker.DeploymentOptions{
+			UseVersioning:             true,
+			Version:                   officialworker.WorkerDeploymentVersion{DeploymentName: d.Name, BuildID: d.BuildID},
+			DefaultVersioningBehavior: officialworkflow.VersioningBehaviorPinned,
+		}
+		if d.AutoUpgrade {
+			wopts.DeploymentOptions.DefaultVersioningBehavior = officialworkflow.VersioningBehaviorAutoUpgrade
+		}
+	}
+	w := officialworker.New(c, cfg.TaskQueue, wopts)
 	w.RegisterWorkflowWithOptions(sequentialOfficial, officialworkflow.RegisterOptions{Name: sequentialName})
+	// The official SDK has no typed API: the typed workload's workflow is
+	// its plain one.
+	w.RegisterWorkflowWithOptions(sequentialOfficial, officialworkflow.RegisterOptions{Name: typedSequentialName})
 	w.RegisterWorkflowWithOptions(waitSignalOfficial, officialworkflow.RegisterOptions{Name: waitSignalName})
 	w.RegisterWorkflowWithOptions(localActivitiesOfficial, officialworkflow.RegisterOptions{Name: localActivitiesName})
 	w.RegisterWorkflowWithOptions(nexusCallerOfficial, officialworkflow.RegisterOptions{Name: nexusCallerName})
 	w.RegisterWorkflowWithOptions(nexusIncrementOfficial, officialworkflow.RegisterOptions{Name: nexusHandlerName})
-	if nexus {
+	if cfg.Nexus {
 		w.RegisterNexusService(nexusServiceOfficial())
 	}
 	w.RegisterActivity(Increment)

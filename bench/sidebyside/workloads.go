@@ -38,6 +38,8 @@ type sideRun struct {
 	heapProfile string
 	// nexus starts the worker with the nexus workloads' Nexus service.
 	nexus bool
+	// deployment, when set, starts a versioned worker of this version.
+	deployment *deploymentVersion
 }
 
 // figures are one side's results, by metric key.
@@ -115,7 +117,9 @@ func (b *bench) workloads() []workload {
 	}
 	ws = append(ws,
 		workload{name: "nexus sync", group: "nexus", profiles: cpuAndHeap, run: b.nexusOf(nexusSyncOperation, c.nexusWorkflows), metrics: nexusMetrics()},
-		workload{name: "nexus async", group: "nexus", profiles: cpuAndHeap, run: b.nexusOf(nexusWorkflowOperation, c.nexusWorkflows), metrics: nexusMetrics()})
+		workload{name: "nexus async", group: "nexus", profiles: cpuAndHeap, run: b.nexusOf(nexusWorkflowOperation, c.nexusWorkflows), metrics: nexusMetrics()},
+		workload{name: "versioning", group: "versioning", profiles: cpuAndHeap, run: b.versioningOf(c.versioningWorkflows), metrics: versioningMetrics()},
+		workload{name: "typed", group: "typed", profiles: cpuAndHeap, run: b.typedOf(c.typedWorkflows), metrics: typedMetrics()})
 	if c.metrics {
 		// Both sides recorded the SDK's metrics, in series of similar
 		// number.
@@ -163,7 +167,7 @@ func throughputMetrics() []metric {
 func (b *bench) cacheSize() int { return max(10000, 2*b.cfg.memoryWorkflows) }
 
 func (b *bench) startWorker(ctx context.Context, r *sideRun) (*child, error) {
-	cfg := childConfig{Side: r.side, HostPort: b.hostPort, Namespace: b.namespace, TaskQueue: r.taskQueue, CacheSize: b.cacheSize(), Metrics: b.cfg.metrics, Nexus: r.nexus}
+	cfg := childConfig{Side: r.side, HostPort: b.hostPort, Namespace: b.namespace, TaskQueue: r.taskQueue, CacheSize: b.cacheSize(), Metrics: b.cfg.metrics, Nexus: r.nexus, Deployment: r.deployment}
 	if r.heapProfile != "" {
 		cfg.MemProfileRate = 4096
 	}

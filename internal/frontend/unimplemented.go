@@ -5,19 +5,27 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"go.temporal.io/api/serviceerror"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/status"
 )
 
 // ServerOptions are the options a gRPC server that serves the frontend
 // needs: calls the frontend does not serve, and services it does not
 // know, answer Unimplemented with a message that says what to use
-// instead.
+// instead. Clients' keepalive pings are allowed as a Temporal server
+// allows them (frontend.keepAliveMinTime, 10 s, and
+// frontend.keepAlivePermitWithoutStream): both SDKs ping an idle
+// connection every 30 s, and gRPC's default policy (at most one ping in
+// 5 minutes, none without a call in flight) closes the connection with
+// "too_many_pings" after the third.
 func ServerOptions() []grpc.ServerOption {
 	return []grpc.ServerOption{
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
 		grpc.ChainUnaryInterceptor(recoverPanics, toStatus, explainUnimplemented),
 		grpc.UnknownServiceHandler(func(_ any, stream grpc.ServerStream) error {
 			method, _ := grpc.MethodFromServerStream(stream)
