@@ -474,7 +474,7 @@ func (x *Run) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (bool, e
 		// matched. A live task ends in endOfTask, once no local activity
 		// keeps it open.
 		x.finishTask()
-		x.book.TakeCommands()
+		x.book.SendRecorded()
 	}
 	return true, nil
 }
