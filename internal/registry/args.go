@@ -54,7 +54,19 @@ func EncodeArgs(dc converter.DataConverter, args []any) (*commonpb.Payloads, err
 	if len(args) == 0 {
 		return nil, nil
 	}
-	ps := &commonpb.Payloads{Payloads: make([]*commonpb.Payload, len(args))}
+	var ps *commonpb.Payloads
+	if len(args) == 1 {
+		// The list and its one element's slot in one allocation: most
+		// calls pass one argument.
+		one := new(struct {
+			ps   commonpb.Payloads
+			slot [1]*commonpb.Payload
+		})
+		ps = &one.ps
+		ps.Payloads = one.slot[:]
+	} else {
+		ps = &commonpb.Payloads{Payloads: make([]*commonpb.Payload, len(args))}
+	}
 	for i, a := range args {
 		p, err := dc.ToPayload(a)
 		if err != nil {
