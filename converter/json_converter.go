@@ -16,7 +16,7 @@ func NewJSONPayloadConverter() *JSONPayloadConverter { return &JSONPayloadConver
 
 // ToPayload converts value to JSON.
 func (c *JSONPayloadConverter) ToPayload(value any) (*commonpb.Payload, error) {
-	if data, ok := appendJSONFast(nil, value); ok {
+	if data, ok := marshalJSONFast(value); ok {
 		return newPayload(data, MetadataEncodingJSON), nil
 	}
 	data, err := json.Marshal(value)

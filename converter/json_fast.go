@@ -10,31 +10,36 @@ import "strconv"
 // escape, a named type (its own MarshalJSON or UnmarshalJSON may apply),
 // null, surrounding space.
 
-// appendJSONFast appends value's JSON to dst, if it is one of the values
-// the shortcut knows.
-func appendJSONFast(dst []byte, value any) ([]byte, bool) {
+// marshalJSONFast returns value's JSON, in one allocation of its size, if
+// value is one of the values the shortcut knows.
+func marshalJSONFast(value any) ([]byte, bool) {
+	var digits [24]byte // any 64-bit integer, or "false"
+	var short []byte
 	switch v := value.(type) {
 	case int:
-		return strconv.AppendInt(dst, int64(v), 10), true
+		short = strconv.AppendInt(digits[:0], int64(v), 10)
 	case int64:
-		return strconv.AppendInt(dst, v, 10), true
+		short = strconv.AppendInt(digits[:0], v, 10)
 	case int32:
-		return strconv.AppendInt(dst, int64(v), 10), true
+		short = strconv.AppendInt(digits[:0], int64(v), 10)
 	case uint64:
-		return strconv.AppendUint(dst, v, 10), true
+		short = strconv.AppendUint(digits[:0], v, 10)
 	case uint32:
-		return strconv.AppendUint(dst, uint64(v), 10), true
+		short = strconv.AppendUint(digits[:0], uint64(v), 10)
 	case bool:
-		return strconv.AppendBool(dst, v), true
+		short = strconv.AppendBool(digits[:0], v)
 	case string:
 		if !plainJSONString(v) {
 			return nil, false
 		}
-		dst = append(dst, '"')
-		dst = append(dst, v...)
-		return append(dst, '"'), true
+		data := make([]byte, len(v)+2)
+		data[0], data[len(data)-1] = '"', '"'
+		copy(data[1:], v)
+		return data, true
+	default:
+		return nil, false
 	}
-	return nil, false
+	return append([]byte(nil), short...), true
 }
 
 // plainJSONString reports whether s is printable ASCII that encoding/json

@@ -20,7 +20,7 @@ func TestJSONShortcutsAgreeWithEncodingJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok := appendJSONFast(nil, v)
+		got, ok := marshalJSONFast(v)
 		if ok && string(got) != string(want) {
 			t.Errorf("%T %v: shortcut wrote %s, encoding/json %s", v, v, got, want)
 		}
@@ -73,12 +73,12 @@ func FuzzJSONShortcutsAgreeWithEncodingJSON(f *testing.F) {
 		checkDecodeAgrees[string](t, data)
 		if n, err := strconv.Atoi(data); err == nil {
 			want, _ := json.Marshal(n)
-			if got, ok := appendJSONFast(nil, n); !ok || string(got) != string(want) {
+			if got, ok := marshalJSONFast(n); !ok || string(got) != string(want) {
 				t.Errorf("%d: shortcut %s (%v), encoding/json %s", n, got, ok, want)
 			}
 		}
 		want, _ := json.Marshal(data)
-		if got, ok := appendJSONFast(nil, data); ok && string(got) != string(want) {
+		if got, ok := marshalJSONFast(data); ok && string(got) != string(want) {
 			t.Errorf("%q: shortcut %s, encoding/json %s", data, got, want)
 		}
 	})
