@@ -3,6 +3,7 @@ package converter
 import (
 	"fmt"
 	"reflect"
+	"sync"
 
 	commonpb "go.temporal.io/api/common/v1"
 	"google.golang.org/protobuf/proto"
@@ -18,12 +19,29 @@ func asProtoMessage(value any) (proto.Message, bool) {
 		return m, true
 	}
 	t := reflect.TypeOf(value)
-	if t == nil || t.Kind() == reflect.Pointer || !reflect.PointerTo(t).Implements(protoMessageType) {
+	if t == nil || t.Kind() == reflect.Pointer || !pointerIsProtoMessage(t) {
 		return nil, false
 	}
 	p := reflect.New(t)
 	p.Elem().Set(reflect.ValueOf(value))
 	return p.Interface().(proto.Message), true
+}
+
+// pointerIsProto caches pointerIsProtoMessage's answer per type.
+var pointerIsProto sync.Map // reflect.Type -> bool
+
+// pointerIsProtoMessage reports whether *t is a proto message. The answer
+// is cached: reflect.PointerTo resolves *t through the runtime's type
+// tables, and on a workflow's small coroutine stack (every activity's
+// arguments pass through here) its frames grew the stack, a copy per
+// workflow.
+func pointerIsProtoMessage(t reflect.Type) bool {
+	if is, ok := pointerIsProto.Load(t); ok {
+		return is.(bool)
+	}
+	is := reflect.PointerTo(t).Implements(protoMessageType)
+	pointerIsProto.Store(t, is)
+	return is
 }
 
 // protoTarget returns the message that payload data should be decoded into:

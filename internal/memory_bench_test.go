@@ -141,3 +141,45 @@ func TestAWaitingWorkflowKeepsATwoKiBStack(t *testing.T) {
 		t.Errorf("a waiting workflow keeps %.0f bytes of stack, want 2 KiB", m.stack)
 	}
 }
+
+// Scheduling an activity grows a workflow's coroutine stack once, to
+// 4 KiB, not twice: encoding the arguments is the deepest call the code
+// makes before it blocks, and a copy of the stack per doubling is CPU
+// every workflow pays (executeActivity keeps its frame small for it).
+// Measured without a collection, which would shrink stacks.
+func TestSchedulingAnActivityGrowsTheStackOnce(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes frames larger")
+	}
+	reg := registry.New()
+	if err := reg.RegisterWorkflow(oneActivity, "oneActivity", false); err != nil {
+		t.Fatal(err)
+	}
+	dc := converter.GetDefaultDataConverter()
+	config := newRunConfig(reg, RunOptions{DataConverter: dc, Namespace: "default", SDKMetadataFlags: true})
+	opts := config.engineOptions()
+	input, _ := dc.ToPayloads(1)
+	const runs = 500
+	execs := make([]*engine.Run, 0, runs)
+	defer func() {
+		for _, x := range execs {
+			x.Close()
+		}
+	}()
+	runtime.GC()
+	runtime.ReadMemStats(&memStats)
+	before := memStats.StackInuse
+	for range runs {
+		x := engine.NewRun(opts)
+		x.SetRun("wf", "run")
+		res, err := x.ProcessTask(engine.Task{Events: engine.NewEventSource(context.Background(), firstTask("oneActivity", input), nil, nil)})
+		if err != nil || len(res.Commands) != 1 {
+			t.Fatalf("first task: %v %v", res, err)
+		}
+		execs = append(execs, x)
+	}
+	runtime.ReadMemStats(&memStats)
+	if per := float64(int64(memStats.StackInuse)-int64(before)) / runs; per > 4096+512 {
+		t.Errorf("a workflow that scheduled an activity has %.0f bytes of stack, want 4 KiB", per)
+	}
+}

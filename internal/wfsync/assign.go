@@ -23,24 +23,46 @@ type selfDecodingValue interface {
 // themselves. A signal that does not decode is dropped by its channel
 // (Chan.dropCorrupt).
 func assignValue(value, valuePtr any) error {
-	if valuePtr == nil {
+	encoded, err := assignOrDefer(value, valuePtr)
+	if encoded == nil {
+		return err
+	}
+	if !encoded.HasValue() {
 		return nil
+	}
+	// The decoder's error says which payload could not be decoded
+	// into which type, and why: adding to it would say it twice.
+	return encoded.Get(valuePtr)
+}
+
+// assignOrDefer is assignValue but for the decoding, which it leaves to
+// its caller: it returns the value that must decode itself into
+// *valuePtr, if that is what is left to do. It is a function of its own
+// so that its frame (reflect values, the common types' switch) is not on
+// the stack while a payload decodes, the deepest calls a workflow's small
+// coroutine stack makes: with it there, taking an activity's result grew
+// the stack a second time.
+//
+//go:noinline
+func assignOrDefer(value, valuePtr any) (selfDecodingValue, error) {
+	if valuePtr == nil {
+		return nil, nil
 	}
 	target := reflect.ValueOf(valuePtr)
 	if target.Kind() != reflect.Pointer || target.IsNil() {
-		return fmt.Errorf("cannot store a value in %T: not a non-nil pointer", valuePtr)
+		return nil, fmt.Errorf("cannot store a value in %T: not a non-nil pointer", valuePtr)
 	}
 	if value == nil {
-		return nil
+		return nil, nil
 	}
 	if assignCommon(value, valuePtr) {
-		return nil
+		return nil, nil
 	}
 	elem := target.Elem()
 	v := reflect.ValueOf(value)
 	if v.Type() == elem.Type() {
 		elem.Set(v)
-		return nil
+		return nil, nil
 	}
 	if v.Kind() == reflect.Pointer && v.Type().Elem() == elem.Type() {
 		if v.IsNil() {
@@ -48,21 +70,16 @@ func assignValue(value, valuePtr any) error {
 		} else {
 			elem.Set(v.Elem())
 		}
-		return nil
+		return nil, nil
 	}
 	if v.Type().AssignableTo(elem.Type()) {
 		elem.Set(v)
-		return nil
+		return nil, nil
 	}
 	if encoded, ok := value.(selfDecodingValue); ok {
-		if !encoded.HasValue() {
-			return nil
-		}
-		// The decoder's error says which payload could not be decoded
-		// into which type, and why: adding to it would say it twice.
-		return encoded.Get(valuePtr)
+		return encoded, nil
 	}
-	return fmt.Errorf("cannot assign value of type %s to %T", v.Type(), valuePtr)
+	return nil, fmt.Errorf("cannot assign value of type %s to %T", v.Type(), valuePtr)
 }
 
 // assignCommon assigns the most common value types without reflection,
