@@ -135,7 +135,25 @@ func payloadEncoding(payload *commonpb.Payload) (string, error) {
 	if !ok {
 		return "", ErrEncodingIsNotSet
 	}
-	return string(encoding), nil
+	return encodingName(encoding), nil
+}
+
+// encodingName is encoding as a string, the constant for the package's
+// own encodings: decoding a payload then allocates no copy of its name.
+func encodingName(encoding []byte) string {
+	switch string(encoding) {
+	case MetadataEncodingJSON:
+		return MetadataEncodingJSON
+	case MetadataEncodingNil:
+		return MetadataEncodingNil
+	case MetadataEncodingBinary:
+		return MetadataEncodingBinary
+	case MetadataEncodingProtoJSON:
+		return MetadataEncodingProtoJSON
+	case MetadataEncodingProto:
+		return MetadataEncodingProto
+	}
+	return string(encoding)
 }
 
 // toPayloadsWith converts values one by one with dc.ToPayload, so wrappers

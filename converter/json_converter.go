@@ -16,6 +16,9 @@ func NewJSONPayloadConverter() *JSONPayloadConverter { return &JSONPayloadConver
 
 // ToPayload converts value to JSON.
 func (c *JSONPayloadConverter) ToPayload(value any) (*commonpb.Payload, error) {
+	if data, ok := marshalJSONFast(value); ok {
+		return newPayload(data, MetadataEncodingJSON), nil
+	}
 	data, err := json.Marshal(value)
 	if err != nil {
 		return nil, encodeError(MetadataEncodingJSON, value, err)
@@ -25,6 +28,9 @@ func (c *JSONPayloadConverter) ToPayload(value any) (*commonpb.Payload, error) {
 
 // FromPayload decodes JSON into valuePtr with json.Unmarshal.
 func (c *JSONPayloadConverter) FromPayload(payload *commonpb.Payload, valuePtr any) error {
+	if unmarshalJSONFast(payload.GetData(), valuePtr) {
+		return nil
+	}
 	if err := json.Unmarshal(payload.GetData(), valuePtr); err != nil {
 		return newDecodeError(MetadataEncodingJSON, valuePtr, unreadable(err))
 	}

@@ -229,16 +229,20 @@ func checkActivityOptions(name string, opts *ActivityOptions) error {
 // activity, and settles f with its outcome.
 func (r *workflowRun) scheduleActivity(ctx Context, f *wfsync.SettableFuture, name string, opts *ActivityOptions, taskQueue string,
 	header *commonpb.Header, input *commonpb.Payloads, dc converter.DataConverter, fc converter.FailureConverter) {
-	attrs := &commandpb.ScheduleActivityTaskCommandAttributes{
+	parts := new(scheduleActivityParts)
+	parts.activityType.Name = name
+	parts.taskQueue.Name, parts.taskQueue.Kind = taskQueue, enumspb.TASK_QUEUE_KIND_NORMAL
+	attrs := &parts.attrs
+	*attrs = commandpb.ScheduleActivityTaskCommandAttributes{
 		ActivityId:             opts.ActivityID,
-		ActivityType:           &commonpb.ActivityType{Name: name},
-		TaskQueue:              &taskqueuepb.TaskQueue{Name: taskQueue, Kind: enumspb.TASK_QUEUE_KIND_NORMAL},
+		ActivityType:           &parts.activityType,
+		TaskQueue:              &parts.taskQueue,
 		Header:                 header,
 		Input:                  input,
-		ScheduleToCloseTimeout: durationpb.New(opts.ScheduleToCloseTimeout),
-		ScheduleToStartTimeout: durationpb.New(opts.ScheduleToStartTimeout),
-		StartToCloseTimeout:    durationpb.New(opts.StartToCloseTimeout),
-		HeartbeatTimeout:       durationpb.New(opts.HeartbeatTimeout),
+		ScheduleToCloseTimeout: parts.timeouts[0].set(opts.ScheduleToCloseTimeout),
+		ScheduleToStartTimeout: parts.timeouts[1].set(opts.ScheduleToStartTimeout),
+		StartToCloseTimeout:    parts.timeouts[2].set(opts.StartToCloseTimeout),
+		HeartbeatTimeout:       parts.timeouts[3].set(opts.HeartbeatTimeout),
 		RetryPolicy:            policy.RetryPolicyToProto(opts.RetryPolicy),
 		RequestEagerExecution:  !opts.DisableEagerExecution, // the worker withdraws it without a free slot
 		// Build-ID versioning: on the workflow's own task queue the
@@ -262,4 +266,24 @@ func (r *workflowRun) scheduleActivity(ctx Context, f *wfsync.SettableFuture, na
 		return
 	}
 	wfsync.OnCancel(ctx, f, act.Cancel)
+}
+
+// scheduleActivityParts are a ScheduleActivityTask command's attributes
+// and the messages they point to, made in one allocation rather than
+// seven: the activity's machine keeps the attributes, and so all of them,
+// until it ends.
+type scheduleActivityParts struct {
+	attrs        commandpb.ScheduleActivityTaskCommandAttributes
+	activityType commonpb.ActivityType
+	taskQueue    taskqueuepb.TaskQueue
+	timeouts     [4]durationInPlace
+}
+
+// durationInPlace is a durationpb.Duration set where it lies.
+type durationInPlace struct{ d durationpb.Duration }
+
+// set makes the duration d, as durationpb.New makes it, and returns it.
+func (p *durationInPlace) set(d time.Duration) *durationpb.Duration {
+	p.d.Seconds, p.d.Nanos = int64(d/time.Second), int32(d%time.Second)
+	return &p.d
 }

@@ -251,6 +251,9 @@ func (r *workflowRun) closeFor(result any, err error) engine.Close {
 // Run resumes coroutines until all are blocked.
 func (r *workflowRun) Run() error {
 	err := r.rt.Dispatcher().RunUntilBlocked()
+	if err == nil {
+		return nil // before errors.As, whose target would escape each time
+	}
 	var p *coro.PanicError
 	if errors.As(err, &p) {
 		if e, ok := p.Value.(error); ok {

@@ -158,13 +158,20 @@ var ActivityTable = NewTable("activity",
 // set (by default to the decimal NextSeq). onDone runs once, when the
 // outcome is known.
 func (b *Book) ScheduleActivity(attrs *commandpb.ScheduleActivityTaskCommandAttributes, metadata *sdkpb.UserMetadata, waitForCancel bool, onDone func(Outcome)) *Activity {
-	a := &Activity{book: b, attrs: attrs, waitForCancel: waitForCancel, onDone: onDone, seq: b.nextEvent(), groups: b.groups}
-	b.add(&commandpb.Command{
-		CommandType:       scheduleActivityKind.Command,
-		Attributes:        &commandpb.Command_ScheduleActivityTaskCommandAttributes{ScheduleActivityTaskCommandAttributes: attrs},
-		UserMetadata:      metadata,
-		EventGroupMarkers: a.groups,
-	}, a)
+	// The machine, its command and the command's attributes wrapper are
+	// one allocation: the machine outlives the command's own use.
+	parts := &struct {
+		a       Activity
+		cmd     commandpb.Command
+		wrapper commandpb.Command_ScheduleActivityTaskCommandAttributes
+	}{a: Activity{book: b, attrs: attrs, waitForCancel: waitForCancel, onDone: onDone, seq: b.nextEvent(), groups: b.groups}}
+	a := &parts.a
+	parts.wrapper.ScheduleActivityTaskCommandAttributes = attrs
+	parts.cmd.CommandType = scheduleActivityKind.Command
+	parts.cmd.Attributes = &parts.wrapper
+	parts.cmd.UserMetadata = metadata
+	parts.cmd.EventGroupMarkers = a.groups
+	b.add(&parts.cmd, a)
 	b.route(a.key(), a)
 	return a
 }

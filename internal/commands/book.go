@@ -239,12 +239,23 @@ func (b *Book) pendingCount() int {
 // TakeCommands returns the commands produced since the last call, in order,
 // and marks them sent: their events are expected next in history.
 func (b *Book) TakeCommands() []*commandpb.Command {
-	cmds := make([]*commandpb.Command, 0, len(b.outbox))
+	return b.send(make([]*commandpb.Command, 0, len(b.outbox)))
+}
+
+// SendRecorded marks the commands produced since the last call sent, as
+// TakeCommands does, for a replayed task: history already records them.
+func (b *Book) SendRecorded() { b.send(nil) }
+
+// send marks the outbox's commands sent and appends them to cmds, unless
+// cmds is nil.
+func (b *Book) send(cmds []*commandpb.Command) []*commandpb.Command {
 	for _, e := range b.outbox {
 		if e.dropped {
 			continue
 		}
-		cmds = append(cmds, e.cmd)
+		if cmds != nil {
+			cmds = append(cmds, e.cmd)
+		}
 		if !e.unmatched {
 			b.inflight = append(b.inflight, e)
 		}
@@ -388,7 +399,13 @@ func (b *Book) applyCommandEvent(ev *historypb.HistoryEvent) error {
 		return &NondeterminismError{Event: ev, Command: e.cmd, Reason: why, CodeLocation: b.locationOf(e.owner)}
 	}
 	b.inflight[0] = nil
-	b.inflight = b.inflight[1:]
+	if len(b.inflight) == 1 {
+		// Keep the array: one command after another (sequential
+		// activities) then needs no new one for each.
+		b.inflight = b.inflight[:0]
+	} else {
+		b.inflight = b.inflight[1:]
+	}
 	err := b.fire(e.owner, InInitiated, ev)
 	if nd, isND := err.(*NondeterminismError); isND && nd.Command == nil {
 		nd.Command = e.cmd // the machine's own check found the mismatch

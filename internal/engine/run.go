@@ -449,7 +449,12 @@ func (x *Run) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (bool, e
 	if t := ev.GetEventTime().AsTime(); t.After(x.now) {
 		x.now = t // workflow time never goes back
 	}
-	x.nowLocal = x.opts.clock()
+	if !x.replaying {
+		// Only a live task reads it, for its local activities (a replayed
+		// one takes their times from its markers); a clock reading per
+		// replayed task shows in a replay's profile.
+		x.nowLocal = x.opts.clock()
+	}
 	if !x.replaying && !x.ranCode {
 		// Like go.temporal.io/sdk, a new run announces that update
 		// acceptance and completion are sent as protocol message commands.
@@ -474,7 +479,7 @@ func (x *Run) taskStarted(ev *historypb.HistoryEvent, src *EventSource) (bool, e
 		// matched. A live task ends in endOfTask, once no local activity
 		// keeps it open.
 		x.finishTask()
-		x.book.TakeCommands()
+		x.book.SendRecorded()
 	}
 	return true, nil
 }

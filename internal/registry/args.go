@@ -54,7 +54,19 @@ func EncodeArgs(dc converter.DataConverter, args []any) (*commonpb.Payloads, err
 	if len(args) == 0 {
 		return nil, nil
 	}
-	ps := &commonpb.Payloads{Payloads: make([]*commonpb.Payload, len(args))}
+	var ps *commonpb.Payloads
+	if len(args) == 1 {
+		// The list and its one element's slot in one allocation: most
+		// calls pass one argument.
+		one := new(struct {
+			ps   commonpb.Payloads
+			slot [1]*commonpb.Payload
+		})
+		ps = &one.ps
+		ps.Payloads = one.slot[:]
+	} else {
+		ps = &commonpb.Payloads{Payloads: make([]*commonpb.Payload, len(args))}
+	}
 	for i, a := range args {
 		p, err := dc.ToPayload(a)
 		if err != nil {
@@ -78,35 +90,42 @@ func CheckArgs(fn any, args []any, kind string) error {
 	if t == nil || t.Kind() != reflect.Func {
 		return nil // called by name: nothing to check against
 	}
-	f := &Func{Name: FunctionName(fn), Fn: reflect.ValueOf(fn)}
 	isWorkflow := strings.HasSuffix(kind, "workflow")
 	ownContext, otherContext := contextType, workflowContextType
 	if isWorkflow {
 		ownContext, otherContext = workflowContextType, contextType
 	}
+	first := 0 // the first parameter that takes an argument
 	if t.NumIn() > 0 && t.In(0) == ownContext {
-		f.HasContext = true
+		first = 1
 	}
-	params := f.Params()
-	var hint string
-	if t.NumIn() > 0 && t.In(0) == otherContext {
-		hint = fmt.Sprintf(" (its first parameter is %s: is it an activity? A workflow function's first parameter is workflow.Context)", otherContext)
-		if !isWorkflow {
-			hint = fmt.Sprintf(" (its first parameter is %s: is it a workflow? An activity function's first parameter, if any, is context.Context)", otherContext)
+	nParams := t.NumIn() - first
+	// The checks read t alone: the function's name, its parameter list and
+	// the hint are made only for the error, as a check runs for every call.
+	mismatch := func(format string, a ...any) error {
+		f := &Func{Name: FunctionName(fn), Fn: reflect.ValueOf(fn), HasContext: first == 1}
+		var hint string
+		if t.NumIn() > 0 && t.In(0) == otherContext {
+			hint = fmt.Sprintf(" (its first parameter is %s: is it an activity? A workflow function's first parameter is workflow.Context)", otherContext)
+			if !isWorkflow {
+				hint = fmt.Sprintf(" (its first parameter is %s: is it a workflow? An activity function's first parameter, if any, is context.Context)", otherContext)
+			}
 		}
+		return fmt.Errorf("%s %q"+format+"%s", append(append([]any{kind, f.Name}, a...), hint)...)
 	}
-	if !t.IsVariadic() && len(args) != len(params) {
-		return fmt.Errorf("%s %q takes %d argument(s) %s, but %d were given%s", kind, f.Name, len(params), typeList(params), len(args), hint)
+	if !t.IsVariadic() && len(args) != nParams {
+		params := (&Func{Fn: reflect.ValueOf(fn), HasContext: first == 1}).Params()
+		return mismatch(" takes %d argument(s) %s, but %d were given", nParams, typeList(params), len(args))
 	}
 	for i, a := range args {
-		if i >= len(params) || (t.IsVariadic() && i >= len(params)-1) {
+		if i >= nParams || (t.IsVariadic() && i >= nParams-1) {
 			break
 		}
 		if a == nil {
 			continue
 		}
-		if at := reflect.TypeOf(a); !at.AssignableTo(params[i]) {
-			return fmt.Errorf("%s %q: argument %d is %s, but the parameter is %s%s", kind, f.Name, i+1, at, params[i], hint)
+		if at, pt := reflect.TypeOf(a), t.In(first+i); !at.AssignableTo(pt) {
+			return mismatch(": argument %d is %s, but the parameter is %s", i+1, at, pt)
 		}
 	}
 	return nil
