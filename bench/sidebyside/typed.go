@@ -36,16 +36,8 @@ func typedSequentialOurs(ctx ours.Context, n int) (int, error) {
 
 // typedMetrics are the figures of the typed workload.
 func typedMetrics() []metric {
-	return []metric{
-		{key: "rate", label: "workflows / second", unit: unitRate},
-		{key: "cpu", label: "worker CPU / wf typed", unit: unitDuration, target: &target{atMost: true, ratio: 0.5}},
-		{key: "base", label: "worker CPU / wf plain", unit: unitDuration},
-		{key: "added", label: "CPU added by typed / wf", unit: unitDuration},
-		{key: "cost", label: "typed / plain CPU", unit: unitCount},
-		{key: "goroutines", label: "goroutines started / wf", unit: unitCount},
-		{key: "sleeps", label: "thread sleeps / workflow", unit: unitCount},
-		{key: "syscalls", label: "reads+writes / workflow", unit: unitCount},
-	}
+	return append([]metric{{key: "rate", label: "workflows / second", unit: unitRate}},
+		addedCostMetrics("typed", "typed", "plain")...)
 }
 
 // typedOf returns the typed workload for n one-activity workflows from
@@ -86,15 +78,6 @@ func (b *bench) typedOf(n int) func(context.Context, *sideRun) (figures, error) 
 		if err := c.stop(ctx); err != nil {
 			return nil, err
 		}
-		return figures{
-			"rate":       float64(n) / u.wall.Seconds(),
-			"cpu":        float64(u.cpu) / float64(n),
-			"base":       float64(base.cpu) / float64(n),
-			"added":      float64(u.cpu-base.cpu) / float64(n),
-			"cost":       float64(u.cpu) / float64(base.cpu),
-			"goroutines": float64(u.goroutinesCreated) / float64(n),
-			"sleeps":     float64(u.threadSleeps) / float64(n),
-			"syscalls":   float64(u.readWriteCalls) / float64(n),
-		}, nil
+		return addedCostFigures(n, base, u), nil
 	}
 }

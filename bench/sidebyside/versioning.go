@@ -30,16 +30,40 @@ type deploymentVersion struct {
 // throughput for the versioned worker, the unversioned worker's CPU per
 // workflow, their difference and their ratio.
 func versioningMetrics() []metric {
-	return []metric{
+	return append([]metric{
 		{key: "rate", label: "workflows / s versioned", unit: unitRate},
 		{key: "baseRate", label: "workflows / s unversioned", unit: unitRate},
-		{key: "cpu", label: "worker CPU / wf versioned", unit: unitDuration, target: &target{atMost: true, ratio: 0.5}},
-		{key: "base", label: "worker CPU / wf unversioned", unit: unitDuration},
-		{key: "added", label: "CPU added by versioning / wf", unit: unitDuration},
-		{key: "cost", label: "versioned / unversioned CPU", unit: unitCount},
+	}, addedCostMetrics("versioning", "versioned", "unversioned")...)
+}
+
+// addedCostMetrics are the figures of a workload that runs the same
+// workflows without a feature (the baseline) and with it: CPU per
+// workflow of each, what the feature adds and their ratio, and the
+// throughput workload's counts for the run with it.
+func addedCostMetrics(feature, with, without string) []metric {
+	return []metric{
+		{key: "cpu", label: "worker CPU / wf " + with, unit: unitDuration, target: &target{atMost: true, ratio: 0.5}},
+		{key: "base", label: "worker CPU / wf " + without, unit: unitDuration},
+		{key: "added", label: "CPU added by " + feature + " / wf", unit: unitDuration},
+		{key: "cost", label: with + " / " + without + " CPU", unit: unitCount},
 		{key: "goroutines", label: "goroutines started / wf", unit: unitCount},
 		{key: "sleeps", label: "thread sleeps / workflow", unit: unitCount},
 		{key: "syscalls", label: "reads+writes / workflow", unit: unitCount},
+	}
+}
+
+// addedCostFigures are addedCostMetrics' figures (and the rate) of n
+// workflows run without a feature (base) and with it (u).
+func addedCostFigures(n int, base, u usage) figures {
+	return figures{
+		"rate":       float64(n) / u.wall.Seconds(),
+		"cpu":        float64(u.cpu) / float64(n),
+		"base":       float64(base.cpu) / float64(n),
+		"added":      float64(u.cpu-base.cpu) / float64(n),
+		"cost":       float64(u.cpu) / float64(base.cpu),
+		"goroutines": float64(u.goroutinesCreated) / float64(n),
+		"sleeps":     float64(u.threadSleeps) / float64(n),
+		"syscalls":   float64(u.readWriteCalls) / float64(n),
 	}
 }
 
@@ -67,17 +91,9 @@ func (b *bench) versioningOf(n int) func(context.Context, *sideRun) (figures, er
 		if err != nil {
 			return nil, fmt.Errorf("versioned: %w", err)
 		}
-		return figures{
-			"rate":       float64(n) / u.wall.Seconds(),
-			"baseRate":   float64(n) / base.wall.Seconds(),
-			"cpu":        float64(u.cpu) / float64(n),
-			"base":       float64(base.cpu) / float64(n),
-			"added":      float64(u.cpu-base.cpu) / float64(n),
-			"cost":       float64(u.cpu) / float64(base.cpu),
-			"goroutines": float64(u.goroutinesCreated) / float64(n),
-			"sleeps":     float64(u.threadSleeps) / float64(n),
-			"syscalls":   float64(u.readWriteCalls) / float64(n),
-		}, nil
+		f := addedCostFigures(n, base, u)
+		f["baseRate"] = float64(n) / base.wall.Seconds()
+		return f, nil
 	}
 }
 
