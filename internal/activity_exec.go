@@ -20,15 +20,17 @@ import (
 // activityExecutor runs registered activity functions for the worker
 // runtime (workerrt.ActivityExecutor).
 type activityExecutor struct {
-	registry     *registry.Registry
-	dc           converter.DataConverter
-	logger       log.Logger
-	namespace    string
-	taskQueue    string
-	client       Client
-	interceptors []WorkerInterceptor
-	propagators  []ContextPropagator
-	metrics      sdkmetrics.Handler
+	registry  *registry.Registry
+	dc        converter.DataConverter
+	logger    log.Logger
+	namespace string
+	taskQueue string
+	// scheduledTaskQueue: ActivityExecutorOptions.ScheduledTaskQueue.
+	scheduledTaskQueue func(token []byte) string
+	client             Client
+	interceptors       []WorkerInterceptor
+	propagators        []ContextPropagator
+	metrics            sdkmetrics.Handler
 }
 
 func workflowTypeName(info ActivityInfo) string {
@@ -45,12 +47,17 @@ func workflowTypeName(info ActivityInfo) string {
 func (e *activityExecutor) Execute(ctx context.Context, t *workerrt.ActivityTask) (_ *commonpb.Payloads, err error) {
 	info := activityInfoOf(t, e.namespace)
 	info.TaskQueue = e.taskQueue
+	if e.scheduledTaskQueue != nil && !t.Local {
+		if q := e.scheduledTaskQueue(t.Task.GetTaskToken()); q != "" {
+			info.TaskQueue = q
+		}
+	}
 	if d, ok := ctx.Deadline(); ok {
 		info.Deadline = d
 	}
 	metrics := sdkmetrics.NopHandler
 	if !sdkmetrics.IsNop(e.metrics) {
-		metrics = e.metrics.WithTags(map[string]string{sdkmetrics.TagNamespace: e.namespace, sdkmetrics.TagTaskQueue: e.taskQueue,
+		metrics = e.metrics.WithTags(map[string]string{sdkmetrics.TagNamespace: e.namespace, sdkmetrics.TagTaskQueue: info.TaskQueue,
 			sdkmetrics.TagActivityType: info.ActivityType.Name, sdkmetrics.TagWorkflowType: workflowTypeName(info)})
 	}
 	info.IsLocalActivity = t.Local

@@ -38,6 +38,11 @@ type ActivityExecutorOptions struct {
 	Namespace     string
 	// TaskQueue is the queue the activities are polled from.
 	TaskQueue string
+	// ScheduledTaskQueue, when set, gives the queue an attempt was
+	// scheduled on from its task token, when it differs from TaskQueue
+	// (the test environment's worker runs every queue's activities); ""
+	// means TaskQueue.
+	ScheduledTaskQueue func(token []byte) string
 	// Client is what activity.GetClient returns (nil: the test activity
 	// environment's activities have none).
 	Client       Client
@@ -49,6 +54,6 @@ type ActivityExecutorOptions struct {
 // in the context activity.GetInfo and the other activity functions read.
 func NewActivityExecutor(reg *registry.Registry, o ActivityExecutorOptions) workerrt.ActivityExecutor {
 	return &activityExecutor{registry: reg, dc: o.DataConverter, logger: o.Logger, metrics: o.Metrics,
-		namespace: o.Namespace, taskQueue: o.TaskQueue, client: o.Client,
+		namespace: o.Namespace, taskQueue: o.TaskQueue, scheduledTaskQueue: o.ScheduledTaskQueue, client: o.Client,
 		interceptors: o.Interceptors, propagators: o.Propagators}
 }

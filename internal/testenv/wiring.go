@@ -17,14 +17,16 @@ import (
 // its own (internal's wiring and workerimpl.RuntimeOptions), so that an
 // option the one honours the other honours too.
 type wiring struct {
-	Service          workerrt.Service
-	Namespace        string
-	TaskQueue        string
-	Identity         string
-	DataConverter    converter.DataConverter
-	FailureConverter converter.FailureConverter
-	Logger           log.Logger
-	Metrics          sdkmetrics.Handler
+	Service   workerrt.Service
+	Namespace string
+	TaskQueue string
+	// ScheduledTaskQueue: internal.ActivityExecutorOptions'.
+	ScheduledTaskQueue func(token []byte) string
+	Identity           string
+	DataConverter      converter.DataConverter
+	FailureConverter   converter.FailureConverter
+	Logger             log.Logger
+	Metrics            sdkmetrics.Handler
 	// Interceptors are the worker's, the environment's own first.
 	Interceptors []internal.WorkerInterceptor
 	Propagators  []internal.ContextPropagator
@@ -76,7 +78,7 @@ func (w wiring) replayOptions(o internal.WorkerOptions) internal.RunOptions {
 // activityExecutor is the worker's activity executor, over reg.
 func (w wiring) activityExecutor(reg *registry.Registry) workerrt.ActivityExecutor {
 	return internal.NewActivityExecutor(reg, internal.ActivityExecutorOptions{DataConverter: w.DataConverter, Logger: w.Logger,
-		Metrics: w.Metrics, Namespace: w.Namespace, TaskQueue: w.TaskQueue, Interceptors: w.Interceptors, Propagators: w.Propagators})
+		Metrics: w.Metrics, Namespace: w.Namespace, TaskQueue: w.TaskQueue, ScheduledTaskQueue: w.ScheduledTaskQueue, Interceptors: w.Interceptors, Propagators: w.Propagators})
 }
 
 // runtimeOptions are the options of the test environment's worker

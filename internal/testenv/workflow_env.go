@@ -625,19 +625,23 @@ func (e *TestWorkflowEnvironment) startWorker() (*workerrt.Worker, error) {
 // replays with.
 func (e *TestWorkflowEnvironment) wiring() wiring {
 	return wiring{
-		Service:          listenedService{Local: testserver.Local{S: e.server}, listeners: &e.listeners},
-		Namespace:        testNamespace,
-		TaskQueue:        e.workerTaskQueue(),
-		Identity:         e.identity,
-		DataConverter:    e.dc,
-		FailureConverter: e.fc,
-		Logger:           e.suite.logger,
-		Metrics:          e.suite.metrics,
-		Interceptors:     e.interceptors(),
-		Propagators:      e.propagators,
-		Now:              e.clock.Now,
-		WallTime:         e.clock.ToWall,
-		WithSessions:     e.withSessions,
+		Service:   listenedService{Local: testserver.Local{S: e.server}, listeners: &e.listeners},
+		Namespace: testNamespace,
+		TaskQueue: e.workerTaskQueue(),
+		// The worker runs activities of every queue (activityQueue
+		// routes them to it); their info names the one they were
+		// scheduled on.
+		ScheduledTaskQueue: e.server.ScheduledTaskQueue,
+		Identity:           e.identity,
+		DataConverter:      e.dc,
+		FailureConverter:   e.fc,
+		Logger:             e.suite.logger,
+		Metrics:            e.suite.metrics,
+		Interceptors:       e.interceptors(),
+		Propagators:        e.propagators,
+		Now:                e.clock.Now,
+		WallTime:           e.clock.ToWall,
+		WithSessions:       e.withSessions,
 	}
 }
 

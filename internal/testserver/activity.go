@@ -254,6 +254,21 @@ func (s *Server) SleepAttempt(token []byte, d time.Duration, done <-chan struct{
 	}
 }
 
+// ScheduledTaskQueue is the task queue the running attempt token names
+// was scheduled on ("" when token names none), which differs from the
+// queue it was polled from when Options.ActivityQueue routed it to
+// another: the test environment's worker runs activities of every queue,
+// and the activity's info names the queue the workflow gave, as
+// go.temporal.io/sdk's environment does.
+func (s *Server) ScheduledTaskQueue(token []byte) string {
+	s.lock()
+	defer s.unlock()
+	if a, err := s.runningActivity(token); err == nil {
+		return a.attrs.GetTaskQueue().GetName()
+	}
+	return ""
+}
+
 // AwaitAsyncCompletion says that the running attempt token names ended
 // on the worker without a result (its activity returned ErrResultPending)
 // and waits to be completed by its token. The server goes on holding it
