@@ -68,12 +68,7 @@ func WithActivityOptions(ctx Context, options ActivityOptions) Context {
 }
 
 // GetActivityOptions returns the activity options ctx carries.
-func GetActivityOptions(ctx Context) ActivityOptions {
-	if o, ok := ctx.Value(activityOptionsKey{}).(*ActivityOptions); ok {
-		return *o
-	}
-	return ActivityOptions{}
-}
+func GetActivityOptions(ctx Context) ActivityOptions { return *activityOptionsOf(ctx) }
 
 // withActivityOption returns ctx with one activity option changed.
 func withActivityOption(ctx Context, change func(o *ActivityOptions)) Context {
